@@ -1,0 +1,48 @@
+/* hilo/pto.h - PyPTO program text: IR, parser, printer, and the
+ * LegalizeGraphBoundary pass with its GraphBoundaryLegalized verifier.
+ *
+ * The input is the text PyPTO's python_print emits for a program
+ * (`@pl.program class X: ...`). hilo_pto_parse builds a hilo_pto_program
+ * that owns everything in one arena; hilo_pto_print regenerates the text,
+ * and an unmodified program prints back byte for byte (comments included).
+ *
+ * Rejections are reported through hilo_diags with a GBnnn code (see
+ * docs/pto.md for the table); the library never exits the process.
+ */
+#ifndef HILO_PTO_H
+#define HILO_PTO_H
+
+#include "hilo/base.h"
+
+typedef struct hilo_pto_program hilo_pto_program;
+
+typedef enum hilo_pto_runtime {
+	HILO_PTO_RUNTIME_TENSORMAP_AND_RINGBUFFER, /* PyPTO's default */
+	HILO_PTO_RUNTIME_HOST_BUILD_GRAPH,
+} hilo_pto_runtime;
+
+/* Parses program text. file names the input in diagnostics; src need not
+ * be NUL-terminated and must outlive the program only during this call
+ * (the text is copied). Returns NULL and adds located errors to diags on
+ * malformed input. */
+hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len,
+	hilo_diags *diags);
+void hilo_pto_program_destroy(hilo_pto_program *p);
+
+/* Appends the program text to out. */
+void hilo_pto_print(const hilo_pto_program *p, hilo_buf *out);
+
+/* legalize-graph-boundary (seed 002 Steps A-D). Returns 0 when the program
+ * is legal (possibly rewritten), -1 with GBnnn errors in diags otherwise.
+ * On error the program may be partially rewritten and must not be printed. */
+int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt,
+	hilo_diags *diags);
+
+/* verify-graph-boundary: re-derives the GraphBoundaryLegalized property.
+ * Returns the number of violations added to diags (0 = verified). */
+int hilo_pto_verify_graph_boundary(const hilo_pto_program *p, hilo_diags *diags);
+
+/* Statistics for --stats style reporting. */
+size_t hilo_pto_statement_count(const hilo_pto_program *p);
+
+#endif

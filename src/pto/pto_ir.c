@@ -1,0 +1,155 @@
+/* pto_ir.c - construction helpers for the PTO IR (see pto_ir.h). */
+#include "pto/pto_ir.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+const char *pto_intern(hilo_pto_program *p, const char *s)
+{
+	return hilo_intern_cstr(p->strs, s);
+}
+
+pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, int line, int col)
+{
+	pto_expr *e = hilo_arena_alloc(p->arena, sizeof *e);
+	if (!e)
+		HILO_PANIC("out of memory");
+	e->kind = k;
+	e->line = line;
+	e->col = col;
+	return e;
+}
+
+pto_expr *pto_name(hilo_pto_program *p, const char *name)
+{
+	pto_expr *e = pto_expr_new(p, PTO_E_NAME, 0, 0);
+	e->name = pto_intern(p, name);
+	return e;
+}
+
+pto_expr *pto_int(hilo_pto_program *p, int64_t v)
+{
+	pto_expr *e = pto_expr_new(p, PTO_E_INT, 0, 0);
+	e->ival = v;
+	e->ival_ok = true;
+	e->text = hilo_arena_printf(p->arena, "%lld", (long long)v);
+	return e;
+}
+
+pto_expr *pto_attr(hilo_pto_program *p, pto_expr *base, const char *name)
+{
+	pto_expr *e = pto_expr_new(p, PTO_E_ATTR, 0, 0);
+	e->base = base;
+	e->name = pto_intern(p, name);
+	return e;
+}
+
+pto_expr *pto_sub1(hilo_pto_program *p, pto_expr *base, pto_expr *index)
+{
+	pto_expr *e = pto_expr_new(p, PTO_E_SUB, 0, 0);
+	e->base = base;
+	pto_items_push(p, &e->items, &e->nitems, index);
+	return e;
+}
+
+void pto_items_push(hilo_pto_program *p, pto_expr ***items, size_t *n, pto_expr *e)
+{
+	/* Capacity is the next power of two at or above n. */
+	size_t cap = 1;
+	while (cap < *n)
+		cap <<= 1;
+	if (*n == 0 || *n == cap) {
+		size_t ncap = *n == 0 ? 2 : cap * 2;
+		*items = hilo_arena_grow(p->arena, *items, *n, ncap, sizeof **items);
+		if (!*items)
+			HILO_PANIC("out of memory");
+	}
+	(*items)[(*n)++] = e;
+}
+
+pto_expr *pto_expr_clone(hilo_pto_program *p, const pto_expr *e)
+{
+	if (!e)
+		return NULL;
+	pto_expr *c = hilo_arena_alloc(p->arena, sizeof *c);
+	if (!c)
+		HILO_PANIC("out of memory");
+	*c = *e;
+	c->base = pto_expr_clone(p, e->base);
+	c->rhs = pto_expr_clone(p, e->rhs);
+	c->items = NULL;
+	c->nitems = 0;
+	for (size_t i = 0; i < e->nitems; i++)
+		pto_items_push(p, &c->items, &c->nitems, pto_expr_clone(p, e->items[i]));
+	if (e->keys) {
+		c->keys = hilo_arena_alloc(p->arena, (e->nitems + 1) * sizeof *c->keys);
+		for (size_t i = 0; i < e->nitems; i++)
+			c->keys[i] = pto_expr_clone(p, e->keys[i]);
+	}
+	if (e->nkw) {
+		c->kwnames = hilo_arena_alloc(p->arena, e->nkw * sizeof *c->kwnames);
+		c->kwvals = hilo_arena_alloc(p->arena, e->nkw * sizeof *c->kwvals);
+		for (size_t i = 0; i < e->nkw; i++) {
+			c->kwnames[i] = e->kwnames[i];
+			c->kwvals[i] = pto_expr_clone(p, e->kwvals[i]);
+		}
+	}
+	return c;
+}
+
+void pto_block_push(hilo_pto_program *p, pto_block *b, pto_stmt *s)
+{
+	if (b->n == b->cap) {
+		size_t ncap = b->cap ? b->cap * 2 : 8;
+		b->stmts = hilo_arena_grow(p->arena, b->stmts, b->n, ncap, sizeof *b->stmts);
+		if (!b->stmts)
+			HILO_PANIC("out of memory");
+		b->cap = ncap;
+	}
+	b->stmts[b->n++] = s;
+}
+
+void pto_block_insert(hilo_pto_program *p, pto_block *b, size_t at, pto_stmt *s)
+{
+	pto_block_push(p, b, s);
+	memmove(&b->stmts[at + 1], &b->stmts[at], (b->n - 1 - at) * sizeof *b->stmts);
+	b->stmts[at] = s;
+}
+
+void pto_func_add_param(hilo_pto_program *p, pto_func *f, const char *name, pto_expr *ann)
+{
+	if (f->nparams == f->cap_params) {
+		size_t ncap = f->cap_params ? f->cap_params * 2 : 8;
+		f->params = hilo_arena_grow(p->arena, f->params, f->nparams, ncap, sizeof *f->params);
+		if (!f->params)
+			HILO_PANIC("out of memory");
+		f->cap_params = ncap;
+	}
+	pto_param *pa = &f->params[f->nparams++];
+	memset(pa, 0, sizeof *pa);
+	pa->name = pto_intern(p, name);
+	pa->ann = ann;
+}
+
+void pto_error(hilo_pto_program *p, hilo_diags *d, int line, int col,
+	const char *code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hilo_diag_addv(d, HILO_SEV_ERROR, p->file, line, col, p->src, p->srclen, code, fmt, ap);
+	va_end(ap);
+}
+
+size_t hilo_pto_statement_count(const hilo_pto_program *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nfuncs; i++)
+		n += p->funcs[i]->body.n;
+	return n;
+}
+
+void hilo_pto_program_destroy(hilo_pto_program *p)
+{
+	if (p)
+		hilo_arena_destroy(p->arena);
+}

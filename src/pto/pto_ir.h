@@ -1,0 +1,186 @@
+/* pto_ir.h - private PTO IR shared by the parser, printer and passes.
+ *
+ * The IR mirrors the shape of PyPTO's printed program text closely enough
+ * to print it back byte for byte:
+ *   program  = verbatim preamble lines + class header + functions
+ *   function = decorators + def header (params with annotations) + body
+ *   stmt     = assign (with optional annotation) | eval | return | pass |
+ *              for | while | if/else | with (pl.at / pl.scope) | keyword
+ *   expr     = a Python expression tree (names, attributes, calls with
+ *              kwargs, subscripts, lists, tuples, dicts, literals, unary
+ *              and binary operators, explicit parentheses)
+ * Types are kept as expressions (`pl.InOut[pl.Tensor[[128, 64], pl.FP32]]`)
+ * and interpreted on demand by the helpers in pto_sema.c, so a type or
+ * attribute the pass does not inspect is printed back exactly as parsed.
+ * Comment and blank lines are attached, verbatim, to the statement that
+ * follows them (or kept as a trailing comment statement at block end).
+ *
+ * Every name is interned in the program's string table, so names compare
+ * by pointer. All memory lives in the program's arena.
+ */
+#ifndef HILO_PTO_IR_H
+#define HILO_PTO_IR_H
+
+#include "hilo/base.h"
+#include "hilo/pto.h"
+
+/* ---- expressions ---------------------------------------------------- */
+
+typedef enum pto_expr_kind {
+	PTO_E_NAME,    /* name */
+	PTO_E_INT,     /* text, ival (ival_ok false on overflow) */
+	PTO_E_FLOAT,   /* text */
+	PTO_E_STR,     /* text, quotes included */
+	PTO_E_ATTR,    /* a.name: base = a */
+	PTO_E_CALL,    /* base(args..., kw=...) */
+	PTO_E_SUB,     /* base[items] */
+	PTO_E_LIST,    /* [items] */
+	PTO_E_TUPLE,   /* (items) or bare items; paren says which */
+	PTO_E_DICT,    /* {keys[i]: items[i]} */
+	PTO_E_BIN,     /* l op r (arithmetic, comparison, boolean) */
+	PTO_E_UNARY,   /* op operand (base) */
+	PTO_E_PAREN,   /* (base) as written */
+	PTO_E_STAR,    /* *base or **base (op = "*" / "**") */
+	PTO_E_ELLIPSIS,
+} pto_expr_kind;
+
+typedef struct pto_expr pto_expr;
+struct pto_expr {
+	pto_expr_kind kind;
+	int line, col;
+	const char *name;     /* NAME, ATTR: interned identifier */
+	const char *text;     /* INT/FLOAT/STR: literal as written */
+	const char *op;       /* BIN/UNARY/STAR: operator spelling */
+	int64_t ival;
+	bool ival_ok;
+	bool paren;           /* TUPLE: written with parentheses */
+	pto_expr *base;       /* ATTR/CALL/SUB/UNARY/PAREN/STAR operand; BIN left */
+	pto_expr *rhs;        /* BIN right */
+	pto_expr **items;     /* CALL positional args, SUB/LIST/TUPLE/DICT items */
+	size_t nitems;
+	const char **kwnames; /* CALL: keyword names, interned */
+	pto_expr **kwvals;
+	size_t nkw;
+	pto_expr **keys;      /* DICT keys (nitems of them) */
+};
+
+/* ---- statements ----------------------------------------------------- */
+
+typedef enum pto_stmt_kind {
+	PTO_S_ASSIGN,  /* target [: ann] = value */
+	PTO_S_EXPR,    /* value */
+	PTO_S_RETURN,  /* return [value] (value may be a bare tuple) */
+	PTO_S_PASS,
+	PTO_S_KEYWORD, /* break / continue: text */
+	PTO_S_FOR,     /* for target in value: body */
+	PTO_S_WHILE,   /* while value: body */
+	PTO_S_IF,      /* if value: body [else: orelse] */
+	PTO_S_WITH,    /* with value [as target]: body */
+	PTO_S_COMMENT, /* only leading lines (end-of-block comments) */
+} pto_stmt_kind;
+
+typedef struct pto_stmt pto_stmt;
+
+typedef struct pto_block {
+	pto_stmt **stmts;
+	size_t n, cap;
+} pto_block;
+
+struct pto_stmt {
+	pto_stmt_kind kind;
+	int line, col;
+	const char *indent;    /* indentation as written; NULL = synthesised */
+	const char **lead;     /* verbatim comment/blank lines before it */
+	size_t nlead;
+	const char *trail;     /* verbatim "  # comment" after the code, or NULL */
+	const char *text;      /* KEYWORD text */
+	pto_expr *target;      /* ASSIGN/FOR/WITH target */
+	pto_expr *ann;         /* ASSIGN annotation */
+	pto_expr *value;       /* ASSIGN/EXPR/RETURN value, FOR iter, WHILE/IF cond, WITH ctx */
+	pto_block body;
+	pto_block orelse;      /* IF */
+	bool has_else;
+	bool is_elif;          /* IF printed as `elif` inside the parent's else */
+	const char *else_indent;
+	const char **else_lead;
+	size_t nelse_lead;
+};
+
+/* ---- functions and program ------------------------------------------ */
+
+typedef enum pto_func_type {
+	PTO_FT_OPAQUE, PTO_FT_ORCHESTRATION, PTO_FT_INCORE, PTO_FT_AIC,
+	PTO_FT_AIV, PTO_FT_GROUP, PTO_FT_SPMD, PTO_FT_GRAPH, PTO_FT_OTHER,
+} pto_func_type;
+
+typedef enum pto_dir { PTO_DIR_IN, PTO_DIR_OUT, PTO_DIR_INOUT } pto_dir;
+
+typedef struct pto_param {
+	const char *name;  /* interned */
+	pto_expr *ann;     /* NULL for self */
+	int line, col;
+} pto_param;
+
+typedef struct pto_func {
+	const char *name;  /* interned */
+	int line, col;
+	const char *indent;
+	const char **lead;   /* comment lines before the decorators */
+	size_t nlead;
+	pto_expr **decos;    /* decorator expressions (without '@') */
+	const char **deco_indent;
+	size_t ndecos;
+	bool has_self;
+	pto_param *params;
+	size_t nparams, cap_params;
+	pto_expr *ret;       /* return annotation or NULL */
+	pto_block body;
+	pto_func_type type;  /* decoded from the decorator */
+	const char *body_indent;
+} pto_func;
+
+/* A top-level item: a verbatim line or a function. */
+typedef struct pto_item {
+	const char *raw;   /* verbatim line (without newline) when func == NULL */
+	pto_func *func;
+} pto_item;
+
+struct hilo_pto_program {
+	hilo_arena *arena;
+	hilo_strtab *strs;
+	const char *file;
+	const char *src;   /* copy of the input, for caret lines */
+	size_t srclen;
+	pto_item *items;
+	size_t nitems, cap_items;
+	pto_func **funcs;  /* the functions, in order */
+	size_t nfuncs;
+	bool final_newline;
+	int graph_arg_counter; /* `<name>__graph_arg<N>`: one counter per program */
+};
+
+/* ---- construction helpers (pto_ir.c) -------------------------------- */
+
+pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, int line, int col);
+pto_expr *pto_name(hilo_pto_program *p, const char *name);
+pto_expr *pto_int(hilo_pto_program *p, int64_t v);
+pto_expr *pto_attr(hilo_pto_program *p, pto_expr *base, const char *name);
+pto_expr *pto_sub1(hilo_pto_program *p, pto_expr *base, pto_expr *index);
+pto_expr *pto_expr_clone(hilo_pto_program *p, const pto_expr *e);
+void pto_items_push(hilo_pto_program *p, pto_expr ***items, size_t *n, pto_expr *e);
+void pto_block_push(hilo_pto_program *p, pto_block *b, pto_stmt *s);
+void pto_block_insert(hilo_pto_program *p, pto_block *b, size_t at, pto_stmt *s);
+void pto_func_add_param(hilo_pto_program *p, pto_func *f, const char *name, pto_expr *ann);
+const char *pto_intern(hilo_pto_program *p, const char *s);
+
+/* ---- printer (pto_print.c) ------------------------------------------ */
+
+void pto_print_expr(hilo_buf *b, const pto_expr *e);
+void pto_print_func(hilo_buf *b, const pto_func *f);
+
+/* ---- diagnostics ---------------------------------------------------- */
+
+void pto_error(hilo_pto_program *p, hilo_diags *d, int line, int col,
+	const char *code, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+#endif

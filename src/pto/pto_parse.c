@@ -1,0 +1,1255 @@
+/* pto_parse.c - lexer and parser for PyPTO program text.
+ *
+ * Two stages. The line splitter turns the input into logical lines: a
+ * verbatim line (blank or comment) or a code line with its indentation and
+ * tokens (brackets may continue a logical line over several physical ones).
+ * The structural parser then reads functions (decorators, `def` header,
+ * indented body) and statements, and a recursive-descent expression parser
+ * with Python's precedence builds the expression trees. Everything outside
+ * a function (header comments, the import, `X = pl.dynamic(...)`, the class
+ * line) is kept as verbatim lines, which the pass never inspects.
+ *
+ * Every error is located (line:col) and parsing stops at the first one;
+ * nesting depth is bounded so hostile input cannot exhaust the stack.
+ */
+#include "pto/pto_ir.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { T_NAME, T_NUM, T_STR, T_OP, T_END };
+
+typedef struct tok {
+	int type;
+	int line, col;
+	const char *s;
+	size_t len;
+} tok;
+
+typedef struct lline {
+	bool code;
+	int line;
+	const char *raw;     /* verbatim text of the (first) physical line */
+	int indent;          /* width */
+	const char *indent_s;
+	tok *toks;
+	size_t ntoks;
+	const char *trail;
+} lline;
+
+typedef struct parser {
+	hilo_pto_program *p;
+	hilo_diags *d;
+	lline *lines;
+	size_t nlines, cap;
+	size_t li;           /* current line */
+	tok *t;              /* current line's tokens */
+	size_t nt, ti;
+	int depth;
+	bool failed;
+} parser;
+
+#define MAX_DEPTH 200
+
+static void perr(parser *ps, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void perr(parser *ps, int line, int col, const char *fmt, ...)
+{
+	if (ps->failed)
+		return;
+	ps->failed = true;
+	va_list ap;
+	va_start(ap, fmt);
+	hilo_diag_addv(ps->d, HILO_SEV_ERROR, ps->p->file, line, col, ps->p->src,
+		ps->p->srclen, NULL, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- line splitter / tokenizer -------------------------------------- */
+
+static bool is_id0(unsigned char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80; }
+static bool is_id(unsigned char c) { return is_id0(c) || (c >= '0' && c <= '9'); }
+
+static void push_line(parser *ps, lline *l)
+{
+	if (ps->nlines == ps->cap) {
+		size_t ncap = ps->cap ? ps->cap * 2 : 64;
+		ps->lines = hilo_arena_grow(ps->p->arena, ps->lines, ps->nlines, ncap, sizeof *ps->lines);
+		if (!ps->lines)
+			HILO_PANIC("out of memory");
+		ps->cap = ncap;
+	}
+	ps->lines[ps->nlines++] = *l;
+}
+
+static const char *ops3[] = { "...", "**=", "//=", ">>=", "<<=", NULL };
+static const char *ops2[] = { "**", "//", "==", "!=", "<=", ">=", "<<", ">>", "->",
+	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", NULL };
+
+static bool split_lines(parser *ps)
+{
+	hilo_pto_program *p = ps->p;
+	const char *s = p->src, *end = s + p->srclen;
+	int line = 1;
+	size_t tcap = 0;
+	while (s < end) {
+		const char *ls = s;
+		const char *le = memchr(s, '\n', (size_t)(end - s));
+		if (!le)
+			le = end;
+		int ind = 0;
+		const char *q = ls;
+		while (q < le && (*q == ' ' || *q == '\t')) {
+			ind += *q == '\t' ? 8 - ind % 8 : 1;
+			q++;
+		}
+		const char *rawend = le;
+		if (rawend > ls && rawend[-1] == '\r')
+			rawend--;
+		lline L;
+		memset(&L, 0, sizeof L);
+		L.line = line;
+		L.raw = hilo_arena_strndup(p->arena, ls, (size_t)(rawend - ls));
+		if (q >= rawend || *q == '#') {
+			push_line(ps, &L);
+			s = le < end ? le + 1 : end;
+			line++;
+			continue;
+		}
+		L.code = true;
+		L.indent = ind;
+		L.indent_s = hilo_arena_strndup(p->arena, ls, (size_t)(q - ls));
+		/* tokenize until newline at bracket depth 0 */
+		tok *toks = NULL;
+		size_t nt = 0;
+		tcap = 0;
+		int depth = 0;
+		const char *lstart = ls;
+		for (;;) {
+			while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\f'))
+				q++;
+			if (q >= end || *q == '\n' || *q == '#') {
+				if (q < end && *q == '#') {
+					const char *ce = memchr(q, '\n', (size_t)(end - q));
+					if (!ce)
+						ce = end;
+					if (depth == 0) {
+						/* keep the whitespace before the comment */
+						const char *ws = q;
+						while (ws > lstart && (ws[-1] == ' ' || ws[-1] == '\t'))
+							ws--;
+						const char *te = ce;
+						if (te > q && te[-1] == '\r')
+							te--;
+						L.trail = hilo_arena_strndup(p->arena, ws, (size_t)(te - ws));
+					}
+					q = ce;
+				}
+				if (depth > 0 && q < end) {
+					q++; /* continuation line */
+					line++;
+					lstart = q;
+					continue;
+				}
+				if (depth > 0) {
+					perr(ps, line, (int)(q - lstart) + 1, "unexpected end of input inside brackets");
+					return false;
+				}
+				break;
+			}
+			if (q[0] == '\\' && q + 1 < end && q[1] == '\n') {
+				q += 2;
+				line++;
+				lstart = q;
+				continue;
+			}
+			if (nt == tcap) {
+				tcap = tcap ? tcap * 2 : 16;
+				toks = hilo_arena_grow(p->arena, toks, nt, tcap, sizeof *toks);
+				if (!toks)
+					HILO_PANIC("out of memory");
+			}
+			tok *t = &toks[nt];
+			t->line = line;
+			t->col = (int)(q - lstart) + 1;
+			t->s = q;
+			unsigned char c = (unsigned char)*q;
+			if (c == '\0') {
+				perr(ps, line, t->col, "NUL byte in program text");
+				return false;
+			}
+			if (is_id0(c)) {
+				const char *r = q;
+				while (r < end && is_id((unsigned char)*r))
+					r++;
+				if (r < end && (*r == '"' || *r == '\'') && r - q <= 2) {
+					/* string prefix such as r"..." or b'...' */
+					q = r;
+					goto string;
+				}
+				t->type = T_NAME;
+				t->len = (size_t)(r - q);
+				q = r;
+			} else if ((c >= '0' && c <= '9') || (c == '.' && q + 1 < end && q[1] >= '0' && q[1] <= '9')) {
+				const char *r = q;
+				while (r < end && (is_id((unsigned char)*r) || *r == '.' ||
+					((*r == '+' || *r == '-') && (r[-1] == 'e' || r[-1] == 'E') &&
+					 !(q[0] == '0' && q + 1 < end && (q[1] == 'x' || q[1] == 'X')))))
+					r++;
+				t->type = T_NUM;
+				t->len = (size_t)(r - q);
+				q = r;
+			} else if (c == '"' || c == '\'') {
+			string:;
+				char qc = *q;
+				bool triple = q + 2 < end && q[1] == qc && q[2] == qc;
+				const char *r = q + (triple ? 3 : 1);
+				for (;;) {
+					if (r >= end || (!triple && *r == '\n')) {
+						perr(ps, line, t->col, "unterminated string literal");
+						return false;
+					}
+					if (*r == '\\' && r + 1 < end) {
+						r += 2;
+						continue;
+					}
+					if (*r == '\n')
+						line++;
+					if (*r == qc) {
+						if (!triple) {
+							r++;
+							break;
+						}
+						if (r + 2 < end && r[1] == qc && r[2] == qc) {
+							r += 3;
+							break;
+						}
+					}
+					r++;
+				}
+				t->type = T_STR;
+				t->len = (size_t)(r - t->s);
+				q = r;
+			} else {
+				size_t len = 0;
+				for (int k = 0; ops3[k] && !len; k++)
+					if (end - q >= 3 && !memcmp(q, ops3[k], 3))
+						len = 3;
+				for (int k = 0; ops2[k] && !len; k++)
+					if (end - q >= 2 && !memcmp(q, ops2[k], 2))
+						len = 2;
+				if (!len) {
+					if (!strchr("()[]{},:.;=+-*/%<>@&|^~!", c)) {
+						perr(ps, line, t->col, "unexpected character '%s%c'",
+							c < 0x20 || c >= 0x7f ? "\\x" : "", c < 0x20 || c >= 0x7f ? '?' : c);
+						return false;
+					}
+					len = 1;
+				}
+				if (c == '(' || c == '[' || c == '{')
+					depth++;
+				if (c == ')' || c == ']' || c == '}') {
+					if (--depth < 0) {
+						perr(ps, line, t->col, "unmatched '%c'", c);
+						return false;
+					}
+				}
+				if (depth > MAX_DEPTH) {
+					perr(ps, line, t->col, "brackets nested too deeply");
+					return false;
+				}
+				t->type = T_OP;
+				t->len = len;
+				q += len;
+			}
+			nt++;
+		}
+		L.toks = toks;
+		L.ntoks = nt;
+		{
+			/* verbatim text of the whole logical line (used outside functions) */
+			const char *re_ = q;
+			if (re_ > ls && re_[-1] == '\r')
+				re_--;
+			L.raw = hilo_arena_strndup(p->arena, ls, (size_t)(re_ - ls));
+		}
+		push_line(ps, &L);
+		s = q < end ? q + 1 : end;
+		line++;
+	}
+	return true;
+}
+
+/* ---- token helpers -------------------------------------------------- */
+
+static tok *cur(parser *ps)
+{
+	static tok endtok = { T_END, 0, 0, "", 0 };
+	if (ps->ti < ps->nt)
+		return &ps->t[ps->ti];
+	/* position of the end of the line */
+	if (ps->nt) {
+		tok *l = &ps->t[ps->nt - 1];
+		endtok.line = l->line;
+		endtok.col = l->col + (int)l->len;
+	}
+	return &endtok;
+}
+
+static bool is_op(parser *ps, const char *op)
+{
+	tok *t = cur(ps);
+	return t->type == T_OP && t->len == strlen(op) && !memcmp(t->s, op, t->len);
+}
+
+static bool is_kw(parser *ps, const char *kw)
+{
+	tok *t = cur(ps);
+	return t->type == T_NAME && t->len == strlen(kw) && !memcmp(t->s, kw, t->len);
+}
+
+static bool tok_is_kw(const tok *t, const char *kw)
+{
+	return t->type == T_NAME && t->len == strlen(kw) && !memcmp(t->s, kw, t->len);
+}
+
+static bool expect_op(parser *ps, const char *op)
+{
+	if (is_op(ps, op)) {
+		ps->ti++;
+		return true;
+	}
+	tok *t = cur(ps);
+	if (t->type == T_END)
+		perr(ps, t->line, t->col, "expected '%s' before end of line", op);
+	else
+		perr(ps, t->line, t->col, "expected '%s', found '%.*s'", op, (int)t->len, t->s);
+	return false;
+}
+
+static const char *tok_intern(parser *ps, const tok *t)
+{
+	return hilo_intern(ps->p->strs, t->s, t->len);
+}
+
+static const char *keywords[] = { "and", "or", "not", "in", "is", "if", "else", "elif", "for",
+	"while", "with", "as", "def", "class", "return", "pass", "break", "continue", "import",
+	"from", "lambda", "yield", "del", "global", "nonlocal", "assert", "raise", "try",
+	"except", "finally", NULL };
+
+static bool is_keyword(const tok *t)
+{
+	for (int i = 0; keywords[i]; i++)
+		if (tok_is_kw(t, keywords[i]))
+			return true;
+	return false;
+}
+
+/* ---- expressions ---------------------------------------------------- */
+
+static pto_expr *parse_test(parser *ps);
+static pto_expr *parse_bitor(parser *ps);
+
+static pto_expr *mk(parser *ps, pto_expr_kind k, const tok *t)
+{
+	return pto_expr_new(ps->p, k, t->line, t->col);
+}
+
+/* Comma-separated items up to the closing bracket; sets *trailing when the
+ * list ends in a comma. Calls parse kwargs too when call != NULL. */
+static bool parse_items(parser *ps, const char *close, pto_expr *into, bool call,
+	bool *trailing, bool *any_comma)
+{
+	*trailing = false;
+	*any_comma = false;
+	while (!is_op(ps, close)) {
+		if (ps->failed)
+			return false;
+		tok *t = cur(ps);
+		if (call && t->type == T_NAME && ps->ti + 1 < ps->nt && ps->t[ps->ti + 1].type == T_OP &&
+		    ps->t[ps->ti + 1].len == 1 && ps->t[ps->ti + 1].s[0] == '=') {
+			const char *kw = tok_intern(ps, t);
+			ps->ti += 2;
+			pto_expr *v = parse_test(ps);
+			if (!v)
+				return false;
+			size_t n = into->nkw;
+			into->kwnames = hilo_arena_grow(ps->p->arena, into->kwnames, n, n + 1, sizeof *into->kwnames);
+			into->kwvals = hilo_arena_grow(ps->p->arena, into->kwvals, n, n + 1, sizeof *into->kwvals);
+			into->kwnames[n] = kw;
+			into->kwvals[n] = v;
+			into->nkw = n + 1;
+		} else {
+			if (call && into->nkw) {
+				perr(ps, t->line, t->col, "positional argument after keyword argument");
+				return false;
+			}
+			pto_expr *v;
+			if (is_op(ps, "*") || is_op(ps, "**")) {
+				v = mk(ps, PTO_E_STAR, t);
+				v->op = is_op(ps, "*") ? "*" : "**";
+				ps->ti++;
+				v->base = parse_test(ps);
+				if (!v->base)
+					return false;
+			} else {
+				v = parse_test(ps);
+			}
+			if (!v)
+				return false;
+			pto_items_push(ps->p, &into->items, &into->nitems, v);
+		}
+		if (is_op(ps, ",")) {
+			ps->ti++;
+			*any_comma = true;
+			*trailing = true;
+			continue;
+		}
+		*trailing = false;
+		if (!is_op(ps, close)) {
+			expect_op(ps, close);
+			return false;
+		}
+	}
+	ps->ti++;
+	return true;
+}
+
+static pto_expr *parse_atom(parser *ps)
+{
+	tok *t = cur(ps);
+	bool tr, comma;
+	if (++ps->depth > MAX_DEPTH) {
+		perr(ps, t->line, t->col, "expression nested too deeply");
+		return NULL;
+	}
+	pto_expr *e = NULL;
+	switch (t->type) {
+	case T_NAME:
+		if (is_keyword(t)) {
+			perr(ps, t->line, t->col, "unexpected keyword '%.*s'", (int)t->len, t->s);
+			return NULL;
+		}
+		e = mk(ps, PTO_E_NAME, t);
+		e->name = tok_intern(ps, t);
+		ps->ti++;
+		break;
+	case T_NUM: {
+		bool isint = true;
+		for (size_t i = 0; i < t->len; i++) {
+			char c = t->s[i];
+			if (!((c >= '0' && c <= '9') || c == '_'))
+				isint = false;
+		}
+		e = mk(ps, isint ? PTO_E_INT : PTO_E_FLOAT, t);
+		e->text = hilo_arena_strndup(ps->p->arena, t->s, t->len);
+		if (isint) {
+			char buf[64];
+			size_t k = 0;
+			for (size_t i = 0; i < t->len && k < sizeof buf - 1; i++)
+				if (t->s[i] != '_')
+					buf[k++] = t->s[i];
+			buf[k] = 0;
+			errno = 0;
+			char *endp;
+			long long v = strtoll(buf, &endp, 10);
+			e->ival = v;
+			e->ival_ok = errno == 0 && t->len < sizeof buf - 1;
+		}
+		ps->ti++;
+		break;
+	}
+	case T_STR: {
+		/* adjacent string literals are kept as one verbatim text */
+		const tok *last = t;
+		size_t j = ps->ti + 1;
+		while (j < ps->nt && ps->t[j].type == T_STR && ps->t[j].line == last->line)
+			last = &ps->t[j++];
+		e = mk(ps, PTO_E_STR, t);
+		e->text = hilo_arena_strndup(ps->p->arena, t->s, (size_t)(last->s + last->len - t->s));
+		ps->ti = j;
+		break;
+	}
+	case T_OP:
+		if (is_op(ps, "(")) {
+			ps->ti++;
+			pto_expr *tup = mk(ps, PTO_E_TUPLE, t);
+			tup->paren = true;
+			if (!parse_items(ps, ")", tup, false, &tr, &comma))
+				return NULL;
+			if (tup->nitems == 1 && !comma) {
+				e = mk(ps, PTO_E_PAREN, t);
+				e->base = tup->items[0];
+			} else {
+				e = tup;
+			}
+		} else if (is_op(ps, "[")) {
+			ps->ti++;
+			e = mk(ps, PTO_E_LIST, t);
+			if (!parse_items(ps, "]", e, false, &tr, &comma))
+				return NULL;
+		} else if (is_op(ps, "{")) {
+			ps->ti++;
+			e = mk(ps, PTO_E_DICT, t);
+			size_t nkeys = 0;
+			while (!is_op(ps, "}")) {
+				pto_expr *k = parse_test(ps);
+				if (!k || !expect_op(ps, ":"))
+					return NULL;
+				pto_expr *v = parse_test(ps);
+				if (!v)
+					return NULL;
+				pto_items_push(ps->p, &e->keys, &nkeys, k);
+				pto_items_push(ps->p, &e->items, &e->nitems, v);
+				if (is_op(ps, ",")) {
+					ps->ti++;
+					continue;
+				}
+				if (!is_op(ps, "}")) {
+					expect_op(ps, "}");
+					return NULL;
+				}
+			}
+			ps->ti++;
+		} else if (is_op(ps, "...")) {
+			e = mk(ps, PTO_E_ELLIPSIS, t);
+			ps->ti++;
+		}
+		break;
+	default:
+		break;
+	}
+	if (!e) {
+		if (t->type == T_END)
+			perr(ps, t->line, t->col, "expected an expression before end of line");
+		else
+			perr(ps, t->line, t->col, "expected an expression, found '%.*s'", (int)t->len, t->s);
+		return NULL;
+	}
+	/* trailers */
+	for (;;) {
+		tok *u = cur(ps);
+		if (is_op(ps, ".")) {
+			ps->ti++;
+			tok *n = cur(ps);
+			if (n->type != T_NAME) {
+				perr(ps, n->line, n->col, "expected an attribute name after '.'");
+				return NULL;
+			}
+			pto_expr *a = mk(ps, PTO_E_ATTR, u);
+			a->base = e;
+			a->name = tok_intern(ps, n);
+			a->line = e->line;
+			a->col = e->col;
+			ps->ti++;
+			e = a;
+		} else if (is_op(ps, "(")) {
+			ps->ti++;
+			pto_expr *c = mk(ps, PTO_E_CALL, u);
+			c->base = e;
+			c->line = e->line;
+			c->col = e->col;
+			if (!parse_items(ps, ")", c, true, &tr, &comma))
+				return NULL;
+			e = c;
+		} else if (is_op(ps, "[")) {
+			ps->ti++;
+			pto_expr *s = mk(ps, PTO_E_SUB, u);
+			s->base = e;
+			s->line = e->line;
+			s->col = e->col;
+			if (!parse_items(ps, "]", s, false, &tr, &comma))
+				return NULL;
+			if (s->nitems == 0) {
+				perr(ps, u->line, u->col, "empty subscript");
+				return NULL;
+			}
+			e = s;
+		} else {
+			break;
+		}
+		if (++ps->depth > MAX_DEPTH) {
+			perr(ps, u->line, u->col, "expression nested too deeply");
+			return NULL;
+		}
+	}
+	return e;
+}
+
+static pto_expr *parse_factor(parser *ps);
+
+static pto_expr *parse_power(parser *ps)
+{
+	pto_expr *l = parse_atom(ps);
+	if (!l)
+		return NULL;
+	if (is_op(ps, "**")) {
+		tok *t = cur(ps);
+		ps->ti++;
+		pto_expr *r = parse_factor(ps);
+		if (!r)
+			return NULL;
+		pto_expr *b = mk(ps, PTO_E_BIN, t);
+		b->op = "**";
+		b->base = l;
+		b->rhs = r;
+		b->line = l->line;
+		b->col = l->col;
+		return b;
+	}
+	return l;
+}
+
+static pto_expr *parse_factor(parser *ps)
+{
+	tok *t = cur(ps);
+	if (is_op(ps, "-") || is_op(ps, "+") || is_op(ps, "~")) {
+		if (++ps->depth > MAX_DEPTH) {
+			perr(ps, t->line, t->col, "expression nested too deeply");
+			return NULL;
+		}
+		ps->ti++;
+		pto_expr *u = mk(ps, PTO_E_UNARY, t);
+		u->op = t->s[0] == '-' ? "-" : t->s[0] == '+' ? "+" : "~";
+		u->base = parse_factor(ps);
+		return u->base ? u : NULL;
+	}
+	return parse_power(ps);
+}
+
+/* Binary levels, loosest last; each entry lists its operators. */
+static const char *const level_ops[][7] = {
+	{ "*", "/", "//", "%", "@", NULL },
+	{ "+", "-", NULL },
+	{ "<<", ">>", NULL },
+	{ "&", NULL },
+	{ "^", NULL },
+	{ "|", NULL },
+};
+
+static pto_expr *parse_level(parser *ps, int lvl)
+{
+	pto_expr *l = lvl == 0 ? parse_factor(ps) : parse_level(ps, lvl - 1);
+	while (l) {
+		const char *op = NULL;
+		for (int k = 0; level_ops[lvl][k]; k++)
+			if (is_op(ps, level_ops[lvl][k]))
+				op = level_ops[lvl][k];
+		if (!op)
+			break;
+		tok *t = cur(ps);
+		ps->ti++;
+		if (++ps->depth > MAX_DEPTH) {
+			perr(ps, t->line, t->col, "expression nested too deeply");
+			return NULL;
+		}
+		pto_expr *r = lvl == 0 ? parse_factor(ps) : parse_level(ps, lvl - 1);
+		if (!r)
+			return NULL;
+		pto_expr *b = mk(ps, PTO_E_BIN, t);
+		b->op = op;
+		b->base = l;
+		b->rhs = r;
+		b->line = l->line;
+		b->col = l->col;
+		l = b;
+	}
+	return l;
+}
+
+static pto_expr *parse_bitor(parser *ps) { return parse_level(ps, 5); }
+
+static pto_expr *parse_comparison(parser *ps)
+{
+	pto_expr *l = parse_bitor(ps);
+	while (l) {
+		const char *op = NULL;
+		size_t adv = 1;
+		static const char *cmp[] = { "<", ">", "==", ">=", "<=", "!=", NULL };
+		for (int k = 0; cmp[k]; k++)
+			if (is_op(ps, cmp[k]))
+				op = cmp[k];
+		if (!op && is_kw(ps, "in"))
+			op = "in";
+		if (!op && is_kw(ps, "is")) {
+			op = "is";
+			if (ps->ti + 1 < ps->nt && tok_is_kw(&ps->t[ps->ti + 1], "not")) {
+				op = "is not";
+				adv = 2;
+			}
+		}
+		if (!op && is_kw(ps, "not") && ps->ti + 1 < ps->nt && tok_is_kw(&ps->t[ps->ti + 1], "in")) {
+			op = "not in";
+			adv = 2;
+		}
+		if (!op)
+			break;
+		tok *t = cur(ps);
+		ps->ti += adv;
+		if (++ps->depth > MAX_DEPTH) {
+			perr(ps, t->line, t->col, "expression nested too deeply");
+			return NULL;
+		}
+		pto_expr *r = parse_bitor(ps);
+		if (!r)
+			return NULL;
+		pto_expr *b = mk(ps, PTO_E_BIN, t);
+		b->op = op;
+		b->base = l;
+		b->rhs = r;
+		b->line = l->line;
+		b->col = l->col;
+		l = b;
+	}
+	return l;
+}
+
+static pto_expr *parse_not(parser *ps)
+{
+	if (is_kw(ps, "not")) {
+		tok *t = cur(ps);
+		if (++ps->depth > MAX_DEPTH) {
+			perr(ps, t->line, t->col, "expression nested too deeply");
+			return NULL;
+		}
+		ps->ti++;
+		pto_expr *u = mk(ps, PTO_E_UNARY, t);
+		u->op = "not";
+		u->base = parse_not(ps);
+		return u->base ? u : NULL;
+	}
+	return parse_comparison(ps);
+}
+
+static pto_expr *parse_boolop(parser *ps, const char *kw)
+{
+	bool is_or = !strcmp(kw, "or");
+	pto_expr *l = is_or ? parse_boolop(ps, "and") : parse_not(ps);
+	while (l && is_kw(ps, kw)) {
+		tok *t = cur(ps);
+		ps->ti++;
+		if (++ps->depth > MAX_DEPTH) {
+			perr(ps, t->line, t->col, "expression nested too deeply");
+			return NULL;
+		}
+		pto_expr *r = is_or ? parse_boolop(ps, "and") : parse_not(ps);
+		if (!r)
+			return NULL;
+		pto_expr *b = mk(ps, PTO_E_BIN, t);
+		b->op = is_or ? "or" : "and";
+		b->base = l;
+		b->rhs = r;
+		b->line = l->line;
+		b->col = l->col;
+		l = b;
+	}
+	return l;
+}
+
+static pto_expr *parse_test(parser *ps)
+{
+	int saved = ps->depth;
+	pto_expr *e = parse_boolop(ps, "or");
+	ps->depth = saved;
+	if (e && is_kw(ps, "if")) {
+		tok *t = cur(ps);
+		perr(ps, t->line, t->col, "conditional expressions are not supported");
+		return NULL;
+	}
+	return e;
+}
+
+/* testlist: a, b -> bare tuple; a -> a; a, -> bare 1-tuple */
+static pto_expr *parse_exprlist(parser *ps, bool targets)
+{
+	tok *t0 = cur(ps);
+	pto_expr *first = targets ? parse_bitor(ps) : parse_test(ps);
+	if (!first || !is_op(ps, ","))
+		return first;
+	pto_expr *tup = mk(ps, PTO_E_TUPLE, t0);
+	pto_items_push(ps->p, &tup->items, &tup->nitems, first);
+	while (is_op(ps, ",")) {
+		ps->ti++;
+		if (cur(ps)->type == T_END || is_op(ps, "=") || is_op(ps, ":") || is_kw(ps, "in"))
+			break;
+		pto_expr *e = targets ? parse_bitor(ps) : parse_test(ps);
+		if (!e)
+			return NULL;
+		pto_items_push(ps->p, &tup->items, &tup->nitems, e);
+	}
+	return tup;
+}
+
+/* ---- statements ----------------------------------------------------- */
+
+static bool parse_block(parser *ps, pto_block *out, int ind, int owner_line);
+
+static void set_line(parser *ps, size_t li)
+{
+	ps->li = li;
+	ps->t = ps->lines[li].toks;
+	ps->nt = ps->lines[li].ntoks;
+	ps->ti = 0;
+	ps->depth = 0;
+}
+
+static bool at_end(parser *ps)
+{
+	if (cur(ps)->type == T_END)
+		return true;
+	tok *t = cur(ps);
+	perr(ps, t->line, t->col, "unexpected '%.*s' at end of statement", (int)t->len, t->s);
+	return false;
+}
+
+static size_t next_code(parser *ps, size_t i)
+{
+	while (i < ps->nlines && !ps->lines[i].code)
+		i++;
+	return i;
+}
+
+static pto_stmt *new_stmt(parser *ps, pto_stmt_kind k, const lline *L)
+{
+	pto_stmt *s = hilo_arena_alloc(ps->p->arena, sizeof *s);
+	if (!s)
+		HILO_PANIC("out of memory");
+	s->kind = k;
+	s->line = L->line;
+	s->col = L->indent + 1;
+	s->indent = L->indent_s;
+	s->trail = L->trail;
+	return s;
+}
+
+/* Reads the compound statement's body starting at the line after li. */
+static bool parse_body(parser *ps, pto_block *body, const lline *hdr)
+{
+	size_t j = next_code(ps, ps->li + 1);
+	if (j >= ps->nlines || ps->lines[j].indent <= hdr->indent) {
+		perr(ps, hdr->line, hdr->indent + 1, "expected an indented block");
+		return false;
+	}
+	ps->li++;
+	return parse_block(ps, body, ps->lines[j].indent, hdr->line);
+}
+
+static pto_stmt *parse_stmt(parser *ps);
+
+static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
+{
+	pto_stmt *s = new_stmt(ps, PTO_S_IF, L);
+	s->is_elif = elif;
+	ps->ti++;
+	s->value = parse_test(ps);
+	if (!s->value || !expect_op(ps, ":") || !at_end(ps))
+		return NULL;
+	if (!parse_body(ps, &s->body, L))
+		return NULL;
+	/* else / elif at the same indentation */
+	size_t j = next_code(ps, ps->li);
+	if (j < ps->nlines && ps->lines[j].indent == L->indent && ps->lines[j].ntoks &&
+	    (tok_is_kw(&ps->lines[j].toks[0], "else") || tok_is_kw(&ps->lines[j].toks[0], "elif"))) {
+		size_t nl = j - ps->li;
+		if (nl) {
+			s->else_lead = hilo_arena_alloc(ps->p->arena, nl * sizeof *s->else_lead);
+			for (size_t k = ps->li; k < j; k++)
+				s->else_lead[s->nelse_lead++] = ps->lines[k].raw;
+		}
+		set_line(ps, j);
+		const lline *E = &ps->lines[j];
+		s->has_else = true;
+		s->else_indent = E->indent_s;
+		if (tok_is_kw(&E->toks[0], "elif")) {
+			pto_stmt *inner = parse_if(ps, E, true);
+			if (!inner)
+				return NULL;
+			pto_block_push(ps->p, &s->orelse, inner);
+			return s;
+		}
+		ps->ti++;
+		if (!expect_op(ps, ":") || !at_end(ps))
+			return NULL;
+		if (!parse_body(ps, &s->orelse, E))
+			return NULL;
+	}
+	return s;
+}
+
+/* Parses the statement on the current line; leaves ps->li on the first
+ * line after it. */
+static pto_stmt *parse_stmt(parser *ps)
+{
+	const lline *L = &ps->lines[ps->li];
+	tok *t = cur(ps);
+	pto_stmt *s;
+	if (tok_is_kw(t, "return")) {
+		s = new_stmt(ps, PTO_S_RETURN, L);
+		ps->ti++;
+		if (cur(ps)->type != T_END && !(s->value = parse_exprlist(ps, false)))
+			return NULL;
+	} else if (tok_is_kw(t, "pass")) {
+		s = new_stmt(ps, PTO_S_PASS, L);
+		ps->ti++;
+	} else if (tok_is_kw(t, "break") || tok_is_kw(t, "continue")) {
+		s = new_stmt(ps, PTO_S_KEYWORD, L);
+		s->text = tok_intern(ps, t);
+		ps->ti++;
+	} else if (tok_is_kw(t, "for")) {
+		s = new_stmt(ps, PTO_S_FOR, L);
+		ps->ti++;
+		if (!(s->target = parse_exprlist(ps, true)))
+			return NULL;
+		if (!is_kw(ps, "in")) {
+			tok *u = cur(ps);
+			perr(ps, u->line, u->col, "expected 'in' in for statement");
+			return NULL;
+		}
+		ps->ti++;
+		if (!(s->value = parse_exprlist(ps, false)) || !expect_op(ps, ":") || !at_end(ps))
+			return NULL;
+		if (!parse_body(ps, &s->body, L))
+			return NULL;
+		return s;
+	} else if (tok_is_kw(t, "while")) {
+		s = new_stmt(ps, PTO_S_WHILE, L);
+		ps->ti++;
+		if (!(s->value = parse_test(ps)) || !expect_op(ps, ":") || !at_end(ps))
+			return NULL;
+		if (!parse_body(ps, &s->body, L))
+			return NULL;
+		return s;
+	} else if (tok_is_kw(t, "if")) {
+		return parse_if(ps, L, false);
+	} else if (tok_is_kw(t, "with")) {
+		s = new_stmt(ps, PTO_S_WITH, L);
+		ps->ti++;
+		if (!(s->value = parse_test(ps)))
+			return NULL;
+		if (is_kw(ps, "as")) {
+			ps->ti++;
+			if (!(s->target = parse_bitor(ps)))
+				return NULL;
+		}
+		if (!expect_op(ps, ":") || !at_end(ps))
+			return NULL;
+		if (!parse_body(ps, &s->body, L))
+			return NULL;
+		return s;
+	} else if (t->type == T_NAME && is_keyword(t)) {
+		perr(ps, t->line, t->col, "unsupported statement '%.*s'", (int)t->len, t->s);
+		return NULL;
+	} else {
+		pto_expr *e = parse_exprlist(ps, false);
+		if (!e)
+			return NULL;
+		if (is_op(ps, ":")) {
+			s = new_stmt(ps, PTO_S_ASSIGN, L);
+			ps->ti++;
+			s->target = e;
+			if (!(s->ann = parse_test(ps)) || !expect_op(ps, "="))
+				return NULL;
+			if (!(s->value = parse_exprlist(ps, false)))
+				return NULL;
+		} else if (is_op(ps, "=")) {
+			s = new_stmt(ps, PTO_S_ASSIGN, L);
+			ps->ti++;
+			s->target = e;
+			if (!(s->value = parse_exprlist(ps, false)))
+				return NULL;
+		} else {
+			s = new_stmt(ps, PTO_S_EXPR, L);
+			s->value = e;
+		}
+		if (s->kind == PTO_S_ASSIGN && s->target->kind != PTO_E_NAME &&
+		    s->target->kind != PTO_E_TUPLE && s->target->kind != PTO_E_SUB &&
+		    s->target->kind != PTO_E_ATTR) {
+			perr(ps, s->target->line, s->target->col, "cannot assign to this expression");
+			return NULL;
+		}
+	}
+	if (!at_end(ps))
+		return NULL;
+	ps->li++;
+	return s;
+}
+
+static bool parse_block(parser *ps, pto_block *out, int ind, int owner_line)
+{
+	const char **lead = NULL;
+	size_t nlead = 0, leadcap = 0;
+	while (ps->li < ps->nlines && !ps->failed) {
+		lline *L = &ps->lines[ps->li];
+		if (!L->code) {
+			size_t j = next_code(ps, ps->li);
+			if (j >= ps->nlines || ps->lines[j].indent < ind)
+				break;
+			if (nlead == leadcap) {
+				leadcap = leadcap ? leadcap * 2 : 4;
+				lead = hilo_arena_grow(ps->p->arena, lead, nlead, leadcap, sizeof *lead);
+			}
+			lead[nlead++] = L->raw;
+			ps->li++;
+			continue;
+		}
+		if (L->indent < ind)
+			break;
+		if (L->indent > ind) {
+			perr(ps, L->line, L->indent + 1, "unexpected indentation");
+			return false;
+		}
+		if (L->ntoks && (tok_is_kw(&L->toks[0], "else") || tok_is_kw(&L->toks[0], "elif"))) {
+			perr(ps, L->line, L->indent + 1, "'%s' without a matching 'if'",
+				tok_is_kw(&L->toks[0], "else") ? "else" : "elif");
+			return false;
+		}
+		if (L->ntoks && (L->toks[0].type == T_OP && L->toks[0].s[0] == '@')) {
+			perr(ps, L->line, L->indent + 1, "nested functions are not supported");
+			return false;
+		}
+		set_line(ps, ps->li);
+		pto_stmt *s = parse_stmt(ps);
+		if (!s)
+			return false;
+		s->lead = lead;
+		s->nlead = nlead;
+		lead = NULL;
+		nlead = leadcap = 0;
+		pto_block_push(ps->p, out, s);
+	}
+	if (nlead) {
+		pto_stmt *c = hilo_arena_alloc(ps->p->arena, sizeof *c);
+		c->kind = PTO_S_COMMENT;
+		c->lead = lead;
+		c->nlead = nlead;
+		c->line = owner_line;
+		pto_block_push(ps->p, out, c);
+	}
+	return !ps->failed;
+}
+
+/* ---- functions and the module --------------------------------------- */
+
+static pto_func_type decode_func_type(const pto_func *f)
+{
+	for (size_t i = 0; i < f->ndecos; i++) {
+		const pto_expr *d = f->decos[i];
+		if (d->kind != PTO_E_CALL)
+			continue;
+		for (size_t k = 0; k < d->nkw; k++) {
+			if (strcmp(d->kwnames[k], "type"))
+				continue;
+			const pto_expr *v = d->kwvals[k];
+			const char *n = v->kind == PTO_E_ATTR || v->kind == PTO_E_NAME ? v->name : "";
+			static const struct { const char *n; pto_func_type t; } map[] = {
+				{ "Opaque", PTO_FT_OPAQUE }, { "Orchestration", PTO_FT_ORCHESTRATION },
+				{ "InCore", PTO_FT_INCORE }, { "AIC", PTO_FT_AIC }, { "AIV", PTO_FT_AIV },
+				{ "Group", PTO_FT_GROUP }, { "Spmd", PTO_FT_SPMD }, { "Graph", PTO_FT_GRAPH },
+			};
+			for (size_t m = 0; m < sizeof map / sizeof map[0]; m++)
+				if (!strcmp(n, map[m].n))
+					return map[m].t;
+			return PTO_FT_OTHER;
+		}
+	}
+	return PTO_FT_OPAQUE;
+}
+
+static void add_item(hilo_pto_program *p, const char *raw, pto_func *f)
+{
+	if (p->nitems == p->cap_items) {
+		size_t ncap = p->cap_items ? p->cap_items * 2 : 32;
+		p->items = hilo_arena_grow(p->arena, p->items, p->nitems, ncap, sizeof *p->items);
+		if (!p->items)
+			HILO_PANIC("out of memory");
+		p->cap_items = ncap;
+	}
+	p->items[p->nitems].raw = raw;
+	p->items[p->nitems].func = f;
+	p->nitems++;
+}
+
+static bool parse_def(parser *ps, pto_func *f)
+{
+	const lline *L = &ps->lines[ps->li];
+	set_line(ps, ps->li);
+	ps->ti++; /* def */
+	tok *n = cur(ps);
+	if (n->type != T_NAME || is_keyword(n)) {
+		perr(ps, n->line, n->col, "expected a function name after 'def'");
+		return false;
+	}
+	f->name = tok_intern(ps, n);
+	f->line = n->line;
+	f->col = n->col;
+	f->indent = L->indent_s;
+	ps->ti++;
+	if (!expect_op(ps, "("))
+		return false;
+	bool first = true;
+	while (!is_op(ps, ")")) {
+		tok *pn = cur(ps);
+		if (pn->type != T_NAME || is_keyword(pn)) {
+			perr(ps, pn->line, pn->col, "expected a parameter name");
+			return false;
+		}
+		ps->ti++;
+		if (first && tok_is_kw(pn, "self") && !is_op(ps, ":")) {
+			f->has_self = true;
+		} else {
+			pto_expr *ann = NULL;
+			if (is_op(ps, ":")) {
+				ps->ti++;
+				if (!(ann = parse_test(ps)))
+					return false;
+			}
+			if (is_op(ps, "=")) {
+				tok *u = cur(ps);
+				perr(ps, u->line, u->col, "default parameter values are not supported");
+				return false;
+			}
+			const char *nm = tok_intern(ps, pn);
+			for (size_t k = 0; k < f->nparams; k++)
+				if (f->params[k].name == nm) {
+					perr(ps, pn->line, pn->col, "duplicate parameter '%s'", nm);
+					return false;
+				}
+			pto_func_add_param(ps->p, f, nm, ann);
+			f->params[f->nparams - 1].line = pn->line;
+			f->params[f->nparams - 1].col = pn->col;
+		}
+		first = false;
+		if (is_op(ps, ",")) {
+			ps->ti++;
+			continue;
+		}
+		if (!is_op(ps, ")")) {
+			expect_op(ps, ")");
+			return false;
+		}
+	}
+	ps->ti++;
+	if (is_op(ps, "->")) {
+		ps->ti++;
+		if (!(f->ret = parse_test(ps)))
+			return false;
+	}
+	if (!expect_op(ps, ":") || !at_end(ps))
+		return false;
+	size_t j = next_code(ps, ps->li + 1);
+	if (j >= ps->nlines || ps->lines[j].indent <= L->indent) {
+		perr(ps, L->line, L->indent + 1, "function '%s' has no body", f->name);
+		return false;
+	}
+	f->body_indent = ps->lines[j].indent_s;
+	ps->li++;
+	return parse_block(ps, &f->body, ps->lines[j].indent, L->line);
+}
+
+hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, hilo_diags *diags)
+{
+	hilo_arena *a = hilo_arena_create();
+	if (!a)
+		return NULL;
+	hilo_pto_program *p = hilo_arena_alloc(a, sizeof *p);
+	p->arena = a;
+	p->strs = hilo_strtab_create(a);
+	p->file = hilo_arena_strdup(a, file ? file : "<input>");
+	p->src = hilo_arena_strndup(a, src, len);
+	p->srclen = len;
+	p->final_newline = len == 0 || src[len - 1] == '\n';
+	parser ps;
+	memset(&ps, 0, sizeof ps);
+	ps.p = p;
+	ps.d = diags;
+	if (!split_lines(&ps))
+		goto fail;
+	size_t func_cap = 0;
+	while (ps.li < ps.nlines) {
+		lline *L = &ps.lines[ps.li];
+		bool deco = L->code && L->ntoks && L->toks[0].type == T_OP && L->toks[0].s[0] == '@' &&
+			L->toks[0].len == 1;
+		bool def = L->code && L->ntoks && tok_is_kw(&L->toks[0], "def");
+		if (deco) {
+			/* only decorators of a def start a function (not @pl.program) */
+			size_t j = ps.li;
+			while (j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
+			       ps.lines[j].toks[0].type == T_OP && ps.lines[j].toks[0].s[0] == '@')
+				j++;
+			deco = j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
+				tok_is_kw(&ps.lines[j].toks[0], "def");
+		}
+		if (!deco && !def) {
+			add_item(p, L->raw, NULL);
+			ps.li++;
+			continue;
+		}
+		/* a function: leading comments already went out as verbatim items
+		 * unless they directly precede the decorators at the same level */
+		pto_func *f = hilo_arena_alloc(a, sizeof *f);
+		size_t ndeco_cap = 0;
+		while (ps.li < ps.nlines) {
+			L = &ps.lines[ps.li];
+			if (!L->code) {
+				size_t j = next_code(&ps, ps.li);
+				if (j < ps.nlines && ps.lines[j].ntoks && (ps.lines[j].toks[0].s[0] == '@' ||
+				    tok_is_kw(&ps.lines[j].toks[0], "def")) && f->ndecos) {
+					perr(&ps, L->line, 1, "comment between a decorator and its function");
+					goto fail;
+				}
+				break;
+			}
+			if (L->ntoks && L->toks[0].type == T_OP && L->toks[0].s[0] == '@') {
+				set_line(&ps, ps.li);
+				ps.ti++;
+				pto_expr *d = parse_test(&ps);
+				if (!d || !at_end(&ps))
+					goto fail;
+				if (f->ndecos == ndeco_cap) {
+					ndeco_cap = ndeco_cap ? ndeco_cap * 2 : 2;
+					f->decos = hilo_arena_grow(a, f->decos, f->ndecos, ndeco_cap, sizeof *f->decos);
+					f->deco_indent = hilo_arena_grow(a, f->deco_indent, f->ndecos, ndeco_cap,
+						sizeof *f->deco_indent);
+				}
+				f->deco_indent[f->ndecos] = L->indent_s;
+				f->decos[f->ndecos++] = d;
+				ps.li++;
+				continue;
+			}
+			if (tok_is_kw(&L->toks[0], "def")) {
+				if (!parse_def(&ps, f))
+					goto fail;
+				f->type = decode_func_type(f);
+				add_item(p, NULL, f);
+				if (p->nfuncs == func_cap) {
+					func_cap = func_cap ? func_cap * 2 : 8;
+					p->funcs = hilo_arena_grow(a, p->funcs, p->nfuncs, func_cap, sizeof *p->funcs);
+				}
+				for (size_t k = 0; k < p->nfuncs; k++)
+					if (p->funcs[k]->name == f->name) {
+						perr(&ps, f->line, f->col, "duplicate function '%s'", f->name);
+						goto fail;
+					}
+				p->funcs[p->nfuncs++] = f;
+				f = NULL;
+				break;
+			}
+			perr(&ps, L->line, L->indent + 1, "expected 'def' after a decorator");
+			goto fail;
+		}
+		if (f) {
+			perr(&ps, L->line, 1, "decorator without a function");
+			goto fail;
+		}
+	}
+	if (ps.failed)
+		goto fail;
+	return p;
+fail:
+	if (!ps.failed)
+		hilo_diag_add(diags, HILO_SEV_ERROR, p->file, 1, 1, NULL, 0, "malformed program");
+	hilo_arena_destroy(a);
+	return NULL;
+}
