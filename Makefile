@@ -1,0 +1,67 @@
+# hilo top-level Makefile: the two commands of the README, plus bench.
+#   make demo   build, then run the main job on the bundled examples
+#   make test   build (release + ASan/UBSan), run every test via ctest
+#   make bench  release build, throughput figures on the corpus
+# Each target first installs missing Debian packages when run as root.
+
+BUILD      ?= build
+BUILD_SAN  ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+SHARED     ?= $(abspath ../shared)
+CMAKE_ARGS ?=
+
+# Debian packages the build and tests need (binary -> package).
+DEB_PKGS = cmake:cmake gcc:gcc make:make clang:clang python3:python3 \
+           /usr/lib/llvm-14/bin/FileCheck:llvm-14-tools \
+           /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
+           protoc-c:protobuf-c-compiler \
+           /usr/include/protobuf-c/protobuf-c.h:libprotobuf-c-dev
+
+.PHONY: all deps build build-san test demo bench clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for pair in $(DEB_PKGS); do \
+	  bin=$${pair%%:*}; pkg=$${pair##*:}; \
+	  case $$bin in /*) [ -e $$bin ] || missing="$$missing $$pkg";; \
+	               *) command -v $$bin >/dev/null 2>&1 || missing="$$missing $$pkg";; esac; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || \
+	      { echo "apt-get install failed for:$$missing" >&2; exit 1; }; \
+	  else \
+	    echo "missing Debian packages:$$missing (run as root, or install them)" >&2; exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DHILO_WERROR=ON \
+	  -DHILO_SHARED_DIR=$(SHARED) $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+build-san: deps
+	@cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DHILO_WERROR=ON -DHILO_SANITIZE=ON \
+	  -DCMAKE_C_COMPILER=clang -DHILO_FUZZ=ON -DHILO_SHARED_DIR=$(SHARED) $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(BUILD_SAN) -j $(JOBS)
+
+# The release suite, then the same suite under ASan+UBSan (which also runs
+# the bounded fuzz smoke runs).
+test: build build-san
+	@echo "== release build tests"
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@echo "== ASan+UBSan build tests"
+	@cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	@sh examples/demo.sh $(BUILD)
+
+bench: build
+	@sh bench/run.sh $(BUILD) $(SHARED)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_SAN)

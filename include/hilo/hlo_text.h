@@ -1,0 +1,22 @@
+/* hilo/hlo_text.h - XLA HLO text: parser and printer. */
+#ifndef HILO_HLO_TEXT_H
+#define HILO_HLO_TEXT_H
+
+#include "hilo/ir.h"
+
+/* Parses one module. On error returns NULL and adds located diagnostics
+ * (filename is used in them). The source need not be NUL-terminated. */
+hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
+	hilo_diags *diags);
+
+/* Prints the module. HILO_STYLE_AUTO uses the style the input was in.
+ * Returns false only when out of memory. */
+bool hilo_print_text(hilo_buf *out, const hilo_module *m, hilo_print_style style);
+
+/* Parses a literal in HLO syntax ("f32[2] {1, 2}") for the given shape
+ * when shape is non-NULL (else the text must start with a shape). */
+hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
+	const char *filename, hilo_diags *diags);
+void hilo_print_literal(hilo_buf *out, const hilo_literal *lit, bool with_shape);
+
+#endif

@@ -1,0 +1,338 @@
+/* hilo/ir.h - the HLO intermediate representation.
+ *
+ * A module owns one arena; every computation, instruction, shape, literal
+ * and string of the module lives in it and is freed by hilo_module_destroy.
+ * Sections: opcodes, shapes, literals, attributes, instructions,
+ * computations, module, rewriting API.
+ *
+ * Invariants (checked by hilo_verify):
+ *  - an instruction's users list holds one entry per (user, operand slot)
+ *    that names it; every operand write goes through hilo_instr_set_operand;
+ *  - a computation's instruction list is in an order where operands come
+ *    first (the printer re-derives such an order if a pass broke it);
+ *  - attributes keep the order they were parsed in; new ones are inserted
+ *    in XLA's print order, so printing is canonical.
+ */
+#ifndef HILO_IR_H
+#define HILO_IR_H
+
+#include "hilo/base.h"
+
+/* ---- opcodes ---------------------------------------------------------- */
+
+enum {
+	HILO_OPF_EW = 1,    /* elementwise */
+	HILO_OPF_SE = 2,    /* always side-effecting */
+	HILO_OPF_COLL = 4,  /* collective communication */
+};
+
+typedef enum hilo_opcode {
+#define X(e, s, a, f) HILO_OP_##e,
+#include "hilo/opcodes.def"
+#undef X
+	HILO_OP_COUNT
+} hilo_opcode;
+
+const char *hilo_opcode_name(hilo_opcode op);
+int hilo_opcode_arity(hilo_opcode op);        /* -1 = variadic */
+unsigned hilo_opcode_flags(hilo_opcode op);
+/* Returns HILO_OP_COUNT when the name is not an opcode. */
+hilo_opcode hilo_opcode_lookup(const char *s, size_t len);
+
+/* ---- shapes ----------------------------------------------------------- */
+
+typedef enum hilo_ptype {
+	HILO_T_INVALID,
+	HILO_T_PRED,
+	HILO_T_S1, HILO_T_S2, HILO_T_S4, HILO_T_S8, HILO_T_S16, HILO_T_S32, HILO_T_S64,
+	HILO_T_U1, HILO_T_U2, HILO_T_U4, HILO_T_U8, HILO_T_U16, HILO_T_U32, HILO_T_U64,
+	HILO_T_F16, HILO_T_BF16, HILO_T_F32, HILO_T_F64, HILO_T_C64, HILO_T_C128,
+	HILO_T_F8E5M2, HILO_T_F8E4M3, HILO_T_F8E4M3FN, HILO_T_F8E4M3B11FNUZ,
+	HILO_T_F8E3M4, HILO_T_F8E5M2FNUZ, HILO_T_F8E4M3FNUZ, HILO_T_F8E8M0FNU,
+	HILO_T_F4E2M1FN, HILO_T_F6E3M2FN, HILO_T_F6E2M3FN,
+	HILO_T_TOKEN, HILO_T_OPAQUE,
+	HILO_T_TUPLE,
+	HILO_T_COUNT
+} hilo_ptype;
+
+const char *hilo_ptype_name(hilo_ptype t);
+hilo_ptype hilo_ptype_lookup(const char *s, size_t len); /* INVALID if none */
+/* Storage size of one element in bytes in hilo literals (sub-byte types
+ * take one byte each; pred one byte; tuple/token/opaque 0). */
+int hilo_ptype_bytes(hilo_ptype t);
+/* Bit width as XLA defines it (pred 1... s4 4, f8 8, ...). */
+int hilo_ptype_bits(hilo_ptype t);
+bool hilo_ptype_is_float(hilo_ptype t);   /* incl. f8/f6/f4 variants */
+bool hilo_ptype_is_complex(hilo_ptype t);
+bool hilo_ptype_is_signed_int(hilo_ptype t);
+bool hilo_ptype_is_unsigned_int(hilo_ptype t);
+bool hilo_ptype_is_int(hilo_ptype t);     /* signed or unsigned */
+
+enum { HILO_DIM_STATIC = 0, HILO_DIM_BOUNDED = 1, HILO_DIM_UNBOUNDED = 2 };
+
+typedef struct hilo_layout {
+	int n;                  /* entries in minor_to_major */
+	int64_t *minor_to_major;
+	const char *tail;       /* text after ':' (tiles, memory space, ...) or NULL */
+} hilo_layout;
+
+typedef struct hilo_shape hilo_shape;
+struct hilo_shape {
+	hilo_ptype type;
+	int rank;               /* arrays: number of dims */
+	int64_t *dims;          /* bound for dynamic dims */
+	uint8_t *dyn;           /* per-dim HILO_DIM_*, or NULL if all static */
+	hilo_layout *layout;    /* NULL: no layout printed */
+	int ntuple;             /* tuples: element count */
+	hilo_shape **elems;     /* tuples: element shapes */
+	bool buffer;            /* the b(...) wrapper (NEW in XLA) */
+};
+
+/* Number of elements of an array shape, or -1 on overflow past 2^62. */
+int64_t hilo_shape_elements(const hilo_shape *s);
+bool hilo_shape_is_tuple(const hilo_shape *s);
+bool hilo_shape_is_array(const hilo_shape *s);
+/* Same element type and dims (layout ignored). */
+bool hilo_shape_compatible(const hilo_shape *a, const hilo_shape *b);
+/* Same type, dims, dynamic flags and layout. */
+bool hilo_shape_equal(const hilo_shape *a, const hilo_shape *b);
+/* Renders the shape as XLA prints it (with layout when it has one). */
+void hilo_shape_print(hilo_buf *b, const hilo_shape *s);
+/* Formats into an arena (for messages). */
+char *hilo_shape_str(hilo_arena *a, const hilo_shape *s);
+
+/* ---- literals --------------------------------------------------------- */
+
+typedef struct hilo_literal hilo_literal;
+struct hilo_literal {
+	hilo_shape *shape;
+	bool elided;            /* printed as {...}: values unknown */
+	size_t nbytes;          /* elements * hilo_ptype_bytes */
+	void *data;             /* little-endian host values; complex = 2 floats */
+	int ntuple;             /* tuple literals */
+	hilo_literal **elems;
+};
+
+/* ---- attributes ------------------------------------------------------- */
+
+typedef enum hilo_attr_kind {
+	HILO_ATTR_RAW,        /* value text kept verbatim (unmodelled attribute) */
+	HILO_ATTR_INT,        /* index=, iota_dimension=, channel_id=, ... */
+	HILO_ATTR_INTS,       /* {1,2} lists: dimensions=, dynamic_slice_sizes=, ... */
+	HILO_ATTR_BOOL,
+	HILO_ATTR_STRING,     /* "..." (escaped form kept as printed, quotes excluded) */
+	HILO_ATTR_ENUM,       /* bare word: direction=EQ, kind=kLoop, ... */
+	HILO_ATTR_SLICE,      /* slice={[0:2], [1:5:2]} */
+	HILO_ATTR_PADDING,    /* padding=0_0x1_2_1 */
+	HILO_ATTR_COMP,       /* to_apply=%c (index into called) */
+	HILO_ATTR_COMPS,      /* branch_computations={%a, %b} (range in called) */
+	HILO_ATTR_CONTROL,    /* control-predecessors: marks the position only */
+	HILO_ATTR_METADATA,   /* metadata={...}: marks the position only */
+} hilo_attr_kind;
+
+typedef struct hilo_attr {
+	const char *key;      /* interned */
+	hilo_attr_kind kind;
+	int n;                /* INTS: count; SLICE/PADDING: rank; COMPS: count */
+	union {
+		const char *text; /* RAW, STRING, ENUM */
+		int64_t i;        /* INT, BOOL; COMP/COMPS: first index in called */
+		int64_t *ints;    /* INTS; SLICE: 3*n (start,limit,stride); PADDING: 3*n (lo,hi,interior) */
+	} v;
+} hilo_attr;
+
+/* Metadata: ordered (key, raw value) pairs, e.g. op_name -> "\"jit(f)/add\"". */
+typedef struct hilo_md_entry {
+	const char *key;
+	const char *value;    /* raw text; strings keep their quotes */
+} hilo_md_entry;
+
+typedef struct hilo_metadata {
+	int n;
+	hilo_md_entry *e;
+} hilo_metadata;
+
+/* ---- instructions ----------------------------------------------------- */
+
+typedef struct hilo_instr hilo_instr;
+typedef struct hilo_comp hilo_comp;
+typedef struct hilo_module hilo_module;
+
+typedef struct hilo_use {
+	hilo_instr *user;
+	uint32_t slot;        /* operand index in user */
+} hilo_use;
+
+struct hilo_instr {
+	hilo_opcode op;
+	uint32_t id;          /* stable, unique within the module */
+	const char *name;     /* interned, without '%' */
+	hilo_shape *shape;
+	hilo_comp *parent;
+	hilo_instr *prev, *next;   /* order in the parent computation */
+
+	hilo_instr **operands;
+	uint32_t noperands, cap_operands;
+	hilo_use *users;
+	uint32_t nusers, cap_users;
+
+	hilo_comp **called;   /* called computations, referred to by attrs */
+	uint32_t ncalled;
+
+	hilo_instr **ctrl_preds;
+	uint32_t nctrl_preds, cap_ctrl_preds;
+	hilo_instr **ctrl_succs;
+	uint32_t nctrl_succs, cap_ctrl_succs;
+
+	hilo_attr *attrs;     /* in print order */
+	uint32_t nattrs, cap_attrs;
+	hilo_metadata *metadata;    /* NULL if none */
+
+	hilo_opcode async_op; /* async sugar (custom-call-start ...): the wrapped
+	                       * opcode; HILO_OP_COUNT otherwise */
+	int64_t param_no;     /* parameter(N) */
+	hilo_literal *literal;      /* constant(...) */
+	bool is_root;
+	int line, col;        /* source position when parsed, else 0 */
+	void *aux;            /* scratch pointer for passes (reset before use) */
+	int64_t mark;         /* scratch integer for passes/walks */
+};
+
+/* ---- computations ----------------------------------------------------- */
+
+struct hilo_comp {
+	const char *name;
+	hilo_module *parent;
+	hilo_instr *first, *last;
+	uint32_t ninstrs;
+	hilo_instr **params;  /* by parameter number */
+	uint32_t nparams, cap_params;
+	hilo_instr *root;
+	bool is_entry;
+	bool print_signature;     /* the (p: shape) -> shape header */
+	const char *execution_thread; /* raw, or NULL */
+	int line, col;
+	int64_t mark;
+	void *aux;
+};
+
+/* ---- module ----------------------------------------------------------- */
+
+typedef struct hilo_module_attr {
+	const char *key;
+	const char *value;    /* raw text */
+} hilo_module_attr;
+
+typedef enum hilo_print_style {
+	HILO_STYLE_AUTO,
+	HILO_STYLE_DEFAULT,   /* HloModule::ToString() */
+	HILO_STYLE_LONG,      /* + operand shapes */
+	HILO_STYLE_SHORT,     /* ShortParsable: no %, no operand shapes, no metadata */
+} hilo_print_style;
+
+struct hilo_module {
+	hilo_arena *arena;
+	hilo_strtab *strings;
+	const char *name;
+	hilo_module_attr *attrs;
+	uint32_t nattrs;
+	const char *header;       /* comment lines before HloModule, verbatim, or NULL */
+	const char *stack_frames; /* FileNames ... StackFrames table text, or NULL */
+	const char *gap;          /* whitespace after the HloModule line (NULL: "\n\n") */
+	const char *trailer;      /* whitespace after the last computation (NULL: "\n") */
+	hilo_comp **comps;        /* in print order (callees first) */
+	uint32_t ncomps, cap_comps;
+	hilo_comp *entry;
+	uint32_t next_id;
+	hilo_print_style style;   /* the style the input was printed in */
+	bool entry_last_no_keyword; /* input had no ENTRY keyword */
+	struct name_set *names;   /* every instruction name in use */
+};
+
+/* ---- lifecycle -------------------------------------------------------- */
+
+hilo_module *hilo_module_create(const char *name);
+void hilo_module_destroy(hilo_module *m);
+hilo_comp *hilo_comp_create(hilo_module *m, const char *name);
+/* Appends (or inserts before `before`, which may be NULL) in print order. */
+void hilo_module_add_comp(hilo_module *m, hilo_comp *c, hilo_comp *before);
+void hilo_module_remove_comp(hilo_module *m, hilo_comp *c);
+hilo_comp *hilo_module_find_comp(const hilo_module *m, const char *name);
+
+/* Returns a module-unique name derived from base ("add" -> "add.3"). */
+const char *hilo_module_unique_name(hilo_module *m, const char *base);
+/* Records a name as used (the parser calls this). */
+void hilo_module_claim_name(hilo_module *m, const char *name);
+
+/* ---- instruction construction ------------------------------------------ */
+
+/* Creates an instruction (not yet in any computation) with a fresh id.
+ * name may be NULL: a unique name is derived from the opcode. */
+hilo_instr *hilo_instr_create(hilo_module *m, hilo_opcode op, hilo_shape *shape,
+	const char *name);
+void hilo_instr_add_operand(hilo_module *m, hilo_instr *i, hilo_instr *op);
+void hilo_instr_set_operand(hilo_module *m, hilo_instr *i, uint32_t slot, hilo_instr *op);
+/* Drops all operands (updating their use lists). */
+void hilo_instr_clear_operands(hilo_instr *i);
+void hilo_instr_add_called(hilo_module *m, hilo_instr *i, hilo_comp *c);
+void hilo_instr_add_ctrl_pred(hilo_module *m, hilo_instr *i, hilo_instr *pred);
+void hilo_instr_remove_ctrl_deps(hilo_instr *i);
+
+/* Attribute helpers. get returns NULL when absent. set replaces an
+ * existing attribute in place or inserts it in canonical position. */
+hilo_attr *hilo_instr_attr(const hilo_instr *i, const char *key);
+hilo_attr *hilo_instr_set_attr(hilo_module *m, hilo_instr *i, const char *key,
+	hilo_attr_kind kind);
+void hilo_instr_remove_attr(hilo_instr *i, const char *key);
+void hilo_attr_set_ints(hilo_module *m, hilo_attr *a, const int64_t *v, int n);
+/* Convenience readers: return false when absent or of another kind. */
+bool hilo_instr_get_int(const hilo_instr *i, const char *key, int64_t *out);
+const int64_t *hilo_instr_get_ints(const hilo_instr *i, const char *key, int *n);
+bool hilo_instr_get_bool(const hilo_instr *i, const char *key, bool *out);
+const char *hilo_instr_get_string(const hilo_instr *i, const char *key);
+const char *hilo_instr_get_enum(const hilo_instr *i, const char *key);
+hilo_comp *hilo_instr_get_comp(const hilo_instr *i, const char *key);
+
+/* Metadata: get op_name (unquoted, unescaped into the arena) or NULL. */
+const char *hilo_instr_op_name(hilo_module *m, const hilo_instr *i);
+/* Sets op_name to the given (unescaped) text, keeping other entries. */
+void hilo_instr_set_op_name(hilo_module *m, hilo_instr *i, const char *op_name);
+
+/* Deep-copies an instruction's attributes, metadata, literal and called
+ * computations (not operands) into a new instruction with a fresh id. */
+hilo_instr *hilo_instr_clone(hilo_module *m, const hilo_instr *src, const char *name);
+
+bool hilo_instr_has_side_effect(const hilo_module *m, const hilo_instr *i);
+
+/* ---- computation editing ------------------------------------------------ */
+
+/* Appends to the end, or inserts before `before`. */
+void hilo_comp_append(hilo_comp *c, hilo_instr *i);
+void hilo_comp_insert_before(hilo_comp *c, hilo_instr *before, hilo_instr *i);
+/* Unlinks an instruction that has no users; drops its operands and control
+ * edges. The memory stays in the arena. */
+void hilo_comp_remove(hilo_comp *c, hilo_instr *i);
+void hilo_comp_set_root(hilo_comp *c, hilo_instr *root);
+/* Registers a parameter instruction (op PARAMETER, param_no set). */
+void hilo_comp_add_param(hilo_module *m, hilo_comp *c, hilo_instr *p);
+/* Redirects every use of from to to (operands, and the root). O(uses). */
+void hilo_instr_replace_all_uses(hilo_module *m, hilo_instr *from, hilo_instr *to);
+
+/* Instructions in post order (operands and control predecessors first),
+ * from the roots in list order. Returns an arena array of ninstrs. */
+hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n);
+/* Computations in post order of the call graph (callees first). */
+hilo_comp **hilo_module_comp_post_order(hilo_module *m, uint32_t *n);
+
+/* Clones a computation (and nothing it calls) under a new name; returns
+ * the clone, not yet added to the module. If map is non-NULL it receives
+ * for each source instruction (by list position) its clone. */
+hilo_comp *hilo_comp_clone(hilo_module *m, hilo_comp *src, const char *name);
+
+/* Total instruction count over all computations. */
+uint64_t hilo_module_instr_count(const hilo_module *m);
+
+/* Deep-copies a whole module (ids and names preserved). */
+hilo_module *hilo_module_clone(const hilo_module *src);
+
+#endif

@@ -1,0 +1,38 @@
+/* Internal: the HLO text reader state shared by parser.c and literal.c.
+ * The reader works directly on characters (no token array): the text is
+ * scanned once, names are interned as they are read. */
+#ifndef HILO_LEX_H
+#define HILO_LEX_H
+
+#include "hilo/hlo_text.h"
+
+typedef struct lexer {
+	const char *src, *p, *end;
+	const char *file;
+	int line;
+	const char *line_start;
+	hilo_diags *diags;
+	hilo_module *m;
+	bool failed;
+	int depth;              /* nesting depth guard */
+} lexer;
+
+#define LEX_MAX_DEPTH 200
+
+void lex_error(lexer *L, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void lex_skip_ws(lexer *L);
+bool lex_is_ident_char(int c);
+/* Reads [A-Za-z0-9_.-]+ ; returns its length (0 if none). */
+size_t lex_ident(lexer *L, const char **s);
+bool lex_accept(lexer *L, char c);       /* skips ws first */
+bool lex_expect(lexer *L, char c);       /* error if missing */
+bool lex_peek(lexer *L, char c);         /* skips ws first */
+bool lex_int(lexer *L, int64_t *out);    /* decimal, optional '-' */
+/* Column (1-based) of a pointer on the current line. */
+int lex_col(const lexer *L, const char *at);
+
+hilo_shape *lex_shape(lexer *L);
+hilo_literal *lex_literal(lexer *L, hilo_shape *shape);
+
+#endif

@@ -1,0 +1,523 @@
+/* Shapes and literals in HLO text: reading and XLA's printed form. */
+#include "lex.h"
+#include "hilo/float.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- shapes ---- */
+
+static hilo_layout *read_layout(lexer *L, int rank)
+{
+	hilo_module *m = L->m;
+	hilo_layout *lay = hilo_arena_alloc(m->arena, sizeof *lay);
+	int64_t tmp[64];
+	int n = 0;
+	lex_skip_ws(L);
+	while (L->p < L->end && *L->p != '}' && *L->p != ':') {
+		int64_t v;
+		if (!lex_int(L, &v))
+			return NULL;
+		if (n >= 64 || v < 0 || v >= 64) {
+			lex_error(L, L->p, "invalid layout");
+			return NULL;
+		}
+		tmp[n++] = v;
+		if (!lex_accept(L, ','))
+			break;
+		lex_skip_ws(L);
+	}
+	lex_skip_ws(L);
+	if (L->p < L->end && *L->p == ':') {
+		const char *s = ++L->p;
+		int depth = 0;
+		while (L->p < L->end && (depth > 0 || *L->p != '}')) {
+			if (*L->p == '(')
+				depth++;
+			else if (*L->p == ')')
+				depth--;
+			else if (*L->p == '\n') {
+				lex_error(L, L->p, "unterminated layout");
+				return NULL;
+			}
+			L->p++;
+		}
+		lay->tail = hilo_intern(m->strings, s, (size_t)(L->p - s));
+	}
+	if (!lex_expect(L, '}'))
+		return NULL;
+	if (n != rank && !(n == 0 && lay->tail)) {
+		lex_error(L, L->p - 1, "layout has %d entries but the shape has rank %d", n, rank);
+		return NULL;
+	}
+	lay->n = n;
+	lay->minor_to_major = hilo_arena_alloc(m->arena, (size_t)(n ? n : 1) * sizeof(int64_t));
+	memcpy(lay->minor_to_major, tmp, (size_t)n * sizeof(int64_t));
+	return lay;
+}
+
+hilo_shape *lex_shape(lexer *L)
+{
+	hilo_module *m = L->m;
+	lex_skip_ws(L);
+	if (++L->depth > LEX_MAX_DEPTH) {
+		lex_error(L, L->p, "shape nested too deeply");
+		return NULL;
+	}
+	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
+	if (L->p < L->end && *L->p == '(') {
+		L->p++;
+		s->type = HILO_T_TUPLE;
+		hilo_shape *tmp[16], **el = tmp;
+		int n = 0, cap = 16;
+		if (!lex_accept(L, ')')) {
+			for (;;) {
+				hilo_shape *e = lex_shape(L);
+				if (!e)
+					return NULL;
+				if (n == cap) {
+					hilo_shape **ne = hilo_arena_alloc(m->arena, (size_t)cap * 2 * sizeof *ne);
+					memcpy(ne, el, (size_t)n * sizeof *ne);
+					el = ne;
+					cap *= 2;
+				}
+				el[n++] = e;
+				if (lex_accept(L, ','))
+					continue;
+				if (!lex_expect(L, ')'))
+					return NULL;
+				break;
+			}
+		}
+		s->ntuple = n;
+		s->elems = hilo_arena_alloc(m->arena, (size_t)(n ? n : 1) * sizeof *el);
+		memcpy(s->elems, el, (size_t)n * sizeof *el);
+		L->depth--;
+		return s;
+	}
+	const char *at = L->p, *id;
+	size_t len = lex_ident(L, &id);
+	if (len == 1 && id[0] == 'b' && L->p < L->end && *L->p == '(') {
+		L->p++;
+		hilo_shape *in = lex_shape(L);
+		if (!in || !lex_expect(L, ')'))
+			return NULL;
+		*s = *in;
+		s->buffer = true;
+		L->depth--;
+		return s;
+	}
+	hilo_ptype t = len ? hilo_ptype_lookup(id, len) : HILO_T_INVALID;
+	if (t == HILO_T_INVALID) {
+		lex_error(L, at, "expected a shape, got '%.*s'", (int)(len ? len : 1), len ? id : at);
+		return NULL;
+	}
+	s->type = t;
+	if (!lex_expect(L, '['))
+		return NULL;
+	int64_t dims[64];
+	uint8_t dyn[64];
+	bool any_dyn = false;
+	int rank = 0;
+	lex_skip_ws(L);
+	if (!lex_accept(L, ']')) {
+		for (;;) {
+			if (rank >= 64) {
+				lex_error(L, L->p, "too many dimensions (more than 64)");
+				return NULL;
+			}
+			uint8_t d = HILO_DIM_STATIC;
+			int64_t v = 0;
+			lex_skip_ws(L);
+			if (L->p < L->end && *L->p == '?') {
+				L->p++;
+				d = HILO_DIM_UNBOUNDED;
+				v = -1;
+			} else {
+				if (L->end - L->p >= 2 && L->p[0] == '<' && L->p[1] == '=') {
+					L->p += 2;
+					d = HILO_DIM_BOUNDED;
+				}
+				const char *dat = L->p;
+				if (!lex_int(L, &v))
+					return NULL;
+				if (v < 0 || v > ((int64_t)1 << 40)) {
+					lex_error(L, dat, "dimension %lld out of range", (long long)v);
+					return NULL;
+				}
+			}
+			any_dyn |= d != HILO_DIM_STATIC;
+			dyn[rank] = d;
+			dims[rank++] = v;
+			if (lex_accept(L, ','))
+				continue;
+			if (!lex_expect(L, ']'))
+				return NULL;
+			break;
+		}
+	}
+	s->rank = rank;
+	s->dims = hilo_arena_alloc(m->arena, (size_t)(rank ? rank : 1) * sizeof(int64_t));
+	memcpy(s->dims, dims, (size_t)rank * sizeof(int64_t));
+	if (any_dyn) {
+		s->dyn = hilo_arena_alloc(m->arena, (size_t)rank);
+		memcpy(s->dyn, dyn, (size_t)rank);
+	}
+	if (hilo_shape_elements(s) < 0) {
+		lex_error(L, at, "shape has too many elements");
+		return NULL;
+	}
+	/* a '{' is a layout only when followed by an integer or ':' */
+	const char *save = L->p;
+	int save_line = L->line;
+	const char *save_ls = L->line_start;
+	lex_skip_ws(L);
+	if (L->p < L->end && *L->p == '{') {
+		const char *q = L->p + 1;
+		while (q < L->end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < L->end && ((*q >= '0' && *q <= '9') || *q == ':' ||
+		                   (*q == '}' && rank == 0 && false))) {
+			L->p++;
+			s->layout = read_layout(L, rank);
+			if (!s->layout)
+				return NULL;
+			L->depth--;
+			return s;
+		}
+	}
+	L->p = save;
+	L->line = save_line;
+	L->line_start = save_ls;
+	L->depth--;
+	return s;
+}
+
+/* ---- literal values ---- */
+
+/* Reads one scalar element of type t into data[k]. */
+static bool read_elem(lexer *L, hilo_ptype t, void *data, size_t k)
+{
+	lex_skip_ws(L);
+	const char *at = L->p;
+	if (hilo_ptype_is_complex(t)) {
+		if (!lex_expect(L, '('))
+			return false;
+		double re, im;
+		double parts[2];
+		for (int i = 0; i < 2; i++) {
+			double tmp[1];
+			if (!read_elem(L, HILO_T_F64, tmp, 0))
+				return false;
+			parts[i] = tmp[0];
+			if (i == 0 && !lex_expect(L, ','))
+				return false;
+		}
+		if (!lex_expect(L, ')'))
+			return false;
+		re = parts[0];
+		im = parts[1];
+		if (t == HILO_T_C64) {
+			float f[2] = {(float)re, (float)im};
+			memcpy((char *)data + 8 * k, f, 8);
+		} else {
+			double d[2] = {re, im};
+			memcpy((char *)data + 16 * k, d, 16);
+		}
+		return true;
+	}
+	const char *s = L->p;
+	bool neg = false;
+	if (s < L->end && (*s == '-' || *s == '+')) {
+		neg = *s == '-';
+		s++;
+	}
+	const char *e = s;
+	while (e < L->end && (lex_is_ident_char((unsigned char)*e) || *e == '+' ||
+	                      (*e == '-' && e > s && (e[-1] == 'e' || e[-1] == 'E'))))
+		e++;
+	size_t len = (size_t)(e - s);
+	if (len == 0) {
+		lex_error(L, at, "expected a literal value");
+		return false;
+	}
+	char buf[80];
+	if ((size_t)(e - at) >= sizeof buf) {
+		lex_error(L, at, "literal value too long");
+		return false;
+	}
+	memcpy(buf, at, (size_t)(e - at));
+	buf[e - at] = 0;
+	if (t == HILO_T_PRED) {
+		L->p = e;
+		if (len == 4 && !memcmp(s, "true", 4))
+			((unsigned char *)data)[k] = 1;
+		else if (len == 5 && !memcmp(s, "false", 5))
+			((unsigned char *)data)[k] = 0;
+		else if ((len == 1 && (*s == '0' || *s == '1')) && !neg)
+			((unsigned char *)data)[k] = *s == '1';
+		else {
+			lex_error(L, at, "expected true or false");
+			return false;
+		}
+		return true;
+	}
+	if (len >= 3 && !memcmp(s, "nan", 3)) {
+		/* nan, nan(0x...) */
+		uint64_t payload = 0;
+		const char *q = s + 3;
+		if (q < L->end && *q == '(') {
+			char *endp;
+			errno = 0;
+			payload = strtoull(q + 1, &endp, 16);
+			if (endp == q + 1 || endp >= L->end || *endp != ')' || errno) {
+				lex_error(L, at, "bad nan payload");
+				return false;
+			}
+			e = endp + 1;
+		}
+		L->p = e;
+		if (!hilo_ptype_is_float(t)) {
+			lex_error(L, at, "nan is not a value of %s", hilo_ptype_name(t));
+			return false;
+		}
+		if (t == HILO_T_F32) {
+			uint32_t u = 0x7f800000u | (payload ? (uint32_t)(payload & 0x7fffff) : 0x400000u);
+			if (neg)
+				u |= 0x80000000u;
+			memcpy((char *)data + 4 * k, &u, 4);
+		} else if (t == HILO_T_F64) {
+			uint64_t u = 0x7ff0000000000000ull | (payload ? (payload & 0xfffffffffffffull) : 0x8000000000000ull);
+			if (neg)
+				u |= 0x8000000000000000ull;
+			memcpy((char *)data + 8 * k, &u, 8);
+		} else {
+			uint32_t bits = hilo_float_encode(t, NAN);
+			if (t == HILO_T_F16 || t == HILO_T_BF16) {
+				int mb = t == HILO_T_F16 ? 10 : 7;
+				if (payload)
+					bits = (bits & ~((1u << mb) - 1)) | (uint32_t)(payload & ((1u << mb) - 1));
+				if (neg)
+					bits |= 0x8000;
+			} else if (neg && (t == HILO_T_F8E5M2 || t == HILO_T_F8E4M3 || t == HILO_T_F8E3M4 ||
+			                   t == HILO_T_F8E4M3FN)) {
+				bits |= 0x80;
+			}
+			memcpy((char *)data + (size_t)hilo_ptype_bytes(t) * k, &bits, (size_t)hilo_ptype_bytes(t));
+		}
+		return true;
+	}
+	L->p = e;
+	if (hilo_ptype_is_int(t)) {
+		char *endp;
+		errno = 0;
+		if (hilo_ptype_is_unsigned_int(t) && !neg) {
+			unsigned long long u = strtoull(buf, &endp, 10);
+			if (*endp || errno) {
+				lex_error(L, at, "invalid integer literal '%s'", buf);
+				return false;
+			}
+			hilo_elem_set_i64(t, data, k, (int64_t)u);
+		} else {
+			long long v = strtoll(buf, &endp, 10);
+			if (*endp || errno) {
+				/* XLA accepts float text for int literals only rarely */
+				lex_error(L, at, "invalid integer literal '%s'", buf);
+				return false;
+			}
+			hilo_elem_set_i64(t, data, k, v);
+		}
+		return true;
+	}
+	if (!hilo_ptype_is_float(t)) {
+		lex_error(L, at, "type %s has no literal values", hilo_ptype_name(t));
+		return false;
+	}
+	char *endp;
+	if (t == HILO_T_F32) {
+		float f = strtof(buf, &endp);
+		if (*endp) {
+			lex_error(L, at, "invalid floating-point literal '%s'", buf);
+			return false;
+		}
+		memcpy((char *)data + 4 * k, &f, 4);
+		return true;
+	}
+	double d = strtod(buf, &endp);
+	if (*endp) {
+		lex_error(L, at, "invalid floating-point literal '%s'", buf);
+		return false;
+	}
+	hilo_elem_set_f64(t, data, k, d);
+	return true;
+}
+
+/* Reads the nested braces of dimension `dim` for an array literal. */
+static bool read_nested(lexer *L, const hilo_shape *s, int dim, void *data, size_t *k)
+{
+	if (dim == s->rank)
+		return read_elem(L, s->type, data, (*k)++);
+	if (!lex_expect(L, '{'))
+		return false;
+	for (int64_t i = 0; i < s->dims[dim]; i++) {
+		if (i && !lex_expect(L, ','))
+			return false;
+		if (!read_nested(L, s, dim + 1, data, k))
+			return false;
+	}
+	if (!lex_peek(L, '}')) {
+		lex_error(L, L->p, "literal has more elements than its shape %s allows in dimension %d",
+			hilo_shape_str(L->m->arena, s), dim);
+		return false;
+	}
+	L->p++;
+	return true;
+}
+
+hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
+{
+	hilo_module *m = L->m;
+	hilo_literal *lit = hilo_arena_alloc(m->arena, sizeof *lit);
+	lit->shape = shape;
+	lex_skip_ws(L);
+	if (shape->type == HILO_T_TUPLE) {
+		if (!lex_expect(L, '('))
+			return NULL;
+		lit->ntuple = shape->ntuple;
+		lit->elems = hilo_arena_alloc(m->arena, (size_t)(shape->ntuple + 1) * sizeof(hilo_literal *));
+		for (int i = 0; i < shape->ntuple; i++) {
+			if (i && !lex_expect(L, ','))
+				return NULL;
+			hilo_shape *es = lex_shape(L);
+			if (!es)
+				return NULL;
+			lit->elems[i] = lex_literal(L, es);
+			if (!lit->elems[i])
+				return NULL;
+		}
+		if (!lex_expect(L, ')'))
+			return NULL;
+		return lit;
+	}
+	if (!hilo_shape_is_array(shape)) {
+		lex_error(L, L->p, "constant of type %s", hilo_ptype_name(shape->type));
+		return NULL;
+	}
+	int64_t n = hilo_shape_elements(shape);
+	if (L->end - L->p >= 5 && !memcmp(L->p, "{...}", 5)) {
+		L->p += 5;
+		lit->elided = true;
+		return lit;
+	}
+	size_t bytes = (size_t)n * (size_t)hilo_ptype_bytes(shape->type);
+	if (n > ((int64_t)1 << 31) || bytes > ((size_t)1 << 33)) {
+		lex_error(L, L->p, "constant too large (%lld elements)", (long long)n);
+		return NULL;
+	}
+	lit->nbytes = bytes;
+	lit->data = hilo_arena_alloc(m->arena, bytes ? bytes : 1);
+	if (!lit->data) {
+		lex_error(L, L->p, "out of memory for constant");
+		return NULL;
+	}
+	size_t k = 0;
+	if (shape->rank == 0) {
+		if (!read_elem(L, shape->type, lit->data, 0))
+			return NULL;
+		return lit;
+	}
+	if (!read_nested(L, shape, 0, lit->data, &k))
+		return NULL;
+	return lit;
+}
+
+/* ---- printing ---- */
+
+static void print_elem(hilo_buf *b, hilo_ptype t, const void *data, size_t k)
+{
+	if (t == HILO_T_PRED) {
+		hilo_buf_puts(b, ((const unsigned char *)data)[k] ? "true" : "false");
+	} else if (hilo_ptype_is_complex(t)) {
+		hilo_buf_putc(b, '(');
+		hilo_ptype ft = t == HILO_T_C64 ? HILO_T_F32 : HILO_T_F64;
+		hilo_format_float(b, ft, data, 2 * k);
+		hilo_buf_put(b, ", ", 2);
+		hilo_format_float(b, ft, data, 2 * k + 1);
+		hilo_buf_putc(b, ')');
+	} else if (hilo_ptype_is_float(t)) {
+		hilo_format_float(b, t, data, k);
+	} else if (hilo_ptype_is_unsigned_int(t)) {
+		hilo_buf_printf(b, "%llu", (unsigned long long)hilo_elem_get_i64(t, data, k) &
+			(hilo_ptype_bits(t) >= 64 ? ~0ull : ((1ull << hilo_ptype_bits(t)) - 1)));
+	} else {
+		hilo_buf_put_i64(b, hilo_elem_get_i64(t, data, k));
+	}
+}
+
+static void print_nested(hilo_buf *b, const hilo_shape *s, int dim, const void *data, size_t *k)
+{
+	if (dim == s->rank) {
+		print_elem(b, s->type, data, (*k)++);
+		return;
+	}
+	bool inner = dim == s->rank - 1;
+	bool spaced = s->rank > 1 && (!inner || s->dims[dim] > 1);
+	hilo_buf_put(b, spaced ? "{ " : "{", spaced ? 2 : 1);
+	for (int64_t i = 0; i < s->dims[dim]; i++) {
+		if (i)
+			hilo_buf_put(b, ", ", 2);
+		print_nested(b, s, dim + 1, data, k);
+	}
+	hilo_buf_put(b, spaced ? " }" : "}", spaced ? 2 : 1);
+}
+
+void hilo_print_literal(hilo_buf *b, const hilo_literal *lit, bool with_shape)
+{
+	const hilo_shape *s = lit->shape;
+	if (with_shape) {
+		hilo_shape_print(b, s);
+		hilo_buf_putc(b, ' ');
+	}
+	if (s->type == HILO_T_TUPLE) {
+		hilo_buf_put(b, "(", 1);
+		for (int i = 0; i < lit->ntuple; i++) {
+			hilo_buf_put(b, i ? ", " : "\n", i ? 2 : 1);
+			hilo_print_literal(b, lit->elems[i], true);
+		}
+		hilo_buf_put(b, "\n)", 2);
+		return;
+	}
+	if (lit->elided) {
+		hilo_buf_put(b, "{...}", 5);
+		return;
+	}
+	size_t k = 0;
+	if (s->rank == 0)
+		print_elem(b, s->type, lit->data, 0);
+	else
+		print_nested(b, s, 0, lit->data, &k);
+}
+
+hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
+	const char *filename, hilo_diags *diags)
+{
+	lexer L = {src, src, src + len, filename, 1, src, diags, m, false, 0};
+	hilo_shape *s = lex_shape(&L);
+	if (!s)
+		return NULL;
+	hilo_literal *lit = lex_literal(&L, s);
+	if (!lit)
+		return NULL;
+	if (lit->elided) {
+		lex_error(&L, src, "literal values are elided ({...})");
+		return NULL;
+	}
+	lex_skip_ws(&L);
+	if (L.p != L.end) {
+		lex_error(&L, L.p, "unexpected text after the literal");
+		return NULL;
+	}
+	return lit;
+}

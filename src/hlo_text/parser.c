@@ -1,0 +1,1176 @@
+/* HLO text parser: module header, computations, instructions, attributes.
+ *
+ * One pass over the characters. Names are interned; each computation
+ * keeps a name -> instruction map for operand lookup (operands must be
+ * defined before use, as in XLA). Attributes the passes and printer model
+ * are decoded into typed values; any other `key=value` is kept as raw
+ * text (XLA prints unknown attributes back verbatim too in our output).
+ * The first error stops the parse; it is reported with file:line:col.
+ */
+#include "lex.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- lexer primitives ---- */
+
+int lex_col(const lexer *L, const char *at)
+{
+	const char *ls = at;
+	while (ls > L->src && ls[-1] != '\n')
+		ls--;
+	return (int)(at - ls) + 1;
+}
+
+static int line_of(const lexer *L, const char *at)
+{
+	if (at >= L->line_start)
+		return L->line;
+	int line = L->line;
+	for (const char *q = L->line_start; q > at; q--)
+		if (q[-1] == '\n')
+			line--;
+	return line;
+}
+
+void lex_error(lexer *L, const char *at, const char *fmt, ...)
+{
+	if (L->failed)
+		return;
+	L->failed = true;
+	if (at > L->end)
+		at = L->end;
+	va_list ap;
+	va_start(ap, fmt);
+	hilo_diag_addv(L->diags, HILO_SEV_ERROR, L->file, line_of(L, at), lex_col(L, at),
+		L->src, (size_t)(L->end - L->src), NULL, fmt, ap);
+	va_end(ap);
+}
+
+void lex_skip_ws(lexer *L)
+{
+	const char *p = L->p, *e = L->end;
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) {
+			if (*p == '\n') {
+				L->line++;
+				L->line_start = p + 1;
+			}
+			p++;
+		}
+		if (p + 1 < e && p[0] == '/' && p[1] == '/') {
+			while (p < e && *p != '\n')
+				p++;
+			continue;
+		}
+		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
+			const char *q = p + 2;
+			while (q + 1 < e && !(q[0] == '*' && q[1] == '/')) {
+				if (*q == '\n') {
+					L->line++;
+					L->line_start = q + 1;
+				}
+				q++;
+			}
+			if (q + 1 >= e) {
+				L->p = p;
+				lex_error(L, p, "unterminated /* comment");
+				L->p = e;
+				return;
+			}
+			p = q + 2;
+			continue;
+		}
+		break;
+	}
+	L->p = p;
+}
+
+bool lex_is_ident_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '-';
+}
+
+size_t lex_ident(lexer *L, const char **s)
+{
+	const char *p = L->p;
+	while (p < L->end && lex_is_ident_char((unsigned char)*p))
+		p++;
+	*s = L->p;
+	size_t n = (size_t)(p - L->p);
+	L->p = p;
+	return n;
+}
+
+bool lex_peek(lexer *L, char c)
+{
+	lex_skip_ws(L);
+	return L->p < L->end && *L->p == c;
+}
+
+bool lex_accept(lexer *L, char c)
+{
+	if (lex_peek(L, c)) {
+		L->p++;
+		return true;
+	}
+	return false;
+}
+
+static const char *show_char(char buf[16], const lexer *L)
+{
+	if (L->p >= L->end)
+		return "end of input";
+	unsigned char c = (unsigned char)*L->p;
+	if (c >= 0x20 && c < 0x7f)
+		snprintf(buf, 16, "'%c'", c);
+	else
+		snprintf(buf, 16, "byte 0x%02x", c);
+	return buf;
+}
+
+bool lex_expect(lexer *L, char c)
+{
+	if (lex_accept(L, c))
+		return true;
+	char tmp[16];
+	lex_error(L, L->p, "expected '%c', got %s", c, show_char(tmp, L));
+	return false;
+}
+
+bool lex_int(lexer *L, int64_t *out)
+{
+	lex_skip_ws(L);
+	const char *p = L->p;
+	bool neg = false;
+	if (p < L->end && *p == '-') {
+		neg = true;
+		p++;
+	}
+	if (p >= L->end || *p < '0' || *p > '9') {
+		char tmp[16];
+		lex_error(L, L->p, "expected an integer, got %s", show_char(tmp, L));
+		return false;
+	}
+	uint64_t v = 0;
+	while (p < L->end && *p >= '0' && *p <= '9') {
+		if (v > (UINT64_MAX - 9) / 10) {
+			lex_error(L, L->p, "integer out of range");
+			return false;
+		}
+		v = v * 10 + (uint64_t)(*p - '0');
+		p++;
+	}
+	if (v > (uint64_t)INT64_MAX + (neg ? 1u : 0u)) {
+		lex_error(L, L->p, "integer out of range");
+		return false;
+	}
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	L->p = p;
+	return true;
+}
+
+/* ---- parser state ---- */
+
+typedef struct parser {
+	lexer L;
+	hilo_module *m;
+	hilo_ptrmap comps;      /* interned name -> hilo_comp */
+	hilo_ptrmap names;      /* per computation: interned name -> hilo_instr */
+	bool saw_percent, saw_no_percent, saw_operand_shapes;
+	bool saw_entry_keyword;
+	/* pending control-predecessor references of the current computation */
+	struct pending_ctrl { hilo_instr *i; const char *name; const char *at; } *ctrl;
+	size_t nctrl, capctrl;
+} parser;
+
+static const char *intern(parser *P, const char *s, size_t n)
+{
+	return hilo_intern(P->m->strings, s, n);
+}
+
+/* Reads a name, with or without the '%' sigil. */
+static size_t read_name(parser *P, const char **s)
+{
+	lexer *L = &P->L;
+	lex_skip_ws(L);
+	bool pct = L->p < L->end && *L->p == '%';
+	if (pct)
+		L->p++;
+	size_t n = lex_ident(L, s);
+	if (n) {
+		if (pct)
+			P->saw_percent = true;
+		else
+			P->saw_no_percent = true;
+	}
+	return n;
+}
+
+/* Captures a raw attribute value: balanced brackets and quoted strings,
+ * ending before a ',' or newline at depth 0. */
+static const char *read_raw(parser *P)
+{
+	lexer *L = &P->L;
+	lex_skip_ws(L);
+	const char *s = L->p;
+	int depth = 0;
+	while (L->p < L->end) {
+		char c = *L->p;
+		if (c == '"' || c == '\'') {
+			char q = c;
+			L->p++;
+			while (L->p < L->end && *L->p != q) {
+				if (*L->p == '\\')
+					L->p++;
+				else if (*L->p == '\n') {
+					L->line++;
+					L->line_start = L->p + 1;
+				}
+				L->p++;
+			}
+			if (L->p >= L->end) {
+				lex_error(L, s, "unterminated string");
+				return NULL;
+			}
+			L->p++;
+			continue;
+		}
+		if (c == '{' || c == '(' || c == '[')
+			depth++;
+		else if (c == '}' || c == ')' || c == ']') {
+			if (depth == 0)
+				break;
+			depth--;
+		} else if (depth == 0 && (c == ',' || c == '\n' || c == '\r'))
+			break;
+		else if (c == '\n') {
+			L->line++;
+			L->line_start = L->p + 1;
+		}
+		L->p++;
+	}
+	if (depth != 0) {
+		lex_error(L, s, "unbalanced brackets in attribute value");
+		return NULL;
+	}
+	const char *e = L->p;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if (e == s) {
+		lex_error(L, s, "expected an attribute value");
+		return NULL;
+	}
+	return hilo_arena_strndup(P->m->arena, s, (size_t)(e - s));
+}
+
+/* ---- typed attribute values ---- */
+
+typedef struct {
+	const char *key;
+	hilo_attr_kind kind;
+} attr_def;
+
+static const attr_def attr_defs[] = {
+	{"index", HILO_ATTR_INT}, {"iota_dimension", HILO_ATTR_INT},
+	{"channel_id", HILO_ATTR_INT}, {"feature_index", HILO_ATTR_INT},
+	{"feature_group_count", HILO_ATTR_INT}, {"batch_group_count", HILO_ATTR_INT},
+	{"exponent_bits", HILO_ATTR_INT}, {"mantissa_bits", HILO_ATTR_INT},
+	{"index_vector_dim", HILO_ATTR_INT}, {"k", HILO_ATTR_INT}, {"delta", HILO_ATTR_INT},
+	{"inferred_dimension", HILO_ATTR_INT}, {"num_carries", HILO_ATTR_INT},
+	{"cross_program_prefetch_index", HILO_ATTR_INT},
+	{"dimensions", HILO_ATTR_INTS}, {"slice_sizes", HILO_ATTR_INTS},
+	{"dynamic_slice_sizes", HILO_ATTR_INTS}, {"fft_length", HILO_ATTR_INTS},
+	{"lhs_contracting_dims", HILO_ATTR_INTS}, {"rhs_contracting_dims", HILO_ATTR_INTS},
+	{"lhs_batch_dims", HILO_ATTR_INTS}, {"rhs_batch_dims", HILO_ATTR_INTS},
+	{"lhs_ragged_dims", HILO_ATTR_INTS}, {"rhs_group_dims", HILO_ATTR_INTS},
+	{"offset_dims", HILO_ATTR_INTS}, {"collapsed_slice_dims", HILO_ATTR_INTS},
+	{"start_index_map", HILO_ATTR_INTS}, {"operand_batching_dims", HILO_ATTR_INTS},
+	{"start_indices_batching_dims", HILO_ATTR_INTS}, {"update_window_dims", HILO_ATTR_INTS},
+	{"inserted_window_dims", HILO_ATTR_INTS}, {"scatter_dims_to_operand_dims", HILO_ATTR_INTS},
+	{"input_batching_dims", HILO_ATTR_INTS}, {"scatter_indices_batching_dims", HILO_ATTR_INTS},
+	{"is_stable", HILO_ATTR_BOOL}, {"constrain_layout", HILO_ATTR_BOOL},
+	{"use_global_device_ids", HILO_ATTR_BOOL}, {"indices_are_sorted", HILO_ATTR_BOOL},
+	{"unique_indices", HILO_ATTR_BOOL}, {"is_host_transfer", HILO_ATTR_BOOL},
+	{"custom_call_has_side_effect", HILO_ATTR_BOOL}, {"largest", HILO_ATTR_BOOL},
+	{"is_composite", HILO_ATTR_BOOL}, {"is_reverse", HILO_ATTR_BOOL},
+	{"has_dynamic_root", HILO_ATTR_BOOL}, {"is_associative", HILO_ATTR_BOOL},
+	{"custom_call_target", HILO_ATTR_STRING}, {"infeed_config", HILO_ATTR_STRING},
+	{"outfeed_config", HILO_ATTR_STRING}, {"async_execution_thread", HILO_ATTR_STRING},
+	{"direction", HILO_ATTR_ENUM}, {"type", HILO_ATTR_ENUM}, {"kind", HILO_ATTR_ENUM},
+	{"fft_type", HILO_ATTR_ENUM}, {"distribution", HILO_ATTR_ENUM},
+	{"slice", HILO_ATTR_SLICE}, {"padding", HILO_ATTR_PADDING},
+	{"to_apply", HILO_ATTR_COMP}, {"calls", HILO_ATTR_COMP}, {"condition", HILO_ATTR_COMP},
+	{"body", HILO_ATTR_COMP}, {"select", HILO_ATTR_COMP}, {"scatter", HILO_ATTR_COMP},
+	{"true_computation", HILO_ATTR_COMP}, {"false_computation", HILO_ATTR_COMP},
+	{"branch_computations", HILO_ATTR_COMPS}, {"called_computations", HILO_ATTR_COMPS},
+	{"control-predecessors", HILO_ATTR_CONTROL}, {"metadata", HILO_ATTR_METADATA},
+};
+
+static hilo_attr_kind attr_kind(const char *k, size_t n)
+{
+	for (size_t i = 0; i < sizeof attr_defs / sizeof *attr_defs; i++)
+		if (strlen(attr_defs[i].key) == n && memcmp(attr_defs[i].key, k, n) == 0)
+			return attr_defs[i].kind;
+	return HILO_ATTR_RAW;
+}
+
+static bool read_int_list(parser *P, hilo_attr *a)
+{
+	lexer *L = &P->L;
+	int64_t tmp[64], *v = tmp;
+	int n = 0, cap = 64;
+	if (!lex_expect(L, '{'))
+		return false;
+	if (!lex_accept(L, '}')) {
+		for (;;) {
+			int64_t x;
+			if (!lex_int(L, &x))
+				return false;
+			if (n == cap) {
+				int64_t *nv = hilo_arena_alloc(P->m->arena, (size_t)cap * 2 * sizeof *nv);
+				memcpy(nv, v, (size_t)n * sizeof *nv);
+				v = nv;
+				cap *= 2;
+			}
+			v[n++] = x;
+			if (lex_accept(L, ','))
+				continue;
+			if (!lex_expect(L, '}'))
+				return false;
+			break;
+		}
+	}
+	hilo_attr_set_ints(P->m, a, v, n);
+	return true;
+}
+
+/* slice={[0:2], [1:5:2]} */
+static bool read_slice(parser *P, hilo_attr *a)
+{
+	lexer *L = &P->L;
+	int64_t tmp[3 * 64];
+	int n = 0;
+	if (!lex_expect(L, '{'))
+		return false;
+	if (!lex_accept(L, '}')) {
+		for (;;) {
+			if (n >= 64) {
+				lex_error(L, L->p, "too many slice dimensions");
+				return false;
+			}
+			int64_t s, l, st = 1;
+			if (!lex_expect(L, '[') || !lex_int(L, &s) || !lex_expect(L, ':') || !lex_int(L, &l))
+				return false;
+			if (lex_accept(L, ':') && !lex_int(L, &st))
+				return false;
+			if (!lex_expect(L, ']'))
+				return false;
+			tmp[3 * n] = s;
+			tmp[3 * n + 1] = l;
+			tmp[3 * n + 2] = st;
+			n++;
+			if (lex_accept(L, ','))
+				continue;
+			if (!lex_expect(L, '}'))
+				return false;
+			break;
+		}
+	}
+	hilo_attr_set_ints(P->m, a, tmp, 3 * n);
+	a->n = n;
+	return true;
+}
+
+/* padding=0_0x1_2_1 (lo_hi[_interior] per dimension, 'x'-separated) */
+static bool read_padding(parser *P, hilo_attr *a)
+{
+	lexer *L = &P->L;
+	int64_t tmp[3 * 64];
+	int n = 0;
+	lex_skip_ws(L);
+	for (;;) {
+		if (n >= 64) {
+			lex_error(L, L->p, "too many padding dimensions");
+			return false;
+		}
+		int64_t lo, hi, in = 0;
+		if (!lex_int(L, &lo) || !lex_expect(L, '_') || !lex_int(L, &hi))
+			return false;
+		if (L->p < L->end && *L->p == '_') {
+			L->p++;
+			if (!lex_int(L, &in))
+				return false;
+		}
+		tmp[3 * n] = lo;
+		tmp[3 * n + 1] = hi;
+		tmp[3 * n + 2] = in;
+		n++;
+		if (L->p < L->end && *L->p == 'x') {
+			L->p++;
+			continue;
+		}
+		break;
+	}
+	hilo_attr_set_ints(P->m, a, tmp, 3 * n);
+	a->n = n;
+	return true;
+}
+
+static hilo_comp *find_comp(parser *P, const char *at, const char *s, size_t n)
+{
+	hilo_comp *c = hilo_ptrmap_get(&P->comps, intern(P, s, n));
+	if (!c)
+		lex_error(&P->L, at, "computation '%.*s' does not exist", (int)n, s);
+	return c;
+}
+
+static bool read_comp_ref(parser *P, hilo_instr *i, hilo_attr *a)
+{
+	lexer *L = &P->L;
+	lex_skip_ws(L);
+	const char *at = L->p, *s;
+	if (L->p < L->end && *L->p == '{') {
+		lex_error(L, at, "inline (nested) computations are not supported; define the computation separately");
+		return false;
+	}
+	size_t n = read_name(P, &s);
+	if (!n) {
+		lex_error(L, at, "expected a computation name");
+		return false;
+	}
+	hilo_comp *c = find_comp(P, at, s, n);
+	if (!c)
+		return false;
+	a->v.i = i->ncalled;
+	hilo_instr_add_called(P->m, i, c);
+	return true;
+}
+
+static bool read_comp_list(parser *P, hilo_instr *i, hilo_attr *a)
+{
+	lexer *L = &P->L;
+	if (!lex_expect(L, '{'))
+		return false;
+	a->v.i = i->ncalled;
+	a->n = 0;
+	if (lex_accept(L, '}'))
+		return true;
+	for (;;) {
+		lex_skip_ws(L);
+		const char *at = L->p, *s;
+		size_t n = read_name(P, &s);
+		if (!n) {
+			lex_error(L, at, "expected a computation name");
+			return false;
+		}
+		hilo_comp *c = find_comp(P, at, s, n);
+		if (!c)
+			return false;
+		hilo_instr_add_called(P->m, i, c);
+		a->n++;
+		if (lex_accept(L, ','))
+			continue;
+		return lex_expect(L, '}');
+	}
+}
+
+static bool read_control(parser *P, hilo_instr *i)
+{
+	lexer *L = &P->L;
+	if (!lex_expect(L, '{'))
+		return false;
+	if (lex_accept(L, '}'))
+		return true;
+	for (;;) {
+		lex_skip_ws(L);
+		const char *at = L->p, *s;
+		size_t n = read_name(P, &s);
+		if (!n) {
+			lex_error(L, at, "expected an instruction name");
+			return false;
+		}
+		if (P->nctrl == P->capctrl) {
+			size_t cap = P->capctrl ? P->capctrl * 2 : 16;
+			struct pending_ctrl *nc = realloc(P->ctrl, cap * sizeof *nc);
+			if (!nc) {
+				lex_error(L, at, "out of memory");
+				return false;
+			}
+			P->ctrl = nc;
+			P->capctrl = cap;
+		}
+		P->ctrl[P->nctrl++] = (struct pending_ctrl){i, intern(P, s, n), at};
+		if (lex_accept(L, ','))
+			continue;
+		return lex_expect(L, '}');
+	}
+}
+
+/* metadata={op_type="add" op_name="jit(f)/add" source_line=3} */
+static bool read_metadata(parser *P, hilo_instr *i)
+{
+	lexer *L = &P->L;
+	hilo_md_entry tmp[32];
+	int n = 0;
+	if (!lex_expect(L, '{'))
+		return false;
+	while (!lex_accept(L, '}')) {
+		if (L->failed)
+			return false;
+		const char *at = L->p, *k;
+		size_t kn = lex_ident(L, &k);
+		if (!kn || !lex_expect(L, '=')) {
+			if (!kn)
+				lex_error(L, at, "expected a metadata field");
+			return false;
+		}
+		lex_skip_ws(L);
+		const char *vs = L->p;
+		if (L->p < L->end && *L->p == '"') {
+			L->p++;
+			while (L->p < L->end && *L->p != '"') {
+				if (*L->p == '\\')
+					L->p++;
+				L->p++;
+			}
+			if (L->p >= L->end) {
+				lex_error(L, vs, "unterminated string");
+				return false;
+			}
+			L->p++;
+		} else if (L->p < L->end && *L->p == '{') {
+			int depth = 0;
+			do {
+				if (*L->p == '{')
+					depth++;
+				else if (*L->p == '}')
+					depth--;
+				L->p++;
+			} while (L->p < L->end && depth > 0);
+		} else {
+			while (L->p < L->end && *L->p != ' ' && *L->p != '}' && *L->p != ',' && *L->p != '\n')
+				L->p++;
+		}
+		if (n == 32) {
+			lex_error(L, at, "too many metadata fields");
+			return false;
+		}
+		tmp[n].key = intern(P, k, kn);
+		tmp[n].value = hilo_arena_strndup(P->m->arena, vs, (size_t)(L->p - vs));
+		n++;
+		lex_accept(L, ',');
+	}
+	i->metadata = hilo_arena_alloc(P->m->arena, sizeof *i->metadata);
+	i->metadata->n = n;
+	i->metadata->e = hilo_arena_alloc(P->m->arena, (size_t)(n + 1) * sizeof(hilo_md_entry));
+	memcpy(i->metadata->e, tmp, (size_t)n * sizeof(hilo_md_entry));
+	return true;
+}
+
+static bool read_string_body(parser *P, const char **out)
+{
+	lexer *L = &P->L;
+	lex_skip_ws(L);
+	const char *s = L->p;
+	if (L->p >= L->end || *L->p != '"') {
+		lex_error(L, s, "expected a string");
+		return false;
+	}
+	L->p++;
+	while (L->p < L->end && *L->p != '"' && *L->p != '\n') {
+		if (*L->p == '\\')
+			L->p++;
+		L->p++;
+	}
+	if (L->p >= L->end || *L->p != '"') {
+		lex_error(L, s, "unterminated string");
+		return false;
+	}
+	*out = intern(P, s + 1, (size_t)(L->p - s - 1));
+	L->p++;
+	return true;
+}
+
+static bool read_attr(parser *P, hilo_instr *i)
+{
+	lexer *L = &P->L;
+	lex_skip_ws(L);
+	const char *at = L->p, *k;
+	size_t kn = lex_ident(L, &k);
+	if (!kn) {
+		char tmp[16];
+		lex_error(L, at, "expected an attribute name, got %s", show_char(tmp, L));
+		return false;
+	}
+	if (L->p >= L->end || *L->p != '=') {
+		lex_error(L, L->p, "expected '=' after attribute name '%.*s'", (int)kn, k);
+		return false;
+	}
+	L->p++;
+	const char *key = intern(P, k, kn);
+	if (hilo_instr_attr(i, key)) {
+		lex_error(L, at, "duplicate attribute '%s'", key);
+		return false;
+	}
+	hilo_attr_kind kind = attr_kind(k, kn);
+	/* slice_sizes on collective-permute is a list of lists */
+	if (kind == HILO_ATTR_INTS) {
+		lex_skip_ws(L);
+		const char *q = L->p + 1;
+		while (q < L->end && *q == ' ')
+			q++;
+		if (L->p < L->end && *L->p == '{' && q < L->end && *q == '{')
+			kind = HILO_ATTR_RAW;
+	}
+	/* append in input order (print order) */
+	if (i->nattrs == i->cap_attrs) {
+		uint32_t cap = i->cap_attrs ? i->cap_attrs * 2 : 4;
+		i->attrs = hilo_arena_grow(P->m->arena, i->attrs, i->nattrs, cap, sizeof(hilo_attr));
+		i->cap_attrs = cap;
+	}
+	hilo_attr *a = &i->attrs[i->nattrs++];
+	memset(a, 0, sizeof *a);
+	a->key = key;
+	a->kind = kind;
+	switch (kind) {
+	case HILO_ATTR_INT:
+		return lex_int(L, &a->v.i);
+	case HILO_ATTR_INTS:
+		return read_int_list(P, a);
+	case HILO_ATTR_BOOL: {
+		const char *s;
+		lex_skip_ws(L);
+		const char *vat = L->p;
+		size_t n = lex_ident(L, &s);
+		if (n == 4 && !memcmp(s, "true", 4))
+			a->v.i = 1;
+		else if (n == 5 && !memcmp(s, "false", 5))
+			a->v.i = 0;
+		else {
+			lex_error(L, vat, "expected true or false for '%s'", key);
+			return false;
+		}
+		return true;
+	}
+	case HILO_ATTR_STRING:
+		return read_string_body(P, &a->v.text);
+	case HILO_ATTR_ENUM: {
+		const char *s;
+		lex_skip_ws(L);
+		const char *vat = L->p;
+		size_t n = lex_ident(L, &s);
+		if (!n) {
+			lex_error(L, vat, "expected a value for '%s'", key);
+			return false;
+		}
+		a->v.text = intern(P, s, n);
+		return true;
+	}
+	case HILO_ATTR_SLICE:
+		return read_slice(P, a);
+	case HILO_ATTR_PADDING:
+		return read_padding(P, a);
+	case HILO_ATTR_COMP:
+		return read_comp_ref(P, i, a);
+	case HILO_ATTR_COMPS:
+		return read_comp_list(P, i, a);
+	case HILO_ATTR_CONTROL:
+		return read_control(P, i);
+	case HILO_ATTR_METADATA:
+		return read_metadata(P, i);
+	case HILO_ATTR_RAW:
+		a->v.text = read_raw(P);
+		return a->v.text != NULL;
+	}
+	return false;
+}
+
+/* ---- instructions ---- */
+
+static bool starts_shape(parser *P)
+{
+	lexer *L = &P->L;
+	lex_skip_ws(L);
+	const char *p = L->p;
+	if (p >= L->end)
+		return false;
+	if (*p == '(')
+		return true;
+	const char *q = p;
+	while (q < L->end && lex_is_ident_char((unsigned char)*q))
+		q++;
+	if (q < L->end && *q == '(' && q - p == 1 && *p == 'b')
+		return true;
+	return q < L->end && *q == '[' && hilo_ptype_lookup(p, (size_t)(q - p)) != HILO_T_INVALID;
+}
+
+static bool read_operands(parser *P, hilo_instr *i)
+{
+	lexer *L = &P->L;
+	if (lex_accept(L, ')'))
+		return true;
+	for (;;) {
+		if (starts_shape(P)) {
+			P->saw_operand_shapes = true;
+			if (!lex_shape(L))
+				return false;
+		}
+		lex_skip_ws(L);
+		const char *at = L->p, *s;
+		size_t n = read_name(P, &s);
+		if (!n) {
+			char tmp[16];
+			lex_error(L, at, "expected an operand name, got %s", show_char(tmp, L));
+			return false;
+		}
+		if (L->p < L->end && (*L->p == '(' || *L->p == '#')) {
+			lex_error(L, L->p, "nested operand instructions and compact get-tuple-element (#) are not supported");
+			return false;
+		}
+		hilo_instr *op = hilo_ptrmap_get(&P->names, intern(P, s, n));
+		if (!op) {
+			lex_error(L, at, "instruction '%.*s' does not exist (operands must be defined before use)", (int)n, s);
+			return false;
+		}
+		hilo_instr_add_operand(P->m, i, op);
+		if (lex_accept(L, ','))
+			continue;
+		return lex_expect(L, ')');
+	}
+}
+
+static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
+{
+	lexer *L = &P->L;
+	hilo_module *m = P->m;
+	lex_skip_ws(L);
+	const char *start = L->p, *s;
+	int line = L->line, col = lex_col(L, start);
+	*is_root = false;
+	size_t n = read_name(P, &s);
+	if (n == 4 && !memcmp(s, "ROOT", 4) && L->p < L->end && (*L->p == ' ' || *L->p == '\t')) {
+		*is_root = true;
+		n = read_name(P, &s);
+	}
+	if (!n) {
+		char tmp[16];
+		lex_error(L, L->p, "expected an instruction, got %s", show_char(tmp, L));
+		return NULL;
+	}
+	const char *name = intern(P, s, n);
+	if (!lex_expect(L, '='))
+		return NULL;
+	if (hilo_ptrmap_get(&P->names, name)) {
+		lex_error(L, s, "instruction '%s' already exists in this computation", name);
+		return NULL;
+	}
+	if (!starts_shape(P)) {
+		lex_error(L, L->p, "expected the result shape of '%s'", name);
+		return NULL;
+	}
+	hilo_shape *shape = lex_shape(L);
+	if (!shape)
+		return NULL;
+	lex_skip_ws(L);
+	const char *opat = L->p, *o;
+	size_t on = lex_ident(L, &o);
+	hilo_opcode op = on ? hilo_opcode_lookup(o, on) : HILO_OP_COUNT;
+	hilo_opcode async_op = HILO_OP_COUNT;
+	if (op == HILO_OP_COUNT && on) {
+		/* async sugar: <op>-start / -update / -done */
+		static const struct { const char *suf; hilo_opcode op; } sug[] = {
+			{"-start", HILO_OP_ASYNC_START}, {"-update", HILO_OP_ASYNC_UPDATE},
+			{"-done", HILO_OP_ASYNC_DONE}};
+		for (size_t k = 0; k < 3; k++) {
+			size_t sl = strlen(sug[k].suf);
+			if (on > sl && !memcmp(o + on - sl, sug[k].suf, sl)) {
+				hilo_opcode w = hilo_opcode_lookup(o, on - sl);
+				if (w != HILO_OP_COUNT) {
+					op = sug[k].op;
+					async_op = w;
+				}
+			}
+		}
+	}
+	if (op == HILO_OP_COUNT) {
+		lex_error(L, opat, "unknown opcode '%.*s'", (int)(on ? on : 1), on ? o : opat);
+		return NULL;
+	}
+	hilo_instr *i = hilo_arena_alloc(m->arena, sizeof *i);
+	i->op = op;
+	i->async_op = async_op;
+	i->id = m->next_id++;
+	i->name = name;
+	i->shape = shape;
+	i->line = line;
+	i->col = col;
+	hilo_module_claim_name(m, name);
+	if (!lex_expect(L, '('))
+		return NULL;
+	if (op == HILO_OP_PARAMETER) {
+		const char *pat = L->p;
+		if (!lex_int(L, &i->param_no) || !lex_expect(L, ')'))
+			return NULL;
+		if (i->param_no < 0 || i->param_no > 1000000) {
+			lex_error(L, pat, "parameter number out of range");
+			return NULL;
+		}
+		if ((uint64_t)i->param_no < c->nparams && c->params[i->param_no]) {
+			lex_error(L, pat, "duplicate parameter number %lld", (long long)i->param_no);
+			return NULL;
+		}
+		hilo_comp_add_param(m, c, i);
+	} else if (op == HILO_OP_CONSTANT) {
+		i->literal = lex_literal(L, shape);
+		if (!i->literal || !lex_expect(L, ')'))
+			return NULL;
+	} else if (!read_operands(P, i)) {
+		return NULL;
+	}
+	while (lex_accept(L, ','))
+		if (!read_attr(P, i))
+			return NULL;
+	hilo_ptrmap_put(&P->names, name, i);
+	return i;
+}
+
+/* ---- computations ---- */
+
+static bool read_signature(parser *P)
+{
+	lexer *L = &P->L;
+	if (!lex_expect(L, '('))
+		return false;
+	if (!lex_accept(L, ')')) {
+		for (;;) {
+			const char *s;
+			lex_skip_ws(L);
+			const char *at = L->p;
+			if (!read_name(P, &s)) {
+				lex_error(L, at, "expected a parameter name");
+				return false;
+			}
+			if (!lex_expect(L, ':') || !lex_shape(L))
+				return false;
+			if (lex_accept(L, ','))
+				continue;
+			if (!lex_expect(L, ')'))
+				return false;
+			break;
+		}
+	}
+	lex_skip_ws(L);
+	if (L->end - L->p < 2 || L->p[0] != '-' || L->p[1] != '>') {
+		lex_error(L, L->p, "expected '->' in computation signature");
+		return false;
+	}
+	L->p += 2;
+	return lex_shape(L) != NULL;
+}
+
+static hilo_comp *read_computation(parser *P)
+{
+	lexer *L = &P->L;
+	hilo_module *m = P->m;
+	lex_skip_ws(L);
+	const char *at = L->p, *s;
+	int line = L->line;
+	bool entry = false;
+	size_t n = read_name(P, &s);
+	if (n == 5 && !memcmp(s, "ENTRY", 5)) {
+		entry = true;
+		P->saw_entry_keyword = true;
+		at = L->p;
+		n = read_name(P, &s);
+	}
+	if (!n) {
+		char tmp[16];
+		lex_error(L, L->p, "expected a computation, got %s", show_char(tmp, L));
+		return NULL;
+	}
+	const char *name = intern(P, s, n);
+	if (hilo_ptrmap_get(&P->comps, name)) {
+		lex_error(L, at, "computation '%s' already exists", name);
+		return NULL;
+	}
+	hilo_comp *c = hilo_comp_create(m, name);
+	c->is_entry = entry;
+	c->line = line;
+	c->col = lex_col(L, at);
+	c->print_signature = false;
+	if (lex_peek(L, '(')) {
+		c->print_signature = true;
+		if (!read_signature(P))
+			return NULL;
+	}
+	if (!lex_expect(L, '{'))
+		return NULL;
+	hilo_ptrmap_clear(&P->names);
+	P->nctrl = 0;
+	hilo_instr *root = NULL;
+	while (!lex_accept(L, '}')) {
+		if (L->failed)
+			return NULL;
+		if (L->p >= L->end) {
+			lex_error(L, L->p, "unexpected end of input in computation '%s'", name);
+			return NULL;
+		}
+		bool is_root;
+		hilo_instr *i = read_instruction(P, c, &is_root);
+		if (!i)
+			return NULL;
+		hilo_comp_append(c, i);
+		if (is_root) {
+			if (root) {
+				lex_error(L, L->src + 0 > L->p ? L->p : L->p, "computation '%s' has more than one ROOT", name);
+				return NULL;
+			}
+			root = i;
+		}
+	}
+	if (!c->first) {
+		lex_error(L, at, "computation '%s' has no instructions", name);
+		return NULL;
+	}
+	for (uint32_t k = 0; k < c->nparams; k++)
+		if (!c->params[k]) {
+			lex_error(L, at, "computation '%s' is missing parameter %u", name, k);
+			return NULL;
+		}
+	for (size_t k = 0; k < P->nctrl; k++) {
+		hilo_instr *pred = hilo_ptrmap_get(&P->names, P->ctrl[k].name);
+		if (!pred) {
+			lex_error(L, P->ctrl[k].at, "control predecessor '%s' does not exist", P->ctrl[k].name);
+			return NULL;
+		}
+		hilo_instr *i = P->ctrl[k].i;
+		/* add edges without touching the attribute list (already there) */
+		i->ctrl_preds = hilo_arena_grow(m->arena, i->ctrl_preds, i->nctrl_preds, i->nctrl_preds + 1, sizeof(hilo_instr *));
+		i->ctrl_preds[i->nctrl_preds++] = pred;
+		i->cap_ctrl_preds = i->nctrl_preds;
+		pred->ctrl_succs = hilo_arena_grow(m->arena, pred->ctrl_succs, pred->nctrl_succs, pred->nctrl_succs + 1, sizeof(hilo_instr *));
+		pred->ctrl_succs[pred->nctrl_succs++] = i;
+		pred->cap_ctrl_succs = pred->nctrl_succs;
+	}
+	hilo_comp_set_root(c, root ? root : c->last);
+	if (lex_accept(L, ',')) {
+		const char *k;
+		lex_skip_ws(L);
+		const char *kat = L->p;
+		size_t kn = lex_ident(L, &k);
+		if (kn != 16 || memcmp(k, "execution_thread", 16) || !lex_expect(L, '=')) {
+			lex_error(L, kat, "expected execution_thread= after computation");
+			return NULL;
+		}
+		if (!read_string_body(P, &c->execution_thread))
+			return NULL;
+	}
+	hilo_ptrmap_put(&P->comps, name, c);
+	return c;
+}
+
+/* ---- module ---- */
+
+static bool read_module_attrs(parser *P)
+{
+	lexer *L = &P->L;
+	hilo_module *m = P->m;
+	hilo_module_attr tmp[32];
+	uint32_t n = 0;
+	for (;;) {
+		/* attributes continue on the same line after ',' */
+		const char *p = L->p;
+		while (p < L->end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p >= L->end || *p != ',')
+			break;
+		L->p = p + 1;
+		lex_skip_ws(L);
+		const char *at = L->p, *k;
+		size_t kn = lex_ident(L, &k);
+		if (!kn || L->p >= L->end || *L->p != '=') {
+			lex_error(L, at, "expected a module attribute");
+			return false;
+		}
+		L->p++;
+		const char *v = read_raw(P);
+		if (!v)
+			return false;
+		if (n == 32) {
+			lex_error(L, at, "too many module attributes");
+			return false;
+		}
+		tmp[n].key = intern(P, k, kn);
+		tmp[n].value = v;
+		n++;
+	}
+	m->nattrs = n;
+	m->attrs = hilo_arena_alloc(m->arena, (n + 1) * sizeof *m->attrs);
+	memcpy(m->attrs, tmp, n * sizeof *tmp);
+	return true;
+}
+
+/* FileNames / FunctionNames / FileLocations / StackFrames: kept as text up
+ * to the first computation. */
+static bool read_stack_frames(parser *P)
+{
+	lexer *L = &P->L;
+	lex_skip_ws(L);
+	if (L->end - L->p < 9 || memcmp(L->p, "FileNames", 9) != 0)
+		return true;
+	const char *s = L->p, *last = L->p;
+	const char *p = L->p;
+	while (p < L->end) {
+		const char *ls = p;
+		const char *le = memchr(p, '\n', (size_t)(L->end - p));
+		if (!le)
+			le = L->end;
+		bool blank = true;
+		for (const char *q = ls; q < le; q++)
+			if (*q != ' ' && *q != '\t' && *q != '\r')
+				blank = false;
+		bool table = blank || (*ls >= '0' && *ls <= '9') || *ls == ' ' ||
+			!strncmp(ls, "FileNames", 9) || !strncmp(ls, "FunctionNames", 13) ||
+			!strncmp(ls, "FileLocations", 13) || !strncmp(ls, "StackFrames", 11);
+		if (!table)
+			break;
+		if (!blank)
+			last = le;
+		p = le < L->end ? le + 1 : le;
+	}
+	P->m->stack_frames = hilo_arena_strndup(P->m->arena, s, (size_t)(last - s));
+	/* move the lexer past the table, keeping line numbers right */
+	while (L->p < last) {
+		if (*L->p == '\n') {
+			L->line++;
+			L->line_start = L->p + 1;
+		}
+		L->p++;
+	}
+	return true;
+}
+
+hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
+	hilo_diags *diags)
+{
+	hilo_module *m = hilo_module_create("module");
+	if (!m) {
+		hilo_diag_add(diags, HILO_SEV_ERROR, filename, 0, 0, NULL, 0, "out of memory");
+		return NULL;
+	}
+	parser P;
+	memset(&P, 0, sizeof P);
+	P.m = m;
+	P.L = (lexer){src, src, src + len, filename, 1, src, diags, m, false, 0};
+	hilo_ptrmap_init(&P.comps);
+	hilo_ptrmap_init(&P.names);
+	lexer *L = &P.L;
+
+	/* NUL bytes or a leading header of comment lines */
+	if (memchr(src, 0, len)) {
+		const char *z = memchr(src, 0, len);
+		L->p = z;
+		for (const char *q = src; q < z; q++)
+			if (*q == '\n') {
+				L->line++;
+				L->line_start = q + 1;
+			}
+		lex_error(L, z, "NUL byte in input (is this a binary file?)");
+		goto fail;
+	}
+	lex_skip_ws(L);
+	if (L->p > src) {
+		/* keep leading comment lines verbatim */
+		const char *e = L->p;
+		while (e > src && e[-1] != '\n')
+			e--;
+		if (e > src)
+			m->header = hilo_arena_strndup(m->arena, src, (size_t)(e - src));
+	}
+	{
+		const char *at = L->p, *k;
+		size_t kn = lex_ident(L, &k);
+		if (kn != 9 || memcmp(k, "HloModule", 9) != 0) {
+			if (L->p >= L->end && at >= L->end)
+				lex_error(L, at, "empty input: expected 'HloModule'");
+			else
+				lex_error(L, at, "expected 'HloModule'");
+			goto fail;
+		}
+		lex_skip_ws(L);
+		const char *nat = L->p, *nm;
+		size_t nn = lex_ident(L, &nm);
+		if (!nn) {
+			lex_error(L, nat, "expected the module name");
+			goto fail;
+		}
+		m->name = intern(&P, nm, nn);
+	}
+	if (!read_module_attrs(&P))
+		goto fail;
+	{
+		const char *g = L->p, *q = g;
+		while (q < L->end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+			q++;
+		if ((size_t)(q - g) != 2 || memcmp(g, "\n\n", 2) != 0)
+			m->gap = hilo_arena_strndup(m->arena, g, (size_t)(q - g));
+	}
+	if (!read_stack_frames(&P))
+		goto fail;
+	for (;;) {
+		const char *before = L->p;
+		lex_skip_ws(L);
+		if (L->failed)
+			goto fail;
+		if (L->p >= L->end) {
+			/* keep trailing blank lines (XLA's dumps differ here) */
+			const char *t = before;
+			if (t < L->end && *t == '\n')
+				t++;
+			bool ws = true;
+			for (const char *q = t; q < L->end; q++)
+				if (*q != '\n')
+					ws = false;
+			if (ws && L->end - t != 1)
+				m->trailer = hilo_arena_strndup(m->arena, t, (size_t)(L->end - t));
+			break;
+		}
+		hilo_comp *c = read_computation(&P);
+		if (!c)
+			goto fail;
+		hilo_module_add_comp(m, c, NULL);
+		if (c->is_entry) {
+			if (m->entry) {
+				lex_error(L, L->src + 0 < L->p ? L->p : L->p, "more than one ENTRY computation");
+				goto fail;
+			}
+			m->entry = c;
+		}
+	}
+	if (!m->ncomps) {
+		lex_error(L, L->p, "module has no computations");
+		goto fail;
+	}
+	if (!m->entry) {
+		m->entry = m->comps[m->ncomps - 1];
+		m->entry->is_entry = true;
+		m->entry_last_no_keyword = true;
+	}
+	m->style = P.saw_no_percent && !P.saw_percent ? HILO_STYLE_SHORT
+	         : P.saw_operand_shapes ? HILO_STYLE_LONG : HILO_STYLE_DEFAULT;
+	hilo_ptrmap_free(&P.comps);
+	hilo_ptrmap_free(&P.names);
+	free(P.ctrl);
+	return m;
+fail:
+	if (!L->failed)
+		lex_error(L, L->p, "parse error");
+	hilo_ptrmap_free(&P.comps);
+	hilo_ptrmap_free(&P.names);
+	free(P.ctrl);
+	hilo_module_destroy(m);
+	return NULL;
+}

@@ -1,0 +1,280 @@
+/* HLO text printer: regenerates XLA's canonical text from the IR.
+ *
+ * Styles (SPEC section 2): DEFAULT is HloModule::ToString() (% sigils,
+ * no operand shapes, layouts, metadata, /\*index=N*\/ every fifth operand);
+ * LONG adds operand shapes; SHORT drops sigils, operand shapes, metadata
+ * and computation signatures. AUTO prints in the style of the input.
+ */
+#include "hilo/hlo_text.h"
+
+#include <string.h>
+
+typedef struct printer {
+	hilo_buf *b;
+	const hilo_module *m;
+	hilo_print_style style;
+	bool sig_auto;    /* signatures as the input had them */
+} printer;
+
+static void put_name(printer *P, const char *name)
+{
+	if (P->style != HILO_STYLE_SHORT)
+		hilo_buf_putc(P->b, '%');
+	hilo_buf_puts(P->b, name);
+}
+
+/* Shape without layout, as in computation signatures (HumanString). */
+static void shape_no_layout(hilo_buf *b, const hilo_shape *s)
+{
+	if (s->type == HILO_T_TUPLE) {
+		hilo_buf_putc(b, '(');
+		for (int i = 0; i < s->ntuple; i++) {
+			if (i) {
+				hilo_buf_put(b, ", ", 2);
+				if (i % 5 == 0)
+					hilo_buf_printf(b, "/*index=%d*/", i);
+			}
+			shape_no_layout(b, s->elems[i]);
+		}
+		hilo_buf_putc(b, ')');
+		return;
+	}
+	hilo_shape t = *s;
+	t.layout = NULL;
+	hilo_shape_print(b, &t);
+}
+
+static void put_ints(hilo_buf *b, const int64_t *v, int n)
+{
+	hilo_buf_putc(b, '{');
+	for (int i = 0; i < n; i++) {
+		if (i)
+			hilo_buf_putc(b, ',');
+		hilo_buf_put_i64(b, v[i]);
+	}
+	hilo_buf_putc(b, '}');
+}
+
+static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
+{
+	hilo_buf *b = P->b;
+	if (a->kind == HILO_ATTR_METADATA) {
+		if (P->style == HILO_STYLE_SHORT || !i->metadata)
+			return;
+		hilo_buf_put(b, ", metadata={", 12);
+		for (int k = 0; k < i->metadata->n; k++) {
+			if (k)
+				hilo_buf_putc(b, ' ');
+			hilo_buf_puts(b, i->metadata->e[k].key);
+			hilo_buf_putc(b, '=');
+			hilo_buf_puts(b, i->metadata->e[k].value);
+		}
+		hilo_buf_putc(b, '}');
+		return;
+	}
+	if (a->kind == HILO_ATTR_CONTROL && !i->nctrl_preds)
+		return;
+	hilo_buf_put(b, ", ", 2);
+	hilo_buf_puts(b, a->key);
+	hilo_buf_putc(b, '=');
+	switch (a->kind) {
+	case HILO_ATTR_RAW:
+		hilo_buf_puts(b, a->v.text);
+		break;
+	case HILO_ATTR_INT:
+		hilo_buf_put_i64(b, a->v.i);
+		break;
+	case HILO_ATTR_INTS:
+		put_ints(b, a->v.ints, a->n);
+		break;
+	case HILO_ATTR_BOOL:
+		hilo_buf_puts(b, a->v.i ? "true" : "false");
+		break;
+	case HILO_ATTR_STRING:
+		hilo_buf_putc(b, '"');
+		hilo_buf_puts(b, a->v.text);
+		hilo_buf_putc(b, '"');
+		break;
+	case HILO_ATTR_ENUM:
+		hilo_buf_puts(b, a->v.text);
+		break;
+	case HILO_ATTR_SLICE:
+		hilo_buf_putc(b, '{');
+		for (int k = 0; k < a->n; k++) {
+			if (k)
+				hilo_buf_put(b, ", ", 2);
+			const int64_t *s = &a->v.ints[3 * k];
+			hilo_buf_putc(b, '[');
+			hilo_buf_put_i64(b, s[0]);
+			hilo_buf_putc(b, ':');
+			hilo_buf_put_i64(b, s[1]);
+			if (s[2] != 1) {
+				hilo_buf_putc(b, ':');
+				hilo_buf_put_i64(b, s[2]);
+			}
+			hilo_buf_putc(b, ']');
+		}
+		hilo_buf_putc(b, '}');
+		break;
+	case HILO_ATTR_PADDING:
+		for (int k = 0; k < a->n; k++) {
+			const int64_t *s = &a->v.ints[3 * k];
+			if (k)
+				hilo_buf_putc(b, 'x');
+			hilo_buf_put_i64(b, s[0]);
+			hilo_buf_putc(b, '_');
+			hilo_buf_put_i64(b, s[1]);
+			if (s[2]) {
+				hilo_buf_putc(b, '_');
+				hilo_buf_put_i64(b, s[2]);
+			}
+		}
+		break;
+	case HILO_ATTR_COMP:
+		put_name(P, i->called[a->v.i]->name);
+		break;
+	case HILO_ATTR_COMPS:
+		hilo_buf_putc(b, '{');
+		for (int k = 0; k < a->n; k++) {
+			if (k)
+				hilo_buf_put(b, ", ", 2);
+			put_name(P, i->called[a->v.i + k]->name);
+		}
+		hilo_buf_putc(b, '}');
+		break;
+	case HILO_ATTR_CONTROL:
+		hilo_buf_putc(b, '{');
+		for (uint32_t k = 0; k < i->nctrl_preds; k++) {
+			if (k)
+				hilo_buf_put(b, ", ", 2);
+			put_name(P, i->ctrl_preds[k]->name);
+		}
+		hilo_buf_putc(b, '}');
+		break;
+	case HILO_ATTR_METADATA:
+		break;
+	}
+}
+
+static void put_opcode(printer *P, const hilo_instr *i)
+{
+	if (i->async_op != HILO_OP_COUNT) {
+		hilo_buf_puts(P->b, hilo_opcode_name(i->async_op));
+		hilo_buf_puts(P->b, i->op == HILO_OP_ASYNC_START ? "-start"
+		                  : i->op == HILO_OP_ASYNC_UPDATE ? "-update" : "-done");
+		return;
+	}
+	hilo_buf_puts(P->b, hilo_opcode_name(i->op));
+}
+
+static void put_instr(printer *P, const hilo_instr *i)
+{
+	hilo_buf *b = P->b;
+	hilo_buf_put(b, i->is_root ? "  ROOT " : "  ", i->is_root ? 7 : 2);
+	put_name(P, i->name);
+	hilo_buf_put(b, " = ", 3);
+	hilo_shape_print(b, i->shape);
+	hilo_buf_putc(b, ' ');
+	put_opcode(P, i);
+	hilo_buf_putc(b, '(');
+	if (i->op == HILO_OP_PARAMETER) {
+		hilo_buf_put_i64(b, i->param_no);
+	} else if (i->op == HILO_OP_CONSTANT) {
+		hilo_print_literal(b, i->literal, false);
+	} else {
+		for (uint32_t k = 0; k < i->noperands; k++) {
+			if (k) {
+				hilo_buf_put(b, ", ", 2);
+				if (k % 5 == 0 && P->style != HILO_STYLE_SHORT)
+					hilo_buf_printf(b, "/*index=%u*/", k);
+			}
+			if (P->style == HILO_STYLE_LONG) {
+				hilo_shape_print(b, i->operands[k]->shape);
+				hilo_buf_putc(b, ' ');
+			}
+			put_name(P, i->operands[k]->name);
+		}
+	}
+	hilo_buf_putc(b, ')');
+	for (uint32_t k = 0; k < i->nattrs; k++)
+		put_attr(P, i, &i->attrs[k]);
+	hilo_buf_putc(b, '\n');
+}
+
+/* Instructions in list order when that order already defines operands
+ * first (always true for parsed text); otherwise a post order. */
+static void put_comp(printer *P, const hilo_comp *c)
+{
+	hilo_buf *b = P->b;
+	if (c->is_entry)
+		hilo_buf_put(b, "ENTRY ", 6);
+	put_name(P, c->name);
+	bool sig = P->sig_auto ? c->print_signature : P->style != HILO_STYLE_SHORT;
+	if (sig) {
+		hilo_buf_put(b, " (", 2);
+		for (uint32_t k = 0; k < c->nparams; k++) {
+			if (k)
+				hilo_buf_put(b, ", ", 2);
+			hilo_buf_puts(b, c->params[k] ? c->params[k]->name : "?");
+			hilo_buf_put(b, ": ", 2);
+			if (c->params[k])
+				shape_no_layout(b, c->params[k]->shape);
+		}
+		hilo_buf_put(b, ") -> ", 5);
+		if (c->root)
+			shape_no_layout(b, c->root->shape);
+	}
+	hilo_buf_put(b, " {\n", 3);
+	bool ordered = true;
+	for (hilo_instr *i = c->first; i; i = i->next)
+		i->mark = 0;
+	for (hilo_instr *i = c->first; i && ordered; i = i->next) {
+		for (uint32_t k = 0; k < i->noperands; k++)
+			if (!i->operands[k]->mark)
+				ordered = false;
+		i->mark = 1;
+	}
+	if (ordered) {
+		for (hilo_instr *i = c->first; i; i = i->next)
+			put_instr(P, i);
+	} else {
+		uint32_t n;
+		hilo_instr **po = hilo_comp_post_order((hilo_module *)P->m, (hilo_comp *)c, &n);
+		for (uint32_t k = 0; k < n; k++)
+			put_instr(P, po[k]);
+	}
+	hilo_buf_putc(b, '}');
+	if (c->execution_thread) {
+		hilo_buf_put(b, ", execution_thread=\"", 20);
+		hilo_buf_puts(b, c->execution_thread);
+		hilo_buf_putc(b, '"');
+	}
+	hilo_buf_putc(b, '\n');
+}
+
+bool hilo_print_text(hilo_buf *b, const hilo_module *m, hilo_print_style style)
+{
+	printer P = {b, m, style == HILO_STYLE_AUTO ? m->style : style, style == HILO_STYLE_AUTO};
+	if (m->header)
+		hilo_buf_puts(b, m->header);
+	hilo_buf_put(b, "HloModule ", 10);
+	hilo_buf_puts(b, m->name);
+	for (uint32_t k = 0; k < m->nattrs; k++) {
+		hilo_buf_put(b, ", ", 2);
+		hilo_buf_puts(b, m->attrs[k].key);
+		hilo_buf_putc(b, '=');
+		hilo_buf_puts(b, m->attrs[k].value);
+	}
+	hilo_buf_puts(b, m->gap ? m->gap : "\n\n");
+	if (m->stack_frames) {
+		hilo_buf_puts(b, m->stack_frames);
+		hilo_buf_put(b, "\n\n\n", 3);
+	}
+	for (uint32_t k = 0; k < m->ncomps; k++) {
+		if (k)
+			hilo_buf_putc(b, '\n');
+		put_comp(&P, m->comps[k]);
+	}
+	hilo_buf_puts(b, m->trailer ? m->trailer : "\n");
+	return !b->oom;
+}

@@ -1,0 +1,752 @@
+/* Module, computation and instruction construction and rewriting.
+ * Every operand write goes through add_use/drop_use so use lists stay
+ * exact; replace_all_uses walks the use list once. */
+#include "hilo/ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- name set: interned pointers, open addressing ---- */
+
+struct name_set {
+	const char **slots;
+	size_t cap, n;
+	uint64_t counter;    /* next suffix tried by unique_name */
+};
+
+static size_t ptr_hash(const void *p)
+{
+	uintptr_t x = (uintptr_t)p;
+	x ^= x >> 17;
+	x *= 0xed5ad4bbu;
+	x ^= x >> 11;
+	return (size_t)x;
+}
+
+static bool nameset_has(const struct name_set *s, const char *name)
+{
+	size_t i = ptr_hash(name) & (s->cap - 1);
+	while (s->slots[i]) {
+		if (s->slots[i] == name)
+			return true;
+		i = (i + 1) & (s->cap - 1);
+	}
+	return false;
+}
+
+static void nameset_add(hilo_module *m, const char *name)
+{
+	struct name_set *s = m->names;
+	if ((s->n + 1) * 2 > s->cap) {
+		size_t ncap = s->cap * 2;
+		const char **ns = hilo_arena_alloc(m->arena, ncap * sizeof *ns);
+		if (!ns)
+			return;
+		for (size_t i = 0; i < s->cap; i++) {
+			if (!s->slots[i])
+				continue;
+			size_t j = ptr_hash(s->slots[i]) & (ncap - 1);
+			while (ns[j])
+				j = (j + 1) & (ncap - 1);
+			ns[j] = s->slots[i];
+		}
+		s->slots = ns;
+		s->cap = ncap;
+	}
+	size_t i = ptr_hash(name) & (s->cap - 1);
+	while (s->slots[i]) {
+		if (s->slots[i] == name)
+			return;
+		i = (i + 1) & (s->cap - 1);
+	}
+	s->slots[i] = name;
+	s->n++;
+}
+
+void hilo_module_claim_name(hilo_module *m, const char *name)
+{
+	nameset_add(m, name);
+}
+
+const char *hilo_module_unique_name(hilo_module *m, const char *base)
+{
+	const char *b = hilo_intern_cstr(m->strings, base);
+	if (!nameset_has(m->names, b)) {
+		nameset_add(m, b);
+		return b;
+	}
+	/* strip a numeric ".N" suffix so "add.3" -> "add.<next>" */
+	size_t len = strlen(base), e = len;
+	while (e > 0 && base[e - 1] >= '0' && base[e - 1] <= '9')
+		e--;
+	if (e > 0 && e < len && base[e - 1] == '.')
+		len = e - 1;
+	char tmp[256];
+	if (len > 200)
+		len = 200;
+	for (;;) {
+		snprintf(tmp, sizeof tmp, "%.*s.%llu", (int)len, base,
+			(unsigned long long)++m->names->counter);
+		const char *n = hilo_intern_cstr(m->strings, tmp);
+		if (!nameset_has(m->names, n)) {
+			nameset_add(m, n);
+			return n;
+		}
+	}
+}
+
+/* ---- module ---- */
+
+hilo_module *hilo_module_create(const char *name)
+{
+	hilo_arena *a = hilo_arena_create();
+	if (!a)
+		return NULL;
+	hilo_module *m = hilo_arena_alloc(a, sizeof *m);
+	if (!m) {
+		hilo_arena_destroy(a);
+		return NULL;
+	}
+	m->arena = a;
+	m->strings = hilo_strtab_create(a);
+	m->names = hilo_arena_alloc(a, sizeof *m->names);
+	if (!m->strings || !m->names) {
+		hilo_arena_destroy(a);
+		return NULL;
+	}
+	m->names->cap = 256;
+	m->names->slots = hilo_arena_alloc(a, 256 * sizeof(char *));
+	m->name = hilo_intern_cstr(m->strings, name ? name : "module");
+	m->style = HILO_STYLE_DEFAULT;
+	return m;
+}
+
+void hilo_module_destroy(hilo_module *m)
+{
+	if (m)
+		hilo_arena_destroy(m->arena);
+}
+
+hilo_comp *hilo_comp_create(hilo_module *m, const char *name)
+{
+	hilo_comp *c = hilo_arena_alloc(m->arena, sizeof *c);
+	c->name = hilo_intern_cstr(m->strings, name);
+	c->parent = m;
+	c->print_signature = true;
+	return c;
+}
+
+void hilo_module_add_comp(hilo_module *m, hilo_comp *c, hilo_comp *before)
+{
+	if (m->ncomps == m->cap_comps) {
+		uint32_t cap = m->cap_comps ? m->cap_comps * 2 : 8;
+		m->comps = hilo_arena_grow(m->arena, m->comps, m->ncomps, cap, sizeof(hilo_comp *));
+		m->cap_comps = cap;
+	}
+	uint32_t at = m->ncomps;
+	if (before)
+		for (uint32_t i = 0; i < m->ncomps; i++)
+			if (m->comps[i] == before) {
+				at = i;
+				break;
+			}
+	memmove(&m->comps[at + 1], &m->comps[at], (m->ncomps - at) * sizeof(hilo_comp *));
+	m->comps[at] = c;
+	m->ncomps++;
+	c->parent = m;
+}
+
+void hilo_module_remove_comp(hilo_module *m, hilo_comp *c)
+{
+	for (uint32_t i = 0; i < m->ncomps; i++)
+		if (m->comps[i] == c) {
+			memmove(&m->comps[i], &m->comps[i + 1], (m->ncomps - i - 1) * sizeof(hilo_comp *));
+			m->ncomps--;
+			return;
+		}
+}
+
+hilo_comp *hilo_module_find_comp(const hilo_module *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->ncomps; i++)
+		if (strcmp(m->comps[i]->name, name) == 0)
+			return m->comps[i];
+	return NULL;
+}
+
+uint64_t hilo_module_instr_count(const hilo_module *m)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < m->ncomps; i++)
+		n += m->comps[i]->ninstrs;
+	return n;
+}
+
+/* ---- instructions ---- */
+
+hilo_instr *hilo_instr_create(hilo_module *m, hilo_opcode op, hilo_shape *shape,
+	const char *name)
+{
+	hilo_instr *i = hilo_arena_alloc(m->arena, sizeof *i);
+	i->op = op;
+	i->async_op = HILO_OP_COUNT;
+	i->id = m->next_id++;
+	i->shape = shape;
+	i->name = hilo_module_unique_name(m, name ? name : hilo_opcode_name(op));
+	return i;
+}
+
+static void add_use(hilo_module *m, hilo_instr *def, hilo_instr *user, uint32_t slot)
+{
+	if (def->nusers == def->cap_users) {
+		uint32_t cap = def->cap_users ? def->cap_users * 2 : 2;
+		def->users = hilo_arena_grow(m->arena, def->users, def->nusers, cap, sizeof(hilo_use));
+		def->cap_users = cap;
+	}
+	def->users[def->nusers++] = (hilo_use){user, slot};
+}
+
+static void drop_use(hilo_instr *def, hilo_instr *user, uint32_t slot)
+{
+	for (uint32_t k = def->nusers; k-- > 0;)
+		if (def->users[k].user == user && def->users[k].slot == slot) {
+			def->users[k] = def->users[--def->nusers];
+			return;
+		}
+}
+
+void hilo_instr_add_operand(hilo_module *m, hilo_instr *i, hilo_instr *op)
+{
+	if (i->noperands == i->cap_operands) {
+		uint32_t cap = i->cap_operands ? i->cap_operands * 2 : 2;
+		i->operands = hilo_arena_grow(m->arena, i->operands, i->noperands, cap, sizeof(hilo_instr *));
+		i->cap_operands = cap;
+	}
+	i->operands[i->noperands] = op;
+	add_use(m, op, i, i->noperands);
+	i->noperands++;
+}
+
+void hilo_instr_set_operand(hilo_module *m, hilo_instr *i, uint32_t slot, hilo_instr *op)
+{
+	if (i->operands[slot] == op)
+		return;
+	drop_use(i->operands[slot], i, slot);
+	i->operands[slot] = op;
+	add_use(m, op, i, slot);
+}
+
+void hilo_instr_clear_operands(hilo_instr *i)
+{
+	for (uint32_t s = 0; s < i->noperands; s++)
+		drop_use(i->operands[s], i, s);
+	i->noperands = 0;
+}
+
+void hilo_instr_add_called(hilo_module *m, hilo_instr *i, hilo_comp *c)
+{
+	hilo_comp **n = hilo_arena_grow(m->arena, i->called, i->ncalled, i->ncalled + 1, sizeof *n);
+	n[i->ncalled++] = c;
+	i->called = n;
+}
+
+static void push_instr(hilo_module *m, hilo_instr ***arr, uint32_t *n, uint32_t *cap, hilo_instr *x)
+{
+	if (*n == *cap) {
+		uint32_t nc = *cap ? *cap * 2 : 2;
+		*arr = hilo_arena_grow(m->arena, *arr, *n, nc, sizeof(hilo_instr *));
+		*cap = nc;
+	}
+	(*arr)[(*n)++] = x;
+}
+
+static void remove_instr(hilo_instr **arr, uint32_t *n, hilo_instr *x)
+{
+	for (uint32_t k = 0; k < *n; k++)
+		if (arr[k] == x) {
+			memmove(&arr[k], &arr[k + 1], (*n - k - 1) * sizeof *arr);
+			(*n)--;
+			return;
+		}
+}
+
+void hilo_instr_add_ctrl_pred(hilo_module *m, hilo_instr *i, hilo_instr *pred)
+{
+	for (uint32_t k = 0; k < i->nctrl_preds; k++)
+		if (i->ctrl_preds[k] == pred)
+			return;
+	push_instr(m, &i->ctrl_preds, &i->nctrl_preds, &i->cap_ctrl_preds, pred);
+	push_instr(m, &pred->ctrl_succs, &pred->nctrl_succs, &pred->cap_ctrl_succs, i);
+	if (!hilo_instr_attr(i, "control-predecessors"))
+		hilo_instr_set_attr(m, i, "control-predecessors", HILO_ATTR_CONTROL);
+}
+
+void hilo_instr_remove_ctrl_deps(hilo_instr *i)
+{
+	for (uint32_t k = 0; k < i->nctrl_preds; k++)
+		remove_instr(i->ctrl_preds[k]->ctrl_succs, &i->ctrl_preds[k]->nctrl_succs, i);
+	for (uint32_t k = 0; k < i->nctrl_succs; k++) {
+		hilo_instr *s = i->ctrl_succs[k];
+		remove_instr(s->ctrl_preds, &s->nctrl_preds, i);
+		if (!s->nctrl_preds)
+			hilo_instr_remove_attr(s, "control-predecessors");
+	}
+	i->nctrl_preds = i->nctrl_succs = 0;
+	hilo_instr_remove_attr(i, "control-predecessors");
+}
+
+/* ---- attributes ---- */
+
+/* XLA's print order: op-specific attributes, called computations,
+ * then the generic ones in a fixed order. */
+static int attr_rank(const char *key)
+{
+	static const char *const generic[] = {
+		"sharding", "frontend_attributes", "control-predecessors", "statistics",
+		"result_accuracy", "origin", "metadata", "backend_config",
+	};
+	static const char *const comps[] = {
+		"to_apply", "calls", "condition", "body", "select", "scatter",
+		"true_computation", "false_computation", "branch_computations",
+		"called_computations", "is_composite",
+	};
+	for (size_t k = 0; k < sizeof generic / sizeof *generic; k++)
+		if (strcmp(key, generic[k]) == 0)
+			return 2 + (int)k;
+	for (size_t k = 0; k < sizeof comps / sizeof *comps; k++)
+		if (strcmp(key, comps[k]) == 0)
+			return 1;
+	return 0;
+}
+
+hilo_attr *hilo_instr_attr(const hilo_instr *i, const char *key)
+{
+	for (uint32_t k = 0; k < i->nattrs; k++)
+		if (i->attrs[k].key == key || strcmp(i->attrs[k].key, key) == 0)
+			return &i->attrs[k];
+	return NULL;
+}
+
+hilo_attr *hilo_instr_set_attr(hilo_module *m, hilo_instr *i, const char *key,
+	hilo_attr_kind kind)
+{
+	hilo_attr *a = hilo_instr_attr(i, key);
+	if (a) {
+		memset(&a->v, 0, sizeof a->v);
+		a->kind = kind;
+		a->n = 0;
+		return a;
+	}
+	if (i->nattrs == i->cap_attrs) {
+		uint32_t cap = i->cap_attrs ? i->cap_attrs * 2 : 4;
+		i->attrs = hilo_arena_grow(m->arena, i->attrs, i->nattrs, cap, sizeof(hilo_attr));
+		i->cap_attrs = cap;
+	}
+	int r = attr_rank(key);
+	uint32_t at = i->nattrs;
+	while (at > 0 && attr_rank(i->attrs[at - 1].key) > r)
+		at--;
+	memmove(&i->attrs[at + 1], &i->attrs[at], (i->nattrs - at) * sizeof(hilo_attr));
+	i->nattrs++;
+	a = &i->attrs[at];
+	memset(a, 0, sizeof *a);
+	a->key = hilo_intern_cstr(m->strings, key);
+	a->kind = kind;
+	return a;
+}
+
+void hilo_instr_remove_attr(hilo_instr *i, const char *key)
+{
+	hilo_attr *a = hilo_instr_attr(i, key);
+	if (!a)
+		return;
+	uint32_t k = (uint32_t)(a - i->attrs);
+	memmove(&i->attrs[k], &i->attrs[k + 1], (i->nattrs - k - 1) * sizeof(hilo_attr));
+	i->nattrs--;
+}
+
+void hilo_attr_set_ints(hilo_module *m, hilo_attr *a, const int64_t *v, int n)
+{
+	a->n = n;
+	a->v.ints = hilo_arena_alloc(m->arena, (size_t)(n ? n : 1) * sizeof(int64_t));
+	if (n)
+		memcpy(a->v.ints, v, (size_t)n * sizeof(int64_t));
+}
+
+bool hilo_instr_get_int(const hilo_instr *i, const char *key, int64_t *out)
+{
+	hilo_attr *a = hilo_instr_attr(i, key);
+	if (!a || a->kind != HILO_ATTR_INT)
+		return false;
+	*out = a->v.i;
+	return true;
+}
+
+const int64_t *hilo_instr_get_ints(const hilo_instr *i, const char *key, int *n)
+{
+	hilo_attr *a = hilo_instr_attr(i, key);
+	if (!a || a->kind != HILO_ATTR_INTS)
+		return NULL;
+	*n = a->n;
+	return a->v.ints;
+}
+
+bool hilo_instr_get_bool(const hilo_instr *i, const char *key, bool *out)
+{
+	hilo_attr *a = hilo_instr_attr(i, key);
+	if (!a || a->kind != HILO_ATTR_BOOL)
+		return false;
+	*out = a->v.i != 0;
+	return true;
+}
+
+const char *hilo_instr_get_string(const hilo_instr *i, const char *key)
+{
+	hilo_attr *a = hilo_instr_attr(i, key);
+	return a && a->kind == HILO_ATTR_STRING ? a->v.text : NULL;
+}
+
+const char *hilo_instr_get_enum(const hilo_instr *i, const char *key)
+{
+	hilo_attr *a = hilo_instr_attr(i, key);
+	return a && a->kind == HILO_ATTR_ENUM ? a->v.text : NULL;
+}
+
+hilo_comp *hilo_instr_get_comp(const hilo_instr *i, const char *key)
+{
+	hilo_attr *a = hilo_instr_attr(i, key);
+	if (!a || a->kind != HILO_ATTR_COMP || a->v.i < 0 || (uint32_t)a->v.i >= i->ncalled)
+		return NULL;
+	return i->called[a->v.i];
+}
+
+/* ---- metadata ---- */
+
+static const char *md_get(const hilo_instr *i, const char *key)
+{
+	if (!i->metadata)
+		return NULL;
+	for (int k = 0; k < i->metadata->n; k++)
+		if (strcmp(i->metadata->e[k].key, key) == 0)
+			return i->metadata->e[k].value;
+	return NULL;
+}
+
+const char *hilo_instr_op_name(hilo_module *m, const hilo_instr *i)
+{
+	const char *v = md_get(i, "op_name");
+	if (!v || v[0] != '"')
+		return NULL;
+	size_t len = strlen(v);
+	char *out = hilo_arena_alloc(m->arena, len);
+	size_t o = 0;
+	for (size_t k = 1; k + 1 < len; k++) {
+		if (v[k] == '\\' && k + 2 < len) {
+			k++;
+			switch (v[k]) {
+			case 'n': out[o++] = '\n'; break;
+			case 't': out[o++] = '\t'; break;
+			default: out[o++] = v[k]; break;
+			}
+		} else {
+			out[o++] = v[k];
+		}
+	}
+	out[o] = 0;
+	return out;
+}
+
+void hilo_instr_set_op_name(hilo_module *m, hilo_instr *i, const char *op_name)
+{
+	hilo_buf b;
+	hilo_buf_init(&b);
+	hilo_buf_putc(&b, '"');
+	for (const char *p = op_name; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			hilo_buf_putc(&b, '\\');
+		if (*p == '\n')
+			hilo_buf_put(&b, "\\n", 2);
+		else
+			hilo_buf_putc(&b, *p);
+	}
+	hilo_buf_putc(&b, '"');
+	const char *val = hilo_arena_strdup(m->arena, hilo_buf_cstr(&b));
+	hilo_buf_free(&b);
+	if (!i->metadata) {
+		i->metadata = hilo_arena_alloc(m->arena, sizeof *i->metadata);
+		hilo_instr_set_attr(m, i, "metadata", HILO_ATTR_METADATA);
+	}
+	hilo_metadata *md = i->metadata;
+	for (int k = 0; k < md->n; k++)
+		if (strcmp(md->e[k].key, "op_name") == 0) {
+			md->e[k].value = val;
+			return;
+		}
+	/* op_name follows op_type when present, else comes first */
+	hilo_md_entry *e = hilo_arena_alloc(m->arena, (size_t)(md->n + 1) * sizeof *e);
+	int at = (md->n > 0 && strcmp(md->e[0].key, "op_type") == 0) ? 1 : 0;
+	memcpy(e, md->e, (size_t)at * sizeof *e);
+	e[at] = (hilo_md_entry){hilo_intern_cstr(m->strings, "op_name"), val};
+	memcpy(e + at + 1, md->e + at, (size_t)(md->n - at) * sizeof *e);
+	md->e = e;
+	md->n++;
+}
+
+/* ---- clone ---- */
+
+hilo_instr *hilo_instr_clone(hilo_module *m, const hilo_instr *src, const char *name)
+{
+	hilo_instr *i = hilo_instr_create(m, src->op, src->shape, name ? name : src->name);
+	i->param_no = src->param_no;
+	i->async_op = src->async_op;
+	i->literal = src->literal;          /* literals are immutable: share */
+	i->line = src->line;
+	i->col = src->col;
+	if (src->ncalled) {
+		i->called = hilo_arena_alloc(m->arena, src->ncalled * sizeof(hilo_comp *));
+		memcpy(i->called, src->called, src->ncalled * sizeof(hilo_comp *));
+		i->ncalled = src->ncalled;
+	}
+	if (src->nattrs) {
+		i->attrs = hilo_arena_alloc(m->arena, src->nattrs * sizeof(hilo_attr));
+		for (uint32_t k = 0; k < src->nattrs; k++) {
+			if (src->attrs[k].kind == HILO_ATTR_CONTROL)
+				continue; /* control edges are not cloned */
+			i->attrs[i->nattrs++] = src->attrs[k]; /* int arrays are immutable: share */
+		}
+		i->cap_attrs = src->nattrs;
+	}
+	if (src->metadata) {
+		i->metadata = hilo_arena_alloc(m->arena, sizeof *i->metadata);
+		i->metadata->n = src->metadata->n;
+		i->metadata->e = hilo_arena_alloc(m->arena, (size_t)(src->metadata->n + 1) * sizeof(hilo_md_entry));
+		memcpy(i->metadata->e, src->metadata->e, (size_t)src->metadata->n * sizeof(hilo_md_entry));
+	}
+	return i;
+}
+
+bool hilo_instr_has_side_effect(const hilo_module *m, const hilo_instr *i)
+{
+	unsigned f = hilo_opcode_flags(i->op);
+	if (f & HILO_OPF_SE)
+		return true;
+	bool b;
+	if (i->op == HILO_OP_CUSTOM_CALL)
+		return hilo_instr_get_bool(i, "custom_call_has_side_effect", &b) && b;
+	if (f & HILO_OPF_COLL) {
+		if (hilo_instr_get_bool(i, "constrain_layout", &b) && b)
+			return true;
+		bool spmd = false;
+		for (uint32_t k = 0; k < m->nattrs; k++)
+			if (strcmp(m->attrs[k].key, "num_partitions") == 0 &&
+			    strcmp(m->attrs[k].value, "1") != 0)
+				spmd = true;
+		if (!spmd && hilo_instr_attr(i, "channel_id"))
+			return true;
+	}
+	return false;
+}
+
+/* ---- computations ---- */
+
+void hilo_comp_append(hilo_comp *c, hilo_instr *i)
+{
+	i->parent = c;
+	i->prev = c->last;
+	i->next = NULL;
+	if (c->last)
+		c->last->next = i;
+	else
+		c->first = i;
+	c->last = i;
+	c->ninstrs++;
+}
+
+void hilo_comp_insert_before(hilo_comp *c, hilo_instr *before, hilo_instr *i)
+{
+	if (!before) {
+		hilo_comp_append(c, i);
+		return;
+	}
+	i->parent = c;
+	i->next = before;
+	i->prev = before->prev;
+	if (before->prev)
+		before->prev->next = i;
+	else
+		c->first = i;
+	before->prev = i;
+	c->ninstrs++;
+}
+
+void hilo_comp_remove(hilo_comp *c, hilo_instr *i)
+{
+	hilo_instr_clear_operands(i);
+	hilo_instr_remove_ctrl_deps(i);
+	if (i->prev)
+		i->prev->next = i->next;
+	else
+		c->first = i->next;
+	if (i->next)
+		i->next->prev = i->prev;
+	else
+		c->last = i->prev;
+	i->prev = i->next = NULL;
+	i->parent = NULL;
+	c->ninstrs--;
+	if (c->root == i)
+		c->root = NULL;
+	if (i->op == HILO_OP_PARAMETER && i->param_no >= 0 &&
+	    (uint32_t)i->param_no < c->nparams && c->params[i->param_no] == i)
+		c->params[i->param_no] = NULL;
+}
+
+void hilo_comp_set_root(hilo_comp *c, hilo_instr *root)
+{
+	if (c->root)
+		c->root->is_root = false;
+	c->root = root;
+	if (root)
+		root->is_root = true;
+}
+
+void hilo_comp_add_param(hilo_module *m, hilo_comp *c, hilo_instr *p)
+{
+	uint32_t n = (uint32_t)p->param_no + 1;
+	if (n > c->cap_params) {
+		uint32_t cap = c->cap_params ? c->cap_params : 4;
+		while (cap < n)
+			cap *= 2;
+		c->params = hilo_arena_grow(m->arena, c->params, c->nparams, cap, sizeof(hilo_instr *));
+		c->cap_params = cap;
+	}
+	if (n > c->nparams)
+		c->nparams = n;
+	c->params[p->param_no] = p;
+}
+
+void hilo_instr_replace_all_uses(hilo_module *m, hilo_instr *from, hilo_instr *to)
+{
+	if (from == to)
+		return;
+	while (from->nusers) {
+		hilo_use u = from->users[--from->nusers];
+		u.user->operands[u.slot] = to;
+		add_use(m, to, u.user, u.slot);
+	}
+	if (from->parent && from->parent->root == from)
+		hilo_comp_set_root(from->parent, to);
+}
+
+/* Iterative DFS so deep graphs cannot overflow the C stack. */
+hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n)
+{
+	hilo_instr **out = hilo_arena_alloc(m->arena, (c->ninstrs + 1) * sizeof *out);
+	uint32_t no = 0;
+	typedef struct { hilo_instr *i; uint32_t k; } frame;
+	frame *st = malloc((c->ninstrs + 1) * sizeof *st);
+	if (!out || !st) {
+		free(st);
+		*n = 0;
+		return out;
+	}
+	for (hilo_instr *i = c->first; i; i = i->next)
+		i->mark = 0;
+	for (hilo_instr *r = c->first; r; r = r->next) {
+		if (r->mark)
+			continue;
+		uint32_t sp = 0;
+		st[sp++] = (frame){r, 0};
+		r->mark = 1;
+		while (sp) {
+			frame *f = &st[sp - 1];
+			hilo_instr *i = f->i;
+			uint32_t total = i->noperands + i->nctrl_preds;
+			if (f->k < total) {
+				hilo_instr *o = f->k < i->noperands ? i->operands[f->k]
+				                                    : i->ctrl_preds[f->k - i->noperands];
+				f->k++;
+				if (!o->mark && o->parent == c) {
+					o->mark = 1;
+					st[sp++] = (frame){o, 0};
+				}
+				continue;
+			}
+			out[no++] = i;
+			sp--;
+		}
+	}
+	free(st);
+	*n = no;
+	return out;
+}
+
+hilo_comp **hilo_module_comp_post_order(hilo_module *m, uint32_t *n)
+{
+	hilo_comp **out = hilo_arena_alloc(m->arena, (m->ncomps + 1) * sizeof *out);
+	uint32_t no = 0;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		m->comps[k]->mark = 0;
+	/* explicit stack of (comp, instr cursor, called cursor) */
+	typedef struct { hilo_comp *c; hilo_instr *i; uint32_t k; } frame;
+	frame *st = malloc((m->ncomps + 1) * sizeof *st);
+	if (!st) {
+		*n = 0;
+		return out;
+	}
+	for (uint32_t r = 0; r < m->ncomps; r++) {
+		hilo_comp *root = m->comps[r];
+		if (root->mark)
+			continue;
+		uint32_t sp = 0;
+		root->mark = 1;
+		st[sp++] = (frame){root, root->first, 0};
+		while (sp) {
+			frame *f = &st[sp - 1];
+			while (f->i && f->k >= f->i->ncalled) {
+				f->i = f->i->next;
+				f->k = 0;
+			}
+			if (!f->i) {
+				out[no++] = f->c;
+				sp--;
+				continue;
+			}
+			hilo_comp *callee = f->i->called[f->k++];
+			if (!callee->mark && sp < m->ncomps) {
+				callee->mark = 1;
+				st[sp++] = (frame){callee, callee->first, 0};
+			}
+		}
+	}
+	free(st);
+	*n = no;
+	return out;
+}
+
+hilo_comp *hilo_comp_clone(hilo_module *m, hilo_comp *src, const char *name)
+{
+	hilo_comp *c = hilo_comp_create(m, name);
+	c->print_signature = src->print_signature;
+	c->execution_thread = src->execution_thread;
+	for (hilo_instr *i = src->first; i; i = i->next)
+		i->aux = NULL;
+	for (hilo_instr *i = src->first; i; i = i->next) {
+		hilo_instr *n = hilo_instr_clone(m, i, i->name);
+		for (uint32_t k = 0; k < i->noperands; k++) {
+			hilo_instr *o = i->operands[k];
+			hilo_instr_add_operand(m, n, o->aux ? (hilo_instr *)o->aux : o);
+		}
+		i->aux = n;
+		hilo_comp_append(c, n);
+		if (n->op == HILO_OP_PARAMETER)
+			hilo_comp_add_param(m, c, n);
+	}
+	for (hilo_instr *i = src->first; i; i = i->next)
+		for (uint32_t k = 0; k < i->nctrl_preds; k++)
+			if (i->ctrl_preds[k]->aux)
+				hilo_instr_add_ctrl_pred(m, i->aux, i->ctrl_preds[k]->aux);
+	if (src->root)
+		hilo_comp_set_root(c, src->root->aux);
+	return c;
+}

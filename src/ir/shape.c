@@ -1,0 +1,152 @@
+/* Shapes: element counts, comparison and XLA's printed form. */
+#include "hilo/ir.h"
+
+#include <string.h>
+
+int64_t hilo_shape_elements(const hilo_shape *s)
+{
+	int64_t n = 1;
+	for (int i = 0; i < s->rank; i++) {
+		int64_t d = s->dims[i];
+		if (d < 0)
+			return -1;
+		if (d && n > ((int64_t)1 << 62) / d)
+			return -1;
+		n *= d;
+	}
+	return n;
+}
+
+bool hilo_shape_is_tuple(const hilo_shape *s)
+{
+	return s->type == HILO_T_TUPLE;
+}
+
+bool hilo_shape_is_array(const hilo_shape *s)
+{
+	return s->type != HILO_T_TUPLE && s->type != HILO_T_TOKEN &&
+	       s->type != HILO_T_OPAQUE && s->type != HILO_T_INVALID;
+}
+
+bool hilo_shape_compatible(const hilo_shape *a, const hilo_shape *b)
+{
+	if (a == b)
+		return true;
+	if (a->type != b->type)
+		return false;
+	if (a->type == HILO_T_TUPLE) {
+		if (a->ntuple != b->ntuple)
+			return false;
+		for (int i = 0; i < a->ntuple; i++)
+			if (!hilo_shape_compatible(a->elems[i], b->elems[i]))
+				return false;
+		return true;
+	}
+	if (a->rank != b->rank)
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i])
+			return false;
+	return true;
+}
+
+static bool layout_equal(const hilo_layout *a, const hilo_layout *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->n != b->n)
+		return false;
+	for (int i = 0; i < a->n; i++)
+		if (a->minor_to_major[i] != b->minor_to_major[i])
+			return false;
+	if (!a->tail || !b->tail)
+		return a->tail == b->tail;
+	return strcmp(a->tail, b->tail) == 0;
+}
+
+bool hilo_shape_equal(const hilo_shape *a, const hilo_shape *b)
+{
+	if (a == b)
+		return true;
+	if (a->type != b->type || a->buffer != b->buffer)
+		return false;
+	if (a->type == HILO_T_TUPLE) {
+		if (a->ntuple != b->ntuple)
+			return false;
+		for (int i = 0; i < a->ntuple; i++)
+			if (!hilo_shape_equal(a->elems[i], b->elems[i]))
+				return false;
+		return true;
+	}
+	if (!hilo_shape_compatible(a, b))
+		return false;
+	for (int i = 0; i < a->rank; i++) {
+		int da = a->dyn ? a->dyn[i] : 0, db = b->dyn ? b->dyn[i] : 0;
+		if (da != db)
+			return false;
+	}
+	return layout_equal(a->layout, b->layout);
+}
+
+void hilo_shape_print(hilo_buf *b, const hilo_shape *s)
+{
+	if (s->buffer) {
+		hilo_buf_put(b, "b(", 2);
+		hilo_shape tmp = *s;
+		tmp.buffer = false;
+		hilo_shape_print(b, &tmp);
+		hilo_buf_putc(b, ')');
+		return;
+	}
+	if (s->type == HILO_T_TUPLE) {
+		hilo_buf_putc(b, '(');
+		for (int i = 0; i < s->ntuple; i++) {
+			if (i) {
+				hilo_buf_put(b, ", ", 2);
+				if (i % 5 == 0)
+					hilo_buf_printf(b, "/*index=%d*/", i);
+			}
+			hilo_shape_print(b, s->elems[i]);
+		}
+		hilo_buf_putc(b, ')');
+		return;
+	}
+	hilo_buf_puts(b, hilo_ptype_name(s->type));
+	hilo_buf_putc(b, '[');
+	for (int i = 0; i < s->rank; i++) {
+		if (i)
+			hilo_buf_putc(b, ',');
+		int d = s->dyn ? s->dyn[i] : 0;
+		if (d == HILO_DIM_UNBOUNDED) {
+			hilo_buf_putc(b, '?');
+			continue;
+		}
+		if (d == HILO_DIM_BOUNDED)
+			hilo_buf_put(b, "<=", 2);
+		hilo_buf_put_i64(b, s->dims[i]);
+	}
+	hilo_buf_putc(b, ']');
+	if (s->layout) {
+		hilo_buf_putc(b, '{');
+		for (int i = 0; i < s->layout->n; i++) {
+			if (i)
+				hilo_buf_putc(b, ',');
+			hilo_buf_put_i64(b, s->layout->minor_to_major[i]);
+		}
+		if (s->layout->tail) {
+			hilo_buf_putc(b, ':');
+			hilo_buf_puts(b, s->layout->tail);
+		}
+		hilo_buf_putc(b, '}');
+	}
+}
+
+char *hilo_shape_str(hilo_arena *a, const hilo_shape *s)
+{
+	hilo_buf b;
+	hilo_buf_init(&b);
+	hilo_shape_print(&b, s);
+	char *r = hilo_arena_strdup(a, hilo_buf_cstr(&b));
+	hilo_buf_free(&b);
+	return r;
+}

@@ -1,0 +1,347 @@
+/* Structural verifier: the invariants every pass must preserve.
+ * Runs after parsing and, with --verify-each, after every pass. Checks
+ * are independent of how the IR was built: use lists are rebuilt from
+ * the operand arrays and compared. */
+#include "hilo/verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct vctx {
+	hilo_module *m;
+	const char *file;
+	hilo_diags *d;
+	bool ok;
+} vctx;
+
+static void fail(vctx *V, const hilo_comp *c, const hilo_instr *i, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void fail(vctx *V, const hilo_comp *c, const hilo_instr *i, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	V->ok = false;
+	int line = i ? i->line : c ? c->line : 0, col = i ? i->col : c ? c->col : 0;
+	if (i)
+		hilo_diag_add(V->d, HILO_SEV_ERROR, V->file, line, col, NULL, 0,
+			"instruction '%s' in computation '%s': %s", i->name, c ? c->name : "?", msg);
+	else if (c)
+		hilo_diag_add(V->d, HILO_SEV_ERROR, V->file, line, col, NULL, 0,
+			"computation '%s': %s", c->name, msg);
+	else
+		hilo_diag_add(V->d, HILO_SEV_ERROR, V->file, 0, 0, NULL, 0, "%s", msg);
+}
+
+static const char *sh(vctx *V, const hilo_shape *s)
+{
+	return hilo_shape_str(V->m->arena, s);
+}
+
+static bool same_dims(const hilo_shape *a, const hilo_shape *b)
+{
+	if (a->rank != b->rank)
+		return false;
+	for (int k = 0; k < a->rank; k++)
+		if (a->dims[k] != b->dims[k])
+			return false;
+	return true;
+}
+
+static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
+{
+	const hilo_shape *s = i->shape;
+	hilo_instr **o = i->operands;
+	uint32_t n = i->noperands;
+	int cnt;
+	const int64_t *v;
+	switch (i->op) {
+	case HILO_OP_SELECT:
+		if (n == 3 && (!same_dims(o[1]->shape, s) || !same_dims(o[2]->shape, s) ||
+		               (o[0]->shape->rank && !same_dims(o[0]->shape, s)) ||
+		               o[0]->shape->type != HILO_T_PRED))
+			fail(V, c, i, "select operands %s, %s, %s do not match result %s", sh(V, o[0]->shape),
+				sh(V, o[1]->shape), sh(V, o[2]->shape), sh(V, s));
+		return;
+	case HILO_OP_COMPARE:
+		if (n == 2 && (!same_dims(o[0]->shape, s) || !same_dims(o[1]->shape, s) || s->type != HILO_T_PRED))
+			fail(V, c, i, "compare of %s and %s cannot give %s", sh(V, o[0]->shape), sh(V, o[1]->shape), sh(V, s));
+		return;
+	case HILO_OP_CONVERT:
+	case HILO_OP_BITCAST_CONVERT:
+		if (n == 1 && i->op == HILO_OP_CONVERT && !same_dims(o[0]->shape, s))
+			fail(V, c, i, "convert changes dimensions: %s -> %s", sh(V, o[0]->shape), sh(V, s));
+		return;
+	case HILO_OP_BROADCAST:
+		v = hilo_instr_get_ints(i, "dimensions", &cnt);
+		if (!v) {
+			if (o[0]->shape->rank)
+				fail(V, c, i, "broadcast of a non-scalar needs dimensions=");
+			return;
+		}
+		if (cnt != o[0]->shape->rank) {
+			fail(V, c, i, "broadcast dimensions has %d entries for an operand of rank %d", cnt, o[0]->shape->rank);
+			return;
+		}
+		for (int k = 0; k < cnt; k++)
+			if (v[k] < 0 || v[k] >= s->rank || s->dims[v[k]] != o[0]->shape->dims[k]) {
+				fail(V, c, i, "broadcast of %s to %s with dimensions entry %d = %lld is invalid",
+					sh(V, o[0]->shape), sh(V, s), k, (long long)v[k]);
+				return;
+			}
+		return;
+	case HILO_OP_RESHAPE:
+		if (hilo_shape_elements(o[0]->shape) != hilo_shape_elements(s))
+			fail(V, c, i, "reshape changes the element count: %s -> %s", sh(V, o[0]->shape), sh(V, s));
+		return;
+	case HILO_OP_TRANSPOSE:
+		v = hilo_instr_get_ints(i, "dimensions", &cnt);
+		if (!v || cnt != s->rank || cnt != o[0]->shape->rank) {
+			fail(V, c, i, "transpose needs a dimensions permutation of rank %d", s->rank);
+			return;
+		}
+		for (int k = 0; k < cnt; k++)
+			if (v[k] < 0 || v[k] >= cnt || s->dims[k] != o[0]->shape->dims[v[k]]) {
+				fail(V, c, i, "transpose of %s by dimensions does not give %s", sh(V, o[0]->shape), sh(V, s));
+				return;
+			}
+		return;
+	case HILO_OP_SLICE: {
+		hilo_attr *a = hilo_instr_attr(i, "slice");
+		if (!a || a->kind != HILO_ATTR_SLICE || a->n != o[0]->shape->rank || s->rank != a->n) {
+			fail(V, c, i, "slice needs one [start:limit:stride] per operand dimension");
+			return;
+		}
+		for (int k = 0; k < a->n; k++) {
+			int64_t st = a->v.ints[3 * k], li = a->v.ints[3 * k + 1], sd = a->v.ints[3 * k + 2];
+			if (st < 0 || li < st || li > o[0]->shape->dims[k] || sd <= 0 ||
+			    s->dims[k] != (li - st + sd - 1) / sd) {
+				fail(V, c, i, "slice dimension %d [%lld:%lld:%lld] of %s does not give %s", k,
+					(long long)st, (long long)li, (long long)sd, sh(V, o[0]->shape), sh(V, s));
+				return;
+			}
+		}
+		return;
+	}
+	case HILO_OP_DYNAMIC_SLICE:
+	case HILO_OP_DYNAMIC_UPDATE_SLICE: {
+		bool dus = i->op == HILO_OP_DYNAMIC_UPDATE_SLICE;
+		int r = o[0]->shape->rank;
+		uint32_t first_idx = dus ? 2 : 1;
+		if (n < first_idx) {
+			fail(V, c, i, "too few operands");
+			return;
+		}
+		bool vec = n == first_idx + 1 && o[first_idx]->shape->rank == 1 && r != 1;
+		if (!vec && n != first_idx + (uint32_t)r) {
+			fail(V, c, i, "needs %d start indices for an operand of rank %d, has %u", r, r, n - first_idx);
+			return;
+		}
+		for (uint32_t k = first_idx; k < n; k++)
+			if (!hilo_ptype_is_int(o[k]->shape->type) || (!vec && o[k]->shape->rank != 0))
+				fail(V, c, i, "start index %u must be an integer scalar, is %s", k - first_idx, sh(V, o[k]->shape));
+		if (dus) {
+			if (!hilo_shape_compatible(s, o[0]->shape) || o[1]->shape->rank != r)
+				fail(V, c, i, "dynamic-update-slice result %s must match operand %s", sh(V, s), sh(V, o[0]->shape));
+			else
+				for (int k = 0; k < r; k++)
+					if (o[1]->shape->dims[k] > s->dims[k])
+						fail(V, c, i, "update %s larger than operand %s", sh(V, o[1]->shape), sh(V, s));
+		} else {
+			v = hilo_instr_get_ints(i, "dynamic_slice_sizes", &cnt);
+			if (!v || cnt != r || s->rank != r) {
+				fail(V, c, i, "dynamic_slice_sizes must have one entry per operand dimension");
+				return;
+			}
+			for (int k = 0; k < r; k++)
+				if (v[k] < 0 || v[k] > o[0]->shape->dims[k] || s->dims[k] != v[k]) {
+					fail(V, c, i, "dynamic_slice_sizes do not fit operand %s / result %s", sh(V, o[0]->shape), sh(V, s));
+					return;
+				}
+		}
+		return;
+	}
+	case HILO_OP_CONCATENATE: {
+		v = hilo_instr_get_ints(i, "dimensions", &cnt);
+		if (!v || cnt != 1 || v[0] < 0 || v[0] >= s->rank) {
+			fail(V, c, i, "concatenate needs dimensions={d} within the rank");
+			return;
+		}
+		int64_t sum = 0;
+		for (uint32_t k = 0; k < n; k++) {
+			const hilo_shape *os = o[k]->shape;
+			if (os->rank != s->rank) {
+				fail(V, c, i, "operand %u has rank %d, result rank %d", k, os->rank, s->rank);
+				return;
+			}
+			for (int d = 0; d < s->rank; d++)
+				if (d != v[0] && os->dims[d] != s->dims[d]) {
+					fail(V, c, i, "operand %u %s differs from result %s outside dimension %lld", k,
+						sh(V, os), sh(V, s), (long long)v[0]);
+					return;
+				}
+			sum += os->dims[v[0]];
+		}
+		if (sum != s->dims[v[0]])
+			fail(V, c, i, "operands sum to %lld along dimension %lld, result has %lld", (long long)sum,
+				(long long)v[0], (long long)s->dims[v[0]]);
+		return;
+	}
+	case HILO_OP_PAD: {
+		hilo_attr *a = hilo_instr_attr(i, "padding");
+		if (!a || a->kind != HILO_ATTR_PADDING || a->n != s->rank || o[0]->shape->rank != s->rank ||
+		    o[1]->shape->rank != 0) {
+			fail(V, c, i, "pad needs a scalar padding value and one padding entry per dimension");
+			return;
+		}
+		for (int k = 0; k < a->n; k++) {
+			int64_t d = o[0]->shape->dims[k], lo = a->v.ints[3 * k], hi = a->v.ints[3 * k + 1],
+				in = a->v.ints[3 * k + 2];
+			int64_t want = lo + hi + d + (d > 0 ? (d - 1) * in : 0);
+			if (in < 0 || want != s->dims[k]) {
+				fail(V, c, i, "pad dimension %d gives %lld, result has %lld", k, (long long)want,
+					(long long)s->dims[k]);
+				return;
+			}
+		}
+		return;
+	}
+	case HILO_OP_TUPLE:
+		if (s->type != HILO_T_TUPLE || (uint32_t)s->ntuple != n) {
+			fail(V, c, i, "tuple result %s does not have %u elements", sh(V, s), n);
+			return;
+		}
+		for (uint32_t k = 0; k < n; k++)
+			if (!hilo_shape_compatible(s->elems[k], o[k]->shape))
+				fail(V, c, i, "tuple element %u is %s, operand is %s", k, sh(V, s->elems[k]), sh(V, o[k]->shape));
+		return;
+	case HILO_OP_GET_TUPLE_ELEMENT: {
+		int64_t idx;
+		if (!hilo_instr_get_int(i, "index", &idx)) {
+			fail(V, c, i, "get-tuple-element needs index=");
+			return;
+		}
+		const hilo_shape *t = o[0]->shape;
+		if (t->type != HILO_T_TUPLE || idx < 0 || idx >= t->ntuple)
+			fail(V, c, i, "index %lld out of range for %s", (long long)idx, sh(V, t));
+		else if (!hilo_shape_compatible(t->elems[idx], s))
+			fail(V, c, i, "result %s differs from tuple element %s", sh(V, s), sh(V, t->elems[idx]));
+		return;
+	}
+	case HILO_OP_CALL: {
+		hilo_comp *callee = hilo_instr_get_comp(i, "to_apply");
+		if (!callee) {
+			fail(V, c, i, "call needs to_apply=");
+			return;
+		}
+		if (callee->nparams != n) {
+			fail(V, c, i, "calls '%s' with %u operands, it has %u parameters", callee->name, n, callee->nparams);
+			return;
+		}
+		for (uint32_t k = 0; k < n; k++)
+			if (callee->params[k] && !hilo_shape_compatible(callee->params[k]->shape, o[k]->shape))
+				fail(V, c, i, "operand %u %s does not match parameter %s", k, sh(V, o[k]->shape),
+					sh(V, callee->params[k]->shape));
+		if (callee->root && !hilo_shape_compatible(callee->root->shape, s))
+			fail(V, c, i, "result %s does not match '%s' root %s", sh(V, s), callee->name, sh(V, callee->root->shape));
+		return;
+	}
+	default:
+		break;
+	}
+	if ((hilo_opcode_flags(i->op) & HILO_OPF_EW) && i->async_op == HILO_OP_COUNT &&
+	    i->op != HILO_OP_COMPARE) {
+		for (uint32_t k = 0; k < n; k++) {
+			const hilo_shape *os = o[k]->shape;
+			if (!hilo_shape_is_array(os) || !hilo_shape_is_array(s))
+				continue;
+			if (!same_dims(os, s) && !(i->op == HILO_OP_CLAMP && os->rank == 0)) {
+				fail(V, c, i, "elementwise operand %u %s does not match result %s", k, sh(V, os), sh(V, s));
+				return;
+			}
+		}
+	}
+}
+
+static void check_comp(vctx *V, hilo_comp *c, hilo_ptrmap *comps)
+{
+	if (!c->root || c->root->parent != c) {
+		fail(V, c, NULL, "has no root instruction");
+		return;
+	}
+	uint32_t roots = 0, count = 0;
+	for (hilo_instr *i = c->first; i; i = i->next)
+		i->mark = 0;
+	for (hilo_instr *i = c->first; i; i = i->next) {
+		count++;
+		if (i->parent != c)
+			fail(V, c, i, "parent link is wrong");
+		if (i->is_root)
+			roots++;
+		int ar = hilo_opcode_arity(i->op);
+		if (ar >= 0 && i->async_op == HILO_OP_COUNT && (uint32_t)ar != i->noperands &&
+		    !(i->op == HILO_OP_RNG_BIT_GENERATOR))
+			fail(V, c, i, "%s takes %d operands, has %u", hilo_opcode_name(i->op), ar, i->noperands);
+		bool ops_ok = true;
+		for (uint32_t k = 0; k < i->noperands; k++) {
+			hilo_instr *o = i->operands[k];
+			if (!o || o->parent != c) {
+				fail(V, c, i, "operand %u is not in this computation", k);
+				ops_ok = false;
+			} else if (!o->mark) {
+				fail(V, c, i, "operand %u '%s' is used before it is defined", k, o->name);
+				ops_ok = false;
+			}
+		}
+		/* use list: every (user, slot) entry must be a real operand edge */
+		for (uint32_t u = 0; u < i->nusers; u++) {
+			hilo_use us = i->users[u];
+			if (!us.user || us.slot >= us.user->noperands || us.user->operands[us.slot] != i)
+				fail(V, c, i, "use list entry %u is stale", u);
+		}
+		for (uint32_t k = 0; k < i->ncalled; k++)
+			if (!hilo_ptrmap_get(comps, i->called[k]))
+				fail(V, c, i, "calls a computation that is not in the module");
+		if (i->op == HILO_OP_PARAMETER &&
+		    ((uint64_t)i->param_no >= c->nparams || c->params[i->param_no] != i))
+			fail(V, c, i, "parameter %lld is not registered", (long long)i->param_no);
+		if (ops_ok)
+			check_shapes(V, c, i);
+		i->mark = 1;
+	}
+	/* count uses from the operand side; must equal the use lists */
+	for (hilo_instr *i = c->first; i; i = i->next)
+		i->mark = 0;
+	for (hilo_instr *i = c->first; i; i = i->next)
+		for (uint32_t k = 0; k < i->noperands; k++)
+			if (i->operands[k])
+				i->operands[k]->mark++;
+	for (hilo_instr *i = c->first; i; i = i->next)
+		if ((uint32_t)i->mark != i->nusers)
+			fail(V, c, i, "use list has %u entries but %lld operand edges name it", i->nusers, (long long)i->mark);
+	if (roots != 1)
+		fail(V, c, NULL, "has %u instructions marked ROOT", roots);
+	if (count != c->ninstrs)
+		fail(V, c, NULL, "instruction count %u does not match the list (%u)", c->ninstrs, count);
+	for (uint32_t k = 0; k < c->nparams; k++)
+		if (!c->params[k] || c->params[k]->parent != c)
+			fail(V, c, NULL, "parameter %u is missing", k);
+}
+
+bool hilo_verify(hilo_module *m, const char *filename, hilo_diags *diags)
+{
+	vctx V = {m, filename, diags, true};
+	hilo_ptrmap comps;
+	hilo_ptrmap_init(&comps);
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		hilo_ptrmap_put(&comps, m->comps[k], m->comps[k]);
+	if (!m->entry || !hilo_ptrmap_get(&comps, m->entry))
+		fail(&V, NULL, NULL, "module has no entry computation");
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		check_comp(&V, m->comps[k], &comps);
+	hilo_ptrmap_free(&comps);
+	return V.ok;
+}

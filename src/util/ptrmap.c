@@ -1,0 +1,87 @@
+/* Pointer-keyed hash map with linear probing. */
+#include "hilo/base.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t hash(const void *p)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (size_t)x;
+}
+
+void hilo_ptrmap_init(hilo_ptrmap *m)
+{
+	memset(m, 0, sizeof *m);
+}
+
+void hilo_ptrmap_free(hilo_ptrmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof *m);
+}
+
+void hilo_ptrmap_clear(hilo_ptrmap *m)
+{
+	if (m->keys)
+		memset(m->keys, 0, m->cap * sizeof *m->keys);
+	m->n = 0;
+}
+
+static bool grow(hilo_ptrmap *m)
+{
+	size_t ncap = m->cap ? m->cap * 2 : 64;
+	const void **nk = calloc(ncap, sizeof *nk);
+	void **nv = calloc(ncap, sizeof *nv);
+	if (!nk || !nv) {
+		free(nk);
+		free(nv);
+		return false;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		size_t j = hash(m->keys[i]) & (ncap - 1);
+		while (nk[j])
+			j = (j + 1) & (ncap - 1);
+		nk[j] = m->keys[i];
+		nv[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = nk;
+	m->vals = nv;
+	m->cap = ncap;
+	return true;
+}
+
+bool hilo_ptrmap_put(hilo_ptrmap *m, const void *key, void *val)
+{
+	if ((m->n + 1) * 2 > m->cap && !grow(m))
+		return false;
+	size_t i = hash(key) & (m->cap - 1);
+	while (m->keys[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->keys[i])
+		m->n++;
+	m->keys[i] = key;
+	m->vals[i] = val;
+	return true;
+}
+
+void *hilo_ptrmap_get(const hilo_ptrmap *m, const void *key)
+{
+	if (!m->cap)
+		return NULL;
+	size_t i = hash(key) & (m->cap - 1);
+	while (m->keys[i]) {
+		if (m->keys[i] == key)
+			return m->vals[i];
+		i = (i + 1) & (m->cap - 1);
+	}
+	return NULL;
+}
