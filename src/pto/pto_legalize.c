@@ -1,0 +1,684 @@
+/* pto_legalize.c - legalize-graph-boundary, Steps A-C and the driver.
+ *
+ * What (seed 002): makes every FunctionType::Graph function legal for the
+ * host_build_graph runtime to record and replay.
+ *   Step A  a scalar the body derives only from its own scalar parameters
+ *           and constants is hoisted: it becomes an appended In parameter
+ *           and every call site computes it. A bare rename (`n = batch`) is
+ *           substituted away and its binding erased; chains collapse to
+ *           their root and an alias of a hoisted value lands on the new
+ *           parameter.
+ *   Step B  a tensor.slice/tensor.view of a boundary tensor (a parameter,
+ *           a bare alias, an in-place rebind through the callee's explicit
+ *           return -> parameter map, a hoisted allocation, a hoisted view)
+ *           has three outcomes: every window operand derivable -> hoisted
+ *           as an appended tensor parameter taking its root's direction;
+ *           all replay-invariant -> left in place; otherwise GB019. A view
+ *           with a shape that is not replay-invariant is GB020.
+ *   Step C  a pl.tensor.create at the top level of the body (not under a
+ *           loop) becomes an appended InOut parameter, created at the call.
+ * New parameters are appended tensors first (allocations, then views),
+ * then scalars. Each call site binds every hoisted value to a local
+ * `<name>__graph_arg<N>` (one counter per program) immediately before the
+ * call, in definition order (so a view's offset scalar precedes the view),
+ * appends those locals as arguments and extends `arg_directions`.
+ *
+ * When: the driver (hilo_pto_legalize_graph_boundary) runs Step D part 1,
+ * plans every Graph, rewrites bodies, signatures and call sites, then runs
+ * Step D part 2 on the result (pto_legalize_check.c).
+ *
+ * Why sound: a hoisted value is recomputed at the call site from exactly
+ * the arguments the callee's parameters are bound to, and it is bound
+ * before the call, so the callee sees the same value as before; a hoisted
+ * view or allocation names the same buffer window. SSA definition order is
+ * dependency order, so binding in that order resolves every reference.
+ */
+#include "pto/pto_legalize.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct hoist {
+	const char *name;
+	pto_expr *value;
+	const pto_expr *ann;   /* the variable's own annotation */
+	pto_dir dir;
+	bool tensor;
+	size_t defidx;
+	const char *local;     /* scratch while rewriting one call site */
+} hoist;
+
+typedef struct alias_ent {
+	const char *alias, *target;
+	size_t defidx;
+} alias_ent;
+
+typedef struct vec {
+	void *data;
+	size_t n, cap;
+} vec;
+
+static void *vec_push(hilo_arena *a, vec *v, size_t sz)
+{
+	if (v->n == v->cap) {
+		size_t ncap = v->cap ? v->cap * 2 : 8;
+		v->data = hilo_arena_grow(a, v->data, v->n, ncap, sz);
+		if (!v->data)
+			HILO_PANIC("out of memory");
+		v->cap = ncap;
+	}
+	return (char *)v->data + sz * v->n++;
+}
+
+typedef struct plan {
+	pto_func *f;
+	size_t orig_nparams;
+	const char **orig_names;
+	vec hoisted;      /* hoist, parameter order */
+	vec pass;         /* alias_ent, definition order */
+	pto_map scalar_alias;  /* alias -> target */
+	pto_map repl;          /* body rename: alias -> surviving name */
+	pto_map deleted;       /* names whose binding is erased */
+	pto_map hoisted_set;
+} plan;
+
+/* ---- the collector (Steps A-C analysis) ------------------------------ */
+
+typedef struct coll {
+	hilo_pto_program *p;
+	pto_fctx *c;
+	pto_invset inv;
+	hilo_diags *d;
+	bool failed;
+	int loop_depth;
+	size_t next_def;
+	pto_map scalar_params, tensor_params, derived, passthrough, root, in_place, created, tuple_result, defidx;
+	vec derived_l, slices_l, creates_l; /* hoist */
+	vec pass_l;                          /* alias_ent */
+} coll;
+
+static const char *root_of(coll *k, const pto_expr *e)
+{
+	if (!e || e->kind != PTO_E_NAME)
+		return NULL;
+	if (pto_map_has(&k->tensor_params, e->name))
+		return e->name;
+	return pto_map_get(&k->root, e->name);
+}
+
+static bool derivable(coll *k, const pto_expr *e)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case PTO_E_CALL:
+		return false;
+	case PTO_E_NAME:
+		if (!strcmp(e->name, "True") || !strcmp(e->name, "False"))
+			return true;
+		return pto_map_has(&k->scalar_params, e->name) || pto_map_has(&k->derived, e->name) ||
+			pto_map_has(&k->passthrough, e->name);
+	case PTO_E_ATTR:
+	case PTO_E_INT:
+	case PTO_E_FLOAT:
+	case PTO_E_STR:
+		return true;
+	default:
+		break;
+	}
+	if (e->base && !derivable(k, e->base))
+		return false;
+	if (e->rhs && !derivable(k, e->rhs))
+		return false;
+	for (size_t i = 0; i < e->nitems; i++)
+		if (!derivable(k, e->items[i]))
+			return false;
+	return true;
+}
+
+static void set_def(coll *k, const char *name)
+{
+	pto_map_put(&k->defidx, name, (void *)(uintptr_t)(++k->next_def));
+}
+
+static void push_hoist(coll *k, vec *v, const char *name, pto_expr *value, const pto_expr *ann)
+{
+	hoist *h = vec_push(k->p->arena, v, sizeof *h);
+	memset(h, 0, sizeof *h);
+	h->name = name;
+	h->value = value;
+	h->ann = ann;
+	h->defidx = k->next_def;
+}
+
+static void push_pass(coll *k, const char *alias, const char *target)
+{
+	alias_ent *a = vec_push(k->p->arena, &k->pass_l, sizeof *a);
+	a->alias = alias;
+	a->target = target;
+	a->defidx = k->next_def;
+}
+
+static void propagate(coll *k, const char *var, pto_expr *call, size_t pos)
+{
+	pto_call cl;
+	if (!pto_call_decode(k->p, call, &cl) || (cl.kind != PTO_C_FUNC && cl.kind != PTO_C_SUBMIT) || !cl.callee)
+		return;
+	size_t param;
+	if (!pto_explicit_returned_param(cl.callee, pos, &param))
+		return;
+	/* a Submit may omit a runtime-allocated Out tail: its caller-supplied
+	 * prefix still maps positionally, and a parameter in the gap has no
+	 * caller-side root */
+	if (param >= cl.nargs)
+		return;
+	const pto_expr *src = cl.args[param];
+	const char *r = root_of(k, src);
+	if (!r)
+		return;
+	pto_map_put(&k->root, var, (void *)r);
+	if (pto_map_has(&k->in_place, src->name))
+		pto_map_put(&k->in_place, var, (void *)1);
+	set_def(k, var);
+	push_pass(k, var, src->name);
+}
+
+static void visit_assign(coll *k, pto_stmt *s)
+{
+	if (s->target->kind != PTO_E_NAME)
+		return;
+	const char *var = s->target->name;
+	pto_var *v = pto_map_get(&k->c->vars, var);
+	pto_expr *val = s->value;
+	if (v && v->scalar) {
+		if (!derivable(k, val))
+			return;
+		set_def(k, var);
+		if (val->kind == PTO_E_NAME && strcmp(val->name, "True") && strcmp(val->name, "False")) {
+			pto_map_put(&k->passthrough, var, (void *)1);
+			push_pass(k, var, val->name);
+			pto_map_put(&k->c->vars, var, v); /* keep */
+			return;
+		}
+		pto_map_put(&k->derived, var, (void *)1);
+		push_hoist(k, &k->derived_l, var, val, s->ann);
+		return;
+	}
+	if (val->kind == PTO_E_NAME) {
+		const char *r = root_of(k, val);
+		if (r) {
+			pto_map_put(&k->root, var, (void *)r);
+			if (pto_map_has(&k->in_place, val->name))
+				pto_map_put(&k->in_place, var, (void *)1);
+			set_def(k, var);
+			push_pass(k, var, val->name);
+		}
+		return;
+	}
+	pto_call cl;
+	bool is_call = pto_call_decode(k->p, val, &cl);
+	if (is_call && (cl.kind == PTO_C_FUNC || cl.kind == PTO_C_SUBMIT) && s->ann &&
+	    s->ann->kind == PTO_E_SUB && s->ann->base->kind == PTO_E_ATTR && !strcmp(s->ann->base->name, "Tuple")) {
+		pto_map_put(&k->tuple_result, var, val);
+		return;
+	}
+	if (val->kind == PTO_E_SUB && val->nitems == 1 && val->base->kind == PTO_E_NAME) {
+		pto_expr *call = pto_map_get(&k->tuple_result, val->base->name);
+		int64_t idx;
+		if (call && pto_const_int(val->items[0], &idx) && idx >= 0)
+			propagate(k, var, call, (size_t)idx);
+		return;
+	}
+	if (!is_call)
+		return;
+	if (pto_call_is_op(&cl, "tensor.create") || pto_call_is_op(&cl, "tensor.full")) {
+		if (k->loop_depth == 0 && pto_call_is_op(&cl, "tensor.create")) {
+			pto_map_put(&k->root, var, (void *)var);
+			pto_map_put(&k->created, var, (void *)1);
+			set_def(k, var);
+			push_hoist(k, &k->creates_l, var, val, s->ann);
+		}
+		return;
+	}
+	if (cl.kind == PTO_C_FUNC) {
+		propagate(k, var, val, 0);
+		return;
+	}
+	if (!pto_call_is_op(&cl, "tensor.slice") && !pto_call_is_op(&cl, "tensor.view"))
+		return;
+	if (!cl.nargs)
+		return;
+	const pto_expr *src = cl.args[0];
+	const char *r = root_of(k, src);
+	if (!r)
+		return;
+	bool all_derivable = true, all_invariant = true;
+	for (size_t i = 1; i < cl.nargs; i++) {
+		if (!derivable(k, cl.args[i]))
+			all_derivable = false;
+		if (!pto_inv_is_invariant(&k->inv, cl.args[i]))
+			all_invariant = false;
+	}
+	bool hoistable = all_derivable && !pto_map_has(&k->in_place, src->name);
+	if (!hoistable && !all_invariant) {
+		pto_error(k->p, k->d, val->line, val->col, "GB019",
+			"Graph function '%s' derives '%s' from boundary tensor '%s' using a value that is neither "
+			"reconstructible at the call site nor the same on every replay. Replay patches the "
+			"boundary tensor's address but keeps the offset recorded on the first call, so the view "
+			"would silently address the first call's window. Take the view at the call site and pass "
+			"it in, or index it only by constant-trip loop variables and constants.",
+			k->c->f->name, var, src->name);
+		k->failed = true;
+		return;
+	}
+	size_t n;
+	pto_expr *const *shape = pto_type_shape(s->ann, &n);
+	for (size_t i = 0; shape && i < n; i++)
+		if (!pto_inv_is_invariant(&k->inv, shape[i])) {
+			pto_error(k->p, k->d, val->line, val->col, "GB020",
+				"Graph function '%s' takes a view '%s' of boundary tensor '%s' whose shape is not a "
+				"compile-time constant. Recording freezes a view's shape and strides into the node "
+				"and replay patches only its address, so a later call with a different extent would "
+				"replay the first call's shape. Give the view a fixed shape - a constant, or an "
+				"extent of a boundary tensor, and a varying offset is fine - or take it at the call "
+				"site.", k->c->f->name, var, src->name);
+			k->failed = true;
+			return;
+		}
+	pto_map_put(&k->root, var, (void *)r);
+	if (!hoistable) {
+		/* left in place: frozen == correct; views of it face the same rule */
+		pto_map_put(&k->in_place, var, (void *)1);
+		return;
+	}
+	set_def(k, var);
+	push_hoist(k, &k->slices_l, var, val, s->ann);
+}
+
+static void visit_block(coll *k, pto_block *b)
+{
+	for (size_t i = 0; i < b->n && !k->failed; i++) {
+		pto_stmt *s = b->stmts[i];
+		switch (s->kind) {
+		case PTO_S_ASSIGN:
+			visit_assign(k, s);
+			break;
+		case PTO_S_FOR:
+		case PTO_S_WHILE:
+			k->loop_depth++;
+			visit_block(k, &s->body);
+			k->loop_depth--;
+			break;
+		case PTO_S_IF:
+			visit_block(k, &s->body);
+			visit_block(k, &s->orelse);
+			break;
+		case PTO_S_WITH:
+			visit_block(k, &s->body);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Builds the plan for one Graph; false after a Step B rejection. */
+static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d)
+{
+	pto_fctx c;
+	pto_fctx_init(&c, p, f);
+	coll k;
+	memset(&k, 0, sizeof k);
+	k.p = p;
+	k.c = &c;
+	k.d = d;
+	pto_inv_init(&k.inv, &c);
+	pto_map *maps[] = { &k.scalar_params, &k.tensor_params, &k.derived, &k.passthrough, &k.root,
+		&k.in_place, &k.created, &k.tuple_result, &k.defidx };
+	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
+		pto_map_init(maps[i], p->arena);
+	for (size_t i = 0; i < f->nparams; i++) {
+		pto_var *v = pto_map_get(&c.vars, f->params[i].name);
+		pto_map_put(v->scalar ? &k.scalar_params : &k.tensor_params, v->name, v);
+	}
+	visit_block(&k, &f->body);
+	if (k.failed)
+		return false;
+
+	memset(pl, 0, sizeof *pl);
+	pl->f = f;
+	pl->orig_nparams = f->nparams;
+	pl->orig_names = hilo_arena_alloc(p->arena, (f->nparams + 1) * sizeof *pl->orig_names);
+	for (size_t i = 0; i < f->nparams; i++)
+		pl->orig_names[i] = f->params[i].name;
+	pto_map_init(&pl->scalar_alias, p->arena);
+	pto_map_init(&pl->repl, p->arena);
+	pto_map_init(&pl->deleted, p->arena);
+	pto_map_init(&pl->hoisted_set, p->arena);
+	hoist *h;
+	for (size_t i = 0; i < k.creates_l.n; i++) {
+		h = vec_push(p->arena, &pl->hoisted, sizeof *h);
+		*h = ((hoist *)k.creates_l.data)[i];
+		h->dir = PTO_DIR_INOUT;
+		h->tensor = true;
+	}
+	for (size_t i = 0; i < k.slices_l.n; i++) {
+		h = vec_push(p->arena, &pl->hoisted, sizeof *h);
+		*h = ((hoist *)k.slices_l.data)[i];
+		h->tensor = true;
+		h->dir = PTO_DIR_IN;
+		const char *r = pto_map_get(&k.root, h->name);
+		if (r && pto_map_has(&k.created, r)) {
+			h->dir = PTO_DIR_INOUT;
+		} else if (r) {
+			pto_var *rv = pto_map_get(&c.vars, r);
+			if (rv && rv->kind == PTO_V_PARAM)
+				h->dir = rv->dir;
+		}
+	}
+	for (size_t i = 0; i < k.derived_l.n; i++) {
+		h = vec_push(p->arena, &pl->hoisted, sizeof *h);
+		*h = ((hoist *)k.derived_l.data)[i];
+		h->dir = PTO_DIR_IN;
+		h->tensor = false;
+	}
+	pl->pass = k.pass_l;
+	size_t nalias = 0;
+	for (size_t i = 0; i < k.pass_l.n; i++) {
+		alias_ent *a = &((alias_ent *)k.pass_l.data)[i];
+		if (pto_map_has(&k.passthrough, a->alias)) {
+			pto_map_put(&pl->scalar_alias, a->alias, (void *)a->target);
+			nalias++;
+		}
+	}
+	for (size_t i = 0; i < pl->hoisted.n; i++) {
+		h = &((hoist *)pl->hoisted.data)[i];
+		pto_map_put(&pl->hoisted_set, h->name, h);
+		pto_map_put(&pl->deleted, h->name, (void *)1);
+	}
+	/* each alias chain resolves to a hoisted parameter or its root */
+	for (size_t i = 0; i < k.pass_l.n; i++) {
+		alias_ent *a = &((alias_ent *)k.pass_l.data)[i];
+		if (!pto_map_has(&pl->scalar_alias, a->alias))
+			continue;
+		const char *cur = a->target;
+		for (size_t steps = 0; steps <= nalias; steps++) {
+			if (pto_map_has(&pl->hoisted_set, cur))
+				break;
+			const char *next = pto_map_get(&pl->scalar_alias, cur);
+			if (!next)
+				break;
+			cur = next;
+		}
+		pto_map_put(&pl->repl, a->alias, (void *)cur);
+		pto_map_put(&pl->deleted, a->alias, (void *)1);
+	}
+	return true;
+}
+
+static bool plan_empty(const plan *pl) { return pl->hoisted.n == 0 && pl->scalar_alias.n == 0; }
+
+/* ---- body rewrite ----------------------------------------------------- */
+
+static void rename_expr(pto_expr *e, const pto_map *repl)
+{
+	if (!e)
+		return;
+	if (e->kind == PTO_E_NAME) {
+		const char *r = pto_map_get(repl, e->name);
+		if (r)
+			e->name = r;
+		return;
+	}
+	if (e->kind == PTO_E_ATTR)
+		return;
+	rename_expr(e->base, repl);
+	rename_expr(e->rhs, repl);
+	for (size_t i = 0; i < e->nitems; i++)
+		rename_expr(e->items[i], repl);
+	for (size_t i = 0; i < e->nkw; i++)
+		rename_expr(e->kwvals[i], repl);
+}
+
+static void rewrite_block(pto_block *b, const plan *pl)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		pto_stmt *s = b->stmts[i];
+		if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME && pto_map_has(&pl->deleted, s->target->name))
+			continue;
+		if (s->kind != PTO_S_ASSIGN)
+			rename_expr(s->target, &pl->repl);
+		rename_expr(s->value, &pl->repl);
+		rename_expr(s->ann, &pl->repl);
+		rewrite_block(&s->body, pl);
+		rewrite_block(&s->orelse, pl);
+		b->stmts[w++] = s;
+	}
+	b->n = w;
+}
+
+static pto_expr *wrap_dir(hilo_pto_program *p, const pto_expr *ann, pto_dir dir)
+{
+	pto_expr *t = ann ? pto_expr_clone(p, ann) :
+		pto_sub1(p, pto_attr(p, pto_name(p, "pl"), "Scalar"), pto_attr(p, pto_name(p, "pl"), "INDEX"));
+	if (dir == PTO_DIR_IN)
+		return t;
+	return pto_sub1(p, pto_attr(p, pto_name(p, "pl"), dir == PTO_DIR_INOUT ? "InOut" : "Out"), t);
+}
+
+static void extend_signature(hilo_pto_program *p, const plan *pl)
+{
+	for (size_t i = 0; i < pl->hoisted.n; i++) {
+		const hoist *h = &((hoist *)pl->hoisted.data)[i];
+		pto_func_add_param(p, pl->f, h->name, wrap_dir(p, h->ann, h->dir));
+	}
+}
+
+/* ---- call sites ------------------------------------------------------- */
+
+typedef struct site {
+	hilo_pto_program *p;
+	pto_map *plans;       /* graph name -> plan */
+	vec prefix;           /* pto_stmt* to insert before the statement */
+	const char *indent;
+} site;
+
+static pto_expr *subst(hilo_pto_program *p, const pto_expr *e, const pto_map *bind)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == PTO_E_NAME) {
+		const pto_expr *b = pto_map_get(bind, e->name);
+		return pto_expr_clone(p, b ? b : e);
+	}
+	if (e->kind == PTO_E_ATTR)
+		return pto_expr_clone(p, e);
+	pto_expr *c = pto_expr_clone(p, e);
+	c->base = subst(p, e->base, bind);
+	c->rhs = subst(p, e->rhs, bind);
+	for (size_t i = 0; i < e->nitems; i++)
+		c->items[i] = subst(p, e->items[i], bind);
+	for (size_t i = 0; i < e->nkw; i++)
+		c->kwvals[i] = subst(p, e->kwvals[i], bind);
+	return c;
+}
+
+static void extend_arg_directions(hilo_pto_program *p, pto_call *cl, const plan *pl)
+{
+	if (!cl->attrs || cl->attrs->kind != PTO_E_DICT)
+		return;
+	for (size_t i = 0; i < cl->attrs->nitems; i++) {
+		const pto_expr *key = cl->attrs->keys[i];
+		pto_expr *lst = cl->attrs->items[i];
+		if (key->kind != PTO_E_STR || strlen(key->text) != 16 || strncmp(key->text + 1, "arg_directions", 14) ||
+		    lst->kind != PTO_E_LIST)
+			continue;
+		const pto_expr *proto = lst->nitems && lst->items[0]->kind == PTO_E_ATTR ? lst->items[0]->base : NULL;
+		for (size_t k = 0; k < pl->hoisted.n; k++) {
+			const hoist *h = &((hoist *)pl->hoisted.data)[k];
+			const char *nm = !h->tensor ? "Scalar" : h->dir == PTO_DIR_INOUT ? "InOut" : "Input";
+			pto_expr *base = proto ? pto_expr_clone(p, proto) : pto_attr(p, pto_name(p, "pl"), "ArgDirection");
+			pto_items_push(p, &lst->items, &lst->nitems, pto_attr(p, base, nm));
+		}
+	}
+}
+
+static void rewrite_call(void *ud, pto_call *cl)
+{
+	site *st = ud;
+	hilo_pto_program *p = st->p;
+	if ((cl->kind != PTO_C_FUNC && cl->kind != PTO_C_SUBMIT) || !cl->callee_name)
+		return;
+	plan *pl = pto_map_get(st->plans, cl->callee_name);
+	if (!pl)
+		return;
+	pto_map bind;
+	pto_map_init(&bind, p->arena);
+	size_t bound = cl->nargs < pl->orig_nparams ? cl->nargs : pl->orig_nparams;
+	for (size_t i = 0; i < bound; i++)
+		pto_map_put(&bind, pl->orig_names[i], cl->args[i]);
+	/* hoists in definition order, merged with the aliases */
+	size_t nh = pl->hoisted.n;
+	hoist **byd = hilo_arena_alloc(p->arena, (nh + 1) * sizeof *byd);
+	for (size_t i = 0; i < nh; i++)
+		byd[i] = &((hoist *)pl->hoisted.data)[i];
+	for (size_t i = 1; i < nh; i++) { /* stable insertion sort by defidx */
+		hoist *x = byd[i];
+		size_t j = i;
+		while (j > 0 && byd[j - 1]->defidx > x->defidx) {
+			byd[j] = byd[j - 1];
+			j--;
+		}
+		byd[j] = x;
+	}
+	size_t ih = 0, ia = 0;
+	const alias_ent *al = pl->pass.data;
+	while (ih < nh || ia < pl->pass.n) {
+		bool take_alias = ia < pl->pass.n && (ih >= nh || al[ia].defidx < byd[ih]->defidx);
+		if (take_alias) {
+			const pto_expr *t = pto_map_get(&bind, al[ia].target);
+			if (t)
+				pto_map_put(&bind, al[ia].alias, (void *)t);
+			ia++;
+			continue;
+		}
+		hoist *h = byd[ih++];
+		char *local = hilo_arena_printf(p->arena, "%s__graph_arg%d", h->name, p->graph_arg_counter++);
+		pto_stmt *s = hilo_arena_alloc(p->arena, sizeof *s);
+		s->kind = PTO_S_ASSIGN;
+		s->line = cl->e->line;
+		s->col = cl->e->col;
+		s->indent = st->indent;
+		s->target = pto_name(p, local);
+		s->ann = h->ann ? subst(p, h->ann, &bind) : NULL;
+		s->value = subst(p, h->value, &bind);
+		*(pto_stmt **)vec_push(p->arena, &st->prefix, sizeof s) = s;
+		h->local = s->target->name;
+		pto_map_put(&bind, h->name, s->target);
+	}
+	for (size_t i = 0; i < nh; i++) {
+		const hoist *h = &((hoist *)pl->hoisted.data)[i];
+		pto_items_push(p, &cl->e->items, &cl->e->nitems, pto_name(p, h->local));
+	}
+	extend_arg_directions(p, cl, pl);
+}
+
+static void rewrite_sites(site *st, pto_block *b)
+{
+	hilo_pto_program *p = st->p;
+	pto_block out = { NULL, 0, 0 };
+	bool changed = false;
+	for (size_t i = 0; i < b->n; i++) {
+		pto_stmt *s = b->stmts[i];
+		if (s->kind == PTO_S_ASSIGN || s->kind == PTO_S_EXPR || s->kind == PTO_S_RETURN) {
+			st->prefix.n = 0;
+			st->indent = s->indent;
+			pto_walk_calls(p, s->value, rewrite_call, st);
+			for (size_t k = 0; k < st->prefix.n; k++) {
+				pto_block_push(p, &out, ((pto_stmt **)st->prefix.data)[k]);
+				changed = true;
+			}
+		}
+		rewrite_sites(st, &s->body);
+		rewrite_sites(st, &s->orelse);
+		pto_block_push(p, &out, s);
+	}
+	if (changed)
+		*b = out;
+}
+
+/* ---- driver ----------------------------------------------------------- */
+
+int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt, hilo_diags *d)
+{
+	bool any = false;
+	for (size_t i = 0; i < p->nfuncs; i++)
+		any |= p->funcs[i]->type == PTO_FT_GRAPH;
+	if (!any)
+		return 0;
+	if (rt != HILO_PTO_RUNTIME_HOST_BUILD_GRAPH) {
+		for (size_t i = 0; i < p->nfuncs; i++) {
+			pto_func *f = p->funcs[i];
+			if (f->type != PTO_FT_GRAPH)
+				continue;
+			pto_error(p, d, f->line, f->col, "GB001",
+				"Graph function '%s' requires the host_build_graph runtime, but this compilation "
+				"targets 'tensormap_and_ringbuffer'. `rt_submit_graph` and `GraphTaskArgs` exist only "
+				"in that runtime's orchestration API, so the generated orchestration would not "
+				"compile. Pass --runtime=host_build_graph, or drop type=pl.FunctionType.Graph from "
+				"the function.", f->name);
+			return -1;
+		}
+	}
+	/* Step D, part 1: what the user wrote */
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		pto_func *f = p->funcs[i];
+		if (f->type != PTO_FT_GRAPH)
+			continue;
+		if (!lg_check_signature(p, f, d) || !lg_check_alloc(p, f, d) || !lg_check_launch_spec(p, f, d) ||
+		    !lg_check_nested(p, f, d) || !lg_check_returns(p, f, d))
+			return -1;
+	}
+	/* Steps A-C: plan every Graph, then rewrite bodies and call sites */
+	pto_map plans;
+	pto_map_init(&plans, p->arena);
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		pto_func *f = p->funcs[i];
+		if (f->type != PTO_FT_GRAPH)
+			continue;
+		plan *pl = hilo_arena_alloc(p->arena, sizeof *pl);
+		if (!build_plan(p, f, pl, d))
+			return -1;
+		if (!plan_empty(pl))
+			pto_map_put(&plans, f->name, pl);
+	}
+	if (plans.n) {
+		for (size_t i = 0; i < p->nfuncs; i++) {
+			plan *pl = pto_map_get(&plans, p->funcs[i]->name);
+			if (!pl)
+				continue;
+			rewrite_block(&pl->f->body, pl);
+			extend_signature(p, pl);
+		}
+		site st;
+		memset(&st, 0, sizeof st);
+		st.p = p;
+		st.plans = &plans;
+		for (size_t i = 0; i < p->nfuncs; i++)
+			rewrite_sites(&st, &p->funcs[i]->body);
+	}
+	/* Step D, part 2: what codegen will see */
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		pto_func *f = p->funcs[i];
+		if (f->type == PTO_FT_GRAPH) {
+			if (!lg_check_signature(p, f, d) || !lg_check_scalars(p, f, d) ||
+			    !lg_check_launch_spec(p, f, d) || !lg_check_node_count(p, f, d))
+				return -1;
+			continue;
+		}
+		if (!lg_check_call_sites(p, f, d))
+			return -1;
+	}
+	return 0;
+}

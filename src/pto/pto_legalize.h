@@ -1,0 +1,21 @@
+/* pto_legalize.h - internal interface between the legalize-graph-boundary
+ * driver (pto_legalize.c, Steps A-C) and its Step D checks
+ * (pto_legalize_check.c). Each check returns false after adding one GBnnn
+ * error: the pass stops at the first rejection, like PyPTO's. */
+#ifndef HILO_PTO_LEGALIZE_H
+#define HILO_PTO_LEGALIZE_H
+
+#include "pto/pto_sema.h"
+
+bool lg_check_signature(hilo_pto_program *p, pto_func *f, hilo_diags *d);
+bool lg_check_alloc(hilo_pto_program *p, pto_func *f, hilo_diags *d);
+bool lg_check_launch_spec(hilo_pto_program *p, pto_func *f, hilo_diags *d);
+bool lg_check_nested(hilo_pto_program *p, pto_func *f, hilo_diags *d);
+bool lg_check_returns(hilo_pto_program *p, pto_func *f, hilo_diags *d);
+bool lg_check_scalars(hilo_pto_program *p, pto_func *f, hilo_diags *d);
+bool lg_check_node_count(hilo_pto_program *p, pto_func *f, hilo_diags *d);
+bool lg_check_call_sites(hilo_pto_program *p, pto_func *f, hilo_diags *d);
+bool lg_expr_scalar(pto_fctx *c, const pto_expr *e, bool *task_id);
+const pto_expr *lg_gm_pipe_core_num(hilo_pto_program *p, const pto_block *b, size_t at, const char *var);
+
+#endif

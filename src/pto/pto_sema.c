@@ -1,0 +1,791 @@
+/* pto_sema.c - semantic queries over the PTO IR (see pto_sema.h).
+ *
+ * Includes ReplayInvariantSet, the one analysis legalize-graph-boundary and
+ * verify-graph-boundary share. A value is replay-invariant when it is the
+ * same on every call of the Graph, so freezing it into the recording is
+ * correct:
+ *   - a literal;
+ *   - the induction variable of a loop with constant start/stop/step
+ *     (recording walks the same sequence on every call);
+ *   - pl.tensor.dim(t, <literal>) of a boundary tensor parameter or a bare
+ *     alias of one (the runtime rejects a replay whose boundary shapes
+ *     differ from the recorded signature);
+ * closed under scalar arithmetic and names bound to an invariant value.
+ * Scalar parameters are deliberately not invariant: replay patches them.
+ */
+#include "pto/pto_sema.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- pointer map ----------------------------------------------------- */
+
+static size_t hash_ptr(const void *p)
+{
+	uintptr_t x = (uintptr_t)p;
+	x ^= x >> 17;
+	x *= 0xed5ad4bbU;
+	x ^= x >> 11;
+	return (size_t)x;
+}
+
+void pto_map_init(pto_map *m, hilo_arena *a)
+{
+	memset(m, 0, sizeof *m);
+	m->arena = a;
+}
+
+static void map_grow(pto_map *m)
+{
+	size_t ncap = m->cap ? m->cap * 2 : 16;
+	const void **nk = hilo_arena_alloc(m->arena, ncap * sizeof *nk);
+	void **nv = hilo_arena_alloc(m->arena, ncap * sizeof *nv);
+	if (!nk || !nv)
+		HILO_PANIC("out of memory");
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		size_t h = hash_ptr(m->keys[i]) & (ncap - 1);
+		while (nk[h])
+			h = (h + 1) & (ncap - 1);
+		nk[h] = m->keys[i];
+		nv[h] = m->vals[i];
+	}
+	m->keys = nk;
+	m->vals = nv;
+	m->cap = ncap;
+}
+
+void pto_map_put(pto_map *m, const void *key, void *val)
+{
+	if ((m->n + 1) * 2 > m->cap)
+		map_grow(m);
+	size_t h = hash_ptr(key) & (m->cap - 1);
+	while (m->keys[h] && m->keys[h] != key)
+		h = (h + 1) & (m->cap - 1);
+	if (!m->keys[h])
+		m->n++;
+	m->keys[h] = key;
+	m->vals[h] = val;
+}
+
+void *pto_map_get(const pto_map *m, const void *key)
+{
+	if (!m->cap || !key)
+		return NULL;
+	size_t h = hash_ptr(key) & (m->cap - 1);
+	while (m->keys[h]) {
+		if (m->keys[h] == key)
+			return m->vals[h];
+		h = (h + 1) & (m->cap - 1);
+	}
+	return NULL;
+}
+
+bool pto_map_has(const pto_map *m, const void *key)
+{
+	if (!m->cap || !key)
+		return false;
+	size_t h = hash_ptr(key) & (m->cap - 1);
+	while (m->keys[h]) {
+		if (m->keys[h] == key)
+			return true;
+		h = (h + 1) & (m->cap - 1);
+	}
+	return false;
+}
+
+/* ---- types ------------------------------------------------------------ */
+
+static const char *head_name(const pto_expr *t)
+{
+	if (!t)
+		return "";
+	if (t->kind == PTO_E_SUB)
+		t = t->base;
+	if (t->kind == PTO_E_ATTR || t->kind == PTO_E_NAME)
+		return t->name;
+	return "";
+}
+
+const pto_expr *pto_type_unwrap(const pto_expr *t, pto_dir *dir)
+{
+	if (dir)
+		*dir = PTO_DIR_IN;
+	if (t && t->kind == PTO_E_SUB && t->nitems == 1) {
+		const char *h = head_name(t);
+		if (!strcmp(h, "InOut")) {
+			if (dir)
+				*dir = PTO_DIR_INOUT;
+			return t->items[0];
+		}
+		if (!strcmp(h, "Out")) {
+			if (dir)
+				*dir = PTO_DIR_OUT;
+			return t->items[0];
+		}
+		if (!strcmp(h, "In"))
+			return t->items[0];
+	}
+	return t;
+}
+
+bool pto_type_is_scalar(const pto_expr *t)
+{
+	return t && !strcmp(head_name(pto_type_unwrap(t, NULL)), "Scalar");
+}
+
+bool pto_type_is_tensor(const pto_expr *t)
+{
+	return t && !strcmp(head_name(pto_type_unwrap(t, NULL)), "Tensor");
+}
+
+const char *pto_type_dtype(const pto_expr *t)
+{
+	t = pto_type_unwrap(t, NULL);
+	if (!t || t->kind != PTO_E_SUB || !t->nitems)
+		return NULL;
+	const pto_expr *d = t->items[t->nitems - 1];
+	return d->kind == PTO_E_ATTR || d->kind == PTO_E_NAME ? d->name : NULL;
+}
+
+pto_expr *const *pto_type_shape(const pto_expr *t, size_t *n)
+{
+	t = pto_type_unwrap(t, NULL);
+	*n = 0;
+	if (!pto_type_is_tensor(t) || t->kind != PTO_E_SUB || !t->nitems || t->items[0]->kind != PTO_E_LIST)
+		return NULL;
+	*n = t->items[0]->nitems;
+	return t->items[0]->items;
+}
+
+/* ---- variables -------------------------------------------------------- */
+
+pto_func *pto_find_func(hilo_pto_program *p, const char *name)
+{
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (p->funcs[i]->name == name)
+			return p->funcs[i];
+	return NULL;
+}
+
+static pto_var *new_var(pto_fctx *c, const char *name, pto_var_kind k)
+{
+	pto_var *v = hilo_arena_alloc(c->p->arena, sizeof *v);
+	if (!v)
+		HILO_PANIC("out of memory");
+	v->name = name;
+	v->kind = k;
+	pto_map_put(&c->vars, name, v);
+	return v;
+}
+
+static void set_type(pto_var *v, const pto_expr *ann)
+{
+	v->ann = ann;
+	v->type = pto_type_unwrap(ann, &v->dir);
+	v->scalar = pto_type_is_scalar(v->type);
+	v->tensor = pto_type_is_tensor(v->type);
+	const char *dt = v->scalar ? pto_type_dtype(v->type) : NULL;
+	v->task_id = dt && !strcmp(dt, "TASK_ID");
+}
+
+static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		pto_stmt *s = b->stmts[i];
+		switch (s->kind) {
+		case PTO_S_ASSIGN:
+			if (s->target->kind == PTO_E_NAME) {
+				pto_var *v = pto_map_get(&c->vars, s->target->name);
+				if (!v)
+					v = new_var(c, s->target->name, PTO_V_LOCAL);
+				if (!v->def) { /* first definition wins (if/else phis repeat) */
+					v->def = s;
+					v->parent = parent;
+					if (s->ann)
+						set_type(v, s->ann);
+					else if (s->value->kind == PTO_E_NAME) {
+						pto_var *src = pto_map_get(&c->vars, s->value->name);
+						if (src)
+							set_type(v, src->ann);
+					} else if (s->value->kind == PTO_E_INT || s->value->kind == PTO_E_FLOAT ||
+						   s->value->kind == PTO_E_BIN || s->value->kind == PTO_E_UNARY) {
+						v->scalar = true;
+					}
+				}
+			} else if (s->target->kind == PTO_E_TUPLE) {
+				for (size_t k = 0; k < s->target->nitems; k++)
+					if (s->target->items[k]->kind == PTO_E_NAME &&
+					    !pto_map_get(&c->vars, s->target->items[k]->name)) {
+						pto_var *v = new_var(c, s->target->items[k]->name, PTO_V_LOCAL);
+						v->def = s;
+						v->parent = parent;
+					}
+			}
+			break;
+		case PTO_S_FOR: {
+			pto_expr *t = s->target;
+			pto_expr *lv = t, *iters = NULL;
+			if (t->kind == PTO_E_TUPLE && t->nitems >= 1) {
+				lv = t->items[0];
+				if (t->nitems == 2 && t->items[1]->kind == PTO_E_TUPLE)
+					iters = t->items[1];
+			}
+			if (lv->kind == PTO_E_NAME) {
+				pto_var *v = new_var(c, lv->name, PTO_V_LOOPVAR);
+				v->def = s;
+				v->parent = parent;
+				v->scalar = true;
+			}
+			for (size_t k = 0; iters && k < iters->nitems; k++) {
+				if (iters->items[k]->kind != PTO_E_NAME)
+					continue;
+				pto_var *v = new_var(c, iters->items[k]->name, PTO_V_ITERARG);
+				v->def = s;
+				v->parent = parent;
+				v->index = k;
+				/* type of the matching init value */
+				pto_call rc;
+				if (pto_call_decode(c->p, s->value, &rc) && rc.e) {
+					for (size_t q = 0; q < rc.e->nkw; q++)
+						if (!strcmp(rc.e->kwnames[q], "init_values") &&
+						    rc.e->kwvals[q]->kind == PTO_E_TUPLE && k < rc.e->kwvals[q]->nitems) {
+							pto_var *iv = pto_lookup(c, rc.e->kwvals[q]->items[k]);
+							if (iv)
+								set_type(v, iv->ann);
+						}
+				}
+			}
+			collect_vars(c, &s->body, s);
+			break;
+		}
+		case PTO_S_WITH:
+			if (s->target && s->target->kind == PTO_E_NAME)
+				new_var(c, s->target->name, PTO_V_LOCAL)->def = s;
+			collect_vars(c, &s->body, s);
+			break;
+		case PTO_S_WHILE:
+			collect_vars(c, &s->body, s);
+			break;
+		case PTO_S_IF:
+			collect_vars(c, &s->body, s);
+			collect_vars(c, &s->orelse, s);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f)
+{
+	memset(c, 0, sizeof *c);
+	c->p = p;
+	c->f = f;
+	pto_map_init(&c->vars, p->arena);
+	pto_map_init(&c->funcs, p->arena);
+	for (size_t i = 0; i < p->nfuncs; i++)
+		pto_map_put(&c->funcs, p->funcs[i]->name, p->funcs[i]);
+	for (size_t i = 0; i < f->nparams; i++) {
+		pto_var *v = new_var(c, f->params[i].name, PTO_V_PARAM);
+		v->index = i;
+		set_type(v, f->params[i].ann);
+	}
+	collect_vars(c, &f->body, NULL);
+}
+
+pto_var *pto_lookup(const pto_fctx *c, const pto_expr *e)
+{
+	if (!e || e->kind != PTO_E_NAME)
+		return NULL;
+	return pto_map_get(&c->vars, e->name);
+}
+
+/* ---- calls ------------------------------------------------------------ */
+
+static bool attr_path(const pto_expr *e, char *buf, size_t n)
+{
+	/* pl.a.b -> "a.b"; anything not rooted at the name pl -> false */
+	const pto_expr *chain[16];
+	size_t k = 0;
+	while (e->kind == PTO_E_ATTR && k < 16) {
+		chain[k++] = e;
+		e = e->base;
+	}
+	if (e->kind != PTO_E_NAME || strcmp(e->name, "pl") || k == 0 || k == 16)
+		return false;
+	size_t len = 0;
+	buf[0] = 0;
+	while (k--) {
+		int w = snprintf(buf + len, n - len, "%s%s", len ? "." : "", chain[k]->name);
+		if (w < 0 || (size_t)w >= n - len)
+			return false;
+		len += (size_t)w;
+	}
+	return true;
+}
+
+static pto_expr *kwarg(const pto_expr *e, const char *name)
+{
+	for (size_t i = 0; i < e->nkw; i++)
+		if (!strcmp(e->kwnames[i], name))
+			return e->kwvals[i];
+	return NULL;
+}
+
+static const char *self_method(const pto_expr *e)
+{
+	if (e->kind == PTO_E_ATTR && e->base->kind == PTO_E_NAME && !strcmp(e->base->name, "self"))
+		return e->name;
+	return NULL;
+}
+
+bool pto_call_decode(hilo_pto_program *p, pto_expr *e, pto_call *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!e || e->kind != PTO_E_CALL)
+		return false;
+	out->e = e;
+	out->args = e->items;
+	out->nargs = e->nitems;
+	out->deps = kwarg(e, "deps");
+	out->core_num = kwarg(e, "core_num");
+	out->predicate = kwarg(e, "predicate");
+	out->attrs = kwarg(e, "attrs");
+	const char *m = self_method(e->base);
+	if (m) {
+		out->kind = PTO_C_FUNC;
+		out->callee_name = m;
+		out->callee = pto_find_func(p, m);
+		return true;
+	}
+	if (attr_path(e->base, out->op, sizeof out->op)) {
+		if ((!strcmp(out->op, "submit") || !strcmp(out->op, "spmd_submit")) && e->nitems >= 1 &&
+		    self_method(e->items[0])) {
+			out->kind = PTO_C_SUBMIT;
+			out->callee_name = self_method(e->items[0]);
+			out->callee = pto_find_func(p, out->callee_name);
+			out->args = e->items + 1;
+			out->nargs = e->nitems - 1;
+			return true;
+		}
+		out->kind = PTO_C_OP;
+		return true;
+	}
+	out->kind = PTO_C_OTHER;
+	return true;
+}
+
+bool pto_call_is_op(const pto_call *c, const char *op)
+{
+	return c->kind == PTO_C_OP && !strcmp(c->op, op);
+}
+
+bool pto_call_is_structural(const pto_call *c)
+{
+	static const char *ops[] = { "yield_", "range", "parallel", "unroll", "pipeline", "while_",
+		"at", "scope", "spmd", "incore", "auto_incore", "cluster", "manual_scope", NULL };
+	if (c->kind != PTO_C_OP)
+		return false;
+	for (int i = 0; ops[i]; i++)
+		if (!strcmp(c->op, ops[i]))
+			return true;
+	return false;
+}
+
+const pto_expr *pto_call_core_num(const pto_call *c)
+{
+	if (c->core_num)
+		return c->core_num;
+	if (c->attrs && c->attrs->kind == PTO_E_DICT) {
+		for (size_t i = 0; i < c->attrs->nitems; i++) {
+			const pto_expr *k = c->attrs->keys[i];
+			if (k->kind == PTO_E_STR && strlen(k->text) == 10 && !strncmp(k->text + 1, "core_num", 8))
+				return c->attrs->items[i];
+		}
+	}
+	if (c->callee) {
+		for (size_t i = 0; i < c->callee->ndecos; i++)
+			if (c->callee->decos[i]->kind == PTO_E_CALL) {
+				const pto_expr *v = kwarg(c->callee->decos[i], "core_num");
+				if (v)
+					return v;
+			}
+	}
+	return NULL;
+}
+
+void pto_walk_calls(hilo_pto_program *p, pto_expr *e, pto_call_fn fn, void *ud)
+{
+	if (!e)
+		return;
+	switch (e->kind) {
+	case PTO_E_ATTR:
+	case PTO_E_NAME:
+	case PTO_E_INT:
+	case PTO_E_FLOAT:
+	case PTO_E_STR:
+	case PTO_E_ELLIPSIS:
+		return;
+	default:
+		break;
+	}
+	if (e->kind != PTO_E_CALL)
+		pto_walk_calls(p, e->base, fn, ud);
+	pto_walk_calls(p, e->rhs, fn, ud);
+	for (size_t i = 0; i < e->nitems; i++)
+		pto_walk_calls(p, e->items[i], fn, ud);
+	for (size_t i = 0; i < e->nkw; i++)
+		pto_walk_calls(p, e->kwvals[i], fn, ud);
+	if (e->kind == PTO_E_CALL) {
+		pto_call c;
+		pto_call_decode(p, e, &c);
+		if (!pto_call_is_structural(&c))
+			fn(ud, &c);
+	}
+}
+
+void pto_stmt_walk_calls(hilo_pto_program *p, pto_stmt *s, pto_call_fn fn, void *ud)
+{
+	switch (s->kind) {
+	case PTO_S_ASSIGN:
+	case PTO_S_EXPR:
+	case PTO_S_RETURN:
+	case PTO_S_FOR:
+	case PTO_S_WHILE:
+	case PTO_S_IF:
+	case PTO_S_WITH:
+		pto_walk_calls(p, s->value, fn, ud);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- misc ------------------------------------------------------------- */
+
+bool pto_const_int(const pto_expr *e, int64_t *v)
+{
+	if (!e)
+		return false;
+	if (e->kind == PTO_E_INT) {
+		*v = e->ival;
+		return e->ival_ok;
+	}
+	if (e->kind == PTO_E_UNARY && !strcmp(e->op, "-") && e->base->kind == PTO_E_INT && e->base->ival_ok) {
+		*v = -e->base->ival;
+		return true;
+	}
+	if (e->kind == PTO_E_PAREN)
+		return pto_const_int(e->base, v);
+	return false;
+}
+
+bool pto_is_literal(const pto_expr *e)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case PTO_E_INT:
+	case PTO_E_FLOAT:
+		return true;
+	case PTO_E_NAME:
+		return !strcmp(e->name, "True") || !strcmp(e->name, "False");
+	case PTO_E_BIN:
+		return pto_is_literal(e->base) && pto_is_literal(e->rhs);
+	case PTO_E_UNARY:
+	case PTO_E_PAREN:
+		return pto_is_literal(e->base);
+	default:
+		return false;
+	}
+}
+
+bool pto_trip_count(const pto_stmt *s, uint64_t *trips)
+{
+	if (s->kind != PTO_S_FOR || !s->value || s->value->kind != PTO_E_CALL)
+		return false;
+	const pto_expr *c = s->value;
+	int64_t a[3] = { 0, 0, 1 };
+	if (c->nitems == 1) {
+		if (!pto_const_int(c->items[0], &a[1]))
+			return false;
+	} else if (c->nitems == 2 || c->nitems == 3) {
+		for (size_t i = 0; i < c->nitems; i++)
+			if (!pto_const_int(c->items[i], &a[i]))
+				return false;
+	} else {
+		return false;
+	}
+	int64_t start = a[0], stop = a[1], step = a[2];
+	if (step == 0)
+		return false;
+	if (step > 0 ? stop <= start : stop >= start) {
+		*trips = 0;
+		return true;
+	}
+	uint64_t dist = step > 0 ? (uint64_t)stop - (uint64_t)start : (uint64_t)start - (uint64_t)stop;
+	uint64_t stride = step > 0 ? (uint64_t)step : (uint64_t)0 - (uint64_t)step;
+	*trips = dist / stride + (dist % stride != 0);
+	return true;
+}
+
+bool pto_expr_refs(const pto_expr *e, const pto_map *names)
+{
+	if (!e)
+		return false;
+	if (e->kind == PTO_E_NAME)
+		return pto_map_has(names, e->name);
+	if (e->kind == PTO_E_BIN)
+		return pto_expr_refs(e->base, names) || pto_expr_refs(e->rhs, names);
+	if (e->kind == PTO_E_UNARY || e->kind == PTO_E_PAREN)
+		return pto_expr_refs(e->base, names);
+	return false;
+}
+
+pto_stmt *pto_first_return(const pto_block *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		pto_stmt *s = b->stmts[i];
+		if (s->kind == PTO_S_RETURN)
+			return s;
+		pto_stmt *r = pto_first_return(&s->body);
+		if (!r)
+			r = pto_first_return(&s->orelse);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+static const pto_expr *return_value(const pto_func *f, size_t pos, size_t *count)
+{
+	pto_stmt *r = pto_first_return(&f->body);
+	*count = 0;
+	if (!r || !r->value)
+		return NULL;
+	if (r->value->kind == PTO_E_TUPLE) {
+		*count = r->value->nitems;
+		return pos < r->value->nitems ? r->value->items[pos] : NULL;
+	}
+	*count = 1;
+	return pos == 0 ? r->value : NULL;
+}
+
+bool pto_explicit_returned_param(const pto_func *f, size_t pos, size_t *param)
+{
+	size_t n;
+	const pto_expr *v = return_value(f, pos, &n);
+	if (!v || v->kind != PTO_E_NAME)
+		return false;
+	for (size_t i = 0; i < f->nparams; i++)
+		if (f->params[i].name == v->name) {
+			*param = i;
+			return true;
+		}
+	return false;
+}
+
+/* Which parameter of f the value e (in f's body) names, following SSA
+ * rebinds, loop-carried values and the callee a result comes from. */
+static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, int depth, size_t *param);
+
+static bool callee_lineage(hilo_pto_program *p, pto_func *callee, size_t pos, int depth, size_t *param)
+{
+	size_t n;
+	const pto_expr *v = return_value(callee, pos, &n);
+	if (!v)
+		return false;
+	pto_fctx cc;
+	pto_fctx_init(&cc, p, callee);
+	return lineage(p, &cc, v, depth + 1, param);
+}
+
+static bool call_result_lineage(hilo_pto_program *p, const pto_fctx *c, pto_expr *call, size_t pos,
+	int depth, size_t *param)
+{
+	pto_call cl;
+	if (!pto_call_decode(p, call, &cl))
+		return false;
+	if ((cl.kind == PTO_C_FUNC || cl.kind == PTO_C_SUBMIT) && cl.callee) {
+		size_t k;
+		if (!callee_lineage(p, cl.callee, pos, depth, &k) || k >= cl.nargs)
+			return false;
+		return lineage(p, c, cl.args[k], depth + 1, param);
+	}
+	/* pl.tile.store(tile, offsets, out) writes into and returns out */
+	if (cl.kind == PTO_C_OP && (!strcmp(cl.op, "tile.store") || !strcmp(cl.op, "store")) && cl.nargs >= 3)
+		return lineage(p, c, cl.args[2], depth + 1, param);
+	return false;
+}
+
+static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, int depth, size_t *param)
+{
+	if (!e || depth > 32)
+		return false;
+	if (e->kind == PTO_E_PAREN)
+		return lineage(p, c, e->base, depth + 1, param);
+	if (e->kind == PTO_E_CALL)
+		return call_result_lineage(p, c, (pto_expr *)e, 0, depth, param);
+	pto_var *v = pto_lookup(c, e);
+	if (!v)
+		return false;
+	if (v->kind == PTO_V_PARAM) {
+		*param = v->index;
+		return true;
+	}
+	if (v->kind == PTO_V_ITERARG) {
+		pto_call rc;
+		if (!pto_call_decode(p, v->def->value, &rc))
+			return false;
+		for (size_t q = 0; q < rc.e->nkw; q++)
+			if (!strcmp(rc.e->kwnames[q], "init_values") && rc.e->kwvals[q]->kind == PTO_E_TUPLE &&
+			    v->index < rc.e->kwvals[q]->nitems)
+				return lineage(p, c, rc.e->kwvals[q]->items[v->index], depth + 1, param);
+		return false;
+	}
+	if (v->kind != PTO_V_LOCAL || !v->def || v->def->kind != PTO_S_ASSIGN)
+		return false;
+	const pto_expr *val = v->def->value;
+	if (val->kind == PTO_E_NAME)
+		return lineage(p, c, val, depth + 1, param);
+	if (val->kind == PTO_E_SUB && val->nitems == 1 && val->base->kind == PTO_E_NAME) {
+		int64_t idx;
+		pto_var *tv = pto_lookup(c, val->base);
+		if (tv && tv->def && tv->def->kind == PTO_S_ASSIGN && pto_const_int(val->items[0], &idx) && idx >= 0)
+			return call_result_lineage(p, c, tv->def->value, (size_t)idx, depth, param);
+		return false;
+	}
+	if (val->kind == PTO_E_CALL) {
+		pto_call cl;
+		pto_call_decode(p, (pto_expr *)val, &cl);
+		if (pto_call_is_op(&cl, "yield_")) {
+			/* a loop's or branch's result: position of this var among the
+			 * yields of its statement is its position in the yield call */
+			if (!v->parent || val->nitems != 1)
+				return false;
+			if (v->parent->kind == PTO_S_FOR) {
+				pto_var tmp;
+				memset(&tmp, 0, sizeof tmp);
+				pto_call rc;
+				if (!pto_call_decode(p, v->parent->value, &rc))
+					return false;
+				for (size_t q = 0; q < rc.e->nkw; q++)
+					if (!strcmp(rc.e->kwnames[q], "init_values") &&
+					    rc.e->kwvals[q]->kind == PTO_E_TUPLE && rc.e->kwvals[q]->nitems == 1)
+						return lineage(p, c, rc.e->kwvals[q]->items[0], depth + 1, param);
+				return false;
+			}
+			if (v->parent->kind == PTO_S_IF) {
+				/* both arms must name the same parameter */
+				size_t a, b;
+				const pto_block *arms[2] = { &v->parent->body, &v->parent->orelse };
+				bool ok[2] = { false, false };
+				size_t got[2] = { 0, 0 };
+				for (int k = 0; k < 2; k++)
+					for (size_t i = 0; i < arms[k]->n; i++) {
+						pto_stmt *s = arms[k]->stmts[i];
+						if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME &&
+						    s->target->name == v->name && s->value->kind == PTO_E_CALL &&
+						    s->value->nitems == 1)
+							ok[k] = lineage(p, c, s->value->items[0], depth + 1, &got[k]);
+					}
+				a = got[0];
+				b = got[1];
+				if (ok[0] && ok[1] && a == b) {
+					*param = a;
+					return true;
+				}
+			}
+			return false;
+		}
+		return call_result_lineage(p, c, (pto_expr *)val, 0, depth, param);
+	}
+	return false;
+}
+
+bool pto_returned_param(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, int depth)
+{
+	size_t k;
+	return lineage(p, c, e, depth, &k);
+}
+
+/* ---- ReplayInvariantSet ----------------------------------------------- */
+
+static bool is_boundary_dim_read(const pto_invset *s, const pto_call *c)
+{
+	int64_t axis;
+	return pto_call_is_op(c, "tensor.dim") && c->nargs == 2 && c->args[0]->kind == PTO_E_NAME &&
+		pto_map_has(&s->boundary, c->args[0]->name) && pto_const_int(c->args[1], &axis);
+}
+
+bool pto_inv_is_invariant(const pto_invset *s, const pto_expr *e)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case PTO_E_INT:
+	case PTO_E_FLOAT:
+	case PTO_E_STR:
+	case PTO_E_ATTR:
+	case PTO_E_ELLIPSIS:
+		return true;
+	case PTO_E_NAME:
+		if (!strcmp(e->name, "True") || !strcmp(e->name, "False") || !strcmp(e->name, "None"))
+			return true;
+		return pto_map_has(&s->inv, e->name);
+	case PTO_E_CALL: {
+		pto_call c;
+		pto_call_decode(s->c->p, (pto_expr *)e, &c);
+		return is_boundary_dim_read(s, &c);
+	}
+	default:
+		break;
+	}
+	if (e->base && !pto_inv_is_invariant(s, e->base))
+		return false;
+	if (e->rhs && !pto_inv_is_invariant(s, e->rhs))
+		return false;
+	for (size_t i = 0; i < e->nitems; i++)
+		if (!pto_inv_is_invariant(s, e->items[i]))
+			return false;
+	return true;
+}
+
+static void inv_collect(pto_invset *s, const pto_block *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const pto_stmt *st = b->stmts[i];
+		if (st->kind == PTO_S_FOR) {
+			uint64_t trips;
+			const pto_expr *lv = st->target->kind == PTO_E_TUPLE ? st->target->items[0] : st->target;
+			if (pto_trip_count(st, &trips) && lv->kind == PTO_E_NAME)
+				pto_map_put(&s->inv, lv->name, (void *)1);
+		}
+		if (st->kind == PTO_S_ASSIGN && st->target->kind == PTO_E_NAME) {
+			pto_var *v = pto_lookup(s->c, st->target);
+			if (v && !v->scalar) {
+				if (st->value->kind == PTO_E_NAME && pto_map_has(&s->boundary, st->value->name))
+					pto_map_put(&s->boundary, v->name, (void *)1);
+			} else if (v && pto_inv_is_invariant(s, st->value)) {
+				pto_map_put(&s->inv, v->name, (void *)1);
+			}
+		}
+		inv_collect(s, &st->body);
+		inv_collect(s, &st->orelse);
+	}
+}
+
+void pto_inv_init(pto_invset *s, const pto_fctx *c)
+{
+	s->c = c;
+	pto_map_init(&s->boundary, c->p->arena);
+	pto_map_init(&s->inv, c->p->arena);
+	for (size_t i = 0; i < c->f->nparams; i++) {
+		pto_var *v = pto_map_get(&c->vars, c->f->params[i].name);
+		if (v && !v->scalar)
+			pto_map_put(&s->boundary, v->name, (void *)1);
+	}
+	inv_collect(s, &c->f->body);
+}

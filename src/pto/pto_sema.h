@@ -1,0 +1,126 @@
+/* pto_sema.h - semantic queries over the PTO IR, shared by
+ * legalize-graph-boundary and verify-graph-boundary.
+ *
+ * What is shared is deliberately small: reading types out of annotation
+ * expressions, classifying calls (task launch, op, submit), the per-function
+ * variable table, the loop trip count, and ReplayInvariantSet. The pass and
+ * the verifier each derive everything else (boundary roots, node counts,
+ * hoisting post-conditions) on their own, so one cannot rubber-stamp the
+ * other.
+ */
+#ifndef HILO_PTO_SEMA_H
+#define HILO_PTO_SEMA_H
+
+#include "pto/pto_ir.h"
+
+/* ---- pointer map (open addressing; keys are interned names or nodes) -- */
+
+typedef struct pto_map {
+	const void **keys;
+	void **vals;
+	size_t cap, n;
+	hilo_arena *arena;
+} pto_map;
+
+void pto_map_init(pto_map *m, hilo_arena *a);
+void pto_map_put(pto_map *m, const void *key, void *val);
+void *pto_map_get(const pto_map *m, const void *key);
+bool pto_map_has(const pto_map *m, const void *key);
+
+/* ---- types ---------------------------------------------------------- */
+
+/* Strips pl.In/pl.Out/pl.InOut; *dir receives the direction (In default). */
+const pto_expr *pto_type_unwrap(const pto_expr *t, pto_dir *dir);
+bool pto_type_is_scalar(const pto_expr *t);
+bool pto_type_is_tensor(const pto_expr *t);
+/* Scalar dtype name ("INDEX", "TASK_ID", ...) or NULL. */
+const char *pto_type_dtype(const pto_expr *t);
+/* Shape extents of a Tensor type, or NULL (count in *n). */
+pto_expr *const *pto_type_shape(const pto_expr *t, size_t *n);
+
+/* ---- variables ------------------------------------------------------ */
+
+typedef enum pto_var_kind { PTO_V_PARAM, PTO_V_LOCAL, PTO_V_LOOPVAR, PTO_V_ITERARG } pto_var_kind;
+
+typedef struct pto_var {
+	const char *name;
+	pto_var_kind kind;
+	size_t index;          /* param index, or iter-arg position */
+	const pto_expr *type;  /* unwrapped type expression, or NULL */
+	const pto_expr *ann;   /* annotation as written */
+	pto_dir dir;
+	pto_stmt *def;         /* ASSIGN (locals) or FOR (loop vars, iter args) */
+	pto_stmt *parent;      /* enclosing compound statement, NULL at top level */
+	bool scalar, tensor, task_id;
+} pto_var;
+
+typedef struct pto_fctx {
+	hilo_pto_program *p;
+	pto_func *f;
+	pto_map vars;          /* name -> pto_var */
+	pto_map funcs;         /* name -> pto_func (program-wide) */
+} pto_fctx;
+
+void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f);
+pto_var *pto_lookup(const pto_fctx *c, const pto_expr *e); /* NAME -> var or NULL */
+pto_func *pto_find_func(hilo_pto_program *p, const char *name);
+
+/* ---- calls ---------------------------------------------------------- */
+
+typedef enum pto_call_kind { PTO_C_NONE, PTO_C_FUNC, PTO_C_SUBMIT, PTO_C_OP, PTO_C_OTHER } pto_call_kind;
+
+typedef struct pto_call {
+	pto_call_kind kind;
+	pto_expr *e;
+	char op[64];          /* OP: "tensor.slice"; SUBMIT: "submit"/"spmd_submit" */
+	const char *callee_name;
+	pto_func *callee;     /* FUNC/SUBMIT: program function or NULL */
+	pto_expr **args;      /* positional args (for SUBMIT without the function) */
+	size_t nargs;
+	pto_expr *deps, *core_num, *predicate, *attrs;
+} pto_call;
+
+bool pto_call_decode(hilo_pto_program *p, pto_expr *e, pto_call *out);
+bool pto_call_is_op(const pto_call *c, const char *op);
+/* Calls that are statements in PyPTO's IR rather than calls (yield_,
+ * range, at, scope, ...): walkers look through them. */
+bool pto_call_is_structural(const pto_call *c);
+/* core_num a launch carries: kwarg, attrs entry, or the callee's decorator. */
+const pto_expr *pto_call_core_num(const pto_call *c);
+
+/* Post-order walk over every call reached from e (structural ones are
+ * looked through, not reported). */
+typedef void (*pto_call_fn)(void *ud, pto_call *c);
+void pto_walk_calls(hilo_pto_program *p, pto_expr *e, pto_call_fn fn, void *ud);
+/* Every expression of a statement that can hold a call, in order. */
+void pto_stmt_walk_calls(hilo_pto_program *p, pto_stmt *s, pto_call_fn fn, void *ud);
+
+/* ---- misc ----------------------------------------------------------- */
+
+bool pto_const_int(const pto_expr *e, int64_t *v);
+bool pto_is_literal(const pto_expr *e);     /* literals closed under +-*... */
+/* Static trip count of a for statement; false when not provable. */
+bool pto_trip_count(const pto_stmt *s, uint64_t *trips);
+bool pto_expr_refs(const pto_expr *e, const pto_map *names);
+
+/* Explicit return -> parameter map of a callee: the i-th returned value,
+ * when it is literally one of the callee's parameters. */
+bool pto_explicit_returned_param(const pto_func *f, size_t pos, size_t *param);
+/* The first return statement in pre-order, or NULL. */
+pto_stmt *pto_first_return(const pto_block *b);
+/* Return lineage through rebinds, loops and callees (GB007). */
+bool pto_returned_param(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, int depth);
+
+/* ---- ReplayInvariantSet (seed 002: three seeds, closed under scalar
+ * arithmetic and names bound to an invariant value) ---------------------- */
+
+typedef struct pto_invset {
+	const pto_fctx *c;
+	pto_map boundary;   /* tensor params and their bare aliases */
+	pto_map inv;        /* invariant scalar names */
+} pto_invset;
+
+void pto_inv_init(pto_invset *s, const pto_fctx *c);
+bool pto_inv_is_invariant(const pto_invset *s, const pto_expr *e);
+
+#endif

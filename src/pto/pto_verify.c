@@ -1,0 +1,413 @@
+/* pto_verify.c - verify-graph-boundary: the GraphBoundaryLegalized property.
+ *
+ * What: re-states, over the whole program, the invariants
+ * legalize-graph-boundary establishes: Graph signatures (GB002-GB006),
+ * returns (GB007), node count including batched allocations and loops per
+ * iteration (GB008), topology fixed across calls (GB009/GB012), allocation
+ * shapes and tensor.full (GB010/GB011), hoisting post-conditions - every
+ * scalar reaching a task has an argument slot or is replay-invariant, and
+ * no surviving bare rename of a scalar parameter (GB013/GB018/GB022), no
+ * boundary view whose window can move (GB019/GB020) - launch arity
+ * (GB015), core_num (GB021), and references to Graphs from other functions
+ * (GB014-GB017).
+ *
+ * When: after legalize-graph-boundary by default (pto-opt), or alone.
+ *
+ * Why independent: it re-derives boundary provenance, the node count and
+ * every check from the IR rather than calling the pass's code, so a later
+ * rewrite that reintroduces a rejected state is caught. The only analysis
+ * shared with the pass is ReplayInvariantSet (pto_sema.c), a reading of
+ * the runtime's contract that two copies could disagree about. Unlike the
+ * pass it reports every violation, not just the first.
+ */
+#include "pto/pto_legalize.h"
+
+#include <string.h>
+
+typedef struct vctx {
+	hilo_pto_program *p;
+	pto_func *f;
+	pto_fctx c;
+	pto_invset inv;
+	hilo_diags *d;
+	int errors;
+	pto_map roots;        /* tensor names rooted at a boundary parameter */
+	pto_map tuples;       /* tuple-valued call results */
+	uint64_t count, launches;
+	const pto_stmt *stmt;
+} vctx;
+
+#define REPORT(v, line, col, code, ...) \
+	do { pto_error((v)->p, (v)->d, (line), (col), (code), __VA_ARGS__); (v)->errors++; } while (0)
+
+static uint64_t sadd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+static bool window_invariant(vctx *v, const pto_call *cl, bool *offsets_ok)
+{
+	*offsets_ok = true;
+	for (size_t i = 1; i < cl->nargs; i++)
+		if (!pto_inv_is_invariant(&v->inv, cl->args[i]))
+			*offsets_ok = false;
+	if (!*offsets_ok)
+		return false;
+	if (!v->stmt || v->stmt->kind != PTO_S_ASSIGN || v->stmt->value != cl->e)
+		return true;
+	size_t n;
+	pto_expr *const *shape = pto_type_shape(v->stmt->ann, &n);
+	for (size_t i = 0; shape && i < n; i++)
+		if (!pto_inv_is_invariant(&v->inv, shape[i]))
+			return false;
+	return true;
+}
+
+/* A scalar local bound to a bare name that leads back to a scalar param. */
+static const char *surviving_rename(vctx *v, const pto_expr *a)
+{
+	for (int steps = 0; steps < 64; steps++) {
+		pto_var *x = pto_lookup(&v->c, a);
+		if (!x || x->kind != PTO_V_LOCAL || !x->def || x->def->kind != PTO_S_ASSIGN ||
+		    x->def->value->kind != PTO_E_NAME)
+			return NULL;
+		a = x->def->value;
+		pto_var *t = pto_lookup(&v->c, a);
+		if (t && t->kind == PTO_V_PARAM && t->scalar)
+			return t->name;
+	}
+	return NULL;
+}
+
+static void body_call(void *ud, pto_call *cl)
+{
+	vctx *v = ud;
+	const char *F = v->f->name;
+	int line = cl->e->line, col = cl->e->col;
+	if (pto_call_is_op(cl, "tensor.full"))
+		REPORT(v, line, col, "GB011", "Graph function '%s' calls tensor.full inside the region; "
+			"orchestration codegen has no lowering for it.", F);
+	if (pto_call_is_op(cl, "tensor.create")) {
+		size_t n = 0;
+		pto_expr *const *shape = NULL;
+		if (v->stmt && v->stmt->kind == PTO_S_ASSIGN && v->stmt->value == cl->e)
+			shape = pto_type_shape(v->stmt->ann, &n);
+		if (!shape && cl->nargs && cl->args[0]->kind == PTO_E_LIST) {
+			shape = cl->args[0]->items;
+			n = cl->args[0]->nitems;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (!pto_is_literal(shape[i])) {
+				REPORT(v, line, col, "GB010", "Graph function '%s' allocates a tensor whose shape is "
+					"not a compile-time constant; recording freezes the shape and replay never "
+					"re-runs the body.", F);
+				break;
+			}
+	}
+	const pto_expr *cn = pto_call_core_num(cl);
+	if (cn && !pto_is_literal(cn))
+		REPORT(v, line, col, "GB021", "Graph function '%s' launches a task whose core_num is not a "
+			"compile-time constant; recording freezes the launch spec into the node and replay "
+			"restores it unchanged.", F);
+	if ((pto_call_is_op(cl, "tensor.slice") || pto_call_is_op(cl, "tensor.view")) && cl->nargs &&
+	    cl->args[0]->kind == PTO_E_NAME && pto_map_has(&v->roots, cl->args[0]->name)) {
+		bool offsets_ok;
+		if (!window_invariant(v, cl, &offsets_ok))
+			REPORT(v, line, col, offsets_ok ? "GB020" : "GB019",
+				"Graph function '%s' takes a view of boundary tensor '%s' inside the region whose "
+				"window can differ between calls%s; replay patches the boundary address but keeps "
+				"the offset and shape recorded on the first call, so the view must be taken at the "
+				"call site.", F, cl->args[0]->name,
+				offsets_ok ? " (its shape is not a compile-time constant)" : "");
+	}
+	bool launch = cl->kind == PTO_C_FUNC || cl->kind == PTO_C_SUBMIT || pto_call_is_op(cl, "system.task_dummy");
+	if (!launch)
+		return;
+	v->count = sadd(v->count, 1);
+	v->launches = sadd(v->launches, 1);
+	if (cl->callee && cl->callee->type != PTO_FT_GRAPH) {
+		size_t np = cl->callee->nparams;
+		if (cl->nargs > np || (cl->kind == PTO_C_FUNC && cl->nargs != np)) {
+			REPORT(v, line, col, "GB015", "Graph function '%s' launches '%s' with %zu arguments for "
+				"%zu parameters.", F, cl->callee->name, cl->nargs, np);
+		} else {
+			for (size_t i = cl->nargs; i < np; i++) {
+				pto_dir dir;
+				pto_type_unwrap(cl->callee->params[i].ann, &dir);
+				if (dir == PTO_DIR_OUT)
+					continue;
+				REPORT(v, line, col, "GB015", "Graph function '%s' launches '%s' without supplying "
+					"'%s', which is not an Out parameter. A Submit may omit only a runtime-allocated "
+					"Out tail.", F, cl->callee->name, cl->callee->params[i].name);
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < cl->nargs; i++) {
+		const pto_expr *a = cl->args[i];
+		bool tid;
+		if (!lg_expr_scalar(&v->c, a, &tid) || tid || pto_is_literal(a))
+			continue;
+		pto_var *x = pto_lookup(&v->c, a);
+		if (x && x->kind == PTO_V_PARAM && x->scalar)
+			continue;
+		if (pto_inv_is_invariant(&v->inv, a))
+			continue;
+		const char *root = x ? surviving_rename(v, a) : NULL;
+		int al = a->line ? a->line : line, ac = a->line ? a->col : col;
+		if (root)
+			REPORT(v, al, ac, "GB022", "Graph function '%s' passes scalar '%s', a surviving bare "
+				"rename of boundary scalar '%s', to a task. It passes a scalar to a task that has no "
+				"argument slot and can differ between calls, so the runtime would freeze the first "
+				"call's value into the recording; the rename must be substituted away.", F, x->name, root);
+		else if (!x)
+			REPORT(v, al, ac, "GB013", "Graph function '%s' computes a scalar inline in a task "
+				"argument: it passes a scalar to a task that has no argument slot and can differ "
+				"between calls, so the runtime would freeze the first call's value into the "
+				"recording.", F);
+		else
+			REPORT(v, al, ac, "GB018", "Graph function '%s' passes scalar '%s' to a task: it passes a "
+				"scalar to a task that has no argument slot and can differ between calls, so the "
+				"runtime would freeze the first call's value into the recording.", F, x->name);
+	}
+}
+
+static void track_writeback(vctx *v, const char *var, pto_expr *call, size_t pos)
+{
+	pto_call cl;
+	if (!pto_call_decode(v->p, call, &cl) || (cl.kind != PTO_C_FUNC && cl.kind != PTO_C_SUBMIT) || !cl.callee)
+		return;
+	size_t k;
+	if (!pto_explicit_returned_param(cl.callee, pos, &k) || k >= cl.nargs)
+		return;
+	const pto_expr *src = cl.args[k];
+	if (src->kind == PTO_E_NAME && pto_map_has(&v->roots, src->name))
+		pto_map_put(&v->roots, var, (void *)1);
+}
+
+static void track(vctx *v, const pto_stmt *s)
+{
+	if (s->kind != PTO_S_ASSIGN || s->target->kind != PTO_E_NAME)
+		return;
+	pto_var *x = pto_lookup(&v->c, s->target);
+	if (x && x->scalar)
+		return;
+	const char *var = s->target->name;
+	pto_expr *val = s->value;
+	if (val->kind == PTO_E_NAME) {
+		if (pto_map_has(&v->roots, val->name))
+			pto_map_put(&v->roots, var, (void *)1);
+		return;
+	}
+	if (val->kind == PTO_E_SUB && val->nitems == 1 && val->base->kind == PTO_E_NAME) {
+		pto_expr *call = pto_map_get(&v->tuples, val->base->name);
+		int64_t idx;
+		if (call && pto_const_int(val->items[0], &idx) && idx >= 0)
+			track_writeback(v, var, call, (size_t)idx);
+		return;
+	}
+	pto_call cl;
+	if (!pto_call_decode(v->p, val, &cl) || (cl.kind != PTO_C_FUNC && cl.kind != PTO_C_SUBMIT))
+		return;
+	if (s->ann && s->ann->kind == PTO_E_SUB && s->ann->base->kind == PTO_E_ATTR &&
+	    !strcmp(s->ann->base->name, "Tuple")) {
+		pto_map_put(&v->tuples, var, val);
+		return;
+	}
+	track_writeback(v, var, val, 0);
+}
+
+static void body_block(vctx *v, const pto_block *b);
+
+static void sub_count(vctx *v, const pto_block *b, uint64_t *n, uint64_t *l)
+{
+	uint64_t sc = v->count, sl = v->launches;
+	v->count = v->launches = 0;
+	body_block(v, b);
+	*n = v->count;
+	*l = v->launches;
+	v->count = sc;
+	v->launches = sl;
+}
+
+static void body_block(vctx *v, const pto_block *b)
+{
+	uint64_t batchable = 0;
+	pto_map local;
+	pto_map_init(&local, v->p->arena);
+	for (size_t i = 0; i < b->n; i++) {
+		const pto_stmt *s = b->stmts[i];
+		if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME) {
+			pto_call cl;
+			if (pto_call_decode(v->p, s->value, &cl) && pto_call_is_op(&cl, "tensor.create")) {
+				bool joins = strncmp(s->target->name, "gm_pipe_buffer_", 15) != 0 ||
+					!pto_expr_refs(lg_gm_pipe_core_num(v->p, b, i, s->target->name), &local);
+				if (joins) {
+					batchable++;
+				} else {
+					v->count = sadd(v->count, 1);
+					pto_map_put(&local, s->target->name, (void *)1);
+				}
+			} else {
+				pto_map_put(&local, s->target->name, (void *)1);
+			}
+		}
+		v->stmt = s;
+		pto_stmt_walk_calls(v->p, (pto_stmt *)s, body_call, v);
+		track(v, s);
+		uint64_t n1 = 0, l1 = 0, n2 = 0, l2 = 0, trips;
+		switch (s->kind) {
+		case PTO_S_FOR:
+			sub_count(v, &s->body, &n1, &l1);
+			if (!n1)
+				break;
+			if (!pto_trip_count(s, &trips)) {
+				REPORT(v, s->line, s->col, l1 ? "GB012" : "GB009", "Graph function '%s' %s inside a "
+					"loop whose trip count is not a compile-time constant.", v->f->name,
+					l1 ? "launches tasks" : "allocates tensors");
+				break;
+			}
+			v->count = sadd(v->count, n1 > UINT64_MAX / (trips ? trips : 1) ? UINT64_MAX : n1 * trips);
+			break;
+		case PTO_S_WHILE:
+			sub_count(v, &s->body, &n1, &l1);
+			if (n1)
+				REPORT(v, s->line, s->col, l1 ? "GB012" : "GB009", "Graph function '%s' %s inside a "
+					"while loop, whose iteration count is a runtime value.", v->f->name,
+					l1 ? "launches tasks" : "allocates tensors");
+			break;
+		case PTO_S_IF:
+			sub_count(v, &s->body, &n1, &l1);
+			sub_count(v, &s->orelse, &n2, &l2);
+			if (n1 || n2)
+				REPORT(v, s->line, s->col, (l1 || l2) ? "GB012" : "GB009", "Graph function '%s' %s "
+					"inside a conditional, so the recorded topology depends on the branch the first "
+					"call happened to take.", v->f->name, (l1 || l2) ? "launches tasks" : "allocates tensors");
+			break;
+		case PTO_S_WITH:
+			sub_count(v, &s->body, &n1, &l1);
+			v->count = sadd(v->count, n1);
+			v->launches = sadd(v->launches, l1);
+			break;
+		default:
+			break;
+		}
+	}
+	v->count = sadd(v->count, (batchable + 15) / 16);
+}
+
+static void verify_graph(vctx *v)
+{
+	pto_func *f = v->f;
+	size_t tensors = 0, scalars = 0;
+	for (size_t i = 0; i < f->nparams; i++) {
+		pto_dir dir;
+		const pto_expr *t = pto_type_unwrap(f->params[i].ann, &dir);
+		int line = f->params[i].line ? f->params[i].line : f->line;
+		int col = f->params[i].line ? f->params[i].col : f->col;
+		if (pto_type_is_scalar(t)) {
+			if (dir != PTO_DIR_IN)
+				REPORT(v, line, col, "GB006", "Graph function '%s' declares scalar parameter '%s' as an "
+					"output. A boundary scalar is passed by value and replayed from the call site, so "
+					"it can only be an input.", f->name, f->params[i].name);
+			scalars++;
+			continue;
+		}
+		tensors++;
+		if (dir == PTO_DIR_OUT)
+			REPORT(v, line, col, "GB005", "Graph function '%s' declares tensor parameter '%s' as Out, "
+				"meaning the runtime allocates it. A recorded graph's boundary tensors must already "
+				"exist so replay can patch their addresses.", f->name, f->params[i].name);
+	}
+	if (!tensors)
+		REPORT(v, f->line, f->col, "GB002", "Graph function '%s' takes no tensor parameters. A graph "
+			"with an empty boundary has nothing to patch on replay and the runtime refuses to cache it.",
+			f->name);
+	if (tensors > 128)
+		REPORT(v, f->line, f->col, "GB003", "Graph function '%s' takes %zu tensor parameters, over the "
+			"runtime's boundary limit of 128.", f->name, tensors);
+	if (scalars > 64)
+		REPORT(v, f->line, f->col, "GB004", "Graph function '%s' takes %zu scalar parameters, over the "
+			"runtime's boundary limit of 64.", f->name, scalars);
+	pto_stmt *r = pto_first_return(&f->body);
+	if (r && r->value) {
+		size_t n = r->value->kind == PTO_E_TUPLE ? r->value->nitems : 1;
+		for (size_t i = 0; i < n; i++) {
+			const pto_expr *e = r->value->kind == PTO_E_TUPLE ? r->value->items[i] : r->value;
+			if (!pto_returned_param(v->p, &v->c, e, 0))
+				REPORT(v, r->line, r->col, "GB007", "Graph function '%s' returns a value it computed "
+					"rather than one of its own parameters. A graph call's result is a recording "
+					"handle, valid only on a cache hit, so nothing can depend on it.", f->name);
+		}
+	}
+	for (size_t i = 0; i < f->nparams; i++) {
+		pto_var *x = pto_map_get(&v->c.vars, f->params[i].name);
+		if (x && !x->scalar)
+			pto_map_put(&v->roots, x->name, (void *)1);
+	}
+	body_block(v, &f->body);
+	if (v->count == 0)
+		REPORT(v, f->line, f->col, "GB008", "Graph function '%s' launches no tasks; the runtime "
+			"refuses a node count of zero.", f->name);
+	if (v->count > 1024)
+		REPORT(v, f->line, f->col, "GB008", "Graph function '%s' launches %llu tasks, over the runtime's "
+			"per-graph limit of 1024.", f->name, (unsigned long long)v->count);
+}
+
+static void ref_call(void *ud, pto_call *cl)
+{
+	vctx *v = ud;
+	if ((cl->kind != PTO_C_FUNC && cl->kind != PTO_C_SUBMIT) || !cl->callee || cl->callee->type != PTO_FT_GRAPH)
+		return;
+	const char *G = cl->callee->name, *F = v->f->name;
+	int line = cl->e->line, col = cl->e->col;
+	if (v->f->type == PTO_FT_GRAPH)
+		REPORT(v, line, col, "GB014", "Graph function '%s', referenced from '%s', is called from another "
+			"Graph function. The runtime cannot record a graph from inside one it is already "
+			"recording, so the whole region becomes uncacheable.", G, F);
+	else if (v->f->type != PTO_FT_ORCHESTRATION && v->f->type != PTO_FT_OPAQUE)
+		REPORT(v, line, col, "GB014", "Graph function '%s', referenced from '%s', is called from a "
+			"function that is not an orchestration entry. A graph is a task launch, so only an "
+			"Orchestration entry may call it.", G, F);
+	if (cl->nargs != cl->callee->nparams)
+		REPORT(v, line, col, "GB015", "Graph function '%s', referenced from '%s', is launched with %zu "
+			"arguments for %zu parameters. A graph boundary has no runtime-allocated tail, so every "
+			"parameter must be supplied at the call.", G, F, cl->nargs, cl->callee->nparams);
+	if (cl->kind == PTO_C_SUBMIT && cl->deps && !(cl->deps->kind == PTO_E_LIST && cl->deps->nitems == 0))
+		REPORT(v, line, col, "GB016", "Graph function '%s', referenced from '%s', is submitted with "
+			"explicit dependencies. An explicit dependency edge makes the launch uncacheable.", G, F);
+	if (cl->kind == PTO_C_SUBMIT && cl->predicate &&
+	    !(cl->predicate->kind == PTO_E_NAME && !strcmp(cl->predicate->name, "None")))
+		REPORT(v, line, col, "GB017", "Graph function '%s', referenced from '%s', is submitted with a "
+			"dispatch predicate, which the runtime silently zeroes, so the region would run "
+			"unconditionally.", G, F);
+}
+
+static void ref_block(vctx *v, const pto_block *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		pto_stmt_walk_calls(v->p, b->stmts[i], ref_call, v);
+		ref_block(v, &b->stmts[i]->body);
+		ref_block(v, &b->stmts[i]->orelse);
+	}
+}
+
+int hilo_pto_verify_graph_boundary(const hilo_pto_program *cp, hilo_diags *d)
+{
+	hilo_pto_program *p = (hilo_pto_program *)cp; /* analyses allocate from the arena only */
+	int errors = 0;
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		vctx v;
+		memset(&v, 0, sizeof v);
+		v.p = p;
+		v.f = p->funcs[i];
+		v.d = d;
+		pto_fctx_init(&v.c, p, v.f);
+		pto_map_init(&v.roots, p->arena);
+		pto_map_init(&v.tuples, p->arena);
+		if (v.f->type == PTO_FT_GRAPH) {
+			pto_inv_init(&v.inv, &v.c);
+			verify_graph(&v);
+		}
+		ref_block(&v, &v.f->body);
+		errors += v.errors;
+	}
+	return errors;
+}
