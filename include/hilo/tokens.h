@@ -1,0 +1,34 @@
+/* hilo/tokens.h - index tokens (SPEC section 5), the metadata protocol
+ * between neuron-dus-ds-index-simplifier, dynamic-slice-mover,
+ * slice-of-concat-optimizer and neuron_repeated_dus_to_concat.
+ *
+ * Grammar: a flat comma-separated list of `<key><base-10 int>` entries with
+ * keys "dusidxnow=", "dsidxnow=", "iterationidx="; a multi-dimensional index
+ * is one entry per dimension, in dimension order. Tokens are written into
+ * metadata op_name (existing text kept) and read from op_name first, then
+ * from backend_config.
+ */
+#ifndef HILO_TOKENS_H
+#define HILO_TOKENS_H
+
+#include "hilo/ir.h"
+
+#define HILO_TOK_DS "dsidxnow="
+#define HILO_TOK_DUS "dusidxnow="
+#define HILO_TOK_ITER "iterationidx="
+
+/* Reads all values of `key` ("dsidxnow=", "dusidxnow=", "iterationidx=")
+ * from the instruction's metadata op_name, else from backend_config.
+ * Returns the count (0 if none), storing up to max values into out.
+ * Malformed entries are skipped. */
+int hilo_tokens_get(hilo_module *m, const hilo_instr *i, const char *key, int64_t *out, int max);
+
+/* Number of malformed entries of `key` (in the source hilo_tokens_get
+ * reads from), for remarks. */
+int hilo_tokens_malformed(hilo_module *m, const hilo_instr *i, const char *key);
+
+/* Replaces every entry of `key` in op_name with the given values (appends
+ * "key<v>" entries, comma-separated after existing text); idempotent. */
+void hilo_tokens_set(hilo_module *m, hilo_instr *i, const char *key, const int64_t *vals, int n);
+
+#endif
