@@ -107,6 +107,7 @@ typedef struct hilo_literal hilo_literal;
 struct hilo_literal {
 	hilo_shape *shape;
 	bool elided;            /* printed as {...}: values unknown */
+	bool pred_as_int;       /* pred values were printed 1/0 (older XLA) */
 	size_t nbytes;          /* elements * hilo_ptype_bytes */
 	void *data;             /* little-endian host values; complex = 2 floats */
 	int ntuple;             /* tuple literals */
@@ -193,6 +194,7 @@ struct hilo_instr {
 	int64_t param_no;     /* parameter(N) */
 	hilo_literal *literal;      /* constant(...) */
 	bool is_root;
+	const char *comment;  /* comment lines printed before it (verbatim), or NULL */
 	int line, col;        /* source position when parsed, else 0 */
 	void *aux;            /* scratch pointer for passes (reset before use) */
 	int64_t mark;         /* scratch integer for passes/walks */
@@ -210,6 +212,8 @@ struct hilo_comp {
 	hilo_instr *root;
 	bool is_entry;
 	bool print_signature;     /* the (p: shape) -> shape header */
+	const char *gap_before;   /* text between the previous computation and this
+	                           * one when it is not the usual blank line, or NULL */
 	const char *execution_thread; /* raw, or NULL */
 	int line, col;
 	int64_t mark;
@@ -221,6 +225,7 @@ struct hilo_comp {
 typedef struct hilo_module_attr {
 	const char *key;
 	const char *value;    /* raw text */
+	const char *sep;      /* separator before it when not ", " (e.g. ",\n") */
 } hilo_module_attr;
 
 typedef enum hilo_print_style {

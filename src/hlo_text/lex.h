@@ -15,6 +15,7 @@ typedef struct lexer {
 	hilo_module *m;
 	bool failed;
 	int depth;              /* nesting depth guard */
+	bool pred_as_int;       /* a pred literal used 1/0 */
 } lexer;
 
 #define LEX_MAX_DEPTH 200

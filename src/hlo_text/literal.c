@@ -256,8 +256,10 @@ static bool read_elem(lexer *L, hilo_ptype t, void *data, size_t k)
 			((unsigned char *)data)[k] = 1;
 		else if (len == 5 && !memcmp(s, "false", 5))
 			((unsigned char *)data)[k] = 0;
-		else if ((len == 1 && (*s == '0' || *s == '1')) && !neg)
+		else if ((len == 1 && (*s == '0' || *s == '1')) && !neg) {
 			((unsigned char *)data)[k] = *s == '1';
+			L->pred_as_int = true;
+		}
 		else {
 			lex_error(L, at, "expected true or false");
 			return false;
@@ -390,9 +392,15 @@ hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
 		for (int i = 0; i < shape->ntuple; i++) {
 			if (i && !lex_expect(L, ','))
 				return NULL;
-			hilo_shape *es = lex_shape(L);
-			if (!es)
-				return NULL;
+			lex_skip_ws(L);
+			hilo_shape *es = shape->elems[i];
+			if (L->p < L->end && *L->p != '{' && *L->p != '(' && !(*L->p >= '0' && *L->p <= '9') &&
+			    *L->p != '-' && strncmp(L->p, "true", 4) && strncmp(L->p, "false", 5) &&
+			    strncmp(L->p, "nan", 3) && strncmp(L->p, "inf", 3)) {
+				es = lex_shape(L); /* an element with its shape */
+				if (!es)
+					return NULL;
+			}
 			lit->elems[i] = lex_literal(L, es);
 			if (!lit->elems[i])
 				return NULL;
@@ -428,8 +436,10 @@ hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
 			return NULL;
 		return lit;
 	}
+	L->pred_as_int = false;
 	if (!read_nested(L, shape, 0, lit->data, &k))
 		return NULL;
+	lit->pred_as_int = L->pred_as_int;
 	return lit;
 }
 
@@ -456,21 +466,41 @@ static void print_elem(hilo_buf *b, hilo_ptype t, const void *data, size_t k)
 	}
 }
 
-static void print_nested(hilo_buf *b, const hilo_shape *s, int dim, const void *data, size_t *k)
+/* XLA's one-line literal form: rank 1 "{1, 2}"; higher ranks put spaces
+ * inside braces ("{ { 1, 2 }, { 3, 4 } }", but "{x}" for a one-element
+ * innermost row) and, from rank 4 on, label inner rows with their index
+ * ("{ /\*i0=0*\/ {"). */
+static void print_nested(hilo_buf *b, const hilo_literal *lit, int dim, int64_t *idx, size_t *k)
 {
+	const hilo_shape *s = lit->shape;
 	if (dim == s->rank) {
-		print_elem(b, s->type, data, (*k)++);
+		if (s->type == HILO_T_PRED && lit->pred_as_int)
+			hilo_buf_putc(b, ((const unsigned char *)lit->data)[(*k)++] ? '1' : '0');
+		else
+			print_elem(b, s->type, lit->data, (*k)++);
 		return;
 	}
 	bool inner = dim == s->rank - 1;
-	bool spaced = s->rank > 1 && (!inner || s->dims[dim] > 1);
-	hilo_buf_put(b, spaced ? "{ " : "{", spaced ? 2 : 1);
+	if (s->rank == 1 || (inner && s->dims[dim] <= 1))
+		hilo_buf_putc(b, '{');
+	else if (inner)
+		hilo_buf_put(b, "{ ", 2);
+	else if (s->rank > 3 && dim > 0)
+		hilo_buf_printf(b, "{ /*i%d=%lld*/ ", dim - 1, (long long)idx[dim - 1]);
+	else
+		hilo_buf_put(b, "{ ", 2);
 	for (int64_t i = 0; i < s->dims[dim]; i++) {
 		if (i)
 			hilo_buf_put(b, ", ", 2);
-		print_nested(b, s, dim + 1, data, k);
+		idx[dim] = i;
+		print_nested(b, lit, dim + 1, idx, k);
 	}
-	hilo_buf_put(b, spaced ? " }" : "}", spaced ? 2 : 1);
+	if (s->rank == 1 || (inner && s->dims[dim] <= 1))
+		hilo_buf_putc(b, '}');
+	else if (s->dims[dim] == 0 && b->len && b->data[b->len - 1] == ' ')
+		hilo_buf_putc(b, '}'); /* "{ /\*i0=0*\/ }": spaces collapse */
+	else
+		hilo_buf_put(b, " }", 2);
 }
 
 void hilo_print_literal(hilo_buf *b, const hilo_literal *lit, bool with_shape)
@@ -481,12 +511,13 @@ void hilo_print_literal(hilo_buf *b, const hilo_literal *lit, bool with_shape)
 		hilo_buf_putc(b, ' ');
 	}
 	if (s->type == HILO_T_TUPLE) {
-		hilo_buf_put(b, "(", 1);
+		hilo_buf_put(b, "( ", 2);
 		for (int i = 0; i < lit->ntuple; i++) {
-			hilo_buf_put(b, i ? ", " : "\n", i ? 2 : 1);
-			hilo_print_literal(b, lit->elems[i], true);
+			if (i)
+				hilo_buf_put(b, ", ", 2);
+			hilo_print_literal(b, lit->elems[i], false);
 		}
-		hilo_buf_put(b, "\n)", 2);
+		hilo_buf_put(b, " )", 2);
 		return;
 	}
 	if (lit->elided) {
@@ -494,16 +525,17 @@ void hilo_print_literal(hilo_buf *b, const hilo_literal *lit, bool with_shape)
 		return;
 	}
 	size_t k = 0;
+	int64_t idx[64];
 	if (s->rank == 0)
 		print_elem(b, s->type, lit->data, 0);
 	else
-		print_nested(b, s, 0, lit->data, &k);
+		print_nested(b, lit, 0, idx, &k);
 }
 
 hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
 	const char *filename, hilo_diags *diags)
 {
-	lexer L = {src, src, src + len, filename, 1, src, diags, m, false, 0};
+	lexer L = {src, src, src + len, filename, 1, src, diags, m, false, 0, false};
 	hilo_shape *s = lex_shape(&L);
 	if (!s)
 		return NULL;

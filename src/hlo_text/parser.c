@@ -742,11 +742,30 @@ static bool read_operands(parser *P, hilo_instr *i)
 	}
 }
 
+/* Comment lines between instructions are kept with the next one. */
+static const char *leading_comment(parser *P)
+{
+	lexer *L = &P->L;
+	const char *s = L->p;
+	while (s < L->end && *s != '\n' && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s < L->end && *s == '\n')
+		s++;
+	lex_skip_ws(L);
+	const char *e = L->p;
+	while (e > s && e[-1] != '\n')
+		e--;
+	for (const char *q = s; q < e; q++)
+		if (*q == '/')
+			return hilo_arena_strndup(P->m->arena, s, (size_t)(e - s));
+	return NULL;
+}
+
 static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 {
 	lexer *L = &P->L;
 	hilo_module *m = P->m;
-	lex_skip_ws(L);
+	const char *comment = leading_comment(P);
 	const char *start = L->p, *s;
 	int line = L->line, col = lex_col(L, start);
 	*is_root = false;
@@ -807,6 +826,7 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 	i->shape = shape;
 	i->line = line;
 	i->col = col;
+	i->comment = comment;
 	hilo_module_claim_name(m, name);
 	if (!lex_expect(L, '('))
 		return NULL;
@@ -830,9 +850,27 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 	} else if (!read_operands(P, i)) {
 		return NULL;
 	}
-	while (lex_accept(L, ','))
+	/* attributes follow on the same line (comments after it belong to the
+	 * next instruction) */
+	for (;;) {
+		const char *q = L->p;
+		while (q < L->end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q >= L->end || *q != ',') {
+			if (q < L->end && *q == '\r')
+				q++;
+			if (q < L->end && *q != '\n' && *q != '}' && !(*q == '/' && q + 1 < L->end && (q[1] == '/' || q[1] == '*'))) {
+				L->p = q;
+				char tmp[16];
+				lex_error(L, q, "expected ',' or the end of the instruction, got %s", show_char(tmp, L));
+				return NULL;
+			}
+			break;
+		}
+		L->p = q + 1;
 		if (!read_attr(P, i))
 			return NULL;
+	}
 	hilo_ptrmap_put(&P->names, name, i);
 	return i;
 }
@@ -911,7 +949,16 @@ static hilo_comp *read_computation(parser *P)
 	hilo_ptrmap_clear(&P->names);
 	P->nctrl = 0;
 	hilo_instr *root = NULL;
-	while (!lex_accept(L, '}')) {
+	for (;;) {
+		/* peek for the closing brace without eating comments that
+		 * belong to the next instruction */
+		const char *sp = L->p, *sls = L->line_start;
+		int sl = L->line;
+		if (lex_accept(L, '}'))
+			break;
+		L->p = sp;
+		L->line = sl;
+		L->line_start = sls;
 		if (L->failed)
 			return NULL;
 		if (L->p >= L->end) {
@@ -956,7 +1003,11 @@ static hilo_comp *read_computation(parser *P)
 		pred->cap_ctrl_succs = pred->nctrl_succs;
 	}
 	hilo_comp_set_root(c, root ? root : c->last);
-	if (lex_accept(L, ',')) {
+	const char *q = L->p;
+	while (q < L->end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (q < L->end && *q == ',') {
+		L->p = q + 1;
 		const char *k;
 		lex_skip_ws(L);
 		const char *kat = L->p;
@@ -990,6 +1041,8 @@ static bool read_module_attrs(parser *P)
 		L->p = p + 1;
 		lex_skip_ws(L);
 		const char *at = L->p, *k;
+		const char *sep = (L->p - p == 2 && p[1] == ' ') ? NULL
+			: hilo_arena_strndup(m->arena, p, (size_t)(L->p - p));
 		size_t kn = lex_ident(L, &k);
 		if (!kn || L->p >= L->end || *L->p != '=') {
 			lex_error(L, at, "expected a module attribute");
@@ -1005,6 +1058,7 @@ static bool read_module_attrs(parser *P)
 		}
 		tmp[n].key = intern(P, k, kn);
 		tmp[n].value = v;
+		tmp[n].sep = sep;
 		n++;
 	}
 	m->nattrs = n;
@@ -1064,7 +1118,7 @@ hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
 	parser P;
 	memset(&P, 0, sizeof P);
 	P.m = m;
-	P.L = (lexer){src, src, src + len, filename, 1, src, diags, m, false, 0};
+	P.L = (lexer){src, src, src + len, filename, 1, src, diags, m, false, 0, false};
 	hilo_ptrmap_init(&P.comps);
 	hilo_ptrmap_init(&P.names);
 	lexer *L = &P.L;
@@ -1123,6 +1177,9 @@ hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
 	for (;;) {
 		const char *before = L->p;
 		lex_skip_ws(L);
+		const char *cstart = L->p;
+		while (cstart > before && cstart[-1] != '\n')
+			cstart--;
 		if (L->failed)
 			goto fail;
 		if (L->p >= L->end) {
@@ -1141,6 +1198,14 @@ hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
 		hilo_comp *c = read_computation(&P);
 		if (!c)
 			goto fail;
+		if (m->ncomps > 0) {
+			/* usual: "}\n" then one empty line */
+			const char *g = before;
+			if (g < cstart && *g == '\n')
+				g++;
+			if ((size_t)(cstart - g) != 1 || *g != '\n')
+				c->gap_before = hilo_arena_strndup(m->arena, g, (size_t)(cstart - g));
+		}
 		hilo_module_add_comp(m, c, NULL);
 		if (c->is_entry) {
 			if (m->entry) {

@@ -98,7 +98,11 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 	case HILO_ATTR_ENUM:
 		hilo_buf_puts(b, a->v.text);
 		break;
-	case HILO_ATTR_SLICE:
+	case HILO_ATTR_SLICE: {
+		/* strides are printed for every dimension once one is not 1 */
+		bool strided = false;
+		for (int k = 0; k < a->n; k++)
+			strided |= a->v.ints[3 * k + 2] != 1;
 		hilo_buf_putc(b, '{');
 		for (int k = 0; k < a->n; k++) {
 			if (k)
@@ -108,7 +112,7 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 			hilo_buf_put_i64(b, s[0]);
 			hilo_buf_putc(b, ':');
 			hilo_buf_put_i64(b, s[1]);
-			if (s[2] != 1) {
+			if (strided) {
 				hilo_buf_putc(b, ':');
 				hilo_buf_put_i64(b, s[2]);
 			}
@@ -116,7 +120,12 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 		}
 		hilo_buf_putc(b, '}');
 		break;
-	case HILO_ATTR_PADDING:
+	}
+	case HILO_ATTR_PADDING: {
+		/* interior padding is printed for every dimension once one has it */
+		bool interior = false;
+		for (int k = 0; k < a->n; k++)
+			interior |= a->v.ints[3 * k + 2] != 0;
 		for (int k = 0; k < a->n; k++) {
 			const int64_t *s = &a->v.ints[3 * k];
 			if (k)
@@ -124,12 +133,13 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 			hilo_buf_put_i64(b, s[0]);
 			hilo_buf_putc(b, '_');
 			hilo_buf_put_i64(b, s[1]);
-			if (s[2]) {
+			if (interior) {
 				hilo_buf_putc(b, '_');
 				hilo_buf_put_i64(b, s[2]);
 			}
 		}
 		break;
+	}
 	case HILO_ATTR_COMP:
 		put_name(P, i->called[a->v.i]->name);
 		break;
@@ -170,6 +180,8 @@ static void put_opcode(printer *P, const hilo_instr *i)
 static void put_instr(printer *P, const hilo_instr *i)
 {
 	hilo_buf *b = P->b;
+	if (i->comment)
+		hilo_buf_puts(b, i->comment);
 	hilo_buf_put(b, i->is_root ? "  ROOT " : "  ", i->is_root ? 7 : 2);
 	put_name(P, i->name);
 	hilo_buf_put(b, " = ", 3);
@@ -260,7 +272,7 @@ bool hilo_print_text(hilo_buf *b, const hilo_module *m, hilo_print_style style)
 	hilo_buf_put(b, "HloModule ", 10);
 	hilo_buf_puts(b, m->name);
 	for (uint32_t k = 0; k < m->nattrs; k++) {
-		hilo_buf_put(b, ", ", 2);
+		hilo_buf_puts(b, m->attrs[k].sep ? m->attrs[k].sep : ", ");
 		hilo_buf_puts(b, m->attrs[k].key);
 		hilo_buf_putc(b, '=');
 		hilo_buf_puts(b, m->attrs[k].value);
@@ -272,7 +284,7 @@ bool hilo_print_text(hilo_buf *b, const hilo_module *m, hilo_print_style style)
 	}
 	for (uint32_t k = 0; k < m->ncomps; k++) {
 		if (k)
-			hilo_buf_putc(b, '\n');
+			hilo_buf_puts(b, m->comps[k]->gap_before ? m->comps[k]->gap_before : "\n");
 		put_comp(&P, m->comps[k]);
 	}
 	hilo_buf_puts(b, m->trailer ? m->trailer : "\n");

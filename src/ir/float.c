@@ -362,8 +362,8 @@ void hilo_format_float(hilo_buf *b, hilo_ptype t, const void *data, size_t k)
 			neg = (bits >> (f.ebits + f.mbits)) & 1;
 			payload = bits & ((1u << f.mbits) - 1);
 			quiet = 1u << (f.mbits - 1);
-		} else if (get_fmt(t, &f) && f.kind == FN) {
-			neg = (bits >> (f.ebits + f.mbits)) & 1;
+		} else if (get_fmt(t, &f) && (f.kind == FN || f.kind == FNUZ)) {
+			neg = (bits >> (f.ebits + f.mbits)) & 1; /* fnuz NaN is 0x80: "-nan" */
 		}
 		put_nan(b, neg, payload, quiet);
 		return;
