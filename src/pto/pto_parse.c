@@ -105,9 +105,7 @@ static bool split_lines(parser *ps)
 			ind += *q == '\t' ? 8 - ind % 8 : 1;
 			q++;
 		}
-		const char *rawend = le;
-		if (rawend > ls && rawend[-1] == '\r')
-			rawend--;
+		const char *rawend = le; /* a '\r' stays: verbatim lines print back byte for byte */
 		lline L;
 		memset(&L, 0, sizeof L);
 		L.line = line;
@@ -125,7 +123,8 @@ static bool split_lines(parser *ps)
 		tok *toks = NULL;
 		size_t nt = 0;
 		tcap = 0;
-		int depth = 0;
+		int depth = 0, open_line = line, open_col = 1;
+		char open_c = '(';
 		const char *lstart = ls;
 		for (;;) {
 			while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\f'))
@@ -141,8 +140,6 @@ static bool split_lines(parser *ps)
 						while (ws > lstart && (ws[-1] == ' ' || ws[-1] == '\t'))
 							ws--;
 						const char *te = ce;
-						if (te > q && te[-1] == '\r')
-							te--;
 						L.trail = hilo_arena_strndup(p->arena, ws, (size_t)(te - ws));
 					}
 					q = ce;
@@ -154,7 +151,7 @@ static bool split_lines(parser *ps)
 					continue;
 				}
 				if (depth > 0) {
-					perr(ps, line, (int)(q - lstart) + 1, "unexpected end of input inside brackets");
+					perr(ps, open_line, open_col, "'%c' was never closed", open_c);
 					return false;
 				}
 				break;
@@ -242,14 +239,21 @@ static bool split_lines(parser *ps)
 						len = 2;
 				if (!len) {
 					if (!strchr("()[]{},:.;=+-*/%<>@&|^~!", c)) {
-						perr(ps, line, t->col, "unexpected character '%s%c'",
-							c < 0x20 || c >= 0x7f ? "\\x" : "", c < 0x20 || c >= 0x7f ? '?' : c);
+						if (c < 0x20 || c >= 0x7f)
+							perr(ps, line, t->col, "unexpected byte 0x%02x", c);
+						else
+							perr(ps, line, t->col, "unexpected character '%c'", c);
 						return false;
 					}
 					len = 1;
 				}
-				if (c == '(' || c == '[' || c == '{')
-					depth++;
+				if (c == '(' || c == '[' || c == '{') {
+					if (depth++ == 0) {
+						open_line = line;
+						open_col = t->col;
+						open_c = (char)c;
+					}
+				}
 				if (c == ')' || c == ']' || c == '}') {
 					if (--depth < 0) {
 						perr(ps, line, t->col, "unmatched '%c'", c);
@@ -271,8 +275,6 @@ static bool split_lines(parser *ps)
 		{
 			/* verbatim text of the whole logical line (used outside functions) */
 			const char *re_ = q;
-			if (re_ > ls && re_[-1] == '\r')
-				re_--;
 			L.raw = hilo_arena_strndup(p->arena, ls, (size_t)(re_ - ls));
 		}
 		push_line(ps, &L);
@@ -1180,6 +1182,12 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 				j++;
 			deco = j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
 				tok_is_kw(&ps.lines[j].toks[0], "def");
+			if (!deco && !(j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
+			    tok_is_kw(&ps.lines[j].toks[0], "class"))) {
+				perr(&ps, j < ps.nlines ? ps.lines[j].line : L->line, 1,
+					"a decorator must be followed by 'def' or 'class'");
+				goto fail;
+			}
 		}
 		if (!deco && !def) {
 			add_item(p, L->raw, NULL);

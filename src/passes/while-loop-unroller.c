@@ -1,0 +1,292 @@
+/* while-loop-unroller (#112): fully unrolls while loops with a statically
+ * known trip count into a chain of calls (seed 003, "While-Loop Unroll"
+ * upstream step; SPEC section 4).
+ *
+ * Rewrites: `while(init), condition=C, body=B` becomes
+ *   s1 = call(init), to_apply=B.iter0 ; s2 = call(s1), to_apply=B.iter1 ; ...
+ * one call per iteration, each to its own clone of B; every use of the
+ * while is redirected to the last call (or to init when the trip count is
+ * zero) and the while is removed. Every cloned dynamic-slice,
+ * dynamic-update-slice and call, and the new per-iteration call, gets the
+ * token `iterationidx=k` (SPEC section 5). With ctx->unroll_markers the
+ * root r of each clone becomes
+ *   custom-call(custom-call(r), custom_call_target="NeuronBoundaryMarker-Start"),
+ *   custom_call_target="NeuronBoundaryMarker-End".
+ *
+ * Exact conditions (all must hold; otherwise the loop is declined with a
+ * remark):
+ *  - the while has a tuple shape, exactly one operand and no control edges;
+ *  - C has one parameter and its root is `compare(a, b)` where one side is
+ *    `get-tuple-element(param), index=k` and the other a scalar integer
+ *    constant (either order; direction LT, LE, GT, GE, EQ or NE); nothing
+ *    in C has a side effect;
+ *  - B's root is a tuple whose element k is `add(gte_k, constant)`,
+ *    `add(constant, gte_k)` or `subtract(gte_k, constant)` with gte_k =
+ *    get-tuple-element(B's parameter), index=k and a scalar integer constant
+ *    step;
+ *  - the while operand is a `tuple` instruction whose element k is a scalar
+ *    integer constant, or a tuple constant;
+ *  - simulating i = init; while cmp(i, bound): i += step (in the
+ *    induction variable's integer type, wrapping as it does) terminates
+ *    within the budget: trip count <= 1000, instructions in B <= 100000,
+ *    trip count x instructions <= 800000 (SPEC section 4).
+ *
+ * Why it is sound: the condition reads only the induction variable, which
+ * only the body's own add/subtract of a constant changes, so the sequence
+ * of condition values is exactly the simulated one, independent of all
+ * other state; the while therefore runs the body exactly `trip` times on
+ * the threaded state, which is what the call chain computes. Body clones
+ * are fresh computations (nested computations they call are shared, which
+ * is harmless since computations are pure functions of their operands).
+ * The markers are identity custom-calls that later passes strip.
+ */
+#include "hilo/float.h"
+#include "hilo/pass.h"
+#include "hilo/tokens.h"
+
+#include <string.h>
+
+enum {
+	MAX_TRIP = 1000,
+	MAX_BODY = 100000,
+	MAX_TOTAL = 800000,
+};
+
+static bool scalar_int_const(const hilo_instr *i, int64_t *v)
+{
+	if (i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided)
+		return false;
+	const hilo_shape *s = i->shape;
+	if (!hilo_shape_is_array(s) || s->rank != 0 || !hilo_ptype_is_int(s->type))
+		return false;
+	if (!i->literal->data || i->literal->nbytes < (size_t)hilo_ptype_bytes(s->type))
+		return false;
+	*v = hilo_elem_get_i64(s->type, i->literal->data, 0);
+	return true;
+}
+
+static bool is_gte_of(const hilo_instr *i, const hilo_instr *param, int64_t *index)
+{
+	int64_t k;
+	if (i->op != HILO_OP_GET_TUPLE_ELEMENT || i->noperands != 1 || i->operands[0] != param)
+		return false;
+	if (!hilo_instr_get_int(i, "index", &k))
+		return false;
+	*index = k;
+	return true;
+}
+
+/* Wraps v to the width and signedness of integer type t. */
+static int64_t wrap(hilo_ptype t, int64_t v)
+{
+	int bits = hilo_ptype_bits(t);
+	if (bits >= 64)
+		return v;
+	uint64_t mask = (UINT64_C(1) << bits) - 1;
+	uint64_t u = (uint64_t)v & mask;
+	if (hilo_ptype_is_signed_int(t) && (u >> (bits - 1)) & 1)
+		u |= ~mask;
+	return (int64_t)u;
+}
+
+static bool cmp_holds(const char *dir, hilo_ptype t, int64_t a, int64_t b)
+{
+	bool uns = hilo_ptype_is_unsigned_int(t);
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+	if (strcmp(dir, "LT") == 0)
+		return uns ? ua < ub : a < b;
+	if (strcmp(dir, "LE") == 0)
+		return uns ? ua <= ub : a <= b;
+	if (strcmp(dir, "GT") == 0)
+		return uns ? ua > ub : a > b;
+	if (strcmp(dir, "GE") == 0)
+		return uns ? ua >= ub : a >= b;
+	if (strcmp(dir, "EQ") == 0)
+		return a == b;
+	return a != b; /* NE */
+}
+
+typedef struct loop_info {
+	int64_t index;    /* tuple element of the induction variable */
+	int64_t trip;
+} loop_info;
+
+/* Returns NULL on success, else the reason to decline. */
+static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
+{
+	hilo_module *m = ctx->m;
+	hilo_comp *cond = hilo_instr_get_comp(w, "condition");
+	hilo_comp *body = hilo_instr_get_comp(w, "body");
+	if (!cond || !body)
+		return "while without condition or body computation";
+	if (w->noperands != 1 || !hilo_shape_is_tuple(w->shape))
+		return "while state is not a single tuple operand";
+	if (w->nctrl_preds || w->nctrl_succs)
+		return "while has control dependencies";
+	if (cond->nparams != 1 || body->nparams != 1)
+		return "condition or body does not take exactly one parameter";
+	for (hilo_instr *i = cond->first; i; i = i->next)
+		if (hilo_instr_has_side_effect(m, i) || i->ncalled)
+			return "condition has side effects or calls computations";
+
+	/* condition: compare(gte(param, k), constant) in either order */
+	hilo_instr *r = cond->root;
+	if (!r || r->op != HILO_OP_COMPARE || r->noperands != 2)
+		return "unknown trip count: condition root is not a compare";
+	const char *dir = hilo_instr_get_enum(r, "direction");
+	if (!dir)
+		return "unknown trip count: compare without direction";
+	int64_t k = -1, bound = 0;
+	bool swapped = false;
+	if (is_gte_of(r->operands[0], cond->params[0], &k) && scalar_int_const(r->operands[1], &bound)) {
+		swapped = false;
+	} else if (is_gte_of(r->operands[1], cond->params[0], &k) && scalar_int_const(r->operands[0], &bound)) {
+		swapped = true;
+	} else {
+		return "unknown trip count: condition does not compare a tuple element with a constant";
+	}
+	static const char *const dirs[] = {"LT", "LE", "GT", "GE", "EQ", "NE"};
+	static const char *const swapdirs[] = {"GT", "GE", "LT", "LE", "EQ", "NE"};
+	const char *eff = NULL;
+	for (int d = 0; d < 6; d++)
+		if (strcmp(dir, dirs[d]) == 0)
+			eff = swapped ? swapdirs[d] : dirs[d];
+	if (!eff)
+		return "unknown trip count: unsupported compare direction";
+	if (k < 0 || k >= w->shape->ntuple)
+		return "unknown trip count: induction index out of range";
+	const hilo_shape *ivs = w->shape->elems[k];
+	if (!hilo_shape_is_array(ivs) || ivs->rank != 0 || !hilo_ptype_is_int(ivs->type))
+		return "unknown trip count: induction variable is not a scalar integer";
+	hilo_ptype t = ivs->type;
+
+	/* body: root tuple element k = gte_k +/- constant */
+	hilo_instr *br = body->root;
+	if (!br || br->op != HILO_OP_TUPLE || (int64_t)br->noperands != w->shape->ntuple)
+		return "unknown trip count: body root is not a tuple";
+	hilo_instr *upd = br->operands[k];
+	int64_t step = 0, gk = -1;
+	if (upd->op == HILO_OP_ADD && upd->noperands == 2) {
+		if (is_gte_of(upd->operands[0], body->params[0], &gk) && scalar_int_const(upd->operands[1], &step))
+			;
+		else if (is_gte_of(upd->operands[1], body->params[0], &gk) && scalar_int_const(upd->operands[0], &step))
+			;
+		else
+			gk = -1;
+	} else if (upd->op == HILO_OP_SUBTRACT && upd->noperands == 2) {
+		if (is_gte_of(upd->operands[0], body->params[0], &gk) && scalar_int_const(upd->operands[1], &step))
+			step = wrap(t, (int64_t)(0 - (uint64_t)step));
+		else
+			gk = -1;
+	}
+	if (gk != k)
+		return "unknown trip count: induction variable is not updated by a constant step";
+
+	/* init */
+	hilo_instr *init = w->operands[0];
+	int64_t iv = 0;
+	if (init->op == HILO_OP_TUPLE && (int64_t)init->noperands > k) {
+		if (!scalar_int_const(init->operands[k], &iv))
+			return "unknown trip count: induction variable init is not a constant";
+	} else if (init->op == HILO_OP_CONSTANT && init->literal && !init->literal->elided &&
+		init->literal->ntuple > k && init->literal->elems[k]->data &&
+		init->literal->elems[k]->shape && init->literal->elems[k]->shape->rank == 0) {
+		iv = hilo_elem_get_i64(t, init->literal->elems[k]->data, 0);
+	} else {
+		return "unknown trip count: loop init is not a tuple with a constant induction variable";
+	}
+
+	int64_t trip = 0;
+	iv = wrap(t, iv);
+	bound = wrap(t, bound);
+	while (cmp_holds(eff, t, iv, bound)) {
+		if (++trip > MAX_TRIP)
+			return "budget exceeded: trip count above 1000 (or the loop does not terminate)";
+		iv = wrap(t, (int64_t)((uint64_t)iv + (uint64_t)step));
+	}
+	if (body->ninstrs > MAX_BODY)
+		return "budget exceeded: body has more than 100000 instructions";
+	if ((uint64_t)trip * body->ninstrs > MAX_TOTAL)
+		return "budget exceeded: trip count x body instructions above 800000";
+	li->index = k;
+	li->trip = trip;
+	return NULL;
+}
+
+static hilo_instr *marker(hilo_module *m, hilo_comp *c, hilo_instr *op, const char *target)
+{
+	hilo_instr *i = hilo_instr_create(m, HILO_OP_CUSTOM_CALL, op->shape, "custom-call");
+	hilo_instr_add_operand(m, i, op);
+	hilo_attr *a = hilo_instr_set_attr(m, i, "custom_call_target", HILO_ATTR_STRING);
+	a->v.text = hilo_intern_cstr(m->strings, target);
+	hilo_comp_append(c, i);
+	return i;
+}
+
+static void unroll(hilo_pass_ctx *ctx, hilo_instr *w, const loop_info *li)
+{
+	hilo_module *m = ctx->m;
+	hilo_comp *parent = w->parent;
+	hilo_comp *body = hilo_instr_get_comp(w, "body");
+	hilo_instr *state = w->operands[0];
+	for (int64_t it = 0; it < li->trip; it++) {
+		const char *cname = hilo_arena_printf(m->arena, "%s.unrolled.%lld", body->name, (long long)it);
+		/* computation names must be unique too */
+		for (int sfx = 1; hilo_module_find_comp(m, cname); sfx++)
+			cname = hilo_arena_printf(m->arena, "%s.unrolled.%lld.%d", body->name, (long long)it, sfx);
+		hilo_comp *cl = hilo_comp_clone(m, body, cname);
+		hilo_module_add_comp(m, cl, parent);
+		for (hilo_instr *i = cl->first; i; i = i->next)
+			if (i->op == HILO_OP_DYNAMIC_SLICE || i->op == HILO_OP_DYNAMIC_UPDATE_SLICE ||
+				i->op == HILO_OP_CALL)
+				hilo_tokens_set(m, i, HILO_TOK_ITER, &it, 1);
+		if (ctx->unroll_markers && cl->root) {
+			hilo_instr *s = marker(m, cl, cl->root, "NeuronBoundaryMarker-Start");
+			hilo_instr *e = marker(m, cl, s, "NeuronBoundaryMarker-End");
+			hilo_comp_set_root(cl, e);
+		}
+		hilo_instr *call = hilo_instr_create(m, HILO_OP_CALL, w->shape, "call");
+		hilo_instr_add_operand(m, call, state);
+		hilo_instr_add_called(m, call, cl);
+		hilo_attr *a = hilo_instr_set_attr(m, call, "to_apply", HILO_ATTR_COMP);
+		a->v.i = (int64_t)call->ncalled - 1;
+		hilo_tokens_set(m, call, HILO_TOK_ITER, &it, 1);
+		hilo_comp_insert_before(parent, w, call);
+		state = call;
+	}
+	hilo_instr_replace_all_uses(m, w, state);
+	if (parent->root == w)
+		hilo_comp_set_root(parent, state);
+	hilo_comp_remove(parent, w);
+}
+
+hilo_pass_result hilo_pass_while_loop_unroller(hilo_pass_ctx *ctx)
+{
+	hilo_module *m = ctx->m;
+	uint32_t nc = 0;
+	hilo_comp **order = hilo_module_comp_post_order(m, &nc);
+	bool changed = false;
+	/* snapshot: unrolling adds computations */
+	for (uint32_t c = 0; c < nc; c++) {
+		hilo_comp *comp = order[c];
+		uint32_t n = 0;
+		hilo_instr **instrs = hilo_comp_post_order(m, comp, &n);
+		for (uint32_t k = 0; k < n; k++) {
+			hilo_instr *w = instrs[k];
+			if (w->op != HILO_OP_WHILE)
+				continue;
+			loop_info li;
+			const char *why = analyse(ctx, w, &li);
+			if (why) {
+				hilo_remark(ctx, comp, w, "declined", "%s", why);
+				continue;
+			}
+			unroll(ctx, w, &li);
+			hilo_remark(ctx, comp, w, "rewritten", "unrolled %lld iterations into calls%s",
+				(long long)li.trip, ctx->unroll_markers ? " with boundary markers" : "");
+			ctx->rewrites++;
+			changed = true;
+		}
+	}
+	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
+}

@@ -1,0 +1,36 @@
+# PTO tests (issue 8): pto-opt on PyPTO program text.
+#   pto.fixtures          ../shared/pto/check_fixtures.py over every fixture with an
+#                         expectation (SKIPPED, never passed, without the shared folder)
+#   pto.roundtrip.shared  every shared fixture prints back byte for byte (--passes=)
+#   pto.roundtrip.local   the same for this folder's inputs and examples/pto
+#   pto.golden.NAME       tests/pto/golden/NAME.py against NAME.out (exact output)
+#                         or NAME.err (exit 1, located GBnnn diagnostic, no output)
+#   pto.bad.NAME          tests/pto/bad/NAME.* malformed input: located error, exit 1
+#   pto.cli               usage errors (exit 2), atomic -o, stdin input
+set(PTO_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+add_test(NAME pto.fixtures
+  COMMAND sh ${PTO_TEST_DIR}/run_fixtures.sh $<TARGET_FILE:pto-opt> ${HILO_SHARED_DIR})
+set_tests_properties(pto.fixtures PROPERTIES SKIP_RETURN_CODE 77)
+
+add_test(NAME pto.roundtrip.shared
+  COMMAND sh ${PTO_TEST_DIR}/run_roundtrip.sh $<TARGET_FILE:pto-opt> ${HILO_SHARED_DIR}/pto/fixtures)
+set_tests_properties(pto.roundtrip.shared PROPERTIES SKIP_RETURN_CODE 77)
+
+add_test(NAME pto.roundtrip.local
+  COMMAND sh ${PTO_TEST_DIR}/run_roundtrip.sh $<TARGET_FILE:pto-opt>
+    ${PTO_TEST_DIR}/golden ${PTO_TEST_DIR}/../../examples/pto ${PTO_TEST_DIR}/../../fuzz/corpus_pto)
+
+file(GLOB PTO_GOLDEN CONFIGURE_DEPENDS ${PTO_TEST_DIR}/golden/*.py)
+foreach(f ${PTO_GOLDEN})
+  get_filename_component(n ${f} NAME_WE)
+  add_test(NAME pto.golden.${n} COMMAND sh ${PTO_TEST_DIR}/run_golden.sh $<TARGET_FILE:pto-opt> ${f})
+endforeach()
+
+file(GLOB PTO_BAD CONFIGURE_DEPENDS ${PTO_TEST_DIR}/bad/*.py)
+foreach(f ${PTO_BAD})
+  get_filename_component(n ${f} NAME_WE)
+  add_test(NAME pto.bad.${n} COMMAND sh ${PTO_TEST_DIR}/run_golden.sh $<TARGET_FILE:pto-opt> ${f})
+endforeach()
+
+add_test(NAME pto.cli COMMAND sh ${PTO_TEST_DIR}/run_cli.sh $<TARGET_FILE:pto-opt> ${PTO_TEST_DIR})
