@@ -1,0 +1,68 @@
+/* hilo/eval.h - the reference evaluator.
+ *
+ * A direct interpreter over the IR (SPEC section 6). Literals are dense,
+ * row-major in logical index order (layouts are ignored), one
+ * hilo_ptype_bytes() slot per element, allocated in the module's arena.
+ * Custom-calls, collectives, rng, infeed and other opaque or side-effecting
+ * operations are uninterpreted functions: a deterministic hash of (opcode or
+ * target, attributes, operand bytes) fills their result, so two programs
+ * agree exactly when they make the same opaque calls on the same values.
+ *
+ * Work is bounded by a budget counted in element-operations; evaluation
+ * that would exceed it fails with a diagnostic (equivalence: "skipped").
+ * Nothing here exits or aborts on bad input: every failure is NULL plus a
+ * diagnostic.
+ */
+#ifndef HILO_EVAL_H
+#define HILO_EVAL_H
+
+#include "hilo/ir.h"
+
+#define HILO_EVAL_DEFAULT_BUDGET 100000000ull /* 1e8 element-ops */
+
+typedef struct hilo_eval_opts {
+	uint64_t budget; /* element-ops, 0 = default 1e8 */
+} hilo_eval_opts;
+
+/* Evaluates one instruction given literals for its operands (used by
+ * constant folding). Returns NULL and adds a diagnostic when the op can't
+ * be evaluated (elided constant, unsupported, over budget). Called
+ * computations (reduce, map, sort, call, while, ...) are evaluated too. */
+hilo_literal *hilo_eval_instr(hilo_module *m, const hilo_instr *i,
+	hilo_literal *const *operands, hilo_diags *d);
+
+/* Evaluates comp on args (literals allocated in m's arena). NULL +
+ * diagnostic on failure. o may be NULL (defaults). */
+hilo_literal *hilo_eval_comp(hilo_module *m, const hilo_comp *c,
+	hilo_literal *const *args, const hilo_eval_opts *o, hilo_diags *d);
+
+typedef struct hilo_equiv_report {
+	int status; /* 0 equal, 1 mismatch, 2 skipped (budget/unsupported) */
+	char message[1024];
+} hilo_equiv_report;
+
+/* Runs both modules' entry computations on n seeded random input sets
+ * (seed, seed+1, ...) and compares outputs bit for bit (NaN == NaN). */
+void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
+	uint64_t seed, const hilo_eval_opts *o, hilo_equiv_report *r);
+
+/* ---- helpers shared by hilo-run and tests ---------------------------- */
+
+/* Allocates a zero-filled literal of the given shape (tuples recursively)
+ * in m's arena. NULL when the shape is too large to hold. */
+hilo_literal *hilo_literal_create(hilo_module *m, const hilo_shape *s);
+
+/* Fills a literal with seeded pseudo-random values suited to the element
+ * type (floats in [-8, 8) on a 1/4096 grid, small integers, random preds).
+ * The same (seed, stream) gives the same values on every host. */
+void hilo_literal_fill_random(hilo_literal *l, uint64_t seed, uint64_t stream);
+
+/* Random inputs for every parameter of comp (stream = parameter number).
+ * Returns an arena array of comp->nparams literals, NULL on failure. */
+hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
+	uint64_t seed, hilo_diags *d);
+
+/* Bitwise equality with NaN == NaN (any payload) for float types. */
+bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b);
+
+#endif

@@ -1,0 +1,104 @@
+/* eval_internal.h - private interface between the evaluator's files.
+ *
+ *   eval.c              driver: computations, budget, literals, dispatch,
+ *                       control flow (call/while/conditional/tuple/...)
+ *   eval_elementwise.c  unary/binary/compare/select/clamp/convert/bitcast
+ *   eval_shape.c        data movement (broadcast ... pad, iota, reverse)
+ *   eval_reduce.c       reduce, reduce-window, dot, gather, scatter, sort, map
+ *   eval_opaque.c       uninterpreted (hashed) ops
+ *   eval_equiv.c        random inputs, literal equality, equivalence check
+ */
+#ifndef HILO_EVAL_INTERNAL_H
+#define HILO_EVAL_INTERNAL_H
+
+#include "hilo/eval.h"
+#include "hilo/float.h"
+#include "hilo/hlo_text.h"
+
+#include <string.h>
+
+/* One evaluation: where literals go, the budget and the diagnostics. */
+typedef struct ev {
+	hilo_module *m;
+	hilo_arena *a;        /* current allocation arena (while loops swap it) */
+	hilo_diags *d;
+	uint64_t budget, used;
+	int depth;            /* computation nesting, bounded */
+	bool failed;          /* a diagnostic was added */
+	bool allow_opaque;    /* hash uninterpreted ops (not when folding) */
+} ev;
+
+#define EV_MAX_DEPTH 200
+#define EV_MAX_BYTES ((size_t)1 << 31) /* largest single literal */
+
+/* Adds an error located at instr (may be NULL); returns NULL for chaining. */
+void *ev_err(ev *e, const hilo_instr *i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Charges n element-ops; false (with a diagnostic) when over budget. */
+bool ev_charge(ev *e, const hilo_instr *i, uint64_t n);
+
+hilo_literal *ev_lit_new(ev *e, const hilo_instr *i, const hilo_shape *s);
+/* Copies a literal (deep) into arena a. */
+hilo_literal *ev_lit_copy(hilo_arena *a, const hilo_literal *l);
+/* A fresh array shape in e->a. */
+hilo_shape *ev_shape_new(ev *e, hilo_ptype t, int rank, const int64_t *dims);
+
+/* Evaluates a called computation on args. */
+hilo_literal *ev_comp(ev *e, const hilo_comp *c, hilo_literal *const *args);
+/* Evaluates one instruction on its operand values. */
+hilo_literal *ev_instr(ev *e, const hilo_instr *i, hilo_literal *const *ops);
+
+/* A scalar "apply" helper for reducers/comparators/map: evaluates c on
+ * scalar arguments and keeps allocation bounded by recycling a private
+ * arena. */
+typedef struct ev_apply {
+	ev *e;
+	const hilo_comp *c;
+	hilo_arena *scratch;
+	hilo_arena *saved;
+	uint32_t calls;
+	int fast;             /* opcode of a binary-op fast path, or -1 */
+	bool swapped;         /* fast path with (p1, p0) operand order */
+	const hilo_instr *fast_instr;
+} ev_apply;
+
+bool ev_apply_init(ev_apply *ap, ev *e, const hilo_comp *c, int nargs);
+void ev_apply_fini(ev_apply *ap);
+/* Calls c on args (scalar literals); the result lives until the next call. */
+hilo_literal *ev_apply_call(ev_apply *ap, hilo_literal *const *args);
+
+/* Row-major helpers. */
+static inline void ev_strides(const hilo_shape *s, int64_t *st)
+{
+	int64_t acc = 1;
+	for (int d = s->rank - 1; d >= 0; d--) {
+		st[d] = acc;
+		acc *= s->dims[d];
+	}
+}
+
+/* Advances a multi-index in row-major order; false after the last. */
+static inline bool ev_next_index(const hilo_shape *s, int64_t *idx)
+{
+	for (int d = s->rank - 1; d >= 0; d--) {
+		if (++idx[d] < s->dims[d])
+			return true;
+		idx[d] = 0;
+	}
+	return false;
+}
+
+/* Per-area entry points: each returns NULL with a diagnostic on failure,
+ * or sets *handled = false when the op is not theirs. */
+hilo_literal *ev_elementwise(ev *e, const hilo_instr *i, hilo_literal *const *ops, bool *handled);
+hilo_literal *ev_shape_op(ev *e, const hilo_instr *i, hilo_literal *const *ops, bool *handled);
+hilo_literal *ev_reduce_op(ev *e, const hilo_instr *i, hilo_literal *const *ops, bool *handled);
+hilo_literal *ev_opaque(ev *e, const hilo_instr *i, hilo_literal *const *ops, bool *handled);
+
+/* Scalar value as double / int64 / uint64 (element k). */
+double ev_get_f(const hilo_literal *l, size_t k);
+int64_t ev_get_i(const hilo_literal *l, size_t k);
+/* Reads index operand k-th element as int64 (signed or unsigned). */
+int64_t ev_get_index(const hilo_literal *l, size_t k);
+
+#endif
