@@ -1,11 +1,19 @@
 /* hilo-opt: read an HLO module (text), verify it, run passes, print it.
  *
- *   hilo-opt [INPUT|-] [-o OUT] [--print-style=auto|default|long|short]
- *            [--split-input-file] [--format=hlo]
+ *   hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]
+ *            [--print-style=auto|default|long|short] [--split-input-file]
+ *            [--format=hlo] [--list-passes] [--verify-each] [--stats]
+ *            [--remarks=FILE] [--check-equivalence[=N]] [--seed=S]
+ *            [--unroll-markers]
  *
- * Exit status: 0 ok; 1 bad input; 2 usage error; 3 internal error (a pass
- * produced IR the verifier rejects); 4 equivalence check failed.
+ * Environment: NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1 is read here
+ * (never in the library) and handed to the passes through their context.
+ *
+ * Exit status: 0 ok; 1 bad input (or a pass rejected it); 2 usage error
+ * (unknown flag or pass); 3 internal error (a pass produced IR the
+ * verifier rejects); 4 equivalence check failed.
  */
+#include "hilo/driver.h"
 #include "hilo/hlo_text.h"
 #include "hilo/verify.h"
 
@@ -14,23 +22,93 @@
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3, EXIT_EQUIV = 4 };
 
+enum { MAX_PASSES = 256 };
+
 typedef struct options {
 	const char *input;
 	const char *output;
 	hilo_print_style style;
 	bool split;
+	bool list_passes;
+	bool verify_each;
+	bool stats;
+	bool unroll_markers;
+	bool disable_slice_move;
+	const char *remarks_path;
+	int equiv_n;              /* 0 = no equivalence check */
+	uint64_t seed;
+	const hilo_pass *passes[MAX_PASSES];
+	size_t npasses;
+	/* run-time state */
+	FILE *remarks;
 } options;
 
 static void usage(FILE *f)
 {
-	fputs("usage: hilo-opt [INPUT|-] [-o OUT] [--print-style=auto|default|long|short]\n"
-	      "                [--split-input-file] [--format=hlo]\n", f);
+	fputs("usage: hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]\n"
+	      "                [--print-style=auto|default|long|short] [--split-input-file]\n"
+	      "                [--format=hlo] [--list-passes] [--verify-each] [--stats]\n"
+	      "                [--remarks=FILE] [--check-equivalence[=N]] [--seed=S]\n"
+	      "                [--unroll-markers]\n", f);
+}
+
+static void list_known(FILE *f)
+{
+	size_t n;
+	const hilo_pass *p = hilo_pass_list(&n);
+	fputs("known passes:", f);
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, "%s %s", k ? "," : "", p[k].name);
+	fputs(n ? "\n" : " (none)\n", f);
+}
+
+static int add_pass(options *o, const char *name, size_t len, const char *origin)
+{
+	char buf[256];
+	if (len == 0)
+		return EXIT_OK; /* tolerate "a,,b" and a trailing comma */
+	if (len >= sizeof buf) {
+		fprintf(stderr, "hilo-opt: error: unknown pass '%.*s...'\n", 64, name);
+		list_known(stderr);
+		return EXIT_USAGE;
+	}
+	memcpy(buf, name, len);
+	buf[len] = 0;
+	const hilo_pass *p = hilo_pass_find(buf);
+	if (!p) {
+		if (origin)
+			fprintf(stderr, "hilo-opt: error: pipeline '%s' needs pass '%s', which is not registered (not implemented yet)\n",
+				origin, buf);
+		else
+			fprintf(stderr, "hilo-opt: error: unknown pass '%s'\n", buf);
+		list_known(stderr);
+		return EXIT_USAGE;
+	}
+	if (o->npasses == MAX_PASSES) {
+		fprintf(stderr, "hilo-opt: error: more than %d passes\n", MAX_PASSES);
+		return EXIT_USAGE;
+	}
+	o->passes[o->npasses++] = p;
+	return EXIT_OK;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	if (!*s)
+		return false;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || *s == '-')
+		return false;
+	*out = v;
+	return true;
 }
 
 static int parse_args(int argc, char **argv, options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->style = HILO_STYLE_AUTO;
+	int rc;
 	for (int k = 1; k < argc; k++) {
 		const char *a = argv[k];
 		if (!strcmp(a, "-o")) {
@@ -53,13 +131,62 @@ static int parse_args(int argc, char **argv, options *o)
 				fprintf(stderr, "hilo-opt: error: unknown print style '%s' (auto, default, long, short)\n", v);
 				return EXIT_USAGE;
 			}
+		} else if (!strncmp(a, "--passes=", 9)) {
+			const char *s = a + 9;
+			for (;;) {
+				const char *c = strchr(s, ',');
+				size_t len = c ? (size_t)(c - s) : strlen(s);
+				if ((rc = add_pass(o, s, len, NULL)) != EXIT_OK)
+					return rc;
+				if (!c)
+					break;
+				s = c + 1;
+			}
+		} else if (!strncmp(a, "--pipeline=", 11)) {
+			size_t n;
+			const char *const *names = hilo_pipeline_passes(a + 11, &n);
+			if (!names) {
+				fprintf(stderr, "hilo-opt: error: unknown pipeline '%s' (known: neuron)\n", a + 11);
+				return EXIT_USAGE;
+			}
+			for (size_t j = 0; j < n; j++)
+				if ((rc = add_pass(o, names[j], strlen(names[j]), a + 11)) != EXIT_OK)
+					return rc;
+		} else if (!strcmp(a, "--list-passes")) {
+			o->list_passes = true;
+		} else if (!strcmp(a, "--verify-each")) {
+			o->verify_each = true;
+		} else if (!strcmp(a, "--stats")) {
+			o->stats = true;
+		} else if (!strcmp(a, "--unroll-markers")) {
+			o->unroll_markers = true;
+		} else if (!strncmp(a, "--remarks=", 10)) {
+			if (!a[10]) {
+				fprintf(stderr, "hilo-opt: error: --remarks needs a file name\n");
+				return EXIT_USAGE;
+			}
+			o->remarks_path = a + 10;
+		} else if (!strcmp(a, "--check-equivalence")) {
+			o->equiv_n = 3;
+		} else if (!strncmp(a, "--check-equivalence=", 20)) {
+			uint64_t v;
+			if (!parse_u64(a + 20, &v) || v < 1 || v > 1000) {
+				fprintf(stderr, "hilo-opt: error: --check-equivalence=N needs N in 1..1000\n");
+				return EXIT_USAGE;
+			}
+			o->equiv_n = (int)v;
+		} else if (!strncmp(a, "--seed=", 7)) {
+			if (!parse_u64(a + 7, &o->seed)) {
+				fprintf(stderr, "hilo-opt: error: --seed=S needs a non-negative integer\n");
+				return EXIT_USAGE;
+			}
 		} else if (!strcmp(a, "--split-input-file")) {
 			o->split = true;
 		} else if (!strcmp(a, "--format=hlo")) {
 			/* the only format so far */
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
-			exit(EXIT_OK);
+			return -1;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "hilo-opt: error: unknown option '%s'\n", a);
 			usage(stderr);
@@ -73,6 +200,65 @@ static int parse_args(int argc, char **argv, options *o)
 	}
 	if (!o->input)
 		o->input = "-";
+	const char *env = getenv("NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM");
+	o->disable_slice_move = env && !strcmp(env, "1");
+	return EXIT_OK;
+}
+
+static void print_stats(const options *o, const char *fname, const hilo_pass_stat *st,
+	size_t n, uint64_t total_before, uint64_t total_after)
+{
+	double total = 0;
+	uint64_t rewrites = 0;
+	fprintf(stderr, "hilo-opt: stats for %s\n", fname);
+	fprintf(stderr, "  %-44s %10s %10s %10s %9s  %s\n", "pass", "time_ms", "before",
+		"after", "rewrites", "result");
+	for (size_t k = 0; k < n; k++) {
+		const char *r = st[k].result == HILO_PASS_CHANGED ? "changed"
+			: st[k].result == HILO_PASS_UNCHANGED ? "unchanged" : "error";
+		fprintf(stderr, "  %-44s %10.3f %10llu %10llu %9llu  %s\n", st[k].pass,
+			st[k].seconds * 1e3, (unsigned long long)st[k].instrs_before,
+			(unsigned long long)st[k].instrs_after, (unsigned long long)st[k].rewrites, r);
+		total += st[k].seconds;
+		rewrites += st[k].rewrites;
+	}
+	fprintf(stderr, "  %-44s %10.3f %10llu %10llu %9llu\n", "total", total * 1e3,
+		(unsigned long long)total_before, (unsigned long long)total_after,
+		(unsigned long long)rewrites);
+	(void)o;
+}
+
+/* Runs the passes (and the equivalence check) on a parsed, verified module. */
+static int run_passes(const options *o, const char *fname, hilo_module *m,
+	const char *text, size_t len, hilo_diags *d)
+{
+	if (!o->npasses && !o->equiv_n)
+		return EXIT_OK;
+	hilo_driver_opts dopts = {
+		.filename = fname,
+		.verify_each = o->verify_each,
+		.remarks = o->remarks,
+		.unroll_markers = o->unroll_markers,
+		.disable_slice_move_from_param = o->disable_slice_move,
+	};
+	hilo_pass_stat st[MAX_PASSES];
+	memset(st, 0, sizeof st);
+	uint64_t before = hilo_module_instr_count(m);
+	hilo_driver_status s = hilo_run_passes(m, o->passes, o->npasses, &dopts, d, st);
+	if (o->stats) {
+		size_t ran = 0;
+		while (ran < o->npasses && st[ran].pass)
+			ran++;
+		print_stats(o, fname, st, ran, before, hilo_module_instr_count(m));
+	}
+	if (s == HILO_DRIVER_PASS_ERROR)
+		return EXIT_INPUT;
+	if (s == HILO_DRIVER_VERIFY_ERROR)
+		return EXIT_INTERNAL;
+	(void)text;
+	(void)len;
+	if (o->equiv_n)
+		fprintf(stderr, "equivalence: skipped (evaluator not built yet)\n");
 	return EXIT_OK;
 }
 
@@ -92,6 +278,8 @@ static int process(const options *o, const char *text, size_t len, int line_offs
 	int rc = EXIT_OK;
 	if (!hilo_verify(m, fname, d)) {
 		rc = EXIT_INPUT;
+	} else if ((rc = run_passes(o, fname, m, text, len, d)) != EXIT_OK) {
+		/* diagnostics say why */
 	} else if (!hilo_print_text(out, m, o->style)) {
 		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory while printing");
 		rc = EXIT_INPUT;
@@ -116,12 +304,26 @@ static int process(const options *o, const char *text, size_t len, int line_offs
 	return rc;
 }
 
+static void print_pass_list(void)
+{
+	size_t n;
+	const hilo_pass *p = hilo_pass_list(&n);
+	for (size_t k = 0; k < n; k++)
+		printf("%-44s %s\n", p[k].name, p[k].description);
+}
+
 int main(int argc, char **argv)
 {
 	options o;
 	int rc = parse_args(argc, argv, &o);
+	if (rc == -1)
+		return EXIT_OK;
 	if (rc != EXIT_OK)
 		return rc;
+	if (o.list_passes) {
+		print_pass_list();
+		return EXIT_OK;
+	}
 	hilo_diags d;
 	hilo_diags_init(&d);
 	d.max_errors = 20;
@@ -131,6 +333,15 @@ int main(int argc, char **argv)
 		hilo_diags_print(stderr, &d);
 		hilo_diags_free(&d);
 		return EXIT_INPUT;
+	}
+	if (o.remarks_path) {
+		o.remarks = fopen(o.remarks_path, "w");
+		if (!o.remarks) {
+			fprintf(stderr, "hilo-opt: error: cannot open remarks file '%s'\n", o.remarks_path);
+			hilo_diags_free(&d);
+			free(text);
+			return EXIT_INPUT;
+		}
 	}
 	hilo_buf out;
 	hilo_buf_init(&out);
@@ -163,6 +374,11 @@ int main(int argc, char **argv)
 		}
 	} else {
 		rc = process(&o, text, len, 0, &out, &d);
+	}
+	if (o.remarks && fclose(o.remarks) != 0) {
+		fprintf(stderr, "hilo-opt: error: cannot write remarks file '%s'\n", o.remarks_path);
+		if (rc == EXIT_OK)
+			rc = EXIT_INPUT;
 	}
 	hilo_diags_print(stderr, &d);
 	if (rc == EXIT_OK) {

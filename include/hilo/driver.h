@@ -1,0 +1,48 @@
+/* hilo/driver.h - running a list of passes over a module.
+ *
+ * The driver resolves pass names (single passes and named pipelines),
+ * runs them in order on one module, optionally verifies the IR after each
+ * pass and collects per-pass statistics. It never prints and never exits:
+ * problems come back as a status plus diagnostics; the CLI chooses the
+ * exit code and the output format.
+ */
+#ifndef HILO_DRIVER_H
+#define HILO_DRIVER_H
+
+#include "hilo/pass.h"
+
+typedef enum hilo_driver_status {
+	HILO_DRIVER_OK = 0,
+	HILO_DRIVER_PASS_ERROR = 1,   /* a pass returned HILO_PASS_ERROR */
+	HILO_DRIVER_VERIFY_ERROR = 3, /* the verifier rejected a pass's output */
+} hilo_driver_status;
+
+typedef struct hilo_pass_stat {
+	const char *pass;
+	double seconds;          /* wall time of run() */
+	uint64_t instrs_before;  /* instructions over all computations */
+	uint64_t instrs_after;
+	uint64_t rewrites;       /* ctx->rewrites after the pass */
+	hilo_pass_result result;
+} hilo_pass_stat;
+
+typedef struct hilo_driver_opts {
+	const char *filename;    /* for diagnostics */
+	bool verify_each;
+	FILE *remarks;           /* JSON Lines sink or NULL */
+	bool unroll_markers;
+	bool disable_slice_move_from_param;
+} hilo_driver_opts;
+
+/* The pass names of a named pipeline ("neuron"), or NULL if there is no
+ * such pipeline. The names need not all be registered. */
+const char *const *hilo_pipeline_passes(const char *pipeline, size_t *n);
+
+/* Runs passes[0..n) in order on m. stats, when non-NULL, receives one
+ * entry per pass that ran (n entries at most). On a pass error or a
+ * verifier failure the run stops; the diagnostics name the pass (and,
+ * for verifier failures, the offending instruction). */
+hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passes,
+	size_t n, const hilo_driver_opts *o, hilo_diags *d, hilo_pass_stat *stats);
+
+#endif

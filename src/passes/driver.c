@@ -1,0 +1,94 @@
+/* The pass driver: runs a list of registered passes over one module,
+ * verifying after each on request and recording wall time, instruction
+ * counts and rewrites per pass. The named pipelines live here too, so the
+ * CLI and library users agree on what "--pipeline=neuron" means. */
+#include "hilo/driver.h"
+#include "hilo/verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* SPEC section 4: the order of --pipeline=neuron. */
+static const char *const neuron_pipeline[] = {
+	"simplify-concat",
+	"neuron-preprocess-kernel-duplicate-remover",
+	"neuron-dus-ds-index-simplifier",
+	"dynamic-slice-mover",
+	"neuron_all_gather_duplicate_remover",
+	"slice-of-concat-optimizer",
+	"neuron_repeated_dus_to_concat",
+	"dce",
+};
+
+const char *const *hilo_pipeline_passes(const char *pipeline, size_t *n)
+{
+	if (strcmp(pipeline, "neuron") == 0) {
+		*n = sizeof neuron_pipeline / sizeof *neuron_pipeline;
+		return neuron_pipeline;
+	}
+	*n = 0;
+	return NULL;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passes,
+	size_t n, const hilo_driver_opts *o, hilo_diags *d, hilo_pass_stat *stats)
+{
+	const char *fname = o && o->filename ? o->filename : "<module>";
+	for (size_t k = 0; k < n; k++) {
+		const hilo_pass *p = passes[k];
+		hilo_pass_ctx ctx;
+		memset(&ctx, 0, sizeof ctx);
+		ctx.m = m;
+		ctx.pass = p->name;
+		ctx.filename = fname;
+		ctx.diags = d;
+		if (o) {
+			ctx.remarks = o->remarks;
+			ctx.unroll_markers = o->unroll_markers;
+			ctx.disable_slice_move_from_param = o->disable_slice_move_from_param;
+		}
+		uint64_t before = hilo_module_instr_count(m);
+		double t0 = now_seconds();
+		hilo_pass_result r = p->run(&ctx);
+		double t1 = now_seconds();
+		if (stats)
+			stats[k] = (hilo_pass_stat){p->name, t1 - t0, before,
+				hilo_module_instr_count(m), ctx.rewrites, r};
+		if (r == HILO_PASS_ERROR) {
+			if (d->nerrors == 0)
+				hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
+					"pass '%s' failed", p->name);
+			return HILO_DRIVER_PASS_ERROR;
+		}
+		if (o && o->verify_each) {
+			size_t first = d->n;
+			if (!hilo_verify(m, fname, d)) {
+				/* the verifier names the instruction; say which pass broke it */
+				for (size_t j = first; j < d->n; j++) {
+					hilo_diag *g = &d->items[j];
+					if (g->sev != HILO_SEV_ERROR)
+						continue;
+					size_t len = strlen(g->msg) + strlen(p->name) + 64;
+					char *msg = malloc(len);
+					if (msg) {
+						snprintf(msg, len, "after pass '%s': %s", p->name, g->msg);
+						free(g->msg);
+						g->msg = msg;
+					}
+				}
+				hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
+					"internal error: pass '%s' produced IR the verifier rejects", p->name);
+				return HILO_DRIVER_VERIFY_ERROR;
+			}
+		}
+	}
+	return HILO_DRIVER_OK;
+}
