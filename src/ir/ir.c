@@ -485,9 +485,11 @@ void hilo_instr_set_op_name(hilo_module *m, hilo_instr *i, const char *op_name)
 	/* op_name follows op_type when present, else comes first */
 	hilo_md_entry *e = hilo_arena_alloc(m->arena, (size_t)(md->n + 1) * sizeof *e);
 	int at = (md->n > 0 && strcmp(md->e[0].key, "op_type") == 0) ? 1 : 0;
-	memcpy(e, md->e, (size_t)at * sizeof *e);
+	if (md->n) { /* md->e is NULL for fresh metadata: no memcpy from NULL */
+		memcpy(e, md->e, (size_t)at * sizeof *e);
+		memcpy(e + at + 1, md->e + at, (size_t)(md->n - at) * sizeof *e);
+	}
 	e[at] = (hilo_md_entry){hilo_intern_cstr(m->strings, "op_name"), val};
-	memcpy(e + at + 1, md->e + at, (size_t)(md->n - at) * sizeof *e);
 	md->e = e;
 	md->n++;
 }

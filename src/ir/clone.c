@@ -1,0 +1,334 @@
+/* Deep copy of a whole module into a fresh arena.
+ *
+ * The copy keeps every id, name, attribute (in order), metadata entry,
+ * literal, shape, use list (same order), control edge and computation
+ * order of the source, so printing the clone gives the same bytes as
+ * printing the source. Nothing in the copy points into the source: strings
+ * are re-interned in the new module's table, shapes and literals are
+ * copied (shared shapes stay shared), called computations and operands are
+ * remapped through pointer maps. The source is only read.
+ *
+ * Keep in step with hilo/ir.h: every pointer field of the IR structs must
+ * be copied or remapped here (tests/unit/test_ir.c destroys the source
+ * before printing the clone, so a missed field shows up under ASan).
+ * Returns NULL when out of memory or when an edge leaves the module.
+ */
+#include "hilo/ir.h"
+
+#include <string.h>
+
+typedef struct cloner {
+	const hilo_module *src;
+	hilo_module *dst;
+	hilo_ptrmap shapes;   /* src shape -> dst shape */
+	hilo_ptrmap instrs;   /* src instr -> dst instr */
+	hilo_ptrmap comps;    /* src comp -> dst comp */
+	bool oom;
+} cloner;
+
+static void *alloc(cloner *k, size_t size)
+{
+	void *p = hilo_arena_alloc(k->dst->arena, size ? size : 1);
+	if (!p)
+		k->oom = true;
+	return p;
+}
+
+static void *dup_bytes(cloner *k, const void *p, size_t size)
+{
+	if (!p)
+		return NULL;
+	void *q = alloc(k, size);
+	if (q && size)
+		memcpy(q, p, size);
+	return q;
+}
+
+static const char *dup_str(cloner *k, const char *s)
+{
+	if (!s)
+		return NULL;
+	char *r = hilo_arena_strdup(k->dst->arena, s);
+	if (!r)
+		k->oom = true;
+	return r;
+}
+
+static const char *intern(cloner *k, const char *s)
+{
+	if (!s)
+		return NULL;
+	const char *r = hilo_intern_cstr(k->dst->strings, s);
+	if (!r)
+		k->oom = true;
+	return r;
+}
+
+static hilo_shape *copy_shape(cloner *k, const hilo_shape *s)
+{
+	if (!s)
+		return NULL;
+	hilo_shape *d = hilo_ptrmap_get(&k->shapes, s);
+	if (d)
+		return d;
+	d = alloc(k, sizeof *d);
+	if (!d)
+		return NULL;
+	*d = *s;
+	if (s->rank > 0) {
+		d->dims = dup_bytes(k, s->dims, (size_t)s->rank * sizeof *s->dims);
+		d->dyn = dup_bytes(k, s->dyn, (size_t)s->rank * sizeof *s->dyn);
+	}
+	if (s->layout) {
+		d->layout = alloc(k, sizeof *d->layout);
+		if (d->layout) {
+			d->layout->n = s->layout->n;
+			d->layout->minor_to_major = dup_bytes(k, s->layout->minor_to_major,
+				(size_t)s->layout->n * sizeof(int64_t));
+			d->layout->tail = dup_str(k, s->layout->tail);
+		}
+	}
+	if (s->ntuple > 0) {
+		d->elems = alloc(k, (size_t)s->ntuple * sizeof *d->elems);
+		if (d->elems)
+			for (int e = 0; e < s->ntuple; e++)
+				d->elems[e] = copy_shape(k, s->elems[e]);
+	}
+	if (!hilo_ptrmap_put(&k->shapes, s, d))
+		k->oom = true;
+	return d;
+}
+
+static hilo_literal *copy_literal(cloner *k, const hilo_literal *l)
+{
+	if (!l)
+		return NULL;
+	hilo_literal *d = alloc(k, sizeof *d);
+	if (!d)
+		return NULL;
+	*d = *l;
+	d->shape = copy_shape(k, l->shape);
+	d->data = dup_bytes(k, l->data, l->nbytes);
+	if (l->ntuple > 0) {
+		d->elems = alloc(k, (size_t)l->ntuple * sizeof *d->elems);
+		if (d->elems)
+			for (int e = 0; e < l->ntuple; e++)
+				d->elems[e] = copy_literal(k, l->elems[e]);
+	}
+	return d;
+}
+
+static void copy_attr(cloner *k, hilo_attr *d, const hilo_attr *a)
+{
+	*d = *a;
+	d->key = intern(k, a->key);
+	switch (a->kind) {
+	case HILO_ATTR_RAW:
+	case HILO_ATTR_STRING:
+	case HILO_ATTR_ENUM:
+		d->v.text = dup_str(k, a->v.text);
+		break;
+	case HILO_ATTR_INTS:
+		d->v.ints = dup_bytes(k, a->v.ints, (size_t)a->n * sizeof(int64_t));
+		break;
+	case HILO_ATTR_SLICE:
+	case HILO_ATTR_PADDING:
+		d->v.ints = dup_bytes(k, a->v.ints, (size_t)a->n * 3 * sizeof(int64_t));
+		break;
+	default:
+		break; /* INT, BOOL, COMP(S) index, CONTROL, METADATA: plain values */
+	}
+}
+
+static hilo_instr *map_instr(cloner *k, const hilo_instr *i)
+{
+	hilo_instr *d = i ? hilo_ptrmap_get(&k->instrs, i) : NULL;
+	if (i && !d)
+		k->oom = true; /* an edge to an instruction outside the module */
+	return d;
+}
+
+static hilo_instr **map_instrs(cloner *k, hilo_instr *const *v, uint32_t n)
+{
+	if (!n)
+		return NULL;
+	hilo_instr **d = alloc(k, n * sizeof *d);
+	if (d)
+		for (uint32_t j = 0; j < n; j++)
+			d[j] = map_instr(k, v[j]);
+	return d;
+}
+
+/* First pass: the instruction itself, without edges to other instructions. */
+static hilo_instr *copy_instr_body(cloner *k, const hilo_instr *i, hilo_comp *parent)
+{
+	hilo_instr *d = alloc(k, sizeof *d);
+	if (!d)
+		return NULL;
+	*d = *i;
+	d->name = intern(k, i->name);
+	if (d->name)
+		hilo_module_claim_name(k->dst, d->name);
+	d->shape = copy_shape(k, i->shape);
+	d->parent = parent;
+	d->prev = d->next = NULL;
+	d->operands = NULL;
+	d->users = NULL;
+	d->ctrl_preds = d->ctrl_succs = NULL;
+	d->cap_operands = i->noperands;
+	d->cap_users = i->nusers;
+	d->cap_ctrl_preds = i->nctrl_preds;
+	d->cap_ctrl_succs = i->nctrl_succs;
+	d->literal = copy_literal(k, i->literal);
+	d->comment = dup_str(k, i->comment);
+	d->aux = NULL;
+	d->mark = 0;
+	d->attrs = NULL;
+	d->cap_attrs = i->nattrs;
+	if (i->nattrs) {
+		d->attrs = alloc(k, i->nattrs * sizeof *d->attrs);
+		if (d->attrs)
+			for (uint32_t a = 0; a < i->nattrs; a++)
+				copy_attr(k, &d->attrs[a], &i->attrs[a]);
+	}
+	if (i->metadata) {
+		d->metadata = alloc(k, sizeof *d->metadata);
+		if (d->metadata) {
+			d->metadata->n = i->metadata->n;
+			d->metadata->e = alloc(k, (size_t)(i->metadata->n + 1) * sizeof(hilo_md_entry));
+			if (d->metadata->e)
+				for (int e = 0; e < i->metadata->n; e++) {
+					d->metadata->e[e].key = intern(k, i->metadata->e[e].key);
+					d->metadata->e[e].value = dup_str(k, i->metadata->e[e].value);
+				}
+		}
+	}
+	if (!hilo_ptrmap_put(&k->instrs, i, d))
+		k->oom = true;
+	return d;
+}
+
+/* Second pass: operands, users, control edges and called computations. */
+static void copy_instr_edges(cloner *k, const hilo_instr *i, hilo_instr *d)
+{
+	d->operands = map_instrs(k, i->operands, i->noperands);
+	d->ctrl_preds = map_instrs(k, i->ctrl_preds, i->nctrl_preds);
+	d->ctrl_succs = map_instrs(k, i->ctrl_succs, i->nctrl_succs);
+	if (i->nusers) {
+		d->users = alloc(k, i->nusers * sizeof *d->users);
+		if (d->users)
+			for (uint32_t u = 0; u < i->nusers; u++) {
+				d->users[u].user = map_instr(k, i->users[u].user);
+				d->users[u].slot = i->users[u].slot;
+			}
+	}
+	d->called = NULL;
+	if (i->ncalled) {
+		d->called = alloc(k, i->ncalled * sizeof *d->called);
+		if (d->called)
+			for (uint32_t c = 0; c < i->ncalled; c++) {
+				d->called[c] = hilo_ptrmap_get(&k->comps, i->called[c]);
+				if (!d->called[c])
+					k->oom = true;
+			}
+	}
+}
+
+static hilo_comp *copy_comp_body(cloner *k, const hilo_comp *c)
+{
+	hilo_comp *d = alloc(k, sizeof *d);
+	if (!d)
+		return NULL;
+	*d = *c;
+	d->name = intern(k, c->name);
+	d->parent = k->dst;
+	d->first = d->last = NULL;
+	d->ninstrs = 0;
+	d->params = NULL;
+	d->cap_params = c->nparams;
+	d->root = NULL;
+	d->execution_thread = dup_str(k, c->execution_thread);
+	d->gap_before = dup_str(k, c->gap_before);
+	d->mark = 0;
+	d->aux = NULL;
+	for (const hilo_instr *i = c->first; i; i = i->next) {
+		hilo_instr *n = copy_instr_body(k, i, d);
+		if (!n)
+			return d;
+		n->prev = d->last;
+		if (d->last)
+			d->last->next = n;
+		else
+			d->first = n;
+		d->last = n;
+		d->ninstrs++;
+	}
+	if (!hilo_ptrmap_put(&k->comps, c, d))
+		k->oom = true;
+	return d;
+}
+
+static void copy_comp_edges(cloner *k, const hilo_comp *c, hilo_comp *d)
+{
+	hilo_instr *n = d->first;
+	for (const hilo_instr *i = c->first; i && n; i = i->next, n = n->next)
+		copy_instr_edges(k, i, n);
+	d->params = map_instrs(k, c->params, c->nparams);
+	d->root = c->root ? map_instr(k, c->root) : NULL;
+}
+
+hilo_module *hilo_module_clone(const hilo_module *src)
+{
+	if (!src)
+		return NULL;
+	hilo_module *dst = hilo_module_create(src->name);
+	if (!dst)
+		return NULL;
+	cloner k = {.src = src, .dst = dst};
+	hilo_ptrmap_init(&k.shapes);
+	hilo_ptrmap_init(&k.instrs);
+	hilo_ptrmap_init(&k.comps);
+
+	if (src->nattrs) {
+		dst->attrs = alloc(&k, src->nattrs * sizeof *dst->attrs);
+		if (dst->attrs) {
+			for (uint32_t a = 0; a < src->nattrs; a++) {
+				dst->attrs[a].key = dup_str(&k, src->attrs[a].key);
+				dst->attrs[a].value = dup_str(&k, src->attrs[a].value);
+				dst->attrs[a].sep = dup_str(&k, src->attrs[a].sep);
+			}
+			dst->nattrs = src->nattrs;
+		}
+	}
+	dst->header = dup_str(&k, src->header);
+	dst->stack_frames = dup_str(&k, src->stack_frames);
+	dst->gap = dup_str(&k, src->gap);
+	dst->trailer = dup_str(&k, src->trailer);
+	dst->next_id = src->next_id;
+	dst->style = src->style;
+	dst->entry_last_no_keyword = src->entry_last_no_keyword;
+
+	if (src->ncomps) {
+		dst->comps = alloc(&k, src->ncomps * sizeof *dst->comps);
+		dst->cap_comps = src->ncomps;
+	}
+	/* bodies first (every instruction and computation gets its copy),
+	 * then the edges, which may point anywhere in the module */
+	for (uint32_t c = 0; c < src->ncomps && dst->comps && !k.oom; c++) {
+		dst->comps[c] = copy_comp_body(&k, src->comps[c]);
+		dst->ncomps = c + 1;
+	}
+	for (uint32_t c = 0; c < dst->ncomps && !k.oom; c++)
+		copy_comp_edges(&k, src->comps[c], dst->comps[c]);
+	if (src->entry && !k.oom)
+		dst->entry = hilo_ptrmap_get(&k.comps, src->entry);
+
+	hilo_ptrmap_free(&k.shapes);
+	hilo_ptrmap_free(&k.instrs);
+	hilo_ptrmap_free(&k.comps);
+	if (k.oom) {
+		hilo_module_destroy(dst);
+		return NULL;
+	}
+	return dst;
+}
