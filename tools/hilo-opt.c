@@ -14,6 +14,7 @@
  * verifier rejects); 4 equivalence check failed.
  */
 #include "hilo/driver.h"
+#include "hilo/eval.h"
 #include "hilo/hlo_text.h"
 #include "hilo/verify.h"
 
@@ -255,10 +256,30 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		return EXIT_INPUT;
 	if (s == HILO_DRIVER_VERIFY_ERROR)
 		return EXIT_INTERNAL;
-	(void)text;
-	(void)len;
-	if (o->equiv_n)
-		fprintf(stderr, "equivalence: skipped (evaluator not built yet)\n");
+	if (!o->equiv_n)
+		return EXIT_OK;
+	/* the "before" program: parse the input again, independent of any
+	 * in-memory state the passes may have touched */
+	hilo_diags pd;
+	hilo_diags_init(&pd);
+	hilo_module *ref = hilo_parse_text(text, len, fname, &pd);
+	hilo_diags_free(&pd);
+	if (!ref) {
+		fprintf(stderr, "equivalence: skipped (cannot re-parse the input)\n");
+		return EXIT_OK;
+	}
+	hilo_equiv_report r;
+	memset(&r, 0, sizeof r);
+	hilo_eval_opts eo = {0};
+	hilo_check_equivalence(ref, m, o->equiv_n, o->seed, &eo, &r);
+	hilo_module_destroy(ref);
+	if (r.status == 1) {
+		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
+			"equivalence check failed: %s", r.message);
+		return EXIT_EQUIV;
+	}
+	if (r.status == 2)
+		fprintf(stderr, "equivalence: skipped (%s)\n", r.message);
 	return EXIT_OK;
 }
 

@@ -16,6 +16,8 @@ hilo_bin = params.get("hilo_bin")
 if not hilo_bin:
     lit_config.fatal("pass --param hilo_bin=<build dir with hilo-opt>")
 llvm_bin = params.get("llvm_bin", "/usr/lib/llvm-14/bin")
+# Output/ folders go under the build tree, never into the sources.
+config.test_exec_root = os.path.join(hilo_bin, "lit-out")
 
 # Longest names first so "hilo-opt" is not a prefix problem for others.
 config.substitutions.append(("hilo-opt", os.path.join(hilo_bin, "hilo-opt")))
