@@ -191,6 +191,14 @@ hilo_shape *lex_shape(lexer *L)
 	L->p = save;
 	L->line = save_line;
 	L->line_start = save_ls;
+	/* no layout written: XLA's default (major-to-minor = 0..rank-1) */
+	if (rank > 0 && hilo_shape_is_array(s)) {
+		s->layout = hilo_arena_alloc(m->arena, sizeof *s->layout);
+		s->layout->n = rank;
+		s->layout->minor_to_major = hilo_arena_alloc(m->arena, (size_t)rank * sizeof(int64_t));
+		for (int k = 0; k < rank; k++)
+			s->layout->minor_to_major[k] = rank - 1 - k;
+	}
 	L->depth--;
 	return s;
 }

@@ -742,6 +742,45 @@ static bool read_operands(parser *P, hilo_instr *i)
 	}
 }
 
+/* The result shape when the text leaves it out (XLA infers it too): only
+ * for ops whose shape follows directly from the operands. */
+static hilo_shape *infer_shape(hilo_module *m, const hilo_instr *i)
+{
+	if (i->op == HILO_OP_TUPLE) {
+		hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
+		s->type = HILO_T_TUPLE;
+		s->ntuple = (int)i->noperands;
+		s->elems = hilo_arena_alloc(m->arena, (i->noperands + 1) * sizeof *s->elems);
+		for (uint32_t k = 0; k < i->noperands; k++)
+			s->elems[k] = i->operands[k]->shape;
+		return s;
+	}
+	if (i->op == HILO_OP_GET_TUPLE_ELEMENT && i->noperands == 1) {
+		int64_t idx;
+		const hilo_shape *t = i->operands[0]->shape;
+		if (hilo_instr_get_int(i, "index", &idx) && t->type == HILO_T_TUPLE && idx >= 0 && idx < t->ntuple)
+			return t->elems[idx];
+		return NULL;
+	}
+	if (i->op == HILO_OP_CALL) {
+		hilo_comp *c = hilo_instr_get_comp(i, "to_apply");
+		return c && c->root ? c->root->shape : NULL;
+	}
+	if (!(hilo_opcode_flags(i->op) & HILO_OPF_EW) || !i->noperands || i->op == HILO_OP_CONVERT ||
+	    i->op == HILO_OP_REAL || i->op == HILO_OP_IMAG || i->op == HILO_OP_COMPLEX ||
+	    i->async_op != HILO_OP_COUNT)
+		return NULL;
+	const hilo_shape *src = i->operands[i->op == HILO_OP_SELECT || i->op == HILO_OP_CLAMP ? 1 % i->noperands : 0]->shape;
+	if (!hilo_shape_is_array(src))
+		return NULL;
+	if (i->op != HILO_OP_COMPARE && i->op != HILO_OP_IS_FINITE)
+		return (hilo_shape *)src;
+	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
+	*s = *src;
+	s->type = HILO_T_PRED;
+	return s;
+}
+
 /* Comment lines between instructions are kept with the next one. */
 static const char *leading_comment(parser *P)
 {
@@ -786,13 +825,13 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 		lex_error(L, s, "instruction '%s' already exists in this computation", name);
 		return NULL;
 	}
-	if (!starts_shape(P)) {
-		lex_error(L, L->p, "expected the result shape of '%s'", name);
-		return NULL;
+	hilo_shape *shape = NULL;
+	const char *shape_at = L->p;
+	if (starts_shape(P)) {
+		shape = lex_shape(L);
+		if (!shape)
+			return NULL;
 	}
-	hilo_shape *shape = lex_shape(L);
-	if (!shape)
-		return NULL;
 	lex_skip_ws(L);
 	const char *opat = L->p, *o;
 	size_t on = lex_ident(L, &o);
@@ -830,6 +869,10 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 	hilo_module_claim_name(m, name);
 	if (!lex_expect(L, '('))
 		return NULL;
+	if (!shape && (op == HILO_OP_PARAMETER || op == HILO_OP_CONSTANT)) {
+		lex_error(L, shape_at, "expected the result shape of '%s'", name);
+		return NULL;
+	}
 	if (op == HILO_OP_PARAMETER) {
 		const char *pat = L->p;
 		if (!lex_int(L, &i->param_no) || !lex_expect(L, ')'))
@@ -870,6 +913,11 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 		L->p = q + 1;
 		if (!read_attr(P, i))
 			return NULL;
+	}
+	if (!i->shape && !(i->shape = infer_shape(m, i))) {
+		lex_error(L, shape_at, "cannot infer the result shape of '%s' (%s); write it before the opcode",
+			name, hilo_opcode_name(op));
+		return NULL;
 	}
 	hilo_ptrmap_put(&P->names, name, i);
 	return i;
@@ -1148,11 +1196,13 @@ hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
 		const char *at = L->p, *k;
 		size_t kn = lex_ident(L, &k);
 		if (kn != 9 || memcmp(k, "HloModule", 9) != 0) {
-			if (L->p >= L->end && at >= L->end)
+			if (L->p >= L->end && at >= L->end) {
 				lex_error(L, at, "empty input: expected 'HloModule'");
-			else
-				lex_error(L, at, "expected 'HloModule'");
-			goto fail;
+				goto fail;
+			}
+			/* like XLA, accept bare computations without the header */
+			L->p = at;
+			goto computations;
 		}
 		lex_skip_ws(L);
 		const char *nat = L->p, *nm;
@@ -1174,6 +1224,7 @@ hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
 	}
 	if (!read_stack_frames(&P))
 		goto fail;
+computations:
 	for (;;) {
 		const char *before = L->p;
 		lex_skip_ws(L);
