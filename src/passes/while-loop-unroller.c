@@ -4,7 +4,9 @@
  *
  * Rewrites: `while(init), condition=C, body=B` becomes
  *   s1 = call(init), to_apply=B.iter0 ; s2 = call(s1), to_apply=B.iter1 ; ...
- * one call per iteration, each to its own clone of B; every use of the
+ * one call per iteration, each to its own clone of B (calls after the first
+ * take `tuple(get-tuple-element(previous call), ...)`, an identity that
+ * gives every call a tuple operand); every use of the
  * while is redirected to the last call (or to init when the trip count is
  * zero) and the while is removed. Every cloned dynamic-slice,
  * dynamic-update-slice and call, and the new per-iteration call, gets the
@@ -244,6 +246,23 @@ static void unroll(hilo_pass_ctx *ctx, hilo_instr *w, const loop_info *li)
 			hilo_instr *s = marker(m, cl, cl->root, "NeuronBoundaryMarker-Start");
 			hilo_instr *e = marker(m, cl, s, "NeuronBoundaryMarker-End");
 			hilo_comp_set_root(cl, e);
+		}
+		if (it > 0) {
+			/* re-tuple the previous iteration's state so every call takes
+			 * a tuple instruction (what dynamic-slice-mover and
+			 * neuron_repeated_dus_to_concat look through); an identity */
+			hilo_instr *t = hilo_instr_create(m, HILO_OP_TUPLE, w->shape, "tuple");
+			for (int e = 0; e < w->shape->ntuple; e++) {
+				hilo_instr *g = hilo_instr_create(m, HILO_OP_GET_TUPLE_ELEMENT,
+					w->shape->elems[e], "get-tuple-element");
+				hilo_instr_add_operand(m, g, state);
+				hilo_attr *ia = hilo_instr_set_attr(m, g, "index", HILO_ATTR_INT);
+				ia->v.i = e;
+				hilo_comp_insert_before(parent, w, g);
+				hilo_instr_add_operand(m, t, g);
+			}
+			hilo_comp_insert_before(parent, w, t);
+			state = t;
 		}
 		hilo_instr *call = hilo_instr_create(m, HILO_OP_CALL, w->shape, "call");
 		hilo_instr_add_operand(m, call, state);

@@ -1,0 +1,422 @@
+/* dynamic-slice-mover (#87): lowers a dynamic-slice with known start
+ * indices inside a called computation to a static slice and hoists it into
+ * the caller (seed 003, "NeuronDynamicSliceMover"; SPEC section 4).
+ *
+ * Rewrites, for `c = call(T), to_apply=B` and, in B,
+ *   g = get-tuple-element(param), index=j ; d = dynamic-slice(g, i0, ...)
+ * into, in the caller,
+ *   s = slice(T.operand(j)), slice={[c0:c0+n0], ...}     (static, stride 1)
+ * passed to B through its parameter tuple, and d's uses in B read
+ * get-tuple-element(param) of that new element. When g (and every other
+ * get-tuple-element of element j) has no user but d, element j itself is
+ * narrowed to the slice ("updated_param"); otherwise the slice is appended
+ * as a new tuple element so element j keeps its full value for its other
+ * users (the root tuple, other slices). T is rebuilt (a private copy when
+ * T has other users) and B's parameter shape updated; the call's result
+ * shape never changes. NeuronBoundaryMarker-Start/-End custom-calls are
+ * stripped everywhere first (each replaced by its single operand).
+ *
+ * Exact conditions (each failure is a "declined" remark using the seed's
+ * wording):
+ *  - c's operand is a tuple instruction ("Call operand is not a tuple");
+ *  - d's operand 0 is a get-tuple-element of B's only parameter
+ *    ("Dynamic slice inside call doesn't use GTE as input");
+ *  - every user of g is a dynamic-slice, B's root tuple or a
+ *    NeuronBoundaryMarker-End ("Dynamic slice input GTE has users that are
+ *    not dynamic-slice, root tuple, or NeuronBoundaryMarker-End");
+ *  - every start index is a scalar integer constant, or d carries one
+ *    `dsidxnow=` token per dimension (SPEC section 5); starts are clamped
+ *    to [0, dim - size] exactly as dynamic-slice clamps;
+ *  - B is called from this call site only; otherwise B is cloned for the
+ *    call first;
+ *  - with ctx->disable_slice_move_from_param, a slice whose source traces
+ *    (through tuple / get-tuple-element / call pass-through) to a parameter
+ *    of the entry computation is not moved; the seed's notices are emitted
+ *    as remarks, the "PRARAMS" typo included.
+ * Marker stripping fails with a located error when a marker does not have
+ * exactly one operand.
+ *
+ * Why it is sound: inside B, element j of the parameter is exactly
+ * T.operand(j); a dynamic-slice with constant starts equals the static
+ * slice at the clamped starts with unit strides, so computing it in the
+ * caller and passing the result in gives d's value unchanged. Narrowing
+ * only happens when nothing else in B reads element j, and the call's
+ * outputs are untouched, so no other instruction sees a different value
+ * or shape. Start indices from tokens are trusted as the simplifier's
+ * constant-folding result for this call site (they are re-clamped here).
+ */
+#include "hilo/float.h"
+#include "hilo/pass.h"
+#include "hilo/tokens.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_marker(const hilo_instr *i, bool *end)
+{
+	if (i->op != HILO_OP_CUSTOM_CALL)
+		return false;
+	const char *t = hilo_instr_get_string(i, "custom_call_target");
+	if (!t)
+		return false;
+	if (strcmp(t, "NeuronBoundaryMarker-Start") == 0) {
+		if (end)
+			*end = false;
+		return true;
+	}
+	if (strcmp(t, "NeuronBoundaryMarker-End") == 0) {
+		if (end)
+			*end = true;
+		return true;
+	}
+	return false;
+}
+
+/* Strips boundary markers in every computation. Returns -1 on error. */
+static int strip_markers(hilo_pass_ctx *ctx)
+{
+	hilo_module *m = ctx->m;
+	int n = 0;
+	for (uint32_t c = 0; c < m->ncomps; c++) {
+		hilo_comp *comp = m->comps[c];
+		for (hilo_instr *i = comp->first, *next; i; i = next) {
+			next = i->next;
+			bool end = false;
+			if (!is_marker(i, &end))
+				continue;
+			if (i->noperands != 1) {
+				hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, i->line, i->col,
+					NULL, 0, "NeuronBoundaryMarker expected to have 1 operand but has %u (%s)",
+					i->noperands, i->name);
+				return -1;
+			}
+			if (i->nctrl_preds || i->nctrl_succs)
+				hilo_instr_remove_ctrl_deps(i);
+			hilo_instr *op = i->operands[0];
+			hilo_instr_replace_all_uses(m, i, op);
+			if (comp->root == i)
+				hilo_comp_set_root(comp, op);
+			hilo_comp_remove(comp, i);
+			hilo_remark(ctx, comp, i, "rewritten", "stripped %s",
+				end ? "NeuronBoundaryMarker-End" : "NeuronBoundaryMarker-Start");
+			n++;
+		}
+	}
+	return n;
+}
+
+static bool scalar_int_const(const hilo_instr *i, int64_t *v)
+{
+	if (i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided || !i->literal->data)
+		return false;
+	const hilo_shape *s = i->shape;
+	if (!hilo_shape_is_array(s) || s->rank != 0 || !hilo_ptype_is_int(s->type))
+		return false;
+	*v = hilo_elem_get_i64(s->type, i->literal->data, 0);
+	if (s->type == HILO_T_U64 && *v < 0)
+		*v = INT64_MAX; /* huge unsigned start: clamps to the maximum */
+	return true;
+}
+
+/* Clamped static starts of a dynamic-slice, or NULL with *why set. */
+static bool ds_starts(hilo_module *m, const hilo_instr *d, int64_t *starts, const char **why)
+{
+	const hilo_shape *in = d->operands[0]->shape;
+	int rank = in->rank;
+	int nsz = 0;
+	const int64_t *sizes = hilo_instr_get_ints(d, "dynamic_slice_sizes", &nsz);
+	if (!sizes || nsz != rank || !hilo_shape_is_array(d->shape) || d->shape->rank != rank) {
+		*why = "dynamic-slice sizes do not match its operand rank";
+		return false;
+	}
+	bool all_const = (int)d->noperands == rank + 1;
+	for (int k = 0; all_const && k < rank; k++)
+		if (!scalar_int_const(d->operands[k + 1], &starts[k]))
+			all_const = false;
+	if (!all_const) {
+		int64_t tok[64];
+		int n = rank <= 64 ? hilo_tokens_get(m, d, HILO_TOK_DS, tok, 64) : 0;
+		if (n == 0) {
+			*why = "start indices are not constant and there are no dsidxnow= tokens";
+			return false;
+		}
+		if (n != rank) {
+			*why = "Not enough indices.";
+			return false;
+		}
+		memcpy(starts, tok, (size_t)rank * sizeof *starts);
+	}
+	for (int k = 0; k < rank; k++) {
+		if (sizes[k] < 0 || sizes[k] > in->dims[k] || d->shape->dims[k] != sizes[k]) {
+			*why = "dynamic-slice size out of range";
+			return false;
+		}
+		int64_t hi = in->dims[k] - sizes[k];
+		if (starts[k] < 0)
+			starts[k] = 0;
+		if (starts[k] > hi)
+			starts[k] = hi;
+	}
+	return true;
+}
+
+static bool gte_users_ok(const hilo_instr *g, const hilo_comp *body)
+{
+	for (uint32_t u = 0; u < g->nusers; u++) {
+		const hilo_instr *us = g->users[u].user;
+		bool end = false;
+		if (us->op == HILO_OP_DYNAMIC_SLICE && g->users[u].slot == 0)
+			continue;
+		if (us == body->root && us->op == HILO_OP_TUPLE)
+			continue;
+		if (is_marker(us, &end) && end)
+			continue;
+		return false;
+	}
+	return true;
+}
+
+static int call_sites(const hilo_module *m, const hilo_comp *b)
+{
+	int n = 0;
+	for (uint32_t c = 0; c < m->ncomps; c++)
+		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next)
+			for (uint32_t k = 0; k < i->ncalled; k++)
+				if (i->called[k] == b)
+					n++;
+	return n;
+}
+
+/* Does v trace to a parameter of the entry computation through tuple /
+ * get-tuple-element / call pass-through plumbing? */
+static bool traces_to_entry_param(hilo_module *m, hilo_instr *v, int depth)
+{
+	while (v && depth++ < 10000) {
+		if (v->op == HILO_OP_PARAMETER)
+			return v->parent == m->entry;
+		if (v->op != HILO_OP_GET_TUPLE_ELEMENT)
+			return false;
+		int64_t idx;
+		hilo_instr *t = v->operands[0];
+		if (!hilo_instr_get_int(v, "index", &idx))
+			return false;
+		if (t->op == HILO_OP_TUPLE && idx >= 0 && (uint32_t)idx < t->noperands) {
+			v = t->operands[idx];
+		} else if (t->op == HILO_OP_CALL && t->ncalled == 1 && t->called[0]->root &&
+			t->called[0]->root->op == HILO_OP_TUPLE &&
+			(uint32_t)idx < t->called[0]->root->noperands) {
+			hilo_instr *r = t->called[0]->root->operands[idx];
+			int64_t ri;
+			if (r->op == HILO_OP_GET_TUPLE_ELEMENT && r->operands[0]->op == HILO_OP_PARAMETER &&
+				hilo_instr_get_int(r, "index", &ri) && ri == idx && t->noperands == 1) {
+				hilo_instr *op = t->operands[0];
+				if (op->op == HILO_OP_TUPLE && (uint32_t)ri < op->noperands)
+					v = op->operands[ri];
+				else
+					return false;
+			} else {
+				return false;
+			}
+		} else if (t->op == HILO_OP_PARAMETER) {
+			/* a parameter tuple of a called computation: conservatively
+			 * assume it may carry entry parameters */
+			return true;
+		} else {
+			return false;
+		}
+	}
+	return false;
+}
+
+static hilo_shape *tuple_shape(hilo_module *m, const hilo_shape *old, int replace, hilo_shape *rep,
+	hilo_shape *append)
+{
+	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
+	*s = *old;
+	int n = old->ntuple + (append ? 1 : 0);
+	s->elems = hilo_arena_alloc(m->arena, (size_t)(n ? n : 1) * sizeof *s->elems);
+	for (int k = 0; k < old->ntuple; k++)
+		s->elems[k] = k == replace ? rep : old->elems[k];
+	if (append)
+		s->elems[old->ntuple] = append;
+	s->ntuple = n;
+	s->layout = NULL;
+	return s;
+}
+
+static void copy_metadata(hilo_module *m, hilo_instr *dst, const hilo_instr *src)
+{
+	if (!src->metadata)
+		return;
+	dst->metadata = hilo_arena_alloc(m->arena, sizeof *dst->metadata);
+	dst->metadata->n = src->metadata->n;
+	dst->metadata->e = hilo_arena_alloc(m->arena, (size_t)(src->metadata->n + 1) * sizeof(hilo_md_entry));
+	memcpy(dst->metadata->e, src->metadata->e, (size_t)src->metadata->n * sizeof(hilo_md_entry));
+	hilo_instr_set_attr(m, dst, "metadata", HILO_ATTR_METADATA);
+}
+
+/* Tries to move one dynamic-slice d of the body of call c. */
+static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
+{
+	hilo_module *m = ctx->m;
+	hilo_comp *body = c->called[0];
+	hilo_instr *param = body->params[0];
+	hilo_instr *g = d->operands[0];
+	int64_t j;
+	if (g->op != HILO_OP_GET_TUPLE_ELEMENT || g->operands[0] != param ||
+		!hilo_instr_get_int(g, "index", &j)) {
+		hilo_remark(ctx, body, d, "declined", "Dynamic slice inside call doesn't use GTE as input");
+		return false;
+	}
+	if (!gte_users_ok(g, body)) {
+		hilo_remark(ctx, body, d, "declined",
+			"Dynamic slice input GTE has users that are not dynamic-slice, root tuple, or NeuronBoundaryMarker-End");
+		return false;
+	}
+	int rank = g->shape->rank;
+	if (!hilo_shape_is_array(g->shape) || rank > 64) {
+		hilo_remark(ctx, body, d, "declined", "dynamic-slice operand is not an array of rank <= 64");
+		return false;
+	}
+	int64_t starts[64];
+	const char *why = NULL;
+	if (!ds_starts(m, d, starts, &why)) {
+		hilo_remark(ctx, body, d, "declined", "%s", why);
+		return false;
+	}
+	hilo_instr *t = c->operands[0];
+	if (j < 0 || (uint32_t)j >= t->noperands) {
+		hilo_remark(ctx, body, d, "declined", "tuple index out of range");
+		return false;
+	}
+	hilo_instr *src = t->operands[j];
+	if (ctx->disable_slice_move_from_param && traces_to_entry_param(m, src, 0)) {
+		hilo_remark(ctx, body, d, "declined", "NOTICING NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1");
+		hilo_remark(ctx, body, d, "declined",
+			"NOT MOVING DYNAMIC-SLICE FROM PRARAMS AS NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM IS ENABLED.");
+		hilo_remark(ctx, body, d, "declined", "NOT MOVING ds= %s", d->name);
+		return false;
+	}
+
+	/* private copy of the call's tuple when it has other users */
+	if (t->nusers > 1 || t->parent->root == t || t->nctrl_succs) {
+		hilo_instr *nt = hilo_instr_create(m, HILO_OP_TUPLE, t->shape, t->name);
+		for (uint32_t k = 0; k < t->noperands; k++)
+			hilo_instr_add_operand(m, nt, t->operands[k]);
+		hilo_comp_insert_before(c->parent, c, nt);
+		hilo_instr_set_operand(m, c, 0, nt);
+		t = nt;
+	}
+
+	/* the static slice in the caller */
+	hilo_instr *s = hilo_instr_create(m, HILO_OP_SLICE, d->shape, "slice");
+	hilo_instr_add_operand(m, s, src);
+	hilo_attr *sa = hilo_instr_set_attr(m, s, "slice", HILO_ATTR_SLICE);
+	int64_t *tr = hilo_arena_alloc(m->arena, (size_t)(3 * (rank ? rank : 1)) * sizeof *tr);
+	for (int k = 0; k < rank; k++) {
+		tr[3 * k] = starts[k];
+		tr[3 * k + 1] = starts[k] + d->shape->dims[k];
+		tr[3 * k + 2] = 1;
+	}
+	sa->n = rank;
+	sa->v.ints = tr;
+	copy_metadata(m, s, d);
+	hilo_comp_insert_before(c->parent, t, s);
+
+	/* narrow element j when d is its only reader, else append */
+	bool narrow = g->nusers == 1;
+	for (uint32_t u = 0; narrow && u < param->nusers; u++) {
+		hilo_instr *o = param->users[u].user;
+		int64_t oi;
+		if (o->op != HILO_OP_GET_TUPLE_ELEMENT || !hilo_instr_get_int(o, "index", &oi))
+			narrow = false;
+		else if (oi == j && o != g && o->nusers > 0)
+			narrow = false;
+	}
+	if (narrow) {
+		for (uint32_t u = param->nusers; u-- > 0;) {
+			hilo_instr *o = param->users[u].user;
+			int64_t oi;
+			if (o != g && hilo_instr_get_int(o, "index", &oi) && oi == j && o->nusers == 0)
+				hilo_comp_remove(body, o);
+		}
+		hilo_instr_set_operand(m, t, (uint32_t)j, s);
+		t->shape = tuple_shape(m, t->shape, (int)j, s->shape, NULL);
+		param->shape = tuple_shape(m, param->shape, (int)j, s->shape, NULL);
+		g->shape = s->shape;
+		hilo_instr_replace_all_uses(m, d, g);
+	} else {
+		int64_t ni = t->shape->ntuple;
+		hilo_instr_add_operand(m, t, s);
+		t->shape = tuple_shape(m, t->shape, -1, NULL, s->shape);
+		param->shape = tuple_shape(m, param->shape, -1, NULL, s->shape);
+		hilo_instr *ng = hilo_instr_create(m, HILO_OP_GET_TUPLE_ELEMENT, s->shape, "get-tuple-element");
+		hilo_instr_add_operand(m, ng, param);
+		hilo_attr *ia = hilo_instr_set_attr(m, ng, "index", HILO_ATTR_INT);
+		ia->v.i = ni;
+		hilo_comp_insert_before(body, d, ng);
+		hilo_instr_replace_all_uses(m, d, ng);
+	}
+	if (d->nusers == 0 && body->root != d)
+		hilo_comp_remove(body, d);
+	hilo_remark(ctx, body, d, "rewritten", "moved dynamic-slice out of call %s as static %s (%s)",
+		c->name, s->name, narrow ? "parameter narrowed" : "parameter element appended");
+	return true;
+}
+
+hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
+{
+	hilo_module *m = ctx->m;
+	int stripped = strip_markers(ctx);
+	if (stripped < 0)
+		return HILO_PASS_ERROR;
+	bool changed = stripped > 0;
+	uint32_t nc = 0;
+	hilo_comp **order = hilo_module_comp_post_order(m, &nc);
+	for (uint32_t ci = 0; ci < nc; ci++) {
+		hilo_comp *comp = order[ci];
+		uint32_t n = 0;
+		hilo_instr **instrs = hilo_comp_post_order(m, comp, &n);
+		for (uint32_t k = 0; k < n; k++) {
+			hilo_instr *c = instrs[k];
+			if (c->op != HILO_OP_CALL || c->ncalled != 1 || c->noperands != 1)
+				continue;
+			hilo_comp *body = c->called[0];
+			if (body->nparams != 1)
+				continue;
+			/* candidates: dynamic-slices reading a GTE of the parameter */
+			bool any = false;
+			for (hilo_instr *i = body->first; i; i = i->next)
+				if (i->op == HILO_OP_DYNAMIC_SLICE)
+					any = true;
+			if (!any)
+				continue;
+			if (c->operands[0]->op != HILO_OP_TUPLE) {
+				hilo_remark(ctx, comp, c, "declined", "Call operand is not a tuple");
+				continue;
+			}
+			if (call_sites(m, body) > 1) {
+				const char *nm = hilo_arena_printf(m->arena, "%s.clone", body->name);
+				for (int sfx = 1; hilo_module_find_comp(m, nm); sfx++)
+					nm = hilo_arena_printf(m->arena, "%s.clone.%d", body->name, sfx);
+				hilo_comp *cl = hilo_comp_clone(m, body, nm);
+				hilo_module_add_comp(m, cl, comp);
+				c->called[0] = cl;
+				body = cl;
+				hilo_remark(ctx, comp, c, "rewritten", "cloned shared body into %s", cl->name);
+				changed = true;
+			}
+			uint32_t nb = 0;
+			hilo_instr **bi = hilo_comp_post_order(m, body, &nb);
+			for (uint32_t q = 0; q < nb; q++) {
+				if (bi[q]->op != HILO_OP_DYNAMIC_SLICE || !bi[q]->parent)
+					continue;
+				if (move_one(ctx, c, bi[q])) {
+					ctx->rewrites++;
+					changed = true;
+				}
+			}
+		}
+	}
+	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
+}
