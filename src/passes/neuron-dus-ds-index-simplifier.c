@@ -1,0 +1,610 @@
+/* neuron-dus-ds-index-simplifier (#80): records now-constant start indices
+ * of dynamic-slice / dynamic-update-slice as index tokens (seed 003,
+ * "NeuronDynamicUpdateSliceDynamicSliceSimplifier"; SPEC sections 4-5).
+ *
+ * What it does (no structural DUS/DS rewrite):
+ *  1. strips NeuronBoundaryMarker-Start/-End custom-calls, each replaced by
+ *     its single operand (tuple operands included); a marker without
+ *     exactly one operand is a located error ("NeuronBoundaryMarker-Start
+ *     expected to have 1 operand but has N");
+ *  2. finds, for every dynamic-slice and dynamic-update-slice, the value of
+ *     its start indices as constant folding of the call-inlined module
+ *     would see them, and writes the effective (clamped) starts onto the
+ *     original instruction: `dsidxnow=` / `dusidxnow=`, one entry per
+ *     dimension (hilo_tokens_set: idempotent, other op_name text kept);
+ *  3. splices scalar get-tuple-elements whose value folded to a constant:
+ *     the get-tuple-element is replaced by that constant (the seed's
+ *     pass 4);
+ *  4. remarks every dynamic-slice / dynamic-update-slice whose indices did
+ *     not become constant.
+ *
+ * How "clone, inline calls, constant-fold" is done: instead of
+ * materialising the inlined clone, values are folded on demand in a call
+ * context -- the chain of `call` instructions from the entry computation
+ * down to the instruction (a persistent linked list, so each inlined copy
+ * of a body is one context). A parameter of a called computation evaluates
+ * to the call's operand in the caller's context; get-tuple-element of a
+ * tuple / call / tuple constant is followed structurally; a `call` result
+ * is its callee's root in the extended context; pure arithmetic / shape
+ * ops (whitelist below) with all-constant operands of at most 1024
+ * elements are evaluated with hilo_eval_instr, exactly as constant folding
+ * would. The instruction itself is the stable id that maps a value found
+ * in any inlined copy back to the original; when one original instruction
+ * has several inlined copies (a body called from several sites), the
+ * copies must all agree or nothing is written. Entry parameters, while
+ * loops, opaque ops (custom-calls, collectives, rng) and computations
+ * reached other than through `call` are never constant.
+ *
+ * Why it is sound: the tokens and spliced constants are the values the
+ * instructions take on every execution (each execution happens in one of
+ * the enumerated call contexts, and all agree); clamping follows
+ * dynamic-slice/-update-slice semantics. Markers are identity functions.
+ */
+#include "hilo/eval.h"
+#include "hilo/float.h"
+#include "hilo/pass.h"
+#include "hilo/tokens.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	MAX_ELEMS = 1024,     /* largest value folded */
+	MAX_PATH = 16,        /* tuple nesting followed */
+	MAX_DEPTH = 20000,    /* recursion guard */
+	MAX_CONTEXTS = 64,    /* call contexts per computation */
+	MAX_RANK = 64,
+};
+
+typedef struct frame {
+	hilo_instr *call;
+	int parent;           /* index of the caller's frame, -1 = entry */
+} frame;
+
+typedef struct fold {
+	hilo_pass_ctx *ctx;
+	hilo_module *m;
+	frame *frames;
+	int nframes, capframes;
+	uint64_t steps, budget;
+	bool oom;
+} fold;
+
+static int push_frame(fold *f, hilo_instr *call, int parent)
+{
+	if (f->nframes == f->capframes) {
+		int cap = f->capframes ? f->capframes * 2 : 256;
+		frame *nf = realloc(f->frames, (size_t)cap * sizeof *nf);
+		if (!nf) {
+			f->oom = true;
+			return -2;
+		}
+		f->frames = nf;
+		f->capframes = cap;
+	}
+	f->frames[f->nframes] = (frame){call, parent};
+	return f->nframes++;
+}
+
+static bool pure_op(hilo_opcode op)
+{
+	switch (op) {
+	case HILO_OP_ADD: case HILO_OP_SUBTRACT: case HILO_OP_MULTIPLY:
+	case HILO_OP_DIVIDE: case HILO_OP_REMAINDER: case HILO_OP_NEGATE:
+	case HILO_OP_ABS: case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
+	case HILO_OP_CLAMP: case HILO_OP_SELECT: case HILO_OP_COMPARE:
+	case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR: case HILO_OP_NOT:
+	case HILO_OP_SHL: case HILO_OP_SHRA:
+	case HILO_OP_SHRL: case HILO_OP_CONVERT:
+	case HILO_OP_BROADCAST: case HILO_OP_RESHAPE: case HILO_OP_SLICE:
+	case HILO_OP_CONCATENATE: case HILO_OP_TRANSPOSE: case HILO_OP_IOTA:
+	case HILO_OP_DYNAMIC_SLICE: case HILO_OP_SIGN: case HILO_OP_COPY:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool small_array(const hilo_shape *s)
+{
+	if (!hilo_shape_is_array(s))
+		return false;
+	int64_t n = hilo_shape_elements(s);
+	return n >= 0 && n <= MAX_ELEMS;
+}
+
+static bool scalar_int_type(const hilo_shape *s)
+{
+	return hilo_shape_is_array(s) && s->rank == 0 &&
+		(hilo_ptype_is_int(s->type) || s->type == HILO_T_PRED);
+}
+
+/* Wraps v to the width and signedness of t (pred: 0/1). */
+static int64_t wrap(hilo_ptype t, int64_t v)
+{
+	if (t == HILO_T_PRED)
+		return v != 0;
+	int bits = hilo_ptype_bits(t);
+	if (bits >= 64)
+		return v;
+	uint64_t mask = (UINT64_C(1) << bits) - 1;
+	uint64_t u = (uint64_t)v & mask;
+	if (hilo_ptype_is_signed_int(t) && (u >> (bits - 1)) & 1)
+		u |= ~mask;
+	return (int64_t)u;
+}
+
+/* Folds index arithmetic on scalar integers / preds directly, with XLA's
+ * integer semantics (wrapping; x/0 = -1, x%0 = x; INT_MIN/-1 = INT_MIN;
+ * out-of-range shifts give 0 or the sign). NULL when i is not such an op
+ * (hilo_eval_instr then gets a try). */
+static hilo_literal *scalar_int_fold(hilo_module *m, const hilo_instr *i, hilo_literal *const *ops)
+{
+	if (!scalar_int_type(i->shape) || i->noperands == 0 || i->noperands > 3)
+		return NULL;
+	int64_t a[3];
+	hilo_ptype ot = HILO_T_INVALID;
+	for (uint32_t k = 0; k < i->noperands; k++) {
+		if (!scalar_int_type(i->operands[k]->shape) || !ops[k]->data)
+			return NULL;
+		ot = i->operands[k]->shape->type;
+		a[k] = hilo_elem_get_i64(ot, ops[k]->data, 0);
+	}
+	hilo_ptype t = i->shape->type;
+	hilo_ptype at = i->operands[i->noperands > 1 ? 1 : 0]->shape->type;
+	bool uns = hilo_ptype_is_unsigned_int(at) || at == HILO_T_PRED;
+	int bits = at == HILO_T_PRED ? 1 : hilo_ptype_bits(at);
+	uint64_t ua = (uint64_t)a[0], ub = i->noperands > 1 ? (uint64_t)a[1] : 0;
+	if (uns && bits < 64) {
+		ua &= (UINT64_C(1) << bits) - 1;
+		ub &= (UINT64_C(1) << bits) - 1;
+	}
+	int64_t r;
+	switch (i->op) {
+	case HILO_OP_ADD: r = (int64_t)(ua + ub); break;
+	case HILO_OP_SUBTRACT: r = (int64_t)(ua - ub); break;
+	case HILO_OP_MULTIPLY: r = (int64_t)(ua * ub); break;
+	case HILO_OP_DIVIDE:
+		if (ub == 0)
+			r = -1;
+		else if (uns)
+			r = (int64_t)(ua / ub);
+		else if (a[1] == -1)
+			r = (int64_t)(0 - ua);
+		else
+			r = a[0] / a[1];
+		break;
+	case HILO_OP_REMAINDER:
+		if (ub == 0)
+			r = a[0];
+		else if (uns)
+			r = (int64_t)(ua % ub);
+		else if (a[1] == -1)
+			r = 0;
+		else
+			r = a[0] % a[1];
+		break;
+	case HILO_OP_NEGATE: r = (int64_t)(0 - ua); break;
+	case HILO_OP_ABS: r = a[0] < 0 && !uns ? (int64_t)(0 - ua) : a[0]; break;
+	case HILO_OP_MAXIMUM: r = uns ? (int64_t)(ua > ub ? ua : ub) : (a[0] > a[1] ? a[0] : a[1]); break;
+	case HILO_OP_MINIMUM: r = uns ? (int64_t)(ua < ub ? ua : ub) : (a[0] < a[1] ? a[0] : a[1]); break;
+	case HILO_OP_CLAMP: {
+		/* clamp(lo, x, hi) */
+		if (uns) {
+			uint64_t lo = ua, x = ub, hi = (uint64_t)a[2];
+			if (bits < 64)
+				hi &= (UINT64_C(1) << bits) - 1;
+			r = (int64_t)(x < lo ? lo : x > hi ? hi : x);
+		} else {
+			r = a[1] < a[0] ? a[0] : a[1] > a[2] ? a[2] : a[1];
+		}
+		break;
+	}
+	case HILO_OP_SELECT: r = a[0] ? a[1] : a[2]; break;
+	case HILO_OP_AND: r = (int64_t)(ua & ub); break;
+	case HILO_OP_OR: r = (int64_t)(ua | ub); break;
+	case HILO_OP_XOR: r = (int64_t)(ua ^ ub); break;
+	case HILO_OP_NOT: r = at == HILO_T_PRED ? !a[0] : (int64_t)~ua; break;
+	case HILO_OP_SHL: r = ub >= (uint64_t)bits ? 0 : (int64_t)(ua << ub); break;
+	case HILO_OP_SHRL: r = ub >= (uint64_t)bits ? 0 : (int64_t)(ua >> ub); break;
+	case HILO_OP_SHRA:
+		r = ub >= (uint64_t)bits ? (a[0] < 0 ? -1 : 0) : a[0] >> ub;
+		break;
+	case HILO_OP_CONVERT:
+	case HILO_OP_COPY:
+	case HILO_OP_RESHAPE:
+	case HILO_OP_BROADCAST:
+		r = uns ? (int64_t)ua : a[0];
+		break;
+	case HILO_OP_COMPARE: {
+		const char *dir = hilo_instr_get_enum(i, "direction");
+		const char *ty = hilo_instr_get_enum(i, "type");
+		if (!dir || (ty && strcmp(ty, "SIGNED") && strcmp(ty, "UNSIGNED")))
+			return NULL;
+		bool lt = uns ? ua < ub : a[0] < a[1];
+		bool eq = ua == ub;
+		if (!strcmp(dir, "EQ")) r = eq;
+		else if (!strcmp(dir, "NE")) r = !eq;
+		else if (!strcmp(dir, "LT")) r = lt;
+		else if (!strcmp(dir, "LE")) r = lt || eq;
+		else if (!strcmp(dir, "GT")) r = !lt && !eq;
+		else if (!strcmp(dir, "GE")) r = !lt;
+		else return NULL;
+		break;
+	}
+	default:
+		return NULL;
+	}
+	(void)ot;
+	hilo_literal *l = hilo_arena_alloc(m->arena, sizeof *l);
+	if (!l)
+		return NULL;
+	l->shape = i->shape;
+	l->nbytes = (size_t)hilo_ptype_bytes(t);
+	l->data = hilo_arena_alloc(m->arena, l->nbytes ? l->nbytes : 1);
+	if (!l->data)
+		return NULL;
+	hilo_elem_set_i64(t, l->data, 0, wrap(t, r));
+	return l;
+}
+
+/* The value of element `path` of instruction i in call context fr, or
+ * NULL when it is not a compile-time constant. */
+static hilo_literal *value(fold *f, hilo_instr *i, int fr, const int64_t *path, int npath, int depth)
+{
+	if (depth > MAX_DEPTH || f->oom || ++f->steps > f->budget)
+		return NULL;
+	switch (i->op) {
+	case HILO_OP_CONSTANT: {
+		hilo_literal *l = i->literal;
+		for (int k = 0; l && k < npath; k++)
+			l = (path[k] >= 0 && path[k] < l->ntuple) ? l->elems[path[k]] : NULL;
+		if (!l || l->elided || l->ntuple || !l->shape || !small_array(l->shape) || !l->data)
+			return NULL;
+		return l;
+	}
+	case HILO_OP_GET_TUPLE_ELEMENT: {
+		int64_t k;
+		if (npath >= MAX_PATH || !hilo_instr_get_int(i, "index", &k) || i->noperands != 1)
+			return NULL;
+		int64_t np[MAX_PATH];
+		np[0] = k;
+		memcpy(np + 1, path, (size_t)npath * sizeof *path);
+		return value(f, i->operands[0], fr, np, npath + 1, depth + 1);
+	}
+	case HILO_OP_TUPLE:
+		if (npath == 0 || path[0] < 0 || (uint64_t)path[0] >= i->noperands)
+			return NULL;
+		return value(f, i->operands[path[0]], fr, path + 1, npath - 1, depth + 1);
+	case HILO_OP_PARAMETER: {
+		if (fr < 0)
+			return NULL; /* entry parameter: a runtime input */
+		hilo_instr *call = f->frames[fr].call;
+		if (i->param_no < 0 || (uint64_t)i->param_no >= call->noperands)
+			return NULL;
+		return value(f, call->operands[i->param_no], f->frames[fr].parent, path, npath, depth + 1);
+	}
+	case HILO_OP_CALL: {
+		if (i->ncalled != 1 || !i->called[0]->root)
+			return NULL;
+		int nf = push_frame(f, i, fr);
+		if (nf < 0)
+			return NULL;
+		return value(f, i->called[0]->root, nf, path, npath, depth + 1);
+	}
+	default:
+		break;
+	}
+	if (npath != 0 || !pure_op(i->op) || !small_array(i->shape) || i->noperands > 16 ||
+		hilo_instr_has_side_effect(f->m, i))
+		return NULL;
+	hilo_literal *ops[16];
+	for (uint32_t k = 0; k < i->noperands; k++) {
+		if (!small_array(i->operands[k]->shape))
+			return NULL;
+		ops[k] = value(f, i->operands[k], fr, NULL, 0, depth + 1);
+		if (!ops[k])
+			return NULL;
+	}
+	hilo_literal *r = scalar_int_fold(f->m, i, ops);
+	if (r)
+		return r;
+	hilo_diags d;
+	hilo_diags_init(&d);
+	r = hilo_eval_instr(f->m, i, ops, &d);
+	hilo_diags_free(&d);
+	if (r && (r->ntuple || !r->data))
+		r = NULL;
+	return r;
+}
+
+/* Per-instruction result merged over all call contexts. */
+typedef struct finding {
+	hilo_instr *instr;
+	int n;                 /* dims, or -1 unknown */
+	int64_t v[MAX_RANK];
+	hilo_literal *lit;     /* GTE splice candidate */
+	bool conflict;
+	bool seen;
+} finding;
+
+typedef struct state {
+	fold f;
+	hilo_ptrmap map;      /* instr -> finding* */
+	finding **list;
+	size_t nlist, caplist;
+	hilo_ptrmap ctxcount; /* comp -> contexts visited */
+	hilo_ptrmap poison;   /* comp -> 1: some executions not enumerated */
+} state;
+
+static finding *get_finding(state *s, hilo_instr *i)
+{
+	finding *fd = hilo_ptrmap_get(&s->map, i);
+	if (fd)
+		return fd;
+	fd = calloc(1, sizeof *fd);
+	if (!fd)
+		return NULL;
+	fd->instr = i;
+	fd->n = -1;
+	if (s->nlist == s->caplist) {
+		size_t cap = s->caplist ? s->caplist * 2 : 64;
+		finding **nl = realloc(s->list, cap * sizeof *nl);
+		if (!nl) {
+			free(fd);
+			return NULL;
+		}
+		s->list = nl;
+		s->caplist = cap;
+	}
+	s->list[s->nlist++] = fd;
+	hilo_ptrmap_put(&s->map, i, fd);
+	return fd;
+}
+
+/* Effective starts of a DS/DUS in context fr; false when not constant. */
+static bool starts_in(state *s, hilo_instr *i, int fr, int64_t *out, int *rank)
+{
+	bool dus = i->op == HILO_OP_DYNAMIC_UPDATE_SLICE;
+	const hilo_shape *in = i->operands[0]->shape;
+	if (!hilo_shape_is_array(in) || in->rank > MAX_RANK)
+		return false;
+	int r = in->rank;
+	uint32_t first = dus ? 2 : 1;
+	if (i->noperands != first + (uint32_t)r)
+		return false;
+	const int64_t *extent;
+	int next = 0;
+	if (dus) {
+		const hilo_shape *u = i->operands[1]->shape;
+		if (!hilo_shape_is_array(u) || u->rank != r)
+			return false;
+		extent = u->dims;
+	} else {
+		extent = hilo_instr_get_ints(i, "dynamic_slice_sizes", &next);
+		if (!extent || next != r)
+			return false;
+	}
+	for (int k = 0; k < r; k++) {
+		hilo_instr *ix = i->operands[first + k];
+		if (!hilo_shape_is_array(ix->shape) || ix->shape->rank != 0 || !hilo_ptype_is_int(ix->shape->type))
+			return false;
+		hilo_literal *l = value(&s->f, ix, fr, NULL, 0, 0);
+		if (!l)
+			return false;
+		int64_t v = hilo_elem_get_i64(ix->shape->type, l->data, 0);
+		if (ix->shape->type == HILO_T_U64 && v < 0)
+			v = INT64_MAX;
+		int64_t hi = in->dims[k] - extent[k];
+		if (hi < 0)
+			return false;
+		out[k] = v < 0 ? 0 : v > hi ? hi : v;
+	}
+	*rank = r;
+	return true;
+}
+
+static void merge_starts(finding *fd, const int64_t *v, int n, bool ok)
+{
+	if (fd->conflict)
+		return;
+	if (!ok) {
+		fd->conflict = true;
+		return;
+	}
+	if (!fd->seen) {
+		fd->seen = true;
+		fd->n = n;
+		memcpy(fd->v, v, (size_t)n * sizeof *v);
+		return;
+	}
+	if (fd->n != n || memcmp(fd->v, v, (size_t)n * sizeof *v) != 0)
+		fd->conflict = true;
+}
+
+static bool lit_equal(const hilo_literal *a, const hilo_literal *b)
+{
+	return a->nbytes == b->nbytes && hilo_shape_compatible(a->shape, b->shape) &&
+		memcmp(a->data, b->data, a->nbytes) == 0;
+}
+
+static void visit(state *s, hilo_comp *c, int fr, int depth)
+{
+	if (depth > 256 || s->f.oom)
+		return;
+	uintptr_t cnt = (uintptr_t)hilo_ptrmap_get(&s->ctxcount, c);
+	if (cnt >= MAX_CONTEXTS || hilo_ptrmap_get(&s->poison, c)) {
+		/* not every execution of c is enumerated: nothing in c (or what
+		 * it calls, see poison_callees) can be proven constant */
+		hilo_ptrmap_put(&s->poison, c, (void *)1);
+		return;
+	}
+	hilo_ptrmap_put(&s->ctxcount, c, (void *)(cnt + 1));
+	for (hilo_instr *i = c->first; i; i = i->next) {
+		if (i->op == HILO_OP_DYNAMIC_SLICE || i->op == HILO_OP_DYNAMIC_UPDATE_SLICE) {
+			int64_t v[MAX_RANK];
+			int n = 0;
+			bool ok = starts_in(s, i, fr, v, &n);
+			finding *fd = get_finding(s, i);
+			if (fd)
+				merge_starts(fd, v, n, ok);
+		} else if (i->op == HILO_OP_GET_TUPLE_ELEMENT && hilo_shape_is_array(i->shape) &&
+			i->shape->rank == 0 && i->nusers > 0) {
+			hilo_literal *l = value(&s->f, i, fr, NULL, 0, 0);
+			finding *fd = get_finding(s, i);
+			if (!fd || fd->conflict)
+				continue;
+			if (!l)
+				fd->conflict = true;
+			else if (!fd->lit)
+				fd->lit = l;
+			else if (!lit_equal(fd->lit, l))
+				fd->conflict = true;
+		} else if (i->op == HILO_OP_CALL && i->ncalled == 1) {
+			int nf = push_frame(&s->f, i, fr);
+			if (nf >= 0)
+				visit(s, i->called[0], nf, depth + 1);
+		}
+	}
+}
+
+/* Strips boundary markers; -1 on a malformed one. */
+static int strip_markers(hilo_pass_ctx *ctx)
+{
+	hilo_module *m = ctx->m;
+	int n = 0;
+	for (uint32_t c = 0; c < m->ncomps; c++) {
+		hilo_comp *comp = m->comps[c];
+		for (hilo_instr *i = comp->first, *next; i; i = next) {
+			next = i->next;
+			if (i->op != HILO_OP_CUSTOM_CALL)
+				continue;
+			const char *t = hilo_instr_get_string(i, "custom_call_target");
+			if (!t || (strcmp(t, "NeuronBoundaryMarker-Start") && strcmp(t, "NeuronBoundaryMarker-End")))
+				continue;
+			if (i->noperands != 1) {
+				hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, i->line, i->col, NULL, 0,
+					"%s expected to have 1 operand but has %u (%s)", t, i->noperands, i->name);
+				return -1;
+			}
+			hilo_instr_remove_ctrl_deps(i);
+			hilo_instr *op = i->operands[0];
+			hilo_instr_replace_all_uses(m, i, op);
+			if (comp->root == i)
+				hilo_comp_set_root(comp, op);
+			hilo_comp_remove(comp, i);
+			hilo_remark(ctx, comp, i, "rewritten", "stripped %s", t);
+			n++;
+		}
+	}
+	return n;
+}
+
+hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
+{
+	hilo_module *m = ctx->m;
+	int stripped = strip_markers(ctx);
+	if (stripped < 0)
+		return HILO_PASS_ERROR;
+	bool changed = stripped > 0;
+	if (!m->entry)
+		return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
+
+	state s;
+	memset(&s, 0, sizeof s);
+	s.f.ctx = ctx;
+	s.f.m = m;
+	s.f.budget = 50000000;
+	hilo_ptrmap_init(&s.map);
+	hilo_ptrmap_init(&s.ctxcount);
+	hilo_ptrmap_init(&s.poison);
+	/* A computation's executions are all enumerated only when every
+	 * reference to it is a `call` in a computation with the same property
+	 * (or it is the entry); callers first. */
+	uint32_t nco = 0;
+	hilo_comp **order = hilo_module_comp_post_order(m, &nco);
+	for (uint32_t c = 0; c < m->ncomps; c++)
+		for (hilo_instr *i = m->comps[c]->first; i; i = i->next)
+			for (uint32_t k = 0; k < i->ncalled; k++)
+				if (i->op != HILO_OP_CALL || i->called[k] == m->entry)
+					hilo_ptrmap_put(&s.poison, i->called[k], (void *)1);
+	visit(&s, m->entry, -1, 0);
+	for (uint32_t c = nco; c-- > 0;) {
+		hilo_comp *comp = order[c];
+		bool reached = comp == m->entry || hilo_ptrmap_get(&s.ctxcount, comp);
+		if (!reached)
+			hilo_ptrmap_put(&s.poison, comp, (void *)1);
+		if (!hilo_ptrmap_get(&s.poison, comp))
+			continue;
+		for (hilo_instr *i = comp->first; i; i = i->next) {
+			for (uint32_t k = 0; k < i->ncalled; k++)
+				hilo_ptrmap_put(&s.poison, i->called[k], (void *)1);
+			finding *fd = hilo_ptrmap_get(&s.map, i);
+			if (fd)
+				fd->conflict = true;
+		}
+	}
+
+	/* tokens (write before any splice changes operands) */
+	for (uint32_t c = 0; c < m->ncomps; c++) {
+		hilo_comp *comp = m->comps[c];
+		for (hilo_instr *i = comp->first; i; i = i->next) {
+			if (i->op != HILO_OP_DYNAMIC_SLICE && i->op != HILO_OP_DYNAMIC_UPDATE_SLICE)
+				continue;
+			const char *key = i->op == HILO_OP_DYNAMIC_SLICE ? HILO_TOK_DS : HILO_TOK_DUS;
+			finding *fd = hilo_ptrmap_get(&s.map, i);
+			if (hilo_tokens_malformed(m, i, key) > 0)
+				hilo_remark(ctx, comp, i, "declined", "malformed %s token ignored", key);
+			if (!fd || !fd->seen || fd->conflict) {
+				hilo_remark(ctx, comp, i, "declined",
+					!fd ? "start indices did not become constant (not reached through calls from the entry computation)"
+					: fd->seen && fd->conflict ? "start indices differ between call sites"
+					: "start indices did not become constant");
+				continue;
+			}
+			int64_t old[MAX_RANK];
+			int no = hilo_tokens_get(m, i, key, old, MAX_RANK);
+			const char *before = hilo_instr_op_name(m, i);
+			hilo_tokens_set(m, i, key, fd->v, fd->n);
+			const char *after = hilo_instr_op_name(m, i);
+			bool same = before && after && strcmp(before, after) == 0;
+			(void)no;
+			(void)old;
+			if (!same) {
+				changed = true;
+				ctx->rewrites++;
+				hilo_remark(ctx, comp, i, "rewritten", "wrote %s tokens for %d dimension(s)", key, fd->n);
+			}
+		}
+	}
+
+	/* splice scalar GTEs that folded to constants */
+	for (size_t k = 0; k < s.nlist; k++) {
+		finding *fd = s.list[k];
+		hilo_instr *g = fd->instr;
+		if (g->op != HILO_OP_GET_TUPLE_ELEMENT || fd->conflict || !fd->lit || !g->parent ||
+			g->nctrl_preds || g->nctrl_succs)
+			continue;
+		hilo_instr *cst = hilo_instr_create(m, HILO_OP_CONSTANT, g->shape, "constant");
+		hilo_literal *l = hilo_arena_alloc(m->arena, sizeof *l);
+		*l = *fd->lit;
+		l->shape = g->shape;
+		cst->literal = l;
+		hilo_comp_insert_before(g->parent, g, cst);
+		hilo_comp *comp = g->parent;
+		hilo_instr_replace_all_uses(m, g, cst);
+		hilo_comp_remove(comp, g);
+		hilo_remark(ctx, comp, g, "rewritten", "get-tuple-element folded to a constant; spliced");
+		ctx->rewrites++;
+		changed = true;
+	}
+
+	for (size_t k = 0; k < s.nlist; k++)
+		free(s.list[k]);
+	free(s.list);
+	free(s.f.frames);
+	hilo_ptrmap_free(&s.map);
+	hilo_ptrmap_free(&s.ctxcount);
+	hilo_ptrmap_free(&s.poison);
+	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
+}
