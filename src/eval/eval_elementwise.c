@@ -1,11 +1,700 @@
-/* eval_elementwise.c - (being filled in) */
+/* eval_elementwise.c - elementwise ops with XLA's semantics: unary and
+ * binary arithmetic, bitwise ops and shifts, compare (IEEE, total order,
+ * signed, unsigned), select, clamp, convert, bitcast-convert and
+ * reduce-precision, over every integer and float type.
+ *
+ * Integer edge cases follow XLA: x / 0 = -1 (all ones for unsigned),
+ * x % 0 = x, INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0, shifts by at least
+ * the bit width give 0 (arithmetic right shift: the sign), arithmetic wraps.
+ * Float arithmetic is done in double and rounded once into f32/f64; the
+ * narrow floats (f16, bf16, f8...) compute through f32 first, as XLA's
+ * CPU evaluator does. max/min propagate NaN. float -> int converts
+ * truncate, saturate at the type's range and send NaN to 0.
+ */
 #include "eval_internal.h"
+
+#include <math.h>
+
+typedef enum { K_PRED, K_SINT, K_UINT, K_FLOAT, K_OTHER } kind;
+
+static kind kind_of(hilo_ptype t)
+{
+	if (t == HILO_T_PRED)
+		return K_PRED;
+	if (hilo_ptype_is_signed_int(t))
+		return K_SINT;
+	if (hilo_ptype_is_unsigned_int(t))
+		return K_UINT;
+	if (hilo_ptype_is_float(t))
+		return K_FLOAT;
+	return K_OTHER;
+}
+
+static int bits_of(hilo_ptype t)
+{
+	return hilo_ptype_bits(t);
+}
+
+/* Stores a float result: narrow floats round through f32 (XLA computes
+ * them in f32). */
+static void put_f(hilo_ptype t, void *data, size_t k, double v)
+{
+	if (t != HILO_T_F32 && t != HILO_T_F64 && !isnan(v))
+		v = (double)(float)v;
+	hilo_elem_set_f64(t, data, k, v);
+}
+
+/* Raw bits (low `bits` of the element). */
+static uint64_t raw_get(hilo_ptype t, const void *data, size_t k)
+{
+	int eb = hilo_ptype_bytes(t);
+	uint64_t u = 0;
+	memcpy(&u, (const char *)data + k * (size_t)eb, (size_t)(eb > 8 ? 8 : eb));
+	int b = bits_of(t);
+	if (b < 64)
+		u &= (1ull << b) - 1;
+	return u;
+}
+
+static void raw_set(hilo_ptype t, void *data, size_t k, uint64_t u)
+{
+	kind kd = kind_of(t);
+	if (kd == K_SINT || kd == K_UINT || kd == K_PRED) {
+		hilo_elem_set_i64(t, data, k, (int64_t)u);
+		return;
+	}
+	int eb = hilo_ptype_bytes(t);
+	memcpy((char *)data + k * (size_t)eb, &u, (size_t)(eb > 8 ? 8 : eb));
+}
+
+static int64_t smin_of(hilo_ptype t)
+{
+	int b = bits_of(t);
+	return b >= 64 ? INT64_MIN : -(int64_t)(1ull << (b - 1));
+}
+
+static int64_t smax_of(hilo_ptype t)
+{
+	int b = bits_of(t);
+	return b >= 64 ? INT64_MAX : (int64_t)((1ull << (b - 1)) - 1);
+}
+
+static uint64_t umax_of(hilo_ptype t)
+{
+	int b = bits_of(t);
+	return b >= 64 ? UINT64_MAX : (1ull << b) - 1;
+}
+
+/* Is operand l usable for an output of n elements (same count or scalar)? */
+static bool ew_fits(const hilo_literal *l, const hilo_shape *out)
+{
+	if (!l->shape || l->shape->type == HILO_T_TUPLE)
+		return false;
+	if (l->shape->rank == 0)
+		return true;
+	if (l->shape->rank != out->rank)
+		return false;
+	for (int d = 0; d < out->rank; d++)
+		if (l->shape->dims[d] != out->dims[d])
+			return false;
+	return true;
+}
+
+#define AT(l, k) ((l)->shape->rank == 0 ? 0 : (k))
+
+/* ---- unary -------------------------------------------------------------- */
+
+static double un_f(hilo_opcode op, double x, bool *ok)
+{
+	switch (op) {
+	case HILO_OP_ABS: return fabs(x);
+	case HILO_OP_NEGATE: return -x;
+	case HILO_OP_SIGN: return isnan(x) ? x : x > 0 ? 1.0 : x < 0 ? -1.0 : x;
+	case HILO_OP_FLOOR: return floor(x);
+	case HILO_OP_CEIL: return ceil(x);
+	case HILO_OP_ROUND_AFZ: return round(x);
+	case HILO_OP_ROUND_EVEN: return nearbyint(x);
+	case HILO_OP_SQRT: return sqrt(x);
+	case HILO_OP_RSQRT: return 1.0 / sqrt(x);
+	case HILO_OP_CBRT: return cbrt(x);
+	case HILO_OP_EXP: return exp(x);
+	case HILO_OP_EXPM1: return expm1(x);
+	case HILO_OP_LOG: return log(x);
+	case HILO_OP_LOG1P: return log1p(x);
+	case HILO_OP_LOGISTIC: return 1.0 / (1.0 + exp(-x));
+	case HILO_OP_SINE: return sin(x);
+	case HILO_OP_COSINE: return cos(x);
+	case HILO_OP_TAN: return tan(x);
+	case HILO_OP_TANH: return tanh(x);
+	case HILO_OP_SINH: return sinh(x);
+	case HILO_OP_COSH: return cosh(x);
+	case HILO_OP_ASIN: return asin(x);
+	case HILO_OP_ACOS: return acos(x);
+	case HILO_OP_ASINH: return asinh(x);
+	case HILO_OP_ACOSH: return acosh(x);
+	case HILO_OP_ATANH: return atanh(x);
+	case HILO_OP_ERF: return erf(x);
+	case HILO_OP_COPY: case HILO_OP_REAL: return x;
+	case HILO_OP_IMAG: return 0.0;
+	default: *ok = false; return 0;
+	}
+}
+
+static uint64_t un_i(hilo_opcode op, hilo_ptype t, int64_t x, bool *ok)
+{
+	bool sgn = kind_of(t) == K_SINT;
+	int b = bits_of(t);
+	uint64_t ux = (uint64_t)x & umax_of(t);
+	switch (op) {
+	case HILO_OP_ABS: return sgn && x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+	case HILO_OP_NEGATE: return 0 - (uint64_t)x;
+	case HILO_OP_SIGN: return sgn ? (uint64_t)(x > 0 ? 1 : x < 0 ? -1 : 0) : (ux != 0);
+	case HILO_OP_NOT: return t == HILO_T_PRED ? (uint64_t)(x == 0) : ~(uint64_t)x;
+	case HILO_OP_POPCNT: return (uint64_t)__builtin_popcountll(ux);
+	case HILO_OP_CLZ: {
+		if (ux == 0)
+			return (uint64_t)b;
+		return (uint64_t)(__builtin_clzll(ux) - (64 - b));
+	}
+	case HILO_OP_COPY: case HILO_OP_REAL: return (uint64_t)x;
+	case HILO_OP_IMAG: return 0;
+	default: *ok = false; return 0;
+	}
+}
+
+/* reduce-precision on the bits of an IEEE value with se/sm exponent/mantissa
+ * bits (f32 or f64), as XLA defines it. */
+static uint64_t reduce_prec_bits(uint64_t x, int se, int sm, int64_t eb, int64_t mb, bool is_nan)
+{
+	int nbits = 1 + se + sm;
+	uint64_t all = nbits >= 64 ? UINT64_MAX : (1ull << nbits) - 1;
+	uint64_t orig = x;
+	if (mb < sm) {
+		uint64_t last = 1ull << (sm - mb);
+		uint64_t bias = (last >> 1) - 1;
+		uint64_t lastbit = (x & last) >> (sm - mb);
+		x = ((x + lastbit + bias) & ~(last - 1)) & all;
+	}
+	if (eb < se) {
+		uint64_t sign = 1ull << (nbits - 1);
+		uint64_t emask = ((1ull << se) - 1) << sm;
+		uint64_t ebias = (1ull << (se - 1)) - 1;
+		uint64_t rbias = eb >= 1 ? (1ull << (eb - 1)) - 1 : 0;
+		uint64_t rmax = ebias + rbias, rmin = ebias - rbias;
+		uint64_t xe = x & emask;
+		if (xe > (rmax << sm))
+			x = (x & sign) | emask;
+		else if (xe <= (rmin << sm))
+			x = x & sign;
+	}
+	if (is_nan)
+		x = mb > 0 ? orig : (orig & (1ull << (nbits - 1))) | (((1ull << se) - 1) << sm);
+	return x;
+}
+
+static hilo_literal *reduce_precision(ev *e, const hilo_instr *i, const hilo_literal *a,
+	hilo_literal *r, size_t n)
+{
+	int64_t eb = 0, mb = 0;
+	hilo_ptype t = i->shape->type;
+	if (!hilo_instr_get_int(i, "exponent_bits", &eb) ||
+	    !hilo_instr_get_int(i, "mantissa_bits", &mb) || eb < 1 || mb < 0)
+		return ev_err(e, i, "reduce-precision needs exponent_bits >= 1 and mantissa_bits >= 0");
+	for (size_t k = 0; k < n; k++) {
+		double v = ev_get_f(a, AT(a, k));
+		if (t == HILO_T_F64) {
+			uint64_t u;
+			memcpy(&u, &v, 8);
+			u = reduce_prec_bits(u, 11, 52, eb, mb, isnan(v));
+			memcpy(&v, &u, 8);
+			hilo_elem_set_f64(t, r->data, k, v);
+		} else {
+			float f = (float)v;
+			uint32_t u;
+			memcpy(&u, &f, 4);
+			u = (uint32_t)reduce_prec_bits(u, 8, 23, eb, mb, isnan(v));
+			memcpy(&f, &u, 4);
+			hilo_elem_set_f64(t, r->data, k, f);
+		}
+	}
+	return r;
+}
+
+/* ---- convert ------------------------------------------------------------ */
+
+static void convert_elem(hilo_ptype st, const void *sd, size_t sk, hilo_ptype dt, void *dd, size_t dk)
+{
+	kind sk_ = kind_of(st), dk_ = kind_of(dt);
+	if (hilo_ptype_is_complex(st))
+		sk_ = K_FLOAT;
+	if (dt == HILO_T_PRED) {
+		double f = (sk_ == K_FLOAT) ? hilo_elem_get_f64(st, sd, sk) : 0;
+		bool nz = sk_ == K_FLOAT ? f != 0 || isnan(f) : hilo_elem_get_i64(st, sd, sk) != 0;
+		((unsigned char *)dd)[dk] = nz;
+		return;
+	}
+	if (sk_ == K_FLOAT) {
+		double f = hilo_elem_get_f64(st, sd, sk);
+		if (dk_ == K_SINT) {
+			int64_t v;
+			if (isnan(f))
+				v = 0;
+			else if (f <= (double)smin_of(dt))
+				v = smin_of(dt);
+			else if (f >= -(double)smin_of(dt))
+				v = smax_of(dt);
+			else
+				v = (int64_t)f;
+			hilo_elem_set_i64(dt, dd, dk, v);
+		} else if (dk_ == K_UINT) {
+			uint64_t v;
+			if (isnan(f) || f <= 0)
+				v = 0;
+			else if (f >= (double)umax_of(dt))
+				v = umax_of(dt);
+			else
+				v = (uint64_t)f;
+			hilo_elem_set_i64(dt, dd, dk, (int64_t)v);
+		} else {
+			hilo_elem_set_f64(dt, dd, dk, f);
+		}
+		return;
+	}
+	/* integer or pred source */
+	int64_t v = hilo_elem_get_i64(st, sd, sk);
+	bool big_u = sk_ == K_UINT && v < 0; /* u64 above INT64_MAX */
+	if (dk_ == K_FLOAT || hilo_ptype_is_complex(dt)) {
+		if (dt == HILO_T_F32) {
+			float f = big_u ? (float)(uint64_t)v : (float)v;
+			hilo_elem_set_f64(dt, dd, dk, f);
+		} else {
+			hilo_elem_set_f64(dt, dd, dk, big_u ? (double)(uint64_t)v : (double)v);
+		}
+		return;
+	}
+	hilo_elem_set_i64(dt, dd, dk, v); /* integer -> integer wraps */
+}
+
+static hilo_literal *bitcast_convert(ev *e, const hilo_instr *i, const hilo_literal *a)
+{
+	hilo_ptype st = a->shape->type, dt = i->shape->type;
+	if (st == HILO_T_TUPLE || st == HILO_T_PRED || dt == HILO_T_PRED)
+		return ev_err(e, i, "bitcast-convert of %s to %s is not defined",
+			hilo_ptype_name(st), hilo_ptype_name(dt));
+	int ib = bits_of(st), ob = bits_of(dt);
+	hilo_literal *r = ev_lit_new(e, i, i->shape);
+	if (!r)
+		return NULL;
+	int64_t nin = hilo_shape_elements(a->shape), nout = hilo_shape_elements(i->shape);
+	if (ib == ob) {
+		if (nin != nout)
+			return ev_err(e, i, "element counts differ");
+		int eb = hilo_ptype_bytes(st);
+		if (ib >= 64 || eb * 8 == ib) {
+			if (a->nbytes != r->nbytes)
+				return ev_err(e, i, "sizes differ");
+			memcpy(r->data, a->data, a->nbytes);
+			/* re-normalize sub-width ints are impossible here: eb*8 == bits */
+			return r;
+		}
+		for (int64_t k = 0; k < nin; k++)
+			raw_set(dt, r->data, (size_t)k, raw_get(st, a->data, (size_t)k));
+		return r;
+	}
+	if (ib > 64 || ob > 64 || (ib > ob ? ib % ob : ob % ib))
+		return ev_err(e, i, "unsupported bit widths %d -> %d", ib, ob);
+	if (ib > ob) {
+		int per = ib / ob;
+		if (nout != nin * per)
+			return ev_err(e, i, "element counts do not agree with the widths");
+		uint64_t mask = ob >= 64 ? UINT64_MAX : (1ull << ob) - 1;
+		for (int64_t k = 0; k < nin; k++) {
+			uint64_t u = raw_get(st, a->data, (size_t)k);
+			for (int j = 0; j < per; j++)
+				raw_set(dt, r->data, (size_t)(k * per + j), (u >> (j * ob)) & mask);
+		}
+	} else {
+		int per = ob / ib;
+		if (nin != nout * per)
+			return ev_err(e, i, "element counts do not agree with the widths");
+		for (int64_t k = 0; k < nout; k++) {
+			uint64_t u = 0;
+			for (int j = 0; j < per; j++)
+				u |= raw_get(st, a->data, (size_t)(k * per + j)) << (j * ib);
+			raw_set(dt, r->data, (size_t)k, u);
+		}
+	}
+	return r;
+}
+
+/* ---- binary ------------------------------------------------------------- */
+
+static double bin_f(hilo_opcode op, double x, double y, bool *ok)
+{
+	switch (op) {
+	case HILO_OP_ADD: return x + y;
+	case HILO_OP_SUBTRACT: return x - y;
+	case HILO_OP_MULTIPLY: return x * y;
+	case HILO_OP_DIVIDE: return x / y;
+	case HILO_OP_REMAINDER: return fmod(x, y);
+	case HILO_OP_POWER: return pow(x, y);
+	case HILO_OP_ATAN2: return atan2(x, y);
+	case HILO_OP_MAXIMUM:
+		if (isnan(x) || isnan(y))
+			return isnan(x) ? x : y;
+		return x > y ? x : (y > x ? y : (signbit(x) ? y : x));
+	case HILO_OP_MINIMUM:
+		if (isnan(x) || isnan(y))
+			return isnan(x) ? x : y;
+		return x < y ? x : (y < x ? y : (signbit(x) ? x : y));
+	default: *ok = false; return 0;
+	}
+}
+
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
+/* Integer binary op on values normalised to the type (signed values sign
+ * extended, unsigned zero extended, u64 as bits). Returns raw bits. */
+static uint64_t bin_i(hilo_opcode op, hilo_ptype t, int64_t x, int64_t y, bool *ok)
+{
+	bool sgn = kind_of(t) == K_SINT;
+	bool pred = t == HILO_T_PRED;
+	int b = bits_of(t);
+	uint64_t ux = (uint64_t)x & umax_of(t), uy = (uint64_t)y & umax_of(t);
+	switch (op) {
+	case HILO_OP_ADD: return pred ? (uint64_t)(x || y) : (uint64_t)x + (uint64_t)y;
+	case HILO_OP_SUBTRACT: return (uint64_t)x - (uint64_t)y;
+	case HILO_OP_MULTIPLY: return pred ? (uint64_t)(x && y) : (uint64_t)x * (uint64_t)y;
+	case HILO_OP_DIVIDE:
+		if (pred)
+			return uy ? ux : 1; /* pred division: treated as unsigned */
+		if (uy == 0)
+			return UINT64_MAX; /* -1 / all ones */
+		if (sgn) {
+			if (x == smin_of(t) && y == -1)
+				return (uint64_t)x;
+			return (uint64_t)(x / y);
+		}
+		return ux / uy;
+	case HILO_OP_REMAINDER:
+		if (uy == 0)
+			return (uint64_t)x;
+		if (sgn) {
+			if (x == smin_of(t) && y == -1)
+				return 0;
+			return (uint64_t)(x % y);
+		}
+		return ux % uy;
+	case HILO_OP_MAXIMUM:
+		return sgn ? (uint64_t)(x > y ? x : y) : (ux > uy ? ux : uy);
+	case HILO_OP_MINIMUM:
+		return sgn ? (uint64_t)(x < y ? x : y) : (ux < uy ? ux : uy);
+	case HILO_OP_AND: return (uint64_t)x & (uint64_t)y;
+	case HILO_OP_OR: return (uint64_t)x | (uint64_t)y;
+	case HILO_OP_XOR: return (uint64_t)x ^ (uint64_t)y;
+	case HILO_OP_SHL:
+		return uy >= (uint64_t)b ? 0 : ux << uy;
+	case HILO_OP_SHRL:
+		return uy >= (uint64_t)b ? 0 : ux >> uy;
+	case HILO_OP_SHRA:
+		if (!sgn)
+			return uy >= (uint64_t)b ? 0 : ux >> uy;
+		if (uy >= (uint64_t)b)
+			return x < 0 ? UINT64_MAX : 0;
+		return x < 0 ? ~(~(uint64_t)x >> uy) : (uint64_t)x >> uy;
+	case HILO_OP_POWER: {
+		if (sgn && y < 0)
+			return x == 1 ? 1 : x == -1 ? ((y & 1) ? UINT64_MAX : 1) : 0;
+		uint64_t base = (uint64_t)x, acc = 1, ex = uy;
+		while (ex) {
+			if (ex & 1)
+				acc *= base;
+			base *= base;
+			ex >>= 1;
+		}
+		return acc;
+	}
+	case HILO_OP_MULHI:
+		if (b >= 64) {
+			if (sgn)
+				return (uint64_t)(((i128)x * (i128)y) >> 64);
+			return (uint64_t)(((u128)ux * (u128)uy) >> 64);
+		}
+		if (sgn)
+			return (uint64_t)((x * y) >> b);
+		return (ux * uy) >> b;
+	default: *ok = false; return 0;
+	}
+}
+
+/* Sign-magnitude key for the total order over a float's raw bits:
+ * -NaN < -inf < ... < -0 < +0 < ... < inf < NaN. */
+static int64_t total_key(hilo_ptype t, const void *data, size_t k)
+{
+	int b = bits_of(t);
+	uint64_t u = raw_get(t, data, k);
+	uint64_t sign = 1ull << (b - 1);
+	int64_t mag = (int64_t)(u & (sign - 1));
+	return (u & sign) ? -mag - 1 : mag;
+}
+
+static bool cmp_result(const char *dir, int c, bool unordered)
+{
+	if (!strcmp(dir, "NE"))
+		return unordered || c != 0;
+	if (unordered)
+		return false;
+	if (!strcmp(dir, "EQ")) return c == 0;
+	if (!strcmp(dir, "LT")) return c < 0;
+	if (!strcmp(dir, "LE")) return c <= 0;
+	if (!strcmp(dir, "GT")) return c > 0;
+	return c >= 0; /* GE */
+}
+
+static hilo_literal *compare(ev *e, const hilo_instr *i, const hilo_literal *a,
+	const hilo_literal *b, hilo_literal *r, size_t n)
+{
+	const char *dir = hilo_instr_get_enum(i, "direction");
+	const char *ty = hilo_instr_get_enum(i, "type");
+	static const char *dirs[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+	bool okdir = false;
+	for (int q = 0; dir && q < 6; q++)
+		okdir |= !strcmp(dir, dirs[q]);
+	if (!okdir)
+		return ev_err(e, i, "compare without a valid direction");
+	hilo_ptype t = a->shape->type;
+	if (t != b->shape->type)
+		return ev_err(e, i, "compare operands differ in type");
+	kind kd = kind_of(t);
+	if (kd == K_OTHER)
+		return ev_err(e, i, "compare of %s is not supported", hilo_ptype_name(t));
+	bool total = ty && !strcmp(ty, "TOTALORDER");
+	for (size_t k = 0; k < n; k++) {
+		size_t ka = AT(a, k), kb = AT(b, k);
+		int c;
+		bool un = false;
+		if (kd == K_FLOAT && total) {
+			int64_t x = total_key(t, a->data, ka), y = total_key(t, b->data, kb);
+			c = (x > y) - (x < y);
+		} else if (kd == K_FLOAT) {
+			double x = ev_get_f(a, ka), y = ev_get_f(b, kb);
+			un = isnan(x) || isnan(y);
+			c = (x > y) - (x < y);
+		} else if (kd == K_SINT && !(ty && !strcmp(ty, "UNSIGNED"))) {
+			int64_t x = ev_get_i(a, ka), y = ev_get_i(b, kb);
+			c = (x > y) - (x < y);
+		} else {
+			uint64_t x = (uint64_t)ev_get_i(a, ka) & umax_of(t);
+			uint64_t y = (uint64_t)ev_get_i(b, kb) & umax_of(t);
+			c = (x > y) - (x < y);
+		}
+		((unsigned char *)r->data)[k] = cmp_result(dir, c, un);
+	}
+	return r;
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+static bool is_unary(hilo_opcode op)
+{
+	switch (op) {
+	case HILO_OP_ABS: case HILO_OP_NEGATE: case HILO_OP_SIGN: case HILO_OP_FLOOR:
+	case HILO_OP_CEIL: case HILO_OP_ROUND_AFZ: case HILO_OP_ROUND_EVEN:
+	case HILO_OP_SQRT: case HILO_OP_RSQRT: case HILO_OP_CBRT: case HILO_OP_EXP:
+	case HILO_OP_EXPM1: case HILO_OP_LOG: case HILO_OP_LOG1P: case HILO_OP_LOGISTIC:
+	case HILO_OP_SINE: case HILO_OP_COSINE: case HILO_OP_TAN: case HILO_OP_TANH:
+	case HILO_OP_SINH: case HILO_OP_COSH: case HILO_OP_ASIN: case HILO_OP_ACOS:
+	case HILO_OP_ASINH: case HILO_OP_ACOSH: case HILO_OP_ATANH: case HILO_OP_ERF:
+	case HILO_OP_COPY: case HILO_OP_REAL: case HILO_OP_IMAG: case HILO_OP_NOT:
+	case HILO_OP_POPCNT: case HILO_OP_CLZ: case HILO_OP_IS_FINITE:
+	case HILO_OP_CONVERT: case HILO_OP_BITCAST_CONVERT: case HILO_OP_REDUCE_PRECISION:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_binary(hilo_opcode op)
+{
+	switch (op) {
+	case HILO_OP_ADD: case HILO_OP_SUBTRACT: case HILO_OP_MULTIPLY: case HILO_OP_DIVIDE:
+	case HILO_OP_REMAINDER: case HILO_OP_POWER: case HILO_OP_ATAN2: case HILO_OP_MAXIMUM:
+	case HILO_OP_MINIMUM: case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR:
+	case HILO_OP_SHL: case HILO_OP_SHRL: case HILO_OP_SHRA: case HILO_OP_MULHI:
+	case HILO_OP_COMPARE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static hilo_literal *ew_select(ev *e, const hilo_instr *i, hilo_literal *const *ops)
+{
+	const hilo_literal *p = ops[0];
+	if (p->shape->type != HILO_T_PRED)
+		return ev_err(e, i, "select predicate must be pred");
+	if (i->shape->type == HILO_T_TUPLE) {
+		if (p->shape->rank != 0)
+			return ev_err(e, i, "tuple select needs a scalar predicate");
+		return *(unsigned char *)p->data ? ops[1] : ops[2];
+	}
+	if (!ew_fits(p, i->shape) || !ew_fits(ops[1], i->shape) || !ew_fits(ops[2], i->shape) ||
+	    ops[1]->shape->type != i->shape->type || ops[2]->shape->type != i->shape->type)
+		return ev_err(e, i, "operand shapes do not match the result");
+	hilo_literal *r = ev_lit_new(e, i, i->shape);
+	if (!r)
+		return NULL;
+	size_t n = (size_t)hilo_shape_elements(i->shape);
+	int w = hilo_ptype_bytes(i->shape->type);
+	if (!ev_charge(e, i, n))
+		return NULL;
+	for (size_t k = 0; k < n; k++) {
+		const hilo_literal *s = ((unsigned char *)p->data)[AT(p, k)] ? ops[1] : ops[2];
+		memcpy((char *)r->data + k * (size_t)w, (char *)s->data + AT(s, k) * (size_t)w, (size_t)w);
+	}
+	return r;
+}
+
+static hilo_literal *ew_clamp(ev *e, const hilo_instr *i, hilo_literal *const *ops)
+{
+	hilo_ptype t = i->shape->type;
+	for (int q = 0; q < 3; q++)
+		if (!ew_fits(ops[q], i->shape) || ops[q]->shape->type != t)
+			return ev_err(e, i, "operand shapes do not match the result");
+	kind kd = kind_of(t);
+	if (kd == K_OTHER)
+		return ev_err(e, i, "clamp of %s is not supported", hilo_ptype_name(t));
+	hilo_literal *r = ev_lit_new(e, i, i->shape);
+	if (!r)
+		return NULL;
+	size_t n = (size_t)hilo_shape_elements(i->shape);
+	if (!ev_charge(e, i, n))
+		return NULL;
+	bool ok = true;
+	for (size_t k = 0; k < n && ok; k++) {
+		size_t klo = AT(ops[0], k), kx = AT(ops[1], k), khi = AT(ops[2], k);
+		if (kd == K_FLOAT) {
+			double v = bin_f(HILO_OP_MAXIMUM, ev_get_f(ops[1], kx), ev_get_f(ops[0], klo), &ok);
+			v = bin_f(HILO_OP_MINIMUM, v, ev_get_f(ops[2], khi), &ok);
+			hilo_elem_set_f64(t, r->data, k, v);
+		} else {
+			int64_t x = ev_get_i(ops[1], kx), lo = ev_get_i(ops[0], klo);
+			int64_t hi = ev_get_i(ops[2], khi), v;
+			if (kd == K_SINT) {
+				v = x < lo ? lo : x;
+				v = v > hi ? hi : v;
+			} else { /* unsigned and pred compare as unsigned bits */
+				uint64_t m = umax_of(t), ux = (uint64_t)x & m;
+				uint64_t ul = (uint64_t)lo & m, uh = (uint64_t)hi & m;
+				uint64_t uv = ux < ul ? ul : ux;
+				v = (int64_t)(uv > uh ? uh : uv);
+			}
+			hilo_elem_set_i64(t, r->data, k, v);
+		}
+	}
+	return r;
+}
 
 hilo_literal *ev_elementwise(ev *e, const hilo_instr *i, hilo_literal *const *ops, bool *handled)
 {
-	(void)e;
-	(void)i;
-	(void)ops;
-	*handled = false;
-	return NULL;
+	hilo_opcode op = i->op;
+	if (op == HILO_OP_SELECT)
+		return ew_select(e, i, ops);
+	if (op == HILO_OP_CLAMP)
+		return ew_clamp(e, i, ops);
+	bool un = is_unary(op), bi = is_binary(op);
+	if (!un && !bi) {
+		*handled = false;
+		return NULL;
+	}
+	if (i->noperands != (un ? 1u : 2u))
+		return ev_err(e, i, "wrong operand count");
+	const hilo_shape *os = i->shape;
+	if (os->type == HILO_T_TUPLE)
+		return ev_err(e, i, "elementwise op with a tuple result");
+	const hilo_literal *a = ops[0], *b = bi ? ops[1] : NULL;
+	if (op == HILO_OP_BITCAST_CONVERT) {
+		if (!ev_charge(e, i, (uint64_t)hilo_shape_elements(os)))
+			return NULL;
+		return bitcast_convert(e, i, a);
+	}
+	if (!ew_fits(a, os) || (b && !ew_fits(b, os)))
+		return ev_err(e, i, "operand shapes do not match the result");
+	if (b && a->shape->type != b->shape->type && op != HILO_OP_SHL && op != HILO_OP_SHRL &&
+	    op != HILO_OP_SHRA)
+		return ev_err(e, i, "operand types differ");
+	hilo_literal *r = ev_lit_new(e, i, os);
+	if (!r)
+		return NULL;
+	size_t n = (size_t)hilo_shape_elements(os);
+	if (!ev_charge(e, i, n))
+		return NULL;
+	hilo_ptype it = a->shape->type, t = os->type;
+	kind ki = kind_of(it);
+	if (op == HILO_OP_CONVERT) {
+		if (ki == K_OTHER && !hilo_ptype_is_complex(it))
+			return ev_err(e, i, "convert from %s is not supported", hilo_ptype_name(it));
+		if (kind_of(t) == K_OTHER && !hilo_ptype_is_complex(t))
+			return ev_err(e, i, "convert to %s is not supported", hilo_ptype_name(t));
+		for (size_t k = 0; k < n; k++)
+			convert_elem(it, a->data, AT(a, k), t, r->data, k);
+		return r;
+	}
+	if (op == HILO_OP_COPY) {
+		if (a->nbytes != r->nbytes)
+			return ev_err(e, i, "copy changes the size");
+		memcpy(r->data, a->data, a->nbytes);
+		return r;
+	}
+	if (op == HILO_OP_COMPARE)
+		return compare(e, i, a, b, r, n);
+	if (ki == K_OTHER)
+		return ev_err(e, i, "%s on %s is not supported", hilo_opcode_name(op),
+			hilo_ptype_name(it));
+	if (op != HILO_OP_IS_FINITE && it != t)
+		return ev_err(e, i, "operand and result types differ");
+	if (op == HILO_OP_IS_FINITE) {
+		if (ki != K_FLOAT || t != HILO_T_PRED)
+			return ev_err(e, i, "is-finite needs a float operand and pred result");
+		for (size_t k = 0; k < n; k++)
+			((unsigned char *)r->data)[k] = isfinite(ev_get_f(a, AT(a, k))) != 0;
+		return r;
+	}
+	if (op == HILO_OP_REDUCE_PRECISION) {
+		if (ki != K_FLOAT)
+			return ev_err(e, i, "reduce-precision needs a float operand");
+		return reduce_precision(e, i, a, r, n);
+	}
+	bool ok = true;
+	for (size_t k = 0; k < n && ok; k++) {
+		size_t ka = AT(a, k);
+		if (ki == K_FLOAT) {
+			double x = ev_get_f(a, ka), v;
+			if (un)
+				v = un_f(op, x, &ok);
+			else
+				v = bin_f(op, x, ev_get_f(b, AT(b, k)), &ok);
+			put_f(t, r->data, k, v);
+		} else {
+			int64_t x = ev_get_i(a, ka);
+			uint64_t v;
+			if (un) {
+				v = un_i(op, t, x, &ok);
+			} else {
+				int64_t y = ev_get_i(b, AT(b, k));
+				if (b->shape->type != it) { /* shift amount of another int type */
+					ok = false;
+					break;
+				}
+				v = bin_i(op, t, x, y, &ok);
+			}
+			if (t == HILO_T_PRED)
+				v = v != 0;
+			hilo_elem_set_i64(t, r->data, k, (int64_t)v);
+		}
+	}
+	if (!ok)
+		return ev_err(e, i, "%s is not defined on %s", hilo_opcode_name(op), hilo_ptype_name(it));
+	return r;
 }

@@ -1,0 +1,170 @@
+/* hilo-run - evaluates an HLO module's entry computation with the
+ * reference evaluator.
+ *
+ *   hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]
+ *
+ * Inputs are seeded pseudo-random values (--seed, default 0), or HLO
+ * literals read from files, one --input per entry parameter in order
+ * (e.g. "f32[2] {1, 2}"). Outputs are printed as HLO literals with
+ * --print, otherwise as one summary line per output (shape and a hash of
+ * the bytes). Exit status: 0 ok, 1 bad input or evaluation failure,
+ * 2 usage error.
+ */
+#include "hilo/eval.h"
+#include "hilo/hlo_text.h"
+#include "hilo/verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int usage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "hilo-run: %s\n", msg);
+	fprintf(stderr, "usage: hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]\n");
+	return 2;
+}
+
+static uint64_t fnv(const hilo_literal *l, uint64_t h)
+{
+	if (l->shape->type == HILO_T_TUPLE) {
+		for (int k = 0; k < l->ntuple; k++)
+			h = fnv(l->elems[k], h);
+		return h;
+	}
+	const unsigned char *p = l->data;
+	for (size_t k = 0; k < l->nbytes; k++) {
+		h ^= p[k];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!*s)
+		return false;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (*end || *s == '-')
+		return false;
+	*out = v;
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = NULL;
+	const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+	int ninputs = 0;
+	uint64_t seed = 0, budget = 0;
+	bool print = false;
+	if (!inputs)
+		return 3;
+	for (int k = 1; k < argc; k++) {
+		const char *a = argv[k];
+		if (!strncmp(a, "--seed=", 7)) {
+			if (!parse_u64(a + 7, &seed)) {
+				free(inputs);
+				return usage("bad --seed value");
+			}
+		} else if (!strncmp(a, "--budget=", 9)) {
+			if (!parse_u64(a + 9, &budget)) {
+				free(inputs);
+				return usage("bad --budget value");
+			}
+		} else if (!strncmp(a, "--input=", 8)) {
+			inputs[ninputs++] = a + 8;
+		} else if (!strcmp(a, "--print")) {
+			print = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			free(inputs);
+			usage(NULL);
+			return 0;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "hilo-run: unknown flag '%s'\n", a);
+			free(inputs);
+			return usage(NULL);
+		} else if (!path) {
+			path = a;
+		} else {
+			free(inputs);
+			return usage("more than one module given");
+		}
+	}
+	if (!path) {
+		free(inputs);
+		return usage("no module given");
+	}
+	int rc = 1;
+	hilo_diags d;
+	hilo_diags_init(&d);
+	size_t len = 0;
+	char *src = hilo_read_file(path, &len, &d);
+	hilo_module *m = src ? hilo_parse_text(src, len, path, &d) : NULL;
+	if (!m || !hilo_verify(m, path, &d))
+		goto done;
+	const hilo_comp *c = m->entry;
+	if (!c) {
+		hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "module has no entry computation");
+		goto done;
+	}
+	hilo_literal **args;
+	if (ninputs) {
+		if ((uint32_t)ninputs != c->nparams) {
+			hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+				"%d --input files for %u entry parameters", ninputs, c->nparams);
+			goto done;
+		}
+		args = hilo_arena_alloc(m->arena, ((size_t)ninputs + 1) * sizeof *args);
+		for (int k = 0; args && k < ninputs; k++) {
+			size_t il = 0;
+			char *txt = hilo_read_file(inputs[k], &il, &d);
+			args[k] = txt ? hilo_parse_literal(m, txt, il, inputs[k], &d) : NULL;
+			free(txt);
+			if (!args[k])
+				goto done;
+			if (!hilo_shape_compatible(args[k]->shape, c->params[k]->shape)) {
+				hilo_diag_add(&d, HILO_SEV_ERROR, inputs[k], 0, 0, NULL, 0,
+					"input shape %s does not match parameter %d's shape %s",
+					hilo_shape_str(m->arena, args[k]->shape), k,
+					hilo_shape_str(m->arena, c->params[k]->shape));
+				goto done;
+			}
+		}
+	} else {
+		args = hilo_eval_random_args(m, c, seed, &d);
+	}
+	if (!args)
+		goto done;
+	hilo_eval_opts o = {budget};
+	hilo_literal *r = hilo_eval_comp(m, c, args, &o, &d);
+	if (!r)
+		goto done;
+	hilo_buf b;
+	hilo_buf_init(&b);
+	int nout = r->shape->type == HILO_T_TUPLE ? r->ntuple : 1;
+	for (int k = 0; k < nout; k++) {
+		const hilo_literal *l = r->shape->type == HILO_T_TUPLE ? r->elems[k] : r;
+		if (print) {
+			hilo_print_literal(&b, l, true);
+			hilo_buf_putc(&b, '\n');
+		} else {
+			hilo_buf_printf(&b, "output %d: ", k);
+			hilo_shape_print(&b, l->shape);
+			hilo_buf_printf(&b, " hash=%016llx\n",
+				(unsigned long long)fnv(l, 0xcbf29ce484222325ull));
+		}
+	}
+	fwrite(b.data ? b.data : "", 1, b.len, stdout);
+	hilo_buf_free(&b);
+	rc = 0;
+done:
+	hilo_diags_print(stderr, &d);
+	hilo_diags_free(&d);
+	if (m)
+		hilo_module_destroy(m);
+	free(src);
+	free(inputs);
+	return rc;
+}
