@@ -25,7 +25,7 @@ for f in "$@"; do
     "$opt" "$f" --print-style=long 2>/dev/null | "$opt" - --print-style=default >"$tmp/ld" 2>/dev/null || ok=0
     cmp -s "$tmp/def" "$tmp/ld" || ok=0
     # files with '%' names and no operand shapes are XLA's default style
-    if ! grep -qE '\((f|s|u|bf|pred|c)[0-9]*\[[0-9,]*\](\{[0-9,]*\})? %' "$f" && grep -q '^ *%\|^ *ROOT %' "$f"; then
+    if ! grep -qE '(\]|\}|\)) %[A-Za-z_]' "$f" && grep -q '^ *%\|^ *ROOT %' "$f"; then
       cmp -s "$tmp/def" "$f" || ok=0
     fi
     if [ $ok = 1 ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL styles: $f"; fi ;;
