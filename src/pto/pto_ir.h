@@ -48,19 +48,21 @@ typedef struct pto_expr pto_expr;
 struct pto_expr {
 	pto_expr_kind kind;
 	int line, col;
-	const char *name;     /* NAME, ATTR: interned identifier */
-	const char *text;     /* INT/FLOAT/STR: literal as written */
-	const char *op;       /* BIN/UNARY/STAR: operator spelling */
-	int64_t ival;
 	bool ival_ok;
 	bool paren;           /* TUPLE: written with parentheses */
+	uint32_t nkw;
+	union {
+		const char *name; /* NAME, ATTR: interned identifier */
+		const char *text; /* INT/FLOAT/STR: literal as written */
+		const char *op;   /* BIN/UNARY/STAR: operator spelling */
+	};
+	int64_t ival;
 	pto_expr *base;       /* ATTR/CALL/SUB/UNARY/PAREN/STAR operand; BIN left */
 	pto_expr *rhs;        /* BIN right */
 	pto_expr **items;     /* CALL positional args, SUB/LIST/TUPLE/DICT items */
 	size_t nitems;
 	const char **kwnames; /* CALL: keyword names, interned */
 	pto_expr **kwvals;
-	size_t nkw;
 	pto_expr **keys;      /* DICT keys (nitems of them) */
 };
 
@@ -136,6 +138,8 @@ typedef struct pto_func {
 	pto_expr *ret;       /* return annotation or NULL */
 	pto_block body;
 	pto_func_type type;  /* decoded from the decorator */
+	void *sema_ctx;      /* cached pto_fctx / pto_invset (pto_sema.c); */
+	void *sema_inv;      /* reset by pto_func_invalidate after a rewrite */
 	const char *body_indent;
 } pto_func;
 

@@ -71,6 +71,7 @@ static void *vec_push(hilo_arena *a, vec *v, size_t sz)
 }
 
 typedef struct plan {
+	hilo_pto_program *p;
 	pto_func *f;
 	size_t orig_nparams;
 	const char **orig_names;
@@ -197,7 +198,6 @@ static void visit_assign(coll *k, pto_stmt *s)
 		if (val->kind == PTO_E_NAME && strcmp(val->name, "True") && strcmp(val->name, "False")) {
 			pto_map_put(&k->passthrough, var, (void *)1);
 			push_pass(k, var, val->name);
-			pto_map_put(&k->c->vars, var, v); /* keep */
 			return;
 		}
 		pto_map_put(&k->derived, var, (void *)1);
@@ -346,6 +346,7 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d
 		return false;
 
 	memset(pl, 0, sizeof *pl);
+	pl->p = p;
 	pl->f = f;
 	pl->orig_nparams = f->nparams;
 	pl->orig_names = hilo_arena_alloc(p->arena, (f->nparams + 1) * sizeof *pl->orig_names);
@@ -440,6 +441,25 @@ static void rename_expr(pto_expr *e, const pto_map *repl)
 		rename_expr(e->kwvals[i], repl);
 }
 
+static bool mentions(const pto_expr *e, const pto_map *names)
+{
+	if (!e)
+		return false;
+	if (e->kind == PTO_E_NAME)
+		return pto_map_has(names, e->name);
+	if (e->kind == PTO_E_ATTR)
+		return false;
+	if (mentions(e->base, names) || mentions(e->rhs, names))
+		return true;
+	for (size_t i = 0; i < e->nitems; i++)
+		if (mentions(e->items[i], names))
+			return true;
+	for (size_t i = 0; i < e->nkw; i++)
+		if (mentions(e->kwvals[i], names))
+			return true;
+	return false;
+}
+
 static void rewrite_block(pto_block *b, const plan *pl)
 {
 	size_t w = 0;
@@ -450,7 +470,11 @@ static void rewrite_block(pto_block *b, const plan *pl)
 		if (s->kind != PTO_S_ASSIGN)
 			rename_expr(s->target, &pl->repl);
 		rename_expr(s->value, &pl->repl);
-		rename_expr(s->ann, &pl->repl);
+		if (mentions(s->ann, &pl->repl)) {
+			/* annotations are shared between statements: copy on write */
+			s->ann = pto_expr_clone(pl->p, s->ann);
+			rename_expr(s->ann, &pl->repl);
+		}
 		rewrite_block(&s->body, pl);
 		rewrite_block(&s->orelse, pl);
 		b->stmts[w++] = s;
@@ -494,13 +518,24 @@ static pto_expr *subst(hilo_pto_program *p, const pto_expr *e, const pto_map *bi
 	}
 	if (e->kind == PTO_E_ATTR)
 		return pto_expr_clone(p, e);
-	pto_expr *c = pto_expr_clone(p, e);
+	/* shallow copy of this node, children substituted */
+	pto_expr *c = pto_expr_new(p, e->kind, e->line, e->col);
+	*c = *e;
 	c->base = subst(p, e->base, bind);
 	c->rhs = subst(p, e->rhs, bind);
-	for (size_t i = 0; i < e->nitems; i++)
-		c->items[i] = subst(p, e->items[i], bind);
-	for (size_t i = 0; i < e->nkw; i++)
-		c->kwvals[i] = subst(p, e->kwvals[i], bind);
+	if (e->nitems) {
+		size_t cap = 2; /* pto_items_push expects power-of-two capacity */
+		while (cap < e->nitems)
+			cap <<= 1;
+		c->items = hilo_arena_alloc(p->arena, cap * sizeof *c->items);
+		for (size_t i = 0; i < e->nitems; i++)
+			c->items[i] = subst(p, e->items[i], bind);
+	}
+	if (e->nkw) {
+		c->kwvals = hilo_arena_alloc(p->arena, e->nkw * sizeof *c->kwvals);
+		for (size_t i = 0; i < e->nkw; i++)
+			c->kwvals[i] = subst(p, e->kwvals[i], bind);
+	}
 	return c;
 }
 
@@ -665,8 +700,10 @@ int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt, h
 		memset(&st, 0, sizeof st);
 		st.p = p;
 		st.plans = &plans;
-		for (size_t i = 0; i < p->nfuncs; i++)
+		for (size_t i = 0; i < p->nfuncs; i++) {
 			rewrite_sites(&st, &p->funcs[i]->body);
+			pto_func_invalidate(p->funcs[i]);
+		}
 	}
 	/* Step D, part 2: what codegen will see */
 	for (size_t i = 0; i < p->nfuncs; i++) {

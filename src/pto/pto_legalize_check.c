@@ -353,6 +353,17 @@ static void count_call(void *ud, pto_call *cl)
 	}
 }
 
+bool lg_block_has_gm_pipe(const pto_block *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const pto_stmt *s = b->stmts[i];
+		if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME &&
+		    !strncmp(s->target->name, "gm_pipe_buffer_", 15))
+			return true;
+	}
+	return false;
+}
+
 /* The core_num of the first launch consuming the injected GM pipe buffer
  * created at b->stmts[at]; NULL when there is none. */
 const pto_expr *lg_gm_pipe_core_num(hilo_pto_program *p, const pto_block *b, size_t at, const char *var)
@@ -395,8 +406,9 @@ static void count_sub(counter *k, const pto_block *b, uint64_t *nodes, uint64_t 
 static void count_block(counter *k, const pto_block *b)
 {
 	uint64_t batchable = 0;
-	pto_map local;
+	pto_map local; /* names defined so far; only needed for GM pipe buffers */
 	pto_map_init(&local, k->p->arena);
+	bool gm = lg_block_has_gm_pipe(b);
 	for (size_t i = 0; i < b->n && !k->failed; i++) {
 		pto_stmt *s = b->stmts[i];
 		if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME) {
@@ -413,7 +425,7 @@ static void count_block(counter *k, const pto_block *b)
 					k->nodes = sat_add(k->nodes, 1);
 					pto_map_put(&local, s->target->name, (void *)1);
 				}
-			} else {
+			} else if (gm) {
 				pto_map_put(&local, s->target->name, (void *)1);
 			}
 		}

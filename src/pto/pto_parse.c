@@ -13,6 +13,7 @@
  * nesting depth is bounded so hostile input cannot exhaust the stack.
  */
 #include "pto/pto_ir.h"
+#include "pto/pto_sema.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,11 +31,14 @@ typedef struct tok {
 typedef struct lline {
 	bool code;
 	int line;
-	const char *raw;     /* verbatim text of the (first) physical line */
+	const char *raw;     /* verbatim text of a blank/comment line */
+	const char *raw_s;   /* code line: its text in the source copy */
+	size_t raw_n;
 	int indent;          /* width */
 	const char *indent_s;
-	tok *toks;
+	tok first;           /* first token of a code line */
 	size_t ntoks;
+	const char *code_start;
 	const char *trail;
 } lline;
 
@@ -44,6 +48,10 @@ typedef struct parser {
 	lline *lines;
 	size_t nlines, cap;
 	size_t li;           /* current line */
+	tok *scratch;        /* tokens of the line being parsed (malloc'd) */
+	size_t nscratch, scap;
+	size_t lexed;        /* line whose tokens are in scratch, +1 */
+	pto_map ann_cache;   /* annotation text -> shared tree */
 	tok *t;              /* current line's tokens */
 	size_t nt, ti;
 	int depth;
@@ -88,12 +96,180 @@ static const char *ops3[] = { "...", "**=", "//=", ">>=", "<<=", NULL };
 static const char *ops2[] = { "**", "//", "==", "!=", "<=", ">=", "<<", ">>", "->",
 	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", NULL };
 
+/* Tokenizes one logical line starting at *qp (after the indentation of the
+ * physical line that begins at ls) into ps->scratch; leaves *qp on the
+ * terminating newline (or the end) and *linep on its line number. */
+static bool lex(parser *ps, const char **qp, int *linep, const char *ls, lline *Lp)
+{
+	hilo_pto_program *p = ps->p;
+	const char *end = p->src + p->srclen;
+	const char *q = *qp;
+	int line = *linep;
+#define L (*Lp)
+	/* tokenize until newline at bracket depth 0 */
+	tok *toks = ps->scratch;
+	size_t nt = 0, tcap = ps->scap;
+	int depth = 0, open_line = line, open_col = 1;
+	char open_c = '(';
+	const char *lstart = ls;
+	for (;;) {
+		while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\f'))
+			q++;
+		if (q >= end || *q == '\n' || *q == '#') {
+			if (q < end && *q == '#') {
+				const char *ce = memchr(q, '\n', (size_t)(end - q));
+				if (!ce)
+					ce = end;
+				if (depth == 0) {
+					/* keep the whitespace before the comment */
+					const char *ws = q;
+					while (ws > lstart && (ws[-1] == ' ' || ws[-1] == '\t'))
+						ws--;
+					const char *te = ce;
+					L.trail = hilo_arena_strndup(p->arena, ws, (size_t)(te - ws));
+				}
+				q = ce;
+			}
+			if (depth > 0 && q < end) {
+				q++; /* continuation line */
+				line++;
+				lstart = q;
+				continue;
+			}
+			if (depth > 0) {
+				perr(ps, open_line, open_col, "'%c' was never closed", open_c);
+				return false;
+			}
+			break;
+		}
+		if (q[0] == '\\' && q + 1 < end && q[1] == '\n') {
+			q += 2;
+			line++;
+			lstart = q;
+			continue;
+		}
+		if (nt == tcap) {
+			tcap = tcap ? tcap * 2 : 16;
+			tok *nb = realloc(toks, tcap * sizeof *toks);
+			if (!nb)
+				HILO_PANIC("out of memory");
+			toks = ps->scratch = nb;
+			ps->scap = tcap;
+		}
+		tok *t = &toks[nt];
+		t->line = line;
+		t->col = (int)(q - lstart) + 1;
+		t->s = q;
+		unsigned char c = (unsigned char)*q;
+		if (c == '\0') {
+			perr(ps, line, t->col, "NUL byte in program text");
+			return false;
+		}
+		if (is_id0(c)) {
+			const char *r = q;
+			while (r < end && is_id((unsigned char)*r))
+				r++;
+			if (r < end && (*r == '"' || *r == '\'') && r - q <= 2) {
+				/* string prefix such as r"..." or b'...' */
+				q = r;
+				goto string;
+			}
+			t->type = T_NAME;
+			t->len = (size_t)(r - q);
+			q = r;
+		} else if ((c >= '0' && c <= '9') || (c == '.' && q + 1 < end && q[1] >= '0' && q[1] <= '9')) {
+			const char *r = q;
+			while (r < end && (is_id((unsigned char)*r) || *r == '.' ||
+				((*r == '+' || *r == '-') && (r[-1] == 'e' || r[-1] == 'E') &&
+				 !(q[0] == '0' && q + 1 < end && (q[1] == 'x' || q[1] == 'X')))))
+				r++;
+			t->type = T_NUM;
+			t->len = (size_t)(r - q);
+			q = r;
+		} else if (c == '"' || c == '\'') {
+		string:;
+			char qc = *q;
+			bool triple = q + 2 < end && q[1] == qc && q[2] == qc;
+			const char *r = q + (triple ? 3 : 1);
+			for (;;) {
+				if (r >= end || (!triple && *r == '\n')) {
+					perr(ps, line, t->col, "unterminated string literal");
+					return false;
+				}
+				if (*r == '\\' && r + 1 < end) {
+					r += 2;
+					continue;
+				}
+				if (*r == '\n')
+					line++;
+				if (*r == qc) {
+					if (!triple) {
+						r++;
+						break;
+					}
+					if (r + 2 < end && r[1] == qc && r[2] == qc) {
+						r += 3;
+						break;
+					}
+				}
+				r++;
+			}
+			t->type = T_STR;
+			t->len = (size_t)(r - t->s);
+			q = r;
+		} else {
+			size_t len = 0;
+			for (int k = 0; ops3[k] && !len; k++)
+				if (end - q >= 3 && !memcmp(q, ops3[k], 3))
+					len = 3;
+			for (int k = 0; ops2[k] && !len; k++)
+				if (end - q >= 2 && !memcmp(q, ops2[k], 2))
+					len = 2;
+			if (!len) {
+				if (!strchr("()[]{},:.;=+-*/%<>@&|^~!", c)) {
+					if (c < 0x20 || c >= 0x7f)
+						perr(ps, line, t->col, "unexpected byte 0x%02x", c);
+					else
+						perr(ps, line, t->col, "unexpected character '%c'", c);
+					return false;
+				}
+				len = 1;
+			}
+			if (c == '(' || c == '[' || c == '{') {
+				if (depth++ == 0) {
+					open_line = line;
+					open_col = t->col;
+					open_c = (char)c;
+				}
+			}
+			if (c == ')' || c == ']' || c == '}') {
+				if (--depth < 0) {
+					perr(ps, line, t->col, "unmatched '%c'", c);
+					return false;
+				}
+			}
+			if (depth > MAX_DEPTH) {
+				perr(ps, line, t->col, "brackets nested too deeply");
+				return false;
+			}
+			t->type = T_OP;
+			t->len = len;
+			q += len;
+		}
+		nt++;
+	}
+	ps->nscratch = nt;
+	*qp = q;
+	*linep = line;
+	return true;
+#undef L
+}
+
 static bool split_lines(parser *ps)
 {
 	hilo_pto_program *p = ps->p;
 	const char *s = p->src, *end = s + p->srclen;
 	int line = 1;
-	size_t tcap = 0;
 	while (s < end) {
 		const char *ls = s;
 		const char *le = memchr(s, '\n', (size_t)(end - s));
@@ -109,8 +285,8 @@ static bool split_lines(parser *ps)
 		lline L;
 		memset(&L, 0, sizeof L);
 		L.line = line;
-		L.raw = hilo_arena_strndup(p->arena, ls, (size_t)(rawend - ls));
 		if (q >= rawend || *q == '#') {
+			L.raw = hilo_arena_strndup(p->arena, ls, (size_t)(rawend - ls));
 			push_line(ps, &L);
 			s = le < end ? le + 1 : end;
 			line++;
@@ -119,164 +295,16 @@ static bool split_lines(parser *ps)
 		L.code = true;
 		L.indent = ind;
 		L.indent_s = hilo_arena_strndup(p->arena, ls, (size_t)(q - ls));
-		/* tokenize until newline at bracket depth 0 */
-		tok *toks = NULL;
-		size_t nt = 0;
-		tcap = 0;
-		int depth = 0, open_line = line, open_col = 1;
-		char open_c = '(';
-		const char *lstart = ls;
-		for (;;) {
-			while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\f'))
-				q++;
-			if (q >= end || *q == '\n' || *q == '#') {
-				if (q < end && *q == '#') {
-					const char *ce = memchr(q, '\n', (size_t)(end - q));
-					if (!ce)
-						ce = end;
-					if (depth == 0) {
-						/* keep the whitespace before the comment */
-						const char *ws = q;
-						while (ws > lstart && (ws[-1] == ' ' || ws[-1] == '\t'))
-							ws--;
-						const char *te = ce;
-						L.trail = hilo_arena_strndup(p->arena, ws, (size_t)(te - ws));
-					}
-					q = ce;
-				}
-				if (depth > 0 && q < end) {
-					q++; /* continuation line */
-					line++;
-					lstart = q;
-					continue;
-				}
-				if (depth > 0) {
-					perr(ps, open_line, open_col, "'%c' was never closed", open_c);
-					return false;
-				}
-				break;
-			}
-			if (q[0] == '\\' && q + 1 < end && q[1] == '\n') {
-				q += 2;
-				line++;
-				lstart = q;
-				continue;
-			}
-			if (nt == tcap) {
-				tcap = tcap ? tcap * 2 : 16;
-				toks = hilo_arena_grow(p->arena, toks, nt, tcap, sizeof *toks);
-				if (!toks)
-					HILO_PANIC("out of memory");
-			}
-			tok *t = &toks[nt];
-			t->line = line;
-			t->col = (int)(q - lstart) + 1;
-			t->s = q;
-			unsigned char c = (unsigned char)*q;
-			if (c == '\0') {
-				perr(ps, line, t->col, "NUL byte in program text");
-				return false;
-			}
-			if (is_id0(c)) {
-				const char *r = q;
-				while (r < end && is_id((unsigned char)*r))
-					r++;
-				if (r < end && (*r == '"' || *r == '\'') && r - q <= 2) {
-					/* string prefix such as r"..." or b'...' */
-					q = r;
-					goto string;
-				}
-				t->type = T_NAME;
-				t->len = (size_t)(r - q);
-				q = r;
-			} else if ((c >= '0' && c <= '9') || (c == '.' && q + 1 < end && q[1] >= '0' && q[1] <= '9')) {
-				const char *r = q;
-				while (r < end && (is_id((unsigned char)*r) || *r == '.' ||
-					((*r == '+' || *r == '-') && (r[-1] == 'e' || r[-1] == 'E') &&
-					 !(q[0] == '0' && q + 1 < end && (q[1] == 'x' || q[1] == 'X')))))
-					r++;
-				t->type = T_NUM;
-				t->len = (size_t)(r - q);
-				q = r;
-			} else if (c == '"' || c == '\'') {
-			string:;
-				char qc = *q;
-				bool triple = q + 2 < end && q[1] == qc && q[2] == qc;
-				const char *r = q + (triple ? 3 : 1);
-				for (;;) {
-					if (r >= end || (!triple && *r == '\n')) {
-						perr(ps, line, t->col, "unterminated string literal");
-						return false;
-					}
-					if (*r == '\\' && r + 1 < end) {
-						r += 2;
-						continue;
-					}
-					if (*r == '\n')
-						line++;
-					if (*r == qc) {
-						if (!triple) {
-							r++;
-							break;
-						}
-						if (r + 2 < end && r[1] == qc && r[2] == qc) {
-							r += 3;
-							break;
-						}
-					}
-					r++;
-				}
-				t->type = T_STR;
-				t->len = (size_t)(r - t->s);
-				q = r;
-			} else {
-				size_t len = 0;
-				for (int k = 0; ops3[k] && !len; k++)
-					if (end - q >= 3 && !memcmp(q, ops3[k], 3))
-						len = 3;
-				for (int k = 0; ops2[k] && !len; k++)
-					if (end - q >= 2 && !memcmp(q, ops2[k], 2))
-						len = 2;
-				if (!len) {
-					if (!strchr("()[]{},:.;=+-*/%<>@&|^~!", c)) {
-						if (c < 0x20 || c >= 0x7f)
-							perr(ps, line, t->col, "unexpected byte 0x%02x", c);
-						else
-							perr(ps, line, t->col, "unexpected character '%c'", c);
-						return false;
-					}
-					len = 1;
-				}
-				if (c == '(' || c == '[' || c == '{') {
-					if (depth++ == 0) {
-						open_line = line;
-						open_col = t->col;
-						open_c = (char)c;
-					}
-				}
-				if (c == ')' || c == ']' || c == '}') {
-					if (--depth < 0) {
-						perr(ps, line, t->col, "unmatched '%c'", c);
-						return false;
-					}
-				}
-				if (depth > MAX_DEPTH) {
-					perr(ps, line, t->col, "brackets nested too deeply");
-					return false;
-				}
-				t->type = T_OP;
-				t->len = len;
-				q += len;
-			}
-			nt++;
-		}
-		L.toks = toks;
-		L.ntoks = nt;
-		{
-			/* verbatim text of the whole logical line (used outside functions) */
-			const char *re_ = q;
-			L.raw = hilo_arena_strndup(p->arena, ls, (size_t)(re_ - ls));
-		}
+		L.code_start = q;
+		if (!lex(ps, &q, &line, ls, &L))
+			return false;
+		L.ntoks = ps->nscratch;
+		if (L.ntoks)
+			L.first = ps->scratch[0];
+		/* verbatim text of the whole logical line, copied only if it is
+		 * used (outside functions) */
+		L.raw_s = ls;
+		L.raw_n = (size_t)(q - ls);
 		push_line(ps, &L);
 		s = q < end ? q + 1 : end;
 		line++;
@@ -791,8 +819,17 @@ static bool parse_block(parser *ps, pto_block *out, int ind, int owner_line);
 static void set_line(parser *ps, size_t li)
 {
 	ps->li = li;
-	ps->t = ps->lines[li].toks;
-	ps->nt = ps->lines[li].ntoks;
+	lline *L = &ps->lines[li];
+	if (ps->lexed != li + 1) {
+		const char *q = L->code_start;
+		int line = L->line;
+		const char *ls = L->code_start - strlen(L->indent_s);
+		if (!lex(ps, &q, &line, ls, L))
+			HILO_PANIC("re-tokenizing a line failed");
+		ps->lexed = li + 1;
+	}
+	ps->t = ps->scratch;
+	ps->nt = ps->nscratch;
 	ps->ti = 0;
 	ps->depth = 0;
 }
@@ -853,7 +890,7 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 	/* else / elif at the same indentation */
 	size_t j = next_code(ps, ps->li);
 	if (j < ps->nlines && ps->lines[j].indent == L->indent && ps->lines[j].ntoks &&
-	    (tok_is_kw(&ps->lines[j].toks[0], "else") || tok_is_kw(&ps->lines[j].toks[0], "elif"))) {
+	    (tok_is_kw(&ps->lines[j].first, "else") || tok_is_kw(&ps->lines[j].first, "elif"))) {
 		size_t nl = j - ps->li;
 		if (nl) {
 			s->else_lead = hilo_arena_alloc(ps->p->arena, nl * sizeof *s->else_lead);
@@ -864,7 +901,7 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 		const lline *E = &ps->lines[j];
 		s->has_else = true;
 		s->else_indent = E->indent_s;
-		if (tok_is_kw(&E->toks[0], "elif")) {
+		if (tok_is_kw(&E->first, "elif")) {
 			pto_stmt *inner = parse_if(ps, E, true);
 			if (!inner)
 				return NULL;
@@ -951,7 +988,38 @@ static pto_stmt *parse_stmt(parser *ps)
 			s = new_stmt(ps, PTO_S_ASSIGN, L);
 			ps->ti++;
 			s->target = e;
-			if (!(s->ann = parse_test(ps)) || !expect_op(ps, "="))
+			/* Annotations repeat on nearly every line; identical text
+			 * shares one tree (never mutated in place by the passes). */
+			size_t eq = ps->ti;
+			int bd = 0;
+			while (eq < ps->nt) {
+				const tok *u = &ps->t[eq];
+				if (u->type == T_OP && u->len == 1) {
+					if (strchr("([{", u->s[0]))
+						bd++;
+					else if (strchr(")]}", u->s[0]))
+						bd--;
+					else if (u->s[0] == '=' && bd == 0)
+						break;
+				}
+				eq++;
+			}
+			const char *key = NULL;
+			if (eq < ps->nt && eq > ps->ti) {
+				const tok *f0 = &ps->t[ps->ti], *f1 = &ps->t[eq - 1];
+				if (f0->line == f1->line)
+					key = hilo_intern(ps->p->strs, f0->s, (size_t)(f1->s + f1->len - f0->s));
+			}
+			s->ann = key ? pto_map_get(&ps->ann_cache, key) : NULL;
+			if (s->ann) {
+				ps->ti = eq;
+			} else {
+				if (!(s->ann = parse_test(ps)))
+					return NULL;
+				if (key && ps->ti == eq)
+					pto_map_put(&ps->ann_cache, key, s->ann);
+			}
+			if (!expect_op(ps, "="))
 				return NULL;
 			if (!(s->value = parse_exprlist(ps, false)))
 				return NULL;
@@ -1002,12 +1070,12 @@ static bool parse_block(parser *ps, pto_block *out, int ind, int owner_line)
 			perr(ps, L->line, L->indent + 1, "unexpected indentation");
 			return false;
 		}
-		if (L->ntoks && (tok_is_kw(&L->toks[0], "else") || tok_is_kw(&L->toks[0], "elif"))) {
+		if (L->ntoks && (tok_is_kw(&L->first, "else") || tok_is_kw(&L->first, "elif"))) {
 			perr(ps, L->line, L->indent + 1, "'%s' without a matching 'if'",
-				tok_is_kw(&L->toks[0], "else") ? "else" : "elif");
+				tok_is_kw(&L->first, "else") ? "else" : "elif");
 			return false;
 		}
-		if (L->ntoks && (L->toks[0].type == T_OP && L->toks[0].s[0] == '@')) {
+		if (L->ntoks && (L->first.type == T_OP && L->first.s[0] == '@')) {
 			perr(ps, L->line, L->indent + 1, "nested functions are not supported");
 			return false;
 		}
@@ -1166,31 +1234,33 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 	memset(&ps, 0, sizeof ps);
 	ps.p = p;
 	ps.d = diags;
+	pto_map_init(&ps.ann_cache, a);
 	if (!split_lines(&ps))
 		goto fail;
+	ps.lexed = 0;
 	size_t func_cap = 0;
 	while (ps.li < ps.nlines) {
 		lline *L = &ps.lines[ps.li];
-		bool deco = L->code && L->ntoks && L->toks[0].type == T_OP && L->toks[0].s[0] == '@' &&
-			L->toks[0].len == 1;
-		bool def = L->code && L->ntoks && tok_is_kw(&L->toks[0], "def");
+		bool deco = L->code && L->ntoks && L->first.type == T_OP && L->first.s[0] == '@' &&
+			L->first.len == 1;
+		bool def = L->code && L->ntoks && tok_is_kw(&L->first, "def");
 		if (deco) {
 			/* only decorators of a def start a function (not @pl.program) */
 			size_t j = ps.li;
 			while (j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
-			       ps.lines[j].toks[0].type == T_OP && ps.lines[j].toks[0].s[0] == '@')
+			       ps.lines[j].first.type == T_OP && ps.lines[j].first.s[0] == '@')
 				j++;
 			deco = j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
-				tok_is_kw(&ps.lines[j].toks[0], "def");
+				tok_is_kw(&ps.lines[j].first, "def");
 			if (!deco && !(j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
-			    tok_is_kw(&ps.lines[j].toks[0], "class"))) {
+			    tok_is_kw(&ps.lines[j].first, "class"))) {
 				perr(&ps, j < ps.nlines ? ps.lines[j].line : L->line, 1,
 					"a decorator must be followed by 'def' or 'class'");
 				goto fail;
 			}
 		}
 		if (!deco && !def) {
-			add_item(p, L->raw, NULL);
+			add_item(p, L->code ? hilo_arena_strndup(a, L->raw_s, L->raw_n) : L->raw, NULL);
 			ps.li++;
 			continue;
 		}
@@ -1202,14 +1272,14 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 			L = &ps.lines[ps.li];
 			if (!L->code) {
 				size_t j = next_code(&ps, ps.li);
-				if (j < ps.nlines && ps.lines[j].ntoks && (ps.lines[j].toks[0].s[0] == '@' ||
-				    tok_is_kw(&ps.lines[j].toks[0], "def")) && f->ndecos) {
+				if (j < ps.nlines && ps.lines[j].ntoks && (ps.lines[j].first.s[0] == '@' ||
+				    tok_is_kw(&ps.lines[j].first, "def")) && f->ndecos) {
 					perr(&ps, L->line, 1, "comment between a decorator and its function");
 					goto fail;
 				}
 				break;
 			}
-			if (L->ntoks && L->toks[0].type == T_OP && L->toks[0].s[0] == '@') {
+			if (L->ntoks && L->first.type == T_OP && L->first.s[0] == '@') {
 				set_line(&ps, ps.li);
 				ps.ti++;
 				pto_expr *d = parse_test(&ps);
@@ -1226,7 +1296,7 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 				ps.li++;
 				continue;
 			}
-			if (tok_is_kw(&L->toks[0], "def")) {
+			if (tok_is_kw(&L->first, "def")) {
 				if (!parse_def(&ps, f))
 					goto fail;
 				f->type = decode_func_type(f);
@@ -1254,8 +1324,10 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 	}
 	if (ps.failed)
 		goto fail;
+	free(ps.scratch);
 	return p;
 fail:
+	free(ps.scratch);
 	if (!ps.failed)
 		hilo_diag_add(diags, HILO_SEV_ERROR, p->file, 1, 1, NULL, 0, "malformed program");
 	hilo_arena_destroy(a);

@@ -278,8 +278,18 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 	}
 }
 
+void pto_func_invalidate(pto_func *f)
+{
+	f->sema_ctx = NULL;
+	f->sema_inv = NULL;
+}
+
 void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f)
 {
+	if (f->sema_ctx) {
+		*c = *(const pto_fctx *)f->sema_ctx;
+		return;
+	}
 	memset(c, 0, sizeof *c);
 	c->p = p;
 	c->f = f;
@@ -293,6 +303,9 @@ void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f)
 		set_type(v, f->params[i].ann);
 	}
 	collect_vars(c, &f->body, NULL);
+	pto_fctx *cached = hilo_arena_alloc(p->arena, sizeof *cached);
+	*cached = *c;
+	f->sema_ctx = cached;
 }
 
 pto_var *pto_lookup(const pto_fctx *c, const pto_expr *e)
@@ -779,6 +792,11 @@ static void inv_collect(pto_invset *s, const pto_block *b)
 
 void pto_inv_init(pto_invset *s, const pto_fctx *c)
 {
+	if (c->f->sema_inv) {
+		*s = *(const pto_invset *)c->f->sema_inv;
+		s->c = c;
+		return;
+	}
 	s->c = c;
 	pto_map_init(&s->boundary, c->p->arena);
 	pto_map_init(&s->inv, c->p->arena);
@@ -788,4 +806,7 @@ void pto_inv_init(pto_invset *s, const pto_fctx *c)
 			pto_map_put(&s->boundary, v->name, (void *)1);
 	}
 	inv_collect(s, &c->f->body);
+	pto_invset *cached = hilo_arena_alloc(c->p->arena, sizeof *cached);
+	*cached = *s;
+	c->f->sema_inv = cached;
 }

@@ -61,7 +61,11 @@ typedef struct pto_fctx {
 	pto_map funcs;         /* name -> pto_func (program-wide) */
 } pto_fctx;
 
+/* Fills *c with f's variable table. Tables are cached per function (they
+ * are read-only once built); pto_func_invalidate drops the cache after a
+ * rewrite changes the function. */
 void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f);
+void pto_func_invalidate(pto_func *f);
 pto_var *pto_lookup(const pto_fctx *c, const pto_expr *e); /* NAME -> var or NULL */
 pto_func *pto_find_func(hilo_pto_program *p, const char *name);
 

@@ -232,6 +232,7 @@ static void body_block(vctx *v, const pto_block *b)
 	uint64_t batchable = 0;
 	pto_map local;
 	pto_map_init(&local, v->p->arena);
+	bool gm = lg_block_has_gm_pipe(b);
 	for (size_t i = 0; i < b->n; i++) {
 		const pto_stmt *s = b->stmts[i];
 		if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME) {
@@ -245,7 +246,7 @@ static void body_block(vctx *v, const pto_block *b)
 					v->count = sadd(v->count, 1);
 					pto_map_put(&local, s->target->name, (void *)1);
 				}
-			} else {
+			} else if (gm) {
 				pto_map_put(&local, s->target->name, (void *)1);
 			}
 		}
