@@ -269,7 +269,8 @@ static hilo_literal *value(fold *f, hilo_instr *i, int fr, const int64_t *path, 
 			return NULL;
 		int64_t np[MAX_PATH];
 		np[0] = k;
-		memcpy(np + 1, path, (size_t)npath * sizeof *path);
+		if (npath)
+			memcpy(np + 1, path, (size_t)npath * sizeof *path);
 		return value(f, i->operands[0], fr, np, npath + 1, depth + 1);
 	}
 	case HILO_OP_TUPLE:
