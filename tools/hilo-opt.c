@@ -2,7 +2,7 @@
  *
  *   hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]
  *            [--print-style=auto|default|long|short] [--split-input-file]
- *            [--format=hlo] [--list-passes] [--verify-each] [--stats]
+ *            [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]
  *            [--remarks=FILE] [--check-equivalence[=N]] [--seed=S]
  *            [--unroll-markers]
  *
@@ -16,6 +16,7 @@
 #include "hilo/driver.h"
 #include "hilo/eval.h"
 #include "hilo/hlo_text.h"
+#include "hilo/proto.h"
 #include "hilo/verify.h"
 
 #include <stdlib.h>
@@ -30,6 +31,8 @@ typedef struct options {
 	const char *output;
 	hilo_print_style style;
 	bool split;
+	int format;               /* 0 detect from content, 1 HLO text, 2 binary proto */
+	bool emit_proto;          /* --emit-proto or -o X.pb */
 	bool list_passes;
 	bool verify_each;
 	bool stats;
@@ -48,7 +51,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]\n"
 	      "                [--print-style=auto|default|long|short] [--split-input-file]\n"
-	      "                [--format=hlo] [--list-passes] [--verify-each] [--stats]\n"
+	      "                [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]\n"
 	      "                [--remarks=FILE] [--check-equivalence[=N]] [--seed=S]\n"
 	      "                [--unroll-markers]\n", f);
 }
@@ -184,7 +187,14 @@ static int parse_args(int argc, char **argv, options *o)
 		} else if (!strcmp(a, "--split-input-file")) {
 			o->split = true;
 		} else if (!strcmp(a, "--format=hlo")) {
-			/* the only format so far */
+			o->format = 1;
+		} else if (!strcmp(a, "--format=pb")) {
+			o->format = 2;
+		} else if (!strncmp(a, "--format=", 9)) {
+			fprintf(stderr, "hilo-opt: error: unknown format '%s' (hlo, pb)\n", a + 9);
+			return EXIT_USAGE;
+		} else if (!strcmp(a, "--emit-proto")) {
+			o->emit_proto = true;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return -1;
@@ -201,6 +211,8 @@ static int parse_args(int argc, char **argv, options *o)
 	}
 	if (!o->input)
 		o->input = "-";
+	if (o->output && strlen(o->output) > 3 && !strcmp(o->output + strlen(o->output) - 3, ".pb"))
+		o->emit_proto = true;
 	const char *env = getenv("NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM");
 	o->disable_slice_move = env && !strcmp(env, "1");
 	return EXIT_OK;
@@ -227,6 +239,15 @@ static void print_stats(const options *o, const char *fname, const hilo_pass_sta
 		(unsigned long long)total_before, (unsigned long long)total_after,
 		(unsigned long long)rewrites);
 	(void)o;
+}
+
+/* Parses the input as HLO text or as a binary HloModuleProto (by
+ * --format, else by content). */
+static hilo_module *parse_input(const options *o, const char *text, size_t len,
+	const char *fname, hilo_diags *d)
+{
+	bool pb = o->format == 2 || (o->format == 0 && hilo_proto_looks_binary(text, len));
+	return pb ? hilo_proto_read(text, len, fname, d) : hilo_parse_text(text, len, fname, d);
 }
 
 /* Runs the passes (and the equivalence check) on a parsed, verified module. */
@@ -262,7 +283,7 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	 * in-memory state the passes may have touched */
 	hilo_diags pd;
 	hilo_diags_init(&pd);
-	hilo_module *ref = hilo_parse_text(text, len, fname, &pd);
+	hilo_module *ref = parse_input(o, text, len, fname, &pd);
 	hilo_diags_free(&pd);
 	if (!ref) {
 		fprintf(stderr, "equivalence: skipped (cannot re-parse the input)\n");
@@ -289,7 +310,7 @@ static int process(const options *o, const char *text, size_t len, int line_offs
 {
 	const char *fname = strcmp(o->input, "-") ? o->input : "<stdin>";
 	size_t first = d->n;
-	hilo_module *m = hilo_parse_text(text, len, fname, d);
+	hilo_module *m = parse_input(o, text, len, fname, d);
 	if (!m) {
 		for (size_t k = first; k < d->n; k++)
 			if (d->items[k].line)
@@ -301,6 +322,9 @@ static int process(const options *o, const char *text, size_t len, int line_offs
 		rc = EXIT_INPUT;
 	} else if ((rc = run_passes(o, fname, m, text, len, d)) != EXIT_OK) {
 		/* diagnostics say why */
+	} else if (o->emit_proto) {
+		if (!hilo_proto_write(out, m, d))
+			rc = EXIT_INPUT;
 	} else if (!hilo_print_text(out, m, o->style)) {
 		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory while printing");
 		rc = EXIT_INPUT;
@@ -366,7 +390,7 @@ int main(int argc, char **argv)
 	}
 	hilo_buf out;
 	hilo_buf_init(&out);
-	if (o.split) {
+	if (o.split && !(o.format == 2 || (o.format == 0 && hilo_proto_looks_binary(text, len)))) {
 		/* chunks separated by lines that start with "// -----" */
 		const char *p = text, *e = text + len, *chunk = text;
 		int line = 0, chunk_line = 0;

@@ -1,0 +1,344 @@
+/* Shared pieces of the HloModuleProto reader and writer: the arena
+ * allocator handed to protobuf-c, element-type numbers, the C escapes XLA
+ * uses in quoted text, a wire-format checker that bounds nesting before
+ * protobuf-c (which recurses without a limit) sees the bytes, and the
+ * attribute and metadata key tables. */
+#include "pb_internal.h"
+
+#include <string.h>
+
+static void *arena_alloc_cb(void *data, size_t size)
+{
+	return hilo_arena_alloc((hilo_arena *)data, size ? size : 1);
+}
+
+static void arena_free_cb(void *data, void *p)
+{
+	(void)data;
+	(void)p;
+}
+
+void pb_arena_allocator(ProtobufCAllocator *pa, hilo_arena *a)
+{
+	pa->alloc = arena_alloc_cb;
+	pa->free = arena_free_cb;
+	pa->allocator_data = a;
+}
+
+/* ---- element types ---- */
+
+static const struct {
+	hilo_ptype t;
+	int xla;
+} ptypes[] = {
+	{HILO_T_PRED, 1}, {HILO_T_S1, 30}, {HILO_T_S2, 26}, {HILO_T_S4, 21}, {HILO_T_S8, 2},
+	{HILO_T_S16, 3}, {HILO_T_S32, 4}, {HILO_T_S64, 5}, {HILO_T_U1, 31}, {HILO_T_U2, 27},
+	{HILO_T_U4, 22}, {HILO_T_U8, 6}, {HILO_T_U16, 7}, {HILO_T_U32, 8}, {HILO_T_U64, 9},
+	{HILO_T_F16, 10}, {HILO_T_F32, 11}, {HILO_T_BF16, 16}, {HILO_T_F64, 12},
+	{HILO_T_F8E5M2, 19}, {HILO_T_F8E4M3, 28}, {HILO_T_F8E4M3FN, 20},
+	{HILO_T_F8E4M3B11FNUZ, 23}, {HILO_T_F8E3M4, 29}, {HILO_T_F8E5M2FNUZ, 24},
+	{HILO_T_F8E4M3FNUZ, 25}, {HILO_T_F4E2M1FN, 32}, {HILO_T_F8E8M0FNU, 33},
+	{HILO_T_C64, 15}, {HILO_T_C128, 18}, {HILO_T_TUPLE, 13}, {HILO_T_OPAQUE, 14},
+	{HILO_T_TOKEN, 17}, {HILO_T_F6E2M3FN, 1001}, {HILO_T_F6E3M2FN, 1002},
+};
+
+int pb_ptype_to_xla(hilo_ptype t)
+{
+	for (size_t k = 0; k < sizeof ptypes / sizeof *ptypes; k++)
+		if (ptypes[k].t == t)
+			return ptypes[k].xla;
+	return 0;
+}
+
+hilo_ptype pb_ptype_from_xla(int v)
+{
+	for (size_t k = 0; k < sizeof ptypes / sizeof *ptypes; k++)
+		if (ptypes[k].xla == v)
+			return ptypes[k].t;
+	return HILO_T_INVALID;
+}
+
+/* ---- escapes ---- */
+
+bool pb_unescape(hilo_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c != '\\') {
+			hilo_buf_putc(out, c);
+			continue;
+		}
+		if (++i >= n)
+			return false;
+		c = s[i];
+		switch (c) {
+		case 'n': hilo_buf_putc(out, '\n'); break;
+		case 'r': hilo_buf_putc(out, '\r'); break;
+		case 't': hilo_buf_putc(out, '\t'); break;
+		case '"': hilo_buf_putc(out, '"'); break;
+		case '\'': hilo_buf_putc(out, '\''); break;
+		case '\\': hilo_buf_putc(out, '\\'); break;
+		case 'x': {
+			unsigned v = 0;
+			int k = 0;
+			while (i + 1 < n && k < 2) {
+				char h = s[i + 1];
+				int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+				      : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+				if (d < 0)
+					break;
+				v = v * 16 + (unsigned)d;
+				i++;
+				k++;
+			}
+			if (!k)
+				return false;
+			hilo_buf_putc(out, (char)v);
+			break;
+		}
+		default:
+			if (c >= '0' && c <= '7') {
+				unsigned v = (unsigned)(c - '0');
+				for (int k = 0; k < 2 && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7'; k++)
+					v = v * 8 + (unsigned)(s[++i] - '0');
+				if (v > 255)
+					return false;
+				hilo_buf_putc(out, (char)v);
+				break;
+			}
+			return false;
+		}
+	}
+	return true;
+}
+
+void pb_escape(hilo_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '\n': hilo_buf_put(out, "\\n", 2); break;
+		case '\r': hilo_buf_put(out, "\\r", 2); break;
+		case '\t': hilo_buf_put(out, "\\t", 2); break;
+		case '"': hilo_buf_put(out, "\\\"", 2); break;
+		case '\'': hilo_buf_put(out, "\\'", 2); break;
+		case '\\': hilo_buf_put(out, "\\\\", 2); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				hilo_buf_printf(out, "\\%03o", c);
+			else
+				hilo_buf_putc(out, (char)c);
+		}
+	}
+}
+
+/* ---- wire format check ---- */
+
+static bool read_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	uint64_t r = 0;
+	for (int shift = 0; shift < 64; shift += 7) {
+		if (p >= end)
+			return false;
+		uint8_t b = *p++;
+		r |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*pp = p;
+			*v = r;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *pb_check_wire(const uint8_t *p, size_t len,
+	const ProtobufCMessageDescriptor *desc, int max_depth)
+{
+	if (max_depth <= 0)
+		return "messages nested too deeply";
+	const uint8_t *end = p + len;
+	while (p < end) {
+		uint64_t tag, v;
+		if (!read_varint(&p, end, &tag))
+			return "truncated field tag";
+		uint64_t field = tag >> 3;
+		if (field == 0 || field > 536870911u)
+			return "invalid field number";
+		switch (tag & 7) {
+		case 0:
+			if (!read_varint(&p, end, &v))
+				return "truncated varint";
+			break;
+		case 1:
+			if (end - p < 8)
+				return "truncated 64-bit field";
+			p += 8;
+			break;
+		case 5:
+			if (end - p < 4)
+				return "truncated 32-bit field";
+			p += 4;
+			break;
+		case 2: {
+			if (!read_varint(&p, end, &v))
+				return "truncated length";
+			if (v > (uint64_t)(end - p))
+				return "field length runs past the end of the data";
+			const ProtobufCFieldDescriptor *f =
+				desc ? protobuf_c_message_descriptor_get_field(desc, (unsigned)field) : NULL;
+			if (f && f->type == PROTOBUF_C_TYPE_MESSAGE) {
+				const char *e = pb_check_wire(p, (size_t)v, f->descriptor, max_depth - 1);
+				if (e)
+					return e;
+			}
+			p += v;
+			break;
+		}
+		default:
+			return "unsupported wire type (groups or garbage)";
+		}
+	}
+	return NULL;
+}
+
+/* ---- attribute table ---- */
+
+static const pb_attr_def attr_defs[] = {
+	{"index", HILO_ATTR_INT, PBF_TUPLE_INDEX},
+	{"dimensions", HILO_ATTR_INTS, PBF_DIMENSIONS},
+	{"iota_dimension", HILO_ATTR_INT, PBF_IOTA_DIMENSION},
+	{"channel_id", HILO_ATTR_INT, PBF_CHANNEL_ID},
+	{"feature_index", HILO_ATTR_INT, PBF_FEATURE_INDEX},
+	{"feature_group_count", HILO_ATTR_INT, PBF_FEATURE_GROUP_COUNT},
+	{"batch_group_count", HILO_ATTR_INT, PBF_BATCH_GROUP_COUNT},
+	{"exponent_bits", HILO_ATTR_INT, PBF_EXPONENT_BITS},
+	{"mantissa_bits", HILO_ATTR_INT, PBF_MANTISSA_BITS},
+	{"k", HILO_ATTR_INT, PBF_K},
+	{"delta", HILO_ATTR_INT, PBF_DELTA},
+	{"num_carries", HILO_ATTR_INT, PBF_NUM_CARRIES},
+	{"cross_program_prefetch_index", HILO_ATTR_INT, PBF_CPP_INDEX},
+	{"dynamic_slice_sizes", HILO_ATTR_INTS, PBF_DYNAMIC_SLICE_SIZES},
+	{"fft_length", HILO_ATTR_INTS, PBF_FFT_LENGTH},
+	{"slice_sizes", HILO_ATTR_INTS, PBF_GATHER_SLICE_SIZES},
+	{"lhs_contracting_dims", HILO_ATTR_INTS, PBF_DOT_LC},
+	{"rhs_contracting_dims", HILO_ATTR_INTS, PBF_DOT_RC},
+	{"lhs_batch_dims", HILO_ATTR_INTS, PBF_DOT_LB},
+	{"rhs_batch_dims", HILO_ATTR_INTS, PBF_DOT_RB},
+	{"lhs_ragged_dims", HILO_ATTR_INTS, PBF_RAGGED_L},
+	{"rhs_group_dims", HILO_ATTR_INTS, PBF_RAGGED_R},
+	{"offset_dims", HILO_ATTR_INTS, PBF_G_OFFSET},
+	{"collapsed_slice_dims", HILO_ATTR_INTS, PBF_G_COLLAPSED},
+	{"start_index_map", HILO_ATTR_INTS, PBF_G_START_MAP},
+	{"operand_batching_dims", HILO_ATTR_INTS, PBF_G_OBD},
+	{"start_indices_batching_dims", HILO_ATTR_INTS, PBF_G_SIBD},
+	{"update_window_dims", HILO_ATTR_INTS, PBF_S_UWD},
+	{"inserted_window_dims", HILO_ATTR_INTS, PBF_S_IWD},
+	{"scatter_dims_to_operand_dims", HILO_ATTR_INTS, PBF_S_SDOD},
+	{"input_batching_dims", HILO_ATTR_INTS, PBF_S_IBD},
+	{"scatter_indices_batching_dims", HILO_ATTR_INTS, PBF_S_SIBD},
+	{"index_vector_dim", HILO_ATTR_INT, PBF_IVD},
+	{"is_stable", HILO_ATTR_BOOL, PBF_IS_STABLE},
+	{"constrain_layout", HILO_ATTR_BOOL, PBF_CONSTRAIN_LAYOUT},
+	{"use_global_device_ids", HILO_ATTR_BOOL, PBF_USE_GLOBAL_DEVICE_IDS},
+	{"indices_are_sorted", HILO_ATTR_BOOL, PBF_INDICES_SORTED},
+	{"unique_indices", HILO_ATTR_BOOL, PBF_UNIQUE_INDICES},
+	{"is_host_transfer", HILO_ATTR_BOOL, PBF_IS_HOST_TRANSFER},
+	{"custom_call_has_side_effect", HILO_ATTR_BOOL, PBF_CC_SIDE_EFFECT},
+	{"largest", HILO_ATTR_BOOL, PBF_LARGEST},
+	{"is_composite", HILO_ATTR_BOOL, PBF_IS_COMPOSITE},
+	{"is_reverse", HILO_ATTR_BOOL, PBF_IS_REVERSE},
+	{"has_dynamic_root", HILO_ATTR_BOOL, PBF_HAS_DYNAMIC_ROOT},
+	{"is_associative", HILO_ATTR_BOOL, PBF_IS_ASSOCIATIVE},
+	{"custom_call_target", HILO_ATTR_STRING, PBF_CC_TARGET},
+	{"async_execution_thread", HILO_ATTR_STRING, PBF_ASYNC_THREAD},
+	{"infeed_config", HILO_ATTR_STRING, PBF_INFEED_CONFIG},
+	{"outfeed_config", HILO_ATTR_STRING, PBF_OUTFEED_CONFIG},
+	{"direction", HILO_ATTR_ENUM, PBF_DIRECTION},
+	{"type", HILO_ATTR_ENUM, PBF_CMP_TYPE},
+	{"kind", HILO_ATTR_ENUM, PBF_FUSION_KIND},
+	{"fft_type", HILO_ATTR_ENUM, PBF_FFT_TYPE},
+	{"distribution", HILO_ATTR_ENUM, PBF_DISTRIBUTION},
+	{"slice", HILO_ATTR_SLICE, PBF_SLICE},
+	{"padding", HILO_ATTR_PADDING, PBF_PADDING},
+	{"backend_config", HILO_ATTR_RAW, PBF_BACKEND_CONFIG},
+	{"frontend_attributes", HILO_ATTR_RAW, PBF_FRONTEND_ATTRS},
+	{"replica_groups", HILO_ATTR_RAW, PBF_REPLICA_GROUPS},
+	{"source_target_pairs", HILO_ATTR_RAW, PBF_SOURCE_TARGET},
+	{"window", HILO_ATTR_RAW, PBF_WINDOW},
+	{"dim_labels", HILO_ATTR_RAW, PBF_DIM_LABELS},
+};
+
+const pb_attr_def *pb_attr_lookup(const char *key)
+{
+	for (size_t k = 0; k < sizeof attr_defs / sizeof *attr_defs; k++)
+		if (strcmp(attr_defs[k].key, key) == 0)
+			return &attr_defs[k];
+	return NULL;
+}
+
+/* ---- metadata ---- */
+
+const pb_md_def pb_md_defs[] = {
+	{"op_type", PBM_STRING}, {"op_name", PBM_STRING}, {"source_file", PBM_STRING},
+	{"source_line", PBM_INT}, {"source_end_line", PBM_INT}, {"source_column", PBM_INT},
+	{"source_end_column", PBM_INT}, {"deduplicated_name", PBM_STRING},
+	{"scheduling_name", PBM_STRING}, {"stack_frame_id", PBM_INT},
+	{"size_of_generated_code_in_bytes", PBM_INT},
+	{"size_of_memory_working_set_in_bytes", PBM_INT},
+};
+const int pb_n_md_defs = (int)(sizeof pb_md_defs / sizeof *pb_md_defs);
+
+static const char *md_string(const Xla__OpMetadata *md, int k)
+{
+	switch (k) {
+	case 0: return md->op_type;
+	case 1: return md->op_name;
+	case 2: return md->source_file;
+	case 7: return md->deduplicated_name;
+	case 8: return md->scheduling_name;
+	}
+	return NULL;
+}
+
+static int64_t md_int(const Xla__OpMetadata *md, int k)
+{
+	switch (k) {
+	case 3: return md->source_line;
+	case 4: return md->source_end_line;
+	case 5: return md->source_column;
+	case 6: return md->source_end_column;
+	case 9: return md->stack_frame_id;
+	case 10: return md->size_of_generated_code_in_bytes;
+	case 11: return md->size_of_memory_working_set_in_bytes;
+	}
+	return 0;
+}
+
+int pb_md_entries(hilo_arena *a, const Xla__OpMetadata *md, hilo_md_entry *out, int max)
+{
+	int n = 0;
+	hilo_buf b;
+	hilo_buf_init(&b);
+	for (int k = 0; k < pb_n_md_defs && n < max; k++) {
+		b.len = 0;
+		if (pb_md_defs[k].kind == PBM_STRING) {
+			const char *s = md_string(md, k);
+			if (!s || !*s)
+				continue;
+			hilo_buf_putc(&b, '"');
+			pb_escape(&b, s, strlen(s));
+			hilo_buf_putc(&b, '"');
+		} else {
+			int64_t v = md_int(md, k);
+			if (!v)
+				continue;
+			hilo_buf_put_i64(&b, v);
+		}
+		out[n].key = pb_md_defs[k].key;
+		out[n].value = hilo_arena_strndup(a, b.data ? b.data : "", b.len);
+		n++;
+	}
+	hilo_buf_free(&b);
+	return n;
+}

@@ -1,0 +1,72 @@
+/* Shared pieces of the HloModuleProto reader and writer (src/proto). */
+#ifndef HILO_PB_INTERNAL_H
+#define HILO_PB_INTERNAL_H
+
+#include "hilo/proto.h"
+#include "hlo.pb-c.h"
+
+/* A protobuf-c allocator drawing from an arena (free is a no-op: the
+ * arena goes in one piece). */
+void pb_arena_allocator(ProtobufCAllocator *pa, hilo_arena *a);
+
+/* Element types: hilo <-> XLA PrimitiveType numbers. */
+int pb_ptype_to_xla(hilo_ptype t);
+hilo_ptype pb_ptype_from_xla(int v);     /* HILO_T_INVALID when unknown */
+
+/* C-style escapes as XLA's text printer writes them inside "...".
+ * unescape returns false on a malformed escape. */
+bool pb_unescape(hilo_buf *out, const char *s, size_t n);
+void pb_escape(hilo_buf *out, const char *s, size_t n);
+
+/* Checks the wire format of a message against its descriptor: tags,
+ * lengths, nesting depth (at most max_depth). Returns NULL when valid,
+ * else a static message. */
+const char *pb_check_wire(const uint8_t *p, size_t len,
+	const ProtobufCMessageDescriptor *desc, int max_depth);
+
+/* Attributes with a typed XLA field: how an attribute key maps. */
+typedef enum pb_field {
+	PBF_NONE,
+	PBF_TUPLE_INDEX, PBF_DIMENSIONS, PBF_IOTA_DIMENSION, PBF_CHANNEL_ID,
+	PBF_FEATURE_INDEX, PBF_FEATURE_GROUP_COUNT, PBF_BATCH_GROUP_COUNT,
+	PBF_EXPONENT_BITS, PBF_MANTISSA_BITS, PBF_K, PBF_DELTA, PBF_NUM_CARRIES,
+	PBF_CPP_INDEX,
+	PBF_DYNAMIC_SLICE_SIZES, PBF_FFT_LENGTH, PBF_GATHER_SLICE_SIZES,
+	PBF_DOT_LC, PBF_DOT_RC, PBF_DOT_LB, PBF_DOT_RB, PBF_RAGGED_L, PBF_RAGGED_R,
+	PBF_G_OFFSET, PBF_G_COLLAPSED, PBF_G_START_MAP, PBF_G_OBD, PBF_G_SIBD,
+	PBF_S_UWD, PBF_S_IWD, PBF_S_SDOD, PBF_S_IBD, PBF_S_SIBD, PBF_IVD,
+	PBF_IS_STABLE, PBF_CONSTRAIN_LAYOUT, PBF_USE_GLOBAL_DEVICE_IDS,
+	PBF_INDICES_SORTED, PBF_UNIQUE_INDICES, PBF_IS_HOST_TRANSFER,
+	PBF_CC_SIDE_EFFECT, PBF_LARGEST, PBF_IS_COMPOSITE, PBF_IS_REVERSE,
+	PBF_HAS_DYNAMIC_ROOT, PBF_IS_ASSOCIATIVE,
+	PBF_CC_TARGET, PBF_ASYNC_THREAD, PBF_INFEED_CONFIG, PBF_OUTFEED_CONFIG,
+	PBF_DIRECTION, PBF_CMP_TYPE, PBF_FUSION_KIND, PBF_FFT_TYPE, PBF_DISTRIBUTION,
+	PBF_SLICE, PBF_PADDING,
+	PBF_BACKEND_CONFIG, PBF_FRONTEND_ATTRS, PBF_REPLICA_GROUPS,
+	PBF_SOURCE_TARGET, PBF_WINDOW, PBF_DIM_LABELS,
+	PBF_COUNT
+} pb_field;
+
+typedef struct pb_attr_def {
+	const char *key;
+	hilo_attr_kind kind;
+	pb_field field;
+} pb_attr_def;
+
+/* The definition for key, or NULL. */
+const pb_attr_def *pb_attr_lookup(const char *key);
+
+/* Metadata keys the typed OpMetadata fields cover, in XLA's print order. */
+typedef enum pb_md_kind { PBM_STRING, PBM_INT } pb_md_kind;
+typedef struct pb_md_def {
+	const char *key;
+	pb_md_kind kind;
+} pb_md_def;
+extern const pb_md_def pb_md_defs[];
+extern const int pb_n_md_defs;
+
+/* Renders typed OpMetadata as the text entries (key, raw value) XLA
+ * prints, into arena a. Returns the entry count (at most max). */
+int pb_md_entries(hilo_arena *a, const Xla__OpMetadata *md, hilo_md_entry *out, int max);
+
+#endif
