@@ -1,0 +1,186 @@
+/* Literal unit tests: parsing and XLA's printed form (nan, inf, -0,
+ * shortest round-trip digits), rounding of decimal text to small float
+ * types (nearest even, per-format overflow rules), integer edge values,
+ * tuple literals, nested arrays, elided constants ({...} = values unknown). */
+#include "check.h"
+
+#include "hilo/float.h"
+
+#include <math.h>
+
+/* Parses "shape literal" and returns its printed form (static buffer). */
+static const char *roundtrip(hilo_module *m, const char *text)
+{
+	static char out[1024];
+	hilo_diags d;
+	hilo_diags_init(&d);
+	hilo_literal *l = hilo_parse_literal(m, text, strlen(text), "lit", &d);
+	if (!l) {
+		hilo_diags_print(stderr, &d);
+		hilo_diags_free(&d);
+		return "(parse error)";
+	}
+	hilo_diags_free(&d);
+	hilo_buf b;
+	hilo_buf_init(&b);
+	hilo_print_literal(&b, l, true);
+	snprintf(out, sizeof out, "%s", hilo_buf_cstr(&b));
+	hilo_buf_free(&b);
+	return out;
+}
+
+static bool parse_fails(hilo_module *m, const char *text)
+{
+	hilo_diags d;
+	hilo_diags_init(&d);
+	hilo_literal *l = hilo_parse_literal(m, text, strlen(text), "lit", &d);
+	bool ok = !l && d.nerrors > 0 && d.items[0].line == 1 && d.items[0].col > 0;
+	hilo_diags_free(&d);
+	return ok;
+}
+
+static hilo_literal *parse(hilo_module *m, const char *text)
+{
+	hilo_diags d;
+	hilo_diags_init(&d);
+	hilo_literal *l = hilo_parse_literal(m, text, strlen(text), "lit", &d);
+	hilo_diags_print(stderr, &d);
+	hilo_diags_free(&d);
+	return l;
+}
+
+static void test_print_forms(hilo_module *m)
+{
+	/* already canonical: printed back unchanged */
+	static const char *const same[] = {
+		"f32[6]{0} {1, 2.5, -0, inf, -inf, nan}",
+		"f32[] -nan",
+		"f32[] nan(0x7)",
+		"f32[] 0.1",
+		"f64[] 0.1",
+		"f32[] 1e+10",
+		"f32[] 1.4013e-45",
+		"s8[2]{0} {127, -128}",
+		"u4[2]{0} {15, 0}",
+		"s4[] -8",
+		"s64[] 9223372036854775807",
+		"s64[] -9223372036854775808",
+		"u64[] 18446744073709551615",
+		"pred[2]{0} {true, false}",
+		"c64[2]{0} {(1, 2), (3.5, -0)}",
+		"f32[2,2]{1,0} { { 1, 2 }, { 3, 4 } }",
+		"f32[0]{0} {}",
+		"(f32[2]{0}, s32[]) ( {1, 2}, 3 )",
+		"((f32[], pred[]), u8[1]{0}) ( ( 1.5, true ), {7} )",
+		NULL,
+	};
+	for (int k = 0; same[k]; k++)
+		CHECK_STR(roundtrip(m, same[k]), same[k]);
+
+	/* rounding and canonical digits */
+	CHECK_STR(roundtrip(m, "f32[] 0.333333333333"), "f32[] 0.333333343");
+	CHECK_STR(roundtrip(m, "f32[] 1e40"), "f32[] inf");
+	CHECK_STR(roundtrip(m, "f32[] 1e-46"), "f32[] 0");
+	CHECK_STR(roundtrip(m, "f32[] 2.50"), "f32[] 2.5");
+	/* bf16: 1+2^-8 ties to even (1); 1+3*2^-8 ties up to 1+2^-6 */
+	CHECK_STR(roundtrip(m, "bf16[3]{0} {1.00390625, 1.01171875, 3.14159}"),
+		"bf16[3]{0} {1, 1.016, 3.141}");
+	/* f16: 65519 rounds down to the max 65504; 65520 ties to even = 2^16 -> inf */
+	CHECK_STR(roundtrip(m, "f16[3]{0} {65519, 65520, 0.1}"), "f16[3]{0} {65504, inf, 0.099976}");
+	/* f8e4m3fn: no inf; 464 ties to 448 (even); past the range is nan */
+	CHECK_STR(roundtrip(m, "f8e4m3fn[4]{0} {448, 464, 0.3, 1000}"),
+		"f8e4m3fn[4]{0} {448, 448, 0.3125, nan}");
+	CHECK_STR(roundtrip(m, "f8e5m2[] 1e9"), "f8e5m2[] inf");
+	/* f4e2m1fn saturates; 5 ties to 4, 0.25 ties to 0 */
+	CHECK_STR(roundtrip(m, "f4e2m1fn[3]{0} {5, 100, 0.25}"), "f4e2m1fn[3]{0} {4, 6, 0}");
+	/* fnuz types have no negative zero */
+	CHECK_STR(roundtrip(m, "f8e4m3fnuz[1]{0} {-0}"), "f8e4m3fnuz[1]{0} {0}");
+}
+
+static void test_values(hilo_module *m)
+{
+	hilo_literal *l = parse(m, "f32[4]{0} {-0, inf, nan, 0.1}");
+	if (CHECK(l)) {
+		CHECK_EQ_I64(l->nbytes, 16);
+		CHECK(!l->elided);
+		double z = hilo_elem_get_f64(HILO_T_F32, l->data, 0);
+		CHECK(z == 0 && signbit(z));
+		CHECK(isinf(hilo_elem_get_f64(HILO_T_F32, l->data, 1)));
+		CHECK(isnan(hilo_elem_get_f64(HILO_T_F32, l->data, 2)));
+		CHECK(hilo_elem_get_f64(HILO_T_F32, l->data, 3) == (double)0.1f);
+	}
+	l = parse(m, "bf16[2]{0} {1.00390625, 1.01171875}");
+	if (CHECK(l)) {
+		CHECK_EQ_I64(l->nbytes, 4);
+		CHECK(hilo_elem_get_f64(HILO_T_BF16, l->data, 0) == 1.0);
+		CHECK(hilo_elem_get_f64(HILO_T_BF16, l->data, 1) == 1.015625);
+	}
+	l = parse(m, "s4[3]{0} {-8, 7, -1}");
+	if (CHECK(l)) {
+		CHECK_EQ_I64(hilo_elem_get_i64(HILO_T_S4, l->data, 0), -8);
+		CHECK_EQ_I64(hilo_elem_get_i64(HILO_T_S4, l->data, 1), 7);
+		CHECK_EQ_I64(hilo_elem_get_i64(HILO_T_S4, l->data, 2), -1);
+	}
+	l = parse(m, "(f32[2], s32[]) ( {1, 2}, 3 )");
+	if (CHECK(l)) {
+		CHECK_EQ_I64(l->ntuple, 2);
+		CHECK(l->elems[0]->shape->type == HILO_T_F32);
+		CHECK_EQ_I64(hilo_elem_get_i64(HILO_T_S32, l->elems[1]->data, 0), 3);
+		CHECK(hilo_elem_get_f64(HILO_T_F32, l->elems[0]->data, 1) == 2.0);
+	}
+	l = parse(m, "f32[2,3]{1,0} { { 1, 2, 3 }, { 4, 5, 6 } }");
+	if (CHECK(l)) /* row-major element order */
+		for (int k = 0; k < 6; k++)
+			CHECK(hilo_elem_get_f64(HILO_T_F32, l->data, (size_t)k) == k + 1);
+
+	/* malformed literals: located errors, no crash */
+	CHECK(parse_fails(m, "f32[2]{0} {1}"));            /* too few */
+	CHECK(parse_fails(m, "f32[2]{0} {1, 2, 3}"));      /* too many */
+	CHECK(parse_fails(m, "f32[3]{0} {1, 2"));          /* truncated */
+	CHECK(parse_fails(m, "pred[] 2"));
+	CHECK(parse_fails(m, "f32[] abc"));
+	CHECK(parse_fails(m, "f32[2,2]{1,0} {1, 2, 3, 4}")); /* rank mismatch */
+	CHECK(parse_fails(m, "f32[] {...}"));              /* elided: values unknown */
+	CHECK(parse_fails(m, ""));
+}
+
+/* Constants inside modules: values, elided {...} kept as "unknown". */
+static void test_constants_in_module(void)
+{
+	static const char *const text =
+		"HloModule c\n\n"
+		"ENTRY e {\n"
+		"  a = f32[3]{0} constant({1, -0, nan})\n"
+		"  b = bf16[2,2]{1,0} constant({ { 1, 2 }, { 3, 4 } })\n"
+		"  big = f32[64,64]{1,0} constant({...})\n"
+		"  t = (s32[], f32[]) constant(( 1, 2.5 ))\n"
+		"  s = pred[] constant(true)\n"
+		"  ROOT r = (f32[3]{0}, bf16[2,2]{1,0}, f32[64,64]{1,0}, (s32[], f32[]), pred[]) tuple(a, b, big, t, s)\n"
+		"}\n";
+	hilo_module *m = check_parse(text);
+	if (!CHECK(m))
+		return;
+	for (hilo_instr *i = m->entry->first; i; i = i->next) {
+		if (i->op != HILO_OP_CONSTANT)
+			continue;
+		CHECK(i->literal);
+		if (strcmp(i->name, "big") == 0)
+			CHECK(i->literal->elided);
+		else
+			CHECK(!i->literal->elided);
+	}
+	char *out = check_print(m, HILO_STYLE_AUTO);
+	CHECK_STR(out, text);
+	free(out);
+	hilo_module_destroy(m);
+}
+
+int main(void)
+{
+	hilo_module *m = hilo_module_create("lits");
+	test_print_forms(m);
+	test_values(m);
+	hilo_module_destroy(m);
+	test_constants_in_module();
+	return CHECK_DONE();
+}
