@@ -76,6 +76,9 @@ typedef struct hilo_layout {
 	const char *tail;       /* text after ':' (tiles, memory space, ...) or NULL */
 } hilo_layout;
 
+/* Shapes are immutable once built and may be shared by many instructions
+ * (the parser gives equal shape text one object): to change a shape, build
+ * a new one. */
 typedef struct hilo_shape hilo_shape;
 struct hilo_shape {
 	hilo_ptype type;

@@ -16,6 +16,7 @@ typedef struct lexer {
 	bool failed;
 	int depth;              /* nesting depth guard */
 	bool pred_as_int;       /* a pred literal used 1/0 */
+	hilo_ptrmap *shape_cache; /* exact shape text -> shared shape, or NULL */
 } lexer;
 
 #define LEX_MAX_DEPTH 200

@@ -58,7 +58,74 @@ static hilo_layout *read_layout(lexer *L, int rank)
 	return lay;
 }
 
+/* End of the shape text starting at p when it can be found by a quick
+ * scan (one line, canonical spacing before a layout), else NULL. */
+static const char *shape_span_end(const char *p, const char *end)
+{
+	const char *q = p;
+	int depth = 0;
+	if (q < end && *q == '(') {
+		do {
+			if (*q == '(')
+				depth++;
+			else if (*q == ')')
+				depth--;
+			else if (*q == '\n')
+				return NULL;
+			q++;
+		} while (q < end && depth > 0);
+		return depth == 0 ? q : NULL;
+	}
+	while (q < end && lex_is_ident_char((unsigned char)*q))
+		q++;
+	if (q >= end || *q != '[')
+		return NULL;
+	while (q < end && *q != ']') {
+		if (*q == '\n')
+			return NULL;
+		q++;
+	}
+	if (q >= end)
+		return NULL;
+	q++;
+	if (q + 1 < end && *q == '{' && ((q[1] >= '0' && q[1] <= '9') || q[1] == ':')) {
+		while (q < end && *q != '}') {
+			if (*q == '\n')
+				return NULL;
+			q++;
+		}
+		if (q >= end)
+			return NULL;
+		q++;
+	}
+	return q;
+}
+
+static hilo_shape *parse_shape(lexer *L);
+
+/* Shapes are immutable and shared: identical shape text in one module
+ * gives one hilo_shape. */
 hilo_shape *lex_shape(lexer *L)
+{
+	lex_skip_ws(L);
+	if (!L->shape_cache || L->depth > 0)
+		return parse_shape(L);
+	const char *start = L->p, *end = shape_span_end(L->p, L->end);
+	if (!end)
+		return parse_shape(L);
+	const char *key = hilo_intern(L->m->strings, start, (size_t)(end - start));
+	hilo_shape *s = key ? hilo_ptrmap_get(L->shape_cache, key) : NULL;
+	if (s) {
+		L->p = end;
+		return s;
+	}
+	s = parse_shape(L);
+	if (s && key && L->p == end)
+		hilo_ptrmap_put(L->shape_cache, key, s);
+	return s;
+}
+
+static hilo_shape *parse_shape(lexer *L)
 {
 	hilo_module *m = L->m;
 	lex_skip_ws(L);
@@ -543,7 +610,7 @@ void hilo_print_literal(hilo_buf *b, const hilo_literal *lit, bool with_shape)
 hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
 	const char *filename, hilo_diags *diags)
 {
-	lexer L = {src, src, src + len, filename, 1, src, diags, m, false, 0, false};
+	lexer L = {.src = src, .p = src, .end = src + len, .file = filename, .line = 1, .line_start = src, .diags = diags, .m = m};
 	hilo_shape *s = lex_shape(&L);
 	if (!s)
 		return NULL;

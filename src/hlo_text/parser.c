@@ -263,7 +263,7 @@ static const char *read_raw(parser *P)
 		lex_error(L, s, "expected an attribute value");
 		return NULL;
 	}
-	return hilo_arena_strndup(P->m->arena, s, (size_t)(e - s));
+	return intern(P, s, (size_t)(e - s));
 }
 
 /* ---- typed attribute values ---- */
@@ -559,7 +559,7 @@ static bool read_metadata(parser *P, hilo_instr *i)
 			return false;
 		}
 		tmp[n].key = intern(P, k, kn);
-		tmp[n].value = hilo_arena_strndup(P->m->arena, vs, (size_t)(L->p - vs));
+		tmp[n].value = intern(P, vs, (size_t)(L->p - vs));
 		n++;
 		lex_accept(L, ',');
 	}
@@ -712,34 +712,61 @@ static bool read_operands(parser *P, hilo_instr *i)
 	lexer *L = &P->L;
 	if (lex_accept(L, ')'))
 		return true;
+	/* collect first, then allocate the operand array at its exact size */
+	hilo_instr *tmp[32], **ops = tmp;
+	uint32_t n = 0, cap = 32;
+	bool ok = false;
 	for (;;) {
 		if (starts_shape(P)) {
 			P->saw_operand_shapes = true;
 			if (!lex_shape(L))
-				return false;
+				goto out;
 		}
 		lex_skip_ws(L);
 		const char *at = L->p, *s;
-		size_t n = read_name(P, &s);
-		if (!n) {
-			char tmp[16];
-			lex_error(L, at, "expected an operand name, got %s", show_char(tmp, L));
-			return false;
+		size_t nl = read_name(P, &s);
+		if (!nl) {
+			char t[16];
+			lex_error(L, at, "expected an operand name, got %s", show_char(t, L));
+			goto out;
 		}
 		if (L->p < L->end && (*L->p == '(' || *L->p == '#')) {
 			lex_error(L, L->p, "nested operand instructions and compact get-tuple-element (#) are not supported");
-			return false;
+			goto out;
 		}
-		hilo_instr *op = hilo_ptrmap_get(&P->names, intern(P, s, n));
+		hilo_instr *op = hilo_ptrmap_get(&P->names, intern(P, s, nl));
 		if (!op) {
-			lex_error(L, at, "instruction '%.*s' does not exist (operands must be defined before use)", (int)n, s);
-			return false;
+			lex_error(L, at, "instruction '%.*s' does not exist (operands must be defined before use)", (int)nl, s);
+			goto out;
 		}
-		hilo_instr_add_operand(P->m, i, op);
+		if (n == cap) {
+			hilo_instr **no = malloc(2 * cap * sizeof *no);
+			if (!no) {
+				lex_error(L, at, "out of memory");
+				goto out;
+			}
+			memcpy(no, ops, n * sizeof *no);
+			if (ops != tmp)
+				free(ops);
+			ops = no;
+			cap *= 2;
+		}
+		ops[n++] = op;
 		if (lex_accept(L, ','))
 			continue;
-		return lex_expect(L, ')');
+		if (!lex_expect(L, ')'))
+			goto out;
+		break;
 	}
+	i->operands = hilo_arena_alloc(P->m->arena, n * sizeof *ops);
+	i->cap_operands = n;
+	for (uint32_t k = 0; k < n; k++)
+		hilo_instr_add_operand(P->m, i, ops[k]);
+	ok = true;
+out:
+	if (ops != tmp)
+		free(ops);
+	return ok;
 }
 
 /* The result shape when the text leaves it out (XLA infers it too): only
@@ -1166,10 +1193,13 @@ hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
 	parser P;
 	memset(&P, 0, sizeof P);
 	P.m = m;
-	P.L = (lexer){src, src, src + len, filename, 1, src, diags, m, false, 0, false};
+	P.L = (lexer){.src = src, .p = src, .end = src + len, .file = filename, .line = 1, .line_start = src, .diags = diags, .m = m};
 	hilo_ptrmap_init(&P.comps);
 	hilo_ptrmap_init(&P.names);
+	hilo_ptrmap shapes;
+	hilo_ptrmap_init(&shapes);
 	lexer *L = &P.L;
+	L->shape_cache = &shapes;
 
 	/* NUL bytes or a leading header of comment lines */
 	if (memchr(src, 0, len)) {
@@ -1279,6 +1309,7 @@ computations:
 	         : P.saw_operand_shapes ? HILO_STYLE_LONG : HILO_STYLE_DEFAULT;
 	hilo_ptrmap_free(&P.comps);
 	hilo_ptrmap_free(&P.names);
+	hilo_ptrmap_free(&shapes);
 	free(P.ctrl);
 	return m;
 fail:
@@ -1286,6 +1317,7 @@ fail:
 		lex_error(L, L->p, "parse error");
 	hilo_ptrmap_free(&P.comps);
 	hilo_ptrmap_free(&P.names);
+	hilo_ptrmap_free(&shapes);
 	free(P.ctrl);
 	hilo_module_destroy(m);
 	return NULL;

@@ -63,13 +63,28 @@ static void nameset_add(hilo_module *m, const char *name)
 	s->n++;
 }
 
+/* The set of names in use is built on the first request for a new name
+ * (parsing never needs it), then kept up to date. */
+static void ensure_names(hilo_module *m)
+{
+	if (m->names->slots)
+		return;
+	m->names->cap = 256;
+	m->names->slots = hilo_arena_alloc(m->arena, 256 * sizeof(char *));
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
+			nameset_add(m, i->name);
+}
+
 void hilo_module_claim_name(hilo_module *m, const char *name)
 {
-	nameset_add(m, name);
+	if (m->names->slots)
+		nameset_add(m, name);
 }
 
 const char *hilo_module_unique_name(hilo_module *m, const char *base)
 {
+	ensure_names(m);
 	const char *b = hilo_intern_cstr(m->strings, base);
 	if (!nameset_has(m->names, b)) {
 		nameset_add(m, b);
@@ -114,8 +129,6 @@ hilo_module *hilo_module_create(const char *name)
 		hilo_arena_destroy(a);
 		return NULL;
 	}
-	m->names->cap = 256;
-	m->names->slots = hilo_arena_alloc(a, 256 * sizeof(char *));
 	m->name = hilo_intern_cstr(m->strings, name ? name : "module");
 	m->style = HILO_STYLE_DEFAULT;
 	return m;

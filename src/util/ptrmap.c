@@ -27,6 +27,12 @@ void hilo_ptrmap_free(hilo_ptrmap *m)
 
 void hilo_ptrmap_clear(hilo_ptrmap *m)
 {
+	/* a big, sparsely used table is dropped rather than wiped, so clearing
+	 * per computation stays proportional to what was stored */
+	if (m->cap > 256 && m->n * 8 < m->cap) {
+		hilo_ptrmap_free(m);
+		return;
+	}
 	if (m->keys)
 		memset(m->keys, 0, m->cap * sizeof *m->keys);
 	m->n = 0;
