@@ -1,0 +1,276 @@
+/* cse: common subexpression elimination (XLA's HloCSE, name "cse").
+ *
+ * Rewrites, per computation:
+ *  1. constants: two constants with equal shapes (layout included), equal
+ *     known values and equal attributes (sharding, ...) -> the first one.
+ *     Elided constants ({...}: values unknown) are never merged.
+ *  2. in post order, an instruction identical to an earlier one -> the
+ *     earlier one. Identical means: same opcode, same shape (layout and
+ *     dynamic dimensions included), the same operand instructions (for
+ *     add, multiply, and, or, xor also in swapped order), the same
+ *     attributes (every key and value; raw ones such as sharding,
+ *     replica_groups, frontend_attributes compared as text; channel_id by
+ *     value, so collectives differing only in channel_id stay apart) and
+ *     the same called computations.
+ * Candidates: instructions with at least one operand (or partition-id /
+ * replica-id), without side effects (looking into called computations),
+ * without control dependencies, not parameters, without a MUST_FUSE
+ * frontend attribute. The duplicate is removed once unused.
+ *
+ * Why it is sound: HLO ops without side effects are pure functions of
+ * their operands and attributes, so two identical applications yield the
+ * same value; add/multiply/and/or/xor are exactly commutative (IEEE
+ * addition and multiplication included).
+ *
+ * Seed: none (XLA semantics, reference/xla-equivalents.md item 2).
+ */
+#include "hilo/pass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t hash_shape(uint64_t h, const hilo_shape *s)
+{
+	h = mix(h, (uint64_t)s->type);
+	h = mix(h, (uint64_t)s->rank);
+	for (int k = 0; k < s->rank; k++)
+		h = mix(h, (uint64_t)s->dims[k]);
+	for (int k = 0; k < s->ntuple; k++)
+		h = hash_shape(h, s->elems[k]);
+	return h;
+}
+
+static bool commutative(hilo_opcode op)
+{
+	return op == HILO_OP_ADD || op == HILO_OP_MULTIPLY || op == HILO_OP_AND ||
+		op == HILO_OP_OR || op == HILO_OP_XOR;
+}
+
+static uint64_t hash_instr(const hilo_instr *i)
+{
+	uint64_t h = mix(0x12345, (uint64_t)i->op);
+	h = hash_shape(h, i->shape);
+	if (commutative(i->op) && i->noperands == 2) {
+		uint64_t a = i->operands[0]->id, b = i->operands[1]->id;
+		h = mix(h, a < b ? a : b);
+		h = mix(h, a < b ? b : a);
+	} else {
+		for (uint32_t k = 0; k < i->noperands; k++)
+			h = mix(h, i->operands[k]->id);
+	}
+	for (uint32_t k = 0; k < i->nattrs; k++)
+		if (i->attrs[k].kind != HILO_ATTR_METADATA && i->attrs[k].kind != HILO_ATTR_CONTROL)
+			h = hash_str(h, i->attrs[k].key);
+	if (i->literal && i->literal->data && !i->literal->elided) {
+		const unsigned char *p = i->literal->data;
+		size_t n = i->literal->nbytes < 256 ? i->literal->nbytes : 256;
+		for (size_t k = 0; k < n; k++)
+			h = (h ^ p[k]) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+static bool attr_equal(const hilo_instr *a, const hilo_attr *x, const hilo_instr *b,
+	const hilo_attr *y)
+{
+	if (x->kind != y->kind || x->n != y->n)
+		return false;
+	switch (x->kind) {
+	case HILO_ATTR_RAW:
+	case HILO_ATTR_STRING:
+	case HILO_ATTR_ENUM:
+		return (x->v.text == y->v.text) ||
+			(x->v.text && y->v.text && !strcmp(x->v.text, y->v.text));
+	case HILO_ATTR_INT:
+	case HILO_ATTR_BOOL:
+		return x->v.i == y->v.i;
+	case HILO_ATTR_INTS:
+		return x->n == 0 || !memcmp(x->v.ints, y->v.ints, (size_t)x->n * sizeof(int64_t));
+	case HILO_ATTR_SLICE:
+	case HILO_ATTR_PADDING:
+		return x->n == 0 || !memcmp(x->v.ints, y->v.ints, (size_t)x->n * 3 * sizeof(int64_t));
+	case HILO_ATTR_COMP:
+		return a->called[x->v.i] == b->called[y->v.i];
+	case HILO_ATTR_COMPS:
+		for (int k = 0; k < x->n; k++)
+			if (a->called[x->v.i + k] != b->called[y->v.i + k])
+				return false;
+		return true;
+	case HILO_ATTR_CONTROL:
+	case HILO_ATTR_METADATA:
+		return true;
+	}
+	return false;
+}
+
+static uint32_t semantic_attrs(const hilo_instr *i)
+{
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < i->nattrs; k++)
+		n += i->attrs[k].kind != HILO_ATTR_METADATA && i->attrs[k].kind != HILO_ATTR_CONTROL;
+	return n;
+}
+
+static bool literal_equal(const hilo_literal *a, const hilo_literal *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->elided || b->elided || a->ntuple || b->ntuple)
+		return false;
+	if (!hilo_shape_equal(a->shape, b->shape) || a->nbytes != b->nbytes)
+		return false;
+	return a->nbytes == 0 || (a->data && b->data && !memcmp(a->data, b->data, a->nbytes));
+}
+
+static bool identical(const hilo_instr *a, const hilo_instr *b)
+{
+	if (a->op != b->op || a->async_op != b->async_op || a->noperands != b->noperands ||
+	    a->ncalled != b->ncalled || !hilo_shape_equal(a->shape, b->shape))
+		return false;
+	bool same = true;
+	for (uint32_t k = 0; k < a->noperands && same; k++)
+		same = a->operands[k] == b->operands[k];
+	if (!same && !(commutative(a->op) && a->noperands == 2 &&
+	               a->operands[0] == b->operands[1] && a->operands[1] == b->operands[0]))
+		return false;
+	for (uint32_t k = 0; k < a->ncalled; k++)
+		if (a->called[k] != b->called[k])
+			return false;
+	if (a->op == HILO_OP_CONSTANT && !literal_equal(a->literal, b->literal))
+		return false;
+	if (semantic_attrs(a) != semantic_attrs(b))
+		return false;
+	for (uint32_t k = 0; k < a->nattrs; k++) {
+		const hilo_attr *x = &a->attrs[k];
+		if (x->kind == HILO_ATTR_METADATA || x->kind == HILO_ATTR_CONTROL)
+			continue;
+		const hilo_attr *y = hilo_instr_attr(b, x->key);
+		if (!y || !attr_equal(a, x, b, y))
+			return false;
+	}
+	return true;
+}
+
+enum { SE_NO = 1, SE_YES = 2, SE_BUSY = 3 };
+
+static bool comp_effect(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo);
+
+static bool instr_effect(hilo_module *m, const hilo_instr *i, hilo_ptrmap *memo)
+{
+	if (hilo_instr_has_side_effect(m, i))
+		return true;
+	for (uint32_t k = 0; k < i->ncalled; k++)
+		if (comp_effect(m, i->called[k], memo))
+			return true;
+	return false;
+}
+
+static bool comp_effect(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo)
+{
+	uintptr_t s = (uintptr_t)hilo_ptrmap_get(memo, c);
+	if (s)
+		return s != SE_NO;
+	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)SE_BUSY);
+	bool se = false;
+	for (hilo_instr *i = c->first; i && !se; i = i->next)
+		se = instr_effect(m, i, memo);
+	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)(se ? SE_YES : SE_NO));
+	return se;
+}
+
+static bool must_fuse(const hilo_instr *i)
+{
+	const hilo_attr *a = hilo_instr_attr(i, "frontend_attributes");
+	return a && a->kind == HILO_ATTR_RAW && a->v.text && strstr(a->v.text, "MUST_FUSE");
+}
+
+static bool candidate(hilo_module *m, const hilo_instr *i, hilo_ptrmap *memo)
+{
+	if (i->op == HILO_OP_PARAMETER || i->nctrl_preds || i->nctrl_succs)
+		return false;
+	if (i->op == HILO_OP_CONSTANT)
+		return i->literal && !i->literal->elided && !i->literal->ntuple;
+	if (i->noperands == 0 && i->op != HILO_OP_PARTITION_ID && i->op != HILO_OP_REPLICA_ID)
+		return false;
+	switch (i->op) {
+	case HILO_OP_ASYNC_START:
+	case HILO_OP_ASYNC_UPDATE:
+	case HILO_OP_ASYNC_DONE:
+	case HILO_OP_COPY_START:
+	case HILO_OP_COPY_DONE:
+		return false;
+	default:
+		break;
+	}
+	return !must_fuse(i) && !instr_effect(m, i, memo);
+}
+
+static uint64_t cse_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
+{
+	hilo_module *m = ctx->m;
+	uint32_t n;
+	hilo_instr **order = hilo_comp_post_order(m, c, &n);
+	size_t cap = 16;
+	while (cap < (size_t)n * 2)
+		cap *= 2;
+	hilo_instr **table = calloc(cap, sizeof *table);
+	if (!table)
+		return 0;
+	uint64_t merged = 0;
+	/* constants first (XLA's CombineConstants), then everything else in
+	 * post order so operands are canonical before their users are hashed */
+	for (int phase = 0; phase < 2; phase++) {
+		for (uint32_t k = 0; k < n; k++) {
+			hilo_instr *i = order[k];
+			if ((i->op == HILO_OP_CONSTANT) != (phase == 0) || !i->parent)
+				continue;
+			if (!candidate(m, i, memo))
+				continue;
+			size_t s = (size_t)hash_instr(i) & (cap - 1);
+			hilo_instr *found = NULL;
+			while (table[s]) {
+				if (identical(table[s], i)) {
+					found = table[s];
+					break;
+				}
+				s = (s + 1) & (cap - 1);
+			}
+			if (!found) {
+				table[s] = i;
+				continue;
+			}
+			hilo_remark(ctx, c, i, "rewritten", "identical to %s", found->name);
+			hilo_instr_replace_all_uses(m, i, found);
+			if (i->nusers == 0 && c->root != i)
+				hilo_comp_remove(c, i);
+			merged++;
+		}
+	}
+	free(table);
+	return merged;
+}
+
+hilo_pass_result hilo_pass_cse(hilo_pass_ctx *ctx)
+{
+	hilo_ptrmap memo;
+	hilo_ptrmap_init(&memo);
+	uint64_t merged = 0;
+	for (uint32_t k = 0; k < ctx->m->ncomps; k++)
+		merged += cse_comp(ctx, ctx->m->comps[k], &memo);
+	hilo_ptrmap_free(&memo);
+	ctx->rewrites += merged;
+	return merged ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
+}

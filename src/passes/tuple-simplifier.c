@@ -1,0 +1,116 @@
+/* tuple-simplifier: removes tuple/get-tuple-element round trips (XLA's
+ * TupleSimplifier, name "tuple-simplifier").
+ *
+ * Rewrites, in every computation:
+ *  1. tuple(gte(X,0), gte(X,1), ..., gte(X,n-1)) -> X, when all n >= 1
+ *     operands are get-tuple-elements of the same X in index order, X's
+ *     tuple shape has exactly n elements and is compatible with the
+ *     tuple's shape (same element types and dims; layouts ignored).
+ *  2. get-tuple-element(tuple(e0, ..., en), i) -> ei (nested chains fold
+ *     one level at a time in post order, so gte(gte(tuple(tuple(..)))) ends
+ *     at the innermost element), when ei's shape is compatible with the
+ *     gte's.
+ * Instructions with control predecessors or successors are left alone
+ * (declined with a remark); a replaced instruction left without users is
+ * removed (its now-dead operands are left to dce).
+ *
+ * Why it is sound: a tuple of all of X's elements in order is X, and the
+ * i-th element of a tuple is its i-th operand; tuple and get-tuple-element
+ * have no side effects, so dropping one changes nothing else.
+ *
+ * Seed: none (XLA semantics, reference/xla-equivalents.md item 3); seed 000
+ * (neuron_repeated_dus_to_concat) runs it as a clean-up.
+ */
+#include "hilo/pass.h"
+
+static bool has_ctrl(const hilo_instr *i)
+{
+	return i->nctrl_preds || i->nctrl_succs;
+}
+
+/* Rule 1: the common source X, or NULL. */
+static hilo_instr *whole_tuple_source(const hilo_instr *t)
+{
+	if (t->noperands == 0)
+		return NULL;
+	hilo_instr *x = NULL;
+	for (uint32_t k = 0; k < t->noperands; k++) {
+		const hilo_instr *g = t->operands[k];
+		int64_t idx;
+		if (g->op != HILO_OP_GET_TUPLE_ELEMENT || g->noperands != 1 ||
+		    !hilo_instr_get_int(g, "index", &idx) || idx != (int64_t)k)
+			return NULL;
+		if (x && g->operands[0] != x)
+			return NULL;
+		x = g->operands[0];
+	}
+	if (!hilo_shape_is_tuple(x->shape) || x->shape->ntuple != (int)t->noperands ||
+	    !hilo_shape_compatible(x->shape, t->shape))
+		return NULL;
+	return x;
+}
+
+static void replace(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *old, hilo_instr *with,
+	const char *why)
+{
+	hilo_remark(ctx, c, old, "rewritten", "%s -> %s", why, with->name);
+	hilo_instr_replace_all_uses(ctx->m, old, with);
+	if (old->nusers == 0 && c->root != old)
+		hilo_comp_remove(c, old);
+	ctx->rewrites++;
+}
+
+static bool simplify_comp(hilo_pass_ctx *ctx, hilo_comp *c)
+{
+	uint32_t n;
+	hilo_instr **order = hilo_comp_post_order(ctx->m, c, &n);
+	bool changed = false;
+	for (uint32_t k = 0; k < n; k++) {
+		hilo_instr *i = order[k];
+		if (!i->parent)
+			continue; /* removed earlier in this walk */
+		if (i->op == HILO_OP_TUPLE) {
+			hilo_instr *x = whole_tuple_source(i);
+			if (!x)
+				continue;
+			if (has_ctrl(i)) {
+				hilo_remark(ctx, c, i, "declined", "tuple of all elements of %s has control dependencies", x->name);
+				continue;
+			}
+			replace(ctx, c, i, x, "tuple of all elements of its source");
+			changed = true;
+		} else if (i->op == HILO_OP_GET_TUPLE_ELEMENT && i->noperands == 1 &&
+		           i->operands[0]->op == HILO_OP_TUPLE) {
+			hilo_instr *t = i->operands[0];
+			int64_t idx;
+			if (!hilo_instr_get_int(i, "index", &idx) || idx < 0 ||
+			    idx >= (int64_t)t->noperands)
+				continue;
+			hilo_instr *e = t->operands[idx];
+			if (!hilo_shape_compatible(e->shape, i->shape)) {
+				hilo_remark(ctx, c, i, "declined", "tuple element shape differs from the get-tuple-element's");
+				continue;
+			}
+			if (has_ctrl(i)) {
+				hilo_remark(ctx, c, i, "declined", "get-tuple-element has control dependencies");
+				continue;
+			}
+			replace(ctx, c, i, e, "get-tuple-element of a tuple");
+			changed = true;
+		}
+	}
+	return changed;
+}
+
+hilo_pass_result hilo_pass_tuple_simplifier(hilo_pass_ctx *ctx)
+{
+	bool changed = false;
+	for (uint32_t k = 0; k < ctx->m->ncomps; k++) {
+		hilo_comp *c = ctx->m->comps[k];
+		/* a rewrite can expose another (gte of a tuple that replaced a
+		 * tuple); a few rounds reach the fixed point */
+		for (int round = 0; round < 8 && simplify_comp(ctx, c); round++)
+			changed = true;
+	}
+	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
+}
