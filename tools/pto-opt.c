@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *known_passes[] = { "legalize-graph-boundary", "verify-graph-boundary", NULL };
@@ -44,6 +45,10 @@ static void list_passes(FILE *f)
 static char *read_all(FILE *f, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < SIZE_MAX / 2)
+		cap = (size_t)st.st_size + 1; /* one read, no regrowth */
 	char *buf = malloc(cap);
 	if (!buf)
 		return NULL;

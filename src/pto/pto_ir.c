@@ -30,8 +30,6 @@ pto_expr *pto_name(hilo_pto_program *p, const char *name)
 pto_expr *pto_int(hilo_pto_program *p, int64_t v)
 {
 	pto_expr *e = pto_expr_new(p, PTO_E_INT, 0, 0);
-	e->ival = v;
-	e->ival_ok = true;
 	e->text = hilo_arena_printf(p->arena, "%lld", (long long)v);
 	return e;
 }
@@ -52,14 +50,16 @@ pto_expr *pto_sub1(hilo_pto_program *p, pto_expr *base, pto_expr *index)
 	return e;
 }
 
-void pto_items_push(hilo_pto_program *p, pto_expr ***items, size_t *n, pto_expr *e)
+void pto_items_push(hilo_pto_program *p, pto_expr ***items, uint32_t *n, pto_expr *e)
 {
 	/* Capacity is the next power of two at or above n. */
-	size_t cap = 1;
+	uint32_t cap = 1;
 	while (cap < *n)
 		cap <<= 1;
+	if (*n == UINT32_MAX)
+		HILO_PANIC("too many items");
 	if (*n == 0 || *n == cap) {
-		size_t ncap = *n == 0 ? 2 : cap * 2;
+		size_t ncap = *n == 0 ? 2 : (size_t)cap * 2;
 		*items = hilo_arena_grow(p->arena, *items, *n, ncap, sizeof **items);
 		if (!*items)
 			HILO_PANIC("out of memory");

@@ -46,21 +46,19 @@ typedef enum pto_expr_kind {
 
 typedef struct pto_expr pto_expr;
 struct pto_expr {
-	pto_expr_kind kind;
-	int line, col;
-	bool ival_ok;
+	uint8_t kind;         /* pto_expr_kind (a byte: nodes are the bulk of memory) */
 	bool paren;           /* TUPLE: written with parentheses */
+	int line, col;
+	uint32_t nitems;
 	uint32_t nkw;
 	union {
 		const char *name; /* NAME, ATTR: interned identifier */
-		const char *text; /* INT/FLOAT/STR: literal as written */
+		const char *text; /* INT (value via pto_const_int)/FLOAT/STR: literal as written */
 		const char *op;   /* BIN/UNARY/STAR: operator spelling */
 	};
-	int64_t ival;
 	pto_expr *base;       /* ATTR/CALL/SUB/UNARY/PAREN/STAR operand; BIN left */
 	pto_expr *rhs;        /* BIN right */
 	pto_expr **items;     /* CALL positional args, SUB/LIST/TUPLE/DICT items */
-	size_t nitems;
 	const char **kwnames; /* CALL: keyword names, interned */
 	pto_expr **kwvals;
 	pto_expr **keys;      /* DICT keys (nitems of them) */
@@ -171,7 +169,7 @@ pto_expr *pto_int(hilo_pto_program *p, int64_t v);
 pto_expr *pto_attr(hilo_pto_program *p, pto_expr *base, const char *name);
 pto_expr *pto_sub1(hilo_pto_program *p, pto_expr *base, pto_expr *index);
 pto_expr *pto_expr_clone(hilo_pto_program *p, const pto_expr *e);
-void pto_items_push(hilo_pto_program *p, pto_expr ***items, size_t *n, pto_expr *e);
+void pto_items_push(hilo_pto_program *p, pto_expr ***items, uint32_t *n, pto_expr *e);
 void pto_block_push(hilo_pto_program *p, pto_block *b, pto_stmt *s);
 void pto_block_insert(hilo_pto_program *p, pto_block *b, size_t at, pto_stmt *s);
 void pto_func_add_param(hilo_pto_program *p, pto_func *f, const char *name, pto_expr *ann);

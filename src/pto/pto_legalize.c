@@ -499,6 +499,29 @@ static void extend_signature(hilo_pto_program *p, const plan *pl)
 	}
 }
 
+/* The cached variable table of a rewritten Graph stays valid for every name
+ * still in the body, except that each hoisted local is now a parameter. */
+static void retarget_cached_vars(hilo_pto_program *p, const plan *pl)
+{
+	pto_fctx c;
+	pto_fctx_init(&c, p, pl->f); /* the cached table, built by build_plan */
+	for (size_t i = 0; i < pl->hoisted.n; i++) {
+		const hoist *h = &((hoist *)pl->hoisted.data)[i];
+		pto_var *v = pto_map_get(&c.vars, h->name);
+		if (!v)
+			continue;
+		v->kind = PTO_V_PARAM;
+		v->index = pl->orig_nparams + i;
+		v->def = NULL;
+		v->parent = NULL;
+		v->dir = h->dir;
+		v->ann = pl->f->params[v->index].ann;
+	}
+	/* new boundary tensors change what ReplayInvariantSet admits
+	 * (tensor.dim of a hoisted view): rebuild it */
+	pl->f->sema_inv = NULL;
+}
+
 /* ---- call sites ------------------------------------------------------- */
 
 typedef struct site {
@@ -606,7 +629,8 @@ static void rewrite_call(void *ud, pto_call *cl)
 		s->col = cl->e->col;
 		s->indent = st->indent;
 		s->target = pto_name(p, local);
-		s->ann = h->ann ? subst(p, h->ann, &bind) : NULL;
+		/* annotations are shared; copy only one that names a bound value */
+		s->ann = h->ann && mentions(h->ann, &bind) ? subst(p, h->ann, &bind) : (pto_expr *)h->ann;
 		s->value = subst(p, h->value, &bind);
 		*(pto_stmt **)vec_push(p->arena, &st->prefix, sizeof s) = s;
 		h->local = s->target->name;
@@ -619,7 +643,7 @@ static void rewrite_call(void *ud, pto_call *cl)
 	extend_arg_directions(p, cl, pl);
 }
 
-static void rewrite_sites(site *st, pto_block *b)
+static bool rewrite_sites(site *st, pto_block *b)
 {
 	hilo_pto_program *p = st->p;
 	pto_block out = { NULL, 0, 0 };
@@ -635,12 +659,13 @@ static void rewrite_sites(site *st, pto_block *b)
 				changed = true;
 			}
 		}
-		rewrite_sites(st, &s->body);
-		rewrite_sites(st, &s->orelse);
+		changed |= rewrite_sites(st, &s->body);
+		changed |= rewrite_sites(st, &s->orelse);
 		pto_block_push(p, &out, s);
 	}
 	if (changed)
 		*b = out;
+	return changed;
 }
 
 /* ---- driver ----------------------------------------------------------- */
@@ -695,14 +720,20 @@ int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt, h
 				continue;
 			rewrite_block(&pl->f->body, pl);
 			extend_signature(p, pl);
+			retarget_cached_vars(p, pl);
 		}
 		site st;
 		memset(&st, 0, sizeof st);
 		st.p = p;
 		st.plans = &plans;
 		for (size_t i = 0; i < p->nfuncs; i++) {
-			rewrite_sites(&st, &p->funcs[i]->body);
-			pto_func_invalidate(p->funcs[i]);
+			bool changed = rewrite_sites(&st, &p->funcs[i]->body);
+			/* a Graph's own rewrite only deleted bindings, renamed aliases to
+			 * their roots and turned hoisted locals into parameters, which
+			 * retarget_cached_vars recorded; new call-site locals need a
+			 * fresh table */
+			if (changed || !pto_map_has(&plans, p->funcs[i]->name))
+				pto_func_invalidate(p->funcs[i]);
 		}
 	}
 	/* Step D, part 2: what codegen will see */

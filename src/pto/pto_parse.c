@@ -84,9 +84,11 @@ static void push_line(parser *ps, lline *l)
 {
 	if (ps->nlines == ps->cap) {
 		size_t ncap = ps->cap ? ps->cap * 2 : 64;
-		ps->lines = hilo_arena_grow(ps->p->arena, ps->lines, ps->nlines, ncap, sizeof *ps->lines);
-		if (!ps->lines)
+		/* malloc'd scratch, freed after parsing: realloc grows in place */
+		lline *nl = realloc(ps->lines, ncap * sizeof *ps->lines);
+		if (!nl)
 			HILO_PANIC("out of memory");
+		ps->lines = nl;
 		ps->cap = ncap;
 	}
 	ps->lines[ps->nlines++] = *l;
@@ -294,7 +296,7 @@ static bool split_lines(parser *ps)
 		}
 		L.code = true;
 		L.indent = ind;
-		L.indent_s = hilo_arena_strndup(p->arena, ls, (size_t)(q - ls));
+		L.indent_s = hilo_intern(p->strs, ls, (size_t)(q - ls));
 		L.code_start = q;
 		if (!lex(ps, &q, &line, ls, &L))
 			return false;
@@ -474,20 +476,7 @@ static pto_expr *parse_atom(parser *ps)
 				isint = false;
 		}
 		e = mk(ps, isint ? PTO_E_INT : PTO_E_FLOAT, t);
-		e->text = hilo_arena_strndup(ps->p->arena, t->s, t->len);
-		if (isint) {
-			char buf[64];
-			size_t k = 0;
-			for (size_t i = 0; i < t->len && k < sizeof buf - 1; i++)
-				if (t->s[i] != '_')
-					buf[k++] = t->s[i];
-			buf[k] = 0;
-			errno = 0;
-			char *endp;
-			long long v = strtoll(buf, &endp, 10);
-			e->ival = v;
-			e->ival_ok = errno == 0 && t->len < sizeof buf - 1;
-		}
+		e->text = hilo_intern(ps->p->strs, t->s, t->len);
 		ps->ti++;
 		break;
 	}
@@ -523,7 +512,7 @@ static pto_expr *parse_atom(parser *ps)
 		} else if (is_op(ps, "{")) {
 			ps->ti++;
 			e = mk(ps, PTO_E_DICT, t);
-			size_t nkeys = 0;
+			uint32_t nkeys = 0;
 			while (!is_op(ps, "}")) {
 				pto_expr *k = parse_test(ps);
 				if (!k || !expect_op(ps, ":"))
@@ -1325,9 +1314,11 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 	if (ps.failed)
 		goto fail;
 	free(ps.scratch);
+	free(ps.lines);
 	return p;
 fail:
 	free(ps.scratch);
+	free(ps.lines);
 	if (!ps.failed)
 		hilo_diag_add(diags, HILO_SEV_ERROR, p->file, 1, 1, NULL, 0, "malformed program");
 	hilo_arena_destroy(a);

@@ -478,16 +478,36 @@ void pto_stmt_walk_calls(hilo_pto_program *p, pto_stmt *s, pto_call_fn fn, void 
 
 /* ---- misc ------------------------------------------------------------- */
 
+/* Decimal literal (underscores allowed) -> value; false on overflow. */
+static bool int_value(const char *t, int64_t *v)
+{
+	uint64_t x = 0;
+	bool any = false;
+	for (; *t; t++) {
+		if (*t == '_')
+			continue;
+		if (*t < '0' || *t > '9')
+			return false;
+		if (x > (UINT64_MAX - 9) / 10)
+			return false;
+		x = x * 10 + (uint64_t)(*t - '0');
+		any = true;
+	}
+	if (!any || x > INT64_MAX)
+		return false;
+	*v = (int64_t)x;
+	return true;
+}
+
 bool pto_const_int(const pto_expr *e, int64_t *v)
 {
 	if (!e)
 		return false;
-	if (e->kind == PTO_E_INT) {
-		*v = e->ival;
-		return e->ival_ok;
-	}
-	if (e->kind == PTO_E_UNARY && !strcmp(e->op, "-") && e->base->kind == PTO_E_INT && e->base->ival_ok) {
-		*v = -e->base->ival;
+	if (e->kind == PTO_E_INT)
+		return int_value(e->text, v);
+	if (e->kind == PTO_E_UNARY && !strcmp(e->op, "-") && e->base->kind == PTO_E_INT &&
+	    int_value(e->base->text, v) && *v != INT64_MIN) {
+		*v = -*v;
 		return true;
 	}
 	if (e->kind == PTO_E_PAREN)
