@@ -329,13 +329,16 @@ static bool attr_path(const pto_expr *e, char *buf, size_t n)
 	if (e->kind != PTO_E_NAME || strcmp(e->name, "pl") || k == 0 || k == 16)
 		return false;
 	size_t len = 0;
-	buf[0] = 0;
 	while (k--) {
-		int w = snprintf(buf + len, n - len, "%s%s", len ? "." : "", chain[k]->name);
-		if (w < 0 || (size_t)w >= n - len)
+		size_t w = strlen(chain[k]->name);
+		if (len + w + 2 > n)
 			return false;
-		len += (size_t)w;
+		if (len)
+			buf[len++] = '.';
+		memcpy(buf + len, chain[k]->name, w);
+		len += w;
 	}
+	buf[len] = 0;
 	return true;
 }
 
