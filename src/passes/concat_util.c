@@ -1,0 +1,110 @@
+/* Helpers shared by the concatenation passes; see concat_util.h. */
+#include "concat_util.h"
+
+#include "hilo/float.h"
+
+#include <string.h>
+
+bool hilo_cu_const_int_at(const hilo_instr *i, size_t k, int64_t *out)
+{
+	if (!i || i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided || !i->literal->data)
+		return false;
+	const hilo_shape *s = i->literal->shape ? i->literal->shape : i->shape;
+	if (!s || !hilo_shape_is_array(s) || !hilo_ptype_is_int(s->type))
+		return false;
+	int64_t n = hilo_shape_elements(s);
+	if (n < 0 || (uint64_t)k >= (uint64_t)n)
+		return false;
+	int64_t v = hilo_elem_get_i64(s->type, i->literal->data, k);
+	if (hilo_ptype_is_unsigned_int(s->type) && v < 0)
+		v = INT64_MAX;
+	*out = v;
+	return true;
+}
+
+bool hilo_cu_const_int(const hilo_instr *i, int64_t *out)
+{
+	if (!i || i->op != HILO_OP_CONSTANT || !i->shape || hilo_shape_elements(i->shape) != 1)
+		return false;
+	return hilo_cu_const_int_at(i, 0, out);
+}
+
+int64_t hilo_cu_clamp_start(int64_t start, int64_t dim, int64_t size)
+{
+	int64_t hi = dim - size;
+	if (hi < 0)
+		hi = 0;
+	if (start < 0)
+		return 0;
+	return start > hi ? hi : start;
+}
+
+bool hilo_cu_interchangeable(const hilo_shape *from, const hilo_shape *to)
+{
+	if (!from || !to || !hilo_shape_is_array(from) || !hilo_shape_is_array(to))
+		return false;
+	if (!hilo_shape_compatible(from, to))
+		return false;
+	for (int d = 0; d < from->rank; d++) {
+		int a = from->dyn ? from->dyn[d] : HILO_DIM_STATIC;
+		int b = to->dyn ? to->dyn[d] : HILO_DIM_STATIC;
+		if (a != b)
+			return false;
+	}
+	if (from->layout && to->layout) {
+		if (from->layout->n != to->layout->n)
+			return false;
+		for (int k = 0; k < from->layout->n; k++)
+			if (from->layout->minor_to_major[k] != to->layout->minor_to_major[k])
+				return false;
+		const char *ta = from->layout->tail, *tb = to->layout->tail;
+		if ((ta == NULL) != (tb == NULL) || (ta && strcmp(ta, tb) != 0))
+			return false;
+	}
+	return true;
+}
+
+void hilo_cu_dce(hilo_pass_ctx *ctx)
+{
+	FILE *remarks = ctx->remarks;
+	uint64_t rewrites = ctx->rewrites;
+	ctx->remarks = NULL;
+	hilo_pass_dce(ctx);
+	ctx->remarks = remarks;
+	ctx->rewrites = rewrites;
+}
+
+bool hilo_cu_is_zero(const hilo_instr *i)
+{
+	if (i && i->op == HILO_OP_BROADCAST && i->noperands == 1)
+		i = i->operands[0];
+	if (!i || i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided || !i->literal->data)
+		return false;
+	const hilo_shape *s = i->literal->shape ? i->literal->shape : i->shape;
+	if (!s || !hilo_shape_is_array(s))
+		return false;
+	int64_t n = hilo_shape_elements(s);
+	if (n < 0)
+		return false;
+	if (hilo_ptype_is_complex(s->type))
+		return false;
+	for (int64_t k = 0; k < n; k++) {
+		if (hilo_ptype_is_float(s->type)) {
+			if (hilo_elem_get_f64(s->type, i->literal->data, (size_t)k) != 0.0)
+				return false;
+		} else if (hilo_elem_get_i64(s->type, i->literal->data, (size_t)k) != 0) {
+			return false;
+		}
+	}
+	return true;
+}
+
+hilo_shape *hilo_cu_shape_with_dim(hilo_module *m, const hilo_shape *s, int d, int64_t n)
+{
+	hilo_shape *o = hilo_arena_alloc(m->arena, sizeof *o);
+	*o = *s;
+	o->dims = hilo_arena_alloc(m->arena, (size_t)(s->rank + 1) * sizeof *o->dims);
+	memcpy(o->dims, s->dims, (size_t)s->rank * sizeof *o->dims);
+	o->dims[d] = n;
+	return o;
+}

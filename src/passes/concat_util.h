@@ -1,0 +1,37 @@
+/* concat_util.h - helpers shared by the concatenation passes
+ * (slice-of-concat-optimizer, neuron_repeated_dus_to_concat,
+ * simplify-concat). Internal to libhilo; not part of the public API. */
+#ifndef HILO_CONCAT_UTIL_H
+#define HILO_CONCAT_UTIL_H
+
+#include "hilo/pass.h"
+
+/* A scalar (or single-element) integer constant with known values: stores
+ * its value in *out. Unsigned values past INT64_MAX read as INT64_MAX. */
+bool hilo_cu_const_int(const hilo_instr *i, int64_t *out);
+/* Element k of an integer constant (vector index operands). */
+bool hilo_cu_const_int_at(const hilo_instr *i, size_t k, int64_t *out);
+
+/* The start dynamic-slice / dynamic-update-slice really uses: clamped into
+ * [0, dim - size] (XLA clamps so the window stays in bounds). */
+int64_t hilo_cu_clamp_start(int64_t start, int64_t dim, int64_t size);
+
+/* Can `to` replace `from` in every use without changing any shape that is
+ * printed or checked: same element type and dims, same dynamic flags, and
+ * equal layouts when both carry one. */
+bool hilo_cu_interchangeable(const hilo_shape *from, const hilo_shape *to);
+
+/* Runs the dce pass over the module as the calling pass's clean-up: its
+ * remarks are suppressed and its removals are not counted as rewrites. */
+void hilo_cu_dce(hilo_pass_ctx *ctx);
+
+/* A scalar constant whose every element is exactly zero (+0 or -0 for
+ * floats, 0 for ints, false for pred) and whose values are known; also a
+ * broadcast of such a scalar. */
+bool hilo_cu_is_zero(const hilo_instr *i);
+
+/* A copy of array shape s (in m's arena) with dimension d set to n; the
+ * layout is shared (it depends on the rank only). */
+hilo_shape *hilo_cu_shape_with_dim(hilo_module *m, const hilo_shape *s, int d, int64_t n);
+
+#endif

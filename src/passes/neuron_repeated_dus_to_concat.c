@@ -1,0 +1,343 @@
+/* neuron_repeated_dus_to_concat (#108; seed 000, "NeuronRepeatedDusToConcat").
+ *
+ * Rewrites a buffer that is written slab by slab
+ *   b  = broadcast(init)
+ *   d1 = dynamic-update-slice(b,  u1, i1...)
+ *   d2 = dynamic-update-slice(d1, u2, i2...)
+ *   ...
+ *   dn = dynamic-update-slice(dn-1, un, in...)
+ * into one concatenate(u_(1), ..., u_(n)), the updates in increasing offset
+ * order along the tiling axis, replacing dn.
+ *
+ * Exact conditions (everything else declines with a remark saying why):
+ *   - the chain starts at a broadcast (the base) and has n >= 2 links; each
+ *     intermediate link di (i < n) has exactly one user, di+1, as its
+ *     operand 0 (a link with another user ends the chain there);
+ *   - every start index is known: a constant operand, or an axis where the
+ *     update is as long as the base (dynamic-update-slice clamps that start
+ *     to 0), or "dusidxnow=" tokens, one per dimension (SPEC section 5);
+ *     each start is clamped into [0, dim - update_dim] exactly as
+ *     dynamic-update-slice clamps it; the offsets decide, "iterationidx="
+ *     only orders the remark text;
+ *   - there is one axis a on which the updates are as long as the base on
+ *     every other axis, and whose windows [s, s + len) sorted by s tile
+ *     [0, base.dims[a]) exactly: no gap, no overlap;
+ *   - the concatenated shape equals the base's dims and element type (the
+ *     seed's CreateConcatFromGroup check).
+ * Before the search, get-tuple-element(tuple(..., d, ...)) where d is a
+ * dynamic-update-slice is forwarded to d (the tuple-simplifier step the
+ * seed runs, applied first so chains that pass through a tuple in the same
+ * computation become direct), then dce; after rewriting, dce removes the
+ * old chain. Chains that continue inside a called computation (the
+ * seed's call-wrapped form) are reported and declined: hoisting the links
+ * out of the call is not implemented yet.
+ *
+ * Why it is sound: each link writes its update at its clamped window and
+ * keeps every other element. If the windows are pairwise disjoint and
+ * together cover the whole buffer, every element of dn comes from exactly
+ * one update, at its offset, and none from the broadcast; that is exactly
+ * the concatenation of the updates in offset order along a. The order in
+ * which the links ran is irrelevant because no window overlaps another.
+ */
+#include "concat_util.h"
+#include "hilo/tokens.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_RANK = 64 };
+
+typedef struct link {
+	hilo_instr *dus;
+	int64_t start[MAX_RANK];  /* clamped */
+	int64_t iter;             /* first iterationidx= value, or -1 */
+} link;
+
+/* Reads the clamped start of every dimension; false if one is unknown. */
+static bool link_starts(hilo_module *m, hilo_instr *d, const hilo_shape *base, link *l, int *bad_dim)
+{
+	int rank = base->rank;
+	const hilo_shape *us = d->operands[1]->shape;
+	bool vec = d->noperands == 3 && d->operands[2]->shape->rank == 1 && rank != 1;
+	int64_t tok[MAX_RANK];
+	int ntok = hilo_tokens_get(m, d, HILO_TOK_DUS, tok, MAX_RANK);
+	for (int k = 0; k < rank; k++) {
+		int64_t v;
+		bool known = vec ? hilo_cu_const_int_at(d->operands[2], (size_t)k, &v)
+		                 : hilo_cu_const_int(d->operands[2 + k], &v);
+		if (!known && us->dims[k] >= base->dims[k]) {
+			v = 0;
+			known = true;
+		}
+		if (!known && ntok == rank) {
+			v = tok[k];
+			known = true;
+		}
+		if (!known) {
+			*bad_dim = k;
+			return false;
+		}
+		l->start[k] = hilo_cu_clamp_start(v, base->dims[k], us->dims[k]);
+	}
+	int64_t it;
+	l->iter = hilo_tokens_get(m, d, HILO_TOK_ITER, &it, 1) > 0 ? it : -1;
+	return true;
+}
+
+/* Sorts links by start on axis a (insertion sort: chains are short and this
+ * keeps equal starts in chain order, so overlaps are reported stably). */
+static void sort_by_axis(link *ls, int n, int a)
+{
+	for (int i = 1; i < n; i++) {
+		link t = ls[i];
+		int j = i;
+		while (j > 0 && ls[j - 1].start[a] > t.start[a]) {
+			ls[j] = ls[j - 1];
+			j--;
+		}
+		ls[j] = t;
+	}
+}
+
+/* Is axis a one where every update spans the base on all other axes? */
+static bool full_off_axis(const link *ls, int n, const hilo_shape *base, int a)
+{
+	for (int i = 0; i < n; i++) {
+		const hilo_shape *us = ls[i].dus->operands[1]->shape;
+		for (int d = 0; d < base->rank; d++)
+			if (d != a && us->dims[d] != base->dims[d])
+				return false;
+	}
+	return true;
+}
+
+/* Checks exact tiling on axis a (ls sorted); writes why not into why. */
+static bool tiles_exactly(const link *ls, int n, const hilo_shape *base, int a, char *why, size_t wn)
+{
+	int64_t at = 0;
+	for (int i = 0; i < n; i++) {
+		int64_t len = ls[i].dus->operands[1]->shape->dims[a];
+		if (ls[i].start[a] > at) {
+			snprintf(why, wn, "gap on dimension %d: [%lld, %lld) is never written", a,
+				(long long)at, (long long)ls[i].start[a]);
+			return false;
+		}
+		if (ls[i].start[a] < at) {
+			snprintf(why, wn, "windows overlap on dimension %d at offset %lld (%s)", a,
+				(long long)ls[i].start[a], ls[i].dus->name);
+			return false;
+		}
+		at += len;
+	}
+	if (at != base->dims[a]) {
+		snprintf(why, wn, "gap on dimension %d: [%lld, %lld) is never written", a, (long long)at,
+			(long long)base->dims[a]);
+		return false;
+	}
+	return true;
+}
+
+/* Tries to rewrite the chain starting at d1 (operand 0 is the broadcast). */
+static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
+{
+	hilo_module *m = ctx->m;
+	hilo_comp *c = d1->parent;
+	const hilo_shape *base = bcast->shape;
+	int rank = base->rank;
+	if (!hilo_shape_is_array(base) || rank > MAX_RANK || rank == 0) {
+		hilo_remark(ctx, c, d1, "declined", "DUS chain base %s has an unsupported shape", bcast->name);
+		return false;
+	}
+	/* collect the chain */
+	int n = 0, cap = 8;
+	link *ls = malloc((size_t)cap * sizeof *ls);
+	if (!ls)
+		return false;
+	hilo_instr *cur = d1;
+	bool ok = true;
+	for (;;) {
+		if (n == cap) {
+			cap *= 2;
+			link *g = realloc(ls, (size_t)cap * sizeof *ls);
+			if (!g) {
+				ok = false;
+				break;
+			}
+			ls = g;
+		}
+		memset(&ls[n], 0, sizeof ls[n]);
+		ls[n++].dus = cur;
+		if (cur->nusers != 1 || cur->users[0].slot != 0 ||
+		    cur->users[0].user->op != HILO_OP_DYNAMIC_UPDATE_SLICE) {
+			/* the chain ends here; say so when a next link exists */
+			for (uint32_t u = 0; u < cur->nusers && cur->nusers > 1; u++)
+				if (cur->users[u].user->op == HILO_OP_DYNAMIC_UPDATE_SLICE && cur->users[u].slot == 0) {
+					hilo_remark(ctx, c, cur, "declined",
+						"DUS %s has %u users besides the next link; the chain ends here", cur->name,
+						cur->nusers - 1);
+					break;
+				}
+			break;
+		}
+		cur = cur->users[0].user;
+	}
+	hilo_instr *last = ls[n - 1].dus;
+	char why[256] = "";
+	int axis = -1;
+	if (!ok) {
+		snprintf(why, sizeof why, "out of memory");
+	} else if (n < 2) {
+		snprintf(why, sizeof why, "a single dynamic-update-slice is not a chain");
+		ok = false;
+	}
+	for (int i = 0; ok && i < n; i++) {
+		hilo_instr *d = ls[i].dus;
+		int bad = -1;
+		if (d->operands[1]->shape->rank != rank || d->operands[1]->shape->type != base->type ||
+		    !hilo_shape_compatible(d->shape, base)) {
+			snprintf(why, sizeof why, "update of %s does not match the base shape", d->name);
+			ok = false;
+		} else if (!link_starts(m, d, base, &ls[i], &bad)) {
+			snprintf(why, sizeof why,
+				"start index %d of %s is not a known constant (no constant operand or dusidxnow= token)",
+				bad, d->name);
+			ok = false;
+		}
+	}
+	if (ok) {
+		char first_why[256] = "";
+		for (int a = 0; a < rank && axis < 0; a++) {
+			if (!full_off_axis(ls, n, base, a))
+				continue;
+			sort_by_axis(ls, n, a);
+			if (tiles_exactly(ls, n, base, a, why, sizeof why))
+				axis = a;
+			else if (!first_why[0])
+				memcpy(first_why, why, sizeof why);
+		}
+		if (axis < 0) {
+			if (first_why[0])
+				memcpy(why, first_why, sizeof why);
+			else
+				snprintf(why, sizeof why,
+					"the updates are not full extent on all axes but one");
+			ok = false;
+		}
+	}
+	if (!ok) {
+		hilo_remark(ctx, c, last, "declined", "Leaving DUS operations unchanged: %s (chain of %d from %s)",
+			why, n, bcast->name);
+		free(ls);
+		return false;
+	}
+	/* CreateConcatFromGroup: the concatenated shape must be the base's */
+	int64_t total = 0;
+	for (int i = 0; i < n; i++)
+		total += ls[i].dus->operands[1]->shape->dims[axis];
+	if (total != base->dims[axis]) {
+		hilo_remark(ctx, c, last, "declined",
+			"Skipping group due to shape mismatch returned by CreateConcatFromGroup. ");
+		free(ls);
+		return false;
+	}
+	bool iter_order = true, have_iter = false;
+	for (int i = 0; i < n; i++) {
+		have_iter |= ls[i].iter >= 0;
+		if (i && ls[i].iter < ls[i - 1].iter)
+			iter_order = false;
+	}
+	hilo_instr *cat = hilo_instr_create(m, HILO_OP_CONCATENATE, last->shape, "concatenate");
+	for (int i = 0; i < n; i++)
+		hilo_instr_add_operand(m, cat, ls[i].dus->operands[1]);
+	int64_t ax = axis;
+	hilo_attr_set_ints(m, hilo_instr_set_attr(m, cat, "dimensions", HILO_ATTR_INTS), &ax, 1);
+	hilo_comp_insert_before(c, last, cat);
+	hilo_remark(ctx, c, last, "rewritten",
+		"DUS chain of %d from %s tiles dimension %d exactly -> %s%s", n, bcast->name, axis, cat->name,
+		!have_iter ? "" : iter_order ? " (iterationidx= order agrees with offsets)"
+		                              : " (iterationidx= order differs from offsets; offsets used)");
+	hilo_instr_replace_all_uses(m, last, cat);
+	ctx->rewrites++;
+	free(ls);
+	return true;
+}
+
+/* get-tuple-element(tuple(..., d, ...)) with d a DUS -> d. */
+static bool forward_tuple_dus(hilo_module *m, hilo_comp *c)
+{
+	bool changed = false;
+	for (hilo_instr *g = c->first; g; g = g->next) {
+		int64_t idx;
+		if (g->op != HILO_OP_GET_TUPLE_ELEMENT || g->noperands != 1 || g->operands[0]->op != HILO_OP_TUPLE ||
+		    !hilo_instr_get_int(g, "index", &idx) || idx < 0 ||
+		    (uint64_t)idx >= g->operands[0]->noperands)
+			continue;
+		hilo_instr *d = g->operands[0]->operands[idx];
+		if (d->op != HILO_OP_DYNAMIC_UPDATE_SLICE || !hilo_cu_interchangeable(g->shape, d->shape) ||
+		    (g->nusers == 0 && g != c->root))
+			continue;
+		hilo_instr_replace_all_uses(m, g, d);
+		changed = true;
+	}
+	return changed;
+}
+
+/* A DUS inside a computation some call uses, writing into a parameter's
+ * tuple element: the seed's call-wrapped chain, which needs hoisting. */
+static void note_call_wrapped(hilo_pass_ctx *ctx, hilo_comp *c)
+{
+	if (c->is_entry)
+		return;
+	for (hilo_instr *d = c->first; d; d = d->next) {
+		if (d->op != HILO_OP_DYNAMIC_UPDATE_SLICE)
+			continue;
+		hilo_instr *b = d->operands[0];
+		if (b->op == HILO_OP_GET_TUPLE_ELEMENT && b->operands[0]->op == HILO_OP_PARAMETER)
+			hilo_remark(ctx, c, d, "declined",
+				"Found DUS in computation %s writing into a parameter: the chain is call-wrapped and "
+				"moving it out of the call is not implemented", c->name);
+	}
+}
+
+hilo_pass_result hilo_pass_neuron_repeated_dus_to_concat(hilo_pass_ctx *ctx)
+{
+	hilo_module *m = ctx->m;
+	bool changed = false;
+	for (uint32_t ci = 0; ci < m->ncomps; ci++)
+		changed |= forward_tuple_dus(m, m->comps[ci]);
+	if (changed)
+		hilo_cu_dce(ctx);
+	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
+		hilo_comp *c = m->comps[ci];
+		bool cc = false;
+		note_call_wrapped(ctx, c);
+		/* snapshot the chain heads: rewriting adds and removes instructions */
+		uint32_t n = 0;
+		hilo_instr **heads = malloc(((size_t)c->ninstrs + 1) * 2 * sizeof *heads);
+		if (!heads) {
+			hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, 0, 0, NULL, 0,
+				"neuron_repeated_dus_to_concat: out of memory");
+			return HILO_PASS_ERROR;
+		}
+		for (hilo_instr *d = c->first; d; d = d->next) {
+			if (d->op != HILO_OP_DYNAMIC_UPDATE_SLICE || d->noperands < 3)
+				continue;
+			hilo_instr *b = d->operands[0];
+			if (b->op == HILO_OP_BROADCAST) {
+				heads[n++] = b;
+				heads[n++] = d;
+			} else if (b->op != HILO_OP_DYNAMIC_UPDATE_SLICE && b->op != HILO_OP_GET_TUPLE_ELEMENT) {
+				hilo_remark(ctx, c, d, "declined",
+					"Leaving DUS operations unchanged: base %s of %s is not a broadcast", b->name, d->name);
+			}
+		}
+		for (uint32_t k = 0; k < n; k += 2)
+			if (heads[k + 1]->parent == c && heads[k + 1]->operands[0] == heads[k])
+				cc |= rewrite_chain(ctx, heads[k], heads[k + 1]);
+		free(heads);
+		changed |= cc;
+	}
+	if (changed)
+		hilo_cu_dce(ctx);
+	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
+}
