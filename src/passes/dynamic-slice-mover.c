@@ -176,15 +176,15 @@ static bool gte_users_ok(const hilo_instr *g, const hilo_comp *body)
 	return true;
 }
 
-static int call_sites(const hilo_module *m, const hilo_comp *b)
+/* Counts, for every computation, the references to it (one pass). */
+static void count_call_sites(const hilo_module *m, hilo_ptrmap *sites)
 {
-	int n = 0;
 	for (uint32_t c = 0; c < m->ncomps; c++)
 		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next)
-			for (uint32_t k = 0; k < i->ncalled; k++)
-				if (i->called[k] == b)
-					n++;
-	return n;
+			for (uint32_t k = 0; k < i->ncalled; k++) {
+				uintptr_t n = (uintptr_t)hilo_ptrmap_get(sites, i->called[k]);
+				hilo_ptrmap_put(sites, i->called[k], (void *)(n + 1));
+			}
 }
 
 /* Does v trace to a parameter of the entry computation through tuple /
@@ -373,6 +373,9 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 	bool changed = stripped > 0;
 	uint32_t nc = 0;
 	hilo_comp **order = hilo_module_comp_post_order(m, &nc);
+	hilo_ptrmap sites;
+	hilo_ptrmap_init(&sites);
+	count_call_sites(m, &sites);
 	for (uint32_t ci = 0; ci < nc; ci++) {
 		hilo_comp *comp = order[ci];
 		uint32_t n = 0;
@@ -395,13 +398,21 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 				hilo_remark(ctx, comp, c, "declined", "Call operand is not a tuple");
 				continue;
 			}
-			if (call_sites(m, body) > 1) {
+			uintptr_t nsites = (uintptr_t)hilo_ptrmap_get(&sites, body);
+			if (nsites > 1) {
 				const char *nm = hilo_arena_printf(m->arena, "%s.clone", body->name);
 				for (int sfx = 1; hilo_module_find_comp(m, nm); sfx++)
 					nm = hilo_arena_printf(m->arena, "%s.clone.%d", body->name, sfx);
 				hilo_comp *cl = hilo_comp_clone(m, body, nm);
 				hilo_module_add_comp(m, cl, comp);
 				c->called[0] = cl;
+				hilo_ptrmap_put(&sites, body, (void *)(nsites - 1));
+				hilo_ptrmap_put(&sites, cl, (void *)1);
+				for (hilo_instr *q = cl->first; q; q = q->next)
+					for (uint32_t r = 0; r < q->ncalled; r++) {
+						uintptr_t n2 = (uintptr_t)hilo_ptrmap_get(&sites, q->called[r]);
+						hilo_ptrmap_put(&sites, q->called[r], (void *)(n2 + 1));
+					}
 				body = cl;
 				hilo_remark(ctx, comp, c, "rewritten", "cloned shared body into %s", cl->name);
 				changed = true;
@@ -418,5 +429,6 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 			}
 		}
 	}
+	hilo_ptrmap_free(&sites);
 	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 }

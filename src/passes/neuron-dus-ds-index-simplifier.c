@@ -68,7 +68,16 @@ typedef struct fold {
 	int nframes, capframes;
 	uint64_t steps, budget;
 	bool oom;
+	hilo_ptrmap memo;     /* instr -> memo_entry: last (frame, value) */
 } fold;
+
+/* One cached whole-value result per instruction: the frame it was
+ * computed in and the value (NULL = not constant). Enough to keep
+ * DAG-shaped index arithmetic linear within one call context. */
+typedef struct memo_entry {
+	int fr;
+	hilo_literal *val;
+} memo_entry;
 
 static int push_frame(fold *f, hilo_instr *call, int parent)
 {
@@ -250,7 +259,29 @@ static hilo_literal *scalar_int_fold(hilo_module *m, const hilo_instr *i, hilo_l
 
 /* The value of element `path` of instruction i in call context fr, or
  * NULL when it is not a compile-time constant. */
+static hilo_literal *value_uncached(fold *f, hilo_instr *i, int fr, const int64_t *path, int npath, int depth);
+
 static hilo_literal *value(fold *f, hilo_instr *i, int fr, const int64_t *path, int npath, int depth)
+{
+	if (npath)
+		return value_uncached(f, i, fr, path, npath, depth);
+	memo_entry *e = hilo_ptrmap_get(&f->memo, i);
+	if (e && e->fr == fr)
+		return e->val;
+	hilo_literal *v = value_uncached(f, i, fr, path, npath, depth);
+	if (!e) {
+		e = malloc(sizeof *e);
+		if (!e || !hilo_ptrmap_put(&f->memo, i, e)) {
+			free(e);
+			return v;
+		}
+	}
+	e->fr = fr;
+	e->val = v;
+	return v;
+}
+
+static hilo_literal *value_uncached(fold *f, hilo_instr *i, int fr, const int64_t *path, int npath, int depth)
 {
 	if (depth > MAX_DEPTH || f->oom || ++f->steps > f->budget)
 		return NULL;
@@ -518,6 +549,7 @@ hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 	s.f.budget = 50000000;
 	hilo_ptrmap_init(&s.map);
 	hilo_ptrmap_init(&s.ctxcount);
+	hilo_ptrmap_init(&s.f.memo);
 	hilo_ptrmap_init(&s.poison);
 	/* A computation's executions are all enumerated only when every
 	 * reference to it is a `call` in a computation with the same property
@@ -607,5 +639,9 @@ hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 	hilo_ptrmap_free(&s.map);
 	hilo_ptrmap_free(&s.ctxcount);
 	hilo_ptrmap_free(&s.poison);
+	for (size_t k = 0; k < s.f.memo.cap; k++)
+		if (s.f.memo.keys && s.f.memo.keys[k])
+			free(s.f.memo.vals[k]);
+	hilo_ptrmap_free(&s.f.memo);
 	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 }
