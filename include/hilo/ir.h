@@ -254,6 +254,9 @@ struct hilo_module {
 	uint32_t next_id;
 	hilo_print_style style;   /* the style the input was printed in */
 	bool entry_last_no_keyword; /* input had no ENTRY keyword */
+	bool no_entry_layout;     /* don't print a derived entry_computation_layout
+	                           * (older XLA printers in the long style had none) */
+	bool no_final_newline;    /* the input ended right after the last '}' */
 	struct name_set *names;   /* every instruction name in use */
 };
 

@@ -184,6 +184,12 @@ typedef struct parser {
 	/* pending control-predecessor references of the current computation */
 	struct pending_ctrl { hilo_instr *i; const char *name; const char *at; } *ctrl;
 	size_t nctrl, capctrl;
+	/* instructions the text wrote inline (anonymous operands, %x#i);
+	 * a computation that has any is re-ordered like XLA's post order */
+	bool synthesized;
+	bool last_name_pct;     /* the last name read had a '%' */
+	struct synth_gte { hilo_instr *of; int64_t index; hilo_instr *gte; } *gtes;
+	size_t ngtes, capgtes;
 } parser;
 
 static const char *intern(parser *P, const char *s, size_t n)
@@ -200,12 +206,7 @@ static size_t read_name(parser *P, const char **s)
 	if (pct)
 		L->p++;
 	size_t n = lex_ident(L, s);
-	if (n) {
-		if (pct)
-			P->saw_percent = true;
-		else
-			P->saw_no_percent = true;
-	}
+	P->last_name_pct = pct;
 	return n;
 }
 
@@ -707,7 +708,116 @@ static bool starts_shape(parser *P)
 	return q < L->end && *q == '[' && hilo_ptype_lookup(p, (size_t)(q - p)) != HILO_T_INVALID;
 }
 
-static bool read_operands(parser *P, hilo_instr *i)
+static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_shape *shape,
+	const char *shape_at, int line, int col, const char *comment);
+
+/* A name not yet used in this computation: base, base.1, base.2, ... */
+static const char *local_unique(parser *P, const char *base)
+{
+	const char *n = intern(P, base, strlen(base));
+	char tmp[300];
+	for (int k = 1; hilo_ptrmap_get(&P->names, n); k++) {
+		snprintf(tmp, sizeof tmp, "%.250s.%d", base, k);
+		n = intern(P, tmp, strlen(tmp));
+	}
+	return n;
+}
+
+/* %x#i: a get-tuple-element of x, shared by every use of the same x#i. */
+static hilo_instr *compact_gte(parser *P, hilo_comp *c, hilo_instr *of, int64_t idx, const char *at)
+{
+	for (size_t k = 0; k < P->ngtes; k++)
+		if (P->gtes[k].of == of && P->gtes[k].index == idx)
+			return P->gtes[k].gte;
+	if (of->shape->type != HILO_T_TUPLE || idx < 0 || idx >= of->shape->ntuple) {
+		lex_error(&P->L, at, "'%s#%lld': not an element of %s", of->name, (long long)idx,
+			hilo_shape_str(P->m->arena, of->shape));
+		return NULL;
+	}
+	char base[300];
+	snprintf(base, sizeof base, "%.250s_%lld", of->name, (long long)idx);
+	hilo_module *m = P->m;
+	hilo_instr *g = hilo_arena_alloc(m->arena, sizeof *g);
+	g->op = HILO_OP_GET_TUPLE_ELEMENT;
+	g->async_op = HILO_OP_COUNT;
+	g->id = m->next_id++;
+	g->name = local_unique(P, base);
+	g->shape = of->shape->elems[idx];
+	hilo_instr_add_operand(m, g, of);
+	hilo_attr *a = hilo_instr_set_attr(m, g, "index", HILO_ATTR_INT);
+	a->v.i = idx;
+	hilo_comp_append(c, g);
+	hilo_ptrmap_put(&P->names, g->name, g);
+	if (P->ngtes == P->capgtes) {
+		size_t cap = P->capgtes ? P->capgtes * 2 : 8;
+		struct synth_gte *n = realloc(P->gtes, cap * sizeof *n);
+		if (!n) {
+			lex_error(&P->L, at, "out of memory");
+			return NULL;
+		}
+		P->gtes = n;
+		P->capgtes = cap;
+	}
+	P->gtes[P->ngtes++] = (struct synth_gte){of, idx, g};
+	P->synthesized = true;
+	return g;
+}
+
+/* operand ::= [shape] name ('#' INT)* | [shape] opcode '(' operands ')' */
+static hilo_instr *read_operand(parser *P, hilo_comp *c)
+{
+	lexer *L = &P->L;
+	hilo_shape *shape = NULL;
+	const char *shape_at = NULL;
+	if (starts_shape(P)) {
+		P->saw_operand_shapes = true;
+		lex_skip_ws(L);
+		shape_at = L->p;
+		if (!(shape = lex_shape(L)))
+			return NULL;
+	}
+	lex_skip_ws(L);
+	const char *at = L->p, *s;
+	int line = L->line, col = lex_col(L, at);
+	bool pct = L->p < L->end && *L->p == '%';
+	size_t nl = read_name(P, &s);
+	if (!nl) {
+		char t[16];
+		lex_error(L, at, "expected an operand name, got %s", show_char(t, L));
+		return NULL;
+	}
+	if (!pct && L->p < L->end && *L->p == '(') {
+		/* an anonymous instruction written inline */
+		if (++L->depth > LEX_MAX_DEPTH) {
+			lex_error(L, at, "operands nested too deeply");
+			return NULL;
+		}
+		L->p = at;
+		hilo_instr *anon = read_body(P, c, NULL, shape, shape_at ? shape_at : at, line, col, NULL);
+		L->depth--;
+		if (anon) {
+			hilo_comp_append(c, anon);
+			P->synthesized = true;
+		}
+		return anon;
+	}
+	hilo_instr *op = hilo_ptrmap_get(&P->names, intern(P, s, nl));
+	if (!op) {
+		lex_error(L, at, "instruction '%.*s' does not exist (operands must be defined before use)", (int)nl, s);
+		return NULL;
+	}
+	while (L->p < L->end && *L->p == '#') {
+		const char *hat = L->p++;
+		int64_t idx;
+		if (!lex_int(L, &idx))
+			return NULL;
+		if (!(op = compact_gte(P, c, op, idx, hat)))
+			return NULL;
+	}
+	return op;
+}
+
+static bool read_operands(parser *P, hilo_comp *c, hilo_instr *i)
 {
 	lexer *L = &P->L;
 	if (lex_accept(L, ')'))
@@ -717,32 +827,13 @@ static bool read_operands(parser *P, hilo_instr *i)
 	uint32_t n = 0, cap = 32;
 	bool ok = false;
 	for (;;) {
-		if (starts_shape(P)) {
-			P->saw_operand_shapes = true;
-			if (!lex_shape(L))
-				goto out;
-		}
-		lex_skip_ws(L);
-		const char *at = L->p, *s;
-		size_t nl = read_name(P, &s);
-		if (!nl) {
-			char t[16];
-			lex_error(L, at, "expected an operand name, got %s", show_char(t, L));
+		hilo_instr *op = read_operand(P, c);
+		if (!op)
 			goto out;
-		}
-		if (L->p < L->end && (*L->p == '(' || *L->p == '#')) {
-			lex_error(L, L->p, "nested operand instructions and compact get-tuple-element (#) are not supported");
-			goto out;
-		}
-		hilo_instr *op = hilo_ptrmap_get(&P->names, intern(P, s, nl));
-		if (!op) {
-			lex_error(L, at, "instruction '%.*s' does not exist (operands must be defined before use)", (int)nl, s);
-			goto out;
-		}
 		if (n == cap) {
 			hilo_instr **no = malloc(2 * cap * sizeof *no);
 			if (!no) {
-				lex_error(L, at, "out of memory");
+				lex_error(L, L->p, "out of memory");
 				goto out;
 			}
 			memcpy(no, ops, n * sizeof *no);
@@ -830,7 +921,6 @@ static const char *leading_comment(parser *P)
 static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 {
 	lexer *L = &P->L;
-	hilo_module *m = P->m;
 	const char *comment = leading_comment(P);
 	const char *start = L->p, *s;
 	int line = L->line, col = lex_col(L, start);
@@ -845,6 +935,11 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 		lex_error(L, L->p, "expected an instruction, got %s", show_char(tmp, L));
 		return NULL;
 	}
+	/* the print style follows how instructions name themselves */
+	if (P->last_name_pct)
+		P->saw_percent = true;
+	else
+		P->saw_no_percent = true;
 	const char *name = intern(P, s, n);
 	if (!lex_expect(L, '='))
 		return NULL;
@@ -853,12 +948,23 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 		return NULL;
 	}
 	hilo_shape *shape = NULL;
+	lex_skip_ws(L);
 	const char *shape_at = L->p;
 	if (starts_shape(P)) {
 		shape = lex_shape(L);
 		if (!shape)
 			return NULL;
 	}
+	return read_body(P, c, name, shape, shape_at, line, col, comment);
+}
+
+/* opcode '(' operands ')' and, for a named instruction, its attributes.
+ * name == NULL: an anonymous operand instruction (named <opcode>.anon). */
+static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_shape *shape,
+	const char *shape_at, int line, int col, const char *comment)
+{
+	lexer *L = &P->L;
+	hilo_module *m = P->m;
 	lex_skip_ws(L);
 	const char *opat = L->p, *o;
 	size_t on = lex_ident(L, &o);
@@ -883,6 +989,12 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 	if (op == HILO_OP_COUNT) {
 		lex_error(L, opat, "unknown opcode '%.*s'", (int)(on ? on : 1), on ? o : opat);
 		return NULL;
+	}
+	bool anon = name == NULL;
+	if (anon) {
+		char base[64];
+		snprintf(base, sizeof base, "%s.anon", hilo_opcode_name(op));
+		name = local_unique(P, base);
 	}
 	hilo_instr *i = hilo_arena_alloc(m->arena, sizeof *i);
 	i->op = op;
@@ -917,12 +1029,12 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 		i->literal = lex_literal(L, shape);
 		if (!i->literal || !lex_expect(L, ')'))
 			return NULL;
-	} else if (!read_operands(P, i)) {
+	} else if (!read_operands(P, c, i)) {
 		return NULL;
 	}
 	/* attributes follow on the same line (comments after it belong to the
-	 * next instruction) */
-	for (;;) {
+	 * next instruction); anonymous instructions have none */
+	for (; !anon;) {
 		const char *q = L->p;
 		while (q < L->end && (*q == ' ' || *q == '\t'))
 			q++;
@@ -945,6 +1057,12 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 		lex_error(L, shape_at, "cannot infer the result shape of '%s' (%s); write it before the opcode",
 			name, hilo_opcode_name(op));
 		return NULL;
+	}
+	/* a broadcast of a scalar may leave out dimensions={} */
+	if (op == HILO_OP_BROADCAST && i->noperands == 1 && i->operands[0]->shape->rank == 0 &&
+	    !hilo_instr_attr(i, "dimensions")) {
+		hilo_attr *a = hilo_instr_set_attr(m, i, "dimensions", HILO_ATTR_INTS);
+		hilo_attr_set_ints(m, a, NULL, 0);
 	}
 	hilo_ptrmap_put(&P->names, name, i);
 	return i;
@@ -982,6 +1100,52 @@ static bool read_signature(parser *P)
 	}
 	L->p += 2;
 	return lex_shape(L) != NULL;
+}
+
+/* XLA prints a computation in post order from its root (operands in
+ * order), then whatever the root does not reach. Parsed text is already in
+ * that order; only computations with synthesized instructions need it. */
+static void order_like_xla(hilo_module *m, hilo_comp *c)
+{
+	uint32_t n = c->ninstrs, k = 0;
+	hilo_instr **order = malloc((n + 1) * sizeof *order);
+	struct frame { hilo_instr *i; uint32_t next; } *st = malloc((n + 1) * sizeof *st);
+	if (!order || !st) {
+		free(order);
+		free(st);
+		return;
+	}
+	for (hilo_instr *i = c->first; i; i = i->next)
+		i->mark = 0;
+	hilo_instr *roots[2] = {c->root, NULL};
+	for (int r = 0; r < 2 && roots[r]; r++) {
+		uint32_t sp = 0;
+		st[sp++] = (struct frame){roots[r], 0};
+		roots[r]->mark = 1;
+		while (sp) {
+			struct frame *f = &st[sp - 1];
+			if (f->next < f->i->noperands) {
+				hilo_instr *o = f->i->operands[f->next++];
+				if (!o->mark) {
+					o->mark = 1;
+					st[sp++] = (struct frame){o, 0};
+				}
+				continue;
+			}
+			order[k++] = f->i;
+			sp--;
+		}
+	}
+	for (hilo_instr *i = c->first; i; i = i->next)
+		if (!i->mark)
+			order[k++] = i;
+	c->first = c->last = NULL;
+	c->ninstrs = 0;
+	for (uint32_t j = 0; j < k; j++)
+		hilo_comp_append(c, order[j]);
+	(void)m;
+	free(order);
+	free(st);
 }
 
 static hilo_comp *read_computation(parser *P)
@@ -1078,6 +1242,10 @@ static hilo_comp *read_computation(parser *P)
 		pred->cap_ctrl_succs = pred->nctrl_succs;
 	}
 	hilo_comp_set_root(c, root ? root : c->last);
+	if (P->synthesized)
+		order_like_xla(m, c);
+	P->synthesized = false;
+	P->ngtes = 0;
 	const char *q = L->p;
 	while (q < L->end && (*q == ' ' || *q == '\t'))
 		q++;
@@ -1249,7 +1417,12 @@ hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
 		const char *g = L->p, *q = g;
 		while (q < L->end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
 			q++;
-		if ((size_t)(q - g) != 2 || memcmp(g, "\n\n", 2) != 0)
+		/* XLA prints one blank line; keep odd blank lines of old dumps,
+		 * but a missing blank line is just hand-written input */
+		size_t nl = 0;
+		for (const char *r = g; r < q; r++)
+			nl += *r == '\n';
+		if (nl >= 2 && ((size_t)(q - g) != 2 || memcmp(g, "\n\n", 2) != 0))
 			m->gap = hilo_arena_strndup(m->arena, g, (size_t)(q - g));
 	}
 	if (!read_stack_frames(&P))
@@ -1274,6 +1447,8 @@ computations:
 					ws = false;
 			if (ws && L->end - t != 1)
 				m->trailer = hilo_arena_strndup(m->arena, t, (size_t)(L->end - t));
+			if (before == L->end && before > src && before[-1] == '}')
+				m->no_final_newline = true;
 			break;
 		}
 		hilo_comp *c = read_computation(&P);
@@ -1307,10 +1482,13 @@ computations:
 	}
 	m->style = P.saw_no_percent && !P.saw_percent ? HILO_STYLE_SHORT
 	         : P.saw_operand_shapes ? HILO_STYLE_LONG : HILO_STYLE_DEFAULT;
+	if (m->style == HILO_STYLE_LONG)
+		m->no_entry_layout = true;
 	hilo_ptrmap_free(&P.comps);
 	hilo_ptrmap_free(&P.names);
 	hilo_ptrmap_free(&shapes);
 	free(P.ctrl);
+	free(P.gtes);
 	return m;
 fail:
 	if (!L->failed)
@@ -1319,6 +1497,7 @@ fail:
 	hilo_ptrmap_free(&P.names);
 	hilo_ptrmap_free(&shapes);
 	free(P.ctrl);
+	free(P.gtes);
 	hilo_module_destroy(m);
 	return NULL;
 }

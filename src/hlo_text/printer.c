@@ -264,6 +264,40 @@ static void put_comp(printer *P, const hilo_comp *c)
 	hilo_buf_putc(b, '\n');
 }
 
+/* entry_computation_layout={(p0, p1, ...)->root}: derived from the entry
+ * computation when the module has none (as XLA always prints one). */
+static void put_entry_layout(hilo_buf *b, const hilo_module *m)
+{
+	const hilo_comp *e = m->entry;
+	hilo_buf_puts(b, ", entry_computation_layout={(");
+	for (uint32_t k = 0; k < e->nparams; k++) {
+		if (k) {
+			hilo_buf_put(b, ", ", 2);
+			if (k % 5 == 0)
+				hilo_buf_printf(b, "/*index=%u*/", k);
+		}
+		if (e->params[k])
+			hilo_shape_print(b, e->params[k]->shape);
+	}
+	hilo_buf_put(b, ")->", 3);
+	if (e->root)
+		hilo_shape_print(b, e->root->shape);
+	hilo_buf_putc(b, '}');
+}
+
+static bool after_entry_layout(const char *key)
+{
+	static const char *const later[] = {
+		"allow_spmd_sharding_propagation_to_parameters", "allow_spmd_sharding_propagation_to_output",
+		"replica_count", "num_partitions", "frontend_attributes", "origin_recovery_table",
+		"debug_attributes",
+	};
+	for (size_t k = 0; k < sizeof later / sizeof *later; k++)
+		if (strcmp(key, later[k]) == 0)
+			return true;
+	return false;
+}
+
 bool hilo_print_text(hilo_buf *b, const hilo_module *m, hilo_print_style style)
 {
 	printer P = {b, m, style == HILO_STYLE_AUTO ? m->style : style, style == HILO_STYLE_AUTO};
@@ -271,12 +305,22 @@ bool hilo_print_text(hilo_buf *b, const hilo_module *m, hilo_print_style style)
 		hilo_buf_puts(b, m->header);
 	hilo_buf_put(b, "HloModule ", 10);
 	hilo_buf_puts(b, m->name);
+	bool need_layout = !m->no_entry_layout && m->entry;
+	for (uint32_t k = 0; k < m->nattrs && need_layout; k++)
+		if (strcmp(m->attrs[k].key, "entry_computation_layout") == 0)
+			need_layout = false;
 	for (uint32_t k = 0; k < m->nattrs; k++) {
+		if (need_layout && after_entry_layout(m->attrs[k].key)) {
+			put_entry_layout(b, m);
+			need_layout = false;
+		}
 		hilo_buf_puts(b, m->attrs[k].sep ? m->attrs[k].sep : ", ");
 		hilo_buf_puts(b, m->attrs[k].key);
 		hilo_buf_putc(b, '=');
 		hilo_buf_puts(b, m->attrs[k].value);
 	}
+	if (need_layout)
+		put_entry_layout(b, m);
 	hilo_buf_puts(b, m->gap ? m->gap : "\n\n");
 	if (m->stack_frames) {
 		hilo_buf_puts(b, m->stack_frames);
@@ -287,6 +331,9 @@ bool hilo_print_text(hilo_buf *b, const hilo_module *m, hilo_print_style style)
 			hilo_buf_puts(b, m->comps[k]->gap_before ? m->comps[k]->gap_before : "\n");
 		put_comp(&P, m->comps[k]);
 	}
-	hilo_buf_puts(b, m->trailer ? m->trailer : "\n");
+	if (m->no_final_newline && b->len && b->data[b->len - 1] == '\n')
+		b->data[--b->len] = 0;
+	else
+		hilo_buf_puts(b, m->trailer ? m->trailer : "\n");
 	return !b->oom;
 }

@@ -3,6 +3,8 @@
 #   exact   FILE...  hilo-opt FILE (no passes, style auto) == FILE, byte for byte
 #   styles  FILE...  FILE -> long -> default == FILE -> default, and == FILE
 #                    for files XLA printed in the default style
+#   pairs   FILE...  X.input.hlo prints exactly as X.expected.hlo (XLA's
+#                    normalising cases: inline operands, %x#i, inferred shapes)
 #   parse   FILE...  parses and verifies (with --split-input-file); files that
 #                    use a construct hilo does not support are listed in
 #                    tests/roundtrip/unsupported.txt and must fail with a
@@ -29,6 +31,10 @@ for f in "$@"; do
       cmp -s "$tmp/def" "$f" || ok=0
     fi
     if [ $ok = 1 ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL styles: $f"; fi ;;
+  pairs)
+    e=${f%.input.hlo}.expected.hlo
+    if "$opt" "$f" >"$tmp/out" 2>"$tmp/err" && cmp -s "$e" "$tmp/out"; then pass=$((pass+1))
+    else fail=$((fail+1)); echo "FAIL pairs: $f"; head -3 "$tmp/err"; diff "$e" "$tmp/out" | head -5; fi ;;
   parse)
     base=$(basename "$f")
     if grep -qxF "$base" "$here/unsupported.txt"; then
