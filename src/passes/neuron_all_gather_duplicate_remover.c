@@ -1,0 +1,688 @@
+/* neuron_all_gather_duplicate_remover (#106, seed 004 "#106 -
+ * NeuronDuplicateParameterAllGatherRemover", SPEC section 4).
+ *
+ * What it rewrites: within one computation, an all-gather that gathers the
+ * same parameter value as an earlier all-gather (post order), with the same
+ * collective configuration, is replaced by the earlier one: every user (and
+ * the root slot) is redirected, control edges are moved over, and the dce
+ * pass (XLA's HloDCE) then removes the orphan if it has no side effect.
+ *
+ * Exact conditions. For each operand of an `all-gather` the value is traced
+ * upwards (the seed's FindRawParameter):
+ *   get-tuple-element  pushes its index and descends;
+ *   tuple              pops the most recent index and follows that operand;
+ *   opt-barrier        descends (it is the identity on values);
+ *   convert            descends only when operand and result shapes are
+ *                      equal (element type and layout included): a
+ *                      dtype-changing convert stops the walk;
+ *   all-gather         (single operand, array result) descends, and its
+ *                      whole configuration becomes part of the key;
+ *   parameter          ends the walk; the unconsumed indices are the path
+ *                      into the parameter.
+ * Any other instruction stops the walk and the gather is skipped with a
+ * remark. The key is: per operand (parameter id, index path, nested
+ * gathers' configs), then the gather's output shape with layout (so the
+ * element type), all_gather dimension, use_global_device_ids, whether a
+ * channel_id is present, constrain_layout, and the replica groups compared
+ * by meaning (list `{{0,1},{2,3}}` and iota `[2,2]<=[4]` / `[G,S]<=[d..]T(p..)`
+ * forms expanded to explicit lists; the order of groups is irrelevant, the
+ * order inside a group is kept). Groups that cannot be parsed are compared
+ * by their text. The map starts empty in every computation.
+ *
+ * Why it is sound. Two all-gathers with the same operand values and the
+ * same collective mode, dimension and device groups deliver identical
+ * results on every device. The walk only crosses value-preserving ops
+ * (tuple plumbing, opt-barrier, same-shape convert), so equal keys mean
+ * equal operand values within one execution of the computation. Deviations
+ * from the seed, all towards soundness:
+ *  - the seed keys on groups alone; the same group list means different
+ *    devices under different modes (cross-replica vs. cross-partition vs.
+ *    global ids, see XLA PR #45395), so the mode and the dimension are in
+ *    the key (SPEC section 4);
+ *  - the seed forgets the configuration of all-gathers crossed by the walk;
+ *    two differently grouped inner gathers of one parameter can have equal
+ *    shapes, so each crossed gather's configuration is part of the key;
+ *  - the seed keeps only two index scalars; the full index path is kept;
+ *  - variadic all-gathers are keyed on every operand, not operand 0;
+ *  - a control successor of the duplicate that is an ancestor of the kept
+ *    gather would form a cycle: that duplicate is declined.
+ * Async all-gather-start/-done pairs are declined with a remark. The
+ * duplicate's redirected users see the kept gather, which precedes it in
+ * post order, so no cycle can appear.
+ */
+#include "hilo/pass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- replica groups ------------------------------------------------- */
+
+#define MAX_GROUP_DEVICES (1 << 20)
+
+typedef struct groups {
+	int64_t *ids;   /* all devices, group after group */
+	int64_t *start; /* ngroups + 1 offsets into ids */
+	int64_t ngroups;
+} groups;
+
+static void groups_free(groups *g)
+{
+	free(g->ids);
+	free(g->start);
+	g->ids = g->start = NULL;
+	g->ngroups = 0;
+}
+
+static void skip_ws(const char **p)
+{
+	while (**p == ' ' || **p == '\t' || **p == '\n')
+		(*p)++;
+}
+
+static bool parse_int(const char **p, int64_t *out)
+{
+	skip_ws(p);
+	const char *s = *p;
+	bool neg = false;
+	if (*s == '-') {
+		neg = true;
+		s++;
+	}
+	if (*s < '0' || *s > '9')
+		return false;
+	int64_t v = 0;
+	while (*s >= '0' && *s <= '9') {
+		if (v > (INT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (*s++ - '0');
+	}
+	*out = neg ? -v : v;
+	*p = s;
+	return true;
+}
+
+/* "[a,b,...]" -> up to max ints; returns the count or -1. */
+static int parse_int_list(const char **p, char open, char close, int64_t *out, int max)
+{
+	skip_ws(p);
+	if (**p != open)
+		return -1;
+	(*p)++;
+	int n = 0;
+	skip_ws(p);
+	if (**p == close) {
+		(*p)++;
+		return 0;
+	}
+	for (;;) {
+		if (n == max || !parse_int(p, &out[n]))
+			return -1;
+		n++;
+		skip_ws(p);
+		if (**p == ',') {
+			(*p)++;
+			continue;
+		}
+		if (**p != close)
+			return -1;
+		(*p)++;
+		return n;
+	}
+}
+
+static bool groups_push(groups *g, int64_t *cap, int64_t nids, int64_t id)
+{
+	if (nids == *cap) {
+		if (*cap >= MAX_GROUP_DEVICES)
+			return false;
+		int64_t nc = *cap ? *cap * 2 : 16;
+		int64_t *n = realloc(g->ids, (size_t)nc * sizeof *n);
+		if (!n)
+			return false;
+		g->ids = n;
+		*cap = nc;
+	}
+	g->ids[nids] = id;
+	return true;
+}
+
+static bool groups_open(groups *g, int64_t *gcap, int64_t nids)
+{
+	if (g->ngroups + 1 >= *gcap) {
+		int64_t nc = *gcap * 2 + 8;
+		int64_t *n = realloc(g->start, (size_t)nc * sizeof *n);
+		if (!n)
+			return false;
+		g->start = n;
+		*gcap = nc;
+	}
+	g->start[g->ngroups] = nids;
+	return true;
+}
+
+/* {{0,1},{2,3}} or {} */
+static bool parse_list_groups(const char *p, groups *g)
+{
+	int64_t cap = 0, gcap = 0, nids = 0;
+	skip_ws(&p);
+	if (*p++ != '{')
+		return false;
+	skip_ws(&p);
+	if (*p == '}') {
+		p++;
+	} else {
+		for (;;) {
+			skip_ws(&p);
+			if (*p++ != '{' || !groups_open(g, &gcap, nids))
+				return false;
+			skip_ws(&p);
+			if (*p == '}') {
+				p++;
+			} else {
+				for (;;) {
+					int64_t v;
+					if (!parse_int(&p, &v) || !groups_push(g, &cap, nids, v))
+						return false;
+					nids++;
+					skip_ws(&p);
+					if (*p == ',') {
+						p++;
+						continue;
+					}
+					if (*p++ != '}')
+						return false;
+					break;
+				}
+			}
+			g->ngroups++;
+			skip_ws(&p);
+			if (*p == ',') {
+				p++;
+				continue;
+			}
+			if (*p++ != '}')
+				return false;
+			break;
+		}
+	}
+	skip_ws(&p);
+	if (*p)
+		return false;
+	if (!groups_open(g, &gcap, nids))
+		return false;
+	return true;
+}
+
+/* [G,S]<=[d0,d1,...] or [G,S]<=[d0,...]T(p0,...): the device ids are
+ * iota(prod d) reshaped to d, transposed by p, and read row-major in
+ * groups of S. */
+static bool parse_iota_groups(const char *p, groups *g)
+{
+	enum { MAXR = 16 };
+	int64_t gs[MAXR], dims[MAXR], perm[MAXR];
+	if (parse_int_list(&p, '[', ']', gs, MAXR) != 2)
+		return false;
+	skip_ws(&p);
+	if (p[0] != '<' || p[1] != '=')
+		return false;
+	p += 2;
+	int r = parse_int_list(&p, '[', ']', dims, MAXR);
+	if (r < 1)
+		return false;
+	skip_ws(&p);
+	if (*p == 'T') {
+		p++;
+		if (parse_int_list(&p, '(', ')', perm, MAXR) != r)
+			return false;
+	} else {
+		for (int k = 0; k < r; k++)
+			perm[k] = k;
+	}
+	skip_ws(&p);
+	if (*p)
+		return false;
+	int64_t total = 1;
+	bool seen[MAXR] = {false};
+	for (int k = 0; k < r; k++) {
+		if (dims[k] < 0 || perm[k] < 0 || perm[k] >= r || seen[perm[k]])
+			return false;
+		seen[perm[k]] = true;
+		if (dims[k] && total > MAX_GROUP_DEVICES / dims[k])
+			return false;
+		total *= dims[k];
+	}
+	if (gs[0] < 0 || gs[1] < 0 || gs[0] * gs[1] != total || total > MAX_GROUP_DEVICES)
+		return false;
+	g->ids = malloc((size_t)(total ? total : 1) * sizeof *g->ids);
+	g->start = malloc((size_t)(gs[0] + 1) * sizeof *g->start);
+	if (!g->ids || !g->start)
+		return false;
+	/* Transposed dims td[k] = dims[perm[k]]; element at transposed index
+	 * (j0..j_{r-1}) is the iota value at source index i[perm[k]] = j_k. */
+	int64_t td[MAXR], stride[MAXR], idx[MAXR] = {0};
+	int64_t s = 1;
+	for (int k = r - 1; k >= 0; k--) {
+		stride[k] = s;
+		s *= dims[k];
+	}
+	for (int k = 0; k < r; k++)
+		td[k] = dims[perm[k]];
+	for (int64_t n = 0; n < total; n++) {
+		int64_t v = 0;
+		for (int k = 0; k < r; k++)
+			v += idx[k] * stride[perm[k]];
+		g->ids[n] = v;
+		for (int k = r - 1; k >= 0; k--) {
+			if (++idx[k] < td[k])
+				break;
+			idx[k] = 0;
+		}
+	}
+	g->ngroups = gs[0];
+	for (int64_t k = 0; k <= gs[0]; k++)
+		g->start[k] = k * gs[1];
+	return true;
+}
+
+/* Orders groups lexicographically; the order of groups has no meaning. */
+typedef struct grp_ref {
+	const int64_t *v;
+	int64_t n;
+} grp_ref;
+
+static int grp_cmp(const void *a, const void *b)
+{
+	const grp_ref *x = a, *y = b;
+	for (int64_t k = 0; k < x->n && k < y->n; k++)
+		if (x->v[k] != y->v[k])
+			return x->v[k] < y->v[k] ? -1 : 1;
+	return (x->n > y->n) - (x->n < y->n);
+}
+
+/* Appends a canonical rendering of the groups attribute to b. */
+static void put_groups(hilo_buf *b, const hilo_instr *ag)
+{
+	const hilo_attr *a = hilo_instr_attr(ag, "replica_groups");
+	const char *text = a && a->kind == HILO_ATTR_RAW ? a->v.text : a ? NULL : "{}";
+	if (!text) {
+		hilo_buf_puts(b, "groups?");
+		hilo_buf_put_i64(b, (int64_t)(uintptr_t)ag);
+		return;
+	}
+	groups g = {0};
+	const char *t = text;
+	skip_ws(&t);
+	bool ok = *t == '[' ? parse_iota_groups(t, &g) : parse_list_groups(t, &g);
+	grp_ref *refs = ok ? malloc((size_t)(g.ngroups + 1) * sizeof *refs) : NULL;
+	if (!ok || !refs) {
+		hilo_buf_puts(b, "groups-text:");
+		hilo_buf_puts(b, text);
+		free(refs);
+		groups_free(&g);
+		return;
+	}
+	for (int64_t k = 0; k < g.ngroups; k++) {
+		refs[k].v = g.ids + g.start[k];
+		refs[k].n = g.start[k + 1] - g.start[k];
+	}
+	qsort(refs, (size_t)g.ngroups, sizeof *refs, grp_cmp);
+	hilo_buf_puts(b, "groups{");
+	for (int64_t k = 0; k < g.ngroups; k++) {
+		hilo_buf_putc(b, '{');
+		for (int64_t j = 0; j < refs[k].n; j++) {
+			if (j)
+				hilo_buf_putc(b, ',');
+			hilo_buf_put_i64(b, refs[k].v[j]);
+		}
+		hilo_buf_putc(b, '}');
+	}
+	hilo_buf_putc(b, '}');
+	free(refs);
+	groups_free(&g);
+}
+
+/* The gather's own configuration (everything except its operands). */
+static void put_config(hilo_buf *b, const hilo_instr *ag)
+{
+	hilo_buf_puts(b, "shape=");
+	hilo_shape_print(b, ag->shape);
+	int n = 0;
+	const int64_t *d = hilo_instr_get_ints(ag, "dimensions", &n);
+	hilo_buf_puts(b, ";dim=");
+	for (int k = 0; d && k < n; k++) {
+		hilo_buf_put_i64(b, d[k]);
+		hilo_buf_putc(b, ',');
+	}
+	bool v = false;
+	hilo_buf_puts(b, ";global=");
+	hilo_buf_putc(b, hilo_instr_get_bool(ag, "use_global_device_ids", &v) && v ? '1' : '0');
+	v = false;
+	hilo_buf_puts(b, ";constrain=");
+	hilo_buf_putc(b, hilo_instr_get_bool(ag, "constrain_layout", &v) && v ? '1' : '0');
+	hilo_buf_puts(b, ";channel=");
+	hilo_buf_putc(b, hilo_instr_attr(ag, "channel_id") ? '1' : '0');
+	hilo_buf_putc(b, ';');
+	put_groups(b, ag);
+}
+
+/* ---- the up-walk (FindRawParameter) ---------------------------------- */
+
+/* Appends the operand's key to b. Returns NULL on success, else the
+ * instruction where the walk stopped (and *why explains). */
+static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, const char **why)
+{
+	int64_t *stack = NULL;
+	size_t n = 0, cap = 0;
+	const hilo_instr *stop = NULL;
+	for (;;) {
+		switch (node->op) {
+		case HILO_OP_PARAMETER:
+			hilo_buf_puts(b, "param#");
+			hilo_buf_put_i64(b, node->id);
+			hilo_buf_puts(b, "path");
+			while (n)
+				hilo_buf_printf(b, ".%lld", (long long)stack[--n]);
+			free(stack);
+			return NULL;
+		case HILO_OP_GET_TUPLE_ELEMENT: {
+			int64_t idx;
+			if (node->noperands != 1 || !hilo_instr_get_int(node, "index", &idx)) {
+				*why = "get-tuple-element without an index";
+				stop = node;
+				goto out;
+			}
+			if (n == cap) {
+				cap = cap ? cap * 2 : 8;
+				int64_t *s = realloc(stack, cap * sizeof *s);
+				if (!s) {
+					*why = "out of memory";
+					stop = node;
+					goto out;
+				}
+				stack = s;
+			}
+			stack[n++] = idx;
+			node = node->operands[0];
+			break;
+		}
+		case HILO_OP_TUPLE: {
+			if (!n) {
+				*why = "a tuple reached without a pending get-tuple-element index";
+				stop = node;
+				goto out;
+			}
+			int64_t idx = stack[--n];
+			if (idx < 0 || (uint64_t)idx >= node->noperands) {
+				*why = "tuple index out of range";
+				stop = node;
+				goto out;
+			}
+			node = node->operands[idx];
+			break;
+		}
+		case HILO_OP_OPT_BARRIER:
+			if (node->noperands != 1) {
+				*why = "opt-barrier without exactly one operand";
+				stop = node;
+				goto out;
+			}
+			node = node->operands[0];
+			break;
+		case HILO_OP_CONVERT:
+			if (node->noperands != 1 || !hilo_shape_equal(node->operands[0]->shape, node->shape)) {
+				*why = "convert changes the shape or element type";
+				stop = node;
+				goto out;
+			}
+			node = node->operands[0];
+			break;
+		case HILO_OP_ALL_GATHER:
+			if (node->noperands != 1 || n || !hilo_shape_is_array(node->shape)) {
+				*why = "a variadic or tuple-shaped all-gather on the path";
+				stop = node;
+				goto out;
+			}
+			hilo_buf_puts(b, "via-ag[");
+			put_config(b, node);
+			hilo_buf_puts(b, "]");
+			node = node->operands[0];
+			break;
+		default:
+			*why = "not a forwarding op";
+			stop = node;
+			goto out;
+		}
+	}
+out:
+	free(stack);
+	return stop;
+}
+
+/* ---- the per-computation key map (string -> kept gather) ------------- */
+
+typedef struct key_map {
+	char **keys;
+	hilo_instr **vals;
+	size_t cap, n;
+} key_map;
+
+static uint64_t hash_str(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t k = 0; k < len; k++)
+		h = (h ^ (unsigned char)s[k]) * 1099511628211ull;
+	return h;
+}
+
+static void map_free(key_map *mp)
+{
+	for (size_t k = 0; k < mp->cap; k++)
+		free(mp->keys[k]);
+	free(mp->keys);
+	free(mp->vals);
+	memset(mp, 0, sizeof *mp);
+}
+
+static bool map_grow(key_map *mp)
+{
+	size_t nc = mp->cap ? mp->cap * 2 : 64;
+	char **nk = calloc(nc, sizeof *nk);
+	hilo_instr **nv = calloc(nc, sizeof *nv);
+	if (!nk || !nv) {
+		free(nk);
+		free(nv);
+		return false;
+	}
+	for (size_t k = 0; k < mp->cap; k++) {
+		if (!mp->keys[k])
+			continue;
+		size_t h = hash_str(mp->keys[k], strlen(mp->keys[k])) & (nc - 1);
+		while (nk[h])
+			h = (h + 1) & (nc - 1);
+		nk[h] = mp->keys[k];
+		nv[h] = mp->vals[k];
+	}
+	free(mp->keys);
+	free(mp->vals);
+	mp->keys = nk;
+	mp->vals = nv;
+	mp->cap = nc;
+	return true;
+}
+
+/* Returns the stored gather for key, or stores val and returns NULL.
+ * *oom is set when memory ran out (nothing stored). */
+static hilo_instr *map_find_or_put(key_map *mp, const char *key, size_t len, hilo_instr *val, bool *oom)
+{
+	if ((mp->n + 1) * 2 > mp->cap && !map_grow(mp)) {
+		*oom = true;
+		return NULL;
+	}
+	size_t h = hash_str(key, len) & (mp->cap - 1);
+	while (mp->keys[h]) {
+		if (strcmp(mp->keys[h], key) == 0)
+			return mp->vals[h];
+		h = (h + 1) & (mp->cap - 1);
+	}
+	char *k = malloc(len + 1);
+	if (!k) {
+		*oom = true;
+		return NULL;
+	}
+	memcpy(k, key, len + 1);
+	mp->keys[h] = k;
+	mp->vals[h] = val;
+	mp->n++;
+	return NULL;
+}
+
+/* ---- rewriting ------------------------------------------------------- */
+
+/* True if `anc` is `i` or reaches it through operands / control preds. */
+static bool reaches(hilo_instr *anc, hilo_instr *i, uint64_t stamp)
+{
+	size_t n = 0, cap = 16;
+	hilo_instr **st = malloc(cap * sizeof *st);
+	bool found = false;
+	if (!st)
+		return true; /* be conservative */
+	st[n++] = i;
+	i->mark = (int64_t)stamp;
+	while (n && !found) {
+		hilo_instr *x = st[--n];
+		if (x == anc) {
+			found = true;
+			break;
+		}
+		for (uint32_t k = 0; k < x->noperands + x->nctrl_preds; k++) {
+			hilo_instr *y = k < x->noperands ? x->operands[k] : x->ctrl_preds[k - x->noperands];
+			if (y->mark == (int64_t)stamp)
+				continue;
+			y->mark = (int64_t)stamp;
+			if (n == cap) {
+				hilo_instr **ns = realloc(st, cap * 2 * sizeof *ns);
+				if (!ns) {
+					found = true;
+					break;
+				}
+				st = ns;
+				cap *= 2;
+			}
+			st[n++] = y;
+		}
+	}
+	free(st);
+	return found;
+}
+
+/* Moves dup's control edges away before it dies: each successor is
+ * ordered after keep and after dup's predecessors, so no ordering the
+ * program asked for is lost. False (nothing changed) if that would form a
+ * cycle (a successor that keep depends on). */
+static bool move_ctrl_edges(hilo_module *m, hilo_instr *dup, hilo_instr *keep, uint64_t *stamp)
+{
+	if (!dup->nctrl_succs && !dup->nctrl_preds)
+		return true;
+	for (uint32_t k = 0; k < dup->nctrl_succs; k++)
+		if (reaches(dup->ctrl_succs[k], keep, ++*stamp))
+			return false;
+	uint32_t np = dup->nctrl_preds, ns = dup->nctrl_succs;
+	hilo_instr **preds = malloc((np + 1) * sizeof *preds);
+	hilo_instr **succs = malloc((ns + 1) * sizeof *succs);
+	if (!preds || !succs) {
+		free(preds);
+		free(succs);
+		return false;
+	}
+	memcpy(preds, dup->ctrl_preds, np * sizeof *preds);
+	memcpy(succs, dup->ctrl_succs, ns * sizeof *succs);
+	hilo_instr_remove_ctrl_deps(dup);
+	for (uint32_t s = 0; s < ns; s++) {
+		hilo_instr_add_ctrl_pred(m, succs[s], keep);
+		for (uint32_t k = 0; k < np; k++)
+			hilo_instr_add_ctrl_pred(m, succs[s], preds[k]);
+	}
+	free(preds);
+	free(succs);
+	return true;
+}
+
+hilo_pass_result hilo_pass_neuron_all_gather_duplicate_remover(hilo_pass_ctx *ctx)
+{
+	hilo_module *m = ctx->m;
+	bool changed = false;
+	uint64_t stamp = 0x6a11000000000000ull;
+	hilo_buf key;
+	hilo_buf_init(&key);
+	key_map seen = {0};
+	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
+		hilo_comp *c = m->comps[ci];
+		uint32_t n = 0;
+		hilo_instr **po = hilo_comp_post_order(m, c, &n);
+		map_free(&seen); /* per computation, as the seed */
+		for (uint32_t k = 0; k < n; k++) {
+			hilo_instr *ag = po[k];
+			if (ag->op == HILO_OP_ALL_GATHER_START) {
+				hilo_remark(ctx, c, ag, "declined",
+					"async all-gather-start/-done pairs are not deduplicated");
+				continue;
+			}
+			if (ag->op != HILO_OP_ALL_GATHER || !ag->noperands)
+				continue;
+			key.len = 0;
+			hilo_buf_printf(&key, "n=%u;", ag->noperands);
+			const hilo_instr *stop = NULL;
+			const char *why = "";
+			for (uint32_t o = 0; o < ag->noperands && !stop; o++) {
+				stop = walk_to_param(&key, ag->operands[o], &why);
+				hilo_buf_putc(&key, '|');
+			}
+			if (stop) {
+				hilo_remark(ctx, c, ag, "declined",
+					"operand does not trace to a parameter: stopped at %s %s (%s)",
+					hilo_opcode_name(stop->op), stop->name, why);
+				continue;
+			}
+			put_config(&key, ag);
+			if (key.oom) {
+				hilo_buf_free(&key);
+				map_free(&seen);
+				hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, ag->line, ag->col,
+					NULL, 0, "%s: out of memory", ctx->pass ? ctx->pass : "neuron_all_gather_duplicate_remover");
+				return HILO_PASS_ERROR;
+			}
+			bool oom = false;
+			hilo_instr *keep = map_find_or_put(&seen, hilo_buf_cstr(&key), key.len, ag, &oom);
+			if (oom) {
+				hilo_buf_free(&key);
+				map_free(&seen);
+				hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, ag->line, ag->col,
+					NULL, 0, "%s: out of memory", ctx->pass ? ctx->pass : "neuron_all_gather_duplicate_remover");
+				return HILO_PASS_ERROR;
+			}
+			if (!keep)
+				continue; /* first of its key: stored for future use */
+			if (!move_ctrl_edges(m, ag, keep, &stamp)) {
+				hilo_remark(ctx, c, ag, "declined",
+					"a control successor of the duplicate precedes %s; merging would create a cycle",
+					keep->name);
+				continue;
+			}
+			hilo_instr_replace_all_uses(m, ag, keep);
+			hilo_remark(ctx, c, ag, "rewritten",
+				"Replacing all-gather with previous result: %s", keep->name);
+			ctx->rewrites++;
+			changed = true;
+		}
+	}
+	hilo_buf_free(&key);
+	map_free(&seen);
+	if (changed) {
+		/* XLA's HloDCE, as the seed; its removals are not our rewrites */
+		uint64_t r = ctx->rewrites;
+		if (hilo_pass_dce(ctx) == HILO_PASS_ERROR)
+			return HILO_PASS_ERROR;
+		ctx->rewrites = r;
+	}
+	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
+}
