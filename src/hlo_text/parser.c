@@ -17,6 +17,11 @@
 
 int lex_col(const lexer *L, const char *at)
 {
+	if (at >= L->line_start && at <= L->end) {
+		const char *nl = memchr(L->line_start, '\n', (size_t)(at - L->line_start));
+		if (!nl)
+			return (int)(at - L->line_start) + 1;
+	}
 	const char *ls = at;
 	while (ls > L->src && ls[-1] != '\n')
 		ls--;
