@@ -55,10 +55,12 @@ typedef struct parser {
 	tok *t;              /* current line's tokens */
 	size_t nt, ti;
 	int depth;
+	int blocks;
 	bool failed;
 } parser;
 
-#define MAX_DEPTH 200
+#define MAX_DEPTH 500   /* expression tree depth along one line */
+#define MAX_BLOCKS 100  /* nested compound statements */
 
 static void perr(parser *ps, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -804,6 +806,7 @@ static pto_expr *parse_exprlist(parser *ps, bool targets)
 /* ---- statements ----------------------------------------------------- */
 
 static bool parse_block(parser *ps, pto_block *out, int ind, int owner_line);
+static bool parse_block_(parser *ps, pto_block *out, int ind, int owner_line);
 
 static void set_line(parser *ps, size_t li)
 {
@@ -1036,6 +1039,17 @@ static pto_stmt *parse_stmt(parser *ps)
 }
 
 static bool parse_block(parser *ps, pto_block *out, int ind, int owner_line)
+{
+	if (++ps->blocks > MAX_BLOCKS) {
+		perr(ps, owner_line, ind + 1, "statements nested too deeply");
+		return false;
+	}
+	bool ok = parse_block_(ps, out, ind, owner_line);
+	ps->blocks--;
+	return ok;
+}
+
+static bool parse_block_(parser *ps, pto_block *out, int ind, int owner_line)
 {
 	const char **lead = NULL;
 	size_t nlead = 0, leadcap = 0;
