@@ -8,28 +8,33 @@
 opt=$1; dir=$2; shift 2
 [ -d "$dir" ] || { echo "corpus folder $dir missing: skipped"; exit 77; }
 [ $# -gt 0 ] || set -- $(cd "$dir" && grep -l ' while(' *.hlo)
-passes=while-loop-unroller,neuron-dus-ds-index-simplifier,dynamic-slice-mover
-for p in slice-of-concat-optimizer neuron_repeated_dus_to_concat; do
-	"$opt" --list-passes | grep -q "^$p " && passes=$passes,$p
-done
-passes=$passes,dce
+# the flow as issue 9 states it, and the same with the call chain inlined
+# before the concat passes (neuron_repeated_dus_to_concat declines chains
+# that are still split across call bodies)
+flow=while-loop-unroller,neuron-dus-ds-index-simplifier,dynamic-slice-mover
+plain=$flow,slice-of-concat-optimizer,neuron_repeated_dus_to_concat,dce
+inlined=$flow,call-inliner,tuple-simplifier,dce,neuron_repeated_dus_to_concat,slice-of-concat-optimizer,dce
 tmp=${TMPDIR:-/tmp}/hilo_e2e_$$
 mkdir -p "$tmp"
 status=0
 for f in "$@"; do
-	for markers in "" --unroll-markers; do
+	for run in "plain" "plain --unroll-markers" "inlined"; do
+		set -- $run
+		eval passes=\$$1
+		markers=${2:-}
 		if ! "$opt" "$dir/$f" --passes=$passes $markers --verify-each --stats \
 			--remarks="$tmp/r.jsonl" -o "$tmp/out.hlo" 2> "$tmp/err"; then
-			echo "FAIL $f $markers"; cat "$tmp/err"; status=1; continue
+			echo "FAIL $f $run"; cat "$tmp/err"; status=1; continue
 		fi
 		r=$tmp/r.jsonl
 		n() { grep -c "$1" "$r"; }
-		echo "$f ${markers:-(no markers)}: loops unrolled $(n '"while-loop-unroller".*"rewritten"')," \
+		echo "$f [$run]: loops unrolled $(n '"while-loop-unroller".*"rewritten"')," \
 			"declined $(n '"while-loop-unroller".*"declined"');" \
 			"dsidxnow written $(n 'wrote dsidxnow'), dusidxnow written $(n 'wrote dusidxnow');" \
 			"DS moved $(n '"dynamic-slice-mover".*"moved dynamic-slice')," \
 			"slice-of-concat $(n '"slice-of-concat-optimizer".*"rewritten"')," \
-			"DUS->concat $(n '"neuron_repeated_dus_to_concat".*"rewritten"')"
+			"DUS chains->concat $(n '"neuron_repeated_dus_to_concat".*"rewritten"');" \
+			"instructions $(grep '^  total' "$tmp/err" | awk '{print $3 " -> " $4}')"
 	done
 done
 rm -rf "$tmp"
