@@ -3,6 +3,7 @@
 
 #include "hilo/float.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 bool hilo_cu_const_int_at(const hilo_instr *i, size_t k, int64_t *out)
@@ -64,14 +65,60 @@ bool hilo_cu_interchangeable(const hilo_shape *from, const hilo_shape *to)
 	return true;
 }
 
-void hilo_cu_dce(hilo_pass_ctx *ctx)
+void hilo_cu_cleanup(hilo_pass_ctx *ctx, hilo_pass_fn fn)
 {
 	FILE *remarks = ctx->remarks;
 	uint64_t rewrites = ctx->rewrites;
 	ctx->remarks = NULL;
-	hilo_pass_dce(ctx);
+	fn(ctx);
 	ctx->remarks = remarks;
 	ctx->rewrites = rewrites;
+}
+
+static bool erasable(const hilo_module *m, const hilo_instr *i)
+{
+	return i->parent && i->nusers == 0 && i != i->parent->root && !i->is_root &&
+		i->op != HILO_OP_PARAMETER && i->nctrl_succs == 0 && i->nctrl_preds == 0 &&
+		i->ncalled == 0 && !hilo_instr_has_side_effect(m, i);
+}
+
+void hilo_cu_erase_dead(hilo_module *m, hilo_instr *i)
+{
+	if (!erasable(m, i))
+		return;
+	size_t n = 0, cap = 16;
+	hilo_instr **st = malloc(cap * sizeof *st);
+	if (!st)
+		return;
+	st[n++] = i;
+	while (n) {
+		hilo_instr *x = st[--n];
+		if (!erasable(m, x))
+			continue;
+		/* operands may appear more than once; each is re-checked when popped */
+		uint32_t no = x->noperands;
+		hilo_instr **ops = x->operands;
+		hilo_instr *buf[8];
+		hilo_instr **keep = no <= 8 ? buf : malloc(no * sizeof *keep);
+		if (!keep)
+			break;
+		for (uint32_t k = 0; k < no; k++)
+			keep[k] = ops[k];
+		hilo_comp_remove(x->parent, x);
+		for (uint32_t k = 0; k < no; k++) {
+			if (n == cap) {
+				hilo_instr **g = realloc(st, 2 * cap * sizeof *st);
+				if (!g)
+					break;
+				st = g;
+				cap *= 2;
+			}
+			st[n++] = keep[k];
+		}
+		if (keep != buf)
+			free(keep);
+	}
+	free(st);
 }
 
 bool hilo_cu_is_zero(const hilo_instr *i)

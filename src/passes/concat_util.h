@@ -21,9 +21,16 @@ int64_t hilo_cu_clamp_start(int64_t start, int64_t dim, int64_t size);
  * equal layouts when both carry one. */
 bool hilo_cu_interchangeable(const hilo_shape *from, const hilo_shape *to);
 
-/* Runs the dce pass over the module as the calling pass's clean-up: its
- * remarks are suppressed and its removals are not counted as rewrites. */
-void hilo_cu_dce(hilo_pass_ctx *ctx);
+/* Runs another pass (dce, tuple-simplifier) over the module as the calling
+ * pass's clean-up: its remarks are suppressed and its changes are not
+ * counted as rewrites. */
+void hilo_cu_cleanup(hilo_pass_ctx *ctx, hilo_pass_fn fn);
+#define hilo_cu_dce(ctx) hilo_cu_cleanup((ctx), hilo_pass_dce)
+
+/* XLA's ReplaceInstruction clean-up: removes i if it is dead (no users, not
+ * the root, not a parameter, no side effect, no control edges), then each
+ * operand that became dead, transitively. */
+void hilo_cu_erase_dead(hilo_module *m, hilo_instr *i);
 
 /* A scalar constant whose every element is exactly zero (+0 or -0 for
  * floats, 0 for ints, false for pred) and whose values are known; also a

@@ -27,8 +27,8 @@
  * Before the search, get-tuple-element(tuple(..., d, ...)) where d is a
  * dynamic-update-slice is forwarded to d (the tuple-simplifier step the
  * seed runs, applied first so chains that pass through a tuple in the same
- * computation become direct), then dce; after rewriting, dce removes the
- * old chain. Chains that continue inside a called computation (the
+ * computation become direct), then dce; after any change, tuple-simplifier
+ * and dce tidy up as in the seed (the old chain goes away). Chains that continue inside a called computation (the
  * seed's call-wrapped form) are reported and declined: hoisting the links
  * out of the call is not implemented yet.
  *
@@ -337,7 +337,9 @@ hilo_pass_result hilo_pass_neuron_repeated_dus_to_concat(hilo_pass_ctx *ctx)
 		free(heads);
 		changed |= cc;
 	}
-	if (changed)
+	if (changed) {
+		hilo_cu_cleanup(ctx, hilo_pass_tuple_simplifier);
 		hilo_cu_dce(ctx);
+	}
 	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 }

@@ -47,9 +47,9 @@
  *      with one operand is replaced by it.
  *    Zero arrays that are not broadcasts of a scalar are left alone.
  *
- * The dce pass runs after any change (XLA's
- * ReplaceInstruction removes the replaced instruction and its dead
- * operands).
+ * Like XLA's ReplaceInstruction, each rewrite removes the replaced
+ * instruction and the operands that became dead with it (transitively);
+ * nothing else is touched, so unrelated dead code stays.
  */
 #include "concat_util.h"
 
@@ -135,6 +135,7 @@ static bool selection_removal(hilo_pass_ctx *ctx, hilo_comp *c)
 		hilo_remark(ctx, c, s, "rewritten", "selectionRemoval: predicate is constant %s -> %s",
 			all_t ? "true" : "false", pick->name);
 		hilo_instr_replace_all_uses(ctx->m, s, pick);
+		hilo_cu_erase_dead(ctx->m, s);
 		ctx->rewrites++;
 		changed = true;
 	}
@@ -220,6 +221,7 @@ static bool addition_to_concatenation(hilo_pass_ctx *ctx, hilo_comp *c)
 		hilo_remark(ctx, c, add, "rewritten", "additionToConcatenation: add of complementary pads -> %s",
 			cat->name);
 		hilo_instr_replace_all_uses(m, add, cat);
+		hilo_cu_erase_dead(m, add);
 		ctx->rewrites++;
 		changed = true;
 	}
@@ -271,10 +273,17 @@ static bool fuse_concatenations(hilo_pass_ctx *ctx, hilo_comp *c)
 			else
 				ops[t++] = in;
 		}
+		hilo_instr **old = malloc(((size_t)cat->noperands + 1) * sizeof *old);
+		uint32_t nold = cat->noperands;
+		if (old)
+			memcpy(old, cat->operands, nold * sizeof *old);
 		hilo_instr_clear_operands(cat);
 		for (uint32_t q = 0; q < t; q++)
 			hilo_instr_add_operand(m, cat, ops[q]);
 		free(ops);
+		for (uint32_t q = 0; old && q < nold; q++)
+			hilo_cu_erase_dead(m, old[q]);
+		free(old);
 		hilo_remark(ctx, c, cat, "rewritten", "fuseConcatenations: nested concatenates on dimension %lld flattened",
 			(long long)d);
 		ctx->rewrites++;
@@ -339,6 +348,7 @@ static bool simplify_concatenated_sum(hilo_pass_ctx *ctx, hilo_comp *c)
 		hilo_remark(ctx, c, add, "rewritten", "simplifyConcatenatedSum: add of %u-part concatenates -> %s",
 			x->noperands, cat->name);
 		hilo_instr_replace_all_uses(m, add, cat);
+		hilo_cu_erase_dead(m, add);
 		ctx->rewrites++;
 		changed = true;
 	}
@@ -373,6 +383,7 @@ static bool to_pad(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *cat, int64_t d,
 	hilo_remark(ctx, c, cat, "rewritten", "simplifyConcatenatedZeros: concat of %s with zeros -> %s (%lld_%lld)",
 		x->name, pad->name, (long long)lo, (long long)hi);
 	hilo_instr_replace_all_uses(m, cat, pad);
+	hilo_cu_erase_dead(m, cat);
 	ctx->rewrites++;
 	return true;
 }
@@ -445,13 +456,21 @@ static bool simplify_concatenated_zeros(hilo_pass_ctx *ctx, hilo_comp *c)
 		if (merged) {
 			hilo_remark(ctx, c, cat, "rewritten", "simplifyConcatenatedZeros: merged %u zero operands into %u",
 				cat->noperands, t);
+			uint32_t nold = cat->noperands;
+			hilo_instr **old = malloc(((size_t)nold + 1) * sizeof *old);
+			if (old)
+				memcpy(old, cat->operands, nold * sizeof *old);
 			if (t == 1 && hilo_cu_interchangeable(cat->shape, ops[0]->shape)) {
 				hilo_instr_replace_all_uses(m, cat, ops[0]);
+				hilo_cu_erase_dead(m, cat);
 			} else {
 				hilo_instr_clear_operands(cat);
 				for (uint32_t q = 0; q < t; q++)
 					hilo_instr_add_operand(m, cat, ops[q]);
 			}
+			for (uint32_t q = 0; old && q < nold; q++)
+				hilo_cu_erase_dead(m, old[q]);
+			free(old);
 			ctx->rewrites++;
 			changed = true;
 		}
@@ -470,7 +489,5 @@ hilo_pass_result hilo_pass_simplify_concat(hilo_pass_ctx *ctx)
 	changed |= fuse_concatenations(ctx, c);
 	changed |= simplify_concatenated_sum(ctx, c);
 	changed |= simplify_concatenated_zeros(ctx, c);
-	if (changed)
-		hilo_cu_dce(ctx);
 	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 }
