@@ -33,6 +33,8 @@ bool lex_peek(lexer *L, char c);         /* skips ws first */
 bool lex_int(lexer *L, int64_t *out);    /* decimal, optional '-' */
 /* Column (1-based) of a pointer on the current line. */
 int lex_col(const lexer *L, const char *at);
+/* Describes the character at L->p for messages ("'x'", "byte 0x01", "end of input"). */
+const char *lex_show_char(char buf[16], const lexer *L);
 
 hilo_shape *lex_shape(lexer *L);
 hilo_literal *lex_literal(lexer *L, hilo_shape *shape);

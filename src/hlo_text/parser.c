@@ -13,170 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- lexer primitives ---- */
-
-int lex_col(const lexer *L, const char *at)
-{
-	if (at >= L->line_start && at <= L->end) {
-		const char *nl = memchr(L->line_start, '\n', (size_t)(at - L->line_start));
-		if (!nl)
-			return (int)(at - L->line_start) + 1;
-	}
-	const char *ls = at;
-	while (ls > L->src && ls[-1] != '\n')
-		ls--;
-	return (int)(at - ls) + 1;
-}
-
-static int line_of(const lexer *L, const char *at)
-{
-	if (at >= L->line_start)
-		return L->line;
-	int line = L->line;
-	for (const char *q = L->line_start; q > at; q--)
-		if (q[-1] == '\n')
-			line--;
-	return line;
-}
-
-void lex_error(lexer *L, const char *at, const char *fmt, ...)
-{
-	if (L->failed)
-		return;
-	L->failed = true;
-	if (at > L->end)
-		at = L->end;
-	va_list ap;
-	va_start(ap, fmt);
-	hilo_diag_addv(L->diags, HILO_SEV_ERROR, L->file, line_of(L, at), lex_col(L, at),
-		L->src, (size_t)(L->end - L->src), NULL, fmt, ap);
-	va_end(ap);
-}
-
-void lex_skip_ws(lexer *L)
-{
-	const char *p = L->p, *e = L->end;
-	for (;;) {
-		while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) {
-			if (*p == '\n') {
-				L->line++;
-				L->line_start = p + 1;
-			}
-			p++;
-		}
-		if (p + 1 < e && p[0] == '/' && p[1] == '/') {
-			while (p < e && *p != '\n')
-				p++;
-			continue;
-		}
-		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
-			const char *q = p + 2;
-			while (q + 1 < e && !(q[0] == '*' && q[1] == '/')) {
-				if (*q == '\n') {
-					L->line++;
-					L->line_start = q + 1;
-				}
-				q++;
-			}
-			if (q + 1 >= e) {
-				L->p = p;
-				lex_error(L, p, "unterminated /* comment");
-				L->p = e;
-				return;
-			}
-			p = q + 2;
-			continue;
-		}
-		break;
-	}
-	L->p = p;
-}
-
-bool lex_is_ident_char(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == '-';
-}
-
-size_t lex_ident(lexer *L, const char **s)
-{
-	const char *p = L->p;
-	while (p < L->end && lex_is_ident_char((unsigned char)*p))
-		p++;
-	*s = L->p;
-	size_t n = (size_t)(p - L->p);
-	L->p = p;
-	return n;
-}
-
-bool lex_peek(lexer *L, char c)
-{
-	lex_skip_ws(L);
-	return L->p < L->end && *L->p == c;
-}
-
-bool lex_accept(lexer *L, char c)
-{
-	if (lex_peek(L, c)) {
-		L->p++;
-		return true;
-	}
-	return false;
-}
-
-static const char *show_char(char buf[16], const lexer *L)
-{
-	if (L->p >= L->end)
-		return "end of input";
-	unsigned char c = (unsigned char)*L->p;
-	if (c >= 0x20 && c < 0x7f)
-		snprintf(buf, 16, "'%c'", c);
-	else
-		snprintf(buf, 16, "byte 0x%02x", c);
-	return buf;
-}
-
-bool lex_expect(lexer *L, char c)
-{
-	if (lex_accept(L, c))
-		return true;
-	char tmp[16];
-	lex_error(L, L->p, "expected '%c', got %s", c, show_char(tmp, L));
-	return false;
-}
-
-bool lex_int(lexer *L, int64_t *out)
-{
-	lex_skip_ws(L);
-	const char *p = L->p;
-	bool neg = false;
-	if (p < L->end && *p == '-') {
-		neg = true;
-		p++;
-	}
-	if (p >= L->end || *p < '0' || *p > '9') {
-		char tmp[16];
-		lex_error(L, L->p, "expected an integer, got %s", show_char(tmp, L));
-		return false;
-	}
-	uint64_t v = 0;
-	while (p < L->end && *p >= '0' && *p <= '9') {
-		if (v > (UINT64_MAX - 9) / 10) {
-			lex_error(L, L->p, "integer out of range");
-			return false;
-		}
-		v = v * 10 + (uint64_t)(*p - '0');
-		p++;
-	}
-	if (v > (uint64_t)INT64_MAX + (neg ? 1u : 0u)) {
-		lex_error(L, L->p, "integer out of range");
-		return false;
-	}
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	L->p = p;
-	return true;
-}
-
 /* ---- parser state ---- */
 
 typedef struct parser {
@@ -608,7 +444,7 @@ static bool read_attr(parser *P, hilo_instr *i)
 	size_t kn = lex_ident(L, &k);
 	if (!kn) {
 		char tmp[16];
-		lex_error(L, at, "expected an attribute name, got %s", show_char(tmp, L));
+		lex_error(L, at, "expected an attribute name, got %s", lex_show_char(tmp, L));
 		return false;
 	}
 	if (L->p >= L->end || *L->p != '=') {
@@ -788,7 +624,7 @@ static hilo_instr *read_operand(parser *P, hilo_comp *c)
 	size_t nl = read_name(P, &s);
 	if (!nl) {
 		char t[16];
-		lex_error(L, at, "expected an operand name, got %s", show_char(t, L));
+		lex_error(L, at, "expected an operand name, got %s", lex_show_char(t, L));
 		return NULL;
 	}
 	if (!pct && L->p < L->end && *L->p == '(') {
@@ -937,7 +773,7 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 	}
 	if (!n) {
 		char tmp[16];
-		lex_error(L, L->p, "expected an instruction, got %s", show_char(tmp, L));
+		lex_error(L, L->p, "expected an instruction, got %s", lex_show_char(tmp, L));
 		return NULL;
 	}
 	/* the print style follows how instructions name themselves */
@@ -1049,7 +885,7 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 			if (q < L->end && *q != '\n' && *q != '}' && !(*q == '/' && q + 1 < L->end && (q[1] == '/' || q[1] == '*'))) {
 				L->p = q;
 				char tmp[16];
-				lex_error(L, q, "expected ',' or the end of the instruction, got %s", show_char(tmp, L));
+				lex_error(L, q, "expected ',' or the end of the instruction, got %s", lex_show_char(tmp, L));
 				return NULL;
 			}
 			break;
@@ -1170,7 +1006,7 @@ static hilo_comp *read_computation(parser *P)
 	}
 	if (!n) {
 		char tmp[16];
-		lex_error(L, L->p, "expected a computation, got %s", show_char(tmp, L));
+		lex_error(L, L->p, "expected a computation, got %s", lex_show_char(tmp, L));
 		return NULL;
 	}
 	const char *name = intern(P, s, n);

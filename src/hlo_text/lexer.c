@@ -1,0 +1,169 @@
+/* HLO text lexer primitives: whitespace and comments, names, integers,
+ * punctuation, and located errors. The parser reads characters directly
+ * through these (no token array). */
+#include "lex.h"
+
+#include <string.h>
+
+int lex_col(const lexer *L, const char *at)
+{
+	if (at >= L->line_start && at <= L->end) {
+		const char *nl = memchr(L->line_start, '\n', (size_t)(at - L->line_start));
+		if (!nl)
+			return (int)(at - L->line_start) + 1;
+	}
+	const char *ls = at;
+	while (ls > L->src && ls[-1] != '\n')
+		ls--;
+	return (int)(at - ls) + 1;
+}
+
+static int line_of(const lexer *L, const char *at)
+{
+	if (at >= L->line_start)
+		return L->line;
+	int line = L->line;
+	for (const char *q = L->line_start; q > at; q--)
+		if (q[-1] == '\n')
+			line--;
+	return line;
+}
+
+void lex_error(lexer *L, const char *at, const char *fmt, ...)
+{
+	if (L->failed)
+		return;
+	L->failed = true;
+	if (at > L->end)
+		at = L->end;
+	va_list ap;
+	va_start(ap, fmt);
+	hilo_diag_addv(L->diags, HILO_SEV_ERROR, L->file, line_of(L, at), lex_col(L, at),
+		L->src, (size_t)(L->end - L->src), NULL, fmt, ap);
+	va_end(ap);
+}
+
+void lex_skip_ws(lexer *L)
+{
+	const char *p = L->p, *e = L->end;
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) {
+			if (*p == '\n') {
+				L->line++;
+				L->line_start = p + 1;
+			}
+			p++;
+		}
+		if (p + 1 < e && p[0] == '/' && p[1] == '/') {
+			while (p < e && *p != '\n')
+				p++;
+			continue;
+		}
+		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
+			const char *q = p + 2;
+			while (q + 1 < e && !(q[0] == '*' && q[1] == '/')) {
+				if (*q == '\n') {
+					L->line++;
+					L->line_start = q + 1;
+				}
+				q++;
+			}
+			if (q + 1 >= e) {
+				L->p = p;
+				lex_error(L, p, "unterminated /* comment");
+				L->p = e;
+				return;
+			}
+			p = q + 2;
+			continue;
+		}
+		break;
+	}
+	L->p = p;
+}
+
+bool lex_is_ident_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '-';
+}
+
+size_t lex_ident(lexer *L, const char **s)
+{
+	const char *p = L->p;
+	while (p < L->end && lex_is_ident_char((unsigned char)*p))
+		p++;
+	*s = L->p;
+	size_t n = (size_t)(p - L->p);
+	L->p = p;
+	return n;
+}
+
+bool lex_peek(lexer *L, char c)
+{
+	lex_skip_ws(L);
+	return L->p < L->end && *L->p == c;
+}
+
+bool lex_accept(lexer *L, char c)
+{
+	if (lex_peek(L, c)) {
+		L->p++;
+		return true;
+	}
+	return false;
+}
+
+const char *lex_show_char(char buf[16], const lexer *L)
+{
+	if (L->p >= L->end)
+		return "end of input";
+	unsigned char c = (unsigned char)*L->p;
+	if (c >= 0x20 && c < 0x7f)
+		snprintf(buf, 16, "'%c'", c);
+	else
+		snprintf(buf, 16, "byte 0x%02x", c);
+	return buf;
+}
+
+bool lex_expect(lexer *L, char c)
+{
+	if (lex_accept(L, c))
+		return true;
+	char tmp[16];
+	lex_error(L, L->p, "expected '%c', got %s", c, lex_show_char(tmp, L));
+	return false;
+}
+
+bool lex_int(lexer *L, int64_t *out)
+{
+	lex_skip_ws(L);
+	const char *p = L->p;
+	bool neg = false;
+	if (p < L->end && *p == '-') {
+		neg = true;
+		p++;
+	}
+	if (p >= L->end || *p < '0' || *p > '9') {
+		char tmp[16];
+		lex_error(L, L->p, "expected an integer, got %s", lex_show_char(tmp, L));
+		return false;
+	}
+	uint64_t v = 0;
+	while (p < L->end && *p >= '0' && *p <= '9') {
+		if (v > (UINT64_MAX - 9) / 10) {
+			lex_error(L, L->p, "integer out of range");
+			return false;
+		}
+		v = v * 10 + (uint64_t)(*p - '0');
+		p++;
+	}
+	if (v > (uint64_t)INT64_MAX + (neg ? 1u : 0u)) {
+		lex_error(L, L->p, "integer out of range");
+		return false;
+	}
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	L->p = p;
+	return true;
+}
+
