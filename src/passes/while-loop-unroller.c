@@ -20,8 +20,11 @@
  *  - the while has a tuple shape, exactly one operand and no control edges;
  *  - C has one parameter and its root is `compare(a, b)` where one side is
  *    `get-tuple-element(param), index=k` and the other a scalar integer
- *    constant (either order; direction LT, LE, GT, GE, EQ or NE); nothing
- *    in C has a side effect;
+ *    constant, or a loop-invariant tuple element (`get-tuple-element(param),
+ *    index=b` that B's root passes through unchanged and whose init is a
+ *    scalar integer constant: JAX's fori_loop with the bound in the
+ *    carry), either order; direction LT, LE, GT, GE, EQ or NE; nothing in C
+ *    (or what it calls) has a side effect;
  *  - B's root is a tuple whose element k is `add(gte_k, constant)`,
  *    `add(constant, gte_k)` or `subtract(gte_k, constant)` with gte_k =
  *    get-tuple-element(B's parameter), index=k and a scalar integer constant
@@ -108,6 +111,41 @@ static bool cmp_holds(const char *dir, hilo_ptype t, int64_t a, int64_t b)
 	return a != b; /* NE */
 }
 
+/* Any side effect in c or what it calls (depth-limited: deeper nesting
+ * counts as a side effect, conservatively). */
+static bool comp_has_side_effect(hilo_module *m, const hilo_comp *c, int depth)
+{
+	if (depth > 32)
+		return true;
+	for (hilo_instr *i = c->first; i; i = i->next) {
+		if (hilo_instr_has_side_effect(m, i))
+			return true;
+		for (uint32_t k = 0; k < i->ncalled; k++)
+			if (comp_has_side_effect(m, i->called[k], depth + 1))
+				return true;
+	}
+	return false;
+}
+
+/* A loop-invariant constant bound: `get-tuple-element(cond param), index=b`
+ * where the body passes element b through unchanged and the init tuple
+ * holds a scalar integer constant there. */
+static bool invariant_const(const hilo_instr *g, const hilo_comp *cond, const hilo_comp *body,
+	const hilo_instr *init, int64_t *v)
+{
+	int64_t b, bb;
+	if (!is_gte_of(g, cond->params[0], &b) || b < 0)
+		return false;
+	const hilo_instr *br = body->root;
+	if (!br || br->op != HILO_OP_TUPLE || (uint64_t)b >= br->noperands)
+		return false;
+	if (!is_gte_of(br->operands[b], body->params[0], &bb) || bb != b)
+		return false;
+	if (init->op != HILO_OP_TUPLE || (uint64_t)b >= init->noperands)
+		return false;
+	return scalar_int_const(init->operands[b], v);
+}
+
 typedef struct loop_info {
 	int64_t index;    /* tuple element of the induction variable */
 	int64_t trip;
@@ -127,9 +165,8 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 		return "while has control dependencies";
 	if (cond->nparams != 1 || body->nparams != 1)
 		return "condition or body does not take exactly one parameter";
-	for (hilo_instr *i = cond->first; i; i = i->next)
-		if (hilo_instr_has_side_effect(m, i) || i->ncalled)
-			return "condition has side effects or calls computations";
+	if (comp_has_side_effect(m, cond, 0))
+		return "condition has side effects";
 
 	/* condition: compare(gte(param, k), constant) in either order */
 	hilo_instr *r = cond->root;
@@ -140,9 +177,17 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 		return "unknown trip count: compare without direction";
 	int64_t k = -1, bound = 0;
 	bool swapped = false;
-	if (is_gte_of(r->operands[0], cond->params[0], &k) && scalar_int_const(r->operands[1], &bound)) {
+	hilo_instr *init0 = w->operands[0];
+	int64_t k2 = -1;
+	if (is_gte_of(r->operands[0], cond->params[0], &k) &&
+		(scalar_int_const(r->operands[1], &bound) ||
+		 (invariant_const(r->operands[1], cond, body, init0, &bound) &&
+		  is_gte_of(r->operands[1], cond->params[0], &k2) && k2 != k))) {
 		swapped = false;
-	} else if (is_gte_of(r->operands[1], cond->params[0], &k) && scalar_int_const(r->operands[0], &bound)) {
+	} else if (is_gte_of(r->operands[1], cond->params[0], &k) &&
+		(scalar_int_const(r->operands[0], &bound) ||
+		 (invariant_const(r->operands[0], cond, body, init0, &bound) &&
+		  is_gte_of(r->operands[0], cond->params[0], &k2) && k2 != k))) {
 		swapped = true;
 	} else {
 		return "unknown trip count: condition does not compare a tuple element with a constant";
