@@ -697,7 +697,7 @@ int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt, h
 		if (f->type != PTO_FT_GRAPH)
 			continue;
 		if (!lg_check_signature(p, f, d) || !lg_check_alloc(p, f, d) || !lg_check_launch_spec(p, f, d) ||
-		    !lg_check_nested(p, f, d) || !lg_check_returns(p, f, d))
+		    !lg_check_nested(p, f, d) || !lg_check_task_arity(p, f, d) || !lg_check_returns(p, f, d))
 			return -1;
 	}
 	/* Steps A-C: plan every Graph, then rewrite bodies and call sites */

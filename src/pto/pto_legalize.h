@@ -14,6 +14,7 @@ bool lg_check_nested(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 bool lg_check_returns(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 bool lg_check_scalars(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 bool lg_check_node_count(hilo_pto_program *p, pto_func *f, hilo_diags *d);
+bool lg_check_task_arity(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 bool lg_check_call_sites(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 bool lg_expr_scalar(pto_fctx *c, const pto_expr *e, bool *task_id);
 bool lg_block_has_gm_pipe(const pto_block *b);

@@ -96,7 +96,7 @@ typedef struct walk {
 	int mode;
 } walk;
 
-enum { W_ALLOC, W_LAUNCH_SPEC, W_NESTED, W_SCALARS, W_CALLSITE };
+enum { W_ALLOC, W_LAUNCH_SPEC, W_NESTED, W_SCALARS, W_CALLSITE, W_ARITY };
 
 static bool expr_scalar(pto_fctx *c, const pto_expr *e, bool *task_id)
 {
@@ -232,9 +232,44 @@ static void on_call(void *ud, pto_call *cl)
 			w->failed = true;
 		}
 		break;
+	case W_ARITY:
+		/* tasks a Graph launches: a call supplies every parameter; a submit
+		 * may omit only a runtime-allocated Out tail */
+		if ((cl->kind == PTO_C_FUNC || cl->kind == PTO_C_SUBMIT) && cl->callee &&
+		    cl->callee->type != PTO_FT_GRAPH) {
+			size_t np = cl->callee->nparams;
+			if (cl->nargs > np || (cl->kind == PTO_C_FUNC && cl->nargs != np)) {
+				pto_error(w->p, w->d, line, col, "GB015",
+					"Graph function '%s' launches '%s' with %zu arguments for %zu parameters.",
+					fname(w->f), cl->callee->name, cl->nargs, np);
+				w->failed = true;
+				return;
+			}
+			for (size_t i = cl->nargs; i < np; i++) {
+				pto_dir dir;
+				pto_type_unwrap(cl->callee->params[i].ann, &dir);
+				if (dir == PTO_DIR_OUT)
+					continue;
+				pto_error(w->p, w->d, line, col, "GB015",
+					"Graph function '%s' launches '%s' without supplying '%s', which is not an Out "
+					"parameter. A Submit may omit only a runtime-allocated Out tail.",
+					fname(w->f), cl->callee->name, cl->callee->params[i].name);
+				w->failed = true;
+				return;
+			}
+		}
+		break;
 	case W_CALLSITE:
 		if ((cl->kind == PTO_C_FUNC || cl->kind == PTO_C_SUBMIT) && cl->callee &&
 		    cl->callee->type == PTO_FT_GRAPH) {
+			if (w->f->type != PTO_FT_ORCHESTRATION && w->f->type != PTO_FT_OPAQUE) {
+				pto_error(w->p, w->d, line, col, "GB014",
+					"Graph function '%s' is called from '%s', which is not an orchestration "
+					"entry. A graph is a task launch, so only an Orchestration entry may call it.",
+					cl->callee->name, fname(w->f));
+				w->failed = true;
+				return;
+			}
 			if (cl->nargs != cl->callee->nparams) {
 				pto_error(w->p, w->d, line, col, "GB015",
 					"Graph function '%s' is called from '%s' with %zu argument(s) but declares %zu "
@@ -301,6 +336,7 @@ bool lg_check_launch_spec(hilo_pto_program *p, pto_func *f, hilo_diags *d) { ret
 bool lg_check_nested(hilo_pto_program *p, pto_func *f, hilo_diags *d) { return lg_walk_check(p, f, W_NESTED, d); }
 bool lg_check_scalars(hilo_pto_program *p, pto_func *f, hilo_diags *d) { return lg_walk_check(p, f, W_SCALARS, d); }
 bool lg_check_call_sites(hilo_pto_program *p, pto_func *f, hilo_diags *d) { return lg_walk_check(p, f, W_CALLSITE, d); }
+bool lg_check_task_arity(hilo_pto_program *p, pto_func *f, hilo_diags *d) { return lg_walk_check(p, f, W_ARITY, d); }
 
 /* ---- returns ---------------------------------------------------------- */
 
