@@ -1,0 +1,228 @@
+/* hilo-bench: throughput of the HLO text parser and printer.
+ *
+ *   hilo-bench [--min-time=SEC] [--tsv=FILE] FILE...
+ *
+ * For each file, in a child process of its own (so peak RSS is per file):
+ * read it once, then time, best of several runs,
+ *   floor-read  re-reading the file from the page cache into a buffer;
+ *   floor-copy  copying the same bytes in memory and touching each one;
+ *   parse       hilo_parse_text + hilo_module_destroy;
+ *   verify      hilo_verify on the parsed module;
+ *   print       hilo_print_text (auto style) into a reused buffer;
+ * and print one table row: MB/s for each (MB = 10^6 bytes of input text,
+ * of output text for print), parse instructions/s and peak RSS. The floors
+ * are the physical limits measured in the same run, so the ratios are what
+ * to compare across machines. --tsv appends machine-readable rows
+ * (file, bytes, instrs, seconds per phase, peak RSS bytes) for scripts.
+ * Exit status 1 when a file does not parse or its printout is not the
+ * input byte for byte (noted in the row, the other files still run).
+ */
+#include "hilo/hlo_text.h"
+#include "hilo/verify.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct result {
+	double read_s, copy_s, parse_s, verify_s, print_s;
+	size_t bytes, out_bytes;
+	uint64_t instrs;
+	long peak_rss_kb;
+	bool parsed, same;
+} result;
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Repeats fn until min_time has passed (at least 3, at most 50 runs) and
+ * returns the fastest run. */
+#define BEST_OF(min_time, best, body) do { \
+	double t_start = now(); \
+	best = 1e30; \
+	for (int run = 0; run < 50; run++) { \
+		double t0 = now(); \
+		body; \
+		double t1 = now() - t0; \
+		if (t1 < best) \
+			best = t1; \
+		if (run >= 2 && now() - t_start >= (min_time)) \
+			break; \
+	} \
+} while (0)
+
+static bool read_again(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	size_t got = 0;
+	while (got < len) {
+		ssize_t r = read(fd, buf + got, len - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	return got == len;
+}
+
+static void bench_file(const char *path, double min_time, result *r)
+{
+	memset(r, 0, sizeof *r);
+	hilo_diags d;
+	hilo_diags_init(&d);
+	size_t len;
+	char *text = hilo_read_file(path, &len, &d);
+	if (!text) {
+		hilo_diags_print(stderr, &d);
+		hilo_diags_free(&d);
+		return;
+	}
+	r->bytes = len;
+	char *copy = malloc(len + 1);
+	volatile unsigned sum = 0;
+	BEST_OF(min_time, r->read_s, read_again(path, copy, len));
+	BEST_OF(min_time, r->copy_s, {
+		memcpy(copy, text, len);
+		unsigned s = 0;
+		for (size_t k = 0; k < len; k += 64)
+			s += (unsigned char)copy[k];
+		sum += s;
+	});
+	free(copy);
+
+	hilo_module *m = hilo_parse_text(text, len, path, &d);
+	if (!m) {
+		hilo_diags_print(stderr, &d);
+		hilo_diags_free(&d);
+		free(text);
+		return;
+	}
+	r->parsed = true;
+	r->instrs = hilo_module_instr_count(m);
+	hilo_module_destroy(m);
+	BEST_OF(min_time, r->parse_s, {
+		hilo_diags pd;
+		hilo_diags_init(&pd);
+		hilo_module_destroy(hilo_parse_text(text, len, path, &pd));
+		hilo_diags_free(&pd);
+	});
+	m = hilo_parse_text(text, len, path, &d);
+	BEST_OF(min_time, r->verify_s, {
+		hilo_diags vd;
+		hilo_diags_init(&vd);
+		hilo_verify(m, path, &vd);
+		hilo_diags_free(&vd);
+	});
+	hilo_buf out;
+	hilo_buf_init(&out);
+	BEST_OF(min_time, r->print_s, {
+		out.len = 0;
+		hilo_print_text(&out, m, HILO_STYLE_AUTO);
+	});
+	r->out_bytes = out.len;
+	r->same = out.len == len && memcmp(out.data, text, len) == 0;
+	hilo_buf_free(&out);
+	hilo_module_destroy(m);
+	hilo_diags_free(&d);
+	free(text);
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	r->peak_rss_kb = ru.ru_maxrss;
+}
+
+static double mbps(size_t bytes, double s)
+{
+	return s > 0 ? (double)bytes / s / 1e6 : 0;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+int main(int argc, char **argv)
+{
+	double min_time = 0.3;
+	const char *tsv = NULL;
+	int nfiles = 0;
+	for (int k = 1; k < argc; k++) {
+		if (!strncmp(argv[k], "--min-time=", 11))
+			min_time = atof(argv[k] + 11);
+		else if (!strncmp(argv[k], "--tsv=", 6))
+			tsv = argv[k] + 6;
+		else if (argv[k][0] == '-') {
+			fprintf(stderr, "usage: hilo-bench [--min-time=SEC] [--tsv=FILE] FILE...\n");
+			return 2;
+		} else
+			nfiles++;
+	}
+	if (!nfiles) {
+		fprintf(stderr, "usage: hilo-bench [--min-time=SEC] [--tsv=FILE] FILE...\n");
+		return 2;
+	}
+	FILE *tf = tsv ? fopen(tsv, "a") : NULL;
+	printf("%-58s %8s %9s | %9s %9s | %8s %9s %8s %8s | %8s %5s %s\n",
+		"file", "MB", "instrs", "read", "copy", "parse", "Minstr/s", "verify", "print",
+		"peakRSS", "xsize", "");
+	printf("%-58s %8s %9s | %9s %9s | %8s %9s %8s %8s | %8s %5s %s\n",
+		"", "", "", "MB/s", "MB/s", "MB/s", "", "MB/s", "MB/s", "MB", "", "");
+	int rc = 0;
+	for (int k = 1; k < argc; k++) {
+		if (argv[k][0] == '-')
+			continue;
+		int fds[2];
+		if (pipe(fds) != 0)
+			return 3;
+		fflush(stdout);
+		pid_t pid = fork();
+		if (pid == 0) {
+			close(fds[0]);
+			result r;
+			bench_file(argv[k], min_time, &r);
+			ssize_t w = write(fds[1], &r, sizeof r);
+			_exit(w == (ssize_t)sizeof r ? 0 : 1);
+		}
+		close(fds[1]);
+		result r;
+		memset(&r, 0, sizeof r);
+		ssize_t got = pid > 0 ? read(fds[0], &r, sizeof r) : -1;
+		close(fds[0]);
+		int st = 0;
+		if (pid > 0)
+			waitpid(pid, &st, 0);
+		if (got != (ssize_t)sizeof r || !r.parsed) {
+			printf("%-58s %8.2f  FAILED (%s)\n", base_name(argv[k]), (double)r.bytes / 1e6,
+				got != (ssize_t)sizeof r ? "crashed" : "parse error");
+			rc = 1;
+			continue;
+		}
+		printf("%-58s %8.2f %9llu | %9.0f %9.0f | %8.1f %9.2f %8.1f %8.1f | %8.1f %5.1f %s\n",
+			base_name(argv[k]), (double)r.bytes / 1e6, (unsigned long long)r.instrs,
+			mbps(r.bytes, r.read_s), mbps(r.bytes, r.copy_s),
+			mbps(r.bytes, r.parse_s), r.parse_s > 0 ? (double)r.instrs / r.parse_s / 1e6 : 0,
+			mbps(r.bytes, r.verify_s), mbps(r.out_bytes, r.print_s),
+			(double)r.peak_rss_kb / 1024, (double)r.peak_rss_kb * 1024 / (double)r.bytes,
+			r.same ? "" : "(printout differs from input)");
+		if (!r.same)
+			rc = 1;
+		if (tf)
+			fprintf(tf, "%s\t%zu\t%llu\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%ld\t%d\n", base_name(argv[k]),
+				r.bytes, (unsigned long long)r.instrs, r.read_s, r.copy_s, r.parse_s,
+				r.verify_s, r.print_s, r.peak_rss_kb * 1024, r.same ? 1 : 0);
+		fflush(stdout);
+	}
+	if (tf)
+		fclose(tf);
+	return rc;
+}
