@@ -126,12 +126,20 @@ int hilo_tokens_malformed(hilo_module *m, const hilo_instr *i, const char *key)
 	return bad;
 }
 
-/* Does the comma-separated segment [s, e) start with key (after blanks)? */
+/* Is the comma-separated segment [s, e) an entry of key (after blanks)?
+ * A segment that continues like a path ("iterationidx=0/jit(f)/add", what
+ * call inlining makes of a caller's op_name prefix) is text, not a token,
+ * and is kept. */
 static bool seg_is_key(const char *s, const char *e, const char *key, size_t kl)
 {
 	while (s < e && (*s == ' ' || *s == '\t'))
 		s++;
-	return (size_t)(e - s) >= kl && memcmp(s, key, kl) == 0;
+	if ((size_t)(e - s) < kl || memcmp(s, key, kl) != 0)
+		return false;
+	for (const char *p = s + kl; p < e; p++)
+		if (*p == '/' || *p == '(')
+			return false;
+	return true;
 }
 
 void hilo_tokens_set(hilo_module *m, hilo_instr *i, const char *key,
