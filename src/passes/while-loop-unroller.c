@@ -17,7 +17,9 @@
  *
  * Exact conditions (all must hold; otherwise the loop is declined with a
  * remark):
- *  - the while has a tuple shape, exactly one operand and no control edges;
+ *  - the while has exactly one operand and no control edges; its state is
+ *    a tuple, or a scalar integer that is itself the induction variable
+ *    (then "element k" below means the whole state);
  *  - C has one parameter and its root is `compare(a, b)` where one side is
  *    `get-tuple-element(param), index=k` and the other a scalar integer
  *    constant, or a loop-invariant tuple element (`get-tuple-element(param),
@@ -79,6 +81,17 @@ static bool is_gte_of(const hilo_instr *i, const hilo_instr *param, int64_t *ind
 		return false;
 	*index = k;
 	return true;
+}
+
+/* Reference to the induction variable: element k of the tuple parameter,
+ * or (scalar state, k = -1) the parameter itself. */
+static bool iv_ref(const hilo_instr *i, const hilo_instr *param, bool scalar, int64_t *k)
+{
+	if (scalar) {
+		*k = -1;
+		return i == param;
+	}
+	return is_gte_of(i, param, k);
 }
 
 /* Wraps v to the width and signedness of integer type t. */
@@ -159,8 +172,12 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 	hilo_comp *body = hilo_instr_get_comp(w, "body");
 	if (!cond || !body)
 		return "while without condition or body computation";
-	if (w->noperands != 1 || !hilo_shape_is_tuple(w->shape))
-		return "while state is not a single tuple operand";
+	bool scalar = !hilo_shape_is_tuple(w->shape);
+	if (w->noperands != 1)
+		return "while does not have exactly one operand";
+	if (scalar && (!hilo_shape_is_array(w->shape) || w->shape->rank != 0 ||
+		!hilo_ptype_is_int(w->shape->type)))
+		return "unknown trip count: while state is neither a tuple nor a scalar integer";
 	if (w->nctrl_preds || w->nctrl_succs)
 		return "while has control dependencies";
 	if (cond->nparams != 1 || body->nparams != 1)
@@ -179,14 +196,14 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 	bool swapped = false;
 	hilo_instr *init0 = w->operands[0];
 	int64_t k2 = -1;
-	if (is_gte_of(r->operands[0], cond->params[0], &k) &&
+	if (iv_ref(r->operands[0], cond->params[0], scalar, &k) &&
 		(scalar_int_const(r->operands[1], &bound) ||
-		 (invariant_const(r->operands[1], cond, body, init0, &bound) &&
+		 (!scalar && invariant_const(r->operands[1], cond, body, init0, &bound) &&
 		  is_gte_of(r->operands[1], cond->params[0], &k2) && k2 != k))) {
 		swapped = false;
-	} else if (is_gte_of(r->operands[1], cond->params[0], &k) &&
+	} else if (iv_ref(r->operands[1], cond->params[0], scalar, &k) &&
 		(scalar_int_const(r->operands[0], &bound) ||
-		 (invariant_const(r->operands[0], cond, body, init0, &bound) &&
+		 (!scalar && invariant_const(r->operands[0], cond, body, init0, &bound) &&
 		  is_gte_of(r->operands[0], cond->params[0], &k2) && k2 != k))) {
 		swapped = true;
 	} else {
@@ -200,39 +217,42 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 			eff = swapped ? swapdirs[d] : dirs[d];
 	if (!eff)
 		return "unknown trip count: unsupported compare direction";
-	if (k < 0 || k >= w->shape->ntuple)
+	if (!scalar && (k < 0 || k >= w->shape->ntuple))
 		return "unknown trip count: induction index out of range";
-	const hilo_shape *ivs = w->shape->elems[k];
+	const hilo_shape *ivs = scalar ? w->shape : w->shape->elems[k];
 	if (!hilo_shape_is_array(ivs) || ivs->rank != 0 || !hilo_ptype_is_int(ivs->type))
 		return "unknown trip count: induction variable is not a scalar integer";
 	hilo_ptype t = ivs->type;
 
 	/* body: root tuple element k = gte_k +/- constant */
 	hilo_instr *br = body->root;
-	if (!br || br->op != HILO_OP_TUPLE || (int64_t)br->noperands != w->shape->ntuple)
+	if (!br || (!scalar && (br->op != HILO_OP_TUPLE || (int64_t)br->noperands != w->shape->ntuple)))
 		return "unknown trip count: body root is not a tuple";
-	hilo_instr *upd = br->operands[k];
-	int64_t step = 0, gk = -1;
+	hilo_instr *upd = scalar ? br : br->operands[k];
+	hilo_instr *bp = body->params[0];
+	int64_t step = 0, gk = -2;
+	bool found = false;
 	if (upd->op == HILO_OP_ADD && upd->noperands == 2) {
-		if (is_gte_of(upd->operands[0], body->params[0], &gk) && scalar_int_const(upd->operands[1], &step))
-			;
-		else if (is_gte_of(upd->operands[1], body->params[0], &gk) && scalar_int_const(upd->operands[0], &step))
-			;
-		else
-			gk = -1;
+		if (iv_ref(upd->operands[0], bp, scalar, &gk) && scalar_int_const(upd->operands[1], &step))
+			found = true;
+		else if (iv_ref(upd->operands[1], bp, scalar, &gk) && scalar_int_const(upd->operands[0], &step))
+			found = true;
 	} else if (upd->op == HILO_OP_SUBTRACT && upd->noperands == 2) {
-		if (is_gte_of(upd->operands[0], body->params[0], &gk) && scalar_int_const(upd->operands[1], &step))
+		if (iv_ref(upd->operands[0], bp, scalar, &gk) && scalar_int_const(upd->operands[1], &step)) {
 			step = wrap(t, (int64_t)(0 - (uint64_t)step));
-		else
-			gk = -1;
+			found = true;
+		}
 	}
-	if (gk != k)
+	if (!found || gk != k)
 		return "unknown trip count: induction variable is not updated by a constant step";
 
 	/* init */
 	hilo_instr *init = w->operands[0];
 	int64_t iv = 0;
-	if (init->op == HILO_OP_TUPLE && (int64_t)init->noperands > k) {
+	if (scalar) {
+		if (!scalar_int_const(init, &iv))
+			return "unknown trip count: induction variable init is not a constant";
+	} else if (init->op == HILO_OP_TUPLE && (int64_t)init->noperands > k) {
 		if (!scalar_int_const(init->operands[k], &iv))
 			return "unknown trip count: induction variable init is not a constant";
 	} else if (init->op == HILO_OP_CONSTANT && init->literal && !init->literal->elided &&
@@ -292,7 +312,7 @@ static void unroll(hilo_pass_ctx *ctx, hilo_instr *w, const loop_info *li)
 			hilo_instr *e = marker(m, cl, s, "NeuronBoundaryMarker-End");
 			hilo_comp_set_root(cl, e);
 		}
-		if (it > 0) {
+		if (it > 0 && hilo_shape_is_tuple(w->shape)) {
 			/* re-tuple the previous iteration's state so every call takes
 			 * a tuple instruction (what dynamic-slice-mover and
 			 * neuron_repeated_dus_to_concat look through); an identity */
