@@ -820,7 +820,7 @@ static bool build_instrs(reader *R, comp_rec *cr)
 	return true;
 }
 
-static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps)
+static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 {
 	const Xla__HloComputationProto *p = cr->p;
 	hilo_module *m = R->m;
@@ -875,7 +875,7 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps)
 			}
 			hilo_instr_add_called(m, i, callee->c);
 		}
-		if (ip->n_hilo_attr_order) {
+		if (own || ip->n_hilo_attr_order) {
 			for (size_t j = 0; j < ip->n_hilo_attr_order && !R->failed; j++) {
 				const char *key = ip->hilo_attr_order[j];
 				if (!strcmp(key, "metadata")) {
@@ -1067,7 +1067,7 @@ static bool build_module(reader *R, const Xla__HloModuleProto *mp)
 		if (!build_instrs(R, &recs[k]))
 			return false;
 	for (size_t k = 0; k < mp->n_computations; k++)
-		if (!wire_instrs(R, &recs[k], &comps) || !check_acyclic(R, recs[k].c))
+		if (!wire_instrs(R, &recs[k], &comps, mp->hilo_written) || !check_acyclic(R, recs[k].c))
 			return false;
 	if (!check_call_graph(R, recs, mp->n_computations))
 		return false;
@@ -1089,6 +1089,8 @@ static bool build_module(reader *R, const Xla__HloModuleProto *mp)
 	m->entry = e ? e->c : recs[mp->n_computations - 1].c;
 	m->entry->is_entry = true;
 	m->entry_last_no_keyword = mp->hilo_entry_last_no_keyword;
+	m->no_entry_layout = mp->hilo_no_entry_layout;
+	m->no_final_newline = mp->hilo_no_final_newline;
 	/* module attributes and text details */
 	if (mp->n_hilo_module_attrs) {
 		m->nattrs = (uint32_t)mp->n_hilo_module_attrs;

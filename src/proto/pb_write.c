@@ -567,7 +567,7 @@ static Xla__HiloAttr *attr_ext(writer *W, const hilo_attr *a)
 
 static int64_t comp_id(writer *W, const hilo_comp *c)
 {
-	return (int64_t)(uintptr_t)hilo_ptrmap_get(&W->comp_ids, c) - 1;
+	return (int64_t)(uintptr_t)hilo_ptrmap_get(&W->comp_ids, c) - 1; /* ids from 1 */
 }
 
 static Xla__HloInstructionProto *instr_pb(writer *W, const hilo_instr *i)
@@ -708,7 +708,7 @@ bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 	hilo_buf_init(&W.tmp);
 	hilo_ptrmap_init(&W.comp_ids);
 	for (uint32_t k = 0; k < m->ncomps; k++)
-		hilo_ptrmap_put(&W.comp_ids, m->comps[k], (void *)(uintptr_t)(k + 1));
+		hilo_ptrmap_put(&W.comp_ids, m->comps[k], (void *)(uintptr_t)(k + 2));
 	/* computations called by a fusion are fusion computations */
 	hilo_ptrmap fused;
 	hilo_ptrmap_init(&fused);
@@ -729,7 +729,7 @@ bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 	mp.n_computations = m->ncomps;
 	mp.computations = walloc(&W, m->ncomps * sizeof *mp.computations);
 	for (uint32_t k = 0; k < m->ncomps && mp.computations; k++)
-		mp.computations[k] = comp_pb(&W, m->comps[k], k,
+		mp.computations[k] = comp_pb(&W, m->comps[k], (int64_t)k + 1,
 			hilo_ptrmap_get(&fused, m->comps[k]) != NULL);
 	mp.n_hilo_module_attrs = m->nattrs;
 	mp.hilo_module_attrs = walloc(&W, m->nattrs * sizeof *mp.hilo_module_attrs);
@@ -758,6 +758,9 @@ bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 		mp.hilo_stack_frames = (char *)m->stack_frames;
 	mp.hilo_style = (int32_t)m->style;
 	mp.hilo_entry_last_no_keyword = m->entry_last_no_keyword;
+	mp.hilo_written = true;
+	mp.hilo_no_entry_layout = m->no_entry_layout;
+	mp.hilo_no_final_newline = m->no_final_newline;
 
 	bool ok = !W.oom;
 	if (ok) {
