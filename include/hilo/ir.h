@@ -101,6 +101,8 @@ bool hilo_shape_compatible(const hilo_shape *a, const hilo_shape *b);
 bool hilo_shape_equal(const hilo_shape *a, const hilo_shape *b);
 /* Renders the shape as XLA prints it (with layout when it has one). */
 void hilo_shape_print(hilo_buf *b, const hilo_shape *s);
+/* The same without layouts (XLA's HumanString, used in signatures). */
+void hilo_shape_print_human(hilo_buf *b, const hilo_shape *s);
 /* Formats into an arena (for messages). */
 char *hilo_shape_str(hilo_arena *a, const hilo_shape *s);
 
@@ -258,6 +260,8 @@ struct hilo_module {
 	                           * (older XLA printers in the long style had none) */
 	bool no_final_newline;    /* the input ended right after the last '}' */
 	struct name_set *names;   /* every instruction name in use */
+	void *proto_extra;        /* proto reader: fields it did not model, written
+	                           * back by hilo_proto_write (src/proto), or NULL */
 };
 
 /* ---- lifecycle -------------------------------------------------------- */

@@ -23,27 +23,6 @@ static void put_name(printer *P, const char *name)
 	hilo_buf_puts(P->b, name);
 }
 
-/* Shape without layout, as in computation signatures (HumanString). */
-static void shape_no_layout(hilo_buf *b, const hilo_shape *s)
-{
-	if (s->type == HILO_T_TUPLE) {
-		hilo_buf_putc(b, '(');
-		for (int i = 0; i < s->ntuple; i++) {
-			if (i) {
-				hilo_buf_put(b, ", ", 2);
-				if (i % 5 == 0)
-					hilo_buf_printf(b, "/*index=%d*/", i);
-			}
-			shape_no_layout(b, s->elems[i]);
-		}
-		hilo_buf_putc(b, ')');
-		return;
-	}
-	hilo_shape t = *s;
-	t.layout = NULL;
-	hilo_shape_print(b, &t);
-}
-
 static void put_ints(hilo_buf *b, const int64_t *v, int n)
 {
 	hilo_buf_putc(b, '{');
@@ -230,11 +209,11 @@ static void put_comp(printer *P, const hilo_comp *c)
 			hilo_buf_puts(b, c->params[k] ? c->params[k]->name : "?");
 			hilo_buf_put(b, ": ", 2);
 			if (c->params[k])
-				shape_no_layout(b, c->params[k]->shape);
+				hilo_shape_print_human(b, c->params[k]->shape);
 		}
 		hilo_buf_put(b, ") -> ", 5);
 		if (c->root)
-			shape_no_layout(b, c->root->shape);
+			hilo_shape_print_human(b, c->root->shape);
 	}
 	hilo_buf_put(b, " {\n", 3);
 	bool ordered = true;

@@ -88,13 +88,25 @@ bool hilo_shape_equal(const hilo_shape *a, const hilo_shape *b)
 	return layout_equal(a->layout, b->layout);
 }
 
+static void print_shape(hilo_buf *b, const hilo_shape *s, bool layouts);
+
 void hilo_shape_print(hilo_buf *b, const hilo_shape *s)
+{
+	print_shape(b, s, true);
+}
+
+void hilo_shape_print_human(hilo_buf *b, const hilo_shape *s)
+{
+	print_shape(b, s, false);
+}
+
+static void print_shape(hilo_buf *b, const hilo_shape *s, bool layouts)
 {
 	if (s->buffer) {
 		hilo_buf_put(b, "b(", 2);
 		hilo_shape tmp = *s;
 		tmp.buffer = false;
-		hilo_shape_print(b, &tmp);
+		print_shape(b, &tmp, layouts);
 		hilo_buf_putc(b, ')');
 		return;
 	}
@@ -106,7 +118,7 @@ void hilo_shape_print(hilo_buf *b, const hilo_shape *s)
 				if (i % 5 == 0)
 					hilo_buf_printf(b, "/*index=%d*/", i);
 			}
-			hilo_shape_print(b, s->elems[i]);
+			print_shape(b, s->elems[i], layouts);
 		}
 		hilo_buf_putc(b, ')');
 		return;
@@ -126,7 +138,7 @@ void hilo_shape_print(hilo_buf *b, const hilo_shape *s)
 		hilo_buf_put_i64(b, s->dims[i]);
 	}
 	hilo_buf_putc(b, ']');
-	if (s->layout) {
+	if (s->layout && layouts) {
 		hilo_buf_putc(b, '{');
 		for (int i = 0; i < s->layout->n; i++) {
 			if (i)
