@@ -307,6 +307,8 @@ hilo_module *hilo_module_clone(const hilo_module *src)
 	dst->next_id = src->next_id;
 	dst->style = src->style;
 	dst->entry_last_no_keyword = src->entry_last_no_keyword;
+	dst->no_entry_layout = src->no_entry_layout;
+	dst->no_final_newline = src->no_final_newline;
 
 	if (src->ncomps) {
 		dst->comps = alloc(&k, src->ncomps * sizeof *dst->comps);
