@@ -251,7 +251,8 @@ static bool parse_iota_groups(const char *p, groups *g)
 			return false;
 		total *= dims[k];
 	}
-	if (gs[0] < 0 || gs[1] < 0 || gs[0] * gs[1] != total || total > MAX_GROUP_DEVICES)
+	if (gs[0] < 0 || gs[1] < 0 || gs[0] > MAX_GROUP_DEVICES || gs[1] > MAX_GROUP_DEVICES ||
+	    gs[0] * gs[1] != total || total > MAX_GROUP_DEVICES)
 		return false;
 	g->ids = malloc((size_t)(total ? total : 1) * sizeof *g->ids);
 	g->start = malloc((size_t)(gs[0] + 1) * sizeof *g->start);

@@ -116,6 +116,9 @@ static void test_group_spellings(void)
 	/* no attribute == {} (all devices); {} is not a concrete list */
 	CHECK(merged(NULL, "{}", 2));
 	CHECK(!merged("{}", "{{0,1}}", 2));
+	/* unparseable or oversized groups fall back to comparing the text */
+	CHECK(merged("[4611686018427387904,4]<=[4]", "[4611686018427387904,4]<=[4]", 2));
+	CHECK(!merged("[4611686018427387904,4]<=[4]", "[2,2]<=[4]", 2));
 	/* spaces inside the list */
 	CHECK(merged("{{0, 1}, {2, 3}}", "{{0,1},{2,3}}", 2));
 }
