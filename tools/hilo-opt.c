@@ -4,7 +4,7 @@
  *            [--print-style=auto|default|long|short] [--split-input-file]
  *            [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]
  *            [--remarks=FILE] [--check-equivalence[=N]] [--seed=S]
- *            [--unroll-markers]
+ *            [--unroll-markers] [--eval-budget=N]
  *
  * Environment: NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1 is read here
  * (never in the library) and handed to the passes through their context.
@@ -41,6 +41,7 @@ typedef struct options {
 	const char *remarks_path;
 	int equiv_n;              /* 0 = no equivalence check */
 	uint64_t seed;
+	uint64_t eval_budget;      /* --eval-budget: element-ops, 0 = default */
 	const hilo_pass *passes[MAX_PASSES];
 	size_t npasses;
 	/* run-time state */
@@ -53,7 +54,7 @@ static void usage(FILE *f)
 	      "                [--print-style=auto|default|long|short] [--split-input-file]\n"
 	      "                [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]\n"
 	      "                [--remarks=FILE] [--check-equivalence[=N]] [--seed=S]\n"
-	      "                [--unroll-markers]\n", f);
+	      "                [--unroll-markers] [--eval-budget=N]\n", f);
 }
 
 static void list_known(FILE *f)
@@ -179,6 +180,11 @@ static int parse_args(int argc, char **argv, options *o)
 				return EXIT_USAGE;
 			}
 			o->equiv_n = (int)v;
+		} else if (!strncmp(a, "--eval-budget=", 14)) {
+			if (!parse_u64(a + 14, &o->eval_budget) || o->eval_budget == 0) {
+				fprintf(stderr, "hilo-opt: error: --eval-budget=N needs a positive integer\n");
+				return EXIT_USAGE;
+			}
 		} else if (!strncmp(a, "--seed=", 7)) {
 			if (!parse_u64(a + 7, &o->seed)) {
 				fprintf(stderr, "hilo-opt: error: --seed=S needs a non-negative integer\n");
@@ -291,7 +297,7 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	}
 	hilo_equiv_report r;
 	memset(&r, 0, sizeof r);
-	hilo_eval_opts eo = {0};
+	hilo_eval_opts eo = {o->eval_budget};
 	hilo_check_equivalence(ref, m, o->equiv_n, o->seed, &eo, &r);
 	hilo_module_destroy(ref);
 	if (r.status == 1) {

@@ -1,0 +1,282 @@
+/* constant-folding: replaces instructions whose operands are all known
+ * constants with the constant they compute (XLA's HloConstantFolding, name
+ * "constant_folding" there; "constant-folding" here), evaluating with the
+ * reference evaluator (hilo_eval_instr).
+ *
+ * Exact conditions. An instruction is folded when
+ *  - every operand is a constant with known values, a broadcast of such a
+ *    constant, or an iota, and at least one operand is a constant (XLA's
+ *    default level; an instruction without operands is never folded);
+ *  - it is not a parameter, constant, tuple, broadcast or iota (folding
+ *    those only grows the module), nor a while, call, conditional, fft,
+ *    custom-call, collective, domain, opt-barrier, get-dimension-size,
+ *    partition-id, replica-id, rng, after-all, infeed/outfeed/send/recv or
+ *    an asynchronous op; not pad(broadcast, ...); not a bitcast-convert
+ *    that changes a sub-byte element width;
+ *  - it has no side effect (looking into called computations, where rng
+ *    and after-all also disqualify) and no control dependencies;
+ *  - its result is an array (no tuples, no dynamic dimensions) and neither
+ *    the result nor any operand has more than 45,000,000 elements;
+ *  - the evaluator computes it (anything it cannot evaluate is declined
+ *    with its reason as the remark).
+ * Elided constants (`{...}`, values unknown) are never read: a user of one
+ * is declined. Instructions are visited in post order, so folded values
+ * feed later folds; the folded instruction is removed, and so are operands
+ * it leaves dead when they are constants, broadcasts or iotas.
+ *
+ * Why it is sound: the evaluator computes exactly the HLO semantics of the
+ * instruction on its only possible operand values; the replacement
+ * constant therefore holds the value every execution would compute.
+ *
+ * Seed: none (XLA semantics, reference/xla-equivalents.md item 6); seed
+ * 003's neuron-dus-ds-index-simplifier folds a clone of the module.
+ */
+#include "hilo/eval.h"
+#include "hilo/pass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FOLD_ELEMENTS 45000000
+
+static bool never_folded(const hilo_instr *i)
+{
+	switch (i->op) {
+	case HILO_OP_PARAMETER:
+	case HILO_OP_CONSTANT:
+	case HILO_OP_TUPLE:
+	case HILO_OP_BROADCAST:
+	case HILO_OP_IOTA:
+	case HILO_OP_WHILE:
+	case HILO_OP_CALL:
+	case HILO_OP_CONDITIONAL:
+	case HILO_OP_FFT:
+	case HILO_OP_CUSTOM_CALL:
+	case HILO_OP_DOMAIN:
+	case HILO_OP_OPT_BARRIER:
+	case HILO_OP_GET_DIMENSION_SIZE:
+	case HILO_OP_PARTITION_ID:
+	case HILO_OP_REPLICA_ID:
+	case HILO_OP_RNG:
+	case HILO_OP_RNG_GET_AND_UPDATE_STATE:
+	case HILO_OP_RNG_BIT_GENERATOR:
+	case HILO_OP_AFTER_ALL:
+	case HILO_OP_ADD_DEPENDENCY:
+	case HILO_OP_INFEED:
+	case HILO_OP_OUTFEED:
+	case HILO_OP_SEND:
+	case HILO_OP_SEND_DONE:
+	case HILO_OP_RECV:
+	case HILO_OP_RECV_DONE:
+	case HILO_OP_ASYNC_START:
+	case HILO_OP_ASYNC_UPDATE:
+	case HILO_OP_ASYNC_DONE:
+	case HILO_OP_COPY_START:
+	case HILO_OP_COPY_DONE:
+		return true;
+	default:
+		return (hilo_opcode_flags(i->op) & (HILO_OPF_COLL | HILO_OPF_SE)) != 0;
+	}
+}
+
+enum { ST_NO = 1, ST_YES = 2, ST_BUSY = 3 };
+
+static bool comp_unfoldable(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo)
+{
+	uintptr_t s = (uintptr_t)hilo_ptrmap_get(memo, c);
+	if (s)
+		return s != ST_NO;
+	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)ST_BUSY);
+	bool bad = false;
+	for (hilo_instr *i = c->first; i && !bad; i = i->next) {
+		bad = i->op == HILO_OP_RNG || i->op == HILO_OP_RNG_GET_AND_UPDATE_STATE ||
+			i->op == HILO_OP_RNG_BIT_GENERATOR || i->op == HILO_OP_AFTER_ALL ||
+			hilo_instr_has_side_effect(m, i);
+		for (uint32_t k = 0; k < i->ncalled && !bad; k++)
+			bad = comp_unfoldable(m, i->called[k], memo);
+	}
+	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)(bad ? ST_YES : ST_NO));
+	return bad;
+}
+
+static bool has_dynamic_dims(const hilo_shape *s)
+{
+	if (!s->dyn)
+		return false;
+	for (int k = 0; k < s->rank; k++)
+		if (s->dyn[k] != HILO_DIM_STATIC)
+			return true;
+	return false;
+}
+
+static bool small_array(const hilo_shape *s)
+{
+	if (!hilo_shape_is_array(s) || has_dynamic_dims(s))
+		return false;
+	int64_t n = hilo_shape_elements(s);
+	return n >= 0 && n <= MAX_FOLD_ELEMENTS;
+}
+
+static bool known_constant(const hilo_instr *i)
+{
+	return i->op == HILO_OP_CONSTANT && i->literal && !i->literal->elided &&
+		!i->literal->ntuple && i->literal->data;
+}
+
+/* The value of an operand, or NULL with *why set. */
+static hilo_literal *operand_value(hilo_module *m, hilo_instr *o, const char **why)
+{
+	if (o->op == HILO_OP_CONSTANT) {
+		if (!known_constant(o)) {
+			*why = "operand is an elided constant (values unknown)";
+			return NULL;
+		}
+		return o->literal;
+	}
+	if (!small_array(o->shape)) {
+		*why = "operand too large or not an array";
+		return NULL;
+	}
+	hilo_diags d;
+	hilo_diags_init(&d);
+	hilo_literal *r = NULL;
+	if (o->op == HILO_OP_BROADCAST && o->noperands == 1 && known_constant(o->operands[0])) {
+		hilo_literal *in = o->operands[0]->literal;
+		r = hilo_eval_instr(m, o, &in, &d);
+	} else if (o->op == HILO_OP_IOTA && o->noperands == 0) {
+		r = hilo_eval_instr(m, o, NULL, &d);
+	}
+	hilo_diags_free(&d);
+	if (!r)
+		*why = "an operand is not a constant";
+	return r;
+}
+
+static bool width_changing_subbyte_bitcast(const hilo_instr *i)
+{
+	if (i->op != HILO_OP_BITCAST_CONVERT || i->noperands != 1)
+		return false;
+	int a = hilo_ptype_bits(i->shape->type), b = hilo_ptype_bits(i->operands[0]->shape->type);
+	return a != b && (a < 8 || b < 8);
+}
+
+/* Removes i if it is dead and a constant/broadcast/iota, then its
+ * operands likewise (they are few and shallow). */
+static void remove_dead_feeders(hilo_comp *c, hilo_instr *i, int depth)
+{
+	if (!i->parent || i->nusers || i == c->root || i->nctrl_preds || i->nctrl_succs)
+		return;
+	if (i->op != HILO_OP_CONSTANT && i->op != HILO_OP_BROADCAST && i->op != HILO_OP_IOTA)
+		return;
+	hilo_instr *op0 = i->noperands == 1 ? i->operands[0] : NULL;
+	hilo_comp_remove(c, i);
+	if (op0 && depth < 4)
+		remove_dead_feeders(c, op0, depth + 1);
+}
+
+/* Tries to fold i; returns true when it was replaced. */
+static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *memo)
+{
+	hilo_module *m = ctx->m;
+	if (i->noperands == 0 || never_folded(i))
+		return false;
+	bool any_constant = false;
+	for (uint32_t k = 0; k < i->noperands; k++) {
+		hilo_opcode op = i->operands[k]->op;
+		if (op != HILO_OP_CONSTANT && op != HILO_OP_BROADCAST && op != HILO_OP_IOTA)
+			return false;
+		if (op == HILO_OP_BROADCAST &&
+		    (i->operands[k]->noperands != 1 || i->operands[k]->operands[0]->op != HILO_OP_CONSTANT))
+			return false;
+		any_constant |= op == HILO_OP_CONSTANT;
+	}
+	if (!any_constant)
+		return false;
+	/* from here on the instruction looks foldable: say why when it is not */
+	if (i->nctrl_preds || i->nctrl_succs) {
+		hilo_remark(ctx, c, i, "declined", "has control dependencies");
+		return false;
+	}
+	if (hilo_instr_has_side_effect(m, i)) {
+		hilo_remark(ctx, c, i, "declined", "has side effects");
+		return false;
+	}
+	for (uint32_t k = 0; k < i->ncalled; k++)
+		if (comp_unfoldable(m, i->called[k], memo)) {
+			hilo_remark(ctx, c, i, "declined", "called computation has rng, after-all or side effects");
+			return false;
+		}
+	if (i->op == HILO_OP_PAD && i->operands[0]->op == HILO_OP_BROADCAST) {
+		hilo_remark(ctx, c, i, "declined", "pad of a broadcast (folding only grows the module)");
+		return false;
+	}
+	if (width_changing_subbyte_bitcast(i)) {
+		hilo_remark(ctx, c, i, "declined", "sub-byte bitcast-convert that changes the element width");
+		return false;
+	}
+	if (!small_array(i->shape)) {
+		hilo_remark(ctx, c, i, "declined", "result is not an array of at most 45000000 elements");
+		return false;
+	}
+	hilo_literal **ops = malloc(i->noperands * sizeof *ops);
+	if (!ops)
+		return false;
+	const char *why = NULL;
+	for (uint32_t k = 0; k < i->noperands && !why; k++) {
+		if (!small_array(i->operands[k]->shape))
+			why = "operand is not an array of at most 45000000 elements";
+		else
+			ops[k] = operand_value(m, i->operands[k], &why);
+	}
+	if (why) {
+		free(ops);
+		hilo_remark(ctx, c, i, "declined", "%s", why);
+		return false;
+	}
+	hilo_diags d;
+	hilo_diags_init(&d);
+	hilo_literal *r = hilo_eval_instr(m, i, ops, &d);
+	free(ops);
+	if (!r || r->ntuple || r->elided || !hilo_shape_compatible(r->shape, i->shape)) {
+		hilo_remark(ctx, c, i, "declined", "evaluator: %s",
+			d.n ? d.items[0].msg : "result does not match the instruction's shape");
+		hilo_diags_free(&d);
+		return false;
+	}
+	hilo_diags_free(&d);
+	r->shape = i->shape; /* keep the instruction's layout */
+	hilo_instr *k = hilo_instr_create(m, HILO_OP_CONSTANT, i->shape, NULL);
+	k->literal = r;
+	hilo_comp_insert_before(c, i, k);
+	hilo_remark(ctx, c, i, "rewritten", "folded to %s", k->name);
+	hilo_instr_replace_all_uses(m, i, k);
+	uint32_t nops = i->noperands;
+	hilo_instr *opnds[8];
+	uint32_t keep = nops < 8 ? nops : 8;
+	memcpy(opnds, i->operands, keep * sizeof *opnds);
+	hilo_comp_remove(c, i);
+	for (uint32_t j = 0; j < keep; j++)
+		remove_dead_feeders(c, opnds[j], 0);
+	return true;
+}
+
+hilo_pass_result hilo_pass_constant_folding(hilo_pass_ctx *ctx)
+{
+	hilo_module *m = ctx->m;
+	hilo_ptrmap memo;
+	hilo_ptrmap_init(&memo);
+	uint64_t folded = 0;
+	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
+		hilo_comp *c = m->comps[ci];
+		uint32_t n;
+		hilo_instr **order = hilo_comp_post_order(m, c, &n);
+		for (uint32_t k = 0; k < n; k++) {
+			hilo_instr *i = order[k];
+			if (i->parent == c && fold(ctx, c, i, &memo))
+				folded++;
+		}
+	}
+	hilo_ptrmap_free(&memo);
+	ctx->rewrites += folded;
+	return folded ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
+}
