@@ -24,13 +24,25 @@
  *     [0, base.dims[a]) exactly: no gap, no overlap;
  *   - the concatenated shape equals the base's dims and element type (the
  *     seed's CreateConcatFromGroup check).
- * Before the search, get-tuple-element(tuple(..., d, ...)) where d is a
- * dynamic-update-slice is forwarded to d (the tuple-simplifier step the
- * seed runs, applied first so chains that pass through a tuple in the same
- * computation become direct), then dce; after any change, tuple-simplifier
- * and dce tidy up as in the seed (the old chain goes away). Chains that continue inside a called computation (the
- * seed's call-wrapped form) are reported and declined: hoisting the links
- * out of the call is not implemented yet.
+ * Call-wrapped chains (the seed's MoveDusOutOfCall): first, for every
+ * call C(T) whose body B has one parameter p and a tuple root R, where
+ *   - B has no other call site, T is a tuple used only by C, C is not a
+ *     root and every user of C is a get-tuple-element,
+ *   - R's element j is d = DUS(get-tuple-element(p, j), u, i...), d is used
+ *     only by R, and nothing else in B reads element j of p,
+ *   - d's starts are known (as above),
+ * d moves to the caller: B stops taking and returning element j and
+ * returns u as a new last element; the caller computes DUS(T.operand(j),
+ * get-tuple-element(C, last), constant clamped starts) and uses it wherever
+ * it used element j of C. Calls are handled in caller order, so an unrolled
+ * loop's chain (call -> gte -> tuple -> call ...) becomes a flat chain of
+ * DUSes in the caller. Sound: the moved DUS computes, from the same buffer
+ * and the same update value, what element j of the call returned.
+ * Then get-tuple-element(tuple(..., d, ...)) with d a DUS is forwarded to d
+ * (the tuple-simplifier step, applied first so chains that pass through a
+ * tuple become direct), then dce; after any change, tuple-simplifier and
+ * dce tidy up as in the seed (the old chain goes away). Bodies that do not
+ * fit are reported (remark) and left alone.
  *
  * Why it is sound: each link writes its update at its clamped window and
  * keeps every other element. If the windows are pairwise disjoint and
@@ -40,6 +52,8 @@
  * which the links ran is irrelevant because no window overlaps another.
  */
 #include "concat_util.h"
+#include "hilo/eval.h"
+#include "hilo/float.h"
 #include "hilo/tokens.h"
 
 #include <stdlib.h>
@@ -282,8 +296,212 @@ static bool forward_tuple_dus(hilo_module *m, hilo_comp *c)
 	return changed;
 }
 
-/* A DUS inside a computation some call uses, writing into a parameter's
- * tuple element: the seed's call-wrapped chain, which needs hoisting. */
+/* ---- moving a DUS out of a call (the seed's call-wrapped chain) ---------- */
+
+/* How many call sites (instructions of any computation) name c. */
+static uint32_t call_sites(const hilo_module *m, const hilo_comp *c)
+{
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		for (const hilo_instr *i = m->comps[k]->first; i; i = i->next)
+			for (uint32_t q = 0; q < i->ncalled; q++)
+				n += i->called[q] == c;
+	return n;
+}
+
+/* A tuple shape equal to s without element drop (or -1) plus `add` (or NULL). */
+static hilo_shape *tuple_shape_edit(hilo_module *m, const hilo_shape *s, int drop, hilo_shape *add)
+{
+	hilo_shape *o = hilo_arena_alloc(m->arena, sizeof *o);
+	*o = *s;
+	o->elems = hilo_arena_alloc(m->arena, ((size_t)s->ntuple + 2) * sizeof *o->elems);
+	o->ntuple = 0;
+	for (int k = 0; k < s->ntuple; k++)
+		if (k != drop)
+			o->elems[o->ntuple++] = s->elems[k];
+	if (add)
+		o->elems[o->ntuple++] = add;
+	return o;
+}
+
+/* A scalar integer constant of type t holding v, inserted before `before`. */
+static hilo_instr *int_constant(hilo_module *m, hilo_comp *c, hilo_instr *before, hilo_ptype t, int64_t v)
+{
+	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
+	s->type = t;
+	hilo_literal *l = hilo_literal_create(m, s);
+	if (!l)
+		return NULL;
+	hilo_elem_set_i64(t, l->data, 0, v);
+	hilo_instr *i = hilo_instr_create(m, HILO_OP_CONSTANT, s, "constant");
+	i->literal = l;
+	hilo_comp_insert_before(c, before, i);
+	return i;
+}
+
+/* Checks whether element j of the body's result is DUS(gte(p, j), u, idx)
+ * that can leave the body; returns the DUS or NULL. */
+static hilo_instr *movable_dus(hilo_module *m, hilo_comp *body, int j, int64_t *starts)
+{
+	hilo_instr *r = body->root, *p = body->nparams == 1 ? body->params[0] : NULL;
+	if (!p || !r || r->op != HILO_OP_TUPLE || (uint32_t)j >= r->noperands)
+		return NULL;
+	hilo_instr *d = r->operands[j];
+	if (d->op != HILO_OP_DYNAMIC_UPDATE_SLICE || d->nusers != 1 || d->noperands < 3)
+		return NULL;
+	hilo_instr *g = d->operands[0];
+	int64_t idx;
+	if (g->op != HILO_OP_GET_TUPLE_ELEMENT || g->operands[0] != p || g->nusers != 1 ||
+	    !hilo_instr_get_int(g, "index", &idx) || idx != j)
+		return NULL;
+	/* nothing else may read element j, and p must only feed get-tuple-elements */
+	for (uint32_t u = 0; u < p->nusers; u++) {
+		hilo_instr *x = p->users[u].user;
+		int64_t k;
+		if (x->op != HILO_OP_GET_TUPLE_ELEMENT || !hilo_instr_get_int(x, "index", &k))
+			return NULL;
+		if (k == j && x != g && x->nusers)
+			return NULL;
+	}
+	link l;
+	int bad;
+	if (d->shape->rank > MAX_RANK || !link_starts(m, d, d->shape, &l, &bad))
+		return NULL;
+	memcpy(starts, l.start, (size_t)d->shape->rank * sizeof *starts);
+	return d;
+}
+
+/* Moves d = element j of call C's body out into C's computation:
+ * the body stops taking and returning element j and returns d's update
+ * as a new last element; the caller computes DUS(buffer_in, update,
+ * constant starts) and uses it wherever it used element j of C. */
+static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call)
+{
+	hilo_module *m = ctx->m;
+	hilo_comp *c = call->parent, *body = call->called[0];
+	hilo_instr *t = call->operands[0];
+	if (body->nparams != 1 || !body->root || body->root->op != HILO_OP_TUPLE || body->root->nusers ||
+	    t->op != HILO_OP_TUPLE ||
+	    t->nusers != 1 || call->is_root || !hilo_shape_is_tuple(call->shape) ||
+	    call_sites(m, body) != 1)
+		return false;
+	for (uint32_t u = 0; u < call->nusers; u++)
+		if (call->users[u].user->op != HILO_OP_GET_TUPLE_ELEMENT)
+			return false;
+	hilo_instr *p = body->params[0], *r = body->root;
+	if (!hilo_shape_is_tuple(p->shape) || p->shape->ntuple != (int)t->noperands ||
+	    r->noperands != t->noperands || p->shape->ntuple < 2)
+		return false;
+	for (uint32_t j = 0; j < r->noperands; j++) {
+		int64_t st[MAX_RANK];
+		hilo_instr *d = movable_dus(m, body, (int)j, st);
+		if (!d)
+			continue;
+		hilo_instr *g = d->operands[0], *u = d->operands[1];
+		int n = (int)r->noperands;
+		/* body: drop input/output element j, append the update */
+		hilo_shape *rs = tuple_shape_edit(m, r->shape, (int)j, u->shape);
+		hilo_shape *ps = tuple_shape_edit(m, p->shape, (int)j, NULL);
+		hilo_instr **ro = malloc((size_t)n * sizeof *ro);
+		if (!ro)
+			return false;
+		memcpy(ro, r->operands, (size_t)n * sizeof *ro);
+		hilo_instr_clear_operands(r);
+		for (int k = 0; k < n; k++)
+			if (k != (int)j)
+				hilo_instr_add_operand(m, r, ro[k]);
+		hilo_instr_add_operand(m, r, u);
+		free(ro);
+		r->shape = rs;
+		hilo_cu_erase_dead(m, d);    /* and g with it */
+		(void)g;
+		/* (g had d as its only user, so it is gone now) */
+		for (uint32_t q = 0; q < p->nusers; q++) {
+			hilo_instr *x = p->users[q].user;
+			int64_t k;
+			if (hilo_instr_get_int(x, "index", &k) && k > (int64_t)j)
+				hilo_instr_attr(x, "index")->v.i = k - 1;
+		}
+		/* dead get-tuple-elements of element j (no users) go too */
+		for (uint32_t q = p->nusers; q-- > 0;) {
+			hilo_instr *x = p->users[q].user;
+			int64_t k;
+			if (hilo_instr_get_int(x, "index", &k) && k == (int64_t)j && x->nusers == 0)
+				hilo_comp_remove(body, x);
+		}
+		p->shape = ps;
+		/* caller: the tuple stops passing element j */
+		hilo_instr *buf_in = t->operands[j];
+		hilo_instr **to = malloc((size_t)n * sizeof *to);
+		if (!to)
+			return false;
+		memcpy(to, t->operands, (size_t)n * sizeof *to);
+		hilo_instr_clear_operands(t);
+		for (int k = 0; k < n; k++)
+			if (k != (int)j)
+				hilo_instr_add_operand(m, t, to[k]);
+		free(to);
+		t->shape = ps;
+		call->shape = rs;
+		hilo_instr *after = call->next;
+		hilo_instr *ug = hilo_instr_create(m, HILO_OP_GET_TUPLE_ELEMENT, u->shape, "get-tuple-element");
+		hilo_instr_add_operand(m, ug, call);
+		hilo_instr_set_attr(m, ug, "index", HILO_ATTR_INT)->v.i = n - 1;
+		hilo_comp_insert_before(c, after, ug);
+		hilo_instr *nd = hilo_instr_clone(m, d, NULL);
+		nd->shape = buf_in->shape;
+		hilo_instr_add_operand(m, nd, buf_in);
+		hilo_instr_add_operand(m, nd, ug);
+		int rank = buf_in->shape->rank;
+		hilo_ptype it = d->operands[2]->shape->type;
+		if (!hilo_ptype_is_int(it) || d->operands[2]->shape->rank != 0)
+			it = HILO_T_S32;
+		for (int k = 0; k < rank; k++) {
+			hilo_instr *ci = int_constant(m, c, after, it, st[k]);
+			if (!ci)
+				return false;
+			hilo_instr_add_operand(m, nd, ci);
+		}
+		hilo_comp_insert_before(c, after, nd);
+		/* element j of the call is now nd; later elements shift down */
+		for (uint32_t q = call->nusers; q-- > 0;) {
+			hilo_instr *x = call->users[q].user;
+			int64_t k;
+			if (x == ug || !hilo_instr_get_int(x, "index", &k))
+				continue;
+			if (k == (int64_t)j) {
+				hilo_instr_replace_all_uses(m, x, nd);
+				hilo_comp_remove(c, x);
+			} else if (k > (int64_t)j) {
+				hilo_instr_attr(x, "index")->v.i = k - 1;
+			}
+		}
+		ctx->rewrites++;
+		hilo_remark(ctx, c, call, "rewritten",
+			"moved DUS %s out of call %s into %s (as %s)", d->name, body->name, c->name, nd->name);
+		return true;
+	}
+	return false;
+}
+
+/* Moves DUS links out of called bodies, in caller order, so call-wrapped
+ * chains become flat in the caller. */
+static bool move_dus_out_of_calls(hilo_pass_ctx *ctx)
+{
+	hilo_module *m = ctx->m;
+	bool changed = false;
+	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
+		hilo_comp *c = m->comps[ci];
+		for (hilo_instr *i = c->first; i; i = i->next)
+			if (i->op == HILO_OP_CALL && i->ncalled == 1 && i->noperands == 1)
+				while (move_dus_out_of_call(ctx, i))
+					changed = true;
+	}
+	return changed;
+}
+
+/* A DUS still inside a called computation, writing into a parameter's
+ * tuple element, could not be moved out: say why not. */
 static void note_call_wrapped(hilo_pass_ctx *ctx, hilo_comp *c)
 {
 	if (c->is_entry)
@@ -295,14 +513,15 @@ static void note_call_wrapped(hilo_pass_ctx *ctx, hilo_comp *c)
 		if (b->op == HILO_OP_GET_TUPLE_ELEMENT && b->operands[0]->op == HILO_OP_PARAMETER)
 			hilo_remark(ctx, c, d, "declined",
 				"Found DUS in computation %s writing into a parameter: the chain is call-wrapped and "
-				"moving it out of the call is not implemented", c->name);
+				"it cannot be moved out of the call (needs one call site, tuple operand and "
+				"get-tuple-element users, the DUS only returned, known start indices)", c->name);
 	}
 }
 
 hilo_pass_result hilo_pass_neuron_repeated_dus_to_concat(hilo_pass_ctx *ctx)
 {
 	hilo_module *m = ctx->m;
-	bool changed = false;
+	bool changed = move_dus_out_of_calls(ctx);
 	for (uint32_t ci = 0; ci < m->ncomps; ci++)
 		changed |= forward_tuple_dus(m, m->comps[ci]);
 	if (changed)
