@@ -24,6 +24,24 @@ void pb_escape(hilo_buf *out, const char *s, size_t n);
 const char *pb_check_wire(const uint8_t *p, size_t len,
 	const ProtobufCMessageDescriptor *desc, int max_depth);
 
+/* Fields of the module, computation and instruction messages the reader
+ * did not model (protobuf-c's unknown fields), kept in the module's
+ * arena behind hilo_module.proto_extra and written back by the writer.
+ * Instructions are found by id, computations by pointer. */
+typedef struct pb_unknown {
+	size_t n;
+	ProtobufCMessageUnknownField *f;
+} pb_unknown;
+
+typedef struct pb_extra {
+	pb_unknown module;
+	pb_unknown *instr;      /* by instruction id */
+	uint32_t ninstr;
+	const hilo_comp **comp;
+	pb_unknown *comp_f;
+	size_t ncomp;
+} pb_extra;
+
 /* Attributes with a typed XLA field: how an attribute key maps. */
 typedef enum pb_field {
 	PBF_NONE,

@@ -1014,6 +1014,47 @@ static bool check_call_graph(reader *R, comp_rec *recs, size_t n)
 
 /* ---- module ---- */
 
+/* Unknown fields of the module, computation and instruction messages. */
+static void keep_unknown(reader *R, const Xla__HloModuleProto *mp, comp_rec *recs)
+{
+	size_t ncomp = 0, ninstr = 0;
+	for (size_t k = 0; k < mp->n_computations; k++) {
+		const Xla__HloComputationProto *cp = recs[k].p;
+		ncomp += cp->base.n_unknown_fields != 0;
+		for (size_t j = 0; j < cp->n_instructions; j++)
+			ninstr += cp->instructions[j]->base.n_unknown_fields != 0;
+	}
+	if (!ncomp && !ninstr && !mp->base.n_unknown_fields)
+		return;
+	pb_extra *x = ralloc(R, sizeof *x);
+	if (!x)
+		return;
+	x->module.n = mp->base.n_unknown_fields;
+	x->module.f = mp->base.unknown_fields;
+	x->ninstr = R->m->next_id;
+	x->instr = ralloc(R, (size_t)x->ninstr * sizeof *x->instr);
+	x->comp = ralloc(R, (ncomp + 1) * sizeof *x->comp);
+	x->comp_f = ralloc(R, (ncomp + 1) * sizeof *x->comp_f);
+	if (!x->instr || !x->comp || !x->comp_f)
+		return;
+	for (size_t k = 0; k < mp->n_computations; k++) {
+		const Xla__HloComputationProto *cp = recs[k].p;
+		if (cp->base.n_unknown_fields) {
+			x->comp[x->ncomp] = recs[k].c;
+			x->comp_f[x->ncomp].n = cp->base.n_unknown_fields;
+			x->comp_f[x->ncomp++].f = cp->base.unknown_fields;
+		}
+		for (size_t j = 0; j < cp->n_instructions; j++) {
+			const Xla__HloInstructionProto *ip = cp->instructions[j];
+			if (ip->base.n_unknown_fields && recs[k].instrs[j]->id < x->ninstr) {
+				x->instr[recs[k].instrs[j]->id].n = ip->base.n_unknown_fields;
+				x->instr[recs[k].instrs[j]->id].f = ip->base.unknown_fields;
+			}
+		}
+	}
+	R->m->proto_extra = x;
+}
+
 static bool build_module(reader *R, const Xla__HloModuleProto *mp)
 {
 	hilo_module *m = R->m;
@@ -1115,6 +1156,7 @@ static bool build_module(reader *R, const Xla__HloModuleProto *mp)
 		m->stack_frames = hilo_arena_strdup(m->arena, mp->hilo_stack_frames);
 	if (mp->hilo_style == HILO_STYLE_LONG || mp->hilo_style == HILO_STYLE_SHORT)
 		m->style = (hilo_print_style)mp->hilo_style;
+	keep_unknown(R, mp, recs);
 	return !R->failed;
 }
 

@@ -611,6 +611,11 @@ static Xla__HloInstructionProto *instr_pb(writer *W, const hilo_instr *i)
 	}
 	if (i->comment)
 		p->hilo_comment = (char *)i->comment;
+	const pb_extra *x = W->m->proto_extra;
+	if (x && i->id < x->ninstr && x->instr[i->id].n) {
+		p->base.n_unknown_fields = x->instr[i->id].n;
+		p->base.unknown_fields = x->instr[i->id].f;
+	}
 	inst_ctx X;
 	memset(&X, 0, sizeof X);
 	X.p = p;
@@ -683,6 +688,12 @@ static Xla__HloComputationProto *comp_pb(writer *W, const hilo_comp *c, int64_t 
 		p->execution_thread = (char *)c->execution_thread;
 		p->hilo_has_execution_thread = true;
 	}
+	const pb_extra *x = W->m->proto_extra;
+	for (size_t k = 0; x && k < x->ncomp; k++)
+		if (x->comp[k] == c) {
+			p->base.n_unknown_fields = x->comp_f[k].n;
+			p->base.unknown_fields = x->comp_f[k].f;
+		}
 	p->n_instructions = c->ninstrs;
 	p->instructions = walloc(W, c->ninstrs * sizeof *p->instructions);
 	if (!p->instructions)
@@ -759,6 +770,11 @@ bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 	mp.hilo_style = (int32_t)m->style;
 	mp.hilo_entry_last_no_keyword = m->entry_last_no_keyword;
 	mp.hilo_written = true;
+	if (m->proto_extra) {
+		const pb_extra *x = m->proto_extra;
+		mp.base.n_unknown_fields = x->module.n;
+		mp.base.unknown_fields = x->module.f;
+	}
 	mp.hilo_no_entry_layout = m->no_entry_layout;
 	mp.hilo_no_final_newline = m->no_final_newline;
 

@@ -1,7 +1,8 @@
 /* Binary HloModuleProto reader/writer tests (issue 7): hand-encoded
  * protos for the reader's checks (dangling ids, cycles, call cycles,
  * unknown opcodes, duplicate ids, wrong wire types, deep nesting, literal
- * sizes), the HloProto/HloSnapshot wrappers, every truncation and many
+ * sizes), unknown fields surviving read -> write, the HloProto/HloSnapshot
+ * wrappers, every truncation and many
  * byte flips of an emitted proto (no crash), and text -> pb -> text on a
  * module using most attribute kinds. */
 #include "check.h"
@@ -385,8 +386,75 @@ static void test_text_roundtrip(void)
 	hilo_diags_free(&d);
 }
 
+static bool has_bytes(const hilo_buf *b, const hilo_buf *needle)
+{
+	for (size_t k = 0; k + needle->len <= b->len; k++)
+		if (!memcmp(b->data + k, needle->data, needle->len))
+			return true;
+	return false;
+}
+
+/* Fields hilo does not model survive read -> write at the module,
+ * computation and instruction level. */
+static void test_unknown_fields(void)
+{
+	hilo_buf mod, c, i, s, u1, u2, u3;
+	hilo_buf_init(&mod);
+	hilo_buf_init(&c);
+	hilo_buf_init(&i);
+	hilo_buf_init(&s);
+	hilo_buf_init(&u1);
+	hilo_buf_init(&u2);
+	hilo_buf_init(&u3);
+	fstr(&u1, 500, "module-extra");
+	fint(&u2, 501, 4242);
+	fstr(&u3, 900, "instr-extra");
+	fstr(&mod, 1, "u");
+	fstr(&i, 1, "p0");
+	fstr(&i, 2, "parameter");
+	fint(&s, 2, 11);
+	fmsg(&i, 3, &s);
+	fint(&i, 35, 1);
+	hilo_buf_put(&i, u3.data, u3.len);
+	fmsg(&c, 2, &i);
+	hilo_buf_put(&c, u2.data, u2.len);
+	comp_end(&mod, &c, "main", 1, 1);
+	hilo_buf_put(&mod, u1.data, u1.len);
+	hilo_diags d;
+	hilo_diags_init(&d);
+	hilo_module *m = read_buf(&mod, &d);
+	CHECK(m != NULL);
+	if (m) {
+		hilo_buf out;
+		hilo_buf_init(&out);
+		CHECK(hilo_proto_write(&out, m, &d));
+		CHECK(has_bytes(&out, &u1));
+		CHECK(has_bytes(&out, &u2));
+		CHECK(has_bytes(&out, &u3));
+		/* and again after a second cycle */
+		hilo_module *m2 = hilo_proto_read(out.data, out.len, "u2.pb", &d);
+		CHECK(m2 != NULL);
+		if (m2) {
+			hilo_buf out2;
+			hilo_buf_init(&out2);
+			CHECK(hilo_proto_write(&out2, m2, &d));
+			CHECK(out2.len == out.len && !memcmp(out2.data, out.data, out.len));
+			hilo_buf_free(&out2);
+			hilo_module_destroy(m2);
+		}
+		hilo_buf_free(&out);
+		hilo_module_destroy(m);
+	}
+	hilo_buf_free(&mod);
+	hilo_buf_free(&u1);
+	hilo_buf_free(&u2);
+	hilo_buf_free(&u3);
+	hilo_diags_free(&d);
+}
+
 int main(void)
 {
+	test_unknown_fields();
 	test_good_and_wrappers();
 	test_bad();
 	test_text_roundtrip();
