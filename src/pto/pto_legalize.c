@@ -20,8 +20,9 @@
  * New parameters are appended tensors first (allocations, then views),
  * then scalars. Each call site binds every hoisted value to a local
  * `<name>__graph_arg<N>` (one counter per program) immediately before the
- * call, in definition order (so a view's offset scalar precedes the view),
- * appends those locals as arguments and extends `arg_directions`.
+ * call, scalars first and then tensors, each in definition order (so a
+ * view's offset scalar precedes the view), appends those locals as
+ * arguments and extends `arg_directions`.
  *
  * When: the driver (hilo_pto_legalize_graph_boundary) runs Step D part 1,
  * plans every Graph, rewrites bodies, signatures and call sites, then runs
@@ -610,31 +611,40 @@ static void rewrite_call(void *ud, pto_call *cl)
 		}
 		byd[j] = x;
 	}
-	size_t ih = 0, ia = 0;
+	/* Seed 002: the hoisted statements are emitted scalars first, then
+	 * tensors (a view's offset is typically a Step A scalar). Each phase
+	 * walks definition order, replaying the aliases as it goes; no scalar can
+	 * depend on a tensor hoist (derivable values read only scalars), and an
+	 * alias of a hoisted view resolves in the tensor phase. */
 	const alias_ent *al = pl->pass.data;
-	while (ih < nh || ia < pl->pass.n) {
-		bool take_alias = ia < pl->pass.n && (ih >= nh || al[ia].defidx < byd[ih]->defidx);
-		if (take_alias) {
-			const pto_expr *t = pto_map_get(&bind, al[ia].target);
-			if (t)
-				pto_map_put(&bind, al[ia].alias, (void *)t);
-			ia++;
-			continue;
+	for (int phase = 0; phase < 2; phase++) {
+		size_t ih = 0, ia = 0;
+		while (ih < nh || ia < pl->pass.n) {
+			bool take_alias = ia < pl->pass.n && (ih >= nh || al[ia].defidx < byd[ih]->defidx);
+			if (take_alias) {
+				const pto_expr *t = pto_map_get(&bind, al[ia].target);
+				if (t)
+					pto_map_put(&bind, al[ia].alias, (void *)t);
+				ia++;
+				continue;
+			}
+			hoist *h = byd[ih++];
+			if (h->tensor != (phase == 1))
+				continue;
+			char *local = hilo_arena_printf(p->arena, "%s__graph_arg%d", h->name, p->graph_arg_counter++);
+			pto_stmt *s = hilo_arena_alloc(p->arena, sizeof *s);
+			s->kind = PTO_S_ASSIGN;
+			s->line = cl->e->line;
+			s->col = cl->e->col;
+			s->indent = st->indent;
+			s->target = pto_name(p, local);
+			/* annotations are shared; copy only one that names a bound value */
+			s->ann = h->ann && mentions(h->ann, &bind) ? subst(p, h->ann, &bind) : (pto_expr *)h->ann;
+			s->value = subst(p, h->value, &bind);
+			*(pto_stmt **)vec_push(p->arena, &st->prefix, sizeof s) = s;
+			h->local = s->target->name;
+			pto_map_put(&bind, h->name, s->target);
 		}
-		hoist *h = byd[ih++];
-		char *local = hilo_arena_printf(p->arena, "%s__graph_arg%d", h->name, p->graph_arg_counter++);
-		pto_stmt *s = hilo_arena_alloc(p->arena, sizeof *s);
-		s->kind = PTO_S_ASSIGN;
-		s->line = cl->e->line;
-		s->col = cl->e->col;
-		s->indent = st->indent;
-		s->target = pto_name(p, local);
-		/* annotations are shared; copy only one that names a bound value */
-		s->ann = h->ann && mentions(h->ann, &bind) ? subst(p, h->ann, &bind) : (pto_expr *)h->ann;
-		s->value = subst(p, h->value, &bind);
-		*(pto_stmt **)vec_push(p->arena, &st->prefix, sizeof s) = s;
-		h->local = s->target->name;
-		pto_map_put(&bind, h->name, s->target);
 	}
 	for (size_t i = 0; i < nh; i++) {
 		const hoist *h = &((hoist *)pl->hoisted.data)[i];
