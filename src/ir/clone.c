@@ -12,6 +12,7 @@
  * be copied or remapped here (tests/unit/test_ir.c destroys the source
  * before printing the clone, so a missed field shows up under ASan).
  * Returns NULL when out of memory or when an edge leaves the module.
+ * Unknown HloModuleProto fields (proto_extra) are not carried over.
  */
 #include "hilo/ir.h"
 
@@ -289,6 +290,26 @@ hilo_module *hilo_module_clone(const hilo_module *src)
 	hilo_ptrmap_init(&k.instrs);
 	hilo_ptrmap_init(&k.comps);
 
+	/* every plain field (flags, style, next_id, ...) as in the source, so
+	 * new scalar fields of hilo_module are carried over automatically;
+	 * then each pointer field is replaced by a copy in the new arena */
+	hilo_arena *arena = dst->arena;
+	hilo_strtab *strings = dst->strings;
+	struct name_set *names = dst->names;
+	const char *name = dst->name;
+	*dst = *src;
+	dst->arena = arena;
+	dst->strings = strings;
+	dst->names = names;
+	dst->name = name;
+	dst->attrs = NULL;
+	dst->nattrs = 0;
+	dst->comps = NULL;
+	dst->ncomps = dst->cap_comps = 0;
+	dst->entry = NULL;
+	/* unknown proto fields live in a proto-private table keyed by the
+	 * source's computations: not carried over */
+	dst->proto_extra = NULL;
 	if (src->nattrs) {
 		dst->attrs = alloc(&k, src->nattrs * sizeof *dst->attrs);
 		if (dst->attrs) {
@@ -304,11 +325,6 @@ hilo_module *hilo_module_clone(const hilo_module *src)
 	dst->stack_frames = dup_str(&k, src->stack_frames);
 	dst->gap = dup_str(&k, src->gap);
 	dst->trailer = dup_str(&k, src->trailer);
-	dst->next_id = src->next_id;
-	dst->style = src->style;
-	dst->entry_last_no_keyword = src->entry_last_no_keyword;
-	dst->no_entry_layout = src->no_entry_layout;
-	dst->no_final_newline = src->no_final_newline;
 
 	if (src->ncomps) {
 		dst->comps = alloc(&k, src->ncomps * sizeof *dst->comps);
