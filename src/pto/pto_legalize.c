@@ -657,25 +657,29 @@ static bool rewrite_sites(site *st, pto_block *b)
 {
 	hilo_pto_program *p = st->p;
 	pto_block out = { NULL, 0, 0 };
-	bool changed = false;
+	bool inserted = false, changed = false; /* out is built from the first insertion on */
 	for (size_t i = 0; i < b->n; i++) {
 		pto_stmt *s = b->stmts[i];
 		if (s->kind == PTO_S_ASSIGN || s->kind == PTO_S_EXPR || s->kind == PTO_S_RETURN) {
 			st->prefix.n = 0;
 			st->indent = s->indent;
 			pto_walk_calls(p, s->value, rewrite_call, st);
-			for (size_t k = 0; k < st->prefix.n; k++) {
-				pto_block_push(p, &out, ((pto_stmt **)st->prefix.data)[k]);
-				changed = true;
+			if (st->prefix.n && !inserted) {
+				for (size_t k = 0; k < i; k++)
+					pto_block_push(p, &out, b->stmts[k]);
+				inserted = true;
 			}
+			for (size_t k = 0; k < st->prefix.n; k++)
+				pto_block_push(p, &out, ((pto_stmt **)st->prefix.data)[k]);
 		}
 		changed |= rewrite_sites(st, &s->body);
 		changed |= rewrite_sites(st, &s->orelse);
-		pto_block_push(p, &out, s);
+		if (inserted)
+			pto_block_push(p, &out, s);
 	}
-	if (changed)
+	if (inserted)
 		*b = out;
-	return changed;
+	return changed || inserted;
 }
 
 /* ---- driver ----------------------------------------------------------- */

@@ -52,6 +52,9 @@ typedef struct parser {
 	size_t nscratch, scap;
 	size_t lexed;        /* line whose tokens are in scratch, +1 */
 	pto_map ann_cache;   /* annotation text -> shared tree */
+	const char *last_key;
+	size_t last_len;
+	pto_expr *last_ann;
 	tok *t;              /* current line's tokens */
 	size_t nt, ti;
 	int depth;
@@ -997,12 +1000,20 @@ static pto_stmt *parse_stmt(parser *ps)
 				eq++;
 			}
 			const char *key = NULL;
+			s->ann = NULL;
 			if (eq < ps->nt && eq > ps->ti) {
 				const tok *f0 = &ps->t[ps->ti], *f1 = &ps->t[eq - 1];
-				if (f0->line == f1->line)
-					key = hilo_intern(ps->p->strs, f0->s, (size_t)(f1->s + f1->len - f0->s));
+				size_t klen = (size_t)(f1->s + f1->len - f0->s);
+				if (f0->line == f1->line) {
+					/* consecutive statements usually repeat the last annotation */
+					if (ps->last_ann && klen == ps->last_len && !memcmp(ps->last_key, f0->s, klen)) {
+						s->ann = ps->last_ann;
+					} else {
+						key = hilo_intern(ps->p->strs, f0->s, klen);
+						s->ann = pto_map_get(&ps->ann_cache, key);
+					}
+				}
 			}
-			s->ann = key ? pto_map_get(&ps->ann_cache, key) : NULL;
 			if (s->ann) {
 				ps->ti = eq;
 			} else {
@@ -1010,6 +1021,11 @@ static pto_stmt *parse_stmt(parser *ps)
 					return NULL;
 				if (key && ps->ti == eq)
 					pto_map_put(&ps->ann_cache, key, s->ann);
+			}
+			if (key && ps->ti == eq) {
+				ps->last_key = key;
+				ps->last_len = strlen(key);
+				ps->last_ann = s->ann;
 			}
 			if (!expect_op(ps, "="))
 				return NULL;
