@@ -702,8 +702,6 @@ static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, i
 			if (!v->parent || val->nitems != 1)
 				return false;
 			if (v->parent->kind == PTO_S_FOR) {
-				pto_var tmp;
-				memset(&tmp, 0, sizeof tmp);
 				pto_call rc;
 				if (!pto_call_decode(p, v->parent->value, &rc))
 					return false;
