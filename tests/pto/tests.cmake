@@ -34,3 +34,9 @@ foreach(f ${PTO_BAD})
 endforeach()
 
 add_test(NAME pto.cli COMMAND sh ${PTO_TEST_DIR}/run_cli.sh $<TARGET_FILE:pto-opt> ${PTO_TEST_DIR})
+
+# C unit tests of the PTO internals (printer precedence, trip counts, ReplayInvariantSet)
+add_executable(pto_unit ${PTO_TEST_DIR}/unit_pto.c)
+target_include_directories(pto_unit PRIVATE ${CMAKE_SOURCE_DIR}/src)
+target_link_libraries(pto_unit PRIVATE hilo)
+add_test(NAME pto.unit COMMAND pto_unit)
