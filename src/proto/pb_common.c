@@ -267,6 +267,10 @@ static const pb_attr_def attr_defs[] = {
 	{"source_target_pairs", HILO_ATTR_RAW, PBF_SOURCE_TARGET},
 	{"window", HILO_ATTR_RAW, PBF_WINDOW},
 	{"dim_labels", HILO_ATTR_RAW, PBF_DIM_LABELS},
+	{"sharding", HILO_ATTR_RAW, PBF_SHARDING},
+	{"epsilon", HILO_ATTR_RAW, PBF_EPSILON},
+	{"api_version", HILO_ATTR_RAW, PBF_API_VERSION},
+	{"operand_precision", HILO_ATTR_RAW, PBF_PRECISION},
 };
 
 const pb_attr_def *pb_attr_lookup(const char *key)

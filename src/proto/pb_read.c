@@ -9,7 +9,7 @@
  * graph must be acyclic; shapes and literal sizes must agree. Any failure
  * is a diagnostic and a NULL module, never a crash.
  */
-#include "pb_internal.h"
+#include "pb_attrs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -388,8 +388,17 @@ static bool attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionP
 	const char *key)
 {
 	const pb_attr_def *def = pb_attr_lookup(key);
-	if (!def || def->kind == HILO_ATTR_RAW)
+	if (!def)
 		return false;
+	if (def->kind == HILO_ATTR_RAW) {
+		R->tmp.len = 0;
+		if (!pbx_render(&R->tmp, p, def->field) || R->tmp.oom)
+			return true; /* absent: nothing to print */
+		hilo_attr *a = append_attr(R, i, key, HILO_ATTR_RAW);
+		if (a)
+			a->v.text = hilo_intern(R->m->strings, R->tmp.data, R->tmp.len);
+		return true;
+	}
 	hilo_attr *a = append_attr(R, i, key, def->kind);
 	if (!a)
 		return true;
@@ -619,8 +628,16 @@ static void attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionPro
 		if (present)
 			attr_from_typed(R, i, p, keys[k]);
 	}
+	if (p->window)
+		attr_from_typed(R, i, p, "window");
+	if (p->convolution_dimension_numbers)
+		attr_from_typed(R, i, p, "dim_labels");
 	if (p->channel_id)
 		attr_from_typed(R, i, p, "channel_id");
+	if (p->n_replica_groups || p->collective_device_list || (hilo_opcode_flags(op) & HILO_OPF_COLL))
+		attr_from_typed(R, i, p, "replica_groups");
+	if (p->n_source_target_pairs)
+		attr_from_typed(R, i, p, "source_target_pairs");
 	/* called computations */
 	if (i->ncalled) {
 		hilo_attr *a = NULL;
@@ -648,26 +665,25 @@ static void attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionPro
 	}
 	if (p->custom_call_has_side_effect)
 		attr_from_typed(R, i, p, "custom_call_has_side_effect");
+	if (op == HILO_OP_BATCH_NORM_TRAINING || op == HILO_OP_BATCH_NORM_INFERENCE ||
+	    op == HILO_OP_BATCH_NORM_GRAD) {
+		attr_from_typed(R, i, p, "epsilon");
+		attr_from_typed(R, i, p, "feature_index");
+	}
+	if (p->precision_config && p->precision_config->n_operand_precision)
+		attr_from_typed(R, i, p, "operand_precision");
+	if (op == HILO_OP_CUSTOM_CALL && p->custom_call_api_version)
+		attr_from_typed(R, i, p, "api_version");
+	if (p->sharding)
+		attr_from_typed(R, i, p, "sharding");
+	if (p->frontend_attributes && p->frontend_attributes->n_map)
+		attr_from_typed(R, i, p, "frontend_attributes");
 	if (i->nctrl_preds)
 		append_attr(R, i, "control-predecessors", HILO_ATTR_CONTROL);
 	if (i->metadata && i->metadata->n)
 		append_attr(R, i, "metadata", HILO_ATTR_METADATA);
-	if (p->backend_config.len && !memchr(p->backend_config.data, 0, p->backend_config.len)) {
-		hilo_attr *a = append_attr(R, i, "backend_config", HILO_ATTR_RAW);
-		if (a) {
-			const char *s = (const char *)p->backend_config.data;
-			size_t n = p->backend_config.len;
-			R->tmp.len = 0;
-			if (s[0] == '{') {
-				hilo_buf_put(&R->tmp, s, n);
-			} else {
-				hilo_buf_putc(&R->tmp, '"');
-				pb_escape(&R->tmp, s, n);
-				hilo_buf_putc(&R->tmp, '"');
-			}
-			a->v.text = hilo_intern(R->m->strings, R->tmp.data, R->tmp.len);
-		}
-	}
+	if (p->backend_config.len && !memchr(p->backend_config.data, 0, p->backend_config.len))
+		attr_from_typed(R, i, p, "backend_config");
 }
 
 static void read_metadata(reader *R, hilo_instr *i, const Xla__OpMetadata *md)

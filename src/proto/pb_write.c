@@ -8,7 +8,7 @@
  * XLA field go there; the rest, and text details XLA does not record,
  * go to hilo's extension fields (see proto/hlo.proto).
  */
-#include "pb_internal.h"
+#include "pb_attrs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -527,8 +527,42 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 		p->padding_config = pc;
 		break;
 	}
+	case PBF_BACKEND_CONFIG: case PBF_FRONTEND_ATTRS: case PBF_REPLICA_GROUPS:
+	case PBF_SOURCE_TARGET: case PBF_WINDOW: case PBF_DIM_LABELS: case PBF_SHARDING:
+	case PBF_EPSILON: case PBF_API_VERSION: case PBF_PRECISION: {
+		/* parse into a scratch message, take the field on success */
+		Xla__HloInstructionProto t;
+		xla__hlo_instruction_proto__init(&t);
+		if (!pbx_parse(W->a, &t, def->field, a->v.text))
+			return false;
+		switch (def->field) {
+		case PBF_BACKEND_CONFIG: p->backend_config = t.backend_config; break;
+		case PBF_FRONTEND_ATTRS: p->frontend_attributes = t.frontend_attributes; break;
+		case PBF_REPLICA_GROUPS:
+			p->n_replica_groups = t.n_replica_groups;
+			p->replica_groups = t.replica_groups;
+			p->collective_device_list = t.collective_device_list;
+			break;
+		case PBF_SOURCE_TARGET:
+			p->n_source_target_pairs = t.n_source_target_pairs;
+			p->source_target_pairs = t.source_target_pairs;
+			break;
+		case PBF_WINDOW: p->window = t.window; break;
+		case PBF_SHARDING: p->sharding = t.sharding; break;
+		case PBF_EPSILON: p->epsilon = t.epsilon; break;
+		case PBF_API_VERSION: p->custom_call_api_version = t.custom_call_api_version; break;
+		case PBF_PRECISION: p->precision_config = t.precision_config; break;
+		default: p->convolution_dimension_numbers = t.convolution_dimension_numbers; break;
+		}
+		X->used[def->field] = true;
+		/* exact only when XLA's rendering gives the text back */
+		W->tmp.len = 0;
+		if (!pbx_render(&W->tmp, p, def->field) || W->tmp.oom)
+			return false;
+		return W->tmp.len == strlen(a->v.text) && !memcmp(W->tmp.data, a->v.text, W->tmp.len);
+	}
 	default:
-		/* RAW attributes with an XLA field not modelled yet: extension */
+		/* attributes without a typed field here: extension */
 		return false;
 	}
 	X->used[def->field] = true;
@@ -754,6 +788,16 @@ bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 		if (m->attrs[k].sep)
 			kv->sep = (char *)m->attrs[k].sep;
 		mp.hilo_module_attrs[k] = kv;
+	}
+	/* typed copies of module attributes XLA models (the text stays verbatim) */
+	for (uint32_t k = 0; k < m->nattrs; k++) {
+		const char *key = m->attrs[k].key, *v = m->attrs[k].value;
+		if (!strcmp(key, "frontend_attributes"))
+			pbx_module_fa(W.a, &mp.frontend_attributes, v);
+		else if (!strcmp(key, "input_output_alias"))
+			pbx_io_alias(W.a, &mp.input_output_alias, v);
+		else if (!strcmp(key, "buffer_donor"))
+			pbx_buffer_donor(W.a, &mp.buffer_donor, v);
 	}
 	if (m->header)
 		mp.hilo_header = (char *)m->header;

@@ -1,0 +1,1079 @@
+/* Typed proto fields for attributes the IR keeps as raw text:
+ * backend_config, frontend_attributes, replica_groups (list and iota
+ * forms), source_target_pairs, window, dim_labels, sharding (replicated,
+ * manual, maximal, tiled with explicit or iota devices, tuples), epsilon,
+ * api_version and operand_precision, plus the module's
+ * input_output_alias, buffer_donor and frontend_attributes.
+ *
+ * Each attribute is parsed into its XLA message (so XLA and neuronx-cc
+ * see real fields) and rendered back the way XLA prints it. The writer
+ * keeps the verbatim text in hilo's extension only when the rendering
+ * would not reproduce it byte for byte, so the text round trip stays
+ * exact either way.
+ */
+#include "pb_attrs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a tiny cursor parser ---- */
+
+typedef struct cur {
+	const char *p, *e;
+} cur;
+
+static void ws(cur *c)
+{
+	while (c->p < c->e && (*c->p == ' ' || *c->p == '\n' || *c->p == '\t'))
+		c->p++;
+}
+
+static bool lit(cur *c, const char *s)
+{
+	ws(c);
+	size_t n = strlen(s);
+	if ((size_t)(c->e - c->p) < n || memcmp(c->p, s, n))
+		return false;
+	c->p += n;
+	return true;
+}
+
+static bool num(cur *c, int64_t *v)
+{
+	ws(c);
+	const char *q = c->p;
+	bool neg = false;
+	if (q < c->e && *q == '-') {
+		neg = true;
+		q++;
+	}
+	if (q >= c->e || *q < '0' || *q > '9')
+		return false;
+	uint64_t r = 0;
+	while (q < c->e && *q >= '0' && *q <= '9') {
+		if (r > (UINT64_MAX - 9) / 10)
+			return false;
+		r = r * 10 + (uint64_t)(*q++ - '0');
+	}
+	if (r > (uint64_t)INT64_MAX)
+		return false;
+	*v = neg ? -(int64_t)r : (int64_t)r;
+	c->p = q;
+	return true;
+}
+
+static bool at_end(cur *c)
+{
+	ws(c);
+	return c->p == c->e;
+}
+
+/* growable int64 vector in an arena */
+typedef struct ivec {
+	int64_t *v;
+	size_t n, cap;
+} ivec;
+
+static bool push(hilo_arena *a, ivec *x, int64_t v)
+{
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 8;
+		int64_t *nv = hilo_arena_grow(a, x->v, x->n, cap, sizeof *nv);
+		if (!nv)
+			return false;
+		x->v = nv;
+		x->cap = cap;
+	}
+	x->v[x->n++] = v;
+	return true;
+}
+
+/* {1,2,3} */
+static bool int_list(cur *c, hilo_arena *a, ivec *x)
+{
+	if (!lit(c, "{"))
+		return false;
+	if (lit(c, "}"))
+		return true;
+	for (;;) {
+		int64_t v;
+		if (!num(c, &v) || !push(a, x, v))
+			return false;
+		if (lit(c, ","))
+			continue;
+		return lit(c, "}");
+	}
+}
+
+/* [1,2,3] */
+static bool bracket_list(cur *c, hilo_arena *a, ivec *x)
+{
+	if (!lit(c, "["))
+		return false;
+	if (lit(c, "]"))
+		return true;
+	for (;;) {
+		int64_t v;
+		if (!num(c, &v) || !push(a, x, v))
+			return false;
+		if (lit(c, ","))
+			continue;
+		return lit(c, "]");
+	}
+}
+
+static void put_list(hilo_buf *b, const int64_t *v, size_t n, char open, char close, const char *sep)
+{
+	hilo_buf_putc(b, open);
+	for (size_t k = 0; k < n; k++) {
+		if (k)
+			hilo_buf_puts(b, sep);
+		hilo_buf_put_i64(b, v[k]);
+	}
+	hilo_buf_putc(b, close);
+}
+
+static void *aalloc(hilo_arena *a, size_t n)
+{
+	return hilo_arena_alloc(a, n ? n : 1);
+}
+
+/* ---- backend_config ---- */
+
+static bool backend_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+{
+	size_t n = strlen(t);
+	if (n >= 2 && t[0] == '"' && t[n - 1] == '"') {
+		hilo_buf b;
+		hilo_buf_init(&b);
+		bool ok = pb_unescape(&b, t + 1, n - 2) && !b.oom;
+		if (ok) {
+			uint8_t *d = aalloc(a, b.len);
+			if (d && b.len)
+				memcpy(d, b.data, b.len);
+			p->backend_config = (ProtobufCBinaryData){b.len, d};
+			ok = d != NULL;
+		}
+		hilo_buf_free(&b);
+		return ok;
+	}
+	if (n && t[0] == '{') {
+		p->backend_config = (ProtobufCBinaryData){n, (uint8_t *)t};
+		return true;
+	}
+	return false;
+}
+
+static bool backend_render(hilo_buf *b, const Xla__HloInstructionProto *p)
+{
+	const char *s = (const char *)p->backend_config.data;
+	size_t n = p->backend_config.len;
+	if (!n)
+		return false;
+	if (s[0] == '{') {
+		hilo_buf_put(b, s, n);
+	} else {
+		hilo_buf_putc(b, '"');
+		pb_escape(b, s, n);
+		hilo_buf_putc(b, '"');
+	}
+	return true;
+}
+
+/* ---- frontend_attributes ---- */
+
+/* {k="v",k2="v2"} (also bare values) */
+static bool fa_parse(hilo_arena *a, Xla__FrontendAttributes **out, const char *t)
+{
+	cur c = {t, t + strlen(t)};
+	Xla__FrontendAttributes *fa = aalloc(a, sizeof *fa);
+	if (!fa || !lit(&c, "{"))
+		return false;
+	xla__frontend_attributes__init(fa);
+	size_t cap = 0;
+	if (!lit(&c, "}")) {
+		for (;;) {
+			ws(&c);
+			const char *ks = c.p;
+			while (c.p < c.e && *c.p != '=' && *c.p != ',' && *c.p != '}' && *c.p != ' ')
+				c.p++;
+			if (c.p == ks || !lit(&c, "="))
+				return false;
+			char *key = hilo_arena_strndup(a, ks, (size_t)(c.p - 1 - ks));
+			ws(&c);
+			char *val;
+			if (c.p < c.e && *c.p == '"') {
+				const char *vs = ++c.p;
+				while (c.p < c.e && *c.p != '"') {
+					if (*c.p == '\\')
+						c.p++;
+					c.p++;
+				}
+				if (c.p >= c.e)
+					return false;
+				hilo_buf b;
+				hilo_buf_init(&b);
+				bool ok = pb_unescape(&b, vs, (size_t)(c.p - vs)) && !b.oom && !memchr(b.data ? b.data : "", 0, b.len);
+				val = ok ? hilo_arena_strndup(a, b.data ? b.data : "", b.len) : NULL;
+				hilo_buf_free(&b);
+				c.p++;
+			} else {
+				return false;
+			}
+			if (!key || !val)
+				return false;
+			if (fa->n_map == cap) {
+				cap = cap ? cap * 2 : 4;
+				fa->map = hilo_arena_grow(a, fa->map, fa->n_map, cap, sizeof *fa->map);
+				if (!fa->map)
+					return false;
+			}
+			Xla__FrontendAttributes__MapEntry *me = aalloc(a, sizeof *me);
+			if (!me)
+				return false;
+			xla__frontend_attributes__map_entry__init(me);
+			me->key = key;
+			me->value = val;
+			fa->map[fa->n_map++] = me;
+			if (lit(&c, ","))
+				continue;
+			if (!lit(&c, "}"))
+				return false;
+			break;
+		}
+	}
+	if (!at_end(&c))
+		return false;
+	*out = fa;
+	return true;
+}
+
+static bool fa_render(hilo_buf *b, const Xla__FrontendAttributes *fa)
+{
+	if (!fa)
+		return false;
+	hilo_buf_putc(b, '{');
+	for (size_t k = 0; k < fa->n_map; k++) {
+		if (k)
+			hilo_buf_putc(b, ',');
+		const char *key = fa->map[k]->key ? fa->map[k]->key : "";
+		const char *v = fa->map[k]->value ? fa->map[k]->value : "";
+		hilo_buf_puts(b, key);
+		hilo_buf_put(b, "=\"", 2);
+		pb_escape(b, v, strlen(v));
+		hilo_buf_putc(b, '"');
+	}
+	hilo_buf_putc(b, '}');
+	return true;
+}
+
+/* ---- replica_groups / source_target_pairs ---- */
+
+static bool groups_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+{
+	cur c = {t, t + strlen(t)};
+	ws(&c);
+	if (c.p < c.e && *c.p == '[') {
+		/* iota form: [G,S]<=[dims] or [G,S]<=[dims]T(perm) */
+		ivec gs = {0}, dims = {0}, perm = {0};
+		if (!bracket_list(&c, a, &gs) || gs.n != 2 || !lit(&c, "<=") || !bracket_list(&c, a, &dims))
+			return false;
+		if (lit(&c, "T")) {
+			cur q = c;
+			if (!lit(&q, "("))
+				return false;
+			c = q;
+			if (!lit(&c, ")")) {
+				for (;;) {
+					int64_t v;
+					if (!num(&c, &v) || !push(a, &perm, v))
+						return false;
+					if (lit(&c, ","))
+						continue;
+					if (!lit(&c, ")"))
+						return false;
+					break;
+				}
+			}
+			if (perm.n != dims.n)
+				return false;
+		}
+		if (!at_end(&c))
+			return false;
+		Xla__CollectiveDeviceListProto *cd = aalloc(a, sizeof *cd);
+		Xla__IotaReplicaGroupListProto *io = aalloc(a, sizeof *io);
+		if (!cd || !io)
+			return false;
+		xla__collective_device_list_proto__init(cd);
+		xla__iota_replica_group_list_proto__init(io);
+		io->num_replica_groups = gs.v[0];
+		io->num_devices_per_group = gs.v[1];
+		io->n_iota_reshape_dims = dims.n;
+		io->iota_reshape_dims = dims.v;
+		io->n_iota_transpose_perm = perm.n;
+		io->iota_transpose_perm = aalloc(a, perm.n * sizeof(int32_t));
+		if (!io->iota_transpose_perm)
+			return false;
+		for (size_t k = 0; k < perm.n; k++) {
+			if (perm.v[k] != (int32_t)perm.v[k])
+				return false;
+			io->iota_transpose_perm[k] = (int32_t)perm.v[k];
+		}
+		cd->iota_replica_group_list = io;
+		p->collective_device_list = cd;
+		return true;
+	}
+	/* list form: {{0,1},{2,3}} */
+	if (!lit(&c, "{"))
+		return false;
+	size_t cap = 0;
+	if (!lit(&c, "}")) {
+		for (;;) {
+			ivec g = {0};
+			if (!int_list(&c, a, &g))
+				return false;
+			if (p->n_replica_groups == cap) {
+				cap = cap ? cap * 2 : 4;
+				p->replica_groups = hilo_arena_grow(a, p->replica_groups, p->n_replica_groups, cap, sizeof *p->replica_groups);
+				if (!p->replica_groups)
+					return false;
+			}
+			Xla__ReplicaGroup *rg = aalloc(a, sizeof *rg);
+			if (!rg)
+				return false;
+			xla__replica_group__init(rg);
+			rg->n_replica_ids = g.n;
+			rg->replica_ids = g.v;
+			p->replica_groups[p->n_replica_groups++] = rg;
+			if (lit(&c, ","))
+				continue;
+			if (!lit(&c, "}"))
+				return false;
+			break;
+		}
+	}
+	return at_end(&c);
+}
+
+static bool groups_render(hilo_buf *b, const Xla__HloInstructionProto *p)
+{
+	const Xla__CollectiveDeviceListProto *cd = p->collective_device_list;
+	if (cd && cd->iota_replica_group_list) {
+		const Xla__IotaReplicaGroupListProto *io = cd->iota_replica_group_list;
+		hilo_buf_putc(b, '[');
+		hilo_buf_put_i64(b, io->num_replica_groups);
+		hilo_buf_putc(b, ',');
+		hilo_buf_put_i64(b, io->num_devices_per_group);
+		hilo_buf_put(b, "]<=", 3);
+		put_list(b, io->iota_reshape_dims, io->n_iota_reshape_dims, '[', ']', ",");
+		if (io->n_iota_transpose_perm) {
+			hilo_buf_put(b, "T(", 2);
+			for (size_t k = 0; k < io->n_iota_transpose_perm; k++) {
+				if (k)
+					hilo_buf_putc(b, ',');
+				hilo_buf_put_i64(b, io->iota_transpose_perm[k]);
+			}
+			hilo_buf_putc(b, ')');
+		}
+		return true;
+	}
+	Xla__ReplicaGroup *const *g = p->replica_groups;
+	size_t n = p->n_replica_groups;
+	if (!n && cd) {
+		g = cd->replica_groups;
+		n = cd->n_replica_groups;
+	}
+	hilo_buf_putc(b, '{');
+	for (size_t k = 0; k < n; k++) {
+		if (k)
+			hilo_buf_putc(b, ',');
+		put_list(b, g[k]->replica_ids, g[k]->n_replica_ids, '{', '}', ",");
+	}
+	hilo_buf_putc(b, '}');
+	return true;
+}
+
+static bool pairs_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+{
+	cur c = {t, t + strlen(t)};
+	if (!lit(&c, "{"))
+		return false;
+	size_t cap = 0;
+	if (!lit(&c, "}")) {
+		for (;;) {
+			int64_t s, d;
+			if (!lit(&c, "{") || !num(&c, &s) || !lit(&c, ",") || !num(&c, &d) || !lit(&c, "}"))
+				return false;
+			if (p->n_source_target_pairs == cap) {
+				cap = cap ? cap * 2 : 4;
+				p->source_target_pairs = hilo_arena_grow(a, p->source_target_pairs,
+					p->n_source_target_pairs, cap, sizeof *p->source_target_pairs);
+				if (!p->source_target_pairs)
+					return false;
+			}
+			Xla__SourceTarget *st = aalloc(a, sizeof *st);
+			if (!st)
+				return false;
+			xla__source_target__init(st);
+			st->source = s;
+			st->target = d;
+			p->source_target_pairs[p->n_source_target_pairs++] = st;
+			if (lit(&c, ","))
+				continue;
+			if (!lit(&c, "}"))
+				return false;
+			break;
+		}
+	}
+	return at_end(&c);
+}
+
+static bool pairs_render(hilo_buf *b, const Xla__HloInstructionProto *p)
+{
+	hilo_buf_putc(b, '{');
+	for (size_t k = 0; k < p->n_source_target_pairs; k++) {
+		if (k)
+			hilo_buf_putc(b, ',');
+		hilo_buf_putc(b, '{');
+		hilo_buf_put_i64(b, p->source_target_pairs[k]->source);
+		hilo_buf_putc(b, ',');
+		hilo_buf_put_i64(b, p->source_target_pairs[k]->target);
+		hilo_buf_putc(b, '}');
+	}
+	hilo_buf_putc(b, '}');
+	return true;
+}
+
+/* ---- window ---- */
+
+/* AxBxC -> values; for pad: lo_hi pairs */
+static bool x_list(cur *c, hilo_arena *a, ivec *x, int per)
+{
+	for (;;) {
+		for (int k = 0; k < per; k++) {
+			int64_t v;
+			if (k && !(c->p < c->e && *c->p == '_' && ++c->p))
+				return false;
+			if (!num(c, &v) || !push(a, x, v))
+				return false;
+		}
+		if (c->p < c->e && *c->p == 'x') {
+			c->p++;
+			continue;
+		}
+		return true;
+	}
+}
+
+static bool window_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+{
+	cur c = {t, t + strlen(t)};
+	ivec size = {0}, stride = {0}, pad = {0}, lhs = {0}, rhs = {0}, rev = {0};
+	if (!lit(&c, "{"))
+		return false;
+	while (!lit(&c, "}")) {
+		ivec *x;
+		int per = 1;
+		if (lit(&c, "size="))
+			x = &size;
+		else if (lit(&c, "stride="))
+			x = &stride;
+		else if (lit(&c, "pad="))
+			x = &pad, per = 2;
+		else if (lit(&c, "lhs_dilate="))
+			x = &lhs;
+		else if (lit(&c, "rhs_dilate="))
+			x = &rhs;
+		else if (lit(&c, "rhs_reversal="))
+			x = &rev;
+		else
+			return false;
+		if (x->n || !x_list(&c, a, x, per))
+			return false;
+	}
+	if (!at_end(&c))
+		return false;
+	size_t n = size.n;
+	if ((stride.n && stride.n != n) || (pad.n && pad.n != 2 * n) || (lhs.n && lhs.n != n) ||
+	    (rhs.n && rhs.n != n) || (rev.n && rev.n != n))
+		return false;
+	Xla__Window *w = aalloc(a, sizeof *w);
+	if (!w)
+		return false;
+	xla__window__init(w);
+	w->n_dimensions = n;
+	w->dimensions = aalloc(a, n * sizeof *w->dimensions);
+	if (!w->dimensions)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		Xla__WindowDimension *d = aalloc(a, sizeof *d);
+		if (!d)
+			return false;
+		xla__window_dimension__init(d);
+		d->size = size.v[k];
+		d->stride = stride.n ? stride.v[k] : 1;
+		d->padding_low = pad.n ? pad.v[2 * k] : 0;
+		d->padding_high = pad.n ? pad.v[2 * k + 1] : 0;
+		d->base_dilation = lhs.n ? lhs.v[k] : 1;
+		d->window_dilation = rhs.n ? rhs.v[k] : 1;
+		d->window_reversal = rev.n ? rev.v[k] != 0 : 0;
+		w->dimensions[k] = d;
+	}
+	p->window = w;
+	return true;
+}
+
+static bool window_render(hilo_buf *b, const Xla__Window *w)
+{
+	if (!w)
+		return false;
+	size_t n = w->n_dimensions;
+	bool st = false, pd = false, lh = false, rh = false, rv = false;
+	for (size_t k = 0; k < n; k++) {
+		const Xla__WindowDimension *d = w->dimensions[k];
+		st |= d->stride != 1;
+		pd |= d->padding_low != 0 || d->padding_high != 0;
+		lh |= d->base_dilation != 1;
+		rh |= d->window_dilation != 1;
+		rv |= d->window_reversal;
+	}
+	hilo_buf_putc(b, '{');
+	bool first = true;
+#define FIELD(cond, name, expr)                                       \
+	if (cond) {                                                       \
+		if (!first)                                                   \
+			hilo_buf_putc(b, ' ');                                    \
+		first = false;                                                \
+		hilo_buf_puts(b, name);                                       \
+		for (size_t k = 0; k < n; k++) {                              \
+			const Xla__WindowDimension *d = w->dimensions[k];         \
+			if (k)                                                    \
+				hilo_buf_putc(b, 'x');                                \
+			expr;                                                     \
+		}                                                             \
+	}
+	FIELD(n > 0, "size=", hilo_buf_put_i64(b, d->size))
+	FIELD(st, "stride=", hilo_buf_put_i64(b, d->stride))
+	FIELD(pd, "pad=", (hilo_buf_put_i64(b, d->padding_low), hilo_buf_putc(b, '_'),
+		hilo_buf_put_i64(b, d->padding_high)))
+	FIELD(lh, "lhs_dilate=", hilo_buf_put_i64(b, d->base_dilation))
+	FIELD(rh, "rhs_dilate=", hilo_buf_put_i64(b, d->window_dilation))
+	FIELD(rv, "rhs_reversal=", hilo_buf_put_i64(b, d->window_reversal ? 1 : 0))
+#undef FIELD
+	hilo_buf_putc(b, '}');
+	return true;
+}
+
+/* ---- dim_labels: b01f_01io->b01f ---- */
+
+static bool labels_part(cur *c, char a1, char a2, int64_t *d1, int64_t *d2, ivec *sp,
+	hilo_arena *a, size_t *rank)
+{
+	int64_t pos = 0;
+	bool s1 = false, s2 = false;
+	ivec tmp = {0};
+	/* spatial digits can come in any order: place by digit */
+	int64_t where[10];
+	int nsp = 0;
+	while (c->p < c->e && *c->p != '_' && *c->p != '-' && *c->p != ' ') {
+		char ch = *c->p++;
+		if (ch == a1 && !s1) {
+			*d1 = pos;
+			s1 = true;
+		} else if (ch == a2 && !s2) {
+			*d2 = pos;
+			s2 = true;
+		} else if (ch >= '0' && ch <= '9' && ch - '0' < 10) {
+			int dgt = ch - '0';
+			if (dgt != nsp && dgt >= 10)
+				return false;
+			if (dgt >= 10)
+				return false;
+			where[dgt] = pos;
+			nsp++;
+		} else {
+			return false;
+		}
+		pos++;
+	}
+	if (!s1 || !s2)
+		return false;
+	for (int k = 0; k < nsp; k++) {
+		/* digits must be 0..nsp-1 */
+		bool found = false;
+		const char *q = c->p - pos;
+		for (int64_t j = 0; j < pos; j++)
+			if (q[j] == '0' + k)
+				found = true;
+		if (!found || !push(a, &tmp, where[k]))
+			return false;
+	}
+	*sp = tmp;
+	*rank = (size_t)pos;
+	return true;
+}
+
+static bool labels_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+{
+	cur c = {t, t + strlen(t)};
+	Xla__ConvolutionDimensionNumbers *d = aalloc(a, sizeof *d);
+	if (!d)
+		return false;
+	xla__convolution_dimension_numbers__init(d);
+	ivec is = {0}, ks = {0}, os = {0};
+	size_t r1, r2, r3;
+	if (!labels_part(&c, 'b', 'f', &d->input_batch_dimension, &d->input_feature_dimension, &is, a, &r1) ||
+	    !lit(&c, "_") ||
+	    !labels_part(&c, 'i', 'o', &d->kernel_input_feature_dimension, &d->kernel_output_feature_dimension, &ks, a, &r2) ||
+	    !lit(&c, "->") ||
+	    !labels_part(&c, 'b', 'f', &d->output_batch_dimension, &d->output_feature_dimension, &os, a, &r3) ||
+	    !at_end(&c) || r1 != r2 || r2 != r3)
+		return false;
+	d->n_input_spatial_dimensions = is.n;
+	d->input_spatial_dimensions = is.v;
+	d->n_kernel_spatial_dimensions = ks.n;
+	d->kernel_spatial_dimensions = ks.v;
+	d->n_output_spatial_dimensions = os.n;
+	d->output_spatial_dimensions = os.v;
+	p->convolution_dimension_numbers = d;
+	return true;
+}
+
+static bool labels_one(hilo_buf *b, int64_t d1, char c1, int64_t d2, char c2,
+	const int64_t *sp, size_t nsp)
+{
+	size_t rank = nsp + 2;
+	char s[16];
+	if (rank > 12)
+		return false;
+	memset(s, '?', rank);
+	s[rank] = 0;
+	if (d1 < 0 || (size_t)d1 >= rank || d2 < 0 || (size_t)d2 >= rank)
+		return false;
+	s[d1] = c1;
+	s[d2] = c2;
+	for (size_t k = 0; k < nsp; k++) {
+		if (sp[k] < 0 || (size_t)sp[k] >= rank)
+			return false;
+		s[sp[k]] = (char)('0' + k);
+	}
+	hilo_buf_puts(b, s);
+	return true;
+}
+
+static bool labels_render(hilo_buf *b, const Xla__ConvolutionDimensionNumbers *d)
+{
+	if (!d || d->n_input_spatial_dimensions > 10)
+		return false;
+	return labels_one(b, d->input_batch_dimension, 'b', d->input_feature_dimension, 'f',
+	                  d->input_spatial_dimensions, d->n_input_spatial_dimensions) &&
+	       (hilo_buf_putc(b, '_'), true) &&
+	       labels_one(b, d->kernel_input_feature_dimension, 'i', d->kernel_output_feature_dimension, 'o',
+	                  d->kernel_spatial_dimensions, d->n_kernel_spatial_dimensions) &&
+	       (hilo_buf_put(b, "->", 2), true) &&
+	       labels_one(b, d->output_batch_dimension, 'b', d->output_feature_dimension, 'f',
+	                  d->output_spatial_dimensions, d->n_output_spatial_dimensions);
+}
+
+/* ---- sharding ---- */
+
+static bool sharding_one(cur *c, hilo_arena *a, Xla__OpSharding *s, int depth)
+{
+	xla__op_sharding__init(s);
+	if (depth > 8 || !lit(c, "{"))
+		return false;
+	ws(c);
+	if (c->p < c->e && *c->p == '{') {
+		/* tuple */
+		size_t cap = 0;
+		s->type = XLA__OP_SHARDING__TYPE__TUPLE;
+		for (;;) {
+			Xla__OpSharding *e = aalloc(a, sizeof *e);
+			if (!e || !sharding_one(c, a, e, depth + 1))
+				return false;
+			if (s->n_tuple_shardings == cap) {
+				cap = cap ? cap * 2 : 4;
+				s->tuple_shardings = hilo_arena_grow(a, s->tuple_shardings, s->n_tuple_shardings, cap, sizeof *s->tuple_shardings);
+				if (!s->tuple_shardings)
+					return false;
+			}
+			s->tuple_shardings[s->n_tuple_shardings++] = e;
+			if (lit(c, ","))
+				continue;
+			return lit(c, "}");
+		}
+	}
+	if (lit(c, "replicated")) {
+		s->type = XLA__OP_SHARDING__TYPE__REPLICATED;
+	} else if (lit(c, "manual")) {
+		s->type = XLA__OP_SHARDING__TYPE__MANUAL;
+	} else if (lit(c, "maximal device=")) {
+		int64_t d;
+		if (!num(c, &d))
+			return false;
+		s->type = XLA__OP_SHARDING__TYPE__MAXIMAL;
+		s->n_tile_assignment_dimensions = 1;
+		s->tile_assignment_dimensions = aalloc(a, sizeof(int64_t));
+		s->n_tile_assignment_devices = 1;
+		s->tile_assignment_devices = aalloc(a, sizeof(int64_t));
+		if (!s->tile_assignment_dimensions || !s->tile_assignment_devices)
+			return false;
+		s->tile_assignment_dimensions[0] = 1;
+		s->tile_assignment_devices[0] = d;
+	} else if (lit(c, "devices=")) {
+		ivec dims = {0}, devs = {0}, rs = {0}, perm = {0};
+		s->type = XLA__OP_SHARDING__TYPE__OTHER;
+		if (!bracket_list(c, a, &dims))
+			return false;
+		if (lit(c, "<=")) {
+			if (!bracket_list(c, a, &rs))
+				return false;
+			if (c->p < c->e && *c->p == 'T') {
+				c->p++;
+				if (!lit(c, "("))
+					return false;
+				for (;;) {
+					int64_t v;
+					if (!num(c, &v) || !push(a, &perm, v))
+						return false;
+					if (lit(c, ","))
+						continue;
+					if (!lit(c, ")"))
+						return false;
+					break;
+				}
+			}
+			s->n_iota_reshape_dims = rs.n;
+			s->iota_reshape_dims = rs.v;
+			s->n_iota_transpose_perm = perm.n;
+			s->iota_transpose_perm = aalloc(a, perm.n * sizeof(int32_t));
+			if (!s->iota_transpose_perm)
+				return false;
+			for (size_t k = 0; k < perm.n; k++)
+				s->iota_transpose_perm[k] = (int32_t)perm.v[k];
+		} else {
+			for (;;) {
+				int64_t v;
+				if (!num(c, &v) || !push(a, &devs, v))
+					return false;
+				if (c->p < c->e && *c->p == ',') {
+					c->p++;
+					continue;
+				}
+				break;
+			}
+			s->n_tile_assignment_devices = devs.n;
+			s->tile_assignment_devices = devs.v;
+		}
+		s->n_tile_assignment_dimensions = dims.n;
+		s->tile_assignment_dimensions = dims.v;
+		if (lit(c, "last_tile_dim_replicate"))
+			s->replicate_on_last_tile_dim = true;
+	} else {
+		return false;
+	}
+	return lit(c, "}");
+}
+
+static bool sharding_parse(hilo_arena *a, Xla__OpSharding **out, const char *t)
+{
+	cur c = {t, t + strlen(t)};
+	Xla__OpSharding *s = aalloc(a, sizeof *s);
+	if (!s || !sharding_one(&c, a, s, 0) || !at_end(&c))
+		return false;
+	*out = s;
+	return true;
+}
+
+static bool sharding_render_one(hilo_buf *b, const Xla__OpSharding *s, int depth)
+{
+	if (depth > 8)
+		return false;
+	hilo_buf_putc(b, '{');
+	switch (s->type) {
+	case XLA__OP_SHARDING__TYPE__TUPLE:
+		for (size_t k = 0; k < s->n_tuple_shardings; k++) {
+			if (k)
+				hilo_buf_put(b, ", ", 2);
+			if (!sharding_render_one(b, s->tuple_shardings[k], depth + 1))
+				return false;
+		}
+		break;
+	case XLA__OP_SHARDING__TYPE__REPLICATED: hilo_buf_puts(b, "replicated"); break;
+	case XLA__OP_SHARDING__TYPE__MANUAL: hilo_buf_puts(b, "manual"); break;
+	case XLA__OP_SHARDING__TYPE__MAXIMAL:
+		if (s->n_tile_assignment_devices != 1)
+			return false;
+		hilo_buf_puts(b, "maximal device=");
+		hilo_buf_put_i64(b, s->tile_assignment_devices[0]);
+		break;
+	case XLA__OP_SHARDING__TYPE__OTHER:
+		hilo_buf_puts(b, "devices=");
+		put_list(b, s->tile_assignment_dimensions, s->n_tile_assignment_dimensions, '[', ']', ",");
+		if (s->n_iota_reshape_dims) {
+			hilo_buf_put(b, "<=", 2);
+			put_list(b, s->iota_reshape_dims, s->n_iota_reshape_dims, '[', ']', ",");
+			if (s->n_iota_transpose_perm) {
+				hilo_buf_put(b, "T(", 2);
+				for (size_t k = 0; k < s->n_iota_transpose_perm; k++) {
+					if (k)
+						hilo_buf_putc(b, ',');
+					hilo_buf_put_i64(b, s->iota_transpose_perm[k]);
+				}
+				hilo_buf_putc(b, ')');
+			}
+		} else {
+			for (size_t k = 0; k < s->n_tile_assignment_devices; k++) {
+				if (k)
+					hilo_buf_putc(b, ',');
+				hilo_buf_put_i64(b, s->tile_assignment_devices[k]);
+			}
+		}
+		if (s->replicate_on_last_tile_dim)
+			hilo_buf_puts(b, " last_tile_dim_replicate");
+		break;
+	default:
+		return false;
+	}
+	hilo_buf_putc(b, '}');
+	return true;
+}
+
+/* ---- epsilon, api_version, operand_precision ---- */
+
+static bool epsilon_parse(Xla__HloInstructionProto *p, const char *t)
+{
+	char *e;
+	float v = strtof(t, &e);
+	if (e == t || *e)
+		return false;
+	p->epsilon = v;
+	return true;
+}
+
+static bool epsilon_render(hilo_buf *b, const Xla__HloInstructionProto *p)
+{
+	char tmp[64];
+	for (int prec = 1; prec <= 9; prec++) {
+		snprintf(tmp, sizeof tmp, "%.*g", prec, (double)p->epsilon);
+		if (strtof(tmp, NULL) == p->epsilon)
+			break;
+	}
+	hilo_buf_puts(b, tmp);
+	return true;
+}
+
+static const char *const api_names[] = {
+	"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+	"API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI",
+};
+static const char *const prec_names[] = {"default", "high", "highest", "packed_nibble"};
+
+static bool api_parse(Xla__HloInstructionProto *p, const char *t)
+{
+	for (int k = 0; k < 5; k++)
+		if (!strcmp(t, api_names[k])) {
+			p->custom_call_api_version = k;
+			return true;
+		}
+	return false;
+}
+
+static bool precision_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+{
+	cur c = {t, t + strlen(t)};
+	Xla__PrecisionConfig *pc = aalloc(a, sizeof *pc);
+	if (!pc || !lit(&c, "{"))
+		return false;
+	xla__precision_config__init(pc);
+	ivec v = {0};
+	if (!lit(&c, "}")) {
+		for (;;) {
+			int k = 0;
+			ws(&c);
+			/* longest names first: highest before high */
+			static const int order[] = {2, 1, 3, 0};
+			for (k = 0; k < 4; k++)
+				if (lit(&c, prec_names[order[k]]))
+					break;
+			if (k == 4 || !push(a, &v, order[k]))
+				return false;
+			if (lit(&c, ","))
+				continue;
+			if (!lit(&c, "}"))
+				return false;
+			break;
+		}
+	}
+	if (!at_end(&c))
+		return false;
+	pc->n_operand_precision = v.n;
+	pc->operand_precision = aalloc(a, v.n * sizeof *pc->operand_precision);
+	if (!pc->operand_precision)
+		return false;
+	for (size_t k = 0; k < v.n; k++)
+		pc->operand_precision[k] = (Xla__PrecisionConfig__Precision)v.v[k];
+	p->precision_config = pc;
+	return true;
+}
+
+static bool precision_render(hilo_buf *b, const Xla__PrecisionConfig *pc)
+{
+	if (!pc)
+		return false;
+	hilo_buf_putc(b, '{');
+	for (size_t k = 0; k < pc->n_operand_precision; k++) {
+		if (k)
+			hilo_buf_putc(b, ',');
+		unsigned v = (unsigned)pc->operand_precision[k];
+		if (v > 3)
+			return false;
+		hilo_buf_puts(b, prec_names[v]);
+	}
+	hilo_buf_putc(b, '}');
+	return true;
+}
+
+/* ---- entry points ---- */
+
+bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const char *text)
+{
+	switch (f) {
+	case PBF_BACKEND_CONFIG: return backend_parse(a, p, text);
+	case PBF_FRONTEND_ATTRS: return fa_parse(a, &p->frontend_attributes, text);
+	case PBF_REPLICA_GROUPS: return groups_parse(a, p, text);
+	case PBF_SOURCE_TARGET: return pairs_parse(a, p, text);
+	case PBF_WINDOW: return window_parse(a, p, text);
+	case PBF_DIM_LABELS: return labels_parse(a, p, text);
+	case PBF_SHARDING: return sharding_parse(a, &p->sharding, text);
+	case PBF_EPSILON: return epsilon_parse(p, text);
+	case PBF_API_VERSION: return api_parse(p, text);
+	case PBF_PRECISION: return precision_parse(a, p, text);
+	default: return false;
+	}
+}
+
+bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f)
+{
+	switch (f) {
+	case PBF_BACKEND_CONFIG: return backend_render(b, p);
+	case PBF_FRONTEND_ATTRS: return fa_render(b, p->frontend_attributes);
+	case PBF_REPLICA_GROUPS: return groups_render(b, p);
+	case PBF_SOURCE_TARGET: return pairs_render(b, p);
+	case PBF_WINDOW: return window_render(b, p->window);
+	case PBF_DIM_LABELS: return labels_render(b, p->convolution_dimension_numbers);
+	case PBF_SHARDING: return p->sharding && sharding_render_one(b, p->sharding, 0);
+	case PBF_EPSILON: return epsilon_render(b, p);
+	case PBF_API_VERSION:
+		if ((unsigned)p->custom_call_api_version > 4)
+			return false;
+		hilo_buf_puts(b, api_names[p->custom_call_api_version]);
+		return true;
+	case PBF_PRECISION: return precision_render(b, p->precision_config);
+	default: return false;
+	}
+}
+
+bool pbx_module_fa(hilo_arena *a, Xla__FrontendAttributes **out, const char *text)
+{
+	return fa_parse(a, out, text);
+}
+
+/* input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}) } */
+bool pbx_io_alias(hilo_arena *a, Xla__HloInputOutputAliasProto **out, const char *t)
+{
+	cur c = {t, t + strlen(t)};
+	Xla__HloInputOutputAliasProto *io = aalloc(a, sizeof *io);
+	if (!io || !lit(&c, "{"))
+		return false;
+	xla__hlo_input_output_alias_proto__init(io);
+	size_t cap = 0;
+	if (!lit(&c, "}")) {
+		for (;;) {
+			ivec out_idx = {0}, par_idx = {0};
+			int64_t pn;
+			if (!int_list(&c, a, &out_idx) || !lit(&c, ":") || !lit(&c, "(") || !num(&c, &pn) ||
+			    !lit(&c, ",") || !int_list(&c, a, &par_idx))
+				return false;
+			int kind = 0;
+			if (lit(&c, ",")) {
+				if (lit(&c, "must-alias"))
+					kind = 2;
+				else if (lit(&c, "may-alias"))
+					kind = 1;
+				else
+					return false;
+			}
+			if (!lit(&c, ")"))
+				return false;
+			if (io->n_entries == cap) {
+				cap = cap ? cap * 2 : 8;
+				io->entries = hilo_arena_grow(a, io->entries, io->n_entries, cap, sizeof *io->entries);
+				if (!io->entries)
+					return false;
+			}
+			Xla__HloInputOutputAliasProto__AliasEntryProto *e = aalloc(a, sizeof *e);
+			if (!e)
+				return false;
+			xla__hlo_input_output_alias_proto__alias_entry_proto__init(e);
+			e->n_output_shape_index = out_idx.n;
+			e->output_shape_index = out_idx.v;
+			e->parameter_number = pn;
+			e->n_parameter_shape_index = par_idx.n;
+			e->parameter_shape_index = par_idx.v;
+			e->kind = (Xla__Kind)kind;
+			io->entries[io->n_entries++] = e;
+			if (lit(&c, ","))
+				continue;
+			if (!lit(&c, "}"))
+				return false;
+			break;
+		}
+	}
+	if (!at_end(&c))
+		return false;
+	*out = io;
+	return true;
+}
+
+/* buffer_donor={ (0, {}), (1, {0}) } */
+bool pbx_buffer_donor(hilo_arena *a, Xla__HloBufferDonorProto **out, const char *t)
+{
+	cur c = {t, t + strlen(t)};
+	Xla__HloBufferDonorProto *bd = aalloc(a, sizeof *bd);
+	if (!bd || !lit(&c, "{"))
+		return false;
+	xla__hlo_buffer_donor_proto__init(bd);
+	size_t cap = 0;
+	if (!lit(&c, "}")) {
+		for (;;) {
+			ivec idx = {0};
+			int64_t pn;
+			if (!lit(&c, "(") || !num(&c, &pn) || !lit(&c, ",") || !int_list(&c, a, &idx) || !lit(&c, ")"))
+				return false;
+			if (bd->n_entries == cap) {
+				cap = cap ? cap * 2 : 8;
+				bd->entries = hilo_arena_grow(a, bd->entries, bd->n_entries, cap, sizeof *bd->entries);
+				if (!bd->entries)
+					return false;
+			}
+			Xla__HloBufferDonorProto__BufferDonorEntryProto *e = aalloc(a, sizeof *e);
+			if (!e)
+				return false;
+			xla__hlo_buffer_donor_proto__buffer_donor_entry_proto__init(e);
+			e->parameter_number = pn;
+			e->n_parameter_shape_index = idx.n;
+			e->parameter_shape_index = idx.v;
+			bd->entries[bd->n_entries++] = e;
+			if (lit(&c, ","))
+				continue;
+			if (!lit(&c, "}"))
+				return false;
+			break;
+		}
+	}
+	if (!at_end(&c))
+		return false;
+	*out = bd;
+	return true;
+}

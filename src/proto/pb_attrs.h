@@ -1,0 +1,19 @@
+/* Raw-text attributes <-> typed XLA proto fields (src/proto/pb_attrs.c). */
+#ifndef HILO_PB_ATTRS_H
+#define HILO_PB_ATTRS_H
+
+#include "pb_internal.h"
+
+/* Parses the attribute text into p's typed field for f (allocating in a).
+ * false when the text is not in a form hilo understands. */
+bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const char *text);
+/* Appends the attribute text XLA would print for p's typed field f.
+ * false when the field is absent. */
+bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f);
+
+/* Module attributes: frontend_attributes, input_output_alias, buffer_donor. */
+bool pbx_module_fa(hilo_arena *a, Xla__FrontendAttributes **out, const char *text);
+bool pbx_io_alias(hilo_arena *a, Xla__HloInputOutputAliasProto **out, const char *text);
+bool pbx_buffer_donor(hilo_arena *a, Xla__HloBufferDonorProto **out, const char *text);
+
+#endif
