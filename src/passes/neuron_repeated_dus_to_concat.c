@@ -212,9 +212,10 @@ static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
 			snprintf(why, sizeof why, "update of %s does not match the base shape", d->name);
 			ok = false;
 		} else if (!link_starts(m, d, base, &ls[i], &bad)) {
+			int mal = hilo_tokens_malformed(m, d, HILO_TOK_DUS);
 			snprintf(why, sizeof why,
-				"start index %d of %s is not a known constant (no constant operand or dusidxnow= token)",
-				bad, d->name);
+				"start index %d of %s is not a known constant (no constant operand or dusidxnow= token%s)",
+				bad, d->name, mal ? "; malformed dusidxnow= tokens ignored" : "");
 			ok = false;
 		}
 	}
@@ -298,15 +299,16 @@ static bool forward_tuple_dus(hilo_module *m, hilo_comp *c)
 
 /* ---- moving a DUS out of a call (the seed's call-wrapped chain) ---------- */
 
-/* How many call sites (instructions of any computation) name c. */
-static uint32_t call_sites(const hilo_module *m, const hilo_comp *c)
+/* Counts, for every computation, the instructions that call it (once per
+ * pass run: hoisting neither adds nor removes call sites). */
+static void count_call_sites(const hilo_module *m, hilo_ptrmap *sites)
 {
-	uint32_t n = 0;
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		for (const hilo_instr *i = m->comps[k]->first; i; i = i->next)
-			for (uint32_t q = 0; q < i->ncalled; q++)
-				n += i->called[q] == c;
-	return n;
+			for (uint32_t q = 0; q < i->ncalled; q++) {
+				uintptr_t n = (uintptr_t)hilo_ptrmap_get(sites, i->called[q]);
+				hilo_ptrmap_put(sites, i->called[q], (void *)(n + 1));
+			}
 }
 
 /* A tuple shape equal to s without element drop (or -1) plus `add` (or NULL). */
@@ -375,7 +377,7 @@ static hilo_instr *movable_dus(hilo_module *m, hilo_comp *body, int j, int64_t *
  * the body stops taking and returning element j and returns d's update
  * as a new last element; the caller computes DUS(buffer_in, update,
  * constant starts) and uses it wherever it used element j of C. */
-static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call)
+static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hilo_ptrmap *sites)
 {
 	hilo_module *m = ctx->m;
 	hilo_comp *c = call->parent, *body = call->called[0];
@@ -383,7 +385,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call)
 	if (body->nparams != 1 || !body->root || body->root->op != HILO_OP_TUPLE || body->root->nusers ||
 	    t->op != HILO_OP_TUPLE ||
 	    t->nusers != 1 || call->is_root || !hilo_shape_is_tuple(call->shape) ||
-	    call_sites(m, body) != 1)
+	    (uintptr_t)hilo_ptrmap_get(sites, body) != 1)
 		return false;
 	for (uint32_t u = 0; u < call->nusers; u++)
 		if (call->users[u].user->op != HILO_OP_GET_TUPLE_ELEMENT)
@@ -490,13 +492,17 @@ static bool move_dus_out_of_calls(hilo_pass_ctx *ctx)
 {
 	hilo_module *m = ctx->m;
 	bool changed = false;
+	hilo_ptrmap sites;
+	hilo_ptrmap_init(&sites);
+	count_call_sites(m, &sites);
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		hilo_comp *c = m->comps[ci];
 		for (hilo_instr *i = c->first; i; i = i->next)
 			if (i->op == HILO_OP_CALL && i->ncalled == 1 && i->noperands == 1)
-				while (move_dus_out_of_call(ctx, i))
+				while (move_dus_out_of_call(ctx, i, &sites))
 					changed = true;
 	}
+	hilo_ptrmap_free(&sites);
 	return changed;
 }
 

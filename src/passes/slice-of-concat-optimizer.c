@@ -166,8 +166,10 @@ static bool optimize_dynamic_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 			known = true;
 		}
 		if (!known) {
+			int mal = hilo_tokens_malformed(m, s, HILO_TOK_DS);
 			hilo_remark(ctx, s->parent, s, "declined",
-				"Failed to obtain start indices for instruction=%s (dimension %d)", s->name, d);
+				"Failed to obtain start indices for instruction=%s (dimension %d%s)", s->name, d,
+				mal ? "; malformed dsidxnow= tokens ignored" : "");
 			return false;
 		}
 		start[d] = hilo_cu_clamp_start(v, dim, sizes[d]);
