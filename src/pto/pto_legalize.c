@@ -192,6 +192,11 @@ static void visit_assign(coll *k, pto_stmt *s)
 	const char *var = s->target->name;
 	pto_var *v = pto_map_get(&k->c->vars, var);
 	pto_expr *val = s->value;
+	/* Only single definitions of locals are hoisted or followed: the input is
+	 * SSA, and a rebinding of a parameter or a name bound twice (outside
+	 * if/else phis, which are never hoistable) cannot be moved soundly. */
+	if (!v || v->kind == PTO_V_PARAM || v->ndefs != 1)
+		return;
 	if (v && v->scalar) {
 		if (!derivable(k, val))
 			return;

@@ -200,7 +200,8 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 				pto_var *v = pto_map_get(&c->vars, s->target->name);
 				if (!v)
 					v = new_var(c, s->target->name, PTO_V_LOCAL);
-				if (!v->def) { /* first definition wins (if/else phis repeat) */
+				v->ndefs++;
+				if (!v->def && v->kind != PTO_V_PARAM) { /* first definition wins (if/else phis repeat) */
 					v->def = s;
 					v->parent = parent;
 					if (s->ann)

@@ -52,6 +52,7 @@ typedef struct pto_var {
 	pto_stmt *def;         /* ASSIGN (locals) or FOR (loop vars, iter args) */
 	pto_stmt *parent;      /* enclosing compound statement, NULL at top level */
 	bool scalar, tensor, task_id;
+	unsigned ndefs;        /* assignments to the name (SSA input: 1; if/else phis: 2) */
 } pto_var;
 
 typedef struct pto_fctx {
