@@ -52,15 +52,19 @@ void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
  * in m's arena. NULL when the shape is too large to hold. */
 hilo_literal *hilo_literal_create(hilo_module *m, const hilo_shape *s);
 
+/* Deep-copies a literal (and its shape) into m's arena. */
+hilo_literal *hilo_literal_copy(hilo_module *m, const hilo_literal *l);
+
 /* Fills a literal with seeded pseudo-random values suited to the element
  * type (floats in [-8, 8) on a 1/4096 grid, small integers, random preds).
  * The same (seed, stream) gives the same values on every host. */
 void hilo_literal_fill_random(hilo_literal *l, uint64_t seed, uint64_t stream);
 
 /* Random inputs for every parameter of comp (stream = parameter number).
- * Returns an arena array of comp->nparams literals, NULL on failure. */
+ * Returns an arena array of comp->nparams literals, NULL (+ diagnostic) on
+ * failure or when their element count exceeds budget (0 = default). */
 hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
-	uint64_t seed, hilo_diags *d);
+	uint64_t seed, uint64_t budget, hilo_diags *d);
 
 /* Bitwise equality with NaN == NaN (any payload) for float types. */
 bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b);

@@ -114,6 +114,47 @@ hilo_literal *ev_lit_copy(hilo_arena *a, const hilo_literal *l)
 	return c;
 }
 
+static hilo_shape *shape_copy(hilo_arena *a, const hilo_shape *s)
+{
+	hilo_shape *c = hilo_arena_alloc(a, sizeof *c);
+	if (!c)
+		return NULL;
+	*c = *s;
+	c->layout = NULL;
+	c->dyn = NULL;
+	if (s->type == HILO_T_TUPLE) {
+		c->elems = hilo_arena_alloc(a, ((size_t)s->ntuple + 1) * sizeof *c->elems);
+		if (!c->elems)
+			return NULL;
+		for (int k = 0; k < s->ntuple; k++)
+			if (!(c->elems[k] = shape_copy(a, s->elems[k])))
+				return NULL;
+		return c;
+	}
+	c->dims = hilo_arena_alloc(a, ((size_t)s->rank + 1) * sizeof *c->dims);
+	if (!c->dims)
+		return NULL;
+	for (int d = 0; d < s->rank; d++)
+		c->dims[d] = s->dims[d];
+	return c;
+}
+
+static hilo_literal *lit_copy_deep(hilo_arena *a, const hilo_literal *l)
+{
+	hilo_literal *c = ev_lit_copy(a, l);
+	if (!c || !(c->shape = shape_copy(a, l->shape)))
+		return NULL;
+	for (int k = 0; k < l->ntuple; k++)
+		if (!(c->elems[k] = lit_copy_deep(a, l->elems[k])))
+			return NULL;
+	return c;
+}
+
+hilo_literal *hilo_literal_copy(hilo_module *m, const hilo_literal *l)
+{
+	return l ? lit_copy_deep(m->arena, l) : NULL;
+}
+
 hilo_shape *ev_shape_new(ev *e, hilo_ptype t, int rank, const int64_t *dims)
 {
 	hilo_arena *a = e->m->arena;
@@ -175,6 +216,7 @@ int64_t ev_get_index(const hilo_literal *l, size_t k)
 /* Instructions reachable from the root, operands first. */
 typedef struct order {
 	uint32_t n;
+	uint64_t cost;    /* result elements of all instructions (a lower bound) */
 	const hilo_instr **v;
 	hilo_ptrmap pos; /* instr -> position + 1 */
 } order;
@@ -215,6 +257,12 @@ static order *order_build(ev *e, const hilo_comp *c)
 				}
 			}
 			continue;
+		}
+		if (f->i->shape->type != HILO_T_TUPLE) {
+			int64_t ne = hilo_shape_elements(f->i->shape);
+			o->cost += ne < 0 ? UINT64_MAX / 4 : (uint64_t)ne;
+			if (o->cost > UINT64_MAX / 4)
+				o->cost = UINT64_MAX / 4;
 		}
 		ok = hilo_ptrmap_put(&seen, f->i, (void *)2) &&
 		     hilo_ptrmap_put(&o->pos, f->i, (void *)(uintptr_t)(o->n + 1));
@@ -289,6 +337,11 @@ hilo_literal *ev_comp(ev *e, const hilo_comp *c, hilo_literal *const *args)
 	order *o = order_get(e, c);
 	if (!o)
 		return NULL;
+	/* fail fast when one run of this computation cannot fit the budget */
+	if (o->cost > e->budget - e->used)
+		return ev_err(e, c->root, "over the evaluation budget of %llu element-ops "
+			"(computation %s needs at least %llu)", (unsigned long long)e->budget,
+			c->name, (unsigned long long)o->cost);
 	hilo_literal **val = malloc(((size_t)o->n + 1) * sizeof *val);
 	hilo_literal **ops = NULL;
 	uint32_t opcap = 0;
@@ -360,7 +413,10 @@ static hilo_literal *eval_while(ev *e, const hilo_instr *i, hilo_literal *const 
 	hilo_arena *outer = e->a, *state_arena = NULL;
 	hilo_literal *state = ops[0], *res = NULL;
 	for (;;) {
-		if (!ev_charge(e, i, 1))
+		/* an iteration's bookkeeping (two arenas, two walks) costs about as
+		 * much as a few dozen element-ops: charge it, so the budget also
+		 * bounds the time spent in long loops of tiny bodies */
+		if (!ev_charge(e, i, 32))
 			break;
 		hilo_arena *it = hilo_arena_create();
 		if (!it) {

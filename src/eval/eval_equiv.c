@@ -52,8 +52,23 @@ void hilo_literal_fill_random(hilo_literal *l, uint64_t seed, uint64_t stream)
 }
 
 hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
-	uint64_t seed, hilo_diags *d)
+	uint64_t seed, uint64_t budget, hilo_diags *d)
 {
+	/* inputs cost their element count: refuse them above the budget */
+	if (!budget)
+		budget = HILO_EVAL_DEFAULT_BUDGET;
+	uint64_t total = 0;
+	for (uint32_t k = 0; k < c->nparams; k++) {
+		int64_t ne = c->params[k] && c->params[k]->shape->type != HILO_T_TUPLE
+			? hilo_shape_elements(c->params[k]->shape) : 0;
+		total += ne < 0 ? budget + 1 : (uint64_t)ne;
+		if (total > budget) {
+			hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0,
+				"evaluator: the inputs of %s are over the evaluation budget of "
+				"%llu element-ops", c->name, (unsigned long long)budget);
+			return NULL;
+		}
+	}
 	hilo_literal **args = hilo_arena_alloc(m->arena, ((size_t)c->nparams + 1) * sizeof *args);
 	if (!args)
 		return NULL;
@@ -61,7 +76,7 @@ hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
 		const hilo_instr *p = c->params[k];
 		if (!p || !(args[k] = hilo_literal_create(m, p->shape))) {
 			hilo_diag_add(d, HILO_SEV_ERROR, NULL, p ? p->line : 0, p ? p->col : 0,
-				NULL, 0, "evaluator: cannot create an input for parameter %u", k);
+				NULL, 0, "evaluator: input for parameter %u is too large to create", k);
 			return NULL;
 		}
 		hilo_literal_fill_random(args[k], seed, k);
@@ -227,7 +242,8 @@ void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
 		uint64_t s = seed + (uint64_t)t;
 		hilo_diags d;
 		hilo_diags_init(&d);
-		hilo_literal **args = hilo_eval_random_args(before, ca, s, &d);
+		uint64_t budget = o && o->budget ? o->budget : HILO_EVAL_DEFAULT_BUDGET;
+		hilo_literal **args = hilo_eval_random_args(before, ca, s, budget, &d);
 		hilo_literal *ra = args ? hilo_eval_comp(before, ca, args, o, &d) : NULL;
 		if (!ra) {
 			char why[700];

@@ -1,0 +1,67 @@
+#!/bin/sh
+# hilo-run command-line behaviour: usage errors, --print, --input files,
+# seeded determinism, refusal of elided constants; with hilo-opt present,
+# --check-equivalence passing on a correct pass run.
+#   cli.sh BINDIR SRCDIR
+BIN=$1
+IN=$2/inputs
+RUN=$BIN/hilo-run
+OPT=$BIN/hilo-opt
+T=${TMPDIR:-/tmp}/hilo_eval_cli.$$
+mkdir -p "$T"
+trap 'rm -rf "$T"' EXIT
+fail=0
+check() { # name expected-status command...
+	name=$1; want=$2; shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" != "$want" ]; then
+		echo "FAIL $name: exit $got, want $want"; cat "$T/err"; fail=1
+	fi
+}
+expect_out() { # name expected-text
+	if [ "$(cat "$T/out")" != "$2" ]; then
+		echo "FAIL $1: output"; cat "$T/out"; echo "want:"; echo "$2"; fail=1
+	fi
+}
+expect_err() { # name substring
+	grep -q -- "$2" "$T/err" || { echo "FAIL $1: stderr lacks '$2'"; cat "$T/err"; fail=1; }
+}
+
+check usage 2 "$RUN"
+check unknown_flag 2 "$RUN" "$IN/add_params.hlo" --frobnicate
+expect_err unknown_flag "unknown flag"
+check bad_seed 2 "$RUN" "$IN/add_params.hlo" --seed=x
+check missing_file 1 "$RUN" "$T/nope.hlo"
+
+check inputs 0 "$RUN" "$IN/add_params.hlo" --input="$IN/in0.txt" --input="$IN/in1.txt" --print
+expect_out inputs "f32[2]{0} {2, 5}
+s32[] -7"
+check input_count 1 "$RUN" "$IN/add_params.hlo" --input="$IN/in0.txt" --print
+check input_shape 1 "$RUN" "$IN/add_params.hlo" --input="$IN/in_wrong_shape.txt" --input="$IN/in1.txt"
+expect_err input_shape "does not match"
+
+check seeded_a 0 "$RUN" "$IN/add_params.hlo" --seed=5 --print
+cp "$T/out" "$T/a"
+check seeded_b 0 "$RUN" "$IN/add_params.hlo" --seed=5 --print
+cmp -s "$T/a" "$T/out" || { echo "FAIL seeded: same seed gave different outputs"; fail=1; }
+check seeded_c 0 "$RUN" "$IN/add_params.hlo" --seed=6 --print
+cmp -s "$T/a" "$T/out" && { echo "FAIL seeded: different seeds gave the same outputs"; fail=1; }
+check summary 0 "$RUN" "$IN/add_params.hlo"
+grep -q '^output 1: s32\[\] hash=' "$T/out" || { echo "FAIL summary"; cat "$T/out"; fail=1; }
+
+check elided 1 "$RUN" "$IN/elided.hlo"
+expect_err elided "elided"
+check budget 1 "$RUN" "$IN/dus_chain.hlo" --budget=10
+expect_err budget "budget"
+
+# the window of d1 is exactly y: slice - x == y - x
+check dus_chain 0 "$RUN" "$IN/dus_chain.hlo" --print
+
+if [ -x "$OPT" ]; then
+	check equiv_ok 0 "$OPT" "$IN/dus_chain.hlo" --passes=dce --check-equivalence=2
+	check equiv_skip 0 "$OPT" "$IN/elided.hlo" --passes=dce --check-equivalence
+	expect_err equiv_skip "equivalence: skipped"
+fi
+[ $fail = 0 ] && echo "eval cli: ok"
+exit $fail
