@@ -1,11 +1,15 @@
 #!/bin/sh
-# corpus_figures.sh HILO_OPT CORPUS_REAL_DIR [FILE...]
+# corpus_figures.sh HILO_OPT CORPUS_REAL_DIR [--expect=TEXT] [FILE...]
 # Runs the loop-unrolled index flow on real modules with while loops
 # (default: every .hlo in the folder that has one) with --verify-each
 # --stats, and prints per module: loops unrolled / declined, tokens
 # written, dynamic-slices moved, DUS chains turned into concatenates.
+# With --expect=TEXT every figure line must contain TEXT (pins the
+# index-pass figures of the named modules).
 # Exit 77 (skipped) when the corpus folder is missing; 1 on any failure.
 opt=$1; dir=$2; shift 2
+expect=
+case ${1:-} in --expect=*) expect=${1#--expect=}; shift;; esac
 [ -d "$dir" ] || { echo "corpus folder $dir missing: skipped"; exit 77; }
 [ $# -gt 0 ] || set -- $(cd "$dir" && grep -l ' while(' *.hlo)
 # the flow as issue 9 states it, and the same with the call chain inlined
@@ -28,13 +32,15 @@ for f in "$@"; do
 		fi
 		r=$tmp/r.jsonl
 		n() { grep -c "$1" "$r"; }
-		echo "$f [$run]: loops unrolled $(n '"while-loop-unroller".*"rewritten"')," \
-			"declined $(n '"while-loop-unroller".*"declined"');" \
-			"dsidxnow written $(n 'wrote dsidxnow'), dusidxnow written $(n 'wrote dusidxnow');" \
-			"DS moved $(n '"dynamic-slice-mover".*"moved dynamic-slice')," \
-			"slice-of-concat $(n '"slice-of-concat-optimizer".*"rewritten"')," \
-			"DUS chains->concat $(n '"neuron_repeated_dus_to_concat".*"rewritten"');" \
-			"instructions $(grep '^  total' "$tmp/err" | awk '{print $3 " -> " $4}')"
+		line="$f [$run]: loops unrolled $(n '"while-loop-unroller".*"rewritten"'),"
+		line="$line declined $(n '"while-loop-unroller".*"declined"');"
+		line="$line dsidxnow written $(n 'wrote dsidxnow'), dusidxnow written $(n 'wrote dusidxnow');"
+		line="$line DS moved $(n '"dynamic-slice-mover".*"moved dynamic-slice'),"
+		line="$line slice-of-concat $(n '"slice-of-concat-optimizer".*"rewritten"'),"
+		line="$line DUS chains->concat $(n '"neuron_repeated_dus_to_concat".*"rewritten"');"
+		line="$line instructions $(grep '^  total' "$tmp/err" | awk '{print $3 " -> " $4}')"
+		echo "$line"
+		case $line in *"$expect"*) ;; *) echo "FAIL expected: $expect"; status=1;; esac
 	done
 done
 rm -rf "$tmp"
