@@ -974,55 +974,67 @@ static bool check_acyclic(reader *R, hilo_comp *c)
 
 static bool check_call_graph(reader *R, comp_rec *recs, size_t n)
 {
-	/* iterative DFS over computations; mark 1 = on stack, 2 = done */
-	size_t *stack = malloc((n + 1) * sizeof *stack);
-	size_t *pos = malloc((n + 1) * sizeof *pos);
+	/* flat callee lists (computation indices), then an iterative DFS;
+	 * mark 1 = on the stack, 2 = done */
 	hilo_ptrmap idx;
 	hilo_ptrmap_init(&idx);
-	bool ok = stack && pos;
+	size_t total = 0;
+	bool ok = true;
 	for (size_t k = 0; k < n && ok; k++) {
 		recs[k].c->mark = 0;
 		ok = hilo_ptrmap_put(&idx, recs[k].c, (void *)(uintptr_t)(k + 1));
+		for (size_t j = 0; j < recs[k].p->n_instructions; j++)
+			total += recs[k].instrs[j]->ncalled;
 	}
+	size_t *first = malloc((n + 1) * sizeof *first);
+	size_t *callee = malloc((total + 1) * sizeof *callee);
+	size_t *stack = malloc((n + 1) * sizeof *stack);
+	size_t *pos = malloc((n + 1) * sizeof *pos);
+	ok = ok && first && callee && stack && pos;
 	if (!ok)
 		rerr(R, "out of memory");
+	size_t t = 0;
+	for (size_t k = 0; k < n && ok; k++) {
+		first[k] = t;
+		for (size_t j = 0; j < recs[k].p->n_instructions; j++) {
+			const hilo_instr *i = recs[k].instrs[j];
+			for (uint32_t q = 0; q < i->ncalled; q++)
+				callee[t++] = (size_t)(uintptr_t)hilo_ptrmap_get(&idx, i->called[q]) - 1;
+		}
+	}
+	if (ok)
+		first[n] = t;
 	for (size_t s = 0; s < n && ok; s++) {
 		if (recs[s].c->mark)
 			continue;
 		size_t sp = 0;
 		stack[sp] = s;
-		pos[sp++] = 0;
+		pos[sp++] = first[s];
 		recs[s].c->mark = 1;
 		while (sp && ok) {
-			comp_rec *r = &recs[stack[sp - 1]];
-			/* pos encodes (instruction index, called index) flattened */
-			size_t k = pos[sp - 1]++;
-			hilo_comp *callee = NULL;
-			size_t seen = 0;
-			for (size_t j = 0; j < r->p->n_instructions && !callee; j++) {
-				hilo_instr *i = r->instrs[j];
-				if (k < seen + i->ncalled)
-					callee = i->called[k - seen];
-				seen += i->ncalled;
-			}
-			if (!callee) {
-				r->c->mark = 2;
+			size_t r = stack[sp - 1];
+			if (pos[sp - 1] >= first[r + 1]) {
+				recs[r].c->mark = 2;
 				sp--;
 				continue;
 			}
-			if (callee->mark == 1) {
-				rerr(R, "computation '%s' calls itself (through '%s')", callee->name, r->c->name);
+			size_t ce = callee[pos[sp - 1]++];
+			hilo_comp *cc = recs[ce].c;
+			if (cc->mark == 1) {
+				rerr(R, "computation '%s' calls itself (through '%s')", cc->name, recs[r].c->name);
 				ok = false;
-			} else if (!callee->mark) {
-				callee->mark = 1;
-				stack[sp] = (size_t)(uintptr_t)hilo_ptrmap_get(&idx, callee) - 1;
-				pos[sp++] = 0;
+			} else if (!cc->mark) {
+				cc->mark = 1;
+				stack[sp] = ce;
+				pos[sp++] = first[ce];
 			}
 		}
 	}
 	for (size_t k = 0; k < n; k++)
 		recs[k].c->mark = 0;
 	hilo_ptrmap_free(&idx);
+	free(first);
+	free(callee);
 	free(stack);
 	free(pos);
 	return ok;
