@@ -62,6 +62,13 @@ if [ -x "$OPT" ]; then
 	check equiv_ok 0 "$OPT" "$IN/dus_chain.hlo" --passes=dce --check-equivalence=2
 	check equiv_skip 0 "$OPT" "$IN/elided.hlo" --passes=dce --check-equivalence
 	expect_err equiv_skip "equivalence: skipped"
+	# a deliberately wrong rewrite (operands of the subtract swapped) is
+	# caught: exit 4 naming the output element, both values and the seed
+	check equiv_broken 4 "$OPT" "$IN/dus_chain.hlo" --passes=test-swap-operands \
+		--check-equivalence=3 --seed=11
+	expect_err equiv_broken "equivalence check failed: output element \[0,0\]: before=.* after=.* (seed 11)"
+	check equiv_broken_then_ok 0 "$OPT" "$IN/dus_chain.hlo" \
+		--passes=test-swap-operands,test-swap-operands --check-equivalence
 fi
 [ $fail = 0 ] && echo "eval cli: ok"
 exit $fail
