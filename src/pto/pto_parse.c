@@ -1254,6 +1254,22 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 	ps.p = p;
 	ps.d = diags;
 	pto_map_init(&ps.ann_cache, a);
+	/* program text never holds NUL bytes; rejecting them up front keeps
+	 * every verbatim line a C string */
+	const char *nul = memchr(src, '\0', len);
+	if (nul) {
+		int ln = 1, col = 1;
+		for (const char *q = src; q < nul; q++) {
+			if (*q == '\n') {
+				ln++;
+				col = 1;
+			} else {
+				col++;
+			}
+		}
+		perr(&ps, ln, col, "NUL byte in program text");
+		goto fail;
+	}
 	if (!split_lines(&ps))
 		goto fail;
 	ps.lexed = 0;
