@@ -634,8 +634,19 @@ static void attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionPro
 		attr_from_typed(R, i, p, "dim_labels");
 	if (p->channel_id)
 		attr_from_typed(R, i, p, "channel_id");
-	if (p->n_replica_groups || p->collective_device_list || (hilo_opcode_flags(op) & HILO_OPF_COLL))
+	bool coll = (hilo_opcode_flags(op) & HILO_OPF_COLL) != 0;
+	if (p->n_replica_groups || p->collective_device_list || coll)
 		attr_from_typed(R, i, p, "replica_groups");
+	if (p->n_dimensions && !hilo_instr_attr(i, "dimensions") && op != HILO_OP_IOTA)
+		attr_from_typed(R, i, p, "dimensions");
+	if (p->constrain_layout)
+		attr_from_typed(R, i, p, "constrain_layout");
+	if (p->use_global_device_ids)
+		attr_from_typed(R, i, p, "use_global_device_ids");
+	if (p->is_host_transfer)
+		attr_from_typed(R, i, p, "is_host_transfer");
+	if (p->is_stable)
+		attr_from_typed(R, i, p, "is_stable");
 	if (p->n_source_target_pairs)
 		attr_from_typed(R, i, p, "source_target_pairs");
 	/* called computations */

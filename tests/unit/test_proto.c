@@ -452,8 +452,114 @@ static void test_unknown_fields(void)
 	hilo_diags_free(&d);
 }
 
+/* Copies a message, dropping fields numbered 1000 and up (hilo's
+ * extensions); level 0 = module, 1 = computation, 2 = instruction. */
+static bool strip(hilo_buf *out, const uint8_t *p, size_t len, int level)
+{
+	const uint8_t *e = p + len;
+	while (p < e) {
+		const uint8_t *start = p;
+		uint64_t tag = 0, v = 0;
+		int sh = 0;
+		do {
+			if (p >= e || sh > 63)
+				return false;
+			tag |= (uint64_t)(*p & 0x7f) << sh;
+			sh += 7;
+		} while (*p++ & 0x80);
+		uint64_t field = tag >> 3;
+		const uint8_t *body = p;
+		switch (tag & 7) {
+		case 0:
+			do {
+				if (p >= e)
+					return false;
+			} while (*p++ & 0x80);
+			break;
+		case 1: p += 8; break;
+		case 5: p += 4; break;
+		case 2:
+			sh = 0;
+			do {
+				if (p >= e || sh > 63)
+					return false;
+				v |= (uint64_t)(*p & 0x7f) << sh;
+				sh += 7;
+			} while (*p++ & 0x80);
+			body = p;
+			p += v;
+			break;
+		default:
+			return false;
+		}
+		if (p > e)
+			return false;
+		if (field >= 1000)
+			continue;
+		if ((tag & 7) == 2 && ((level == 0 && field == 3) || (level == 1 && field == 2))) {
+			hilo_buf sub;
+			hilo_buf_init(&sub);
+			if (!strip(&sub, body, (size_t)v, level + 1))
+				return false;
+			fmsg(out, (int)field, &sub);
+			hilo_buf_free(&sub);
+			continue;
+		}
+		hilo_buf_put(out, (const char *)start, (size_t)(p - start));
+	}
+	return true;
+}
+
+/* A proto as XLA would write it (no hilo extensions) reads into a module
+ * the verifier accepts, with the same instructions, and prints text that
+ * parses again. */
+static void test_foreign(void)
+{
+	hilo_diags d;
+	hilo_diags_init(&d);
+	hilo_module *m = hilo_parse_text(rich, sizeof rich - 1, "rich.hlo", &d);
+	hilo_buf pb, xla, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&xla);
+	hilo_buf_init(&t);
+	CHECK(m && hilo_proto_write(&pb, m, &d));
+	CHECK(strip(&xla, (const uint8_t *)pb.data, pb.len, 0));
+	CHECK(xla.len < pb.len);
+	hilo_module *f = hilo_proto_read(xla.data, xla.len, "xla.pb", &d);
+	CHECK(f != NULL);
+	if (f && m) {
+		if (!CHECK(hilo_verify(f, "xla.pb", &d)))
+			hilo_diags_print(stderr, &d);
+		CHECK_EQ_I64(hilo_module_instr_count(f), hilo_module_instr_count(m));
+		hilo_print_text(&t, f, HILO_STYLE_DEFAULT);
+		const char *txt = hilo_buf_cstr(&t);
+		if (getenv("SHOW"))
+			fputs(txt, stderr);
+		CHECK(strstr(txt, "while(%tu), condition=%cond, body=%body") != NULL);
+		CHECK(strstr(txt, "slice={[0:4:2], [0:8:1]}") != NULL);
+		CHECK(strstr(txt, "replica_groups={{0,1}}, dimensions={0}, use_global_device_ids=true") != NULL);
+		CHECK(strstr(txt, "padding=1_3x0_1") != NULL);
+		CHECK(strstr(txt, "lhs_contracting_dims={1}, rhs_contracting_dims={0}") != NULL);
+		CHECK(strstr(txt, "replica_groups={{0,1}}") != NULL);
+		CHECK(strstr(txt, "custom_call_target=\"Foo\\tBar\"") != NULL);
+		CHECK(strstr(txt, "sharding={replicated}") != NULL);
+		CHECK(strstr(txt, "op_name=\"jit(f)/dot\\\"q\"") != NULL);
+		hilo_module *again = hilo_parse_text(txt, t.len, "again.hlo", &d);
+		if (!CHECK(again != NULL))
+			fprintf(stderr, "%s", txt);
+		hilo_module_destroy(again);
+	}
+	hilo_module_destroy(f);
+	hilo_module_destroy(m);
+	hilo_buf_free(&pb);
+	hilo_buf_free(&xla);
+	hilo_buf_free(&t);
+	hilo_diags_free(&d);
+}
+
 int main(void)
 {
+	test_foreign();
 	test_unknown_fields();
 	test_good_and_wrappers();
 	test_bad();
