@@ -292,7 +292,10 @@ static bool split_lines(parser *ps)
 		lline L;
 		memset(&L, 0, sizeof L);
 		L.line = line;
-		if (q >= rawend || *q == '#') {
+		const char *nb = q;
+		while (nb < rawend && (*nb == '\r' || *nb == '\f' || *nb == ' ' || *nb == '\t'))
+			nb++;
+		if (nb >= rawend || *q == '#') { /* blank (CR/FF too) or comment */
 			L.raw = hilo_arena_strndup(p->arena, ls, (size_t)(rawend - ls));
 			push_line(ps, &L);
 			s = le < end ? le + 1 : end;
