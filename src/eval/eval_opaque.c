@@ -19,6 +19,8 @@
  */
 #include "eval_internal.h"
 
+#include <stdlib.h>
+
 typedef struct { uint64_t h; } hasher;
 
 static void h_bytes(hasher *s, const void *p, size_t n)
@@ -86,6 +88,160 @@ static void h_comp(hasher *s, const hilo_comp *c)
 	}
 }
 
+/* replica_groups by meaning: the explicit form {{0,1},{2,3}} and the iota
+ * form [G,S]<=[dims]T(perm) are expanded to a list of groups; the order of
+ * the groups is irrelevant (they are sorted), the order inside a group is
+ * kept (it is the rank order). Returns false when the text is neither. */
+typedef struct { int64_t *v; int n, cap; } ivec;
+
+static bool ivec_push(ivec *x, int64_t v)
+{
+	if (x->n == x->cap) {
+		int nc = x->cap ? 2 * x->cap : 64;
+		if (nc > (1 << 24))
+			return false;
+		int64_t *nv = realloc(x->v, (size_t)nc * sizeof *nv);
+		if (!nv)
+			return false;
+		x->v = nv;
+		x->cap = nc;
+	}
+	x->v[x->n++] = v;
+	return true;
+}
+
+static const char *read_list(const char *p, char open, char close, ivec *out)
+{
+	if (*p != open)
+		return NULL;
+	p++;
+	while (*p == ' ')
+		p++;
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		char *q;
+		long long v = strtoll(p, &q, 10);
+		if (q == p || !ivec_push(out, v))
+			return NULL;
+		p = q;
+		while (*p == ' ')
+			p++;
+		if (*p == close)
+			return p + 1;
+		if (*p != ',')
+			return NULL;
+		p++;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static int cmp_groups(const int64_t *a, const int64_t *b, int s)
+{
+	for (int k = 0; k < s; k++)
+		if (a[k] != b[k])
+			return a[k] < b[k] ? -1 : 1;
+	return 0;
+}
+
+static bool h_groups(hasher *h, const char *t)
+{
+	ivec flat = {0}, sizes = {0};
+	bool ok = true;
+	const char *p = t;
+	if (*p == '[') { /* iota form */
+		ivec gs = {0}, dims = {0}, perm = {0};
+		p = read_list(p, '[', ']', &gs);
+		if (p && p[0] == '<' && p[1] == '=')
+			p = read_list(p + 2, '[', ']', &dims);
+		else
+			p = NULL;
+		if (p && *p == 'T')
+			p = read_list(p + 1, '(', ')', &perm);
+		int64_t total = 1;
+		ok = p && *p == 0 && gs.n == 2 && dims.n > 0 && dims.n <= 16 &&
+		     (perm.n == 0 || perm.n == dims.n);
+		for (int k = 0; ok && k < dims.n; k++) {
+			ok = dims.v[k] > 0 && dims.v[k] <= (1 << 20);
+			total *= ok ? dims.v[k] : 1;
+			ok = ok && total <= (1 << 20);
+		}
+		ok = ok && gs.v[0] * gs.v[1] == total;
+		if (ok) {
+			int r = dims.n;
+			int64_t pm[16], tdims[16], idx[16] = {0}, st[16];
+			for (int k = 0; k < r; k++)
+				pm[k] = perm.n ? perm.v[k] : k;
+			for (int k = 0; k < r; k++)
+				ok = ok && pm[k] >= 0 && pm[k] < r;
+			int64_t acc = 1;
+			for (int k = r - 1; k >= 0; k--) {
+				st[k] = acc;
+				acc *= dims.v[k];
+			}
+			for (int k = 0; ok && k < r; k++)
+				tdims[k] = dims.v[pm[k]];
+			/* walk the transposed array in row-major order */
+			for (int64_t c = 0; ok && c < total; c++) {
+				int64_t off = 0;
+				for (int k = 0; k < r; k++)
+					off += idx[k] * st[pm[k]];
+				ok = ivec_push(&flat, off);
+				for (int k = r - 1; k >= 0; k--) {
+					if (++idx[k] < tdims[k])
+						break;
+					idx[k] = 0;
+				}
+			}
+			for (int64_t g = 0; ok && g < gs.v[0]; g++)
+				ok = ivec_push(&sizes, gs.v[1]);
+		}
+		free(gs.v);
+		free(dims.v);
+		free(perm.v);
+	} else if (*p == '{') { /* explicit form */
+		p++;
+		while (ok && *p == ' ')
+			p++;
+		while (ok && *p == '{') {
+			int before = flat.n;
+			p = read_list(p, '{', '}', &flat);
+			ok = p != NULL && ivec_push(&sizes, flat.n - before);
+			while (ok && (*p == ',' || *p == ' '))
+				p++;
+		}
+		ok = ok && *p == '}' && p[1] == 0;
+	} else {
+		ok = false;
+	}
+	if (ok) {
+		/* sort the groups when they all have one size (the usual case) */
+		bool uniform = true;
+		for (int g = 1; g < sizes.n; g++)
+			uniform &= sizes.v[g] == sizes.v[0];
+		if (uniform && sizes.n > 1) {
+			int s = (int)sizes.v[0];
+			for (int g = 1; g < sizes.n; g++) /* insertion sort of groups */
+				for (int k = g; k > 0 && cmp_groups(flat.v + (k - 1) * s, flat.v + k * s, s) > 0; k--)
+					for (int q = 0; q < s; q++) {
+						int64_t x = flat.v[(k - 1) * s + q];
+						flat.v[(k - 1) * s + q] = flat.v[k * s + q];
+						flat.v[k * s + q] = x;
+					}
+		}
+		h_str(h, "groups");
+		h_i64(h, sizes.n);
+		for (int g = 0; g < sizes.n; g++)
+			h_i64(h, sizes.v[g]);
+		for (int k = 0; k < flat.n; k++)
+			h_i64(h, flat.v[k]);
+	}
+	free(flat.v);
+	free(sizes.v);
+	return ok;
+}
+
 static bool skip_attr(const char *k)
 {
 	static const char *const skip[] = {"sharding", "frontend_attributes", "statistics",
@@ -105,6 +261,9 @@ static void h_attrs(hasher *s, const hilo_instr *i)
 		h_str(s, a->key);
 		switch (a->kind) {
 		case HILO_ATTR_RAW: case HILO_ATTR_STRING: case HILO_ATTR_ENUM:
+			if (a->kind == HILO_ATTR_RAW && !strcmp(a->key, "replica_groups") && a->v.text &&
+			    h_groups(s, a->v.text))
+				break;
 			h_str(s, a->v.text);
 			break;
 		case HILO_ATTR_INT: case HILO_ATTR_BOOL:
@@ -132,6 +291,19 @@ static void h_attrs(hasher *s, const hilo_instr *i)
 			break;
 		}
 	}
+}
+
+/* Elements of a literal, tuples summed (the budget's unit). */
+static uint64_t lit_elements(const hilo_literal *l)
+{
+	if (l->shape->type == HILO_T_TUPLE) {
+		uint64_t n = 0;
+		for (int k = 0; k < l->ntuple; k++)
+			n += lit_elements(l->elems[k]);
+		return n;
+	}
+	int eb = hilo_ptype_bytes(l->shape->type);
+	return eb > 0 ? l->nbytes / (size_t)eb : 0;
 }
 
 static bool is_opaque(hilo_opcode op)
@@ -165,7 +337,7 @@ hilo_literal *ev_opaque(ev *e, const hilo_instr *i, hilo_literal *const *ops, bo
 		*handled = false;
 		return NULL;
 	}
-	if (is_marker(i) && i->noperands == 1)
+	if (is_marker(i) && i->noperands == 1 && hilo_shape_compatible(ops[0]->shape, i->shape))
 		return ops[0];
 	if (!e->allow_opaque)
 		return ev_err(e, i, "uninterpreted operation: its value is not known");
@@ -180,10 +352,10 @@ hilo_literal *ev_opaque(ev *e, const hilo_instr *i, hilo_literal *const *ops, bo
 	uint64_t work = 1;
 	for (uint32_t q = 0; q < i->noperands; q++) {
 		h_lit(&s, ops[q]);
-		work += ops[q]->nbytes;
+		work += lit_elements(ops[q]);
 	}
 	hilo_literal *r = ev_lit_new(e, i, i->shape);
-	if (!r || !ev_charge(e, i, work))
+	if (!r || !ev_charge(e, i, work + lit_elements(r)))
 		return NULL;
 	hilo_literal_fill_random(r, s.h, 0x0ba9e);
 	return r;
