@@ -50,7 +50,7 @@ static uint64_t raw_get(hilo_ptype t, const void *data, size_t k)
 	int eb = hilo_ptype_bytes(t);
 	uint64_t u = 0;
 	memcpy(&u, (const char *)data + k * (size_t)eb, (size_t)(eb > 8 ? 8 : eb));
-	int b = bits_of(t);
+	int b = t == HILO_T_PRED ? 8 : bits_of(t);
 	if (b < 64)
 		u &= (1ull << b) - 1;
 	return u;
@@ -278,10 +278,11 @@ static void convert_elem(hilo_ptype st, const void *sd, size_t sk, hilo_ptype dt
 static hilo_literal *bitcast_convert(ev *e, const hilo_instr *i, const hilo_literal *a)
 {
 	hilo_ptype st = a->shape->type, dt = i->shape->type;
-	if (st == HILO_T_TUPLE || st == HILO_T_PRED || dt == HILO_T_PRED)
+	if (st == HILO_T_TUPLE || hilo_ptype_bytes(st) <= 0 || hilo_ptype_bytes(dt) <= 0)
 		return ev_err(e, i, "bitcast-convert of %s to %s is not defined",
 			hilo_ptype_name(st), hilo_ptype_name(dt));
-	int ib = bits_of(st), ob = bits_of(dt);
+	/* pred is one byte in a bitcast (0 or 1; other bytes read as true) */
+	int ib = st == HILO_T_PRED ? 8 : bits_of(st), ob = dt == HILO_T_PRED ? 8 : bits_of(dt);
 	hilo_literal *r = ev_lit_new(e, i, i->shape);
 	if (!r)
 		return NULL;
@@ -494,6 +495,101 @@ static hilo_literal *compare(ev *e, const hilo_instr *i, const hilo_literal *a,
 	return r;
 }
 
+/* ---- complex (c64 = two f32, c128 = two f64) ------------------------------- */
+
+static void cget(const hilo_literal *l, size_t k, double *re, double *im)
+{
+	if (l->shape->type == HILO_T_C64) {
+		float f[2];
+		memcpy(f, (const char *)l->data + 8 * k, 8);
+		*re = f[0];
+		*im = f[1];
+	} else if (l->shape->type == HILO_T_C128) {
+		double d[2];
+		memcpy(d, (const char *)l->data + 16 * k, 16);
+		*re = d[0];
+		*im = d[1];
+	} else {
+		*re = ev_get_f(l, k);
+		*im = 0;
+	}
+}
+
+static void cset(hilo_ptype t, void *data, size_t k, double re, double im)
+{
+	if (t == HILO_T_C64) {
+		float f[2] = {(float)re, (float)im};
+		memcpy((char *)data + 8 * k, f, 8);
+	} else {
+		double d[2] = {re, im};
+		memcpy((char *)data + 16 * k, d, 16);
+	}
+}
+
+/* complex(re, im), real, imag, and the arithmetic XLA's passes meet on
+ * complex values (add, subtract, multiply, divide, negate, abs, compare
+ * EQ/NE). Returns NULL with *handled = false for anything else. */
+static hilo_literal *complex_op(ev *e, const hilo_instr *i, hilo_literal *const *ops,
+	bool *handled)
+{
+	hilo_opcode op = i->op;
+	const hilo_shape *os = i->shape;
+	bool in_c = i->noperands >= 1 && hilo_ptype_is_complex(ops[0]->shape->type);
+	if (op != HILO_OP_COMPLEX && !in_c) {
+		*handled = false;
+		return NULL;
+	}
+	for (uint32_t q = 0; q < i->noperands; q++)
+		if (!ew_fits(ops[q], os) || ops[q]->shape->type != ops[0]->shape->type)
+			return ev_err(e, i, "operand shapes do not match the result");
+	size_t n = (size_t)hilo_shape_elements(os);
+	hilo_literal *r = ev_lit_new(e, i, os);
+	if (!r || !ev_charge(e, i, n))
+		return NULL;
+	hilo_ptype t = os->type;
+	const char *dir = hilo_instr_get_enum(i, "direction");
+	for (size_t k = 0; k < n; k++) {
+		double ar, ai, br = 0, bi = 0, rr = 0, ri = 0;
+		cget(ops[0], AT(ops[0], k), &ar, &ai);
+		if (i->noperands > 1)
+			cget(ops[1], AT(ops[1], k), &br, &bi);
+		switch (op) {
+		case HILO_OP_COMPLEX:
+			if (!hilo_ptype_is_complex(t))
+				return ev_err(e, i, "complex must produce c64 or c128");
+			cset(t, r->data, k, ar, br);
+			continue;
+		case HILO_OP_REAL: hilo_elem_set_f64(t, r->data, k, ar); continue;
+		case HILO_OP_IMAG: hilo_elem_set_f64(t, r->data, k, ai); continue;
+		case HILO_OP_ABS: hilo_elem_set_f64(t, r->data, k, hypot(ar, ai)); continue;
+		case HILO_OP_COMPARE:
+			if (!dir || (strcmp(dir, "EQ") && strcmp(dir, "NE")))
+				return ev_err(e, i, "complex values compare only for EQ/NE");
+			((unsigned char *)r->data)[k] =
+				(ar == br && ai == bi) == (strcmp(dir, "EQ") == 0);
+			continue;
+		case HILO_OP_COPY: rr = ar; ri = ai; break;
+		case HILO_OP_NEGATE: rr = -ar; ri = -ai; break;
+		case HILO_OP_ADD: rr = ar + br; ri = ai + bi; break;
+		case HILO_OP_SUBTRACT: rr = ar - br; ri = ai - bi; break;
+		case HILO_OP_MULTIPLY: rr = ar * br - ai * bi; ri = ar * bi + ai * br; break;
+		case HILO_OP_DIVIDE: {
+			double den = br * br + bi * bi;
+			rr = (ar * br + ai * bi) / den;
+			ri = (ai * br - ar * bi) / den;
+			break;
+		}
+		default:
+			return ev_err(e, i, "%s on complex values is not supported",
+				hilo_opcode_name(op));
+		}
+		if (!hilo_ptype_is_complex(t))
+			return ev_err(e, i, "complex result expected");
+		cset(t, r->data, k, rr, ri);
+	}
+	return r;
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 static bool is_unary(hilo_opcode op)
@@ -604,9 +700,15 @@ hilo_literal *ev_elementwise(ev *e, const hilo_instr *i, hilo_literal *const *op
 	if (op == HILO_OP_CLAMP)
 		return ew_clamp(e, i, ops);
 	bool un = is_unary(op), bi = is_binary(op);
-	if (!un && !bi) {
+	if (!un && !bi && op != HILO_OP_COMPLEX) {
 		*handled = false;
 		return NULL;
+	}
+	if (op != HILO_OP_CONVERT && op != HILO_OP_BITCAST_CONVERT) {
+		bool ch = true;
+		hilo_literal *cr = complex_op(e, i, ops, &ch);
+		if (ch)
+			return cr;
 	}
 	if (i->noperands != (un ? 1u : 2u))
 		return ev_err(e, i, "wrong operand count");

@@ -198,6 +198,21 @@ static void test_float_rounding(void)
 	       "{1, -1}");
 }
 
+static void test_complex_and_pred_bits(void)
+{
+	/* (1+2i)(3+4i) = -5+10i; (-5+10i)/(3+4i) = 1+2i */
+	EXPECT(M("  a = f32[] constant(1)\n  b = f32[] constant(2)\n"
+	         "  c = f32[] constant(3)\n  d = f32[] constant(4)\n"
+	         "  x = c64[] complex(a, b)\n  y = c64[] complex(c, d)\n"
+	         "  m = c64[] multiply(x, y)\n  q = c64[] divide(m, y)\n"
+	         "  r1 = f32[] real(m)\n  i1 = f32[] imag(m)\n  r2 = f32[] real(q)\n  i2 = f32[] imag(q)\n"
+	         "  ROOT t = (f32[], f32[], f32[], f32[]) tuple(r1, i1, r2, i2)\n"),
+	       "-5 | 10 | 1 | 2");
+	EXPECT(M("  a = pred[4] constant({true, false, false, false})\n"
+	         "  ROOT b = s32[] bitcast-convert(a)\n"),
+	       "1");
+}
+
 static void test_convert(void)
 {
 	EXPECT(M("  a = f32[6] constant({2.7, -2.7, nan, 1e10, -1e10, inf})\n"
@@ -597,6 +612,7 @@ int main(void)
 	test_integer_edges();
 	test_float_rounding();
 	test_convert();
+	test_complex_and_pred_bits();
 	test_compare_and_nan();
 	test_shape_ops();
 	test_reductions();
