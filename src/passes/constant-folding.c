@@ -12,7 +12,9 @@
  *    custom-call, collective, domain, opt-barrier, get-dimension-size,
  *    partition-id, replica-id, rng, after-all, infeed/outfeed/send/recv or
  *    an asynchronous op; not pad(broadcast, ...); not a bitcast-convert
- *    that changes a sub-byte element width;
+ *    that changes a sub-byte element width; not a bitcast unless both
+ *    shapes are row-major (a bitcast reinterprets the physical layout,
+ *    the evaluator works in logical order);
  *  - it has no side effect (looking into called computations, where rng
  *    and after-all also disqualify) and no control dependencies;
  *  - its result is an array (no tuples, no dynamic dimensions) and neither
@@ -152,6 +154,26 @@ static hilo_literal *operand_value(hilo_module *m, hilo_instr *o, const char **w
 	return r;
 }
 
+/* Row-major (descending minor_to_major) or no layout at all. */
+static bool default_layout(const hilo_shape *s)
+{
+	if (!s->layout)
+		return true;
+	for (int k = 0; k < s->layout->n; k++)
+		if (s->layout->minor_to_major[k] != s->layout->n - 1 - k)
+			return false;
+	return true;
+}
+
+/* A bitcast reinterprets the physical buffer, which depends on layouts;
+ * the evaluator works in logical (row-major) order, so only bitcasts
+ * between row-major shapes are folded. */
+static bool layout_dependent_bitcast(const hilo_instr *i)
+{
+	return i->op == HILO_OP_BITCAST && i->noperands == 1 &&
+		!(default_layout(i->shape) && default_layout(i->operands[0]->shape));
+}
+
 static bool width_changing_subbyte_bitcast(const hilo_instr *i)
 {
 	if (i->op != HILO_OP_BITCAST_CONVERT || i->noperands != 1)
@@ -208,6 +230,10 @@ static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *m
 		}
 	if (i->op == HILO_OP_PAD && i->operands[0]->op == HILO_OP_BROADCAST) {
 		hilo_remark(ctx, c, i, "declined", "pad of a broadcast (folding only grows the module)");
+		return false;
+	}
+	if (layout_dependent_bitcast(i)) {
+		hilo_remark(ctx, c, i, "declined", "bitcast with a non-row-major layout (physical reinterpretation)");
 		return false;
 	}
 	if (width_changing_subbyte_bitcast(i)) {
