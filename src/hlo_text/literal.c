@@ -52,6 +52,14 @@ static hilo_layout *read_layout(lexer *L, int rank)
 		lex_error(L, L->p - 1, "layout has %d entries but the shape has rank %d", n, rank);
 		return NULL;
 	}
+	uint64_t seen = 0;
+	for (int k = 0; k < n; k++) {
+		if (tmp[k] >= rank || (seen >> tmp[k]) & 1) {
+			lex_error(L, L->p - 1, "layout is not a permutation of the %d dimensions", rank);
+			return NULL;
+		}
+		seen |= 1ull << tmp[k];
+	}
 	lay->n = n;
 	lay->minor_to_major = hilo_arena_alloc(m->arena, (size_t)(n ? n : 1) * sizeof(int64_t));
 	memcpy(lay->minor_to_major, tmp, (size_t)n * sizeof(int64_t));
@@ -232,7 +240,10 @@ static hilo_shape *parse_shape(lexer *L)
 		s->dyn = hilo_arena_alloc(m->arena, (size_t)rank);
 		memcpy(s->dyn, dyn, (size_t)rank);
 	}
-	if (hilo_shape_elements(s) < 0) {
+	bool unbounded = false;
+	for (int k = 0; k < rank; k++)
+		unbounded |= dyn[k] == HILO_DIM_UNBOUNDED;
+	if (!unbounded && hilo_shape_elements(s) < 0) {
 		lex_error(L, at, "shape has too many elements");
 		return NULL;
 	}
@@ -390,18 +401,21 @@ static bool read_elem(lexer *L, hilo_ptype t, void *data, size_t k)
 	if (hilo_ptype_is_int(t)) {
 		char *endp;
 		errno = 0;
-		if (hilo_ptype_is_unsigned_int(t) && !neg) {
-			unsigned long long u = strtoull(buf, &endp, 10);
-			if (*endp || errno) {
-				lex_error(L, at, "invalid integer literal '%s'", buf);
+		int bits = hilo_ptype_bits(t);
+		if (hilo_ptype_is_unsigned_int(t)) {
+			unsigned long long u = neg ? 1 : strtoull(buf, &endp, 10);
+			uint64_t max = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+			if (neg || *endp || errno || u > max) {
+				lex_error(L, at, "'%s' is not a value of %s", buf, hilo_ptype_name(t));
 				return false;
 			}
 			hilo_elem_set_i64(t, data, k, (int64_t)u);
 		} else {
 			long long v = strtoll(buf, &endp, 10);
-			if (*endp || errno) {
-				/* XLA accepts float text for int literals only rarely */
-				lex_error(L, at, "invalid integer literal '%s'", buf);
+			int64_t lo = bits >= 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+			int64_t hi = bits >= 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+			if (*endp || errno || v < lo || v > hi) {
+				lex_error(L, at, "'%s' is not a value of %s", buf, hilo_ptype_name(t));
 				return false;
 			}
 			hilo_elem_set_i64(t, data, k, v);

@@ -828,7 +828,10 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 		}
 	}
 	if (op == HILO_OP_COUNT) {
-		lex_error(L, opat, "unknown opcode '%.*s'", (int)(on ? on : 1), on ? o : opat);
+		if (on && L->p < L->end && *L->p == '[')
+			lex_error(L, opat, "unknown element type '%.*s'", (int)on, o);
+		else
+			lex_error(L, opat, "unknown opcode '%.*s'", (int)(on ? on : 1), on ? o : opat);
 		return NULL;
 	}
 	bool anon = name == NULL;

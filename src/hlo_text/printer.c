@@ -284,7 +284,9 @@ bool hilo_print_text(hilo_buf *b, const hilo_module *m, hilo_print_style style)
 		hilo_buf_puts(b, m->header);
 	hilo_buf_put(b, "HloModule ", 10);
 	hilo_buf_puts(b, m->name);
-	bool need_layout = !m->no_entry_layout && m->entry;
+	/* older long-style dumps had no entry_computation_layout: print none in
+	 * that style, so they round-trip; every other style derives one */
+	bool need_layout = m->entry && !(m->no_entry_layout && P.style == HILO_STYLE_LONG);
 	for (uint32_t k = 0; k < m->nattrs && need_layout; k++)
 		if (strcmp(m->attrs[k].key, "entry_computation_layout") == 0)
 			need_layout = false;
