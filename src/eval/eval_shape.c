@@ -77,6 +77,88 @@ static hilo_literal *reshape(ev *e, const hilo_instr *i, const hilo_literal *a)
 	return r;
 }
 
+/* Physical strides of a shape under its layout (row-major without one).
+ * False when the layout is tiled or malformed. */
+static bool phys_strides(const hilo_shape *s, int64_t *st)
+{
+	int r = s->rank;
+	const hilo_layout *l = s->layout;
+	if (!l || l->n == 0) {
+		ev_strides(s, st);
+		return true;
+	}
+	if (l->n != r || (l->tail && *l->tail))
+		return false;
+	bool seen[MAXR] = {0};
+	int64_t acc = 1;
+	for (int k = 0; k < r; k++) {
+		int64_t d = l->minor_to_major[k];
+		if (d < 0 || d >= r || seen[d])
+			return false;
+		seen[d] = true;
+		st[d] = acc;
+		acc *= s->dims[d];
+	}
+	return true;
+}
+
+static bool row_major(const hilo_shape *s, const int64_t *st)
+{
+	int64_t rm[MAXR];
+	ev_strides(s, rm);
+	for (int d = 0; d < s->rank; d++)
+		if (s->dims[d] > 1 && rm[d] != st[d])
+			return false;
+	return true;
+}
+
+/* bitcast reinterprets the physical buffer: with layouts other than
+ * row-major on either side the element order changes (a transpose). */
+static hilo_literal *bitcast(ev *e, const hilo_instr *i, const hilo_literal *a)
+{
+	const hilo_shape *os = i->shape, *is = a->shape;
+	int64_t ost[MAXR], ist[MAXR];
+	if (!phys_strides(os, ost) || !phys_strides(is, ist))
+		return ev_err(e, i, "bitcast with a tiled or malformed layout is not supported");
+	if (row_major(os, ost) && row_major(is, ist))
+		return reshape(e, i, a);
+	if (a->shape->type != os->type || hilo_shape_elements(is) != hilo_shape_elements(os))
+		return ev_err(e, i, "bitcast changes the element type or count");
+	/* physical offset p -> operand logical index, via the operand's
+	 * dims sorted by stride */
+	int ord[MAXR], r = is->rank;
+	for (int d = 0; d < r; d++)
+		ord[d] = d;
+	for (int x = 1; x < r; x++)
+		for (int y = x; y > 0 && ist[ord[y - 1]] < ist[ord[y]]; y--) {
+			int t = ord[y];
+			ord[y] = ord[y - 1];
+			ord[y - 1] = t;
+		}
+	int64_t lst[MAXR];
+	ev_strides(is, lst);
+	size_t n;
+	hilo_literal *res = out_new(e, i, &n);
+	if (!res)
+		return NULL;
+	size_t w = W(res);
+	int64_t idx[MAXR] = {0};
+	for (size_t k = 0; k < n; k++) {
+		int64_t p = 0, src = 0;
+		for (int d = 0; d < os->rank; d++)
+			p += idx[d] * ost[d];
+		for (int q = 0; q < r; q++) { /* largest stride first */
+			int d = ord[q];
+			int64_t v = ist[d] ? p / ist[d] : 0;
+			p -= v * ist[d];
+			src += v * lst[d];
+		}
+		CP(res, k, a, (size_t)src, w);
+		ev_next_index(os, idx);
+	}
+	return res;
+}
+
 static hilo_literal *transpose(ev *e, const hilo_instr *i, const hilo_literal *a)
 {
 	int nd = 0;
@@ -395,7 +477,8 @@ hilo_literal *ev_shape_op(ev *e, const hilo_instr *i, hilo_literal *const *ops, 
 		return ev_err(e, i, "unsupported result shape");
 	switch (op) {
 	case HILO_OP_BROADCAST: return broadcast(e, i, ops[0]);
-	case HILO_OP_RESHAPE: case HILO_OP_BITCAST: return reshape(e, i, ops[0]);
+	case HILO_OP_RESHAPE: return reshape(e, i, ops[0]);
+	case HILO_OP_BITCAST: return bitcast(e, i, ops[0]);
 	case HILO_OP_TRANSPOSE: return transpose(e, i, ops[0]);
 	case HILO_OP_SLICE: return slice(e, i, ops[0]);
 	case HILO_OP_DYNAMIC_SLICE: return dynamic_slice(e, i, ops);

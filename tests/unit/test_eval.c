@@ -329,6 +329,14 @@ static void test_shape_ops(void)
 	         "  ROOT r = s32[3,2] reshape(a)\n"),
 	       "{ { 0, 0 }, { 0, 1 }, { 1, 1 } }");
 	EXPECT(M("  ROOT a = f32[4] iota(), iota_dimension=0\n"), "{0, 1, 2, 3}");
+	/* bitcast reinterprets the physical buffer: into a column-major
+	 * layout it is a transpose of the logical values */
+	EXPECT(M("  a = s32[2,3]{1,0} constant({{1, 2, 3}, {4, 5, 6}})\n"
+	         "  ROOT b = s32[3,2]{0,1} bitcast(a)\n"),
+	       "{ { 1, 4 }, { 2, 5 }, { 3, 6 } }");
+	EXPECT(M("  a = s32[2,3]{1,0} constant({{1, 2, 3}, {4, 5, 6}})\n"
+	         "  ROOT b = s32[3,2]{1,0} bitcast(a)\n"),
+	       "{ { 1, 2 }, { 3, 4 }, { 5, 6 } }");
 }
 
 #define ADD_S32 "add {\n  x = s32[] parameter(0)\n  y = s32[] parameter(1)\n  ROOT a = s32[] add(x, y)\n}\n\n"
