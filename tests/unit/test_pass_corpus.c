@@ -9,7 +9,9 @@
  * equivalence mismatch. Counted, not failing: modules the parser or the
  * verifier rejects (the input's problem) and equivalence skipped for
  * budget/unsupported ops. STRIDE > 1 takes every STRIDE-th module.
- * Exits 77 (ctest: skipped) when DIR does not exist.
+ * Exits 77 (ctest: skipped) when DIR does not exist. Without arguments
+ * (the plain unit.test_pass_corpus run) it does the same for every one of
+ * the six passes over this repository's tests/lit inputs.
  */
 #include "check.h"
 #include "hilo/driver.h"
@@ -60,28 +62,11 @@ static int cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int main(int argc, char **argv)
+/* Runs one pass over every module of dir; returns the number of failures. */
+static size_t run_dir(const char *dir, const hilo_pass *pass, long stride, hilo_eval_opts eo)
 {
-	if (argc < 3) {
-		fprintf(stderr, "usage: test_pass_corpus DIR PASS [STRIDE] [BUDGET]\n");
-		return 2;
-	}
-	struct stat st;
-	if (stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
-		printf("%s missing: skipped\n", argv[1]);
-		return 77;
-	}
-	const hilo_pass *pass = hilo_pass_find(argv[2]);
-	if (!pass) {
-		fprintf(stderr, "unknown pass %s\n", argv[2]);
-		return 2;
-	}
-	long stride = argc > 3 ? strtol(argv[3], NULL, 10) : 1;
-	if (stride < 1)
-		stride = 1;
-	hilo_eval_opts eo = {argc > 4 ? strtoull(argv[4], NULL, 10) : 2000000};
 	paths p = {0};
-	collect(&p, argv[1]);
+	collect(&p, dir);
 	qsort(p.v, p.n, sizeof *p.v, cmp);
 	size_t n = 0, ok = 0, skipped = 0, unparsed = 0, failed = 0;
 	for (size_t k = 0; k < p.n; k += (size_t)stride) {
@@ -137,10 +122,52 @@ int main(int argc, char **argv)
 			printf("slow (%.1f s): %s\n", secs, f);
 	}
 	printf("%s: %zu modules: %zu equivalent, %zu equivalence skipped, %zu not parsed/verified, %zu failed\n",
-		argv[2], n, ok, skipped, unparsed, failed);
+		pass->name, n, ok, skipped, unparsed, failed);
 	for (size_t k = 0; k < p.n; k++)
 		free(p.v[k]);
 	free(p.v);
-	CHECK(failed == 0);
+	return failed;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		/* no arguments (the plain unit-test run): every XLA-equivalent
+		 * pass over this repository's own lit inputs */
+		static const char *const names[] = {"dce", "tuple-simplifier", "call-inliner",
+			"cse", "constant-folding", "boundary-marker-removal"};
+		char dir[4096];
+		snprintf(dir, sizeof dir, "%s", __FILE__);
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			return 77;
+		snprintf(slash, sizeof dir - (size_t)(slash - dir), "/../lit");
+		struct stat st;
+		if (stat(dir, &st) != 0)
+			return 77;
+		hilo_eval_opts eo = {2000000};
+		for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+			const hilo_pass *pass = hilo_pass_find(names[k]);
+			CHECK(pass != NULL);
+			if (pass)
+				CHECK(run_dir(dir, pass, 1, eo) == 0);
+		}
+		return CHECK_DONE();
+	}
+	struct stat st;
+	if (stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
+		printf("%s missing: skipped\n", argv[1]);
+		return 77;
+	}
+	const hilo_pass *pass = hilo_pass_find(argv[2]);
+	if (!pass) {
+		fprintf(stderr, "unknown pass %s\n", argv[2]);
+		return 2;
+	}
+	long stride = argc > 3 ? strtol(argv[3], NULL, 10) : 1;
+	if (stride < 1)
+		stride = 1;
+	hilo_eval_opts eo = {argc > 4 ? strtoull(argv[4], NULL, 10) : 2000000};
+	CHECK(run_dir(argv[1], pass, stride, eo) == 0);
 	return CHECK_DONE();
 }
