@@ -87,7 +87,8 @@ static bool phys_strides(const hilo_shape *s, int64_t *st)
 		ev_strides(s, st);
 		return true;
 	}
-	if (l->n != r || (l->tail && *l->tail))
+	/* tiles (T(...)) reorder elements; a memory space S(n) does not */
+	if (l->n != r || (l->tail && (strstr(l->tail, "T(") || strstr(l->tail, "E("))))
 		return false;
 	bool seen[MAXR] = {0};
 	int64_t acc = 1;
