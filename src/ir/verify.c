@@ -129,12 +129,12 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 	case HILO_OP_DYNAMIC_SLICE:
 	case HILO_OP_DYNAMIC_UPDATE_SLICE: {
 		bool dus = i->op == HILO_OP_DYNAMIC_UPDATE_SLICE;
-		int r = o[0]->shape->rank;
 		uint32_t first_idx = dus ? 2 : 1;
 		if (n < first_idx) {
 			fail(V, c, i, "too few operands");
 			return;
 		}
+		int r = o[0]->shape->rank;
 		bool vec = n == first_idx + 1 && o[first_idx]->shape->rank == 1 && r != 1;
 		if (!vec && n != first_idx + (uint32_t)r) {
 			fail(V, c, i, "needs %d start indices for an operand of rank %d, has %u", r, r, n - first_idx);
@@ -281,11 +281,13 @@ static void check_comp(vctx *V, hilo_comp *c, hilo_ptrmap *comps)
 			fail(V, c, i, "parent link is wrong");
 		if (i->is_root)
 			roots++;
+		bool ops_ok = true;
 		int ar = hilo_opcode_arity(i->op);
 		if (ar >= 0 && i->async_op == HILO_OP_COUNT && (uint32_t)ar != i->noperands &&
-		    !(i->op == HILO_OP_RNG_BIT_GENERATOR))
+		    !(i->op == HILO_OP_RNG_BIT_GENERATOR)) {
 			fail(V, c, i, "%s takes %d operands, has %u", hilo_opcode_name(i->op), ar, i->noperands);
-		bool ops_ok = true;
+			ops_ok = false;
+		}
 		for (uint32_t k = 0; k < i->noperands; k++) {
 			hilo_instr *o = i->operands[k];
 			if (!o || o->parent != c) {
