@@ -1,4 +1,5 @@
-/* hilo-bench: throughput of the HLO text parser and printer.
+/* hilo-bench: throughput of the HLO text parser and printer, and of the
+ * binary HloModuleProto writer and reader.
  *
  *   hilo-bench [--min-time=SEC] [--tsv=FILE] FILE...
  *
@@ -9,6 +10,8 @@
  *   parse       hilo_parse_text + hilo_module_destroy;
  *   verify      hilo_verify on the parsed module;
  *   print       hilo_print_text (auto style) into a reused buffer;
+ *   pb-write    hilo_proto_write of the parsed module; pb-read hilo_proto_read
+ *               of those bytes (both in MB/s of proto bytes);
  * and print one table row: MB/s for each (MB = 10^6 bytes of input text,
  * of output text for print), parse instructions/s and peak RSS. The floors
  * are the physical limits measured in the same run, so the ratios are what
@@ -18,6 +21,7 @@
  * input byte for byte (noted in the row, the other files still run).
  */
 #include "hilo/hlo_text.h"
+#include "hilo/proto.h"
 #include "hilo/verify.h"
 
 #include <fcntl.h>
@@ -29,8 +33,8 @@
 #include <unistd.h>
 
 typedef struct result {
-	double read_s, copy_s, parse_s, verify_s, print_s;
-	size_t bytes, out_bytes;
+	double read_s, copy_s, parse_s, verify_s, print_s, pbw_s, pbr_s;
+	size_t bytes, out_bytes, pb_bytes;
 	uint64_t instrs;
 	long peak_rss_kb;
 	unsigned touched;   /* checksum of the copy floor, so it is not optimized out */
@@ -133,13 +137,32 @@ static void bench_file(const char *path, double min_time, result *r)
 	});
 	r->out_bytes = out.len;
 	r->same = out.len == len && memcmp(out.data, text, len) == 0;
+	/* peak RSS of the text path, before the proto buffers below */
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	r->peak_rss_kb = ru.ru_maxrss;
+	/* binary HloModuleProto: write, then read back (MB/s of proto bytes) */
+	hilo_buf pb;
+	hilo_buf_init(&pb);
+	BEST_OF(min_time, r->pbw_s, {
+		hilo_diags wd;
+		hilo_diags_init(&wd);
+		pb.len = 0;
+		hilo_proto_write(&pb, m, &wd);
+		hilo_diags_free(&wd);
+	});
+	r->pb_bytes = pb.len;
+	BEST_OF(min_time, r->pbr_s, {
+		hilo_diags rd;
+		hilo_diags_init(&rd);
+		hilo_module_destroy(hilo_proto_read(pb.data, pb.len, path, &rd));
+		hilo_diags_free(&rd);
+	});
+	hilo_buf_free(&pb);
 	hilo_buf_free(&out);
 	hilo_module_destroy(m);
 	hilo_diags_free(&d);
 	free(text);
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	r->peak_rss_kb = ru.ru_maxrss;
 }
 
 static double mbps(size_t bytes, double s)
@@ -174,11 +197,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	FILE *tf = tsv ? fopen(tsv, "a") : NULL;
-	printf("%-58s %8s %9s | %9s %9s | %8s %9s %8s %8s | %8s %5s %s\n",
+	printf("%-58s %8s %9s | %9s %9s | %8s %9s %8s %8s | %8s %8s | %8s %5s %s\n",
 		"file", "MB", "instrs", "read", "copy", "parse", "Minstr/s", "verify", "print",
-		"peakRSS", "xsize", "");
-	printf("%-58s %8s %9s | %9s %9s | %8s %9s %8s %8s | %8s %5s %s\n",
-		"", "", "", "MB/s", "MB/s", "MB/s", "", "MB/s", "MB/s", "MB", "", "");
+		"pb-write", "pb-read", "peakRSS", "xsize", "");
+	printf("%-58s %8s %9s | %9s %9s | %8s %9s %8s %8s | %8s %8s | %8s %5s %s\n",
+		"", "", "", "MB/s", "MB/s", "MB/s", "", "MB/s", "MB/s", "MB/s", "MB/s", "MB", "", "");
 	int rc = 0;
 	for (int k = 1; k < argc; k++) {
 		if (argv[k][0] == '-')
@@ -209,19 +232,21 @@ int main(int argc, char **argv)
 			rc = 1;
 			continue;
 		}
-		printf("%-58s %8.2f %9llu | %9.0f %9.0f | %8.1f %9.2f %8.1f %8.1f | %8.1f %5.1f %s\n",
+		printf("%-58s %8.2f %9llu | %9.0f %9.0f | %8.1f %9.2f %8.1f %8.1f | %8.1f %8.1f | %8.1f %5.1f %s\n",
 			base_name(argv[k]), (double)r.bytes / 1e6, (unsigned long long)r.instrs,
 			mbps(r.bytes, r.read_s), mbps(r.bytes, r.copy_s),
 			mbps(r.bytes, r.parse_s), r.parse_s > 0 ? (double)r.instrs / r.parse_s / 1e6 : 0,
 			mbps(r.bytes, r.verify_s), mbps(r.out_bytes, r.print_s),
+			mbps(r.pb_bytes, r.pbw_s), mbps(r.pb_bytes, r.pbr_s),
 			(double)r.peak_rss_kb / 1024, (double)r.peak_rss_kb * 1024 / (double)r.bytes,
 			r.same ? "" : "(printout differs from input)");
 		if (!r.same)
 			rc = 1;
 		if (tf)
-			fprintf(tf, "%s\t%zu\t%llu\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%ld\t%d\n", base_name(argv[k]),
+			fprintf(tf, "%s\t%zu\t%llu\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%ld\t%d\t%zu\t%.6f\t%.6f\n", base_name(argv[k]),
 				r.bytes, (unsigned long long)r.instrs, r.read_s, r.copy_s, r.parse_s,
-				r.verify_s, r.print_s, r.peak_rss_kb * 1024, r.same ? 1 : 0);
+				r.verify_s, r.print_s, r.peak_rss_kb * 1024, r.same ? 1 : 0,
+				r.pb_bytes, r.pbw_s, r.pbr_s);
 		fflush(stdout);
 	}
 	if (tf)
