@@ -82,7 +82,7 @@ static int add_pass(options *o, const char *name, size_t len, const char *origin
 	const hilo_pass *p = hilo_pass_find(buf);
 	if (!p) {
 		if (origin)
-			fprintf(stderr, "hilo-opt: error: pipeline '%s' needs pass '%s', which is not registered (not implemented yet)\n",
+			fprintf(stderr, "hilo-opt: error: pipeline '%s' needs pass '%s', which is not registered in this build\n",
 				origin, buf);
 		else
 			fprintf(stderr, "hilo-opt: error: unknown pass '%s'\n", buf);
