@@ -31,6 +31,9 @@ bool lex_accept(lexer *L, char c);       /* skips ws first */
 bool lex_expect(lexer *L, char c);       /* error if missing */
 bool lex_peek(lexer *L, char c);         /* skips ws first */
 bool lex_int(lexer *L, int64_t *out);    /* decimal, optional '-' */
+/* Whether the text at p (bounded by L->end, which need not be followed by
+ * a NUL) starts with word. */
+bool lex_starts(const lexer *L, const char *p, const char *word);
 /* Column (1-based) of a pointer on the current line. */
 int lex_col(const lexer *L, const char *at);
 /* Describes the character at L->p for messages ("'x'", "byte 0x01", "end of input"). */

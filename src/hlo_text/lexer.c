@@ -167,3 +167,8 @@ bool lex_int(lexer *L, int64_t *out)
 	return true;
 }
 
+bool lex_starts(const lexer *L, const char *p, const char *word)
+{
+	size_t n = strlen(word);
+	return p <= L->end && (size_t)(L->end - p) >= n && memcmp(p, word, n) == 0;
+}

@@ -357,14 +357,21 @@ static bool read_elem(lexer *L, hilo_ptype t, void *data, size_t k)
 		uint64_t payload = 0;
 		const char *q = s + 3;
 		if (q < L->end && *q == '(') {
+			/* copy the hex digits out: the source need not end in a NUL */
+			char hex[24];
+			size_t hn = 0;
+			const char *h = q + 1;
+			while (h < L->end && hn + 1 < sizeof hex && *h != ')')
+				hex[hn++] = *h++;
+			hex[hn] = 0;
 			char *endp;
 			errno = 0;
-			payload = strtoull(q + 1, &endp, 16);
-			if (endp == q + 1 || endp >= L->end || *endp != ')' || errno) {
+			payload = strtoull(hex, &endp, 16);
+			if (!hn || *endp || h >= L->end || *h != ')' || errno) {
 				lex_error(L, at, "bad nan payload");
 				return false;
 			}
-			e = endp + 1;
+			e = h + 1;
 		}
 		L->p = e;
 		if (!hilo_ptype_is_float(t)) {
@@ -484,8 +491,8 @@ hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
 			lex_skip_ws(L);
 			hilo_shape *es = shape->elems[i];
 			if (L->p < L->end && *L->p != '{' && *L->p != '(' && !(*L->p >= '0' && *L->p <= '9') &&
-			    *L->p != '-' && strncmp(L->p, "true", 4) && strncmp(L->p, "false", 5) &&
-			    strncmp(L->p, "nan", 3) && strncmp(L->p, "inf", 3)) {
+			    *L->p != '-' && !lex_starts(L, L->p, "true") && !lex_starts(L, L->p, "false") &&
+			    !lex_starts(L, L->p, "nan") && !lex_starts(L, L->p, "inf")) {
 				es = lex_shape(L); /* an element with its shape */
 				if (!es)
 					return NULL;

@@ -1160,7 +1160,7 @@ static bool read_stack_frames(parser *P)
 {
 	lexer *L = &P->L;
 	lex_skip_ws(L);
-	if (L->end - L->p < 9 || memcmp(L->p, "FileNames", 9) != 0)
+	if (!lex_starts(L, L->p, "FileNames"))
 		return true;
 	const char *s = L->p, *last = L->p;
 	const char *p = L->p;
@@ -1174,8 +1174,8 @@ static bool read_stack_frames(parser *P)
 			if (*q != ' ' && *q != '\t' && *q != '\r')
 				blank = false;
 		bool table = blank || (*ls >= '0' && *ls <= '9') || *ls == ' ' ||
-			!strncmp(ls, "FileNames", 9) || !strncmp(ls, "FunctionNames", 13) ||
-			!strncmp(ls, "FileLocations", 13) || !strncmp(ls, "StackFrames", 11);
+			lex_starts(L, ls, "FileNames") || lex_starts(L, ls, "FunctionNames") ||
+			lex_starts(L, ls, "FileLocations") || lex_starts(L, ls, "StackFrames");
 		if (!table)
 			break;
 		if (!blank)
