@@ -22,8 +22,13 @@ typedef enum hilo_pass_result {
 	HILO_PASS_CHANGED = 1,
 } hilo_pass_result;
 
+/* Facts one hilo_run_passes() call carries from pass to pass (owned by the
+ * driver, see "run state" below). */
+typedef struct hilo_run_state hilo_run_state;
+
 typedef struct hilo_pass_ctx {
 	hilo_module *m;
+	hilo_run_state *run;     /* set by the driver; NULL when a pass runs alone */
 	const char *pass;        /* name of the running pass (set by the driver) */
 	const char *filename;    /* for diagnostics */
 	hilo_diags *diags;
@@ -55,5 +60,51 @@ const hilo_pass *hilo_pass_find(const char *name);
  * (or another verb a pass documents). c and i may be NULL. */
 void hilo_remark(hilo_pass_ctx *ctx, const hilo_comp *c, const hilo_instr *i,
 	const char *action, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* ---- run state ----------------------------------------------------------
+ * What a pass proved and a later pass of the same run may rely on, keyed by
+ * stable instruction id (never by text in the module: SPEC section 5).
+ *
+ * Proven start indices: neuron-dus-ds-index-simplifier records the effective
+ * (clamped) start of each dynamic-slice / dynamic-update-slice whose start
+ * operands it proved constant. A consumer may act on a non-constant start
+ * only through hilo_proven_starts(); tokens read from the input are hints
+ * for remarks. A fact stays true while the module changes because every
+ * pass preserves the value of each instruction it keeps; instructions a
+ * pass creates have fresh ids and carry no facts.
+ *
+ * Assumed equalities: a rewrite that cannot be proved and that the user
+ * allowed with an explicit flag (--assume-equivalent-kernels) is registered
+ * by the pass; the rewrite validator reports it as "assumed", not proved.
+ *
+ * All functions accept ctx->run == NULL (a pass run outside the driver):
+ * nothing is recorded and nothing is proven. Recording may drop a fact when
+ * memory runs out; that only makes consumers more conservative. */
+
+hilo_run_state *hilo_run_state_create(void);
+void hilo_run_state_destroy(hilo_run_state *s);
+
+/* Records the effective starts (one per dimension) proved for i. */
+void hilo_proven_starts_set(hilo_pass_ctx *ctx, const hilo_instr *i,
+	const int64_t *starts, int n);
+/* Forgets what was proved for i (e.g. a pass changed i's start operands to
+ * values that are not equal to the old ones). */
+void hilo_proven_starts_clear(hilo_pass_ctx *ctx, const hilo_instr *i);
+/* The starts proved for i, or -1 when nothing is proven. Stores up to max
+ * values; returns the dimension count. */
+int hilo_proven_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *out, int max);
+
+typedef struct hilo_assumed_eq {
+	uint32_t replaced_id;    /* the value in the module before the pass */
+	uint32_t by_id;          /* its replacement after the pass */
+	const char *pass;
+	char *why;               /* malloc'd */
+} hilo_assumed_eq;
+
+/* Registers that replacing `replaced` by `by` is assumed, not proved. */
+void hilo_rewrite_assume(hilo_pass_ctx *ctx, const hilo_instr *replaced,
+	const hilo_instr *by, const char *why);
+/* The assumed equalities registered so far in this run. */
+const hilo_assumed_eq *hilo_run_assumed(const hilo_run_state *s, size_t *n);
 
 #endif

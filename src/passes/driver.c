@@ -38,57 +38,70 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Runs pass p (the k-th of the list) on m. */
+static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
+	hilo_run_state *run, const char *fname, const hilo_driver_opts *o, hilo_diags *d,
+	hilo_pass_stat *stats)
+{
+	hilo_pass_ctx ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.m = m;
+	ctx.run = run;
+	ctx.pass = p->name;
+	ctx.filename = fname;
+	ctx.diags = d;
+	if (o) {
+		ctx.remarks = o->remarks;
+		ctx.unroll_markers = o->unroll_markers;
+		ctx.disable_slice_move_from_param = o->disable_slice_move_from_param;
+	}
+	uint64_t before = hilo_module_instr_count(m);
+	double t0 = now_seconds();
+	hilo_pass_result r = p->run(&ctx);
+	double t1 = now_seconds();
+	if (stats)
+		stats[k] = (hilo_pass_stat){p->name, t1 - t0, before,
+			hilo_module_instr_count(m), ctx.rewrites, r};
+	if (r == HILO_PASS_ERROR) {
+		if (d->nerrors == 0)
+			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
+				"pass '%s' failed", p->name);
+		return HILO_DRIVER_PASS_ERROR;
+	}
+	if (o && o->verify_each) {
+		size_t first = d->n;
+		if (!hilo_verify(m, fname, d)) {
+			/* the verifier names the instruction; say which pass broke it */
+			for (size_t j = first; j < d->n; j++) {
+				hilo_diag *g = &d->items[j];
+				if (g->sev != HILO_SEV_ERROR)
+					continue;
+				size_t len = strlen(g->msg) + strlen(p->name) + 64;
+				char *msg = malloc(len);
+				if (msg) {
+					snprintf(msg, len, "after pass '%s': %s", p->name, g->msg);
+					free(g->msg);
+					g->msg = msg;
+				}
+			}
+			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
+				"internal error: pass '%s' produced IR the verifier rejects", p->name);
+			return HILO_DRIVER_VERIFY_ERROR;
+		}
+	}
+	return HILO_DRIVER_OK;
+}
+
 hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passes,
 	size_t n, const hilo_driver_opts *o, hilo_diags *d, hilo_pass_stat *stats)
 {
 	const char *fname = o && o->filename ? o->filename : "<module>";
-	for (size_t k = 0; k < n; k++) {
-		const hilo_pass *p = passes[k];
-		hilo_pass_ctx ctx;
-		memset(&ctx, 0, sizeof ctx);
-		ctx.m = m;
-		ctx.pass = p->name;
-		ctx.filename = fname;
-		ctx.diags = d;
-		if (o) {
-			ctx.remarks = o->remarks;
-			ctx.unroll_markers = o->unroll_markers;
-			ctx.disable_slice_move_from_param = o->disable_slice_move_from_param;
-		}
-		uint64_t before = hilo_module_instr_count(m);
-		double t0 = now_seconds();
-		hilo_pass_result r = p->run(&ctx);
-		double t1 = now_seconds();
-		if (stats)
-			stats[k] = (hilo_pass_stat){p->name, t1 - t0, before,
-				hilo_module_instr_count(m), ctx.rewrites, r};
-		if (r == HILO_PASS_ERROR) {
-			if (d->nerrors == 0)
-				hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
-					"pass '%s' failed", p->name);
-			return HILO_DRIVER_PASS_ERROR;
-		}
-		if (o && o->verify_each) {
-			size_t first = d->n;
-			if (!hilo_verify(m, fname, d)) {
-				/* the verifier names the instruction; say which pass broke it */
-				for (size_t j = first; j < d->n; j++) {
-					hilo_diag *g = &d->items[j];
-					if (g->sev != HILO_SEV_ERROR)
-						continue;
-					size_t len = strlen(g->msg) + strlen(p->name) + 64;
-					char *msg = malloc(len);
-					if (msg) {
-						snprintf(msg, len, "after pass '%s': %s", p->name, g->msg);
-						free(g->msg);
-						g->msg = msg;
-					}
-				}
-				hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
-					"internal error: pass '%s' produced IR the verifier rejects", p->name);
-				return HILO_DRIVER_VERIFY_ERROR;
-			}
-		}
-	}
-	return HILO_DRIVER_OK;
+	/* facts passes prove for later passes of this run (NULL when memory ran
+	 * out: then nothing is proven, which is only more conservative) */
+	hilo_run_state *run = hilo_run_state_create();
+	hilo_driver_status status = HILO_DRIVER_OK;
+	for (size_t k = 0; k < n && status == HILO_DRIVER_OK; k++)
+		status = run_one(m, passes[k], k, run, fname, o, d, stats);
+	hilo_run_state_destroy(run);
+	return status;
 }
