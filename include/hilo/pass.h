@@ -94,6 +94,31 @@ void hilo_proven_starts_clear(hilo_pass_ctx *ctx, const hilo_instr *i);
  * values; returns the dimension count. */
 int hilo_proven_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *out, int max);
 
+/* ---- known starts (src/passes/known_starts.c) ----------------------------
+ * The one reader of "the start of this dynamic-slice / dynamic-update-slice
+ * that hilo knows for certain". Per dimension of i's operand 0: the start
+ * operand folds to a constant (constants and pure index arithmetic over
+ * constants, folded with the evaluator); or the window spans the whole
+ * dimension (the clamp pins it at 0); or hilo_proven_starts() holds it. A
+ * constant operand always wins over a proven value. Values are effective
+ * starts, clamped into [0, dim - size] as the ops clamp. Index tokens in
+ * the module text are never read as facts (SPEC section 5).
+ * Returns the rank and stores up to max starts, or -1 when some dimension
+ * is unknown or i is not a well-formed dynamic-slice / -update-slice
+ * (scalar index operands, or the old single rank-1 index vector). */
+int hilo_known_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *out, int max);
+/* After hilo_known_starts() returned -1: why, for a remark (names the
+ * unknown dimension; says "dsidxnow= token ignored: not proven" when the
+ * instruction carries input tokens). */
+void hilo_known_starts_why(const hilo_pass_ctx *ctx, const hilo_instr *i, char *buf, size_t n);
+/* The value of i when it is a constant, or pure index arithmetic
+ * (hilo_index_op_foldable) over constants with at most 1024 elements per
+ * value and 256 instructions, evaluated with hilo_eval_instr; NULL
+ * otherwise. The literal lives in m's arena. */
+hilo_literal *hilo_fold_constant_cone(hilo_module *m, const hilo_instr *i);
+/* The opcodes index folding evaluates (pure, no called computations). */
+bool hilo_index_op_foldable(hilo_opcode op);
+
 typedef struct hilo_assumed_eq {
 	uint32_t replaced_id;    /* the value in the module before the pass */
 	uint32_t by_id;          /* its replacement after the pass */
