@@ -385,10 +385,13 @@ int main(int argc, char **argv)
 		hilo_diags_free(&d);
 		return EXIT_INPUT;
 	}
+	char *remarks_data = NULL;
+	size_t remarks_len = 0;
 	if (o.remarks_path) {
-		o.remarks = fopen(o.remarks_path, "w");
+		/* collected in memory, written at the end by the output routine */
+		o.remarks = open_memstream(&remarks_data, &remarks_len);
 		if (!o.remarks) {
-			fprintf(stderr, "hilo-opt: error: cannot open remarks file '%s'\n", o.remarks_path);
+			fprintf(stderr, "hilo-opt: error: out of memory for the remarks\n");
 			hilo_diags_free(&d);
 			free(text);
 			return EXIT_INPUT;
@@ -426,23 +429,27 @@ int main(int argc, char **argv)
 	} else {
 		rc = process(&o, text, len, 0, &out, &d);
 	}
-	if (o.remarks && fclose(o.remarks) != 0) {
-		fprintf(stderr, "hilo-opt: error: cannot write remarks file '%s'\n", o.remarks_path);
-		if (rc == EXIT_OK)
-			rc = EXIT_INPUT;
-	}
 	hilo_diags_print(stderr, &d);
-	if (rc == EXIT_OK) {
-		if (o.output) {
-			if (!hilo_write_file_atomic(o.output, out.data ? out.data : "", out.len, &d)) {
-				hilo_diags_print(stderr, &d);
-				rc = EXIT_INPUT;
-			}
-		} else if (out.len && fwrite(out.data, 1, out.len, stdout) != out.len) {
-			fprintf(stderr, "hilo-opt: error: cannot write to stdout\n");
-			rc = EXIT_INPUT;
-		}
+	/* -o and --remarks: one output routine ("-" = stdout, devices and
+	 * FIFOs in place, files atomically); remarks are written even when
+	 * a pass failed, the output only on success */
+	hilo_diags wd;
+	hilo_diags_init(&wd);
+	if (o.remarks && fclose(o.remarks) != 0) {
+		fprintf(stderr, "hilo-opt: error: out of memory for the remarks\n");
+		rc = rc == EXIT_OK ? EXIT_INPUT : rc;
+	} else if (o.remarks && !hilo_write_output(o.remarks_path, remarks_data, remarks_len, &wd)) {
+		rc = rc == EXIT_OK ? EXIT_INPUT : rc;
 	}
+	if (rc == EXIT_OK && out.oom) {
+		fprintf(stderr, "hilo-opt: error: out of memory\n");
+		rc = EXIT_INPUT;
+	} else if (rc == EXIT_OK && !hilo_write_output(o.output ? o.output : "-", out.data, out.len, &wd)) {
+		rc = EXIT_INPUT;
+	}
+	hilo_diags_print(stderr, &wd);
+	hilo_diags_free(&wd);
+	free(remarks_data);
 	hilo_buf_free(&out);
 	hilo_diags_free(&d);
 	free(text);

@@ -10,8 +10,9 @@
  *
  * Exit status: 0 ok; 1 bad input or rejected program; 2 usage error;
  * 3 internal error (the pass produced a program its verifier rejects).
- * -o writes atomically: a temporary file beside OUT, renamed over it only
- * on success.
+ * -o goes through the library's output routine (hilo_write_output): "-" is
+ * stdout, a file is replaced atomically only on success, a device or FIFO
+ * is written in place.
  */
 #include "hilo/pto.h"
 
@@ -73,39 +74,6 @@ static char *read_all(FILE *f, size_t *len)
 	}
 	*len = n;
 	return buf;
-}
-
-static int write_atomic(const char *out, const char *data, size_t len)
-{
-	size_t n = strlen(out);
-	char *tmp = malloc(n + 16);
-	if (!tmp)
-		return -1;
-	snprintf(tmp, n + 16, "%s.tmpXXXXXX", out);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(tmp);
-		return -1;
-	}
-	size_t off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		off += (size_t)w;
-	}
-	bool ok = off == len;
-	if (close(fd) != 0)
-		ok = false;
-	if (ok && rename(tmp, out) != 0)
-		ok = false;
-	if (!ok)
-		unlink(tmp);
-	free(tmp);
-	return ok ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -228,12 +196,7 @@ int main(int argc, char **argv)
 		if (b.oom) {
 			fprintf(stderr, "pto-opt: error: out of memory\n");
 			rc = 3;
-		} else if (output) {
-			if (write_atomic(output, b.data ? b.data : "", b.len) != 0) {
-				fprintf(stderr, "%s: error: cannot write output: %s\n", output, strerror(errno));
-				rc = 1;
-			}
-		} else if (b.len && fwrite(b.data, 1, b.len, stdout) != b.len) {
+		} else if (!hilo_write_output(output ? output : "-", b.data, b.len, &d)) {
 			rc = 1;
 		}
 		hilo_buf_free(&b);

@@ -86,10 +86,16 @@ typedef struct hilo_diags hilo_diags;
 /* Reads a whole file ("-" = stdin) into a malloc'ed buffer (NUL-terminated,
  * *len excludes the NUL). On failure returns NULL and adds a diagnostic. */
 char *hilo_read_file(const char *path, size_t *len, hilo_diags *d);
-/* Writes data to path atomically: a temporary file in the same folder,
- * fsync, then rename. On failure the old file is untouched, the temporary
- * is removed and a diagnostic is added. */
-bool hilo_write_file_atomic(const char *path, const void *data, size_t len, hilo_diags *d);
+/* The output routine of every tool (-o, --remarks). path "-" is standard
+ * output. A regular file (or a new one) is written atomically: a temporary
+ * file in the same folder, fsync, then rename; a symbolic link is resolved
+ * and its target replaced, keeping the target's mode and (where permitted)
+ * owner; a new file gets 0666 & ~umask. Character devices, FIFOs and
+ * sockets are written in place; other file types are refused. On failure
+ * a replaced file is untouched, no temporary is left and a diagnostic is
+ * added. -DHILO_FAULT_INJECTION=ON builds honour HILO_FAIL_WRITE=K (the
+ * K-th write(2) of this routine fails). */
+bool hilo_write_output(const char *path, const void *data, size_t len, hilo_diags *d);
 
 /* ---- diagnostics ---------------------------------------------------- */
 

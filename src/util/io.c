@@ -1,12 +1,32 @@
-/* Whole-file reads and atomic writes (temp file + rename), so a failing
- * run never leaves a partial or truncated output file. */
+/* Whole-file reads, and the one output routine every tool uses for -o and
+ * --remarks (hilo_write_output):
+ *   "-"                     standard output, written unbuffered to the end;
+ *   a regular file or none  a temporary file beside it, fsync, rename over
+ *                           it: a failing run never leaves a partial or
+ *                           truncated file, and no temporary behind;
+ *   a symbolic link         resolved (the whole chain); its final target is
+ *                           the file written, the link stays a link;
+ *   char device/FIFO/socket written in place (a device node is never
+ *                           replaced by a regular file);
+ *   anything else           refused (directory, block device).
+ * A replaced file keeps its mode and, where permitted, its owner; a new
+ * file gets 0666 & ~umask (the kernel applies the umask: never read or
+ * changed here, umask() is process-wide).
+ *
+ * Fault injection (-DHILO_FAULT_INJECTION=ON builds only): HILO_FAIL_WRITE=K
+ * makes the K-th write(2) of this routine in the process fail with EIO,
+ * the stand-in for a full disk. Its counter is the one mutable static of
+ * the library and exists only in that build. */
 #include "hilo/base.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 char *hilo_read_file(const char *path, size_t *len, hilo_diags *d)
@@ -63,52 +83,268 @@ oom:
 	return NULL;
 }
 
-bool hilo_write_file_atomic(const char *path, const void *data, size_t len, hilo_diags *d)
+#ifdef HILO_FAULT_INJECTION
+#include <stdatomic.h>
+static atomic_ulong hilo_write_calls; /* fault-injection builds only */
+
+/* True when this write(2) is the one HILO_FAIL_WRITE=K asks to fail. */
+static bool injected_write_failure(void)
 {
-	size_t pl = strlen(path);
-	char *tmp = malloc(pl + 32);
-	if (!tmp) {
-		hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "out of memory");
+	const char *k = getenv("HILO_FAIL_WRITE");
+	if (!k || !*k)
 		return false;
-	}
-	snprintf(tmp, pl + 32, "%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "cannot create a temporary file: %s", strerror(errno));
-		free(tmp);
-		return false;
-	}
-	/* keep the permissions of an existing output, else 0644 */
-	struct stat st;
-	fchmod(fd, stat(path, &st) == 0 ? (st.st_mode & 07777) : 0644);
-	const char *p = data;
-	size_t left = len;
-	while (left) {
-		ssize_t w = write(fd, p, left);
+	unsigned long n = atomic_fetch_add(&hilo_write_calls, 1) + 1;
+	return n == strtoul(k, NULL, 10);
+}
+#else
+static bool injected_write_failure(void) { return false; }
+#endif
+
+/* write(2) until done; false with errno set on failure. */
+static bool write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		if (injected_write_failure()) {
+			errno = EIO;
+			return false;
+		}
+		ssize_t w = write(fd, p, len);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			goto fail;
+			return false;
+		}
+		if (w == 0) {
+			errno = EIO;
+			return false;
 		}
 		p += w;
-		left -= (size_t)w;
+		len -= (size_t)w;
 	}
-	if (fsync(fd) != 0 && errno != EINVAL)
-		goto fail;
-	if (close(fd) != 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0)
-		goto fail;
-	free(tmp);
 	return true;
+}
+
+static void io_error(hilo_diags *d, const char *path, const char *what, int err)
+{
+	hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "%s: %s", what, strerror(err));
+}
+
+/* Follows symbolic links from path to the file they name. Returns a
+ * malloc'ed path; *exists tells whether it exists (then *st is its
+ * lstat). NULL (diagnostic added) on a loop or an unreadable link. */
+static char *resolve_target(const char *path, struct stat *st, bool *exists, hilo_diags *d)
+{
+	char *cur = strdup(path);
+	if (!cur)
+		goto oom;
+	for (int hops = 0;; hops++) {
+		if (lstat(cur, st) != 0) {
+			if (errno == ENOENT) {
+				*exists = false;
+				return cur;
+			}
+			io_error(d, path, "cannot stat the output", errno);
+			free(cur);
+			return NULL;
+		}
+		if (!S_ISLNK(st->st_mode)) {
+			*exists = true;
+			return cur;
+		}
+		if (hops == 40) {
+			io_error(d, path, "cannot resolve the output", ELOOP);
+			free(cur);
+			return NULL;
+		}
+		size_t cap = st->st_size > 0 ? (size_t)st->st_size + 1 : 4096;
+		char *link = malloc(cap);
+		if (!link) {
+			free(cur);
+			goto oom;
+		}
+		ssize_t n = readlink(cur, link, cap);
+		if (n < 0 || (size_t)n >= cap) {
+			io_error(d, path, "cannot read the symbolic link", n < 0 ? errno : ENAMETOOLONG);
+			free(link);
+			free(cur);
+			return NULL;
+		}
+		link[n] = 0;
+		char *next;
+		const char *slash = strrchr(cur, '/');
+		if (link[0] == '/' || !slash) {
+			next = link;
+		} else { /* relative to the link's folder */
+			size_t dl = (size_t)(slash - cur) + 1;
+			next = malloc(dl + (size_t)n + 1);
+			if (next) {
+				memcpy(next, cur, dl);
+				memcpy(next + dl, link, (size_t)n + 1);
+			}
+			free(link);
+		}
+		free(cur);
+		cur = next;
+		if (!cur)
+			goto oom;
+	}
+oom:
+	hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "out of memory");
+	return NULL;
+}
+
+/* Opens a Unix-domain socket at path for writing (stream, else datagram). */
+static int open_socket(const char *path)
+{
+	struct sockaddr_un sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sa.sun_path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	int types[] = { SOCK_STREAM, SOCK_DGRAM };
+	for (int k = 0; k < 2; k++) {
+		int fd = socket(AF_UNIX, types[k] | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -1;
+		if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0)
+			return fd;
+		int e = errno;
+		close(fd);
+		errno = e;
+		if (e != EPROTOTYPE)
+			return -1;
+	}
+	return -1;
+}
+
+/* In place: character device, FIFO (blocks until a reader opens it, as a
+ * shell redirection does) or socket. */
+static bool write_in_place(const char *path, const char *target, bool sock,
+	const char *data, size_t len, hilo_diags *d)
+{
+	int fd = sock ? open_socket(target) : open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		io_error(d, path, "cannot open the output", errno);
+		return false;
+	}
+	bool ok = write_all(fd, data, len);
+	int e = errno;
+	if (close(fd) != 0 && ok) {
+		ok = false;
+		e = errno;
+	}
+	if (!ok)
+		io_error(d, path, "cannot write", e);
+	return ok;
+}
+
+/* Creates a new temporary file beside target, with mode 0666 & ~umask for
+ * a new file (0600 while it is written when it will take an existing
+ * file's mode). Returns the fd and the malloc'ed name in *tmp. */
+static int create_temp(const char *target, bool exists, char **tmp)
+{
+	size_t tl = strlen(target);
+	char *name = malloc(tl + 24);
+	if (!name) {
+		errno = ENOMEM;
+		return -1;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ ((uint64_t)getpid() << 40) ^
+		(uint64_t)(uintptr_t)&ts;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		snprintf(name, tl + 24, "%s.tmp.%06x", target, (unsigned)(x >> 40) & 0xffffffu);
+		int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, exists ? 0600 : 0666);
+		if (fd >= 0) {
+			*tmp = name;
+			return fd;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	int e = errno;
+	free(name);
+	errno = e;
+	return -1;
+}
+
+bool hilo_write_output(const char *path, const void *data, size_t len, hilo_diags *d)
+{
+	if (!data)
+		data = "";
+	if (!strcmp(path, "-")) {
+		if (!write_all(STDOUT_FILENO, data, len)) {
+			io_error(d, "<stdout>", "cannot write", errno);
+			return false;
+		}
+		return true;
+	}
+	struct stat st;
+	bool exists;
+	char *target = resolve_target(path, &st, &exists, d);
+	if (!target)
+		return false;
+	bool ok = false;
+	if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+		ok = write_in_place(path, target, S_ISSOCK(st.st_mode), data, len, d);
+		free(target);
+		return ok;
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "cannot write the output: %s",
+			S_ISDIR(st.st_mode) ? "is a directory"
+			: "not a regular file, character device, FIFO or socket");
+		free(target);
+		return false;
+	}
+	char *tmp = NULL;
+	int fd = create_temp(target, exists, &tmp);
+	if (fd < 0) {
+		io_error(d, path, "cannot create a temporary file beside the output", errno);
+		free(target);
+		return false;
+	}
+	int e = 0;
+	if (!write_all(fd, data, len)) {
+		e = errno;
+		goto fail;
+	}
+	if (exists) {
+		/* owner first (a chown clears set-id bits), then the mode; an
+		 * owner we may not give away stays ours */
+		if (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM) {
+			e = errno;
+			goto fail;
+		}
+		if (fchmod(fd, st.st_mode & 07777) != 0) {
+			e = errno;
+			goto fail;
+		}
+	}
+	if (fsync(fd) != 0 && errno != EINVAL) {
+		e = errno;
+		goto fail;
+	}
+	int c = close(fd);
+	fd = -1;
+	if (c != 0 || rename(tmp, target) != 0) {
+		e = errno;
+		goto fail;
+	}
+	ok = true;
+	goto done;
 fail:
-	hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "cannot write: %s", strerror(errno));
+	io_error(d, path, "cannot write", e);
 	if (fd >= 0)
 		close(fd);
 	unlink(tmp);
+done:
 	free(tmp);
-	return false;
+	free(target);
+	return ok;
 }
