@@ -2,6 +2,7 @@
 #   make demo   build, then run the main job on the bundled examples
 #   make test   build (release + ASan/UBSan), run every test via ctest
 #   make bench  release build, throughput figures on the corpus
+#   make fuzz   sanitizer build, every fuzz target FUZZ_SECONDS (default 10) s each
 # Each target first installs missing Debian packages when run as root.
 
 BUILD      ?= build
@@ -17,7 +18,9 @@ DEB_PKGS = cmake:cmake gcc:gcc make:make clang:clang python3:python3 \
            protoc-c:protobuf-c-compiler \
            /usr/include/protobuf-c/protobuf-c.h:libprotobuf-c-dev
 
-.PHONY: all deps build build-san test demo bench clean
+.PHONY: all deps build build-san test demo bench fuzz clean
+
+FUZZ_SECONDS ?= 10
 
 all: build
 
@@ -62,6 +65,9 @@ demo: build
 
 bench: build
 	@sh bench/run.sh $(BUILD) $(SHARED)
+
+fuzz: build-san
+	@sh fuzz/run.sh $(BUILD_SAN) $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

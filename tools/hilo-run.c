@@ -40,62 +40,14 @@ static uint64_t fnv(const hilo_literal *l, uint64_t h)
 	return h;
 }
 
-/* Reads an input literal "SHAPE VALUES" (XLA's literal text, e.g.
- * "f32[2] {1, 2}" or "(s32[], f32[2]) (1, {2, 3})"). The text is wrapped
- * as a constant of a one-instruction module so that "{" after the shape
- * is read as values, never as a layout; diagnostics keep the file's own
- * line and column. */
+/* Reads an input file as a literal (hilo_read_input_literal). */
 static hilo_literal *read_input(hilo_module *m, const char *path, hilo_diags *d)
 {
 	size_t len = 0;
 	char *txt = hilo_read_file(path, &len, d);
 	if (!txt)
 		return NULL;
-	size_t p = 0, depth = 0;
-	while (p < len && (txt[p] == ' ' || txt[p] == '\n' || txt[p] == '\t' || txt[p] == '\r'))
-		p++;
-	size_t s0 = p;
-	if (p < len && txt[p] == '(') { /* tuple shape: to the matching ')' */
-		for (; p < len; p++) {
-			if (txt[p] == '(')
-				depth++;
-			else if (txt[p] == ')' && --depth == 0) {
-				p++;
-				break;
-			}
-		}
-	} else {
-		while (p < len && txt[p] != ']')
-			p++;
-		if (p < len)
-			p++;
-		if (p < len && txt[p] == '{') /* an attached layout */
-			while (p < len && txt[p++] != '}')
-				;
-	}
-	hilo_buf b;
-	hilo_buf_init(&b);
-	hilo_buf_printf(&b, "HloModule input\n\nENTRY e {\n  ROOT c = %.*s constant(%.*s)\n}\n",
-		(int)(p - s0), txt + s0, (int)(len - p), txt + p);
-	hilo_diags tmp;
-	hilo_diags_init(&tmp);
-	hilo_module *im = hilo_parse_text(b.data, b.len, path, &tmp);
-	hilo_literal *l = NULL;
-	if (im && im->entry && im->entry->root && im->entry->root->literal &&
-	    !im->entry->root->literal->elided)
-		l = hilo_literal_copy(m, im->entry->root->literal);
-	if (!l) {
-		/* report against the file itself */
-		hilo_literal *direct = hilo_parse_literal(m, txt, len, path, d);
-		if (direct && !direct->elided)
-			l = direct;
-		else if (direct)
-			hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "input values are elided");
-	}
-	if (im)
-		hilo_module_destroy(im);
-	hilo_diags_free(&tmp);
-	hilo_buf_free(&b);
+	hilo_literal *l = hilo_read_input_literal(m, txt, len, path, d);
 	free(txt);
 	return l;
 }

@@ -17,6 +17,12 @@ bool hilo_print_text(hilo_buf *out, const hilo_module *m, hilo_print_style style
  * when shape is non-NULL (else the text must start with a shape). */
 hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
 	const char *filename, hilo_diags *diags);
+/* Reads an input literal as hilo-run --input does: "SHAPE VALUES" in
+ * XLA's literal text ("f32[2] {1, 2}", "(s32[], f32[2]) (1, {2, 3})",
+ * a layout after the shape is allowed). NULL + diagnostic on bad input
+ * or elided values. */
+hilo_literal *hilo_read_input_literal(hilo_module *m, const char *txt, size_t len,
+	const char *path, hilo_diags *d);
 void hilo_print_literal(hilo_buf *out, const hilo_literal *lit, bool with_shape);
 
 #endif

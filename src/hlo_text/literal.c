@@ -1,6 +1,8 @@
 /* Shapes and literals in HLO text: reading and XLA's printed form. */
 #include "lex.h"
+#include "hilo/eval.h"
 #include "hilo/float.h"
+#include "hilo/hlo_text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -648,4 +650,58 @@ hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
 		return NULL;
 	}
 	return lit;
+}
+
+/* The text is wrapped as a constant of a one-instruction module so that
+ * "{" after the shape is read as values, never as a layout; when that
+ * fails the text is read directly so that diagnostics keep the file's own
+ * line and column. */
+hilo_literal *hilo_read_input_literal(hilo_module *m, const char *txt, size_t len,
+	const char *path, hilo_diags *d)
+{
+	size_t p = 0, depth = 0;
+	while (p < len && (txt[p] == ' ' || txt[p] == '\n' || txt[p] == '\t' || txt[p] == '\r'))
+		p++;
+	size_t s0 = p;
+	if (p < len && txt[p] == '(') { /* tuple shape: to the matching ')' */
+		for (; p < len; p++) {
+			if (txt[p] == '(')
+				depth++;
+			else if (txt[p] == ')' && --depth == 0) {
+				p++;
+				break;
+			}
+		}
+	} else {
+		while (p < len && txt[p] != ']')
+			p++;
+		if (p < len)
+			p++;
+		if (p < len && txt[p] == '{') /* an attached layout */
+			while (p < len && txt[p++] != '}')
+				;
+	}
+	hilo_buf b;
+	hilo_buf_init(&b);
+	hilo_buf_printf(&b, "HloModule input\n\nENTRY e {\n  ROOT c = %.*s constant(%.*s)\n}\n",
+		(int)(p - s0), txt + s0, (int)(len - p), txt + p);
+	hilo_diags tmp;
+	hilo_diags_init(&tmp);
+	hilo_module *im = b.oom ? NULL : hilo_parse_text(b.data, b.len, path, &tmp);
+	hilo_literal *l = NULL;
+	if (im && im->entry && im->entry->root && im->entry->root->literal &&
+	    !im->entry->root->literal->elided)
+		l = hilo_literal_copy(m, im->entry->root->literal);
+	if (!l) {
+		hilo_literal *direct = hilo_parse_literal(m, txt, len, path, d);
+		if (direct && !direct->elided)
+			l = direct;
+		else if (direct)
+			hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "input values are elided");
+	}
+	if (im)
+		hilo_module_destroy(im);
+	hilo_diags_free(&tmp);
+	hilo_buf_free(&b);
+	return l;
 }

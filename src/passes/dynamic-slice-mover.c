@@ -14,7 +14,8 @@
  * users (the root tuple, other slices). T is rebuilt (a private copy when
  * T has other users) and B's parameter shape updated; the call's result
  * shape never changes. NeuronBoundaryMarker-Start/-End custom-calls are
- * stripped everywhere first (each replaced by its single operand).
+ * stripped everywhere first (each replaced by its single operand; a marker
+ * whose shape differs from its operand's is no identity and is kept).
  *
  * Exact conditions (each failure is a "declined" remark using the seed's
  * wording):
@@ -90,9 +91,14 @@ static int strip_markers(hilo_pass_ctx *ctx)
 					i->noperands, i->name);
 				return -1;
 			}
+			hilo_instr *op = i->operands[0];
+			if (!hilo_shape_compatible(i->shape, op->shape)) {
+				/* not an identity: removing it would change a shape */
+				hilo_remark(ctx, comp, i, "declined", "boundary marker shape differs from its operand's");
+				continue;
+			}
 			if (i->nctrl_preds || i->nctrl_succs)
 				hilo_instr_remove_ctrl_deps(i);
-			hilo_instr *op = i->operands[0];
 			hilo_instr_replace_all_uses(m, i, op);
 			if (comp->root == i)
 				hilo_comp_set_root(comp, op);

@@ -6,7 +6,8 @@
  *  1. strips NeuronBoundaryMarker-Start/-End custom-calls, each replaced by
  *     its single operand (tuple operands included); a marker without
  *     exactly one operand is a located error ("NeuronBoundaryMarker-Start
- *     expected to have 1 operand but has N");
+ *     expected to have 1 operand but has N"); a marker whose shape differs
+ *     from its operand's is no identity and is kept (declined remark);
  *  2. finds, for every dynamic-slice and dynamic-update-slice, the value of
  *     its start indices as constant folding of the call-inlined module
  *     would see them, and writes the effective (clamped) starts onto the
@@ -519,8 +520,13 @@ static int strip_markers(hilo_pass_ctx *ctx)
 					"%s expected to have 1 operand but has %u (%s)", t, i->noperands, i->name);
 				return -1;
 			}
-			hilo_instr_remove_ctrl_deps(i);
 			hilo_instr *op = i->operands[0];
+			if (!hilo_shape_compatible(i->shape, op->shape)) {
+				/* not an identity: removing it would change a shape */
+				hilo_remark(ctx, comp, i, "declined", "boundary marker shape differs from its operand's");
+				continue;
+			}
+			hilo_instr_remove_ctrl_deps(i);
 			hilo_instr_replace_all_uses(m, i, op);
 			if (comp->root == i)
 				hilo_comp_set_root(comp, op);

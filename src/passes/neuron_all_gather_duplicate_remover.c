@@ -45,7 +45,9 @@
  *  - the seed keeps only two index scalars; the full index path is kept;
  *  - variadic all-gathers are keyed on every operand, not operand 0;
  *  - a control successor of the duplicate that is an ancestor of the kept
- *    gather would form a cycle: that duplicate is declined.
+ *    gather would form a cycle: that duplicate is declined;
+ *  - every other attribute the evaluator's uninterpreted all-gather reads
+ *    (backend_config, unmodelled attributes) is in the key verbatim.
  * Async all-gather-start/-done pairs are declined with a remark. The
  * duplicate's redirected users see the kept gather, which precedes it in
  * post order, so no cycle can appear.
@@ -342,6 +344,47 @@ static void put_groups(hilo_buf *b, const hilo_instr *ag)
 	groups_free(&g);
 }
 
+/* Attributes the key above does not model (backend_config, unknown ones)
+ * go in verbatim: the evaluator's uninterpreted all-gather depends on them
+ * (src/eval/eval_opaque.c), so two gathers that differ in one are not
+ * duplicates. Only what the evaluator ignores is left out. */
+static void put_other_attrs(hilo_buf *b, const hilo_instr *ag)
+{
+	static const char *const known[] = {"replica_groups", "dimensions",
+		"use_global_device_ids", "constrain_layout", "channel_id", "sharding",
+		"frontend_attributes", "statistics", "metadata", "origin", "result_accuracy"};
+	for (uint32_t k = 0; k < ag->nattrs; k++) {
+		const hilo_attr *a = &ag->attrs[k];
+		if (a->kind == HILO_ATTR_CONTROL || a->kind == HILO_ATTR_METADATA)
+			continue;
+		bool skip = false;
+		for (size_t q = 0; q < sizeof known / sizeof *known && !skip; q++)
+			skip = !strcmp(a->key, known[q]);
+		if (skip)
+			continue;
+		hilo_buf_printf(b, ";%s:%d=", a->key, (int)a->kind);
+		switch (a->kind) {
+		case HILO_ATTR_RAW: case HILO_ATTR_STRING: case HILO_ATTR_ENUM: {
+			const char *t = a->v.text ? a->v.text : "";
+			hilo_buf_printf(b, "%zu:%s", strlen(t), t); /* length first: no ambiguity */
+			break;
+		}
+		case HILO_ATTR_INT: case HILO_ATTR_BOOL: case HILO_ATTR_COMP:
+			hilo_buf_put_i64(b, a->v.i);
+			break;
+		case HILO_ATTR_INTS:
+			for (int j = 0; j < a->n; j++) {
+				hilo_buf_put_i64(b, a->v.ints[j]);
+				hilo_buf_putc(b, ',');
+			}
+			break;
+		default: /* slices, paddings, computations: never on a gather */
+			hilo_buf_printf(b, "%u", k);
+			break;
+		}
+	}
+}
+
 /* The gather's own configuration (everything except its operands). */
 static void put_config(hilo_buf *b, const hilo_instr *ag)
 {
@@ -364,6 +407,7 @@ static void put_config(hilo_buf *b, const hilo_instr *ag)
 	hilo_buf_putc(b, hilo_instr_attr(ag, "channel_id") ? '1' : '0');
 	hilo_buf_putc(b, ';');
 	put_groups(b, ag);
+	put_other_attrs(b, ag);
 }
 
 /* ---- the up-walk (FindRawParameter) ---------------------------------- */
