@@ -54,7 +54,11 @@ static void usage(FILE *f)
 	      "                [--print-style=auto|default|long|short] [--split-input-file]\n"
 	      "                [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]\n"
 	      "                [--remarks=FILE] [--check-equivalence[=N]] [--seed=S]\n"
-	      "                [--unroll-markers] [--eval-budget=N]\n", f);
+	      "                [--unroll-markers] [--eval-budget=N]\n"
+	      "  -o OUT, --remarks=FILE: '-' is stdout; files are replaced atomically, devices and\n"
+	      "                FIFOs written in place\n"
+	      "  --print-style=auto keeps the input's style and every field (short drops metadata)\n"
+	      "  --split-input-file and --emit-proto (or -o FILE.pb) exclude each other (exit 2)\n", f);
 }
 
 static void list_known(FILE *f)
@@ -219,6 +223,11 @@ static int parse_args(int argc, char **argv, options *o)
 		o->input = "-";
 	if (o->output && strlen(o->output) > 3 && !strcmp(o->output + strlen(o->output) - 3, ".pb"))
 		o->emit_proto = true;
+	if (o->split && o->emit_proto) {
+		fprintf(stderr, "hilo-opt: error: --split-input-file cannot be combined with --emit-proto "
+			"(or -o FILE.pb): a binary HloModuleProto holds one module; convert one module per run\n");
+		return EXIT_USAGE;
+	}
 	const char *env = getenv("NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM");
 	o->disable_slice_move = env && !strcmp(env, "1");
 	return EXIT_OK;

@@ -3,7 +3,12 @@
  * Styles (SPEC section 2): DEFAULT is HloModule::ToString() (% sigils,
  * no operand shapes, layouts, metadata, /\*index=N*\/ every fifth operand);
  * LONG adds operand shapes; SHORT drops sigils, operand shapes, metadata
- * and computation signatures. AUTO prints in the style of the input.
+ * and computation signatures. AUTO prints in the style of the input
+ * (sigils, operand shapes, signatures as the input had them; operand
+ * shapes are derived, not fields: XLA's short form, sigils absent, has
+ * none even when its input did) but is
+ * lossless: it keeps every field, metadata included, even for an input
+ * without sigils (only an explicit SHORT drops metadata).
  */
 #include "hilo/hlo_text.h"
 
@@ -14,6 +19,8 @@ typedef struct printer {
 	const hilo_module *m;
 	hilo_print_style style;
 	bool sig_auto;    /* signatures as the input had them */
+	bool opshapes;    /* operand shapes before operand names */
+	bool metadata;    /* print metadata={...} (all but an explicit SHORT) */
 } printer;
 
 static void put_name(printer *P, const char *name)
@@ -38,7 +45,7 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 {
 	hilo_buf *b = P->b;
 	if (a->kind == HILO_ATTR_METADATA) {
-		if (P->style == HILO_STYLE_SHORT || !i->metadata)
+		if (!P->metadata || !i->metadata)
 			return;
 		hilo_buf_put(b, ", metadata={", 12);
 		for (int k = 0; k < i->metadata->n; k++) {
@@ -179,7 +186,7 @@ static void put_instr(printer *P, const hilo_instr *i)
 				if (k % 5 == 0 && P->style != HILO_STYLE_SHORT)
 					hilo_buf_printf(b, "/*index=%u*/", k);
 			}
-			if (P->style == HILO_STYLE_LONG) {
+			if (P->opshapes) {
 				hilo_shape_print(b, i->operands[k]->shape);
 				hilo_buf_putc(b, ' ');
 			}
@@ -279,7 +286,9 @@ static bool after_entry_layout(const char *key)
 
 bool hilo_print_text(hilo_buf *b, const hilo_module *m, hilo_print_style style)
 {
-	printer P = {b, m, style == HILO_STYLE_AUTO ? m->style : style, style == HILO_STYLE_AUTO};
+	bool autos = style == HILO_STYLE_AUTO;
+	printer P = {b, m, autos ? m->style : style, autos, false, style != HILO_STYLE_SHORT};
+	P.opshapes = P.style == HILO_STYLE_LONG;
 	if (m->header)
 		hilo_buf_puts(b, m->header);
 	hilo_buf_put(b, "HloModule ", 10);

@@ -242,5 +242,18 @@ wait $reader
 only pto fifo link.py new.py target.py || fail "pto-opt: files left: $(ls -A pto)"
 ok "pto-opt"
 
+# 12. --split-input-file with --emit-proto (or -o X.pb): a usage error,
+#     nothing written (one binary proto holds one module)
+mkdir split
+printf '%s\n' "$(cat m.hlo)" "// -----" "$(cat m.hlo)" >split.hlo
+"$opt" --split-input-file --emit-proto split.hlo -o split/out 2>err; rc=$?
+[ $rc = 2 ] && grep -q "split-input-file cannot be combined with --emit-proto" err || fail "split+proto: exit $rc ($(cat err))"
+"$opt" --split-input-file split.hlo -o split/out.pb 2>err; rc=$?
+[ $rc = 2 ] || fail "split + -o X.pb: exit $rc"
+[ -z "$(ls -A split)" ] || fail "split+proto: files written: $(ls -A split)"
+"$opt" --split-input-file split.hlo -o split/out.hlo 2>err || fail "split to text: exit $?"
+[ "$(grep -c '^HloModule' split/out.hlo)" = 2 ] || fail "split to text: not two modules"
+ok "--split-input-file with --emit-proto refused"
+
 [ $fails = 0 ] && echo "all output cases passed"
 [ $fails = 0 ]

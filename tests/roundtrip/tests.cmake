@@ -24,3 +24,10 @@ if(NOT pairs)
 endif()
 add_test(NAME roundtrip.pairs.nonroundtrip COMMAND sh ${rt} $<TARGET_FILE:hilo-opt> pairs ${pairs})
 set_tests_properties(roundtrip.pairs.nonroundtrip PROPERTIES SKIP_RETURN_CODE 77)
+# Lossless printing: parse -> print(auto) -> parse keeps every metadata,
+# sharding, frontend attribute, backend_config and other field of every
+# corpus module (split files included), compared field by field.
+add_executable(lossless ${CMAKE_CURRENT_LIST_DIR}/lossless.c)
+target_link_libraries(lossless PRIVATE hilo)
+add_test(NAME roundtrip.lossless COMMAND lossless ${HILO_CORPUS})
+set_tests_properties(roundtrip.lossless PROPERTIES SKIP_RETURN_CODE 77)
