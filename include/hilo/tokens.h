@@ -31,4 +31,12 @@ int hilo_tokens_malformed(hilo_module *m, const hilo_instr *i, const char *key);
  * "key<v>" entries, comma-separated after existing text); idempotent. */
 void hilo_tokens_set(hilo_module *m, hilo_instr *i, const char *key, const int64_t *vals, int n);
 
+/* Removes every entry of `key` (well-formed or malformed) from op_name
+ * and/or backend_config (each entry with one adjacent comma; other text
+ * kept). True when the instruction changed. */
+bool hilo_tokens_remove(hilo_module *m, hilo_instr *i, const char *key, bool op_name, bool backend);
+
+/* Like hilo_tokens_get, reading backend_config only. */
+int hilo_tokens_get_backend(hilo_module *m, const hilo_instr *i, const char *key, int64_t *out, int max);
+
 #endif

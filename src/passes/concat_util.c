@@ -65,14 +65,15 @@ bool hilo_cu_interchangeable(const hilo_shape *from, const hilo_shape *to)
 	return true;
 }
 
-void hilo_cu_cleanup(hilo_pass_ctx *ctx, hilo_pass_fn fn)
+hilo_pass_result hilo_cu_cleanup(hilo_pass_ctx *ctx, hilo_pass_fn fn)
 {
 	FILE *remarks = ctx->remarks;
 	uint64_t rewrites = ctx->rewrites;
 	ctx->remarks = NULL;
-	fn(ctx);
+	hilo_pass_result r = fn(ctx);
 	ctx->remarks = remarks;
 	ctx->rewrites = rewrites;
+	return r;
 }
 
 static bool erasable(const hilo_module *m, const hilo_instr *i)

@@ -23,8 +23,8 @@ bool hilo_cu_interchangeable(const hilo_shape *from, const hilo_shape *to);
 
 /* Runs another pass (dce, tuple-simplifier) over the module as the calling
  * pass's clean-up: its remarks are suppressed and its changes are not
- * counted as rewrites. */
-void hilo_cu_cleanup(hilo_pass_ctx *ctx, hilo_pass_fn fn);
+ * counted as rewrites. Returns the other pass's result. */
+hilo_pass_result hilo_cu_cleanup(hilo_pass_ctx *ctx, hilo_pass_fn fn);
 #define hilo_cu_dce(ctx) hilo_cu_cleanup((ctx), hilo_pass_dce)
 
 /* XLA's ReplaceInstruction clean-up: removes i if it is dead (no users, not

@@ -36,6 +36,10 @@ enum {
 	KS_MAX_RANK = 64,
 };
 
+/* Broadcast and iota are left out as constant folding leaves them out
+ * (SPEC section 4; XLA's HloConstantFolding never folds them): the index
+ * simplifier's "folded to a constant" must mean what folding the inlined
+ * clone means, or it would splice constants over broadcast bases. */
 bool hilo_index_op_foldable(hilo_opcode op)
 {
 	switch (op) {
@@ -46,8 +50,8 @@ bool hilo_index_op_foldable(hilo_opcode op)
 	case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR: case HILO_OP_NOT:
 	case HILO_OP_SHL: case HILO_OP_SHRA: case HILO_OP_SHRL:
 	case HILO_OP_CONVERT: case HILO_OP_BITCAST_CONVERT:
-	case HILO_OP_BROADCAST: case HILO_OP_RESHAPE: case HILO_OP_SLICE:
-	case HILO_OP_CONCATENATE: case HILO_OP_TRANSPOSE: case HILO_OP_IOTA:
+	case HILO_OP_RESHAPE: case HILO_OP_SLICE:
+	case HILO_OP_CONCATENATE: case HILO_OP_TRANSPOSE:
 	case HILO_OP_DYNAMIC_SLICE: case HILO_OP_SIGN: case HILO_OP_COPY:
 	case HILO_OP_POPCNT: case HILO_OP_CLZ:
 		return true;

@@ -96,166 +96,12 @@ static int push_frame(fold *f, hilo_instr *call, int parent)
 	return f->nframes++;
 }
 
-static bool pure_op(hilo_opcode op)
-{
-	switch (op) {
-	case HILO_OP_ADD: case HILO_OP_SUBTRACT: case HILO_OP_MULTIPLY:
-	case HILO_OP_DIVIDE: case HILO_OP_REMAINDER: case HILO_OP_NEGATE:
-	case HILO_OP_ABS: case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
-	case HILO_OP_CLAMP: case HILO_OP_SELECT: case HILO_OP_COMPARE:
-	case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR: case HILO_OP_NOT:
-	case HILO_OP_SHL: case HILO_OP_SHRA:
-	case HILO_OP_SHRL: case HILO_OP_CONVERT:
-	case HILO_OP_BROADCAST: case HILO_OP_RESHAPE: case HILO_OP_SLICE:
-	case HILO_OP_CONCATENATE: case HILO_OP_TRANSPOSE: case HILO_OP_IOTA:
-	case HILO_OP_DYNAMIC_SLICE: case HILO_OP_SIGN: case HILO_OP_COPY:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static bool small_array(const hilo_shape *s)
 {
 	if (!hilo_shape_is_array(s))
 		return false;
 	int64_t n = hilo_shape_elements(s);
 	return n >= 0 && n <= MAX_ELEMS;
-}
-
-static bool scalar_int_type(const hilo_shape *s)
-{
-	return hilo_shape_is_array(s) && s->rank == 0 &&
-		(hilo_ptype_is_int(s->type) || s->type == HILO_T_PRED);
-}
-
-/* Wraps v to the width and signedness of t (pred: 0/1). */
-static int64_t wrap(hilo_ptype t, int64_t v)
-{
-	if (t == HILO_T_PRED)
-		return v != 0;
-	int bits = hilo_ptype_bits(t);
-	if (bits >= 64)
-		return v;
-	uint64_t mask = (UINT64_C(1) << bits) - 1;
-	uint64_t u = (uint64_t)v & mask;
-	if (hilo_ptype_is_signed_int(t) && (u >> (bits - 1)) & 1)
-		u |= ~mask;
-	return (int64_t)u;
-}
-
-/* Folds index arithmetic on scalar integers / preds directly, with XLA's
- * integer semantics (wrapping; x/0 = -1, x%0 = x; INT_MIN/-1 = INT_MIN;
- * out-of-range shifts give 0 or the sign). NULL when i is not such an op
- * (hilo_eval_instr then gets a try). */
-static hilo_literal *scalar_int_fold(hilo_module *m, const hilo_instr *i, hilo_literal *const *ops)
-{
-	if (!scalar_int_type(i->shape) || i->noperands == 0 || i->noperands > 3)
-		return NULL;
-	int64_t a[3];
-	hilo_ptype ot = HILO_T_INVALID;
-	for (uint32_t k = 0; k < i->noperands; k++) {
-		if (!scalar_int_type(i->operands[k]->shape) || !ops[k]->data)
-			return NULL;
-		ot = i->operands[k]->shape->type;
-		a[k] = hilo_elem_get_i64(ot, ops[k]->data, 0);
-	}
-	hilo_ptype t = i->shape->type;
-	hilo_ptype at = i->operands[i->noperands > 1 ? 1 : 0]->shape->type;
-	bool uns = hilo_ptype_is_unsigned_int(at) || at == HILO_T_PRED;
-	int bits = at == HILO_T_PRED ? 1 : hilo_ptype_bits(at);
-	uint64_t ua = (uint64_t)a[0], ub = i->noperands > 1 ? (uint64_t)a[1] : 0;
-	if (uns && bits < 64) {
-		ua &= (UINT64_C(1) << bits) - 1;
-		ub &= (UINT64_C(1) << bits) - 1;
-	}
-	int64_t r;
-	switch (i->op) {
-	case HILO_OP_ADD: r = (int64_t)(ua + ub); break;
-	case HILO_OP_SUBTRACT: r = (int64_t)(ua - ub); break;
-	case HILO_OP_MULTIPLY: r = (int64_t)(ua * ub); break;
-	case HILO_OP_DIVIDE:
-		if (ub == 0)
-			r = -1;
-		else if (uns)
-			r = (int64_t)(ua / ub);
-		else if (a[1] == -1)
-			r = (int64_t)(0 - ua);
-		else
-			r = a[0] / a[1];
-		break;
-	case HILO_OP_REMAINDER:
-		if (ub == 0)
-			r = a[0];
-		else if (uns)
-			r = (int64_t)(ua % ub);
-		else if (a[1] == -1)
-			r = 0;
-		else
-			r = a[0] % a[1];
-		break;
-	case HILO_OP_NEGATE: r = (int64_t)(0 - ua); break;
-	case HILO_OP_ABS: r = a[0] < 0 && !uns ? (int64_t)(0 - ua) : a[0]; break;
-	case HILO_OP_MAXIMUM: r = uns ? (int64_t)(ua > ub ? ua : ub) : (a[0] > a[1] ? a[0] : a[1]); break;
-	case HILO_OP_MINIMUM: r = uns ? (int64_t)(ua < ub ? ua : ub) : (a[0] < a[1] ? a[0] : a[1]); break;
-	case HILO_OP_CLAMP: {
-		/* clamp(lo, x, hi) */
-		if (uns) {
-			uint64_t lo = ua, x = ub, hi = (uint64_t)a[2];
-			if (bits < 64)
-				hi &= (UINT64_C(1) << bits) - 1;
-			r = (int64_t)(x < lo ? lo : x > hi ? hi : x);
-		} else {
-			r = a[1] < a[0] ? a[0] : a[1] > a[2] ? a[2] : a[1];
-		}
-		break;
-	}
-	case HILO_OP_SELECT: r = a[0] ? a[1] : a[2]; break;
-	case HILO_OP_AND: r = (int64_t)(ua & ub); break;
-	case HILO_OP_OR: r = (int64_t)(ua | ub); break;
-	case HILO_OP_XOR: r = (int64_t)(ua ^ ub); break;
-	case HILO_OP_NOT: r = at == HILO_T_PRED ? !a[0] : (int64_t)~ua; break;
-	case HILO_OP_SHL: r = ub >= (uint64_t)bits ? 0 : (int64_t)(ua << ub); break;
-	case HILO_OP_SHRL: r = ub >= (uint64_t)bits ? 0 : (int64_t)(ua >> ub); break;
-	case HILO_OP_SHRA:
-		r = ub >= (uint64_t)bits ? (a[0] < 0 ? -1 : 0) : a[0] >> ub;
-		break;
-	case HILO_OP_CONVERT:
-	case HILO_OP_COPY:
-	case HILO_OP_RESHAPE:
-	case HILO_OP_BROADCAST:
-		r = uns ? (int64_t)ua : a[0];
-		break;
-	case HILO_OP_COMPARE: {
-		const char *dir = hilo_instr_get_enum(i, "direction");
-		const char *ty = hilo_instr_get_enum(i, "type");
-		if (!dir || (ty && strcmp(ty, "SIGNED") && strcmp(ty, "UNSIGNED")))
-			return NULL;
-		bool lt = uns ? ua < ub : a[0] < a[1];
-		bool eq = ua == ub;
-		if (!strcmp(dir, "EQ")) r = eq;
-		else if (!strcmp(dir, "NE")) r = !eq;
-		else if (!strcmp(dir, "LT")) r = lt;
-		else if (!strcmp(dir, "LE")) r = lt || eq;
-		else if (!strcmp(dir, "GT")) r = !lt && !eq;
-		else if (!strcmp(dir, "GE")) r = !lt;
-		else return NULL;
-		break;
-	}
-	default:
-		return NULL;
-	}
-	(void)ot;
-	hilo_literal *l = hilo_arena_alloc(m->arena, sizeof *l);
-	if (!l)
-		return NULL;
-	l->shape = i->shape;
-	l->nbytes = (size_t)hilo_ptype_bytes(t);
-	l->data = hilo_arena_alloc(m->arena, l->nbytes ? l->nbytes : 1);
-	if (!l->data)
-		return NULL;
-	hilo_elem_set_i64(t, l->data, 0, wrap(t, r));
-	return l;
 }
 
 /* The value of element `path` of instruction i in call context fr, or
@@ -328,7 +174,7 @@ static hilo_literal *value_uncached(fold *f, hilo_instr *i, int fr, const int64_
 	default:
 		break;
 	}
-	if (npath != 0 || !pure_op(i->op) || !small_array(i->shape) || i->noperands > 16 ||
+	if (npath != 0 || !hilo_index_op_foldable(i->op) || !small_array(i->shape) || i->noperands > 16 ||
 		hilo_instr_has_side_effect(f->m, i))
 		return NULL;
 	hilo_literal *ops[16];
@@ -339,12 +185,10 @@ static hilo_literal *value_uncached(fold *f, hilo_instr *i, int fr, const int64_
 		if (!ops[k])
 			return NULL;
 	}
-	hilo_literal *r = scalar_int_fold(f->m, i, ops);
-	if (r)
-		return r;
+	/* the evaluator is the one definition of every op's semantics */
 	hilo_diags d;
 	hilo_diags_init(&d);
-	r = hilo_eval_instr(f->m, i, ops, &d);
+	hilo_literal *r = hilo_eval_instr(f->m, i, ops, &d);
 	hilo_diags_free(&d);
 	if (r && (r->ntuple || !r->data))
 		r = NULL;
@@ -481,8 +325,7 @@ static void visit(state *s, hilo_comp *c, int fr, int depth)
 			finding *fd = get_finding(s, i);
 			if (fd)
 				merge_starts(fd, v, n, ok);
-		} else if (i->op == HILO_OP_GET_TUPLE_ELEMENT && hilo_shape_is_array(i->shape) &&
-			i->shape->rank == 0 && i->nusers > 0) {
+		} else if (i->op == HILO_OP_GET_TUPLE_ELEMENT && small_array(i->shape) && i->nusers > 0) {
 			hilo_literal *l = value(&s->f, i, fr, NULL, 0, 0);
 			finding *fd = get_finding(s, i);
 			if (!fd || fd->conflict)
@@ -538,6 +381,50 @@ static int strip_markers(hilo_pass_ctx *ctx)
 	return n;
 }
 
+/* Records what was proved about DS/DUS i (run state, by instruction id)
+ * and makes its tokens say exactly that: the proven effective starts in
+ * op_name; tokens it cannot confirm (no proof, or a backend_config value
+ * that differs, or the other op's key) removed. True when i changed. */
+static bool record_starts(hilo_pass_ctx *ctx, hilo_comp *comp, hilo_instr *i, const finding *fd)
+{
+	hilo_module *m = ctx->m;
+	bool ds = i->op == HILO_OP_DYNAMIC_SLICE;
+	const char *key = ds ? HILO_TOK_DS : HILO_TOK_DUS, *other = ds ? HILO_TOK_DUS : HILO_TOK_DS;
+	bool changed = false;
+	if (hilo_tokens_malformed(m, i, key) > 0)
+		hilo_remark(ctx, comp, i, "declined", "malformed %s token ignored", key);
+	changed |= hilo_tokens_remove(m, i, other, true, true);
+	if (!fd || !fd->seen || fd->conflict) {
+		hilo_proven_starts_clear(ctx, i);
+		bool had = hilo_tokens_get(m, i, key, NULL, 0) > 0 || hilo_tokens_malformed(m, i, key) > 0;
+		hilo_remark(ctx, comp, i, "declined", "%s%s",
+			!fd ? "start indices did not become constant (not reached through calls from the entry computation)"
+			: fd->seen && fd->conflict ? "start indices differ between call sites"
+			: "start indices did not become constant",
+			had ? "; unconfirmed index tokens removed" : "");
+		if (hilo_tokens_remove(m, i, key, true, true)) {
+			changed = true;
+			ctx->rewrites++;
+		}
+		return changed;
+	}
+	hilo_proven_starts_set(ctx, i, fd->v, fd->n);
+	int64_t bv[MAX_RANK];
+	int nb = hilo_tokens_get_backend(m, i, key, bv, MAX_RANK);
+	if (nb && (nb != fd->n || memcmp(bv, fd->v, (size_t)fd->n * sizeof *bv) != 0))
+		changed |= hilo_tokens_remove(m, i, key, false, true);
+	const char *before = hilo_instr_op_name(m, i);
+	char *copy = before ? hilo_arena_strdup(m->arena, before) : NULL;
+	hilo_tokens_set(m, i, key, fd->v, fd->n);
+	const char *after = hilo_instr_op_name(m, i);
+	if (!(copy && after && strcmp(copy, after) == 0)) {
+		changed = true;
+		ctx->rewrites++;
+		hilo_remark(ctx, comp, i, "rewritten", "wrote %s tokens for %d dimension(s)", key, fd->n);
+	}
+	return changed;
+}
+
 hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 {
 	hilo_module *m = ctx->m;
@@ -584,46 +471,27 @@ hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 		}
 	}
 
-	/* tokens (write before any splice changes operands) */
+	/* proven starts and tokens (before any splice changes operands) */
 	for (uint32_t c = 0; c < m->ncomps; c++) {
 		hilo_comp *comp = m->comps[c];
-		for (hilo_instr *i = comp->first; i; i = i->next) {
-			if (i->op != HILO_OP_DYNAMIC_SLICE && i->op != HILO_OP_DYNAMIC_UPDATE_SLICE)
-				continue;
-			const char *key = i->op == HILO_OP_DYNAMIC_SLICE ? HILO_TOK_DS : HILO_TOK_DUS;
-			finding *fd = hilo_ptrmap_get(&s.map, i);
-			if (hilo_tokens_malformed(m, i, key) > 0)
-				hilo_remark(ctx, comp, i, "declined", "malformed %s token ignored", key);
-			if (!fd || !fd->seen || fd->conflict) {
-				hilo_remark(ctx, comp, i, "declined",
-					!fd ? "start indices did not become constant (not reached through calls from the entry computation)"
-					: fd->seen && fd->conflict ? "start indices differ between call sites"
-					: "start indices did not become constant");
-				continue;
-			}
-			int64_t old[MAX_RANK];
-			int no = hilo_tokens_get(m, i, key, old, MAX_RANK);
-			const char *before = hilo_instr_op_name(m, i);
-			hilo_tokens_set(m, i, key, fd->v, fd->n);
-			const char *after = hilo_instr_op_name(m, i);
-			bool same = before && after && strcmp(before, after) == 0;
-			(void)no;
-			(void)old;
-			if (!same) {
-				changed = true;
-				ctx->rewrites++;
-				hilo_remark(ctx, comp, i, "rewritten", "wrote %s tokens for %d dimension(s)", key, fd->n);
-			}
-		}
+		for (hilo_instr *i = comp->first; i; i = i->next)
+			if (i->op == HILO_OP_DYNAMIC_SLICE || i->op == HILO_OP_DYNAMIC_UPDATE_SLICE)
+				changed |= record_starts(ctx, comp, i, hilo_ptrmap_get(&s.map, i));
 	}
 
-	/* splice scalar GTEs that folded to constants */
+	/* splice get-tuple-elements that folded to constants */
 	for (size_t k = 0; k < s.nlist; k++) {
 		finding *fd = s.list[k];
 		hilo_instr *g = fd->instr;
 		if (g->op != HILO_OP_GET_TUPLE_ELEMENT || fd->conflict || !fd->lit || !g->parent ||
 			g->nctrl_preds || g->nctrl_succs)
 			continue;
+		if (hilo_instr_attr(g, "sharding")) {
+			/* a sharding is semantics (issue 12 item 5): keep the element */
+			hilo_remark(ctx, g->parent, g, "declined",
+				"get-tuple-element folded to a constant but carries a sharding; not spliced");
+			continue;
+		}
 		hilo_instr *cst = hilo_instr_create(m, HILO_OP_CONSTANT, g->shape, "constant");
 		hilo_literal *l = hilo_arena_alloc(m->arena, sizeof *l);
 		*l = *fd->lit;

@@ -67,34 +67,16 @@ typedef struct link {
 	int64_t iter;             /* first iterationidx= value, or -1 */
 } link;
 
-/* Reads the clamped start of every dimension; false if one is unknown. */
-static bool link_starts(hilo_module *m, hilo_instr *d, const hilo_shape *base, link *l, int *bad_dim)
+/* Reads the clamped start of every dimension (hilo_known_starts: constant
+ * operands, full-extent axes, starts the index simplifier proved in this
+ * run; never input tokens); false if one is unknown. */
+static bool link_starts(hilo_pass_ctx *ctx, hilo_instr *d, const hilo_shape *base, link *l)
 {
-	int rank = base->rank;
-	const hilo_shape *us = d->operands[1]->shape;
-	bool vec = d->noperands == 3 && d->operands[2]->shape->rank == 1 && rank != 1;
-	int64_t tok[MAX_RANK];
-	int ntok = hilo_tokens_get(m, d, HILO_TOK_DUS, tok, MAX_RANK);
-	for (int k = 0; k < rank; k++) {
-		int64_t v;
-		bool known = vec ? hilo_cu_const_int_at(d->operands[2], (size_t)k, &v)
-		                 : hilo_cu_const_int(d->operands[2 + k], &v);
-		if (!known && us->dims[k] >= base->dims[k]) {
-			v = 0;
-			known = true;
-		}
-		if (!known && ntok == rank) {
-			v = tok[k];
-			known = true;
-		}
-		if (!known) {
-			*bad_dim = k;
-			return false;
-		}
-		l->start[k] = hilo_cu_clamp_start(v, base->dims[k], us->dims[k]);
-	}
+	if (!hilo_shape_compatible(d->operands[0]->shape, base) ||
+	    hilo_known_starts(ctx, d, l->start, MAX_RANK) != base->rank)
+		return false;
 	int64_t it;
-	l->iter = hilo_tokens_get(m, d, HILO_TOK_ITER, &it, 1) > 0 ? it : -1;
+	l->iter = hilo_tokens_get(ctx->m, d, HILO_TOK_ITER, &it, 1) > 0 ? it : -1;
 	return true;
 }
 
@@ -206,16 +188,14 @@ static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
 	}
 	for (int i = 0; ok && i < n; i++) {
 		hilo_instr *d = ls[i].dus;
-		int bad = -1;
 		if (d->operands[1]->shape->rank != rank || d->operands[1]->shape->type != base->type ||
 		    !hilo_shape_compatible(d->shape, base)) {
 			snprintf(why, sizeof why, "update of %s does not match the base shape", d->name);
 			ok = false;
-		} else if (!link_starts(m, d, base, &ls[i], &bad)) {
-			int mal = hilo_tokens_malformed(m, d, HILO_TOK_DUS);
-			snprintf(why, sizeof why,
-				"start index %d of %s is not a known constant (no constant operand or dusidxnow= token%s)",
-				bad, d->name, mal ? "; malformed dusidxnow= tokens ignored" : "");
+		} else if (!link_starts(ctx, d, base, &ls[i])) {
+			char kw[200];
+			hilo_known_starts_why(ctx, d, kw, sizeof kw);
+			snprintf(why, sizeof why, "start indices of %s are not known: %s", d->name, kw);
 			ok = false;
 		}
 	}
@@ -343,7 +323,7 @@ static hilo_instr *int_constant(hilo_module *m, hilo_comp *c, hilo_instr *before
 
 /* Checks whether element j of the body's result is DUS(gte(p, j), u, idx)
  * that can leave the body; returns the DUS or NULL. */
-static hilo_instr *movable_dus(hilo_module *m, hilo_comp *body, int j, int64_t *starts)
+static hilo_instr *movable_dus(hilo_pass_ctx *ctx, hilo_comp *body, int j, int64_t *starts)
 {
 	hilo_instr *r = body->root, *p = body->nparams == 1 ? body->params[0] : NULL;
 	if (!p || !r || r->op != HILO_OP_TUPLE || (uint32_t)j >= r->noperands)
@@ -366,8 +346,7 @@ static hilo_instr *movable_dus(hilo_module *m, hilo_comp *body, int j, int64_t *
 			return NULL;
 	}
 	link l;
-	int bad;
-	if (d->shape->rank > MAX_RANK || !link_starts(m, d, d->shape, &l, &bad))
+	if (d->shape->rank > MAX_RANK || !link_starts(ctx, d, d->shape, &l))
 		return NULL;
 	memcpy(starts, l.start, (size_t)d->shape->rank * sizeof *starts);
 	return d;
@@ -396,7 +375,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 		return false;
 	for (uint32_t j = 0; j < r->noperands; j++) {
 		int64_t st[MAX_RANK];
-		hilo_instr *d = movable_dus(m, body, (int)j, st);
+		hilo_instr *d = movable_dus(ctx, body, (int)j, st);
 		if (!d)
 			continue;
 		hilo_instr *g = d->operands[0], *u = d->operands[1];
@@ -527,10 +506,14 @@ static void note_call_wrapped(hilo_pass_ctx *ctx, hilo_comp *c)
 hilo_pass_result hilo_pass_neuron_repeated_dus_to_concat(hilo_pass_ctx *ctx)
 {
 	hilo_module *m = ctx->m;
-	bool changed = move_dus_out_of_calls(ctx);
+	/* the seed's pre-cleanup: a dead extra user of a chain link must not
+	 * end the chain */
+	bool changed = hilo_cu_dce(ctx) == HILO_PASS_CHANGED;
+	bool found = move_dus_out_of_calls(ctx);
 	for (uint32_t ci = 0; ci < m->ncomps; ci++)
-		changed |= forward_tuple_dus(m, m->comps[ci]);
-	if (changed)
+		found |= forward_tuple_dus(m, m->comps[ci]);
+	changed |= found;
+	if (found)
 		hilo_cu_dce(ctx);
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		hilo_comp *c = m->comps[ci];
@@ -549,6 +532,7 @@ hilo_pass_result hilo_pass_neuron_repeated_dus_to_concat(hilo_pass_ctx *ctx)
 				continue;
 			hilo_instr *b = d->operands[0];
 			if (b->op == HILO_OP_BROADCAST) {
+				found = true;
 				heads[n++] = b;
 				heads[n++] = d;
 			} else if (b->op != HILO_OP_DYNAMIC_UPDATE_SLICE && b->op != HILO_OP_GET_TUPLE_ELEMENT) {
@@ -562,9 +546,11 @@ hilo_pass_result hilo_pass_neuron_repeated_dus_to_concat(hilo_pass_ctx *ctx)
 		free(heads);
 		changed |= cc;
 	}
-	if (changed) {
-		hilo_cu_cleanup(ctx, hilo_pass_tuple_simplifier);
-		hilo_cu_dce(ctx);
+	/* the seed's post-cleanup, whenever a chain was found (its map was
+	 * not empty) */
+	if (found) {
+		changed |= hilo_cu_cleanup(ctx, hilo_pass_tuple_simplifier) == HILO_PASS_CHANGED;
+		changed |= hilo_cu_dce(ctx) == HILO_PASS_CHANGED;
 	}
 	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 }

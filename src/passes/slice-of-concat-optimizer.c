@@ -14,15 +14,15 @@
  *     that is cropped on another axis never matches).
  * For a dynamic-slice the window is [s[d], s[d] + sizes[d]) with
  * sizes = dynamic_slice_sizes and s[d] the start index of dimension d
- * *after* the clamp dynamic-slice applies (into [0, dim - size]):
- *   - a constant index operand gives its value (then clamped);
- *   - an index on an axis where sizes[d] == concat.dims[d] is always 0
- *     after clamping, whatever its value (so it need not be known);
- *   - otherwise the "dsidxnow=" tokens (SPEC section 5; one per dimension,
- *     written as effective starts by neuron-dus-ds-index-simplifier) give
- *     it, clamped again. "iterationidx=" is a loop iteration number, not an
- *     element offset; this pass never uses it as a start (doing so, as the
- *     seed's MED reading suggests, could pick the wrong operand).
+ * *after* the clamp dynamic-slice applies (into [0, dim - size]), as
+ * hilo_known_starts() gives it (include/hilo/pass.h): a start operand that
+ * folds to a constant (evaluator), an axis where sizes[d] == concat.dims[d]
+ * (the clamp pins it at 0), or the start neuron-dus-ds-index-simplifier
+ * proved for this instruction earlier in the same run. `dsidxnow=` tokens
+ * in the input are never taken as the start (SPEC section 5: a stale token
+ * would pick the wrong operand); a decline mentions them ("token ignored:
+ * not proven"). "iterationidx=" is a loop iteration number, not an element
+ * offset, and is never used as a start.
  *   The same boundary match then applies with limits = s + sizes.
  * Both: the replacement's shape must be interchangeable with the slice's
  * (same type and dims; equal layouts when both print one).
@@ -33,12 +33,12 @@
  * clamped start, which is the start we match on.
  *
  * Driver: every computation; each one's instructions are snapshotted
- * before any rewrite (collect-then-process); after any rewrite the dce
- * pass removes the concatenates and slices left without users. Declines are reported
+ * before any rewrite (collect-then-process); then the dce pass runs,
+ * rewrite or not (the seed's Run ends with HloDCE::Run unconditionally),
+ * removing the concatenates and slices left without users. Declines are reported
  * as remarks with the seed's diagnostic strings.
  */
 #include "concat_util.h"
-#include "hilo/tokens.h"
 
 #include <stdlib.h>
 
@@ -129,7 +129,6 @@ static bool optimize_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 
 static bool optimize_dynamic_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 {
-	hilo_module *m = ctx->m;
 	hilo_instr *concat = s->operands[0];
 	if (concat->op != HILO_OP_CONCATENATE) {
 		hilo_remark(ctx, s->parent, s, "declined",
@@ -147,34 +146,16 @@ static bool optimize_dynamic_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 			"Skipping optimization for dynamic-slice instruction=%s: malformed sizes or indices", s->name);
 		return false;
 	}
-	int64_t tok[MAX_RANK];
-	int ntok = hilo_tokens_get(m, s, HILO_TOK_DS, tok, MAX_RANK);
 	int64_t start[MAX_RANK], limit[MAX_RANK];
-	for (int d = 0; d < rank; d++) {
-		int64_t dim = concat->shape->dims[d], v;
-		bool known;
-		if (vec)
-			known = hilo_cu_const_int_at(s->operands[1], (size_t)d, &v);
-		else
-			known = hilo_cu_const_int(s->operands[1 + d], &v);
-		if (!known && sizes[d] >= dim) {
-			v = 0; /* the clamp pins a full-extent window at 0 */
-			known = true;
-		}
-		if (!known && ntok == rank) {
-			v = tok[d];
-			known = true;
-		}
-		if (!known) {
-			int mal = hilo_tokens_malformed(m, s, HILO_TOK_DS);
-			hilo_remark(ctx, s->parent, s, "declined",
-				"Failed to obtain start indices for instruction=%s (dimension %d%s)", s->name, d,
-				mal ? "; malformed dsidxnow= tokens ignored" : "");
-			return false;
-		}
-		start[d] = hilo_cu_clamp_start(v, dim, sizes[d]);
-		limit[d] = start[d] + sizes[d];
+	if (hilo_known_starts(ctx, s, start, MAX_RANK) != rank) {
+		char why[256];
+		hilo_known_starts_why(ctx, s, why, sizeof why);
+		hilo_remark(ctx, s->parent, s, "declined",
+			"Failed to obtain start indices for instruction=%s (%s)", s->name, why);
+		return false;
 	}
+	for (int d = 0; d < rank; d++)
+		limit[d] = start[d] + sizes[d];
 	int k = match_operand(concat, cdim, start, limit, rank);
 	if (k < 0) {
 		hilo_remark(ctx, s->parent, s, "declined",
@@ -211,7 +192,7 @@ hilo_pass_result hilo_pass_slice_of_concat_optimizer(hilo_pass_ctx *ctx)
 		free(work);
 		changed |= comp_changed;
 	}
-	if (changed)
-		hilo_cu_dce(ctx);
+	/* unconditional, as the seed's Run ends */
+	changed |= hilo_cu_dce(ctx) == HILO_PASS_CHANGED;
 	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 }

@@ -185,3 +185,67 @@ void hilo_tokens_set(hilo_module *m, hilo_instr *i, const char *key,
 	}
 	hilo_buf_free(&b);
 }
+
+/* Removes the entries of key (well-formed or not) from backend_config's
+ * text; true when something was removed. Each entry goes with one
+ * adjacent comma so the list stays well-formed. */
+static bool remove_from_backend(hilo_module *m, hilo_instr *i, const char *key)
+{
+	hilo_attr *a = hilo_instr_attr(i, "backend_config");
+	const char *text = backend_text(i);
+	if (!a || !text)
+		return false;
+	size_t kl = strlen(key);
+	hilo_buf b;
+	hilo_buf_init(&b);
+	bool removed = false;
+	const char *p = text, *copied = text;
+	while ((p = strstr(p, key)) != NULL) {
+		if (p != text && !key_delim(p[-1])) {
+			p++;
+			continue;
+		}
+		int64_t v;
+		const char *end;
+		parse_value(p + kl, &v, &end);
+		const char *from = p, *to = end;
+		if (from > copied && from[-1] == ',')
+			from--;              /* ",key<v>" */
+		else if (*to == ',')
+			to++;                /* "key<v>," at the start of a list */
+		hilo_buf_put(&b, copied, (size_t)(from - copied));
+		copied = to;
+		removed = true;
+		p = end > p ? end : p + 1;
+	}
+	if (removed) {
+		hilo_buf_puts(&b, copied);
+		a->v.text = hilo_arena_strdup(m->arena, b.len ? hilo_buf_cstr(&b) : "");
+	}
+	hilo_buf_free(&b);
+	return removed;
+}
+
+bool hilo_tokens_remove(hilo_module *m, hilo_instr *i, const char *key, bool op_name, bool backend)
+{
+	bool changed = false;
+	if (op_name) {
+		const char *before = hilo_instr_op_name(m, i);
+		if (before && strstr(before, key)) {
+			char *copy = hilo_arena_strdup(m->arena, before);
+			hilo_tokens_set(m, i, key, NULL, 0);
+			const char *after = hilo_instr_op_name(m, i);
+			changed = !after || strcmp(copy, after) != 0;
+		}
+	}
+	if (backend)
+		changed |= remove_from_backend(m, i, key);
+	return changed;
+}
+
+int hilo_tokens_get_backend(hilo_module *m, const hilo_instr *i, const char *key, int64_t *out, int max)
+{
+	(void)m;
+	int bad;
+	return scan(backend_text(i), key, out, max, &bad);
+}
