@@ -17,12 +17,16 @@
  *           with a shape that is not replay-invariant is GB020.
  *   Step C  a pl.tensor.create at the top level of the body (not under a
  *           loop) becomes an appended InOut parameter, created at the call.
+ *   Scalar intrinsics (pl.min, pl.max, pl.cast, abs) are arithmetic like +;
+ *   pl.tensor.dim of a tensor the call site names is derivable in a value
+ *   that is not already replay-invariant.
  * New parameters are appended tensors first (allocations, then views),
  * then scalars. Each call site binds every hoisted value to a local
- * `<name>__graph_arg<N>` (one counter per program) immediately before the
- * call, scalars first and then tensors, each in definition order (so a
- * view's offset scalar precedes the view), appends those locals as
- * arguments and extends `arg_directions`.
+ * `<name>__graph_arg<N>` (one counter per program, skipping names the
+ * caller uses) immediately before the call, in a topological order of
+ * what the values read that prefers scalars (order_hoists), appends those
+ * locals as arguments and extends `arg_directions`. Non-SSA input is
+ * rejected (GB023) before anything is analysed.
  *
  * When: the driver (hilo_pto_legalize_graph_boundary) runs Step D part 1,
  * plans every Graph, rewrites bodies, signatures and call sites, then runs
@@ -31,12 +35,16 @@
  * Why sound: a hoisted value is recomputed at the call site from exactly
  * the arguments the callee's parameters are bound to, and it is bound
  * before the call, so the callee sees the same value as before; a hoisted
- * view or allocation names the same buffer window. SSA definition order is
- * dependency order, so binding in that order resolves every reference.
+ * view or allocation names the same buffer window. Each value is bound
+ * after everything it reads, so every reference resolves; a fresh local
+ * never shadows a caller name. A view of a value the call site cannot name
+ * (loop-carried, branch-merged) is never hoisted, only accepted in place
+ * when its window is replay-invariant.
  */
 #include "pto/pto_legalize.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct hoist {
@@ -47,6 +55,11 @@ typedef struct hoist {
 	bool tensor;
 	size_t defidx;
 	const char *local;     /* scratch while rewriting one call site */
+	size_t pos;            /* index in definition order */
+	size_t *deps;          /* positions of the hoists its value reads */
+	size_t ndeps, nwait;
+	size_t *users;         /* positions of the hoists reading it */
+	size_t nusers, capusers;
 } hoist;
 
 typedef struct alias_ent {
@@ -81,7 +94,9 @@ typedef struct plan {
 	pto_map scalar_alias;  /* alias -> target */
 	pto_map repl;          /* body rename: alias -> surviving name */
 	pto_map deleted;       /* names whose binding is erased */
-	pto_map hoisted_set;
+	pto_map hoisted_set;   /* name -> hoist */
+	pto_map canon;         /* alias -> the hoist or non-alias name it denotes */
+	hoist **order;         /* call-site binding order (see order_hoists) */
 } plan;
 
 /* ---- the collector (Steps A-C analysis) ------------------------------ */
@@ -92,9 +107,10 @@ typedef struct coll {
 	pto_invset inv;
 	hilo_diags *d;
 	bool failed;
+	bool allow_dim;       /* derivable() admits pl.tensor.dim of a boundary tensor */
 	int loop_depth;
 	size_t next_def;
-	pto_map scalar_params, tensor_params, derived, passthrough, root, in_place, created, tuple_result, defidx;
+	pto_map scalar_params, tensor_params, derived, passthrough, root, in_place, created, tuple_result, tuple_lit, defidx;
 	vec derived_l, slices_l, creates_l; /* hoist */
 	vec pass_l;                          /* alias_ent */
 } coll;
@@ -113,8 +129,24 @@ static bool derivable(coll *k, const pto_expr *e)
 	if (!e)
 		return false;
 	switch (e->kind) {
-	case PTO_E_CALL:
-		return false;
+	case PTO_E_CALL: {
+		/* pl.tensor.dim(t, <literal>) of a tensor the call site names (a
+		 * parameter, an alias or rebind of one, a hoisted view or allocation):
+		 * the caller reads the same extent from its own argument */
+		if (k->allow_dim && e->nitems == 2 && e->base->kind == PTO_E_ATTR && !strcmp(e->base->name, "dim") &&
+		    e->base->base->kind == PTO_E_ATTR && !strcmp(e->base->base->name, "tensor")) {
+			int64_t axis;
+			const char *r = root_of(k, e->items[0]);
+			return r && !pto_map_has(&k->in_place, e->items[0]->name) && pto_const_int(e->items[1], &axis);
+		}
+		/* scalar intrinsics are arithmetic; any other call is a leaf the
+		 * call site cannot recompute */
+		size_t n = pto_scalar_intrinsic(e);
+		for (size_t i = 0; i < n; i++)
+			if (!derivable(k, e->items[i]))
+				return false;
+		return n > 0;
+	}
 	case PTO_E_NAME:
 		if (!strcmp(e->name, "True") || !strcmp(e->name, "False"))
 			return true;
@@ -136,6 +168,20 @@ static bool derivable(coll *k, const pto_expr *e)
 		if (!derivable(k, e->items[i]))
 			return false;
 	return true;
+}
+
+/* Derivable, where a boundary extent counts only for a value that is not
+ * already replay-invariant (an invariant one stays in place, as in PyPTO). */
+static bool derivable_at_site(coll *k, const pto_expr *e)
+{
+	if (derivable(k, e))
+		return true;
+	if (pto_inv_is_invariant(&k->inv, e))
+		return false;
+	k->allow_dim = true;
+	bool d = derivable(k, e);
+	k->allow_dim = false;
+	return d;
 }
 
 static void set_def(coll *k, const char *name)
@@ -185,6 +231,29 @@ static void propagate(coll *k, const char *var, pto_expr *call, size_t pos)
 	push_pass(k, var, src->name);
 }
 
+/* var names a value rooted at boundary tensor r that the call site cannot
+ * name (a loop-carried or branch-merged value): a view of it is held to the
+ * in-place rule - replay-invariant window or GB019 - never hoisted. */
+static void root_in_place(coll *k, const char *var, const char *r)
+{
+	pto_map_put(&k->root, var, (void *)r);
+	pto_map_put(&k->in_place, var, (void *)1);
+}
+
+/* pl.yield_(x): the result of a loop or branch. Its buffer is x's on the
+ * last iteration / the taken arm, so it inherits x's root - in place, since
+ * the call site has no single name for it. */
+static bool visit_yield(coll *k, const char *var, const pto_expr *val)
+{
+	if (val->kind != PTO_E_CALL || val->nitems != 1 || val->base->kind != PTO_E_ATTR ||
+	    strcmp(val->base->name, "yield_"))
+		return false;
+	const char *r = root_of(k, val->items[0]);
+	if (r)
+		root_in_place(k, var, r);
+	return true;
+}
+
 static void visit_assign(coll *k, pto_stmt *s)
 {
 	if (s->target->kind != PTO_E_NAME)
@@ -192,13 +261,15 @@ static void visit_assign(coll *k, pto_stmt *s)
 	const char *var = s->target->name;
 	pto_var *v = pto_map_get(&k->c->vars, var);
 	pto_expr *val = s->value;
+	if (v && !v->scalar && v->kind == PTO_V_LOCAL && v->ndefs <= 2 && visit_yield(k, var, val))
+		return;
 	/* Only single definitions of locals are hoisted or followed: the input is
 	 * SSA, and a rebinding of a parameter or a name bound twice (outside
 	 * if/else phis, which are never hoistable) cannot be moved soundly. */
 	if (!v || v->kind == PTO_V_PARAM || v->ndefs != 1)
 		return;
 	if (v && v->scalar) {
-		if (!derivable(k, val))
+		if (!derivable_at_site(k, val))
 			return;
 		set_def(k, var);
 		if (val->kind == PTO_E_NAME && strcmp(val->name, "True") && strcmp(val->name, "False")) {
@@ -210,14 +281,30 @@ static void visit_assign(coll *k, pto_stmt *s)
 		push_hoist(k, &k->derived_l, var, val, s->ann);
 		return;
 	}
-	if (val->kind == PTO_E_NAME) {
-		const char *r = root_of(k, val);
+	if (val->kind == PTO_E_TUPLE) {
+		pto_map_put(&k->tuple_lit, var, val);
+		return;
+	}
+	const pto_expr *elem = NULL; /* tp[i] of a tuple literal: an alias of its element */
+	if (val->kind == PTO_E_SUB && val->nitems == 1 && val->base->kind == PTO_E_NAME) {
+		const pto_expr *tl = pto_map_get(&k->tuple_lit, val->base->name);
+		int64_t idx;
+		if (tl && pto_const_int(val->items[0], &idx) && idx >= 0 && (uint64_t)idx < tl->nitems)
+			elem = tl->items[idx];
+		while (elem && elem->kind == PTO_E_PAREN)
+			elem = elem->base;
+		if (elem && elem->kind != PTO_E_NAME)
+			return;
+	}
+	if (val->kind == PTO_E_NAME || elem) {
+		const pto_expr *src = elem ? elem : val;
+		const char *r = root_of(k, src);
 		if (r) {
 			pto_map_put(&k->root, var, (void *)r);
-			if (pto_map_has(&k->in_place, val->name))
+			if (pto_map_has(&k->in_place, src->name))
 				pto_map_put(&k->in_place, var, (void *)1);
 			set_def(k, var);
-			push_pass(k, var, val->name);
+			push_pass(k, var, src->name);
 		}
 		return;
 	}
@@ -260,7 +347,7 @@ static void visit_assign(coll *k, pto_stmt *s)
 		return;
 	bool all_derivable = true, all_invariant = true;
 	for (size_t i = 1; i < cl.nargs; i++) {
-		if (!derivable(k, cl.args[i]))
+		if (!derivable_at_site(k, cl.args[i]))
 			all_derivable = false;
 		if (!pto_inv_is_invariant(&k->inv, cl.args[i]))
 			all_invariant = false;
@@ -301,6 +388,25 @@ static void visit_assign(coll *k, pto_stmt *s)
 	push_hoist(k, &k->slices_l, var, val, s->ann);
 }
 
+/* A loop's iter_arg initialised from a boundary tensor is that tensor on
+ * the first iteration and whatever the body yields afterwards. */
+static void visit_iter_args(coll *k, pto_stmt *s)
+{
+	const pto_expr *t = s->target;
+	if (t->kind != PTO_E_TUPLE || t->nitems != 2 || t->items[1]->kind != PTO_E_TUPLE)
+		return;
+	const pto_expr *iters = t->items[1], *inits = NULL;
+	if (s->value->kind == PTO_E_CALL)
+		for (size_t q = 0; q < s->value->nkw; q++)
+			if (!strcmp(s->value->kwnames[q], "init_values") && s->value->kwvals[q]->kind == PTO_E_TUPLE)
+				inits = s->value->kwvals[q];
+	for (size_t i = 0; inits && i < iters->nitems && i < inits->nitems; i++) {
+		const char *r = root_of(k, inits->items[i]);
+		if (r && iters->items[i]->kind == PTO_E_NAME)
+			root_in_place(k, iters->items[i]->name, r);
+	}
+}
+
 static void visit_block(coll *k, pto_block *b)
 {
 	for (size_t i = 0; i < b->n && !k->failed; i++) {
@@ -310,6 +416,8 @@ static void visit_block(coll *k, pto_block *b)
 			visit_assign(k, s);
 			break;
 		case PTO_S_FOR:
+			visit_iter_args(k, s);
+			/* fall through */
 		case PTO_S_WHILE:
 			k->loop_depth++;
 			visit_block(k, &s->body);
@@ -328,6 +436,133 @@ static void visit_block(coll *k, pto_block *b)
 	}
 }
 
+/* The name an expression's NAME denotes once aliases are followed. */
+static const char *canon_name(const plan *pl, const char *n)
+{
+	const char *c = pto_map_get(&pl->canon, n);
+	return c ? c : n;
+}
+
+static void collect_deps(hilo_pto_program *p, const plan *pl, hoist *h, const pto_expr *e)
+{
+	if (!e)
+		return;
+	if (e->kind == PTO_E_NAME) {
+		hoist *d = pto_map_get(&pl->hoisted_set, canon_name(pl, e->name));
+		if (d && d != h) {
+			h->deps = hilo_arena_grow(p->arena, h->deps, h->ndeps, h->ndeps + 1, sizeof *h->deps);
+			if (!h->deps)
+				HILO_PANIC("out of memory");
+			h->deps[h->ndeps++] = d->pos;
+		}
+		return;
+	}
+	if (e->kind == PTO_E_ATTR)
+		return;
+	collect_deps(p, pl, h, e->base);
+	collect_deps(p, pl, h, e->rhs);
+	for (size_t i = 0; i < e->nitems; i++)
+		collect_deps(p, pl, h, e->items[i]);
+	for (size_t i = 0; i < e->nkw; i++)
+		collect_deps(p, pl, h, e->kwvals[i]);
+}
+
+/* min-heap of definition positions */
+typedef struct heap {
+	size_t *v;
+	size_t n;
+} heap;
+
+static void heap_push(heap *hp, size_t x)
+{
+	size_t i = hp->n++;
+	while (i && hp->v[(i - 1) / 2] > x) {
+		hp->v[i] = hp->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	hp->v[i] = x;
+}
+
+static size_t heap_pop(heap *hp)
+{
+	size_t top = hp->v[0], x = hp->v[--hp->n], i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= hp->n)
+			break;
+		if (c + 1 < hp->n && hp->v[c + 1] < hp->v[c])
+			c++;
+		if (hp->v[c] >= x)
+			break;
+		hp->v[i] = hp->v[c];
+		i = c;
+	}
+	if (hp->n)
+		hp->v[i] = x;
+	return top;
+}
+
+static int cmp_defidx(const void *a, const void *b)
+{
+	const hoist *x = *(hoist *const *)a, *y = *(hoist *const *)b;
+	return x->defidx < y->defidx ? -1 : x->defidx > y->defidx;
+}
+
+/* Call-site binding order. Seed 002 emits the hoisted scalars first, then
+ * the tensors (a view's offset is typically a Step A scalar); but a value is
+ * never bound before one it reads (a scalar computed from a hoisted view's
+ * pl.tensor.dim follows the view). So: a topological order of the
+ * read-dependencies that, among the ready hoists, takes a scalar before a
+ * tensor and the earlier definition first (Kahn's algorithm with two
+ * heaps). SSA definition order is a topological order, so one always
+ * exists. */
+static void order_hoists(hilo_pto_program *p, plan *pl)
+{
+	size_t n = pl->hoisted.n;
+	hoist **byd = hilo_arena_alloc(p->arena, (n + 1) * sizeof *byd);
+	pl->order = hilo_arena_alloc(p->arena, (n + 1) * sizeof *pl->order);
+	heap hs = { hilo_arena_alloc(p->arena, (n + 1) * sizeof(size_t)), 0 };
+	heap ht = { hilo_arena_alloc(p->arena, (n + 1) * sizeof(size_t)), 0 };
+	if (!byd || !pl->order || !hs.v || !ht.v)
+		HILO_PANIC("out of memory");
+	for (size_t i = 0; i < n; i++)
+		byd[i] = &((hoist *)pl->hoisted.data)[i];
+	qsort(byd, n, sizeof *byd, cmp_defidx);
+	for (size_t i = 0; i < n; i++)
+		byd[i]->pos = i;
+	for (size_t i = 0; i < n; i++) {
+		hoist *h = byd[i];
+		collect_deps(p, pl, h, h->value);
+		collect_deps(p, pl, h, h->ann);
+		h->nwait = h->ndeps;
+		for (size_t k = 0; k < h->ndeps; k++) {
+			hoist *d = byd[h->deps[k]];
+			if (d->nusers == d->capusers) {
+				size_t nc = d->capusers ? d->capusers * 2 : 4;
+				d->users = hilo_arena_grow(p->arena, d->users, d->nusers, nc, sizeof *d->users);
+				if (!d->users)
+					HILO_PANIC("out of memory");
+				d->capusers = nc;
+			}
+			d->users[d->nusers++] = i;
+		}
+		if (!h->nwait)
+			heap_push(h->tensor ? &ht : &hs, i);
+	}
+	size_t out = 0;
+	while (hs.n || ht.n) {
+		hoist *h = byd[heap_pop(hs.n ? &hs : &ht)];
+		pl->order[out++] = h;
+		for (size_t k = 0; k < h->nusers; k++) {
+			hoist *u = byd[h->users[k]];
+			if (--u->nwait == 0)
+				heap_push(u->tensor ? &ht : &hs, u->pos);
+		}
+	}
+	if (out != n) /* a cycle: impossible on SSA input, which was checked */
+		HILO_PANIC("hoist dependency cycle");
+}
+
 /* Builds the plan for one Graph; false after a Step B rejection. */
 static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d)
 {
@@ -340,7 +575,7 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d
 	k.d = d;
 	pto_inv_init(&k.inv, &c);
 	pto_map *maps[] = { &k.scalar_params, &k.tensor_params, &k.derived, &k.passthrough, &k.root,
-		&k.in_place, &k.created, &k.tuple_result, &k.defidx };
+		&k.in_place, &k.created, &k.tuple_result, &k.tuple_lit, &k.defidx };
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
 		pto_map_init(maps[i], p->arena);
 	for (size_t i = 0; i < f->nparams; i++) {
@@ -403,23 +638,22 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d
 		pto_map_put(&pl->hoisted_set, h->name, h);
 		pto_map_put(&pl->deleted, h->name, (void *)1);
 	}
-	/* each alias chain resolves to a hoisted parameter or its root */
+	/* Each alias resolves to the hoist or non-alias name it denotes. A
+	 * target is defined before its alias (SSA definition order), so one
+	 * forward pass memoizes every root: linear in the number of aliases. */
+	pto_map_init(&pl->canon, p->arena);
 	for (size_t i = 0; i < k.pass_l.n; i++) {
 		alias_ent *a = &((alias_ent *)k.pass_l.data)[i];
-		if (!pto_map_has(&pl->scalar_alias, a->alias))
-			continue;
-		const char *cur = a->target;
-		for (size_t steps = 0; steps <= nalias; steps++) {
-			if (pto_map_has(&pl->hoisted_set, cur))
-				break;
-			const char *next = pto_map_get(&pl->scalar_alias, cur);
-			if (!next)
-				break;
-			cur = next;
+		const char *t = a->target;
+		const char *c = pto_map_has(&pl->hoisted_set, t) ? NULL : pto_map_get(&pl->canon, t);
+		pto_map_put(&pl->canon, a->alias, (void *)(c ? c : t));
+		if (pto_map_has(&pl->scalar_alias, a->alias)) {
+			pto_map_put(&pl->repl, a->alias, (void *)(c ? c : t));
+			pto_map_put(&pl->deleted, a->alias, (void *)1);
 		}
-		pto_map_put(&pl->repl, a->alias, (void *)cur);
-		pto_map_put(&pl->deleted, a->alias, (void *)1);
 	}
+	(void)nalias;
+	order_hoists(p, pl);
 	return true;
 }
 
@@ -466,13 +700,42 @@ static bool mentions(const pto_expr *e, const pto_map *names)
 	return false;
 }
 
+/* Appends the comment lines of a deleted statement to *lead. */
+static void keep_lead(hilo_pto_program *p, const char ***lead, size_t *n, const pto_stmt *s)
+{
+	if (!s->nlead)
+		return;
+	const char **nl = hilo_arena_alloc(p->arena, (*n + s->nlead) * sizeof *nl);
+	if (!nl)
+		HILO_PANIC("out of memory");
+	if (*n)
+		memcpy(nl, *lead, *n * sizeof *nl);
+	memcpy(nl + *n, s->lead, s->nlead * sizeof *nl);
+	*lead = nl;
+	*n += s->nlead;
+}
+
 static void rewrite_block(pto_block *b, const plan *pl)
 {
 	size_t w = 0;
+	const char **lead = NULL; /* comment lines of deleted statements move to the next one */
+	size_t nlead = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		pto_stmt *s = b->stmts[i];
-		if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME && pto_map_has(&pl->deleted, s->target->name))
+		if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME && pto_map_has(&pl->deleted, s->target->name)) {
+			keep_lead(pl->p, &lead, &nlead, s);
 			continue;
+		}
+		if (nlead) {
+			const char **own = s->lead;
+			size_t nown = s->nlead;
+			s->lead = lead;
+			s->nlead = nlead;
+			pto_stmt tmp = { .lead = own, .nlead = nown };
+			keep_lead(pl->p, &s->lead, &s->nlead, &tmp);
+			lead = NULL;
+			nlead = 0;
+		}
 		if (s->kind != PTO_S_ASSIGN)
 			rename_expr(s->target, &pl->repl);
 		rename_expr(s->value, &pl->repl);
@@ -486,6 +749,15 @@ static void rewrite_block(pto_block *b, const plan *pl)
 		b->stmts[w++] = s;
 	}
 	b->n = w;
+	if (nlead) {
+		pto_stmt *c = hilo_arena_alloc(pl->p->arena, sizeof *c);
+		if (!c)
+			HILO_PANIC("out of memory");
+		c->kind = PTO_S_COMMENT;
+		c->lead = lead;
+		c->nlead = nlead;
+		pto_block_push(pl->p, b, c);
+	}
 }
 
 static pto_expr *wrap_dir(hilo_pto_program *p, const pto_expr *ann, pto_dir dir)
@@ -535,14 +807,40 @@ typedef struct site {
 	pto_map *plans;       /* graph name -> plan */
 	vec prefix;           /* pto_stmt* to insert before the statement */
 	const char *indent;
+	pto_map *names;       /* every name the function being rewritten uses */
 } site;
 
-static pto_expr *subst(hilo_pto_program *p, const pto_expr *e, const pto_map *bind)
+/* The caller-side expression a Graph name is bound to at this call site. */
+static const pto_expr *bound_to(const plan *pl, const pto_map *bind, const char *name)
+{
+	return pto_map_get(bind, canon_name(pl, name));
+}
+
+static bool mentions_bound(const plan *pl, const pto_map *bind, const pto_expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == PTO_E_NAME)
+		return bound_to(pl, bind, e->name) != NULL;
+	if (e->kind == PTO_E_ATTR)
+		return false;
+	if (mentions_bound(pl, bind, e->base) || mentions_bound(pl, bind, e->rhs))
+		return true;
+	for (size_t i = 0; i < e->nitems; i++)
+		if (mentions_bound(pl, bind, e->items[i]))
+			return true;
+	for (size_t i = 0; i < e->nkw; i++)
+		if (mentions_bound(pl, bind, e->kwvals[i]))
+			return true;
+	return false;
+}
+
+static pto_expr *subst(hilo_pto_program *p, const plan *pl, const pto_expr *e, const pto_map *bind)
 {
 	if (!e)
 		return NULL;
 	if (e->kind == PTO_E_NAME) {
-		const pto_expr *b = pto_map_get(bind, e->name);
+		const pto_expr *b = bound_to(pl, bind, e->name);
 		return pto_expr_clone(p, b ? b : e);
 	}
 	if (e->kind == PTO_E_ATTR)
@@ -550,20 +848,20 @@ static pto_expr *subst(hilo_pto_program *p, const pto_expr *e, const pto_map *bi
 	/* shallow copy of this node, children substituted */
 	pto_expr *c = pto_expr_new(p, e->kind, e->line, e->col);
 	*c = *e;
-	c->base = subst(p, e->base, bind);
-	c->rhs = subst(p, e->rhs, bind);
+	c->base = subst(p, pl, e->base, bind);
+	c->rhs = subst(p, pl, e->rhs, bind);
 	if (e->nitems) {
 		size_t cap = 2; /* pto_items_push expects power-of-two capacity */
 		while (cap < e->nitems)
 			cap <<= 1;
 		c->items = hilo_arena_alloc(p->arena, cap * sizeof *c->items);
 		for (size_t i = 0; i < e->nitems; i++)
-			c->items[i] = subst(p, e->items[i], bind);
+			c->items[i] = subst(p, pl, e->items[i], bind);
 	}
 	if (e->nkw) {
 		c->kwvals = hilo_arena_alloc(p->arena, e->nkw * sizeof *c->kwvals);
 		for (size_t i = 0; i < e->nkw; i++)
-			c->kwvals[i] = subst(p, e->kwvals[i], bind);
+			c->kwvals[i] = subst(p, pl, e->kwvals[i], bind);
 	}
 	return c;
 }
@@ -602,60 +900,65 @@ static void rewrite_call(void *ud, pto_call *cl)
 	size_t bound = cl->nargs < pl->orig_nparams ? cl->nargs : pl->orig_nparams;
 	for (size_t i = 0; i < bound; i++)
 		pto_map_put(&bind, pl->orig_names[i], cl->args[i]);
-	/* hoists in definition order, merged with the aliases */
 	size_t nh = pl->hoisted.n;
-	hoist **byd = hilo_arena_alloc(p->arena, (nh + 1) * sizeof *byd);
-	for (size_t i = 0; i < nh; i++)
-		byd[i] = &((hoist *)pl->hoisted.data)[i];
-	for (size_t i = 1; i < nh; i++) { /* stable insertion sort by defidx */
-		hoist *x = byd[i];
-		size_t j = i;
-		while (j > 0 && byd[j - 1]->defidx > x->defidx) {
-			byd[j] = byd[j - 1];
-			j--;
-		}
-		byd[j] = x;
-	}
-	/* Seed 002: the hoisted statements are emitted scalars first, then
-	 * tensors (a view's offset is typically a Step A scalar). Each phase
-	 * walks definition order, replaying the aliases as it goes; no scalar can
-	 * depend on a tensor hoist (derivable values read only scalars), and an
-	 * alias of a hoisted view resolves in the tensor phase. */
-	const alias_ent *al = pl->pass.data;
-	for (int phase = 0; phase < 2; phase++) {
-		size_t ih = 0, ia = 0;
-		while (ih < nh || ia < pl->pass.n) {
-			bool take_alias = ia < pl->pass.n && (ih >= nh || al[ia].defidx < byd[ih]->defidx);
-			if (take_alias) {
-				const pto_expr *t = pto_map_get(&bind, al[ia].target);
-				if (t)
-					pto_map_put(&bind, al[ia].alias, (void *)t);
-				ia++;
-				continue;
-			}
-			hoist *h = byd[ih++];
-			if (h->tensor != (phase == 1))
-				continue;
-			char *local = hilo_arena_printf(p->arena, "%s__graph_arg%d", h->name, p->graph_arg_counter++);
-			pto_stmt *s = hilo_arena_alloc(p->arena, sizeof *s);
-			s->kind = PTO_S_ASSIGN;
-			s->line = cl->e->line;
-			s->col = cl->e->col;
-			s->indent = st->indent;
-			s->target = pto_name(p, local);
-			/* annotations are shared; copy only one that names a bound value */
-			s->ann = h->ann && mentions(h->ann, &bind) ? subst(p, h->ann, &bind) : (pto_expr *)h->ann;
-			s->value = subst(p, h->value, &bind);
-			*(pto_stmt **)vec_push(p->arena, &st->prefix, sizeof s) = s;
-			h->local = s->target->name;
-			pto_map_put(&bind, h->name, s->target);
-		}
+	for (size_t i = 0; i < nh; i++) {
+		hoist *h = pl->order[i];
+		/* <name>__graph_arg<N>: one counter per program, skipping any N whose
+		 * name the caller already uses (it would be overwritten) */
+		const char *local;
+		do {
+			local = pto_intern(p, hilo_arena_printf(p->arena, "%s__graph_arg%d", h->name,
+				p->graph_arg_counter++));
+		} while (pto_map_has(st->names, local));
+		pto_map_put(st->names, local, (void *)1);
+		pto_stmt *s = hilo_arena_alloc(p->arena, sizeof *s);
+		if (!s)
+			HILO_PANIC("out of memory");
+		s->kind = PTO_S_ASSIGN;
+		s->line = cl->e->line;
+		s->col = cl->e->col;
+		s->indent = st->indent;
+		s->target = pto_name(p, local);
+		/* annotations are shared; copy only one that names a bound value */
+		s->ann = h->ann && mentions_bound(pl, &bind, h->ann) ? subst(p, pl, h->ann, &bind) : (pto_expr *)h->ann;
+		s->value = subst(p, pl, h->value, &bind);
+		*(pto_stmt **)vec_push(p->arena, &st->prefix, sizeof s) = s;
+		h->local = s->target->name;
+		pto_map_put(&bind, h->name, s->target);
 	}
 	for (size_t i = 0; i < nh; i++) {
 		const hoist *h = &((hoist *)pl->hoisted.data)[i];
 		pto_items_push(p, &cl->e->items, &cl->e->nitems, pto_name(p, h->local));
 	}
 	extend_arg_directions(p, cl, pl);
+}
+
+static void expr_names(const pto_expr *e, pto_map *names)
+{
+	if (!e)
+		return;
+	if (e->kind == PTO_E_NAME) {
+		pto_map_put(names, e->name, (void *)1);
+		return;
+	}
+	expr_names(e->base, names);
+	expr_names(e->rhs, names);
+	for (size_t i = 0; i < e->nitems; i++)
+		expr_names(e->items[i], names);
+	for (size_t i = 0; i < e->nkw; i++)
+		expr_names(e->kwvals[i], names);
+}
+
+/* Every name a body binds or reads (module-level names included). */
+static void collect_names(const pto_block *b, pto_map *names)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const pto_stmt *s = b->stmts[i];
+		expr_names(s->target, names);
+		expr_names(s->value, names);
+		collect_names(&s->body, names);
+		collect_names(&s->orelse, names);
+	}
 }
 
 static bool rewrite_sites(site *st, pto_block *b)
@@ -710,6 +1013,10 @@ int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt, h
 			return -1;
 		}
 	}
+	/* non-SSA input is rejected, never analysed */
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (!pto_check_ssa(p, p->funcs[i], d))
+			return -1;
 	/* Step D, part 1: what the user wrote */
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		pto_func *f = p->funcs[i];
@@ -746,6 +1053,12 @@ int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt, h
 		st.p = p;
 		st.plans = &plans;
 		for (size_t i = 0; i < p->nfuncs; i++) {
+			pto_map names;
+			pto_map_init(&names, p->arena);
+			for (size_t k = 0; k < p->funcs[i]->nparams; k++)
+				pto_map_put(&names, p->funcs[i]->params[k].name, (void *)1);
+			collect_names(&p->funcs[i]->body, &names);
+			st.names = &names;
 			bool changed = rewrite_sites(&st, &p->funcs[i]->body);
 			/* a Graph's own rewrite only deleted bindings, renamed aliases to
 			 * their roots and turned hoisted locals into parameters, which

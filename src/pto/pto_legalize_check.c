@@ -50,6 +50,14 @@ bool lg_check_signature(hilo_pto_program *p, pto_func *f, hilo_diags *d)
 			scalars++;
 			continue;
 		}
+		if (!pto_type_is_tensor(t)) {
+			pto_error(p, d, line, col, "GB024",
+				"Graph function '%s' declares parameter '%s' as neither a tensor nor a scalar. A Graph "
+				"boundary carries only tensors (patched by address on replay) and scalars (patched by "
+				"value); codegen would bind any other type through the scalar argument slot. Pass a "
+				"pl.Tensor, or load the tile inside the region.", fname(f), f->params[i].name);
+			return false;
+		}
 		tensors++;
 		if (dir == PTO_DIR_OUT) {
 			pto_error(p, d, line, col, "GB005",
@@ -117,6 +125,8 @@ static bool expr_scalar(pto_fctx *c, const pto_expr *e, bool *task_id)
 		return v->scalar;
 	}
 	case PTO_E_CALL: {
+		if (pto_scalar_intrinsic(e))
+			return true; /* pl.min / pl.max / pl.cast / abs: scalar arithmetic */
 		pto_call cl;
 		pto_call_decode(c->p, (pto_expr *)e, &cl);
 		if (pto_call_is_op(&cl, "tensor.dim") || pto_call_is_op(&cl, "tensor.read"))
@@ -199,6 +209,9 @@ static void on_call(void *ud, pto_call *cl)
 		}
 		break;
 	case W_SCALARS:
+		/* scalars reaching a task: the arguments of a launch */
+		if (cl->kind != PTO_C_FUNC && cl->kind != PTO_C_SUBMIT && !pto_call_is_op(cl, "system.task_dummy"))
+			break;
 		for (size_t i = 0; i < cl->nargs && !w->failed; i++) {
 			const pto_expr *a = cl->args[i];
 			bool tid;

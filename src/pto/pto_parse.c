@@ -60,6 +60,7 @@ typedef struct parser {
 	int depth;
 	int blocks;
 	bool failed;
+	tok endtok;          /* the end-of-line token cur() returns */
 } parser;
 
 #define MAX_DEPTH 500   /* expression tree depth along one line */
@@ -99,8 +100,8 @@ static void push_line(parser *ps, lline *l)
 	ps->lines[ps->nlines++] = *l;
 }
 
-static const char *ops3[] = { "...", "**=", "//=", ">>=", "<<=", NULL };
-static const char *ops2[] = { "**", "//", "==", "!=", "<=", ">=", "<<", ">>", "->",
+static const char *const ops3[] = { "...", "**=", "//=", ">>=", "<<=", NULL };
+static const char *const ops2[] = { "**", "//", "==", "!=", "<=", ">=", "<<", ">>", "->",
 	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", NULL };
 
 /* Tokenizes one logical line starting at *qp (after the indentation of the
@@ -272,7 +273,109 @@ static bool lex(parser *ps, const char **qp, int *linep, const char *ls, lline *
 #undef L
 }
 
+/* Python's indentation rules (its tokenizer's, so the output parses where
+ * the input did): indentation is measured twice, a tab advancing to the
+ * next multiple of 8 and of 1 columns; both measures must order the lines
+ * the same way (else TabError), and a dedent must return to an enclosing
+ * level. ind8/ind1 are the two measures of a code line. */
+typedef struct indent_stack {
+	int *w8, *w1;
+	size_t n, cap;
+} indent_stack;
+
+static bool check_indent(parser *ps, indent_stack *st, int line, int ind8, int ind1)
+{
+	if (ind8 == st->w8[st->n - 1]) {
+		if (ind1 != st->w1[st->n - 1])
+			goto tab;
+		return true;
+	}
+	if (ind8 > st->w8[st->n - 1]) {
+		if (ind1 <= st->w1[st->n - 1])
+			goto tab;
+		if (st->n == st->cap) {
+			size_t nc = st->cap * 2;
+			int *a = realloc(st->w8, nc * sizeof *a);
+			if (!a)
+				HILO_PANIC("out of memory");
+			st->w8 = a;
+			int *b = realloc(st->w1, nc * sizeof *b);
+			if (!b)
+				HILO_PANIC("out of memory");
+			st->w1 = b;
+			st->cap = nc;
+		}
+		st->w8[st->n] = ind8;
+		st->w1[st->n++] = ind1;
+		return true;
+	}
+	while (st->n > 1 && ind8 < st->w8[st->n - 1])
+		st->n--;
+	if (ind8 != st->w8[st->n - 1]) {
+		perr(ps, line, 1, "unindent does not match any outer indentation level");
+		return false;
+	}
+	if (ind1 != st->w1[st->n - 1])
+		goto tab;
+	return true;
+tab:
+	perr(ps, line, 1, "inconsistent use of tabs and spaces in indentation (Python's TabError)");
+	return false;
+}
+
+/* Python source is UTF-8: the first malformed, overlong, surrogate or
+ * out-of-range sequence is an error at its line and column. */
+static bool check_utf8(parser *ps, const unsigned char *s, size_t len)
+{
+	int line = 1, col = 1;
+	for (size_t i = 0; i < len;) {
+		unsigned char c = s[i];
+		size_t n = 0;
+		uint32_t cp = 0, min = 0;
+		if (c < 0x80) {
+			if (c == '\n') {
+				line++;
+				col = 0;
+			}
+			i++;
+			col++;
+			continue;
+		}
+		if ((c & 0xE0) == 0xC0) { n = 1; cp = c & 0x1F; min = 0x80; }
+		else if ((c & 0xF0) == 0xE0) { n = 2; cp = c & 0x0F; min = 0x800; }
+		else if ((c & 0xF8) == 0xF0) { n = 3; cp = c & 0x07; min = 0x10000; }
+		bool ok = n > 0;
+		for (size_t k = 1; ok && k <= n; k++) {
+			if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
+				ok = false;
+			else
+				cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if (!ok || cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+			perr(ps, line, col, "invalid UTF-8 byte 0x%02x in program text", c);
+			return false;
+		}
+		i += n + 1;
+		col += (int)n + 1; /* byte columns, like every other diagnostic */
+	}
+	return true;
+}
+
+static bool split_lines_(parser *ps, indent_stack *ist);
+
 static bool split_lines(parser *ps)
+{
+	indent_stack ist = { malloc(16 * sizeof(int)), malloc(16 * sizeof(int)), 1, 16 };
+	if (!ist.w8 || !ist.w1)
+		HILO_PANIC("out of memory");
+	ist.w8[0] = ist.w1[0] = 0;
+	bool ok = split_lines_(ps, &ist);
+	free(ist.w8);
+	free(ist.w1);
+	return ok;
+}
+
+static bool split_lines_(parser *ps, indent_stack *ist)
 {
 	hilo_pto_program *p = ps->p;
 	const char *s = p->src, *end = s + p->srclen;
@@ -282,10 +385,11 @@ static bool split_lines(parser *ps)
 		const char *le = memchr(s, '\n', (size_t)(end - s));
 		if (!le)
 			le = end;
-		int ind = 0;
+		int ind = 0, ind1 = 0;
 		const char *q = ls;
 		while (q < le && (*q == ' ' || *q == '\t')) {
 			ind += *q == '\t' ? 8 - ind % 8 : 1;
+			ind1++;
 			q++;
 		}
 		const char *rawend = le; /* a '\r' stays: verbatim lines print back byte for byte */
@@ -302,6 +406,8 @@ static bool split_lines(parser *ps)
 			line++;
 			continue;
 		}
+		if (!check_indent(ps, ist, line, ind, ind1))
+			return false;
 		L.code = true;
 		L.indent = ind;
 		L.indent_s = hilo_intern(p->strs, ls, (size_t)(q - ls));
@@ -326,16 +432,20 @@ static bool split_lines(parser *ps)
 
 static tok *cur(parser *ps)
 {
-	static tok endtok = { T_END, 0, 0, "", 0 };
 	if (ps->ti < ps->nt)
 		return &ps->t[ps->ti];
-	/* position of the end of the line */
+	/* position of the end of the line (per parser: no mutable static, so
+	 * parses in several threads never share it) */
+	tok *e = &ps->endtok;
+	e->type = T_END;
+	e->s = "";
+	e->len = 0;
 	if (ps->nt) {
 		tok *l = &ps->t[ps->nt - 1];
-		endtok.line = l->line;
-		endtok.col = l->col + (int)l->len;
+		e->line = l->line;
+		e->col = l->col + (int)l->len;
 	}
-	return &endtok;
+	return e;
 }
 
 static bool is_op(parser *ps, const char *op)
@@ -374,7 +484,7 @@ static const char *tok_intern(parser *ps, const tok *t)
 	return hilo_intern(ps->p->strs, t->s, t->len);
 }
 
-static const char *keywords[] = { "and", "or", "not", "in", "is", "if", "else", "elif", "for",
+static const char *const keywords[] = { "and", "or", "not", "in", "is", "if", "else", "elif", "for",
 	"while", "with", "as", "def", "class", "return", "pass", "break", "continue", "import",
 	"from", "lambda", "yield", "del", "global", "nonlocal", "assert", "raise", "try",
 	"except", "finally", NULL };
@@ -694,7 +804,7 @@ static pto_expr *parse_comparison(parser *ps)
 	while (l) {
 		const char *op = NULL;
 		size_t adv = 1;
-		static const char *cmp[] = { "<", ">", "==", ">=", "<=", "!=", NULL };
+		static const char *const cmp[] = { "<", ">", "==", ">=", "<=", "!=", NULL };
 		for (int k = 0; cmp[k]; k++)
 			if (is_op(ps, cmp[k]))
 				op = cmp[k];
@@ -1124,8 +1234,11 @@ static bool parse_block_(parser *ps, pto_block *out, int ind, int owner_line)
 
 /* ---- functions and the module --------------------------------------- */
 
-static pto_func_type decode_func_type(const pto_func *f)
+/* The function's type from its decorator's type= keyword; *bad receives
+ * the type expression when it names no FunctionType PyPTO defines. */
+static pto_func_type decode_func_type(const pto_func *f, const pto_expr **bad)
 {
+	*bad = NULL;
 	for (size_t i = 0; i < f->ndecos; i++) {
 		const pto_expr *d = f->decos[i];
 		if (d->kind != PTO_E_CALL)
@@ -1134,15 +1247,18 @@ static pto_func_type decode_func_type(const pto_func *f)
 			if (strcmp(d->kwnames[k], "type"))
 				continue;
 			const pto_expr *v = d->kwvals[k];
-			const char *n = v->kind == PTO_E_ATTR || v->kind == PTO_E_NAME ? v->name : "";
+			const char *n = v->kind == PTO_E_ATTR && v->base->kind == PTO_E_ATTR &&
+				!strcmp(v->base->name, "FunctionType") ? v->name : "";
 			static const struct { const char *n; pto_func_type t; } map[] = {
 				{ "Opaque", PTO_FT_OPAQUE }, { "Orchestration", PTO_FT_ORCHESTRATION },
 				{ "InCore", PTO_FT_INCORE }, { "AIC", PTO_FT_AIC }, { "AIV", PTO_FT_AIV },
 				{ "Group", PTO_FT_GROUP }, { "Spmd", PTO_FT_SPMD }, { "Graph", PTO_FT_GRAPH },
+				{ "Inline", PTO_FT_OTHER },
 			};
 			for (size_t m = 0; m < sizeof map / sizeof map[0]; m++)
 				if (!strcmp(n, map[m].n))
 					return map[m].t;
+			*bad = v;
 			return PTO_FT_OTHER;
 		}
 	}
@@ -1273,7 +1389,7 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 		perr(&ps, ln, col, "NUL byte in program text");
 		goto fail;
 	}
-	if (!split_lines(&ps))
+	if (!check_utf8(&ps, (const unsigned char *)src, len) || !split_lines(&ps))
 		goto fail;
 	ps.lexed = 0;
 	size_t func_cap = 0;
@@ -1337,7 +1453,19 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 			if (tok_is_kw(&L->first, "def")) {
 				if (!parse_def(&ps, f))
 					goto fail;
-				f->type = decode_func_type(f);
+				const pto_expr *bad;
+				f->type = decode_func_type(f, &bad);
+				if (bad) {
+					/* a function silently skipped would escape every check */
+					hilo_buf tb;
+					hilo_buf_init(&tb);
+					pto_print_expr(&tb, bad);
+					perr(&ps, bad->line, bad->col, "unknown function type '%s' (PyPTO's FunctionType "
+						"is Opaque, Orchestration, InCore, AIC, AIV, Group, Spmd, Inline or Graph)",
+						tb.data ? tb.data : "");
+					hilo_buf_free(&tb);
+					goto fail;
+				}
 				add_item(p, NULL, f);
 				if (p->nfuncs == func_cap) {
 					func_cap = func_cap ? func_cap * 2 : 8;

@@ -243,8 +243,17 @@ static void print_block(hilo_buf *b, const pto_block *blk, const char *parent_in
 {
 	char tmp[512];
 	const char *ind = block_indent(blk, strlen(parent_indent) < 400 ? parent_indent : "", tmp, sizeof tmp);
-	for (size_t i = 0; i < blk->n; i++)
+	bool code = false;
+	for (size_t i = 0; i < blk->n; i++) {
 		print_stmt(b, blk->stmts[i], ind);
+		code |= blk->stmts[i]->kind != PTO_S_COMMENT;
+	}
+	if (!code) {
+		/* a body the passes emptied (every statement hoisted): Python needs
+		 * a statement there, and PyPTO's printer writes `pass` */
+		hilo_buf_puts(b, ind);
+		hilo_buf_puts(b, "pass\n");
+	}
 }
 
 void pto_print_func(hilo_buf *b, const pto_func *f)

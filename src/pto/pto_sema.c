@@ -211,7 +211,8 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 						if (src)
 							set_type(v, src->ann);
 					} else if (s->value->kind == PTO_E_INT || s->value->kind == PTO_E_FLOAT ||
-						   s->value->kind == PTO_E_BIN || s->value->kind == PTO_E_UNARY) {
+						   s->value->kind == PTO_E_BIN || s->value->kind == PTO_E_UNARY ||
+						   pto_scalar_intrinsic(s->value)) {
 						v->scalar = true;
 					}
 				}
@@ -401,7 +402,7 @@ bool pto_call_is_op(const pto_call *c, const char *op)
 
 bool pto_call_is_structural(const pto_call *c)
 {
-	static const char *ops[] = { "yield_", "range", "parallel", "unroll", "pipeline", "while_",
+	static const char *const ops[] = { "yield_", "range", "parallel", "unroll", "pipeline", "while_",
 		"at", "scope", "spmd", "incore", "auto_incore", "cluster", "manual_scope", NULL };
 	if (c->kind != PTO_C_OP)
 		return false;
@@ -482,6 +483,22 @@ void pto_stmt_walk_calls(hilo_pto_program *p, pto_stmt *s, pto_call_fn fn, void 
 
 /* ---- misc ------------------------------------------------------------- */
 
+size_t pto_scalar_intrinsic(const pto_expr *e)
+{
+	if (!e || e->kind != PTO_E_CALL || e->nkw)
+		return 0;
+	const pto_expr *f = e->base;
+	if (f->kind == PTO_E_NAME)
+		return !strcmp(f->name, "abs") && e->nitems == 1 ? 1 : 0;
+	if (f->kind != PTO_E_ATTR || f->base->kind != PTO_E_NAME || strcmp(f->base->name, "pl") || e->nitems != 2)
+		return 0;
+	if (!strcmp(f->name, "min") || !strcmp(f->name, "max"))
+		return 2;
+	if (!strcmp(f->name, "cast")) /* pl.cast(x, pl.DTYPE): the dtype is not an operand */
+		return e->items[1]->kind == PTO_E_ATTR ? 1 : 0;
+	return 0;
+}
+
 /* Decimal literal (underscores allowed) -> value; false on overflow. */
 static bool int_value(const char *t, int64_t *v)
 {
@@ -534,6 +551,13 @@ bool pto_is_literal(const pto_expr *e)
 	case PTO_E_UNARY:
 	case PTO_E_PAREN:
 		return pto_is_literal(e->base);
+	case PTO_E_CALL: {
+		size_t n = pto_scalar_intrinsic(e);
+		for (size_t i = 0; i < n; i++)
+			if (!pto_is_literal(e->items[i]))
+				return false;
+		return n > 0;
+	}
 	default:
 		return false;
 	}
@@ -578,6 +602,10 @@ bool pto_expr_refs(const pto_expr *e, const pto_map *names)
 		return pto_expr_refs(e->base, names) || pto_expr_refs(e->rhs, names);
 	if (e->kind == PTO_E_UNARY || e->kind == PTO_E_PAREN)
 		return pto_expr_refs(e->base, names);
+	size_t n = pto_scalar_intrinsic(e);
+	for (size_t i = 0; i < n; i++)
+		if (pto_expr_refs(e->items[i], names))
+			return true;
 	return false;
 }
 
@@ -771,6 +799,13 @@ bool pto_inv_is_invariant(const pto_invset *s, const pto_expr *e)
 			return true;
 		return pto_map_has(&s->inv, e->name);
 	case PTO_E_CALL: {
+		size_t n = pto_scalar_intrinsic(e);
+		if (n) { /* scalar arithmetic spelled as a call */
+			for (size_t i = 0; i < n; i++)
+				if (!pto_inv_is_invariant(s, e->items[i]))
+					return false;
+			return true;
+		}
 		pto_call c;
 		pto_call_decode(s->c->p, (pto_expr *)e, &c);
 		return is_boundary_dim_read(s, &c);
@@ -831,4 +866,110 @@ void pto_inv_init(pto_invset *s, const pto_fctx *c)
 	pto_invset *cached = hilo_arena_alloc(c->p->arena, sizeof *cached);
 	*cached = *s;
 	c->f->sema_inv = cached;
+}
+
+/* ---- SSA form ---------------------------------------------------------- */
+
+typedef struct ssa_ctx {
+	hilo_pto_program *p;
+	const pto_func *f;
+	hilo_diags *d;
+	pto_map first;     /* name -> first binding statement (NULL value: a parameter) */
+	pto_map arm;       /* binding statement -> the if statement whose arm holds it */
+	pto_map in_else;   /* binding statement -> 1 when in the else arm */
+	bool failed;
+} ssa_ctx;
+
+static bool is_yield(const pto_expr *v)
+{
+	return v && v->kind == PTO_E_CALL && v->base->kind == PTO_E_ATTR && !strcmp(v->base->name, "yield_") &&
+		v->base->base->kind == PTO_E_NAME && !strcmp(v->base->base->name, "pl");
+}
+
+static void ssa_bind(ssa_ctx *c, const pto_expr *t, pto_stmt *s, int line, int col)
+{
+	if (c->failed || !t)
+		return;
+	if (t->kind == PTO_E_TUPLE || t->kind == PTO_E_PAREN) {
+		if (t->kind == PTO_E_PAREN)
+			ssa_bind(c, t->base, s, line, col);
+		for (size_t i = 0; i < t->nitems; i++)
+			ssa_bind(c, t->items[i], s, line, col);
+		return;
+	}
+	if (t->kind != PTO_E_NAME)
+		return;
+	if (!pto_map_has(&c->first, t->name)) {
+		pto_map_put(&c->first, t->name, s);
+		return;
+	}
+	pto_stmt *prev = pto_map_get(&c->first, t->name);
+	/* the one legal repetition: the two arms of an if/else each yield the
+	 * branch's result (a phi) */
+	if (prev && s && prev->kind == PTO_S_ASSIGN && s->kind == PTO_S_ASSIGN && is_yield(prev->value) &&
+	    is_yield(s->value) && pto_map_get(&c->arm, prev) && pto_map_get(&c->arm, prev) == pto_map_get(&c->arm, s) &&
+	    !pto_map_has(&c->in_else, prev) && pto_map_has(&c->in_else, s)) {
+		pto_map_put(&c->first, t->name, NULL); /* a third binding is an error */
+		return;
+	}
+	int tl = t->line ? t->line : line, tc = t->line ? t->col : col;
+	if (prev)
+		pto_error(c->p, c->d, tl, tc, "GB023",
+			"function '%s' binds '%s' again (first bound at line %d). The input must be in SSA form "
+			"(the program as PyPTO prints it after ConvertToSSA): a name bound twice has no single "
+			"definition to hoist or to trace provenance through, so the program is not analysed.",
+			c->f->name, t->name, prev->line);
+	else
+		pto_error(c->p, c->d, tl, tc, "GB023",
+			"function '%s' binds '%s' again, but it is a parameter or was already bound twice. The "
+			"input must be in SSA form (the program as PyPTO prints it after ConvertToSSA), so the "
+			"program is not analysed.", c->f->name, t->name);
+	c->failed = true;
+}
+
+static void ssa_block(ssa_ctx *c, const pto_block *b, pto_stmt *owner, bool else_arm)
+{
+	for (size_t i = 0; i < b->n && !c->failed; i++) {
+		pto_stmt *s = b->stmts[i];
+		if (owner) {
+			pto_map_put(&c->arm, s, owner);
+			if (else_arm)
+				pto_map_put(&c->in_else, s, (void *)1);
+		}
+		switch (s->kind) {
+		case PTO_S_ASSIGN:
+			ssa_bind(c, s->target, s, s->line, s->col);
+			break;
+		case PTO_S_FOR:
+		case PTO_S_WITH:
+			ssa_bind(c, s->target, s, s->line, s->col);
+			ssa_block(c, &s->body, NULL, false);
+			break;
+		case PTO_S_WHILE:
+			ssa_block(c, &s->body, NULL, false);
+			break;
+		case PTO_S_IF:
+			ssa_block(c, &s->body, s, false);
+			ssa_block(c, &s->orelse, s, true);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+bool pto_check_ssa(hilo_pto_program *p, const pto_func *f, hilo_diags *d)
+{
+	ssa_ctx c;
+	memset(&c, 0, sizeof c);
+	c.p = p;
+	c.f = f;
+	c.d = d;
+	pto_map_init(&c.first, p->arena);
+	pto_map_init(&c.arm, p->arena);
+	pto_map_init(&c.in_else, p->arena);
+	for (size_t i = 0; i < f->nparams; i++)
+		pto_map_put(&c.first, f->params[i].name, NULL);
+	ssa_block(&c, &f->body, NULL, false);
+	return !c.failed;
 }

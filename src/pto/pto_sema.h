@@ -103,6 +103,10 @@ void pto_stmt_walk_calls(hilo_pto_program *p, pto_stmt *s, pto_call_fn fn, void 
 /* ---- misc ----------------------------------------------------------- */
 
 bool pto_const_int(const pto_expr *e, int64_t *v);
+/* Scalar intrinsics PyPTO prints as calls (pl.min, pl.max, pl.cast, abs):
+ * scalar arithmetic like + and *. Returns the number of value operands
+ * (the leading items; pl.cast's dtype is not one), 0 for any other call. */
+size_t pto_scalar_intrinsic(const pto_expr *e);
 bool pto_is_literal(const pto_expr *e);     /* literals closed under +-*... */
 /* Static trip count of a for statement; false when not provable. */
 bool pto_trip_count(const pto_stmt *s, uint64_t *trips);
@@ -115,6 +119,11 @@ bool pto_explicit_returned_param(const pto_func *f, size_t pos, size_t *param);
 pto_stmt *pto_first_return(const pto_block *b);
 /* Return lineage through rebinds, loops and callees (GB007). */
 bool pto_returned_param(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, int depth);
+
+/* SSA form (GB023): every name bound once per function - parameters never
+ * rebound - except the two arms of an if/else yielding the branch result.
+ * False after one located error. */
+bool pto_check_ssa(hilo_pto_program *p, const pto_func *f, hilo_diags *d);
 
 /* ---- ReplayInvariantSet (seed 002: three seeds, closed under scalar
  * arithmetic and names bound to an invariant value) ---------------------- */

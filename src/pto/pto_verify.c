@@ -33,6 +33,7 @@ typedef struct vctx {
 	int errors;
 	pto_map roots;        /* tensor names rooted at a boundary parameter */
 	pto_map tuples;       /* tuple-valued call results */
+	pto_map tlits;        /* tuple literals */
 	uint64_t count, launches;
 	const pto_stmt *stmt;
 } vctx;
@@ -182,8 +183,29 @@ static void track_writeback(vctx *v, const char *var, pto_expr *call, size_t pos
 		pto_map_put(&v->roots, var, (void *)1);
 }
 
+static bool rooted(const vctx *v, const pto_expr *e)
+{
+	while (e && e->kind == PTO_E_PAREN)
+		e = e->base;
+	return e && e->kind == PTO_E_NAME && pto_map_has(&v->roots, e->name);
+}
+
 static void track(vctx *v, const pto_stmt *s)
 {
+	if (s->kind == PTO_S_FOR) {
+		/* loop-carried values: an iter_arg starts as its init value */
+		const pto_expr *t = s->target, *inits = NULL;
+		if (t->kind != PTO_E_TUPLE || t->nitems != 2 || t->items[1]->kind != PTO_E_TUPLE ||
+		    s->value->kind != PTO_E_CALL)
+			return;
+		for (size_t q = 0; q < s->value->nkw; q++)
+			if (!strcmp(s->value->kwnames[q], "init_values") && s->value->kwvals[q]->kind == PTO_E_TUPLE)
+				inits = s->value->kwvals[q];
+		for (size_t i = 0; inits && i < t->items[1]->nitems && i < inits->nitems; i++)
+			if (t->items[1]->items[i]->kind == PTO_E_NAME && rooted(v, inits->items[i]))
+				pto_map_put(&v->roots, t->items[1]->items[i]->name, (void *)1);
+		return;
+	}
 	if (s->kind != PTO_S_ASSIGN || s->target->kind != PTO_E_NAME)
 		return;
 	pto_var *x = pto_lookup(&v->c, s->target);
@@ -196,9 +218,24 @@ static void track(vctx *v, const pto_stmt *s)
 			pto_map_put(&v->roots, var, (void *)1);
 		return;
 	}
+	if (val->kind == PTO_E_TUPLE) {
+		pto_map_put(&v->tlits, var, val);
+		return;
+	}
+	if (val->kind == PTO_E_CALL && val->base->kind == PTO_E_ATTR && !strcmp(val->base->name, "yield_")) {
+		/* a loop's or branch's result is one of the values yielded */
+		for (size_t i = 0; i < val->nitems; i++)
+			if (rooted(v, val->items[i]))
+				pto_map_put(&v->roots, var, (void *)1);
+		return;
+	}
 	if (val->kind == PTO_E_SUB && val->nitems == 1 && val->base->kind == PTO_E_NAME) {
 		pto_expr *call = pto_map_get(&v->tuples, val->base->name);
+		const pto_expr *tl = pto_map_get(&v->tlits, val->base->name);
 		int64_t idx;
+		if (tl && pto_const_int(val->items[0], &idx) && idx >= 0 && (uint64_t)idx < tl->nitems &&
+		    rooted(v, tl->items[idx]))
+			pto_map_put(&v->roots, var, (void *)1);
 		if (call && pto_const_int(val->items[0], &idx) && idx >= 0)
 			track_writeback(v, var, call, (size_t)idx);
 		return;
@@ -311,6 +348,12 @@ static void verify_graph(vctx *v)
 			scalars++;
 			continue;
 		}
+		if (!pto_type_is_tensor(t)) {
+			REPORT(v, line, col, "GB024", "Graph function '%s' declares parameter '%s' as neither a tensor "
+				"nor a scalar. A Graph boundary carries only tensors and scalars.", f->name,
+				f->params[i].name);
+			continue;
+		}
 		tensors++;
 		if (dir == PTO_DIR_OUT)
 			REPORT(v, line, col, "GB005", "Graph function '%s' declares tensor parameter '%s' as Out, "
@@ -394,6 +437,17 @@ int hilo_pto_verify_graph_boundary(const hilo_pto_program *cp, hilo_diags *d)
 {
 	hilo_pto_program *p = (hilo_pto_program *)cp; /* analyses allocate from the arena only */
 	int errors = 0;
+	bool any = false;
+	for (size_t i = 0; i < p->nfuncs; i++)
+		any |= p->funcs[i]->type == PTO_FT_GRAPH;
+	if (!any)
+		return 0;
+	/* provenance is only defined on SSA input */
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (!pto_check_ssa(p, p->funcs[i], d))
+			errors++;
+	if (errors)
+		return errors;
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		vctx v;
 		memset(&v, 0, sizeof v);
@@ -403,6 +457,7 @@ int hilo_pto_verify_graph_boundary(const hilo_pto_program *cp, hilo_diags *d)
 		pto_fctx_init(&v.c, p, v.f);
 		pto_map_init(&v.roots, p->arena);
 		pto_map_init(&v.tuples, p->arena);
+		pto_map_init(&v.tlits, p->arena);
 		if (v.f->type == PTO_FT_GRAPH) {
 			pto_inv_init(&v.inv, &v.c);
 			verify_graph(&v);

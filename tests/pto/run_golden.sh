@@ -18,7 +18,26 @@ rc=$?
 status=0
 if [ -f "$base.out" ]; then
   if [ $rc -ne 0 ]; then echo "exit $rc, expected 0"; cat "$tmp.err"; status=1
-  elif ! cmp -s "$base.out" "$tmp.out"; then echo "output differs:"; diff "$base.out" "$tmp.out"; status=1; fi
+  elif ! cmp -s "$base.out" "$tmp.out"; then echo "output differs:"; diff "$base.out" "$tmp.out"; status=1
+  else
+    # the output is valid Python, and pto-opt reads it back: it prints back
+    # byte for byte and, legalized for host_build_graph, verifies
+    if command -v python3 >/dev/null 2>&1 &&
+       ! python3 -c 'import ast,sys; ast.parse(sys.stdin.read())' <"$tmp.out"; then
+      echo "output is not valid Python"; status=1
+    fi
+    if ! "$tool" --passes= "$tmp.out" -o "$tmp.re" 2>"$tmp.err2" || ! cmp -s "$tmp.out" "$tmp.re"; then
+      echo "output does not read back with pto-opt"; cat "$tmp.err2"; status=1
+    fi
+    case " $args " in
+    *" --runtime=host_build_graph "*)
+      case " $args " in *" --passes="*) ;; *)
+        if ! "$tool" --runtime=host_build_graph --passes=verify-graph-boundary "$tmp.out" -o "$tmp.re" 2>"$tmp.err2"; then
+          echo "output does not verify when read back"; cat "$tmp.err2"; status=1
+        fi;;
+      esac;;
+    esac
+  fi
 elif [ -f "$base.err" ]; then
   if [ $rc -ne 1 ]; then echo "exit $rc, expected 1"; status=1; fi
   if [ -e "$tmp.out" ]; then echo "an output file was written on error"; status=1; fi
@@ -31,5 +50,5 @@ elif [ -f "$base.err" ]; then
 else
   echo "no $base.out or $base.err"; status=1
 fi
-rm -f "$tmp.out" "$tmp.err"
+rm -f "$tmp.out" "$tmp.err" "$tmp.re" "$tmp.err2"
 exit $status

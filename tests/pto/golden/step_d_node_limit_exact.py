@@ -17,7 +17,7 @@ class P:
     def layer(self, a: pl.Tensor[[512, 128], pl.FP32], c: pl.InOut[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:
         for j in pl.range(1000):
             c_1: pl.Tensor[[128, 128], pl.FP32] = self.tk(c, c)
-        for j in pl.range(2):
+        for j2 in pl.range(2):
             s0: pl.Tensor[[16], pl.FP32] = pl.tensor.create([16], dtype=pl.FP32, layout=pl.TensorLayout.ND)
             s1: pl.Tensor[[16], pl.FP32] = pl.tensor.create([16], dtype=pl.FP32, layout=pl.TensorLayout.ND)
             s2: pl.Tensor[[16], pl.FP32] = pl.tensor.create([16], dtype=pl.FP32, layout=pl.TensorLayout.ND)
