@@ -3,12 +3,15 @@
 #   make test   build (release + ASan/UBSan), run every test via ctest
 #   make bench  release build, throughput figures on the corpus
 #   make fuzz   sanitizer build, every fuzz target FUZZ_SECONDS (default 10) s each
+#   make install PREFIX=/usr/local   tools, libraries, headers, hilo.pc,
+#               the CMake package and man pages (cmake --install)
 # Each target first installs missing Debian packages when run as root.
 
 BUILD      ?= build
 BUILD_SAN  ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 SHARED     ?= $(abspath ../shared)
+PREFIX     ?= /usr/local
 CMAKE_ARGS ?=
 
 # Debian packages the build and tests need (binary -> package).
@@ -16,9 +19,14 @@ DEB_PKGS = cmake:cmake gcc:gcc make:make clang:clang python3:python3 \
            /usr/lib/llvm-14/bin/FileCheck:llvm-14-tools \
            /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
            protoc-c:protobuf-c-compiler \
-           /usr/include/protobuf-c/protobuf-c.h:libprotobuf-c-dev
+           /usr/include/protobuf-c/protobuf-c.h:libprotobuf-c-dev \
+           pkg-config:pkg-config \
+           /usr/lib/python3/dist-packages/numpy:python3-numpy \
+           /usr/lib/python3/dist-packages/pytest:python3-pytest \
+           /usr/lib/python3/dist-packages/setuptools:python3-setuptools \
+           /usr/lib/python3/dist-packages/pip:python3-pip
 
-.PHONY: all deps build build-san test demo bench fuzz clean
+.PHONY: all deps build build-san test demo bench fuzz install clean
 
 FUZZ_SECONDS ?= 10
 
@@ -68,6 +76,9 @@ bench: build
 
 fuzz: build-san
 	@sh fuzz/run.sh $(BUILD_SAN) $(FUZZ_SECONDS)
+
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

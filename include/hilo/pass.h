@@ -9,7 +9,9 @@
  * The registry is the X-macro list in src/passes/passes.def:
  *   PASS(c_ident, "pass-name", "one-line description")
  * with `hilo_pass_result hilo_pass_<c_ident>(hilo_pass_ctx *ctx)` defined in
- * src/passes/<pass-name>.c.
+ * src/passes/<pass-name>.c. The build copies that list next to the public
+ * headers as hilo/passes.def (and installs it), so this header never
+ * reaches into the source tree.
  */
 #ifndef HILO_PASS_H
 #define HILO_PASS_H
@@ -46,9 +48,14 @@ typedef struct hilo_pass {
 	hilo_pass_fn run;
 } hilo_pass;
 
+/* Each pass's entry point, for the library's own use (passes that run
+ * another pass, the registry). Programs run passes through the registry
+ * (hilo_pass_find) or the driver; these are not exported. */
+#ifdef HILO_BUILDING_LIBRARY
 #define PASS(id, name, desc) hilo_pass_result hilo_pass_##id(hilo_pass_ctx *ctx);
-#include "../../src/passes/passes.def"
+#include "hilo/passes.def"
 #undef PASS
+#endif
 
 /* All registered passes, in registry order. */
 const hilo_pass *hilo_pass_list(size_t *n);

@@ -1,5 +1,6 @@
 /* The pass registry (from passes.def) and the remarks writer. */
 #include "hilo/pass.h"
+#include "util/json.h"
 
 #include <string.h>
 
@@ -24,20 +25,6 @@ const hilo_pass *hilo_pass_find(const char *name)
 	return NULL;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
 void hilo_remark(hilo_pass_ctx *ctx, const hilo_comp *c, const hilo_instr *i,
 	const char *action, const char *fmt, ...)
 {
@@ -50,14 +37,14 @@ void hilo_remark(hilo_pass_ctx *ctx, const hilo_comp *c, const hilo_instr *i,
 	va_end(ap);
 	FILE *f = ctx->remarks;
 	fputs("{\"pass\":", f);
-	json_str(f, ctx->pass);
+	hilo_json_str(f, ctx->pass);
 	fputs(",\"computation\":", f);
-	json_str(f, c ? c->name : (i && i->parent ? i->parent->name : ""));
+	hilo_json_str(f, c ? c->name : (i && i->parent ? i->parent->name : ""));
 	fputs(",\"instruction\":", f);
-	json_str(f, i ? i->name : "");
+	hilo_json_str(f, i ? i->name : "");
 	fputs(",\"action\":", f);
-	json_str(f, action);
+	hilo_json_str(f, action);
 	fputs(",\"reason\":", f);
-	json_str(f, reason);
+	hilo_json_str(f, reason);
 	fputs("}\n", f);
 }

@@ -1,0 +1,115 @@
+#!/bin/sh
+# Installs hilo into a temporary prefix and uses it from outside the tree:
+#  - the installed files (tools, libraries, headers, hilo.pc, CMake package,
+#    man pages) are there, and every public header compiles on its own;
+#  - the shared library exports exactly the functions the public headers
+#    declare (no evaluator/lexer internals, no protobuf-c);
+#  - an out-of-tree consumer (parse, run a pass by name, print) built with
+#    pkg-config + shared, pkg-config + static, and find_package(hilo CONFIG),
+#    and from a parent project with add_subdirectory(hilo);
+#  - the Python package installs offline with pip (bundling the library)
+#    and runs a pass.
+# Usage: run.sh SOURCE_DIR BUILD_DIR
+set -eu
+src=$1
+build=$2
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+fail() { echo "install: FAIL: $*" >&2; exit 1; }
+prefix=$t/prefix
+cmake --install "$build" --prefix "$prefix" >"$t/install.log" || { cat "$t/install.log"; fail "cmake --install"; }
+
+libdir=$prefix/lib
+[ -d "$libdir/pkgconfig" ] || libdir=$(dirname "$(find "$prefix" -name hilo.pc | head -1)")/..
+for f in bin/hilo-opt bin/hilo-run bin/pto-opt bin/hilo-bench include/hilo/ir.h \
+         include/hilo/pass.h include/hilo/passes.def include/hilo/capi.h include/hilo/version.h; do
+	[ -e "$prefix/$f" ] || fail "missing $f"
+done
+for f in libhilo.a libhilo.so pkgconfig/hilo.pc cmake/hilo/hiloConfig.cmake \
+         cmake/hilo/hiloConfigVersion.cmake cmake/hilo/hiloTargets.cmake; do
+	[ -e "$libdir/$f" ] || fail "missing lib/$f"
+done
+major=$(sed -n 's/^#define HILO_VERSION_MAJOR \([0-9]*\)$/\1/p' "$src/include/hilo/version.h")
+soname=$(objdump -p "$libdir/libhilo.so" | awk '/SONAME/ {print $2}')
+[ "$soname" = "libhilo.so.$major" ] || fail "SONAME is '$soname', want libhilo.so.$major"
+for man in hilo-opt hilo-run pto-opt hilo-bench; do
+	if [ -d "$src/man" ]; then
+		[ -e "$prefix/share/man/man1/$man.1" ] || fail "missing man page $man.1"
+	fi
+done
+
+# every public header stands alone (nothing from src/)
+grep -n '\.\./\|src/' "$prefix"/include/hilo/*.h "$prefix"/include/hilo/*.def | grep '#include' && fail "a public header reaches into the source tree"
+for h in "$prefix"/include/hilo/*.h; do
+	printf '#include <hilo/%s>\nint main(void) { return 0; }\n' "$(basename "$h")" >"$t/h.c"
+	cc -std=c17 -Wall -Wextra -Wpedantic -Werror -I"$prefix/include" -c "$t/h.c" -o "$t/h.o" ||
+		fail "$(basename "$h") does not compile on its own"
+done
+
+# exported symbols == functions declared in the public headers
+nm -D --defined-only "$libdir/libhilo.so" | awk '$2 ~ /[TW]/ {sub(/@.*/, "", $3); print $3}' | sort -u >"$t/exported"
+grep -h -o '^[A-Za-z_][A-Za-z0-9_ *]*[ *]hilo_[a-z0-9_]*(' "$prefix"/include/hilo/*.h | grep -v '^typedef' |
+	grep -o 'hilo_[a-z0-9_]*(' | tr -d '(' | sort -u >"$t/declared"
+if ! cmp -s "$t/exported" "$t/declared"; then
+	echo "exported but not declared:"; comm -23 "$t/exported" "$t/declared"
+	echo "declared but not exported:"; comm -13 "$t/exported" "$t/declared"
+	fail "the shared library's exports differ from the public headers"
+fi
+grep -q protobuf "$t/exported" && fail "protobuf-c symbols exported"
+echo "install: $(wc -l <"$t/exported") exported symbols, all declared in include/hilo"
+
+input=$src/examples/dus_chain.hlo
+check_run() { # name binary
+	"$2" "$input" neuron_repeated_dus_to_concat >"$t/$1.out" 2>"$t/$1.err" || { cat "$t/$1.err"; fail "$1 failed"; }
+	grep -q concatenate "$t/$1.out" || fail "$1: the pass did not run"
+	"$2" "$input" no-such-pass >/dev/null 2>"$t/$1.err2" && fail "$1 accepted an unknown pass"
+	grep -q "unknown pass" "$t/$1.err2" || fail "$1: no message for an unknown pass"
+}
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+pkg-config --exists hilo || fail "pkg-config does not find hilo"
+[ "$(pkg-config --modversion hilo)" = "$(grep -E '^#define HILO_VERSION_(MAJOR|MINOR|PATCH) ' "$src/include/hilo/version.h" | awk '{printf "%s%s", sep, $3; sep="."}')" ] ||
+	fail "pkg-config version differs from version.h"
+pkg-config --static --libs hilo | grep -q -- -lprotobuf-c || fail "hilo.pc lacks Libs.private"
+cc -std=c17 "$src/tests/install/consumer/consumer.c" $(pkg-config --cflags --libs hilo) \
+	-Wl,-rpath,"$libdir" -o "$t/pc_shared"
+ldd "$t/pc_shared" | grep -q "libhilo.so.$major" || fail "pkg-config shared consumer does not use libhilo.so"
+check_run pc_shared "$t/pc_shared"
+cc -std=c17 "$src/tests/install/consumer/consumer.c" $(pkg-config --cflags hilo) \
+	"$libdir/libhilo.a" $(pkg-config --static --libs-only-l hilo | sed 's/-lhilo//') -o "$t/pc_static"
+ldd "$t/pc_static" | grep -q libhilo && fail "static consumer needs libhilo.so"
+check_run pc_static "$t/pc_static"
+
+cmake -S "$src/tests/install/consumer" -B "$t/cm" -DCMAKE_PREFIX_PATH="$prefix" >"$t/cm.log" ||
+	{ cat "$t/cm.log"; fail "find_package(hilo CONFIG)"; }
+cmake --build "$t/cm" >"$t/cmb.log" 2>&1 || { cat "$t/cmb.log"; fail "find_package consumer build"; }
+check_run cmake_shared "$t/cm/consumer_shared"
+check_run cmake_static "$t/cm/consumer_static"
+
+cmake -S "$src/tests/install/subproject" -B "$t/sub" -DHILO_SRC="$src" >"$t/sub.log" ||
+	{ cat "$t/sub.log"; fail "add_subdirectory(hilo) configure"; }
+cmake --build "$t/sub" --target consumer -j2 >"$t/subb.log" 2>&1 || { tail -30 "$t/subb.log"; fail "add_subdirectory(hilo) build"; }
+check_run subproject "$t/sub/consumer"
+
+# the Python package: pip install offline, bundling the installed library
+py=/usr/bin/python3
+if "$py" -m pip --version >/dev/null 2>&1; then
+	mkdir -p "$t/pysrc/include/hilo"
+	cp -r "$src/python" "$t/pysrc/"
+	cp "$src/include/hilo/version.h" "$t/pysrc/include/hilo/"
+	(cd "$t/pysrc/python" && HILO_BUNDLE_LIBRARY="$libdir/libhilo.so" "$py" -m pip install -q \
+		--no-index --no-build-isolation --target "$t/site" . >"$t/pip.log" 2>&1) ||
+		{ cat "$t/pip.log"; fail "pip install ./python"; }
+	grep -q "Root-Is-Purelib: false" "$t"/site/hilo-*.dist-info/WHEEL || fail "a wheel bundling libhilo.so must be platform-specific"
+	(cd "$t" && env -u HILO_LIBRARY PYTHONPATH="$t/site" "$py" -c "
+import hilo, sys
+assert hilo._find_library().startswith('$t/site'), hilo._find_library()
+m = hilo.Module.load('$input')
+r = m.run_passes(['neuron_repeated_dus_to_concat'], verify_each=True)
+assert 'concatenate' in m.to_text()
+print('python: hilo', hilo.__version__, 'from', hilo.__file__)
+") || fail "the pip-installed package does not work"
+else
+	echo "install: SKIP python part: no pip for $py"
+	exit 77
+fi
+echo "install: ok (pkg-config static+shared, find_package, add_subdirectory, pip)"
