@@ -3,7 +3,7 @@
  *   hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]
  *            [--print-style=auto|default|long|short] [--split-input-file]
  *            [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]
- *            [--remarks=FILE] [--check-equivalence[=N]] [--seed=S]
+ *            [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]
  *            [--unroll-markers] [--eval-budget=N]
  *
  * Environment: NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1 is read here
@@ -39,7 +39,9 @@ typedef struct options {
 	bool unroll_markers;
 	bool disable_slice_move;
 	const char *remarks_path;
-	int equiv_n;              /* 0 = no equivalence check */
+	int equiv_n;              /* 0 = no equivalence check; else inputs per test */
+	bool equiv_module;        /* =module: whole-module comparison */
+	bool equiv_strict;        /* =strict: a skipped rewrite fails too */
 	uint64_t seed;
 	uint64_t eval_budget;      /* --eval-budget: element-ops, 0 = default */
 	const hilo_pass *passes[MAX_PASSES];
@@ -53,7 +55,7 @@ static void usage(FILE *f)
 	fputs("usage: hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]\n"
 	      "                [--print-style=auto|default|long|short] [--split-input-file]\n"
 	      "                [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]\n"
-	      "                [--remarks=FILE] [--check-equivalence[=N]] [--seed=S]\n"
+	      "                [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]\n"
 	      "                [--unroll-markers] [--eval-budget=N]\n"
 	      "  -o OUT, --remarks=FILE: '-' is stdout; files are replaced atomically, devices and\n"
 	      "                FIFOs written in place\n"
@@ -177,10 +179,17 @@ static int parse_args(int argc, char **argv, options *o)
 			o->remarks_path = a + 10;
 		} else if (!strcmp(a, "--check-equivalence")) {
 			o->equiv_n = 3;
+		} else if (!strcmp(a, "--check-equivalence=module")) {
+			o->equiv_n = 3;
+			o->equiv_module = true;
+		} else if (!strcmp(a, "--check-equivalence=strict")) {
+			o->equiv_n = 3;
+			o->equiv_strict = true;
 		} else if (!strncmp(a, "--check-equivalence=", 20)) {
 			uint64_t v;
 			if (!parse_u64(a + 20, &v) || v < 1 || v > 1000) {
-				fprintf(stderr, "hilo-opt: error: --check-equivalence=N needs N in 1..1000\n");
+				fprintf(stderr, "hilo-opt: error: --check-equivalence=N needs N in 1..1000 "
+					"(or module, strict)\n");
 				return EXIT_USAGE;
 			}
 			o->equiv_n = (int)v;
@@ -278,6 +287,15 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		.unroll_markers = o->unroll_markers,
 		.disable_slice_move_from_param = o->disable_slice_move,
 	};
+	hilo_validator *val = NULL;
+	if (o->equiv_n && !o->equiv_module) {
+		hilo_validate_opts vo = {o->equiv_n, o->seed, o->eval_budget, o->remarks, fname};
+		if (!(val = hilo_validator_create(&vo))) {
+			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory");
+			return EXIT_INPUT;
+		}
+		dopts.validate = val;
+	}
 	hilo_pass_stat st[MAX_PASSES];
 	memset(st, 0, sizeof st);
 	uint64_t before = hilo_module_instr_count(m);
@@ -287,6 +305,38 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		while (ran < o->npasses && st[ran].pass)
 			ran++;
 		print_stats(o, fname, st, ran, before, hilo_module_instr_count(m));
+		if (val) {
+			double cs = 0;
+			for (size_t k = 0; k < ran; k++)
+				cs += st[k].check_seconds;
+			fprintf(stderr, "  %-44s %10.3f\n", "rewrite validation", cs * 1e3);
+		}
+	}
+	if (val) {
+		hilo_validate_summary vs;
+		hilo_validator_summary(val, &vs);
+		hilo_validator_destroy(val);
+		if (s == HILO_DRIVER_PASS_ERROR)
+			return EXIT_INPUT;
+		if (s == HILO_DRIVER_VERIFY_ERROR)
+			return EXIT_INTERNAL;
+		fprintf(stderr, "equivalence: %llu rewrites: %llu proved, %llu tested (%d inputs), "
+			"%llu skipped, %llu failed", (unsigned long long)vs.rewrites,
+			(unsigned long long)vs.proved, (unsigned long long)vs.tested, vs.inputs,
+			(unsigned long long)vs.skipped, (unsigned long long)vs.failed);
+		if (vs.assumed)
+			fprintf(stderr, "; %llu assumed", (unsigned long long)vs.assumed);
+		fputc('\n', stderr);
+		if (vs.failed)
+			return EXIT_EQUIV;
+		if (o->equiv_strict && vs.skipped) {
+			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
+				"equivalence check failed: %llu rewrite%s skipped (--check-equivalence=strict; "
+				"--remarks gives the reasons)", (unsigned long long)vs.skipped,
+				vs.skipped == 1 ? "" : "s");
+			return EXIT_EQUIV;
+		}
+		return EXIT_OK;
 	}
 	if (s == HILO_DRIVER_PASS_ERROR)
 		return EXIT_INPUT;

@@ -9,6 +9,7 @@
 #ifndef HILO_DRIVER_H
 #define HILO_DRIVER_H
 
+#include "hilo/check.h"
 #include "hilo/pass.h"
 
 typedef enum hilo_driver_status {
@@ -24,6 +25,7 @@ typedef struct hilo_pass_stat {
 	uint64_t instrs_after;
 	uint64_t rewrites;       /* ctx->rewrites after the pass */
 	hilo_pass_result result;
+	double check_seconds;    /* rewrite validation of this pass (snapshot + judging) */
 } hilo_pass_stat;
 
 typedef struct hilo_driver_opts {
@@ -32,6 +34,11 @@ typedef struct hilo_driver_opts {
 	FILE *remarks;           /* JSON Lines sink or NULL */
 	bool unroll_markers;
 	bool disable_slice_move_from_param;
+	/* When set, the module is cloned before each pass and the validator
+	 * judges every rewrite the pass made (hilo/check.h). Its failures are
+	 * error diagnostics but do not stop the run: the caller reads the
+	 * validator's summary. */
+	hilo_validator *validate;
 } hilo_driver_opts;
 
 /* The pass names of a named pipeline ("neuron"), or NULL if there is no

@@ -31,6 +31,14 @@ typedef struct hilo_eval_opts {
 hilo_literal *hilo_eval_instr(hilo_module *m, const hilo_instr *i,
 	hilo_literal *const *operands, hilo_diags *d);
 
+/* Evaluates one instruction as it runs inside a computation (uninterpreted
+ * ops hashed, called computations evaluated), given its operand values:
+ * the rewrite validator's cone tests. Work is charged to *used against
+ * o->budget (0 = default), so one budget can span many calls. NULL +
+ * diagnostic on failure; the result lives in m's arena. */
+hilo_literal *hilo_eval_instr_in(hilo_module *m, const hilo_instr *i,
+	hilo_literal *const *operands, const hilo_eval_opts *o, uint64_t *used, hilo_diags *d);
+
 /* Evaluates comp on args (literals allocated in m's arena). NULL +
  * diagnostic on failure. o may be NULL (defaults). */
 hilo_literal *hilo_eval_comp(hilo_module *m, const hilo_comp *c,
@@ -65,6 +73,12 @@ void hilo_literal_fill_random(hilo_literal *l, uint64_t seed, uint64_t stream);
  * failure or when their element count exceeds budget (0 = default). */
 hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
 	uint64_t seed, uint64_t budget, hilo_diags *d);
+
+/* Describes the first element where a and b differ (NaN == NaN) into msg:
+ * "output{path} element [i,j]: before=X after=Y (seed S)". Returns false
+ * when they are equal. */
+bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_literal *b, uint64_t seed,
+	char *msg, size_t cap);
 
 /* Bitwise equality with NaN == NaN (any payload) for float types. */
 bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b);

@@ -695,6 +695,30 @@ hilo_literal *hilo_eval_instr(hilo_module *m, const hilo_instr *i,
 	return r;
 }
 
+hilo_literal *hilo_eval_instr_in(hilo_module *m, const hilo_instr *i,
+	hilo_literal *const *operands, const hilo_eval_opts *o, uint64_t *used, hilo_diags *d)
+{
+	ev_top t;
+	top_init(&t, m, m->arena, d, o ? o->budget : 0);
+	t.e.used = used ? *used : 0;
+	hilo_literal *r = NULL;
+	bool ok = true;
+	for (uint32_t k = 0; ok && k < i->noperands; k++)
+		if (!operands || !lit_fits(operands[k], i->operands[k]->shape))
+			ok = false;
+	if (t.e.used > t.e.budget)
+		ev_err(&t.e, i, "over the evaluation budget of %llu element-ops",
+			(unsigned long long)t.e.budget);
+	else if (!ok)
+		ev_err(&t.e, i, "operand literals do not match the operand shapes");
+	else
+		r = ev_instr(&t.e, i, operands);
+	if (used)
+		*used = t.e.used;
+	top_fini(&t);
+	return r;
+}
+
 hilo_literal *hilo_eval_comp(hilo_module *m, const hilo_comp *c,
 	hilo_literal *const *args, const hilo_eval_opts *o, hilo_diags *d)
 {

@@ -199,6 +199,16 @@ static bool describe_diff(hilo_buf *path, const hilo_literal *a, const hilo_lite
 	return true;
 }
 
+bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_literal *b, uint64_t seed,
+	char *msg, size_t cap)
+{
+	hilo_buf path;
+	hilo_buf_init(&path);
+	bool diff = describe_diff(&path, a, b, msg, cap, seed);
+	hilo_buf_free(&path);
+	return diff;
+}
+
 static bool same_signature(const hilo_comp *a, const hilo_comp *b)
 {
 	if (a->nparams != b->nparams)

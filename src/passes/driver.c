@@ -41,7 +41,7 @@ static double now_seconds(void)
 /* Runs pass p (the k-th of the list) on m. */
 static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
 	hilo_run_state *run, const char *fname, const hilo_driver_opts *o, hilo_diags *d,
-	hilo_pass_stat *stats)
+	hilo_pass_stat *stats, hilo_module **snapshot)
 {
 	hilo_pass_ctx ctx;
 	memset(&ctx, 0, sizeof ctx);
@@ -56,13 +56,24 @@ static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
 		ctx.disable_slice_move_from_param = o->disable_slice_move_from_param;
 	}
 	uint64_t before = hilo_module_instr_count(m);
+	/* the rewrite validator compares against a snapshot (ids preserved) */
+	double c0 = now_seconds();
+	hilo_module *snap = *snapshot;
+	*snapshot = NULL;
+	if (o && o->validate && !snap && !(snap = hilo_module_clone(m))) {
+		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
+			"out of memory cloning the module to validate pass '%s'", p->name);
+		return HILO_DRIVER_PASS_ERROR;
+	}
 	double t0 = now_seconds();
 	hilo_pass_result r = p->run(&ctx);
 	double t1 = now_seconds();
 	if (stats)
 		stats[k] = (hilo_pass_stat){p->name, t1 - t0, before,
-			hilo_module_instr_count(m), ctx.rewrites, r};
+			hilo_module_instr_count(m), ctx.rewrites, r, t0 - c0};
 	if (r == HILO_PASS_ERROR) {
+		if (snap)
+			hilo_module_destroy(snap);
 		if (d->nerrors == 0)
 			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
 				"pass '%s' failed", p->name);
@@ -86,7 +97,26 @@ static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
 			}
 			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
 				"internal error: pass '%s' produced IR the verifier rejects", p->name);
+			if (snap)
+				hilo_module_destroy(snap);
 			return HILO_DRIVER_VERIFY_ERROR;
+		}
+	}
+	if (snap) {
+		double v0 = now_seconds();
+		bool same = false;
+		bool ok = hilo_validate_pass(o->validate, snap, m, p->name, run, d, &same);
+		/* an unchanged module keeps its snapshot for the next pass */
+		if (same && ok)
+			*snapshot = snap;
+		else
+			hilo_module_destroy(snap);
+		if (stats)
+			stats[k].check_seconds += now_seconds() - v0;
+		if (!ok) {
+			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
+				"out of memory validating pass '%s'", p->name);
+			return HILO_DRIVER_PASS_ERROR;
 		}
 	}
 	return HILO_DRIVER_OK;
@@ -100,8 +130,11 @@ hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passe
 	 * out: then nothing is proven, which is only more conservative) */
 	hilo_run_state *run = hilo_run_state_create();
 	hilo_driver_status status = HILO_DRIVER_OK;
+	hilo_module *snapshot = NULL; /* validation: the module as the next pass gets it */
 	for (size_t k = 0; k < n && status == HILO_DRIVER_OK; k++)
-		status = run_one(m, passes[k], k, run, fname, o, d, stats);
+		status = run_one(m, passes[k], k, run, fname, o, d, stats, &snapshot);
+	if (snapshot)
+		hilo_module_destroy(snapshot);
 	hilo_run_state_destroy(run);
 	return status;
 }

@@ -59,16 +59,32 @@ expect_err budget "budget"
 check dus_chain 0 "$RUN" "$IN/dus_chain.hlo" --print
 
 if [ -x "$OPT" ]; then
-	check equiv_ok 0 "$OPT" "$IN/dus_chain.hlo" --passes=dce --check-equivalence=2
-	check equiv_skip 0 "$OPT" "$IN/elided.hlo" --passes=dce --check-equivalence
+	# whole-module comparison (--check-equivalence=module)
+	check equiv_ok 0 "$OPT" "$IN/dus_chain.hlo" --passes=dce --check-equivalence=module
+	check equiv_skip 0 "$OPT" "$IN/elided.hlo" --passes=dce --check-equivalence=module
 	expect_err equiv_skip "equivalence: skipped"
 	# a deliberately wrong rewrite (operands of the subtract swapped) is
 	# caught: exit 4 naming the output element, both values and the seed
 	check equiv_broken 4 "$OPT" "$IN/dus_chain.hlo" --passes=test-swap-operands \
-		--check-equivalence=3 --seed=11
+		--check-equivalence=module --seed=11
 	expect_err equiv_broken "equivalence check failed: output element \[0,0\]: before=.* after=.* (seed 11)"
 	check equiv_broken_then_ok 0 "$OPT" "$IN/dus_chain.hlo" \
+		--passes=test-swap-operands,test-swap-operands --check-equivalence=module
+	# the per-rewrite validator (the default): the summary line, and the
+	# broken pass named with the rewrite, the frontier, the method, the
+	# seed and both values
+	check val_ok 0 "$OPT" "$IN/dus_chain.hlo" --passes=dce --check-equivalence=2
+	expect_err val_ok "^equivalence: 0 rewrites: 0 proved, 0 tested (2 inputs), 0 skipped, 0 failed$"
+	check val_broken 4 "$OPT" "$IN/dus_chain.hlo" --passes=test-swap-operands \
+		--check-equivalence --seed=11
+	expect_err val_broken "^equivalence: 2 rewrites: 0 proved, 0 tested (3 inputs), 0 skipped, 2 failed$"
+	expect_err val_broken "error: equivalence check failed: pass 'test-swap-operands' changed the program's result: in main: operand [01] of r: [sx] (.*) replaced by [sx] (.*); frontier: .*; method random: output element \[.*\]: before=.* after=.* (seed 11)"
+	# swapped twice: each pass is judged on its own (both fail)
+	check val_twice 4 "$OPT" "$IN/dus_chain.hlo" \
 		--passes=test-swap-operands,test-swap-operands --check-equivalence
+	expect_err val_twice "4 failed"
+	check val_strict_ok 0 "$OPT" "$IN/dus_chain.hlo" --passes=dce --check-equivalence=strict
+	check val_usage 2 "$OPT" "$IN/dus_chain.hlo" --check-equivalence=sometimes
 fi
 [ $fail = 0 ] && echo "eval cli: ok"
 exit $fail

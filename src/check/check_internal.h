@@ -1,0 +1,102 @@
+/* check_internal.h - private interface between the validator's files.
+ *
+ *   records.c  id maps, the shared-instruction diff, rewrite records,
+ *              verdicts, summary, remarks, failure messages
+ *   terms.c    hash-consed canonical terms and their normalisation
+ *   tagged.c   injectively tagged evaluation of data-movement cones
+ *   cone_test.c  random testing of a cone on seeded frontier values
+ * docs/proof.md explains why each step is exact.
+ */
+#ifndef HILO_CHECK_INTERNAL_H
+#define HILO_CHECK_INTERNAL_H
+
+#include "hilo/check.h"
+#include "hilo/eval.h"
+#include "hilo/float.h"
+
+#include <string.h>
+
+#define TID_NONE UINT32_MAX
+typedef uint32_t tid;
+
+/* One module of the (before, after) pair. */
+typedef struct side {
+	hilo_module *m;
+	hilo_instr **by_id;   /* id -> instruction (NULL: none) */
+	uint32_t nid;
+	int k;                /* 0 before, 1 after */
+} side;
+
+typedef struct termtab termtab;
+typedef struct pairctx pairctx;
+
+struct pairctx {
+	hilo_validator *v;
+	side s[2];            /* [0] before, [1] after */
+	const char *pass;
+	uint8_t *shared;      /* by id: 1 = the instruction with this id is the
+	                       * same value in both modules (a frontier leaf) */
+	uint32_t nshared;
+	uint8_t *reshaped;    /* by id: redefined with another shape */
+	uint32_t *seen, stamp; /* by id: walk stamps */
+	hilo_comp **after_sorted; /* after-module computations by name */
+	hilo_ptrmap corr;     /* comp (either side) -> corresponding comp, or absent */
+	hilo_ptrmap equiv;    /* after-comp -> (void *)1 when judged equivalent */
+	termtab *T;
+	hilo_ptrmap top[4];   /* comp -> top-level term context, per side
+	                       * ([2], [3]: deep, without shared leaves) */
+	hilo_ptrmap canon[2]; /* comp -> canonical root term + 1, per side */
+	hilo_ptrmap inl[2];   /* inlined-call key term + 1 -> result term + 1 */
+	hilo_module *scratch; /* evaluator results while folding */
+	uint64_t deferred;    /* records judged again at their call sites */
+	uint64_t work;        /* instructions visited while building terms */
+	uint64_t work_limit;
+};
+
+/* A frontier leaf: shared, and not a value known by itself (a constant
+ * or an iota is a term of its value, never a free variable). */
+static inline bool is_shared(const pairctx *P, const hilo_instr *i)
+{
+	return i->id < P->nshared && P->shared[i->id] &&
+	       !(i->op == HILO_OP_CONSTANT && i->literal && !i->literal->elided) &&
+	       i->op != HILO_OP_IOTA;
+}
+
+/* Shared by both modules (for the diff). */
+static inline bool is_same(const pairctx *P, const hilo_instr *i)
+{
+	return i->id < P->nshared && P->shared[i->id];
+}
+
+/* Shapes equal for values: element type and dims (tuples recursively);
+ * layouts ignored (the evaluator is logical; bitcast hashes layouts). */
+bool chk_shape_same(const hilo_shape *a, const hilo_shape *b);
+
+/* ---- terms (terms.c) ------------------------------------------------- */
+termtab *terms_create(void);
+void terms_destroy(termtab *T);
+/* The canonical term of instruction i (of computation c on side sk) where
+ * shared instructions of c and c's parameters are leaves. TID_NONE when
+ * the term could not be built (out of memory, work budget). deep: only
+ * parameters are leaves (the shared instructions are expanded; still
+ * linear, the table shares their terms across records). */
+tid terms_of(pairctx *P, int sk, const hilo_instr *i, bool deep);
+/* Frees the per-computation contexts (called once per pair). */
+void terms_pair_fini(pairctx *P);
+/* True when the term contains only data movement over leaves and
+ * constants (the tagged evaluator can judge it). */
+bool terms_data_movement(pairctx *P, tid t);
+uint32_t terms_count(const termtab *T);
+
+/* ---- random testing (cone_test.c) ---------------------------------------- */
+typedef struct cone_result {
+	int status;           /* 0 equal on all inputs, 1 differ, 2 skipped */
+	char msg[900];
+} cone_result;
+void cone_test(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n,
+	uint64_t seed, uint64_t budget, cone_result *r);
+
+/* Short description of the frontier of a cone (leaf names), into buf. */
+void cone_frontier(pairctx *P, const hilo_instr *b, const hilo_instr *a, char *buf, size_t cap);
+
+#endif

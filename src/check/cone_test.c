@@ -1,0 +1,349 @@
+/* cone_test.c - the validator's testing fallback: a record's two cones are
+ * evaluated with the reference evaluator (the one semantics) on N seeded
+ * random values of their frontier (shared instructions and parameters of
+ * the record's computation, with their real shapes), bit for bit with
+ * NaN = NaN. Both sides see the same value for a leaf: it is keyed by the
+ * leaf's id (parameters by number) and the seed. The budget (element-ops)
+ * covers one input set of both cones, frontier values included. A
+ * difference is a counterexample: the seed and the first differing element
+ * with both values are reported.
+ */
+#include "check_internal.h"
+
+#include <stdlib.h>
+
+typedef struct cone_eval {
+	pairctx *P;
+	bool params_only;         /* the frontier is not independent: from parameters */
+	hilo_module *sm;          /* arena of this input set's values */
+	uint64_t seed;
+	uint64_t used, budget;
+	hilo_ptrmap leaves;       /* key -> literal */
+	hilo_diags d;
+} cone_eval;
+
+static bool is_frontier(const pairctx *P, const hilo_instr *i)
+{
+	return i->op == HILO_OP_PARAMETER || is_shared(P, i);
+}
+
+/* The before-module instruction standing for frontier leaf i. */
+static const hilo_instr *leaf_in_before(pairctx *P, const hilo_instr *i, const hilo_comp *cb)
+{
+	if (i->op == HILO_OP_PARAMETER)
+		return i->param_no >= 0 && (uint64_t)i->param_no < cb->nparams ? cb->params[i->param_no] : NULL;
+	return i->id < P->s[0].nid ? P->s[0].by_id[i->id] : NULL;
+}
+
+/* Collects the frontier leaves of root's cone (as before-instructions). */
+static bool collect_leaves(pairctx *P, const hilo_instr *root, const hilo_comp *cb,
+	hilo_ptrmap *seen, hilo_ptrmap *leaves, int64_t *minpos)
+{
+	const hilo_comp *c = root->parent;
+	uint32_t cap = 64, sp = 0;
+	const hilo_instr **st = malloc(cap * sizeof *st);
+	if (!st)
+		return false;
+	st[sp++] = root;
+	bool ok = true;
+	while (sp && ok) {
+		const hilo_instr *i = st[--sp];
+		if (hilo_ptrmap_get(seen, i))
+			continue;
+		ok = hilo_ptrmap_put(seen, i, (void *)1);
+		if (is_frontier(P, i)) {
+			const hilo_instr *l = leaf_in_before(P, i, cb);
+			if (!l)
+				ok = false;
+			else if (!hilo_ptrmap_get(leaves, l)) {
+				ok = hilo_ptrmap_put(leaves, l, (void *)1);
+				if (l->mark < *minpos)
+					*minpos = l->mark;
+			}
+			continue;
+		}
+		for (uint32_t k = 0; k < i->noperands && ok; k++) {
+			if (i->operands[k]->parent != c)
+				continue;
+			if (sp == cap) {
+				cap *= 2;
+				const hilo_instr **ns = realloc(st, cap * sizeof *ns);
+				if (!ns) {
+					ok = false;
+					break;
+				}
+				st = ns;
+			}
+			st[sp++] = i->operands[k];
+		}
+	}
+	free(st);
+	return ok;
+}
+
+/* Are the frontier leaves independent (none an operand ancestor of another)?
+ * Only then may they take independent random values. Before-instructions'
+ * mark holds their post-order position (operands first), which prunes the
+ * search to positions at or after the earliest leaf. */
+static bool frontier_independent(pairctx *P, const hilo_instr *b, const hilo_instr *a)
+{
+	const hilo_comp *cb = b->parent;
+	hilo_ptrmap seen, leaves;
+	hilo_ptrmap_init(&seen);
+	hilo_ptrmap_init(&leaves);
+	int64_t minpos = INT64_MAX;
+	bool ok = collect_leaves(P, b, cb, &seen, &leaves, &minpos);
+	hilo_ptrmap_clear(&seen);
+	ok = ok && collect_leaves(P, a, cb, &seen, &leaves, &minpos);
+	uint64_t steps = 0;
+	const hilo_instr **st = NULL;
+	uint32_t cap = 0;
+	for (size_t k = 0; ok && k < leaves.cap; k++) {
+		const hilo_instr *l = leaves.keys ? leaves.keys[k] : NULL;
+		if (!l || l->op == HILO_OP_PARAMETER)
+			continue;
+		hilo_ptrmap_clear(&seen);
+		uint32_t sp = 0;
+		for (uint32_t q = 0; q < l->noperands && ok; q++) {
+			if (sp == cap) {
+				cap = cap ? cap * 2 : 64;
+				const hilo_instr **ns = realloc(st, cap * sizeof *ns);
+				if (!ns) {
+					ok = false;
+					break;
+				}
+				st = ns;
+			}
+			st[sp++] = l->operands[q];
+		}
+		while (sp && ok) {
+			const hilo_instr *i = st[--sp];
+			if (i->parent != cb || i->mark < minpos || hilo_ptrmap_get(&seen, i))
+				continue;
+			if (hilo_ptrmap_get(&leaves, i) || ++steps > 2000000) {
+				ok = false;
+				break;
+			}
+			if (!hilo_ptrmap_put(&seen, i, (void *)1)) {
+				ok = false;
+				break;
+			}
+			for (uint32_t q = 0; q < i->noperands; q++) {
+				if (sp == cap) {
+					cap = cap ? cap * 2 : 64;
+					const hilo_instr **ns = realloc(st, cap * sizeof *ns);
+					if (!ns) {
+						ok = false;
+						break;
+					}
+					st = ns;
+				}
+				st[sp++] = i->operands[q];
+			}
+		}
+	}
+	free(st);
+	hilo_ptrmap_free(&seen);
+	hilo_ptrmap_free(&leaves);
+	return ok;
+}
+
+static hilo_literal *leaf_value(cone_eval *E, const hilo_instr *i)
+{
+	uint64_t stream = i->op == HILO_OP_PARAMETER ? (uint64_t)i->param_no : 0x1000000ull + i->id;
+	void *key = (void *)(uintptr_t)(stream + 1);
+	hilo_literal *l = hilo_ptrmap_get(&E->leaves, key);
+	if (l)
+		return l;
+	int64_t ne = i->shape->type == HILO_T_TUPLE ? 0 : hilo_shape_elements(i->shape);
+	if (ne < 0 || (uint64_t)ne > E->budget - E->used) {
+		hilo_diag_add(&E->d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0,
+			"the frontier value %s (%lld elements) is over the budget of %llu element-ops",
+			i->name, (long long)ne, (unsigned long long)E->budget);
+		return NULL;
+	}
+	E->used += (uint64_t)ne;
+	l = hilo_literal_create(E->sm, i->shape);
+	if (!l) {
+		hilo_diag_add(&E->d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0,
+			"the frontier value %s is too large to create", i->name);
+		return NULL;
+	}
+	hilo_literal_fill_random(l, E->seed, stream);
+	return hilo_ptrmap_put(&E->leaves, key, l) ? l : NULL;
+}
+
+/* Value of instruction root (in the record's computation) on this input. */
+static hilo_literal *eval_cone(cone_eval *E, const hilo_instr *root)
+{
+	hilo_ptrmap memo;
+	hilo_ptrmap_init(&memo);
+	typedef struct { const hilo_instr *i; uint32_t k; } frame;
+	uint32_t cap = 64, sp = 0;
+	frame *st = malloc(cap * sizeof *st);
+	hilo_literal **ops = NULL;
+	uint32_t opcap = 0;
+	hilo_literal *res = NULL;
+	const hilo_comp *c = root->parent;
+	if (!st)
+		goto out;
+	st[sp++] = (frame){root, 0};
+	while (sp) {
+		frame *f = &st[sp - 1];
+		const hilo_instr *i = f->i;
+		if (f->k == 0 && (E->params_only ? i->op == HILO_OP_PARAMETER : is_frontier(E->P, i))) {
+			hilo_literal *l = leaf_value(E, i);
+			if (!l || !hilo_ptrmap_put(&memo, i, l))
+				goto out;
+			sp--;
+			continue;
+		}
+		if (f->k < i->noperands) {
+			const hilo_instr *o = i->operands[f->k++];
+			if (hilo_ptrmap_get(&memo, o))
+				continue;
+			if (o->parent != c || sp > c->ninstrs + 1)
+				goto out;
+			if (sp == cap) {
+				cap *= 2;
+				frame *ns = realloc(st, cap * sizeof *ns);
+				if (!ns)
+					goto out;
+				st = ns;
+			}
+			st[sp++] = (frame){o, 0};
+			continue;
+		}
+		if (i->noperands > opcap) {
+			free(ops);
+			opcap = i->noperands * 2;
+			if (!(ops = malloc(opcap * sizeof *ops)))
+				goto out;
+		}
+		for (uint32_t k = 0; k < i->noperands; k++)
+			ops[k] = hilo_ptrmap_get(&memo, i->operands[k]);
+		hilo_eval_opts eo = {E->budget};
+		hilo_literal *r = hilo_eval_instr_in(E->sm, i, ops, &eo, &E->used, &E->d);
+		if (!r || !hilo_ptrmap_put(&memo, i, r))
+			goto out;
+		sp--;
+	}
+	res = hilo_ptrmap_get(&memo, root);
+out:
+	free(st);
+	free(ops);
+	hilo_ptrmap_free(&memo);
+	return res;
+}
+
+static void first_error(const hilo_diags *d, char *out, size_t cap)
+{
+	for (size_t k = 0; k < d->n; k++)
+		if (d->items[k].sev == HILO_SEV_ERROR) {
+			snprintf(out, cap, "%s", d->items[k].msg);
+			return;
+		}
+	snprintf(out, cap, "out of memory");
+}
+
+void cone_test(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n,
+	uint64_t seed, uint64_t budget, cone_result *r)
+{
+	memset(r, 0, sizeof *r);
+	/* independent random frontier values only where they are realisable */
+	bool params_only = !frontier_independent(P, b, a);
+	for (int t = 0; t < n; t++) {
+		cone_eval E;
+		memset(&E, 0, sizeof E);
+		E.P = P;
+		E.params_only = params_only;
+		E.seed = seed + (uint64_t)t;
+		E.budget = budget;
+		hilo_ptrmap_init(&E.leaves);
+		hilo_diags_init(&E.d);
+		E.sm = hilo_module_create("cone");
+		hilo_literal *vb = E.sm ? eval_cone(&E, b) : NULL;
+		hilo_literal *va = vb ? eval_cone(&E, a) : NULL;
+		int status = 0;
+		if (!va) {
+			char why[700];
+			first_error(&E.d, why, sizeof why);
+			snprintf(r->msg, sizeof r->msg, "%s: %s", vb ? "after" : "before", why);
+			status = 2;
+		} else if (hilo_literal_describe_diff(vb, va, E.seed, r->msg, sizeof r->msg)) {
+			status = 1;
+		}
+		hilo_ptrmap_free(&E.leaves);
+		hilo_diags_free(&E.d);
+		if (E.sm)
+			hilo_module_destroy(E.sm);
+		if (status) {
+			r->status = status;
+			return;
+		}
+	}
+	snprintf(r->msg, sizeof r->msg, "%d input set%s agree (seeds %llu..%llu%s)", n,
+		n == 1 ? "" : "s", (unsigned long long)seed, (unsigned long long)(seed + (uint64_t)n - 1),
+		params_only ? ", from the computation's parameters" : "");
+}
+
+/* Collects the frontier names of the cone of root into buf. */
+static void frontier_of(pairctx *P, const hilo_instr *root, hilo_ptrmap *seen, hilo_buf *out,
+	int *shown, int *more)
+{
+	const hilo_comp *c = root->parent;
+	uint32_t cap = 64, sp = 0;
+	const hilo_instr **st = malloc(cap * sizeof *st);
+	if (!st)
+		return;
+	st[sp++] = root;
+	while (sp) {
+		const hilo_instr *i = st[--sp];
+		if (hilo_ptrmap_get(seen, i))
+			continue;
+		if (!hilo_ptrmap_put(seen, i, (void *)1))
+			break;
+		if (i->op == HILO_OP_PARAMETER || is_shared(P, i)) {
+			if (*shown < 6) {
+				hilo_buf_printf(out, "%s%s", *shown ? ", " : "", i->name);
+				(*shown)++;
+			} else {
+				(*more)++;
+			}
+			continue;
+		}
+		for (uint32_t k = 0; k < i->noperands; k++) {
+			if (i->operands[k]->parent != c)
+				continue;
+			if (sp == cap) {
+				cap *= 2;
+				const hilo_instr **ns = realloc(st, cap * sizeof *ns);
+				if (!ns) {
+					free(st);
+					return;
+				}
+				st = ns;
+			}
+			st[sp++] = i->operands[k];
+		}
+	}
+	free(st);
+}
+
+void cone_frontier(pairctx *P, const hilo_instr *b, const hilo_instr *a, char *buf, size_t cap)
+{
+	hilo_buf out;
+	hilo_buf_init(&out);
+	hilo_ptrmap seen;
+	hilo_ptrmap_init(&seen);
+	int shown = 0, more = 0;
+	frontier_of(P, b, &seen, &out, &shown, &more);
+	hilo_ptrmap_clear(&seen);
+	/* after-side leaves are the same instructions by id: report new ones */
+	frontier_of(P, a, &seen, &out, &shown, &more);
+	if (more)
+		hilo_buf_printf(&out, " and %d more", more);
+	snprintf(buf, cap, "%s", out.len ? hilo_buf_cstr(&out) : "(constants only)");
+	hilo_buf_free(&out);
+	hilo_ptrmap_free(&seen);
+}

@@ -1,0 +1,737 @@
+/* records.c - the rewrite validator's driver glue: rewrite records derived
+ * from an id-stable diff of the modules before and after a pass, their
+ * verdicts, the summary, remarks and failure messages (docs/proof.md).
+ *
+ * Correspondence: a computation corresponds to the one of the same name in
+ * the other module when both have the same signature (parameter and root
+ * shapes). An instruction of the after-module is *shared* when the before-
+ * module has an instruction with the same id in the corresponding
+ * computation with the same opcode, shape, meaningful attributes, literal,
+ * parameter number, equivalent called computations and the same shared
+ * operands (by id). Shared instructions compute the same function of their
+ * computation's parameters, so they are the frontier of every cone.
+ *
+ * Records (grouped when identical), per corresponding computation pair:
+ *  (a) an operand slot of a same-defined instruction whose operand id
+ *      changed: old operand value vs new operand value;
+ *  (b) an instruction with the same id but another definition;
+ *  (r) a computation whose root id changed: old root vs new root;
+ *  (c) a side-effecting instruction that disappeared: failed (a live
+ *      side effect must never be dropped) unless an instruction of the
+ *      same opcode and target took its place in the same computation;
+ *  (e) an entry computation that no longer corresponds (signature or name
+ *      changed): the two entry roots as one record, never silence.
+ * Computations are processed callees first; one all of whose records are
+ * proved or tested is equivalent, so call sites that did not change are
+ * shared again and do not re-prove the callee.
+ */
+#include "check_internal.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+struct hilo_validator {
+	hilo_validate_opts o;
+	hilo_validate_summary s;
+};
+
+hilo_validator *hilo_validator_create(const hilo_validate_opts *o)
+{
+	hilo_validator *v = calloc(1, sizeof *v);
+	if (!v)
+		return NULL;
+	if (o)
+		v->o = *o;
+	if (v->o.inputs <= 0)
+		v->o.inputs = 3;
+	if (!v->o.budget)
+		v->o.budget = HILO_EVAL_DEFAULT_BUDGET;
+	v->s.inputs = v->o.inputs;
+	return v;
+}
+
+void hilo_validator_destroy(hilo_validator *v)
+{
+	free(v);
+}
+
+void hilo_validator_summary(const hilo_validator *v, hilo_validate_summary *s)
+{
+	*s = v->s;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- id maps and correspondence ----------------------------------------- */
+
+static bool side_init(side *s, hilo_module *m, int k, uint32_t nid)
+{
+	s->m = m;
+	s->k = k;
+	s->nid = nid;
+	s->by_id = calloc((size_t)nid + 1, sizeof *s->by_id);
+	if (!s->by_id)
+		return false;
+	for (uint32_t c = 0; c < m->ncomps; c++)
+		for (hilo_instr *i = m->comps[c]->first; i; i = i->next)
+			if (i->id < nid)
+				s->by_id[i->id] = i;
+	return true;
+}
+
+static int cmp_comp_name(const void *a, const void *b)
+{
+	return strcmp((*(hilo_comp *const *)a)->name, (*(hilo_comp *const *)b)->name);
+}
+
+static bool same_signature(const hilo_comp *a, const hilo_comp *b)
+{
+	if (a->nparams != b->nparams || !a->root || !b->root ||
+	    !chk_shape_same(a->root->shape, b->root->shape))
+		return false;
+	for (uint32_t k = 0; k < a->nparams; k++)
+		if (!a->params[k] || !b->params[k] ||
+		    !chk_shape_same(a->params[k]->shape, b->params[k]->shape))
+			return false;
+	return true;
+}
+
+/* Is there a computation of this name in the after-module? */
+static bool hilo_module_find_named(pairctx *P, const char *name)
+{
+	hilo_comp key = {0};
+	key.name = name;
+	hilo_comp *kp = &key;
+	return bsearch(&kp, P->after_sorted, P->s[1].m->ncomps, sizeof *P->after_sorted,
+		cmp_comp_name) != NULL;
+}
+
+/* Pairs computations by name (sorted array + binary search). */
+static bool correspond(pairctx *P)
+{
+	hilo_module *Am = P->s[1].m;
+	P->after_sorted = malloc(((size_t)Am->ncomps + 1) * sizeof *P->after_sorted);
+	if (!P->after_sorted)
+		return false;
+	memcpy(P->after_sorted, Am->comps, Am->ncomps * sizeof *P->after_sorted);
+	qsort(P->after_sorted, Am->ncomps, sizeof *P->after_sorted, cmp_comp_name);
+	hilo_module *B = P->s[0].m, *A = P->s[1].m;
+	hilo_comp **sorted = malloc(((size_t)B->ncomps + 1) * sizeof *sorted);
+	if (!sorted)
+		return false;
+	memcpy(sorted, B->comps, B->ncomps * sizeof *sorted);
+	qsort(sorted, B->ncomps, sizeof *sorted, cmp_comp_name);
+	bool ok = true;
+	for (uint32_t k = 0; k < A->ncomps && ok; k++) {
+		hilo_comp *ca = A->comps[k];
+		hilo_comp key = {0};
+		key.name = ca->name;
+		hilo_comp *kp = &key;
+		hilo_comp **f = bsearch(&kp, sorted, B->ncomps, sizeof *sorted, cmp_comp_name);
+		if (!f || !same_signature(*f, ca) || (*f)->is_entry != ca->is_entry)
+			continue;
+		ok = hilo_ptrmap_put(&P->corr, ca, *f) && hilo_ptrmap_put(&P->corr, *f, ca);
+	}
+	free(sorted);
+	return ok;
+}
+
+/* ---- attributes and shared instructions ---------------------------------- */
+
+static bool attr_skip(const hilo_attr *a)
+{
+	static const char *const skip[] = {"sharding", "frontend_attributes", "statistics",
+		"metadata", "control-predecessors", "origin", "result_accuracy"};
+	if (a->kind == HILO_ATTR_CONTROL || a->kind == HILO_ATTR_METADATA)
+		return true;
+	for (size_t q = 0; q < sizeof skip / sizeof *skip; q++)
+		if (!strcmp(a->key, skip[q]))
+			return true;
+	return false;
+}
+
+static bool comp_equiv(pairctx *P, const hilo_comp *cb, const hilo_comp *ca)
+{
+	return hilo_ptrmap_get(&P->corr, ca) == cb && hilo_ptrmap_get(&P->equiv, ca);
+}
+
+static bool attrs_same(pairctx *P, const hilo_instr *b, const hilo_instr *a)
+{
+	uint32_t kb = 0, ka = 0;
+	for (;;) {
+		while (kb < b->nattrs && attr_skip(&b->attrs[kb]))
+			kb++;
+		while (ka < a->nattrs && attr_skip(&a->attrs[ka]))
+			ka++;
+		if (kb == b->nattrs || ka == a->nattrs)
+			return kb == b->nattrs && ka == a->nattrs;
+		const hilo_attr *x = &b->attrs[kb++], *y = &a->attrs[ka++];
+		if (strcmp(x->key, y->key) || x->kind != y->kind || x->n != y->n)
+			return false;
+		switch (x->kind) {
+		case HILO_ATTR_RAW: case HILO_ATTR_STRING: case HILO_ATTR_ENUM:
+			if ((x->v.text == NULL) != (y->v.text == NULL) ||
+			    (x->v.text && strcmp(x->v.text, y->v.text)))
+				return false;
+			break;
+		case HILO_ATTR_INT: case HILO_ATTR_BOOL:
+			if (x->v.i != y->v.i)
+				return false;
+			break;
+		case HILO_ATTR_INTS:
+			if (x->n && memcmp(x->v.ints, y->v.ints, (size_t)x->n * sizeof *x->v.ints))
+				return false;
+			break;
+		case HILO_ATTR_SLICE: case HILO_ATTR_PADDING:
+			if (x->n && memcmp(x->v.ints, y->v.ints, 3 * (size_t)x->n * sizeof *x->v.ints))
+				return false;
+			break;
+		case HILO_ATTR_COMP: case HILO_ATTR_COMPS: {
+			int cnt = x->kind == HILO_ATTR_COMP ? 1 : x->n;
+			for (int q = 0; q < cnt; q++) {
+				int64_t ib = x->v.i + q, ia = y->v.i + q;
+				if (ib < 0 || ia < 0 || ib >= (int64_t)b->ncalled || ia >= (int64_t)a->ncalled ||
+				    !comp_equiv(P, b->called[ib], a->called[ia]))
+					return false;
+			}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+static bool lit_bytes_same(const hilo_literal *a, const hilo_literal *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->elided != b->elided || a->nbytes != b->nbytes || a->ntuple != b->ntuple)
+		return false;
+	for (int k = 0; k < a->ntuple; k++)
+		if (!lit_bytes_same(a->elems[k], b->elems[k]))
+			return false;
+	return !a->nbytes || !memcmp(a->data, b->data, a->nbytes);
+}
+
+/* Same definition apart from the operands. */
+static bool same_local(pairctx *P, const hilo_instr *b, const hilo_instr *a)
+{
+	if (b->op != a->op || b->async_op != a->async_op || b->noperands != a->noperands ||
+	    b->ncalled != a->ncalled || !chk_shape_same(b->shape, a->shape))
+		return false;
+	if (a->op == HILO_OP_PARAMETER && a->param_no != b->param_no)
+		return false;
+	if (a->op == HILO_OP_BITCAST && !hilo_shape_equal(b->shape, a->shape))
+		return false;
+	if (a->op == HILO_OP_CONSTANT && !lit_bytes_same(b->literal, a->literal))
+		return false;
+	/* a called computation not referenced by an attribute still counts */
+	for (uint32_t k = 0; k < a->ncalled; k++)
+		if (!comp_equiv(P, b->called[k], a->called[k]))
+			return false;
+	return attrs_same(P, b, a);
+}
+
+/* Instructions of c in an order where operands come first (malloc'd).
+ * seen: a per-pair array by id holding the stamp of the last walk. */
+static const hilo_instr **post_order(pairctx *P, const hilo_comp *c, uint32_t *n)
+{
+	size_t cap = (size_t)c->ninstrs + 1;
+	const hilo_instr **out = malloc(cap * sizeof *out);
+	typedef struct { const hilo_instr *i; uint32_t k; } frame;
+	frame *st = malloc(cap * sizeof *st);
+	uint32_t stamp = ++P->stamp;
+	uint32_t *seen = P->seen;
+	uint32_t no = 0;
+	bool ok = out && st;
+	for (const hilo_instr *r = c->first; r && ok; r = r->next) {
+		if (r->id >= P->nshared || seen[r->id] == stamp)
+			continue;
+		uint32_t sp = 0;
+		st[sp++] = (frame){r, 0};
+		seen[r->id] = stamp;
+		while (sp && ok) {
+			frame *f = &st[sp - 1];
+			if (f->k < f->i->noperands) {
+				const hilo_instr *o = f->i->operands[f->k++];
+				if (o->parent != c || o->id >= P->nshared || seen[o->id] == stamp)
+					continue;
+				if (sp >= cap) {
+					ok = false;
+					break;
+				}
+				st[sp++] = (frame){o, 0};
+				seen[o->id] = stamp;
+				continue;
+			}
+			if (no < cap)
+				out[no++] = f->i;
+			sp--;
+		}
+	}
+	free(st);
+	if (!ok) {
+		free(out);
+		return NULL;
+	}
+	*n = no;
+	return out;
+}
+
+/* ---- records --------------------------------------------------------------- */
+
+enum { R_OPERAND, R_REDEF, R_ROOT, R_REMOVED, R_ENTRY, R_DEAD, R_GONE };
+
+typedef struct record {
+	int kind;
+	const hilo_instr *b, *a;     /* before value, after value (a NULL for R_REMOVED) */
+	const hilo_instr *user;      /* R_OPERAND: one after-instruction that uses a */
+	uint32_t slot;
+	uint32_t count;              /* identical records grouped */
+} record;
+
+typedef struct recset {
+	record *v;
+	size_t n, cap;
+	hilo_ptrmap idx;             /* (b id, a id) key -> index + 1 */
+} recset;
+
+static bool rec_add(recset *R, int kind, const hilo_instr *b, const hilo_instr *a,
+	const hilo_instr *user, uint32_t slot)
+{
+	uint64_t key = ((uint64_t)b->id << 32 | (a ? a->id : 0xffffffffu)) + 1;
+	void *got = hilo_ptrmap_get(&R->idx, (void *)(uintptr_t)key);
+	if (got) {
+		R->v[(uintptr_t)got - 1].count++;
+		return true;
+	}
+	if (R->n == R->cap) {
+		size_t nc = R->cap ? R->cap * 2 : 16;
+		record *nv = realloc(R->v, nc * sizeof *nv);
+		if (!nv)
+			return false;
+		R->v = nv;
+		R->cap = nc;
+	}
+	R->v[R->n] = (record){kind, b, a, user, slot, 1};
+	R->n++;
+	return hilo_ptrmap_put(&R->idx, (void *)(uintptr_t)key, (void *)(uintptr_t)R->n);
+}
+
+/* ---- verdicts -------------------------------------------------------------- */
+
+enum { V_PROVED, V_TESTED, V_SKIPPED, V_FAILED, V_ASSUMED, V_DEFERRED };
+static const char *const verdict_name[] = {"proved", "tested", "skipped", "failed", "assumed",
+	"deferred"};
+
+static void pos(char *buf, size_t cap, const hilo_instr *i)
+{
+	if (i && i->line)
+		snprintf(buf, cap, " (%d:%d)", i->line, i->col);
+	else
+		buf[0] = 0;
+}
+
+static void describe(const record *r, char *buf, size_t cap)
+{
+	char pb[32], pa[32];
+	pos(pb, sizeof pb, r->b);
+	pos(pa, sizeof pa, r->a);
+	const char *cn = r->b->parent ? r->b->parent->name : "?";
+	switch (r->kind) {
+	case R_OPERAND:
+		snprintf(buf, cap, "in %s: operand %u of %s: %s%s replaced by %s%s", cn, r->slot,
+			r->user ? r->user->name : "?", r->b->name, pb, r->a->name, pa);
+		break;
+	case R_REDEF:
+		snprintf(buf, cap, "in %s: %s%s redefined", cn, r->b->name, pb);
+		break;
+	case R_ROOT:
+		snprintf(buf, cap, "in %s: root %s%s replaced by %s%s", cn, r->b->name, pb,
+			r->a->name, pa);
+		break;
+	case R_REMOVED:
+		snprintf(buf, cap, "in %s: side-effecting %s%s removed", cn, r->b->name, pb);
+		break;
+	case R_GONE:
+		snprintf(buf, cap, "%u computation%s no longer in the module (%s, ...)", r->count,
+			r->count == 1 ? "" : "s", cn);
+		break;
+	case R_DEAD:
+		snprintf(buf, cap, "in %s: %u unused side-effect-free instruction%s removed (%s%s, ...)",
+			cn, r->count, r->count == 1 ? "" : "s", r->b->name, pb);
+		break;
+	default:
+		snprintf(buf, cap, "entry %s no longer corresponds: root %s%s vs %s%s", cn,
+			r->b->name, pb, r->a->name, pa);
+		break;
+	}
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void remark(pairctx *P, const record *r, int verdict, const char *method, const char *why)
+{
+	FILE *f = P->v->o.remarks;
+	if (!f)
+		return;
+	char what[600];
+	describe(r, what, sizeof what);
+	char reason[1600];
+	snprintf(reason, sizeof reason, "%s%s%s", what, why && *why ? ": " : "", why ? why : "");
+	fputs("{\"pass\":", f);
+	json_str(f, P->pass);
+	fputs(",\"computation\":", f);
+	json_str(f, r->b->parent ? r->b->parent->name : "");
+	fputs(",\"instruction\":", f);
+	json_str(f, r->a ? r->a->name : r->b->name);
+	fputs(",\"action\":", f);
+	json_str(f, verdict_name[verdict]);
+	fputs(",\"method\":", f);
+	json_str(f, method);
+	fprintf(f, ",\"count\":%u", r->count);
+	fputs(",\"reason\":", f);
+	json_str(f, reason);
+	fputs("}\n", f);
+}
+
+static bool is_assumed(const hilo_run_state *run, const record *r)
+{
+	size_t n = 0;
+	const hilo_assumed_eq *q = run ? hilo_run_assumed(run, &n) : NULL;
+	for (size_t k = 0; k < n; k++)
+		if (r->a && q[k].replaced_id == r->b->id && q[k].by_id == r->a->id)
+			return true;
+	return false;
+}
+
+/* Judges one record; returns the verdict. may_defer: the record lives in a
+ * called computation, so a counterexample found with free parameters may
+ * be impossible in the calling contexts (a pass may specialise a body to
+ * its only call site): the call sites are judged instead. */
+static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_diags *d,
+	bool may_defer)
+{
+	hilo_validator *v = P->v;
+	char why[1000] = "";
+	const char *method = "term";
+	int verdict;
+	if (r->kind == R_DEAD) {
+		/* nothing kept uses them (a use would be a changed operand, its
+		 * own record) and they have no effect: the results cannot change */
+		method = "dead";
+		verdict = V_PROVED;
+	} else if (r->kind == R_REMOVED) {
+		method = "structure";
+		verdict = V_FAILED;
+		snprintf(why, sizeof why, "a live side effect was dropped");
+	} else if (!chk_shape_same(r->b->shape, r->a->shape)) {
+		method = "structure";
+		verdict = V_FAILED;
+		snprintf(why, sizeof why, "the value's shape changed");
+	} else {
+		tid tb = terms_of(P, 0, r->b, false);
+		tid ta = tb != TID_NONE ? terms_of(P, 1, r->a, false) : TID_NONE;
+		if (tb == TID_NONE || tb != ta) {
+			/* the two sides may cut the frontier at different depths */
+			tb = terms_of(P, 0, r->b, true);
+			ta = tb != TID_NONE ? terms_of(P, 1, r->a, true) : TID_NONE;
+		}
+		if (tb != TID_NONE && tb == ta) {
+			verdict = V_PROVED;
+		} else {
+			method = "random";
+			cone_result cr;
+			cone_test(P, r->b, r->a, v->o.inputs, v->o.seed, v->o.budget, &cr);
+			snprintf(why, sizeof why, "%s", cr.msg);
+			verdict = cr.status == 0 ? V_TESTED : cr.status == 1 ? V_FAILED : V_SKIPPED;
+		}
+	}
+	if (verdict != V_PROVED && verdict != V_TESTED && is_assumed(run, r))
+		verdict = V_ASSUMED;
+	if (verdict == V_FAILED && may_defer && !strcmp(method, "random")) {
+		verdict = V_DEFERRED;
+		P->deferred++;
+		size_t len = strlen(why);
+		snprintf(why + len, sizeof why - len, "; judged again at the call sites");
+	}
+	remark(P, r, verdict, method, why);
+	if (verdict == V_FAILED) {
+		char what[600], fr[400];
+		describe(r, what, sizeof what);
+		if (r->a)
+			cone_frontier(P, r->b, r->a, fr, sizeof fr);
+		else
+			snprintf(fr, sizeof fr, "-");
+		const hilo_instr *at = r->b->line ? r->b : r->a;
+		hilo_diag_add(d, HILO_SEV_ERROR, v->o.filename, at ? at->line : 0, at ? at->col : 0,
+			NULL, 0, "equivalence check failed: pass '%s' changed the program's result: %s; "
+			"frontier: %s; method %s: %s", P->pass, what, fr, method, why);
+	}
+	return verdict;
+}
+
+static void count(hilo_validator *v, int verdict, const char *method)
+{
+	switch (verdict) {
+	case V_PROVED:
+		v->s.rewrites++;
+		v->s.proved++;
+		if (!strcmp(method, "tagged"))
+			v->s.by_tagged++;
+		else
+			v->s.by_term++;
+		break;
+	case V_TESTED: v->s.rewrites++; v->s.tested++; break;
+	case V_SKIPPED: v->s.rewrites++; v->s.skipped++; break;
+	case V_FAILED: v->s.rewrites++; v->s.failed++; break;
+	case V_ASSUMED: v->s.assumed++; break;
+	default: break;
+	}
+}
+
+/* ---- per computation -------------------------------------------------------- */
+
+static bool is_effect(const hilo_module *m, const hilo_instr *i)
+{
+	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, "custom_call_target") : NULL;
+	/* Neuron boundary markers are identities whatever their flag says
+	 * (SPEC section 4: the passes strip them) */
+	if (t && (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End")))
+		return false;
+	if (hilo_instr_has_side_effect(m, i))
+		return true;
+	return t && !strcmp(t, "Sharding");
+}
+
+/* Does ca hold a new instruction (not in the before-module) with b's opcode
+ * and custom-call target? (a side effect moved to a fresh instruction) */
+static bool effect_kept(pairctx *P, const hilo_comp *ca, const hilo_instr *b)
+{
+	const char *tb = hilo_instr_get_string(b, "custom_call_target");
+	for (const hilo_instr *a = ca->first; a; a = a->next) {
+		if (a->op != b->op || (a->id < P->s[0].nid && P->s[0].by_id[a->id]))
+			continue;
+		const char *ta = hilo_instr_get_string(a, "custom_call_target");
+		if ((!ta && !tb) || (ta && tb && !strcmp(ta, tb)))
+			return true;
+	}
+	return false;
+}
+
+static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, hilo_diags *d)
+{
+	hilo_comp *cb = hilo_ptrmap_get(&P->corr, ca);
+	side *SB = &P->s[0];
+	uint32_t n = 0;
+	const hilo_instr **ord = post_order(P, ca, &n);
+	if (!ord)
+		return false;
+	recset R = {0};
+	hilo_ptrmap_init(&R.idx);
+	bool ok = true;
+	/* shared flags (operands first) */
+	for (uint32_t k = 0; k < n; k++) {
+		const hilo_instr *a = ord[k];
+		const hilo_instr *b = cb && a->id < SB->nid ? SB->by_id[a->id] : NULL;
+		bool sh = b && b->parent == cb && same_local(P, b, a);
+		for (uint32_t q = 0; sh && q < a->noperands; q++)
+			sh = a->operands[q]->id == b->operands[q]->id && is_same(P, a->operands[q]);
+		if (a->id < P->nshared)
+			P->shared[a->id] = sh;
+	}
+	if (!cb) {
+		free(ord);
+		hilo_ptrmap_free(&R.idx);
+		return true;
+	}
+	/* before-side post-order positions (cone tests prune with them) */
+	uint32_t nb = 0;
+	const hilo_instr **ordb = post_order(P, cb, &nb);
+	if (!ordb) {
+		free(ord);
+		hilo_ptrmap_free(&R.idx);
+		return false;
+	}
+	for (uint32_t k = 0; k < nb; k++)
+		((hilo_instr *)ordb[k])->mark = k;
+	free(ordb);
+	/* an instruction redefined with another shape cannot be compared with
+	 * its old self: its users are compared instead (reshaped[id] = 1) */
+	uint8_t *reshaped = P->reshaped;
+	for (uint32_t k = 0; k < n && ok; k++) {
+		const hilo_instr *a = ord[k];
+		const hilo_instr *b = a->id < SB->nid ? SB->by_id[a->id] : NULL;
+		if (!b || b->parent != cb || is_same(P, a))
+			continue;
+		bool via_reshaped = false;
+		for (uint32_t q = 0; q < a->noperands; q++)
+			if (a->operands[q]->id < P->nshared && reshaped[a->operands[q]->id])
+				via_reshaped = true;
+		if (!same_local(P, b, a) || via_reshaped) {
+			if (!chk_shape_same(b->shape, a->shape)) {
+				if (a->id < P->nshared)
+					reshaped[a->id] = 1; /* ids are unique: no reset needed */
+				continue;
+			}
+			ok = rec_add(&R, R_REDEF, b, a, NULL, 0);
+			continue;
+		}
+		for (uint32_t q = 0; q < a->noperands && ok; q++)
+			if (a->operands[q]->id != b->operands[q]->id)
+				ok = rec_add(&R, R_OPERAND, b->operands[q], a->operands[q], a, q);
+	}
+	if (ok && ca->root && cb->root && ca->root->id != cb->root->id)
+		ok = rec_add(&R, R_ROOT, cb->root, ca->root, NULL, 0);
+	/* removed instructions: side effects fail, the rest is one record */
+	const hilo_instr *dead = NULL;
+	uint32_t ndead = 0;
+	for (const hilo_instr *b = cb->first; b && ok; b = b->next) {
+		const hilo_instr *a = b->id < P->s[1].nid ? P->s[1].by_id[b->id] : NULL;
+		if (a && a->parent == ca)
+			continue;
+		if (is_effect(SB->m, b)) {
+			if (!effect_kept(P, ca, b))
+				ok = rec_add(&R, R_REMOVED, b, NULL, NULL, 0);
+		} else if (!dead) {
+			dead = b;
+		} else {
+			ndead++;
+		}
+	}
+	if (ok && dead) {
+		ok = rec_add(&R, R_DEAD, dead, NULL, NULL, 0);
+		R.v[R.n - 1].count += ndead;
+	}
+	free(ord);
+	bool all_good = ok;
+	for (size_t k = 0; k < R.n && ok; k++) {
+		int verdict = judge(P, &R.v[k], run, d, !ca->is_entry);
+		count(P->v, verdict, verdict == V_PROVED ? "term" : "");
+		if (verdict == V_SKIPPED || verdict == V_FAILED || verdict == V_DEFERRED)
+			all_good = false;
+	}
+	if (ok && all_good)
+		ok = hilo_ptrmap_put(&P->equiv, ca, (void *)1);
+	free(R.v);
+	hilo_ptrmap_free(&R.idx);
+	return ok;
+}
+
+bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *after,
+	const char *pass, const hilo_run_state *run, hilo_diags *d, bool *identical)
+{
+	if (identical)
+		*identical = false;
+	double t0 = now_seconds();
+	pairctx P;
+	memset(&P, 0, sizeof P);
+	P.v = v;
+	P.pass = pass;
+	P.work_limit = 50000000;
+	uint32_t nid = before->next_id > after->next_id ? before->next_id : after->next_id;
+	hilo_ptrmap_init(&P.corr);
+	hilo_ptrmap_init(&P.equiv);
+	for (int k = 0; k < 4; k++)
+		hilo_ptrmap_init(&P.top[k]);
+	for (int k = 0; k < 2; k++) {
+		hilo_ptrmap_init(&P.canon[k]);
+		hilo_ptrmap_init(&P.inl[k]);
+	}
+	bool ok = side_init(&P.s[0], before, 0, nid) && side_init(&P.s[1], after, 1, nid);
+	P.nshared = nid;
+	ok = ok && (P.shared = calloc((size_t)nid + 1, 1)) != NULL;
+	ok = ok && (P.reshaped = calloc((size_t)nid + 1, 1)) != NULL;
+	ok = ok && (P.seen = calloc((size_t)nid + 1, sizeof *P.seen)) != NULL;
+	ok = ok && (P.T = terms_create()) != NULL;
+	ok = ok && (P.scratch = hilo_module_create("validator-scratch")) != NULL;
+	ok = ok && correspond(&P);
+	uint32_t nc = 0;
+	hilo_comp **order = ok ? hilo_module_comp_post_order(after, &nc) : NULL;
+	ok = ok && order;
+	uint64_t recs0 = v->s.rewrites + v->s.assumed;
+	for (uint32_t k = 0; k < nc && ok; k++)
+		ok = process_comp(&P, order[k], run, d);
+	bool same = ok && before->ncomps == after->ncomps && v->s.rewrites + v->s.assumed == recs0 &&
+		P.deferred == 0 && hilo_module_instr_count(before) == hilo_module_instr_count(after);
+	for (uint32_t k = 0; same && k < after->ncomps; k++) {
+		const hilo_comp *ca = after->comps[k];
+		same = hilo_ptrmap_get(&P.corr, ca) != NULL && hilo_ptrmap_get(&P.equiv, ca) != NULL;
+		for (const hilo_instr *a = ca->first; same && a; a = a->next)
+			same = is_same(&P, a);
+	}
+	if (identical)
+		*identical = same;
+	/* computations that disappeared (by name): nothing can call them any
+	 * more (a call would be a changed instruction, judged above); one
+	 * record for all of them */
+	if (ok) {
+		const hilo_comp *gone = NULL;
+		uint32_t ngone = 0;
+		for (uint32_t k = 0; k < before->ncomps; k++) {
+			hilo_comp *cb = before->comps[k];
+			if (hilo_ptrmap_get(&P.corr, cb) || !cb->root || hilo_module_find_named(&P, cb->name))
+				continue;
+			if (!gone)
+				gone = cb;
+			ngone++;
+		}
+		if (gone) {
+			record r = {R_GONE, gone->root, NULL, NULL, 0, ngone};
+			remark(&P, &r, V_PROVED, "dead", "");
+			count(v, V_PROVED, "dead");
+		}
+	}
+	/* an entry computation the diff cannot pair: its roots as one record */
+	if (ok && before->entry && after->entry && !hilo_ptrmap_get(&P.corr, after->entry)) {
+		record r = {R_ENTRY, before->entry->root, after->entry->root, NULL, 0, 1};
+		if (r.b && r.a) {
+			int verdict;
+			if (!same_signature(before->entry, after->entry)) {
+				char what[600];
+				describe(&r, what, sizeof what);
+				hilo_diag_add(d, HILO_SEV_ERROR, v->o.filename, 0, 0, NULL, 0,
+					"equivalence check failed: pass '%s' changed the entry computation's "
+					"signature: %s; method structure", pass, what);
+				remark(&P, &r, V_FAILED, "structure", "entry signature changed");
+				verdict = V_FAILED;
+			} else {
+				verdict = judge(&P, &r, run, d, false);
+			}
+			count(v, verdict, "term");
+		}
+	}
+	terms_pair_fini(&P);
+	terms_destroy(P.T);
+	if (P.scratch)
+		hilo_module_destroy(P.scratch);
+	free(P.shared);
+	free(P.reshaped);
+	free(P.after_sorted);
+	free(P.seen);
+	free(P.s[0].by_id);
+	free(P.s[1].by_id);
+	hilo_ptrmap_free(&P.corr);
+	hilo_ptrmap_free(&P.equiv);
+	v->s.seconds += now_seconds() - t0;
+	return ok;
+}

@@ -1,0 +1,1445 @@
+/* terms.c - canonical hash-consed terms for the rewrite validator.
+ *
+ * A term is (op, value shape, attribute hash, integer parameters, operand
+ * terms, constant value). One table per (before, after) pair holds the
+ * terms of both modules, hash-consed, so equal subterms are one node and
+ * two cones are equal exactly when their root ids are equal; building is
+ * linear in the instructions visited, whatever the tensor sizes.
+ *
+ * Leaves: at the top level of a record's computation, every instruction
+ * shared by both modules is a leaf named by its id, and a parameter is a
+ * leaf named by its number: a proof then holds for every value of the
+ * leaves, so for every calling context. Inside an inlined call the
+ * callee's parameters are bound to the caller's operand terms.
+ *
+ * Normalisation (each rule exact; docs/proof.md says why):
+ *  - call / fusion inlined; conditional with a constant selector inlined;
+ *    while whose condition folds to a constant unrolled symbolically
+ *    (trip <= 1000, body x trip <= 800000), else uninterpreted;
+ *  - get-tuple-element(tuple(..)) -> element; tuple(gte(X,0..n-1)) -> X;
+ *  - copy, opt-barrier, domain, add-dependency, boundary markers: identity;
+ *  - operands all constant -> folded with the evaluator (bounded size);
+ *    a constant whose elements are all equal -> broadcast of a scalar;
+ *  - dynamic-slice / dynamic-update-slice with constant starts -> static
+ *    slice / update at the clamped starts; a static update that spans all
+ *    dimensions but one -> concatenate of base slices and the update;
+ *  - slice: canonical limits; of slice composed; full extent -> operand;
+ *    of concatenate -> the operand(s) it reads; of broadcast -> broadcast
+ *    of a slice; of a static update -> the update or the base when the
+ *    window lies inside or outside it;
+ *  - concatenate: nested same-dim flattened, empty operands dropped,
+ *    adjacent contiguous slices of one value merged, one operand -> it;
+ *  - pad without interior padding -> concatenate with broadcast pad values
+ *    (negative padding -> slice);
+ *  - broadcast of broadcast composed, identity broadcast / reshape /
+ *    transpose / convert -> operand, reshape of reshape composed;
+ *  - binary elementwise ops of a concatenate -> concatenate of the op on
+ *    the pieces; commutative ops order their operands; select with a
+ *    constant predicate -> the chosen operand; IEEE-exact identities
+ *    (float x + -0, x - +0, x * 1; integer x + 0, x - 0, x * 1, x | 0,
+ *    x ^ 0, x & ~0) -> x;
+ *  - everything else: an uninterpreted function of (opcode, attributes
+ *    with called computations by canonical term, operand terms).
+ */
+#include "check_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+enum {
+	T_LEAF = HILO_OP_COUNT + 1, /* shared instruction (ah = id) */
+	T_PARAM,                    /* parameter (ah = number) */
+	T_OPAQUE,                   /* value known on one side only (ah = side, id) */
+	T_DUS,                      /* static update: iv = starts */
+	T_CALLKEY,                  /* memo key for an inlined call (never a value) */
+};
+
+enum { FOLD_MAX = 1 << 12, CONST_BY_VALUE_MAX = 1 << 12, MAX_RANK = 64 };
+
+typedef struct term {
+	int op;
+	uint32_t n;
+	const hilo_shape *shape;
+	uint64_t ah;
+	uint64_t h;
+	tid *ops;
+	const hilo_literal *lit;   /* CONSTANT */
+	int64_t *iv;
+	int niv;
+} term;
+
+enum { BLOCK_BITS = 14, BLOCK = 1 << BLOCK_BITS };
+
+/* Terms live in fixed blocks, so a term pointer stays valid while the
+ * table grows. */
+struct termtab {
+	term **blocks;
+	uint32_t n, nblocks;
+	uint32_t *slots;           /* tid + 1, 0 empty */
+	uint32_t scap;
+	hilo_arena *a;
+	bool oom;
+};
+
+/* A building context: one computation on one side, either at the top level
+ * of a record (leaves: shared instructions, parameters) or inlined (the
+ * parameters bound to args). */
+typedef struct bctx {
+	int sk;
+	bool deep;                 /* top level without shared leaves */
+	const hilo_comp *c;
+	const tid *args;           /* NULL at the top level */
+	hilo_ptrmap memo;          /* instr -> tid + 1 */
+} bctx;
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static uint64_t hcomb(uint64_t h, uint64_t v)
+{
+	return mix(h ^ (v + 0x632be59bd9b4e019ull));
+}
+
+static uint64_t hbytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t x = 0xcbf29ce484222325ull;
+	for (size_t k = 0; k < n; k++)
+		x = (x ^ b[k]) * 0x100000001b3ull;
+	return hcomb(h, x ^ n);
+}
+
+static uint64_t hstr(uint64_t h, const char *s)
+{
+	return s ? hbytes(h, s, strlen(s)) : hcomb(h, 0x5eed);
+}
+
+bool chk_shape_same(const hilo_shape *a, const hilo_shape *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->type != b->type)
+		return false;
+	if (a->type == HILO_T_TUPLE) {
+		if (a->ntuple != b->ntuple)
+			return false;
+		for (int k = 0; k < a->ntuple; k++)
+			if (!chk_shape_same(a->elems[k], b->elems[k]))
+				return false;
+		return true;
+	}
+	if (a->rank != b->rank)
+		return false;
+	for (int d = 0; d < a->rank; d++)
+		if (a->dims[d] != b->dims[d])
+			return false;
+	return true;
+}
+
+static uint64_t shape_hash(uint64_t h, const hilo_shape *s)
+{
+	h = hcomb(h, (uint64_t)s->type);
+	if (s->type == HILO_T_TUPLE) {
+		h = hcomb(h, (uint64_t)s->ntuple);
+		for (int k = 0; k < s->ntuple; k++)
+			h = shape_hash(h, s->elems[k]);
+		return h;
+	}
+	h = hcomb(h, (uint64_t)s->rank);
+	for (int d = 0; d < s->rank; d++)
+		h = hcomb(h, (uint64_t)s->dims[d]);
+	return h;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+termtab *terms_create(void)
+{
+	termtab *T = calloc(1, sizeof *T);
+	if (!T)
+		return NULL;
+	T->a = hilo_arena_create();
+	T->scap = 1 << 12;
+	T->slots = calloc(T->scap, sizeof *T->slots);
+	if (!T->a || !T->slots) {
+		terms_destroy(T);
+		return NULL;
+	}
+	return T;
+}
+
+void terms_destroy(termtab *T)
+{
+	if (!T)
+		return;
+	for (uint32_t k = 0; k < T->nblocks; k++)
+		free(T->blocks[k]);
+	free(T->blocks);
+	free(T->slots);
+	if (T->a)
+		hilo_arena_destroy(T->a);
+	free(T);
+}
+
+uint32_t terms_count(const termtab *T)
+{
+	return T->n;
+}
+
+static bool lit_same(const hilo_literal *a, const hilo_literal *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->nbytes != b->nbytes || a->ntuple != b->ntuple)
+		return false;
+	if (a->ntuple) {
+		for (int k = 0; k < a->ntuple; k++)
+			if (!lit_same(a->elems[k], b->elems[k]))
+				return false;
+		return true;
+	}
+	return !a->nbytes || !memcmp(a->data, b->data, a->nbytes);
+}
+
+static uint64_t lit_hash(uint64_t h, const hilo_literal *l)
+{
+	if (l->ntuple) {
+		for (int k = 0; k < l->ntuple; k++)
+			h = lit_hash(h, l->elems[k]);
+		return hcomb(h, (uint64_t)l->ntuple);
+	}
+	return hbytes(h, l->data, l->nbytes);
+}
+
+static bool term_eq(const term *a, const term *b)
+{
+	if (a->h != b->h || a->op != b->op || a->n != b->n || a->ah != b->ah ||
+	    a->niv != b->niv || !chk_shape_same(a->shape, b->shape))
+		return false;
+	for (uint32_t k = 0; k < a->n; k++)
+		if (a->ops[k] != b->ops[k])
+			return false;
+	for (int k = 0; k < a->niv; k++)
+		if (a->iv[k] != b->iv[k])
+			return false;
+	if ((a->lit != NULL) != (b->lit != NULL))
+		return false;
+	return !a->lit || lit_same(a->lit, b->lit);
+}
+
+static bool grow_slots(termtab *T)
+{
+	uint32_t ncap = T->scap * 2;
+	uint32_t *ns = calloc(ncap, sizeof *ns);
+	if (!ns)
+		return false;
+	for (uint32_t k = 0; k < T->n; k++) {
+		uint32_t p = (uint32_t)T->blocks[k >> BLOCK_BITS][k & (BLOCK - 1)].h & (ncap - 1);
+		while (ns[p])
+			p = (p + 1) & (ncap - 1);
+		ns[p] = k + 1;
+	}
+	free(T->slots);
+	T->slots = ns;
+	T->scap = ncap;
+	return true;
+}
+
+/* Interns a term (ops and iv are copied). */
+static tid mk(pairctx *P, int op, const hilo_shape *shape, uint64_t ah, const tid *ops,
+	uint32_t n, const hilo_literal *lit, const int64_t *iv, int niv)
+{
+	termtab *T = P->T;
+	if (T->oom || !shape)
+		return TID_NONE;
+	for (uint32_t k = 0; k < n; k++)
+		if (ops[k] == TID_NONE)
+			return TID_NONE;
+	term t = {op, n, shape, ah, 0, (tid *)ops, lit, (int64_t *)iv, niv};
+	uint64_t h = hcomb((uint64_t)op, ah);
+	h = shape_hash(h, shape);
+	for (uint32_t k = 0; k < n; k++)
+		h = hcomb(h, ops[k]);
+	for (int k = 0; k < niv; k++)
+		h = hcomb(h, (uint64_t)iv[k]);
+	if (lit)
+		h = lit_hash(h, lit);
+	t.h = h;
+	uint32_t p = (uint32_t)h & (T->scap - 1);
+	while (T->slots[p]) {
+		uint32_t q = T->slots[p] - 1;
+		if (term_eq(&T->blocks[q >> BLOCK_BITS][q & (BLOCK - 1)], &t))
+			return T->slots[p] - 1;
+		p = (p + 1) & (T->scap - 1);
+	}
+	if (T->n >= UINT32_MAX - 2) {
+		T->oom = true;
+		return TID_NONE;
+	}
+	if ((T->n & (BLOCK - 1)) == 0) {
+		term **nb = realloc(T->blocks, ((size_t)T->nblocks + 1) * sizeof *nb);
+		if (!nb) {
+			T->oom = true;
+			return TID_NONE;
+		}
+		T->blocks = nb;
+		if (!(nb[T->nblocks] = malloc(BLOCK * sizeof **nb))) {
+			T->oom = true;
+			return TID_NONE;
+		}
+		T->nblocks++;
+	}
+	if (n) {
+		t.ops = hilo_arena_alloc(T->a, n * sizeof *t.ops);
+		if (!t.ops) {
+			T->oom = true;
+			return TID_NONE;
+		}
+		memcpy(t.ops, ops, n * sizeof *t.ops);
+	}
+	if (niv) {
+		t.iv = hilo_arena_alloc(T->a, (size_t)niv * sizeof *t.iv);
+		if (!t.iv) {
+			T->oom = true;
+			return TID_NONE;
+		}
+		memcpy(t.iv, iv, (size_t)niv * sizeof *t.iv);
+	}
+	tid id = T->n++;
+	T->blocks[id >> BLOCK_BITS][id & (BLOCK - 1)] = t;
+	T->slots[p] = id + 1;
+	if (T->n * 2 > T->scap && !grow_slots(T))
+		T->oom = true;
+	return id;
+}
+
+static const term *TT(pairctx *P, tid t)
+{
+	return &P->T->blocks[t >> BLOCK_BITS][t & (BLOCK - 1)];
+}
+
+static hilo_shape *new_shape(pairctx *P, hilo_ptype type, int rank, const int64_t *dims)
+{
+	hilo_shape *s = hilo_arena_alloc(P->T->a, sizeof *s);
+	if (!s)
+		return NULL;
+	s->type = type;
+	s->rank = rank;
+	s->dims = hilo_arena_alloc(P->T->a, ((size_t)rank + 1) * sizeof *s->dims);
+	if (!s->dims)
+		return NULL;
+	for (int d = 0; d < rank; d++)
+		s->dims[d] = dims[d];
+	return s;
+}
+
+/* ---- constants ------------------------------------------------------------ */
+
+static bool lit_all_equal(const hilo_literal *l, int *eb)
+{
+	*eb = hilo_ptype_bytes(l->shape->type);
+	if (*eb <= 0 || l->ntuple || l->elided || !l->nbytes)
+		return false;
+	const unsigned char *p = l->data;
+	for (size_t k = (size_t)*eb; k < l->nbytes; k += (size_t)*eb)
+		if (memcmp(p, p + k, (size_t)*eb))
+			return false;
+	return true;
+}
+
+static tid mk_broadcast(pairctx *P, tid y, const hilo_shape *shape, const int64_t *dims, int nd);
+
+/* A constant term; all-equal arrays become broadcast(scalar). */
+static tid mk_const(pairctx *P, const hilo_literal *l, const hilo_shape *shape)
+{
+	int eb;
+	if (shape->type != HILO_T_TUPLE && shape->rank > 0 && lit_all_equal(l, &eb)) {
+		hilo_shape *ss = new_shape(P, shape->type, 0, NULL);
+		hilo_literal *sl = ss ? hilo_arena_alloc(P->T->a, sizeof *sl) : NULL;
+		if (!sl)
+			return TID_NONE;
+		sl->shape = ss;
+		sl->nbytes = (size_t)eb;
+		sl->data = hilo_arena_alloc(P->T->a, (size_t)eb);
+		if (!sl->data)
+			return TID_NONE;
+		memcpy(sl->data, l->data, (size_t)eb);
+		tid s = mk(P, HILO_OP_CONSTANT, ss, 0, NULL, 0, sl, NULL, 0);
+		return mk_broadcast(P, s, shape, NULL, 0);
+	}
+	return mk(P, HILO_OP_CONSTANT, shape, 0, NULL, 0, l, NULL, 0);
+}
+
+/* The scalar constant a term broadcasts (or is), or NULL. */
+static const hilo_literal *splat(pairctx *P, tid t)
+{
+	const term *x = TT(P, t);
+	if (x->op == HILO_OP_CONSTANT && x->shape->type != HILO_T_TUPLE && x->shape->rank == 0)
+		return x->lit;
+	if (x->op == HILO_OP_BROADCAST && x->n == 1)
+		return splat(P, x->ops[0]);
+	return NULL;
+}
+
+/* The literal of a constant term, materialising small broadcasts of a
+ * scalar (in the scratch module). NULL when not constant or too large. */
+static const hilo_literal *const_lit(pairctx *P, tid t)
+{
+	const term *x = TT(P, t);
+	if (x->op == HILO_OP_CONSTANT)
+		return x->lit;
+	const hilo_literal *s = splat(P, t);
+	if (!s || x->shape->type == HILO_T_TUPLE)
+		return NULL;
+	int64_t ne = hilo_shape_elements(x->shape);
+	if (ne < 0 || ne > FOLD_MAX)
+		return NULL;
+	hilo_literal *l = hilo_literal_create(P->scratch, x->shape);
+	if (!l)
+		return NULL;
+	size_t eb = s->nbytes;
+	for (int64_t k = 0; k < ne; k++)
+		memcpy((char *)l->data + (size_t)k * eb, s->data, eb);
+	return l;
+}
+
+/* ---- data movement constructors ------------------------------------------ */
+
+static tid mk_concat(pairctx *P, const tid *ops, uint32_t n, int64_t dim, const hilo_shape *shape);
+
+static tid mk_broadcast(pairctx *P, tid y, const hilo_shape *shape, const int64_t *dims, int nd)
+{
+	if (y == TID_NONE)
+		return TID_NONE;
+	const term *Y = TT(P, y);
+	if (Y->shape->type == HILO_T_TUPLE || nd != Y->shape->rank)
+		return TID_NONE;
+	bool ident = nd == shape->rank;
+	for (int j = 0; ident && j < nd; j++)
+		ident = dims[j] == j && Y->shape->dims[j] == shape->dims[j];
+	if (ident)
+		return y;
+	if (Y->op == HILO_OP_BROADCAST && Y->n == 1 && Y->niv == TT(P, Y->ops[0])->shape->rank) {
+		int64_t cd[MAX_RANK];
+		int zr = Y->niv;
+		if (zr > MAX_RANK)
+			return TID_NONE;
+		for (int j = 0; j < zr; j++)
+			cd[j] = dims[Y->iv[j]];
+		return mk_broadcast(P, Y->ops[0], shape, cd, zr);
+	}
+	return mk(P, HILO_OP_BROADCAST, shape, 0x62, &y, 1, NULL, dims, nd);
+}
+
+/* slice(x) with starts s, limits l, strides st (rank r). */
+static tid mk_slice(pairctx *P, tid x, const int64_t *s0, const int64_t *l0, const int64_t *st0,
+	const hilo_shape *shape)
+{
+	if (x == TID_NONE)
+		return TID_NONE;
+	const term *X = TT(P, x);
+	const hilo_shape *xs = X->shape;
+	int r = xs->rank;
+	if (xs->type == HILO_T_TUPLE || r > MAX_RANK)
+		return TID_NONE;
+	int64_t s[MAX_RANK], l[MAX_RANK], st[MAX_RANK], n[MAX_RANK];
+	bool full = true;
+	for (int d = 0; d < r; d++) {
+		s[d] = s0[d];
+		st[d] = st0[d] > 0 ? st0[d] : 1;
+		int64_t span = l0[d] - s0[d];
+		n[d] = span <= 0 ? 0 : (span + st[d] - 1) / st[d];
+		if (n[d] <= 1)
+			st[d] = 1;
+		if (n[d] == 0)
+			s[d] = 0;
+		l[d] = n[d] ? s[d] + (n[d] - 1) * st[d] + 1 : s[d];
+		if (s[d] < 0 || l[d] > xs->dims[d])
+			return TID_NONE;
+		full = full && s[d] == 0 && st[d] == 1 && n[d] == xs->dims[d];
+	}
+	if (!shape)
+		shape = new_shape(P, xs->type, r, n);
+	if (!shape)
+		return TID_NONE;
+	if (full)
+		return x;
+	if (X->op == HILO_OP_SLICE && X->niv == 3 * r) {
+		int64_t cs[MAX_RANK], cl[MAX_RANK], cst[MAX_RANK];
+		for (int d = 0; d < r; d++) {
+			cs[d] = X->iv[d] + s[d] * X->iv[2 * r + d];
+			cst[d] = X->iv[2 * r + d] * st[d];
+			cl[d] = n[d] ? cs[d] + (n[d] - 1) * cst[d] + 1 : cs[d];
+		}
+		return mk_slice(P, X->ops[0], cs, cl, cst, shape);
+	}
+	if (X->op == HILO_OP_CONCATENATE && X->niv == 1 && n[X->iv[0]] > 0) {
+		int64_t cd = X->iv[0];
+		int64_t first = s[cd], last = s[cd] + (n[cd] - 1) * st[cd];
+		int64_t off = 0;
+		for (uint32_t k = 0; k < X->n; k++) {
+			int64_t len = TT(P, X->ops[k])->shape->dims[cd];
+			if (first >= off && last < off + len) {
+				int64_t ls[MAX_RANK], ll[MAX_RANK];
+				memcpy(ls, s, (size_t)r * sizeof *ls);
+				memcpy(ll, l, (size_t)r * sizeof *ll);
+				ls[cd] -= off;
+				ll[cd] -= off;
+				return mk_slice(P, X->ops[k], ls, ll, st, shape);
+			}
+			off += len;
+		}
+		if (st[cd] == 1) {
+			/* the window spans several operands: concatenate their parts */
+			tid *parts = malloc(X->n * sizeof *parts);
+			if (!parts)
+				return TID_NONE;
+			uint32_t np = 0;
+			off = 0;
+			bool ok = true;
+			for (uint32_t k = 0; k < X->n && ok; k++) {
+				int64_t len = TT(P, X->ops[k])->shape->dims[cd];
+				int64_t lo = first > off ? first : off;
+				int64_t hi = last + 1 < off + len ? last + 1 : off + len;
+				if (lo < hi) {
+					int64_t ls[MAX_RANK], ll[MAX_RANK];
+					memcpy(ls, s, (size_t)r * sizeof *ls);
+					memcpy(ll, l, (size_t)r * sizeof *ll);
+					ls[cd] = lo - off;
+					ll[cd] = hi - off;
+					parts[np] = mk_slice(P, X->ops[k], ls, ll, st, NULL);
+					ok = parts[np++] != TID_NONE;
+				}
+				off += len;
+			}
+			tid res = ok ? mk_concat(P, parts, np, cd, shape) : TID_NONE;
+			free(parts);
+			return res;
+		}
+	}
+	if (X->op == HILO_OP_BROADCAST && X->n == 1) {
+		const term *Y = TT(P, X->ops[0]);
+		int yr = Y->shape->rank;
+		if (X->niv == yr && yr <= MAX_RANK) {
+			int64_t ys[MAX_RANK], yl[MAX_RANK], yst[MAX_RANK];
+			for (int j = 0; j < yr; j++) {
+				int64_t d = X->iv[j];
+				ys[j] = s[d];
+				yl[j] = l[d];
+				yst[j] = st[d];
+			}
+			tid ysl = mk_slice(P, X->ops[0], ys, yl, yst, NULL);
+			return mk_broadcast(P, ysl, shape, X->iv, yr);
+		}
+	}
+	if (X->op == T_DUS && X->n == 2 && X->niv == r) {
+		const term *U = TT(P, X->ops[1]);
+		bool inside = true, outside = false;
+		for (int d = 0; d < r; d++) {
+			int64_t u0 = X->iv[d], u1 = X->iv[d] + U->shape->dims[d];
+			int64_t first = s[d], last = n[d] ? s[d] + (n[d] - 1) * st[d] : s[d] - 1;
+			if (!(first >= u0 && last < u1))
+				inside = false;
+			if (n[d] == 0 || last < u0 || first >= u1)
+				outside = true;
+		}
+		if (outside)
+			return mk_slice(P, X->ops[0], s, l, st, shape);
+		if (inside) {
+			int64_t us[MAX_RANK], ul[MAX_RANK];
+			for (int d = 0; d < r; d++) {
+				us[d] = s[d] - X->iv[d];
+				ul[d] = l[d] - X->iv[d];
+			}
+			return mk_slice(P, X->ops[1], us, ul, st, shape);
+		}
+	}
+	int64_t iv[3 * MAX_RANK];
+	for (int d = 0; d < r; d++) {
+		iv[d] = s[d];
+		iv[r + d] = l[d];
+		iv[2 * r + d] = st[d];
+	}
+	return mk(P, HILO_OP_SLICE, shape, 0x51, &x, 1, NULL, iv, 3 * r);
+}
+
+static tid slice_along(pairctx *P, tid x, int64_t dim, int64_t lo, int64_t hi)
+{
+	const hilo_shape *xs = TT(P, x)->shape;
+	int64_t s[MAX_RANK], l[MAX_RANK], st[MAX_RANK];
+	for (int d = 0; d < xs->rank; d++) {
+		s[d] = 0;
+		l[d] = xs->dims[d];
+		st[d] = 1;
+	}
+	s[dim] = lo;
+	l[dim] = hi;
+	return mk_slice(P, x, s, l, st, NULL);
+}
+
+static tid mk_concat(pairctx *P, const tid *ops0, uint32_t n0, int64_t dim, const hilo_shape *shape)
+{
+	if (!shape || shape->type == HILO_T_TUPLE || dim < 0 || dim >= shape->rank)
+		return TID_NONE;
+	int r = shape->rank;
+	/* flatten nested concatenates on dim, drop empty operands */
+	uint32_t cap = n0 + 8, n = 0;
+	tid *ops = malloc(cap * sizeof *ops);
+	if (!ops)
+		return TID_NONE;
+	tid *stack = malloc(cap * sizeof *stack);
+	uint32_t sp = 0, scap = cap;
+	bool ok = stack != NULL;
+	for (uint32_t k = n0; ok && k-- > 0;)
+		stack[sp++] = ops0[k];
+	while (ok && sp) {
+		tid t = stack[--sp];
+		if (t == TID_NONE) {
+			ok = false;
+			break;
+		}
+		const term *X = TT(P, t);
+		if (X->op == HILO_OP_CONCATENATE && X->niv == 1 && X->iv[0] == dim) {
+			if (sp + X->n > scap) {
+				scap = (sp + X->n) * 2;
+				tid *ns = realloc(stack, scap * sizeof *ns);
+				if (!ns) {
+					ok = false;
+					break;
+				}
+				stack = ns;
+			}
+			for (uint32_t k = X->n; k-- > 0;)
+				stack[sp++] = TT(P, t)->ops[k];
+			continue;
+		}
+		if (X->shape->rank != r || X->shape->dims[dim] == 0)
+			continue;
+		/* merge with the previous operand when both are contiguous slices
+		 * of one value (same window elsewhere, unit stride on dim) */
+		if (n > 0) {
+			const term *A = TT(P, ops[n - 1]);
+			if (A->op == HILO_OP_SLICE && X->op == HILO_OP_SLICE && A->ops[0] == X->ops[0] &&
+			    A->niv == 3 * r && X->niv == 3 * r && A->iv[2 * r + dim] == 1 &&
+			    X->iv[2 * r + dim] == 1 && A->iv[r + dim] == X->iv[dim]) {
+				bool same = true;
+				for (int d = 0; d < r && same; d++)
+					if (d != dim)
+						same = A->iv[d] == X->iv[d] && A->iv[r + d] == X->iv[r + d] &&
+						       A->iv[2 * r + d] == X->iv[2 * r + d];
+				if (same) {
+					int64_t s[MAX_RANK], l[MAX_RANK], st[MAX_RANK];
+					for (int d = 0; d < r; d++) {
+						s[d] = A->iv[d];
+						l[d] = d == dim ? X->iv[r + d] : A->iv[r + d];
+						st[d] = A->iv[2 * r + d];
+					}
+					tid m = mk_slice(P, A->ops[0], s, l, st, NULL);
+					if (m == TID_NONE) {
+						ok = false;
+						break;
+					}
+					n--;
+					/* the merged value may itself merge or flatten */
+					if (sp + 1 > scap) {
+						scap = (sp + 1) * 2;
+						tid *ns = realloc(stack, scap * sizeof *ns);
+						if (!ns) {
+							ok = false;
+							break;
+						}
+						stack = ns;
+					}
+					stack[sp++] = m;
+					continue;
+				}
+			}
+		}
+		if (n == cap) {
+			cap *= 2;
+			tid *no = realloc(ops, cap * sizeof *no);
+			if (!no) {
+				ok = false;
+				break;
+			}
+			ops = no;
+		}
+		ops[n++] = t;
+	}
+	free(stack);
+	tid res = TID_NONE;
+	if (ok) {
+		if (n == 1 && chk_shape_same(TT(P, ops[0])->shape, shape))
+			res = ops[0];
+		else if (n > 0)
+			res = mk(P, HILO_OP_CONCATENATE, shape, 0xc0, ops, n, NULL, &dim, 1);
+	}
+	free(ops);
+	return res;
+}
+
+/* dynamic-update-slice at in-range static starts. */
+static tid mk_dus(pairctx *P, tid base, tid upd, const int64_t *starts, const hilo_shape *shape)
+{
+	if (base == TID_NONE || upd == TID_NONE)
+		return TID_NONE;
+	const hilo_shape *bs = TT(P, base)->shape, *us = TT(P, upd)->shape;
+	int r = bs->rank, partial = -1, npartial = 0;
+	if (us->rank != r)
+		return TID_NONE;
+	for (int d = 0; d < r; d++)
+		if (us->dims[d] != bs->dims[d]) {
+			partial = d;
+			npartial++;
+		}
+	if (npartial == 0)
+		return upd;
+	if (npartial == 1) {
+		int64_t s = starts[partial], u = us->dims[partial], D = bs->dims[partial];
+		tid parts[3];
+		uint32_t np = 0;
+		if (s > 0)
+			parts[np++] = slice_along(P, base, partial, 0, s);
+		parts[np++] = upd;
+		if (s + u < D)
+			parts[np++] = slice_along(P, base, partial, s + u, D);
+		return mk_concat(P, parts, np, partial, shape);
+	}
+	tid ops[2] = {base, upd};
+	return mk(P, T_DUS, shape, 0xd5, ops, 2, NULL, starts, r);
+}
+
+/* pad without interior padding as concatenates and slices. */
+static tid mk_pad(pairctx *P, tid x, tid v, const int64_t *pad, int r, const hilo_shape *shape)
+{
+	tid t = x;
+	for (int d = 0; d < r && t != TID_NONE; d++) {
+		int64_t lo = pad[3 * d], hi = pad[3 * d + 1];
+		if (pad[3 * d + 2] != 0)
+			return TID_NONE;
+		const hilo_shape *ts = TT(P, t)->shape;
+		if (lo < 0)
+			t = slice_along(P, t, d, -lo, ts->dims[d]);
+		ts = TT(P, t)->shape;
+		if (hi < 0)
+			t = slice_along(P, t, d, 0, ts->dims[d] + hi);
+		if (t == TID_NONE || (lo <= 0 && hi <= 0))
+			continue;
+		ts = TT(P, t)->shape;
+		int64_t dims[MAX_RANK];
+		memcpy(dims, ts->dims, (size_t)r * sizeof *dims);
+		tid parts[3];
+		uint32_t np = 0;
+		if (lo > 0) {
+			dims[d] = lo;
+			parts[np++] = mk_broadcast(P, v, new_shape(P, ts->type, r, dims), NULL, 0);
+		}
+		parts[np++] = t;
+		if (hi > 0) {
+			dims[d] = hi;
+			parts[np++] = mk_broadcast(P, v, new_shape(P, ts->type, r, dims), NULL, 0);
+		}
+		memcpy(dims, ts->dims, (size_t)r * sizeof *dims);
+		dims[d] += (lo > 0 ? lo : 0) + (hi > 0 ? hi : 0);
+		t = mk_concat(P, parts, np, d, d == r - 1 ? shape : new_shape(P, ts->type, r, dims));
+	}
+	return t;
+}
+
+/* ---- attributes --------------------------------------------------------- */
+
+static tid canon_comp(pairctx *P, int sk, const hilo_comp *c);
+
+static bool skip_attr(const char *k)
+{
+	static const char *const skip[] = {"sharding", "frontend_attributes", "statistics",
+		"metadata", "control-predecessors", "origin", "result_accuracy"};
+	for (size_t q = 0; q < sizeof skip / sizeof *skip; q++)
+		if (!strcmp(k, skip[q]))
+			return true;
+	return false;
+}
+
+/* Hash of the attributes that carry meaning; called computations by their
+ * canonical term. *ok = false when a callee could not be built. */
+static uint64_t attr_hash(pairctx *P, int sk, const hilo_instr *i, bool *ok)
+{
+	uint64_t h = hcomb(0xa77, (uint64_t)i->async_op);
+	for (uint32_t k = 0; k < i->nattrs; k++) {
+		const hilo_attr *a = &i->attrs[k];
+		if (a->kind == HILO_ATTR_CONTROL || a->kind == HILO_ATTR_METADATA || skip_attr(a->key))
+			continue;
+		h = hstr(h, a->key);
+		h = hcomb(h, (uint64_t)a->kind);
+		switch (a->kind) {
+		case HILO_ATTR_RAW: case HILO_ATTR_STRING: case HILO_ATTR_ENUM:
+			h = hstr(h, a->v.text);
+			break;
+		case HILO_ATTR_INT: case HILO_ATTR_BOOL:
+			h = hcomb(h, strcmp(a->key, "channel_id") ? (uint64_t)a->v.i : 1);
+			break;
+		case HILO_ATTR_INTS:
+			for (int q = 0; q < a->n; q++)
+				h = hcomb(h, (uint64_t)a->v.ints[q]);
+			break;
+		case HILO_ATTR_SLICE: case HILO_ATTR_PADDING:
+			for (int q = 0; q < 3 * a->n; q++)
+				h = hcomb(h, (uint64_t)a->v.ints[q]);
+			break;
+		case HILO_ATTR_COMP: case HILO_ATTR_COMPS: {
+			int cnt = a->kind == HILO_ATTR_COMP ? 1 : a->n;
+			for (int q = 0; q < cnt; q++) {
+				int64_t ci = a->v.i + q;
+				if (ci < 0 || ci >= (int64_t)i->ncalled) {
+					*ok = false;
+					continue;
+				}
+				tid c = canon_comp(P, sk, i->called[ci]);
+				if (c == TID_NONE)
+					*ok = false;
+				h = hcomb(h, c);
+			}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	if (i->op == HILO_OP_BITCAST) {
+		/* layout-dependent: hash both layouts */
+		const hilo_shape *ss[2] = {i->shape, i->noperands ? i->operands[0]->shape : NULL};
+		for (int q = 0; q < 2; q++)
+			if (ss[q] && ss[q]->layout)
+				for (int d = 0; d < ss[q]->layout->n; d++)
+					h = hcomb(h, (uint64_t)ss[q]->layout->minor_to_major[d] + 7);
+	}
+	return h;
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+static tid build(pairctx *P, bctx *x, const hilo_instr *root);
+
+static void bctx_init(bctx *x, int sk, const hilo_comp *c, const tid *args)
+{
+	x->sk = sk;
+	x->deep = false;
+	x->c = c;
+	x->args = args;
+	hilo_ptrmap_init(&x->memo);
+}
+
+/* The root term of c inlined on args (memoised by callee and args). */
+static tid inline_comp(pairctx *P, int sk, const hilo_comp *c, const tid *args, uint32_t nargs,
+	int depth)
+{
+	if (!c || !c->root || c->nparams != nargs || depth > 64)
+		return TID_NONE;
+	static const hilo_shape key_shape = {HILO_T_TOKEN, 0, NULL, NULL, NULL, 0, NULL, false};
+	tid key = mk(P, T_CALLKEY, &key_shape, (uint64_t)(uintptr_t)c ^ (uint64_t)sk, args, nargs,
+		NULL, NULL, 0);
+	if (key == TID_NONE)
+		return TID_NONE;
+	hilo_ptrmap *inl = &P->inl[sk];
+	void *got = hilo_ptrmap_get(inl, (void *)(uintptr_t)((uint64_t)key + 0x100000000ull));
+	if (got)
+		return (tid)((uintptr_t)got - 1);
+	for (uint32_t k = 0; k < nargs; k++)
+		if (!c->params[k] || !chk_shape_same(TT(P, args[k])->shape, c->params[k]->shape))
+			return TID_NONE;
+	bctx x;
+	bctx_init(&x, sk, c, args);
+	tid r = build(P, &x, c->root);
+	hilo_ptrmap_free(&x.memo);
+	if (r != TID_NONE)
+		hilo_ptrmap_put(inl, (void *)(uintptr_t)((uint64_t)key + 0x100000000ull),
+			(void *)(uintptr_t)(r + 1));
+	return r;
+}
+
+static tid canon_comp(pairctx *P, int sk, const hilo_comp *c)
+{
+	void *got = hilo_ptrmap_get(&P->canon[sk], c);
+	if (got)
+		return (tid)((uintptr_t)got - 1);
+	if (!c->root)
+		return TID_NONE;
+	tid *args = malloc(((size_t)c->nparams + 1) * sizeof *args);
+	if (!args)
+		return TID_NONE;
+	for (uint32_t k = 0; k < c->nparams; k++)
+		args[k] = c->params[k] ? mk(P, T_PARAM, c->params[k]->shape, k, NULL, 0, NULL, NULL, 0)
+		                       : TID_NONE;
+	tid r = inline_comp(P, sk, c, args, c->nparams, 0);
+	free(args);
+	if (r != TID_NONE)
+		hilo_ptrmap_put(&P->canon[sk], c, (void *)(uintptr_t)(r + 1));
+	return r;
+}
+
+static bool is_marker(const hilo_instr *i)
+{
+	const char *t = hilo_instr_get_string(i, "custom_call_target");
+	return i->op == HILO_OP_CUSTOM_CALL && t &&
+	       (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End"));
+}
+
+static bool never_fold(hilo_opcode op)
+{
+	if (hilo_opcode_flags(op) & (HILO_OPF_COLL | HILO_OPF_SE))
+		return true;
+	switch (op) {
+	case HILO_OP_CALL: case HILO_OP_FUSION: case HILO_OP_WHILE: case HILO_OP_CONDITIONAL:
+	case HILO_OP_PARAMETER: case HILO_OP_CONSTANT: case HILO_OP_CUSTOM_CALL:
+	case HILO_OP_PARTITION_ID: case HILO_OP_REPLICA_ID: case HILO_OP_AFTER_ALL:
+	case HILO_OP_BROADCAST: case HILO_OP_ASYNC_START: case HILO_OP_ASYNC_DONE:
+	case HILO_OP_IOTA:
+	case HILO_OP_ASYNC_UPDATE: case HILO_OP_RNG_BIT_GENERATOR: case HILO_OP_RNG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool commutative(const hilo_instr *i)
+{
+	switch (i->op) {
+	case HILO_OP_ADD: case HILO_OP_MULTIPLY: case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
+	case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR:
+		return true;
+	case HILO_OP_COMPARE: {
+		const char *d = hilo_instr_get_enum(i, "direction");
+		return d && (!strcmp(d, "EQ") || !strcmp(d, "NE"));
+	}
+	default:
+		return false;
+	}
+}
+
+/* Is every element of constant scalar l equal to the value v (given as
+ * the kind of identity)? kind: 0 = -0.0 (float) / 0 (int), 1 = +0.0 / 0,
+ * 2 = one, 3 = all ones (int). */
+static bool scalar_is(const hilo_literal *l, int kind)
+{
+	if (!l || l->shape->rank != 0 || !l->nbytes)
+		return false;
+	hilo_ptype t = l->shape->type;
+	if (hilo_ptype_is_float(t)) {
+		double v = hilo_elem_get_f64(t, l->data, 0);
+		if (kind == 0)
+			return v == 0 && signbit(v);
+		if (kind == 1)
+			return v == 0 && !signbit(v);
+		if (kind == 2)
+			return v == 1.0;
+		return false;
+	}
+	if (!hilo_ptype_is_int(t))
+		return false;
+	int64_t v = hilo_elem_get_i64(t, l->data, 0);
+	if (kind == 0 || kind == 1)
+		return v == 0;
+	if (kind == 2)
+		return v == 1;
+	/* all ones: -1 for signed, max for unsigned (compare the bytes) */
+	const unsigned char *b = l->data;
+	for (size_t k = 0; k < l->nbytes; k++) {
+		int bits = hilo_ptype_bits(t);
+		unsigned char want = bits >= 8 ? 0xff : (unsigned char)((1u << bits) - 1);
+		if (hilo_ptype_is_signed_int(t) && bits < 8)
+			want = 0xff; /* sub-byte signed values are stored sign-extended */
+		if (b[k] != want)
+			return false;
+	}
+	return true;
+}
+
+/* IEEE-exact identities: returns the surviving operand or TID_NONE. */
+static tid identity(pairctx *P, const hilo_instr *i, const tid *ops)
+{
+	if (i->noperands != 2 || i->shape->type == HILO_T_TUPLE)
+		return TID_NONE;
+	hilo_ptype t = i->shape->type;
+	bool fl = hilo_ptype_is_float(t), in = hilo_ptype_is_int(t);
+	if (!fl && !in)
+		return TID_NONE;
+	for (int side = 0; side < 2; side++) {
+		const hilo_literal *c = splat(P, ops[side]);
+		tid other = ops[1 - side];
+		if (!c || !chk_shape_same(TT(P, other)->shape, i->shape))
+			continue;
+		switch (i->op) {
+		case HILO_OP_ADD:
+			if (scalar_is(c, 0) || (in && scalar_is(c, 1)))
+				return other;
+			break;
+		case HILO_OP_SUBTRACT:
+			if (side == 1 && (scalar_is(c, 1) || (in && scalar_is(c, 0))))
+				return other;
+			break;
+		case HILO_OP_MULTIPLY:
+			if (scalar_is(c, 2))
+				return other;
+			break;
+		case HILO_OP_OR: case HILO_OP_XOR:
+			if (in && scalar_is(c, 0))
+				return other;
+			break;
+		case HILO_OP_AND:
+			if (in && scalar_is(c, 3))
+				return other;
+			break;
+		default:
+			break;
+		}
+	}
+	return TID_NONE;
+}
+
+static tid norm_while(pairctx *P, bctx *x, const hilo_instr *i, const tid *ops, uint64_t ah, bool ahok)
+{
+	hilo_comp *cond = hilo_instr_get_comp(i, "condition");
+	hilo_comp *body = hilo_instr_get_comp(i, "body");
+	if (cond && body && i->noperands == 1) {
+		tid s = ops[0];
+		uint64_t work = 0;
+		for (int trip = 0; trip <= 1000 && s != TID_NONE; trip++) {
+			tid c = inline_comp(P, x->sk, cond, &s, 1, 1);
+			const hilo_literal *cl = c != TID_NONE ? const_lit(P, c) : NULL;
+			if (!cl || cl->shape->type != HILO_T_PRED || cl->nbytes != 1)
+				break;
+			if (!*(const unsigned char *)cl->data)
+				return s;
+			work += body->ninstrs;
+			if (trip == 1000 || work > 800000)
+				break;
+			s = inline_comp(P, x->sk, body, &s, 1, 1);
+		}
+	}
+	if (!ahok)
+		return TID_NONE;
+	return mk(P, HILO_OP_WHILE, i->shape, ah, ops, i->noperands, NULL, NULL, 0);
+}
+
+/* Clamped constant starts of a dynamic-slice/-update-slice (first start
+ * operand at index first); false when a start is not a constant. */
+static bool const_starts(pairctx *P, const hilo_instr *i, const tid *ops, uint32_t first,
+	const hilo_shape *os, const hilo_shape *win, int64_t *out)
+{
+	int r = os->rank;
+	if (r > MAX_RANK || win->rank != r)
+		return false;
+	if (i->noperands == first + (uint32_t)r) {
+		for (int d = 0; d < r; d++) {
+			const hilo_literal *l = const_lit(P, ops[first + d]);
+			if (!l || l->shape->rank != 0 || !hilo_ptype_is_int(l->shape->type))
+				return false;
+			int64_t v = hilo_elem_get_i64(l->shape->type, l->data, 0);
+			if (l->shape->type == HILO_T_U64 && v < 0)
+				v = INT64_MAX;
+			int64_t hi = os->dims[d] - win->dims[d];
+			out[d] = v < 0 ? 0 : v > hi ? hi : v;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* The normalised term of i given its operands' terms. */
+static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
+{
+	uint32_t n = i->noperands;
+	const hilo_shape *shape = i->shape;
+	switch (i->op) {
+	case HILO_OP_CONSTANT:
+		if (!i->literal || i->literal->elided)
+			return mk(P, T_OPAQUE, shape, ((uint64_t)x->sk << 32) | i->id, NULL, 0, NULL, NULL, 0);
+		if (hilo_shape_elements(shape) > CONST_BY_VALUE_MAX) {
+			/* large constants by identity: the same id in both modules
+			 * with the same bytes (checked by the diff when it is shared) */
+			if (is_same(P, i))
+				return mk(P, T_LEAF, shape, i->id, NULL, 0, NULL, NULL, 0);
+			return mk(P, T_OPAQUE, shape, ((uint64_t)x->sk << 32) | i->id, NULL, 0, NULL, NULL, 0);
+		}
+		return mk_const(P, i->literal, shape);
+	case HILO_OP_GET_TUPLE_ELEMENT: {
+		int64_t k = 0;
+		hilo_instr_get_int(i, "index", &k);
+		const term *X = TT(P, ops[0]);
+		if (X->op == HILO_OP_TUPLE && k >= 0 && k < (int64_t)X->n)
+			return X->ops[k];
+		return mk(P, HILO_OP_GET_TUPLE_ELEMENT, shape, 0x67, ops, 1, NULL, &k, 1);
+	}
+	case HILO_OP_TUPLE: {
+		if (n > 0) {
+			const term *G0 = TT(P, ops[0]);
+			bool all = G0->op == HILO_OP_GET_TUPLE_ELEMENT;
+			tid src = all ? G0->ops[0] : TID_NONE;
+			for (uint32_t k = 0; all && k < n; k++) {
+				const term *G = TT(P, ops[k]);
+				all = G->op == HILO_OP_GET_TUPLE_ELEMENT && G->ops[0] == src && G->iv[0] == k;
+			}
+			if (all && TT(P, src)->shape->type == HILO_T_TUPLE &&
+			    TT(P, src)->shape->ntuple == (int)n)
+				return src;
+		}
+		return mk(P, HILO_OP_TUPLE, shape, 0x70, ops, n, NULL, NULL, 0);
+	}
+	case HILO_OP_CALL: case HILO_OP_FUSION:
+		if (i->ncalled >= 1)
+			return inline_comp(P, x->sk, i->called[0], ops, n, 1);
+		return TID_NONE;
+	case HILO_OP_COPY: case HILO_OP_OPT_BARRIER: case HILO_OP_DOMAIN:
+	case HILO_OP_ADD_DEPENDENCY:
+		if (n >= 1 && chk_shape_same(TT(P, ops[0])->shape, shape))
+			return ops[0];
+		break;
+	case HILO_OP_CUSTOM_CALL:
+		if (is_marker(i) && n == 1 && chk_shape_same(TT(P, ops[0])->shape, shape))
+			return ops[0];
+		break;
+	case HILO_OP_CONDITIONAL: {
+		const hilo_literal *sel = n ? const_lit(P, ops[0]) : NULL;
+		if (sel && sel->shape->rank == 0 && sel->nbytes) {
+			int64_t v = hilo_elem_get_i64(sel->shape->type, sel->data, 0);
+			hilo_attr *bc = hilo_instr_attr(i, "branch_computations");
+			const hilo_comp *br = NULL;
+			if (bc && bc->kind == HILO_ATTR_COMPS && bc->n > 0 &&
+			    bc->v.i + bc->n <= (int64_t)i->ncalled && (int64_t)n == bc->n + 1) {
+				if (sel->shape->type == HILO_T_PRED)
+					v = v ? 0 : 1;
+				if (v < 0 || v >= bc->n)
+					v = bc->n - 1;
+				br = i->called[bc->v.i + v];
+			} else if (n == 3) {
+				hilo_comp *tc = hilo_instr_get_comp(i, "true_computation");
+				hilo_comp *fc = hilo_instr_get_comp(i, "false_computation");
+				v = v ? 0 : 1;
+				br = v == 0 ? tc : fc;
+			}
+			if (br)
+				return inline_comp(P, x->sk, br, &ops[1 + v], 1, 1);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	/* fold when every operand is a constant the evaluator can take */
+	if (!never_fold(i->op) && shape->type != HILO_T_TUPLE) {
+		int64_t ne = hilo_shape_elements(shape);
+		const hilo_literal *lits[16];
+		bool all = n <= 16 && ne >= 0 && ne <= FOLD_MAX;
+		for (uint32_t k = 0; all && k < n; k++)
+			all = (lits[k] = const_lit(P, ops[k])) != NULL;
+		if (all) {
+			hilo_diags d;
+			hilo_diags_init(&d);
+			hilo_literal *r = hilo_eval_instr(P->scratch, i, (hilo_literal *const *)lits, &d);
+			hilo_diags_free(&d);
+			if (r)
+				return mk_const(P, r, shape);
+		}
+	}
+	int r = shape->type == HILO_T_TUPLE ? 0 : shape->rank;
+	switch (i->op) {
+	case HILO_OP_SLICE: {
+		hilo_attr *a = hilo_instr_attr(i, "slice");
+		if (!a || a->kind != HILO_ATTR_SLICE || a->n != r || r > MAX_RANK)
+			break;
+		int64_t s[MAX_RANK], l[MAX_RANK], st[MAX_RANK];
+		for (int d = 0; d < r; d++) {
+			s[d] = a->v.ints[3 * d];
+			l[d] = a->v.ints[3 * d + 1];
+			st[d] = a->v.ints[3 * d + 2];
+		}
+		tid t = mk_slice(P, ops[0], s, l, st, shape);
+		if (t != TID_NONE)
+			return t;
+		break;
+	}
+	case HILO_OP_DYNAMIC_SLICE: {
+		int64_t s[MAX_RANK], l[MAX_RANK], st[MAX_RANK];
+		const hilo_shape *os = TT(P, ops[0])->shape;
+		if (n < 1 || !const_starts(P, i, ops, 1, os, shape, s))
+			break;
+		for (int d = 0; d < r; d++) {
+			l[d] = s[d] + shape->dims[d];
+			st[d] = 1;
+		}
+		tid t = mk_slice(P, ops[0], s, l, st, shape);
+		if (t != TID_NONE)
+			return t;
+		break;
+	}
+	case HILO_OP_DYNAMIC_UPDATE_SLICE: {
+		int64_t s[MAX_RANK];
+		if (n < 2 || !const_starts(P, i, ops, 2, shape, TT(P, ops[1])->shape, s))
+			break;
+		tid t = mk_dus(P, ops[0], ops[1], s, shape);
+		if (t != TID_NONE)
+			return t;
+		break;
+	}
+	case HILO_OP_CONCATENATE: {
+		const int64_t *dv;
+		int nd = 0;
+		if (!(dv = hilo_instr_get_ints(i, "dimensions", &nd)) || nd != 1)
+			break;
+		tid t = mk_concat(P, ops, n, dv[0], shape);
+		if (t != TID_NONE)
+			return t;
+		break;
+	}
+	case HILO_OP_PAD: {
+		hilo_attr *a = hilo_instr_attr(i, "padding");
+		if (!a || a->kind != HILO_ATTR_PADDING || a->n != r || n != 2 || r > MAX_RANK)
+			break;
+		tid t = mk_pad(P, ops[0], ops[1], a->v.ints, r, shape);
+		if (t != TID_NONE)
+			return t;
+		break;
+	}
+	case HILO_OP_BROADCAST: {
+		const int64_t *dv;
+		int nd = 0;
+		dv = hilo_instr_get_ints(i, "dimensions", &nd);
+		tid t = mk_broadcast(P, ops[0], shape, dv, nd);
+		if (t != TID_NONE)
+			return t;
+		break;
+	}
+	case HILO_OP_RESHAPE: {
+		const term *X = TT(P, ops[0]);
+		if (chk_shape_same(X->shape, shape))
+			return ops[0];
+		if (splat(P, ops[0]))
+			return mk_broadcast(P, X->op == HILO_OP_BROADCAST ? X->ops[0] : ops[0], shape, NULL, 0);
+		tid src = X->op == HILO_OP_RESHAPE ? X->ops[0] : ops[0];
+		if (chk_shape_same(TT(P, src)->shape, shape))
+			return src;
+		return mk(P, HILO_OP_RESHAPE, shape, 0x3e, &src, 1, NULL, NULL, 0);
+	}
+	case HILO_OP_TRANSPOSE: {
+		const int64_t *dv;
+		int nd = 0;
+		dv = hilo_instr_get_ints(i, "dimensions", &nd);
+		bool ident = dv && nd == r;
+		for (int d = 0; ident && d < nd; d++)
+			ident = dv[d] == d;
+		if (ident)
+			return ops[0];
+		break;
+	}
+	case HILO_OP_CONVERT:
+		if (chk_shape_same(TT(P, ops[0])->shape, shape))
+			return ops[0];
+		break;
+	case HILO_OP_SELECT: {
+		const hilo_literal *pl = n == 3 ? splat(P, ops[0]) : NULL;
+		if (n == 3 && ops[1] == ops[2])
+			return ops[1];
+		if (pl && pl->nbytes == 1) {
+			tid pick = *(const unsigned char *)pl->data ? ops[1] : ops[2];
+			if (chk_shape_same(TT(P, pick)->shape, shape))
+				return pick;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	bool ahok = true;
+	uint64_t ah = attr_hash(P, x->sk, i, &ahok);
+	if (i->op == HILO_OP_WHILE)
+		return norm_while(P, x, i, ops, ah, ahok);
+	if (!ahok)
+		return TID_NONE;
+	tid sorted[2];
+	if (n == 2 && commutative(i)) {
+		sorted[0] = ops[0] < ops[1] ? ops[0] : ops[1];
+		sorted[1] = ops[0] < ops[1] ? ops[1] : ops[0];
+		ops = sorted;
+	}
+	if (n == 2 && (hilo_opcode_flags(i->op) & HILO_OPF_EW)) {
+		tid t = identity(P, i, ops);
+		if (t != TID_NONE)
+			return t;
+		/* elementwise of a concatenate: the op on the pieces */
+		for (int q = 0; q < 2 && r > 0; q++) {
+			const term *C = TT(P, ops[q]);
+			if (C->op != HILO_OP_CONCATENATE || C->niv != 1 ||
+			    !chk_shape_same(TT(P, ops[1 - q])->shape, C->shape))
+				continue;
+			int64_t cd = C->iv[0], off = 0;
+			tid *parts = malloc(C->n * sizeof *parts);
+			if (!parts)
+				return TID_NONE;
+			bool ok = true;
+			for (uint32_t k = 0; k < C->n && ok; k++) {
+				const term *Ck = TT(P, TT(P, ops[q])->ops[k]);
+				int64_t len = Ck->shape->dims[cd];
+				tid pq[2];
+				pq[q] = TT(P, ops[q])->ops[k];
+				pq[1 - q] = slice_along(P, ops[1 - q], cd, off, off + len);
+				off += len;
+				int64_t dims[MAX_RANK];
+				memcpy(dims, shape->dims, (size_t)r * sizeof *dims);
+				dims[cd] = len;
+				hilo_shape *ps = new_shape(P, shape->type, r, dims);
+				/* identity and commutation again on the piece */
+				tid pt = TID_NONE;
+				if (pq[1 - q] != TID_NONE && ps) {
+					tid po[2] = {pq[0], pq[1]};
+					if (commutative(i) && po[0] > po[1]) {
+						tid tmp = po[0];
+						po[0] = po[1];
+						po[1] = tmp;
+					}
+					hilo_instr fake = *i;
+					fake.shape = ps;
+					pt = identity(P, &fake, po);
+					if (pt == TID_NONE)
+						pt = mk(P, i->op, ps, ah, po, 2, NULL, NULL, 0);
+				}
+				parts[k] = pt;
+				ok = pt != TID_NONE;
+			}
+			tid res = ok ? mk_concat(P, parts, C->n, cd, shape) : TID_NONE;
+			free(parts);
+			return res;
+		}
+	}
+	return mk(P, i->op, shape, ah, ops, n, NULL, NULL, 0);
+}
+
+/* Leaves at the top level of a record's computation. */
+static tid leaf(pairctx *P, bctx *x, const hilo_instr *i)
+{
+	if (x->args) {
+		if (i->op == HILO_OP_PARAMETER)
+			return i->param_no >= 0 && (uint64_t)i->param_no < x->c->nparams
+				? x->args[i->param_no] : TID_NONE;
+		return TID_NONE - 1;
+	}
+	if (i->op == HILO_OP_PARAMETER)
+		return mk(P, T_PARAM, i->shape, (uint64_t)i->param_no, NULL, 0, NULL, NULL, 0);
+	if (!x->deep && is_shared(P, i))
+		return mk(P, T_LEAF, i->shape, i->id, NULL, 0, NULL, NULL, 0);
+	return TID_NONE - 1;
+}
+
+static tid build(pairctx *P, bctx *x, const hilo_instr *root)
+{
+	void *got = hilo_ptrmap_get(&x->memo, root);
+	if (got)
+		return (tid)((uintptr_t)got - 1);
+	typedef struct { const hilo_instr *i; uint32_t k; } frame;
+	uint32_t cap = 64, sp = 0;
+	frame *st = malloc(cap * sizeof *st);
+	tid *ops = NULL;
+	uint32_t opcap = 0;
+	tid res = TID_NONE;
+	if (!st)
+		return TID_NONE;
+	st[sp++] = (frame){root, 0};
+	while (sp) {
+		frame *f = &st[sp - 1];
+		const hilo_instr *i = f->i;
+		if (f->k == 0) {
+			tid l = leaf(P, x, i);
+			if (l != TID_NONE - 1) {
+				if (l == TID_NONE || !hilo_ptrmap_put(&x->memo, i, (void *)(uintptr_t)(l + 1)))
+					goto out;
+				sp--;
+				continue;
+			}
+		}
+		if (f->k < i->noperands) {
+			const hilo_instr *o = i->operands[f->k++];
+			if (hilo_ptrmap_get(&x->memo, o))
+				continue;
+			if (o->parent != x->c || sp > x->c->ninstrs + 1)
+				goto out; /* operand outside the computation or a cycle */
+			if (sp == cap) {
+				cap *= 2;
+				frame *ns = realloc(st, cap * sizeof *ns);
+				if (!ns)
+					goto out;
+				st = ns;
+			}
+			st[sp++] = (frame){o, 0};
+			continue;
+		}
+		if (++P->work > P->work_limit)
+			goto out;
+		if (i->noperands > opcap) {
+			free(ops);
+			opcap = i->noperands * 2;
+			if (!(ops = malloc(opcap * sizeof *ops)))
+				goto out;
+		}
+		for (uint32_t k = 0; k < i->noperands; k++)
+			ops[k] = (tid)((uintptr_t)hilo_ptrmap_get(&x->memo, i->operands[k]) - 1);
+		tid t = norm(P, x, i, ops);
+		if (t == TID_NONE || !hilo_ptrmap_put(&x->memo, i, (void *)(uintptr_t)(t + 1)))
+			goto out;
+		sp--;
+	}
+	got = hilo_ptrmap_get(&x->memo, root);
+	res = got ? (tid)((uintptr_t)got - 1) : TID_NONE;
+out:
+	free(st);
+	free(ops);
+	return res;
+}
+
+tid terms_of(pairctx *P, int sk, const hilo_instr *i, bool deep)
+{
+	const hilo_comp *c = i->parent;
+	hilo_ptrmap *tops = &P->top[sk + (deep ? 2 : 0)];
+	bctx *x = hilo_ptrmap_get(tops, c);
+	if (!x) {
+		x = malloc(sizeof *x);
+		if (!x)
+			return TID_NONE;
+		bctx_init(x, sk, c, NULL);
+		x->deep = deep;
+		if (!hilo_ptrmap_put(tops, c, x)) {
+			free(x);
+			return TID_NONE;
+		}
+	}
+	return build(P, x, i);
+}
+
+void terms_pair_fini(pairctx *P)
+{
+	for (int sk = 0; sk < 4; sk++) {
+		hilo_ptrmap *m = &P->top[sk];
+		for (size_t k = 0; k < m->cap; k++) {
+			if (!m->keys || !m->keys[k])
+				continue;
+			bctx *x = m->vals[k];
+			hilo_ptrmap_free(&x->memo);
+			free(x);
+		}
+		hilo_ptrmap_free(m);
+		if (sk < 2) {
+			hilo_ptrmap_free(&P->canon[sk]);
+			hilo_ptrmap_free(&P->inl[sk]);
+		}
+	}
+}
+
+bool terms_data_movement(pairctx *P, tid t)
+{
+	(void)P;
+	(void)t;
+	return false;
+}
