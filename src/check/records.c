@@ -26,6 +26,7 @@
  * shared again and do not re-prove the callee.
  */
 #include "check_internal.h"
+#include "util/json.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -374,21 +375,6 @@ static void describe(const record *r, char *buf, size_t cap)
 	}
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void remark(pairctx *P, const record *r, int verdict, const char *method, const char *why)
 {
 	FILE *f = P->v->o.remarks;
@@ -399,18 +385,18 @@ static void remark(pairctx *P, const record *r, int verdict, const char *method,
 	char reason[1600];
 	snprintf(reason, sizeof reason, "%s%s%s", what, why && *why ? ": " : "", why ? why : "");
 	fputs("{\"pass\":", f);
-	json_str(f, P->pass);
+	hilo_json_str(f, P->pass);
 	fputs(",\"computation\":", f);
-	json_str(f, r->b->parent ? r->b->parent->name : "");
+	hilo_json_str(f, r->b->parent ? r->b->parent->name : "");
 	fputs(",\"instruction\":", f);
-	json_str(f, r->a ? r->a->name : r->b->name);
+	hilo_json_str(f, r->a ? r->a->name : r->b->name);
 	fputs(",\"action\":", f);
-	json_str(f, verdict_name[verdict]);
+	hilo_json_str(f, verdict_name[verdict]);
 	fputs(",\"method\":", f);
-	json_str(f, method);
+	hilo_json_str(f, method);
 	fprintf(f, ",\"count\":%u", r->count);
 	fputs(",\"reason\":", f);
-	json_str(f, reason);
+	hilo_json_str(f, reason);
 	fputs("}\n", f);
 }
 
