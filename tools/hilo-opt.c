@@ -18,6 +18,7 @@
 #include "hilo/hlo_text.h"
 #include "hilo/proto.h"
 #include "hilo/verify.h"
+#include "hilo/viz.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,13 @@ typedef struct options {
 	uint64_t eval_budget;      /* --eval-budget: element-ops, 0 = default */
 	const hilo_pass *passes[MAX_PASSES];
 	size_t npasses;
+	/* views written instead of the module (docs/viz.md) */
+	bool emit_dot;            /* --emit=dot */
+	const char *around;       /* --around=NAME */
+	int depth;                /* --depth=N (with --around) */
+	int stats_ops;            /* --stats=ops: 1 text, 2 JSON (--stats=ops-json) */
+	const char *extract;      /* --extract=NAME */
+	int height;               /* --height=N, -1 = the whole cone */
 	/* run-time state */
 	FILE *remarks;
 } options;
@@ -57,6 +65,12 @@ static void usage(FILE *f)
 	      "                [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]\n"
 	      "                [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]\n"
 	      "                [--unroll-markers] [--eval-budget=N]\n"
+	      "                [--emit=dot [--around=NAME] [--depth=N]] [--stats=ops|ops-json]\n"
+	      "                [--extract=NAME [--height=N]]\n"
+	      "  --emit=dot: Graphviz DOT of the module after the passes (--around: only the\n"
+	      "                neighbourhood of NAME, --depth edges away, default 2)\n"
+	      "  --stats=ops: opcode counts, bytes and a FLOP estimate per computation (text or JSON)\n"
+	      "  --extract=NAME: a standalone module computing NAME from parameters --height levels up\n"
 	      "  -o OUT, --remarks=FILE: '-' is stdout; files are replaced atomically, devices and\n"
 	      "                FIFOs written in place\n"
 	      "  --print-style=auto keeps the input's style and every field (short drops metadata)\n"
@@ -119,6 +133,7 @@ static int parse_args(int argc, char **argv, options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->style = HILO_STYLE_AUTO;
+	o->height = -1;
 	int rc;
 	for (int k = 1; k < argc; k++) {
 		const char *a = argv[k];
@@ -167,6 +182,29 @@ static int parse_args(int argc, char **argv, options *o)
 			o->list_passes = true;
 		} else if (!strcmp(a, "--verify-each")) {
 			o->verify_each = true;
+		} else if (!strcmp(a, "--emit=dot")) {
+			o->emit_dot = true;
+		} else if (!strcmp(a, "--emit=hlo")) {
+			o->emit_dot = false;
+		} else if (!strncmp(a, "--emit=", 7)) {
+			fprintf(stderr, "hilo-opt: error: unknown --emit '%s' (hlo, dot)\n", a + 7);
+			return EXIT_USAGE;
+		} else if (!strncmp(a, "--around=", 9) && a[9]) {
+			o->around = a + 9;
+		} else if (!strncmp(a, "--extract=", 10) && a[10]) {
+			o->extract = a + 10;
+		} else if (!strncmp(a, "--depth=", 8) || !strncmp(a, "--height=", 9)) {
+			bool dep = a[2] == 'd';
+			uint64_t v;
+			if (!parse_u64(a + (dep ? 8 : 9), &v) || v > 1000000) {
+				fprintf(stderr, "hilo-opt: error: %s needs a non-negative integer\n", dep ? "--depth" : "--height");
+				return EXIT_USAGE;
+			}
+			*(dep ? &o->depth : &o->height) = (int)v;
+		} else if (!strcmp(a, "--stats=ops")) {
+			o->stats_ops = 1;
+		} else if (!strcmp(a, "--stats=ops-json")) {
+			o->stats_ops = 2;
 		} else if (!strcmp(a, "--stats")) {
 			o->stats = true;
 		} else if (!strcmp(a, "--unroll-markers")) {
@@ -369,6 +407,37 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	return EXIT_OK;
 }
 
+/* Appends what the user asked for to out: the module (text or proto),
+ * its DOT picture, its statistics, or an extracted sub-module. */
+static int write_result(const options *o, const char *fname, hilo_module *m,
+	hilo_buf *out, hilo_diags *d)
+{
+	hilo_module *x = NULL;
+	if (o->extract) {
+		if (!(x = hilo_extract(m, o->extract, o->height, d)))
+			return EXIT_INPUT;
+		m = x;
+	}
+	int rc = EXIT_OK;
+	if (o->emit_dot) {
+		hilo_dot_opts dopt = {.around = o->around, .depth = o->depth,
+			.max_nodes = o->around ? 0 : 20000};
+		if (!hilo_write_dot(out, m, &dopt, d))
+			rc = EXIT_USAGE;
+	} else if (o->stats_ops) {
+		hilo_write_stats(out, m, o->stats_ops == 2);
+	} else if (o->emit_proto) {
+		if (!hilo_proto_write(out, m, d))
+			rc = EXIT_INPUT;
+	} else if (!hilo_print_text(out, m, o->style)) {
+		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory while printing");
+		rc = EXIT_INPUT;
+	}
+	if (x)
+		hilo_module_destroy(x);
+	return rc;
+}
+
 /* Processes one module's text; appends the output to out. */
 static int process(const options *o, const char *text, size_t len, int line_offset,
 	hilo_buf *out, hilo_diags *d)
@@ -387,12 +456,8 @@ static int process(const options *o, const char *text, size_t len, int line_offs
 		rc = EXIT_INPUT;
 	} else if ((rc = run_passes(o, fname, m, text, len, d)) != EXIT_OK) {
 		/* diagnostics say why */
-	} else if (o->emit_proto) {
-		if (!hilo_proto_write(out, m, d))
-			rc = EXIT_INPUT;
-	} else if (!hilo_print_text(out, m, o->style)) {
-		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory while printing");
-		rc = EXIT_INPUT;
+	} else {
+		rc = write_result(o, fname, m, out, d);
 	}
 	/* show the source line under verifier errors too */
 	for (size_t k = first; k < d->n; k++) {

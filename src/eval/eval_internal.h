@@ -101,4 +101,16 @@ int64_t ev_get_i(const hilo_literal *l, size_t k);
 /* Reads index operand k-th element as int64 (signed or unsigned). */
 int64_t ev_get_index(const hilo_literal *l, size_t k);
 
+/* A window attribute ("size=3x3 stride=2x2 pad=0_1x0_1 lhs_dilate=..."),
+ * per dimension; also read by the cost model (src/viz/stats.c). */
+#define EV_MAX_WINDOW_RANK 64
+typedef struct ev_window {
+	int64_t size[EV_MAX_WINDOW_RANK], stride[EV_MAX_WINDOW_RANK];
+	int64_t lo[EV_MAX_WINDOW_RANK], hi[EV_MAX_WINDOW_RANK];
+	int64_t ldil[EV_MAX_WINDOW_RANK], rdil[EV_MAX_WINDOW_RANK];
+} ev_window;
+/* Parses the window text for an operand of the given rank (defaults:
+ * size/stride/dilation 1, no padding); false when it does not fit. */
+bool ev_parse_window(const char *text, int rank, ev_window *w);
+
 #endif

@@ -240,9 +240,7 @@ static hilo_literal *reduce(ev *e, const hilo_instr *i, hilo_literal *const *ops
 
 /* ---- reduce-window ------------------------------------------------------- */
 
-typedef struct {
-	int64_t size[MAXR], stride[MAXR], lo[MAXR], hi[MAXR], ldil[MAXR], rdil[MAXR];
-} window;
+typedef ev_window window;
 
 /* Parses "AxBxC" into v (n values); false on a count mismatch. */
 static bool parse_x(const char *s, size_t len, int64_t *v, int n, bool pad, int64_t *hi)
@@ -276,7 +274,7 @@ static bool parse_x(const char *s, size_t len, int64_t *v, int n, bool pad, int6
 	return k == n;
 }
 
-static bool parse_window(const char *t, int rank, window *w)
+bool ev_parse_window(const char *t, int rank, ev_window *w)
 {
 	for (int d = 0; d < rank; d++) {
 		w->size[d] = w->stride[d] = w->ldil[d] = w->rdil[d] = 1;
@@ -332,7 +330,7 @@ static hilo_literal *reduce_window(ev *e, const hilo_instr *i, hilo_literal *con
 		return ev_err(e, i, "input is not an array");
 	hilo_attr *wa = hilo_instr_attr(i, "window");
 	window w;
-	if (!parse_window(wa && wa->kind == HILO_ATTR_RAW ? wa->v.text : NULL, is->rank, &w))
+	if (!ev_parse_window(wa && wa->kind == HILO_ATTR_RAW ? wa->v.text : NULL, is->rank, &w))
 		return ev_err(e, i, "cannot read the window attribute");
 	const hilo_shape *os0 = res_shape(i->shape, n, 0);
 	if (!os0 || os0->rank != is->rank)

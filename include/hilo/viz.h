@@ -1,0 +1,80 @@
+/* hilo/viz.h - seeing a module: Graphviz DOT, statistics with a cost
+ * estimate, and extraction of a sub-module.
+ *
+ * These are read-only views of a module (extraction builds a new one);
+ * none of them changes its input. They back `hilo-opt --emit=dot`,
+ * `--stats=ops`, `--extract=NAME` and the rewrite report (docs/viz.md).
+ */
+#ifndef HILO_VIZ_H
+#define HILO_VIZ_H
+
+#include "hilo/ir.h"
+
+/* ---- DOT ------------------------------------------------------------------ */
+
+typedef struct hilo_dot_opts {
+	/* Draw only the neighbourhood of the instruction with this name (both
+	 * directions, `depth` edges away, default 2), plus the computations it
+	 * calls as boxes. NULL: the whole module. */
+	const char *around;
+	int depth;
+	/* Instruction ids to highlight (e.g. what a rewrite replaced or made),
+	 * with the fill colour to use; NULL/0 for none. */
+	const uint32_t *highlight;
+	size_t nhighlight;
+	const char *highlight_color;  /* default "#ffd54f" */
+	const char *graph_name;       /* default the module name */
+	/* Nodes drawn at most, 0 = unlimited; past it the graph stops with a
+	 * note node (a whole 40k-instruction dump is drawn with --around). */
+	uint32_t max_nodes;
+} hilo_dot_opts;
+
+/* Writes DOT for m (after the passes, as it is now): one cluster per
+ * computation, nodes "name\nopcode\nshape" coloured by category (data
+ * movement, elementwise, collectives, custom-calls, control flow, other),
+ * operand edges labelled with the operand index where the operand order
+ * matters, dashed edges to called computations, small constants folded
+ * into their users' labels. Returns false (with a diagnostic) when
+ * `around` names no instruction. o may be NULL. */
+bool hilo_write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
+	hilo_diags *d);
+
+/* The colour category of an opcode: "data-movement", "elementwise",
+ * "collective", "custom-call", "control-flow", "constant", "parameter" or
+ * "other". */
+const char *hilo_op_category(const hilo_instr *i);
+
+/* ---- statistics and cost ---------------------------------------------------- */
+
+/* Cost of one instruction: floating-point (or integer) operations and the
+ * bytes it reads (operands) and writes (result), as XLA's cost analysis
+ * counts them: dot 2 x result elements x contracted size; convolution
+ * 2 x result elements x kernel window x input features per group;
+ * elementwise one per result element; reduce one per input element;
+ * reduce-window one per window element of each output; data movement,
+ * parameters, constants and tuples zero. Bytes of tuples are their
+ * leaves'. */
+typedef struct hilo_cost {
+	double flops;
+	double bytes_read, bytes_written;
+} hilo_cost;
+
+hilo_cost hilo_instr_cost(const hilo_instr *i);
+
+/* Writes per computation and for the module: instruction counts per
+ * opcode, parameter and output bytes, FLOPs and bytes accessed per op
+ * category. json selects JSON (one object) instead of text. */
+void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json);
+
+/* ---- extraction --------------------------------------------------------------- */
+
+/* A new, verified module whose entry computes the instruction `name` of
+ * m from new parameters standing for its operands `height` levels up
+ * (height < 0: back to the computation's parameters). Constants and
+ * iotas at the cut stay constants; called computations are carried along.
+ * NULL with a diagnostic when there is no such instruction or the result
+ * does not verify. */
+hilo_module *hilo_extract(const hilo_module *m, const char *name, int height,
+	hilo_diags *d);
+
+#endif

@@ -1,0 +1,330 @@
+/* Graphviz DOT of a module (include/hilo/viz.h): the picture behind
+ * `hilo-opt --emit=dot` and the rewrite report. One cluster per
+ * computation, nodes coloured by op category, operand edges pointing from
+ * operand to user (labelled with the operand index where order matters),
+ * dashed edges to called computations. With `around`, only the
+ * neighbourhood of one instruction is drawn, so that a 40k-instruction
+ * dump still gives a picture a person can read. */
+#include "hilo/hlo_text.h"
+#include "hilo/viz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *hilo_op_category(const hilo_instr *i)
+{
+	switch (i->op) {
+	case HILO_OP_PARAMETER:
+		return "parameter";
+	case HILO_OP_CONSTANT:
+	case HILO_OP_IOTA:
+		return "constant";
+	case HILO_OP_CUSTOM_CALL:
+		return "custom-call";
+	case HILO_OP_WHILE:
+	case HILO_OP_CONDITIONAL:
+	case HILO_OP_CALL:
+	case HILO_OP_FUSION:
+		return "control-flow";
+	case HILO_OP_SLICE:
+	case HILO_OP_DYNAMIC_SLICE:
+	case HILO_OP_DYNAMIC_UPDATE_SLICE:
+	case HILO_OP_CONCATENATE:
+	case HILO_OP_PAD:
+	case HILO_OP_RESHAPE:
+	case HILO_OP_TRANSPOSE:
+	case HILO_OP_BROADCAST:
+	case HILO_OP_BITCAST:
+	case HILO_OP_COPY:
+	case HILO_OP_REVERSE:
+	case HILO_OP_GATHER:
+	case HILO_OP_SCATTER:
+	case HILO_OP_TUPLE:
+	case HILO_OP_GET_TUPLE_ELEMENT:
+		return "data-movement";
+	default:
+		break;
+	}
+	unsigned f = hilo_opcode_flags(i->op);
+	if (f & HILO_OPF_COLL)
+		return "collective";
+	if ((f & HILO_OPF_EW) || i->op == HILO_OP_CLAMP)
+		return "elementwise";
+	return "other";
+}
+
+static const char *category_color(const char *cat)
+{
+	static const struct {
+		const char *cat, *color;
+	} colors[] = {
+		{"parameter", "#e3f2fd"}, {"constant", "#eeeeee"}, {"custom-call", "#f8bbd0"},
+		{"control-flow", "#d1c4e9"}, {"data-movement", "#c8e6c9"},
+		{"collective", "#ffccbc"}, {"elementwise", "#fff9c4"}, {"other", "#ffffff"},
+	};
+	for (size_t k = 0; k < sizeof colors / sizeof *colors; k++)
+		if (!strcmp(colors[k].cat, cat))
+			return colors[k].color;
+	return "#ffffff";
+}
+
+/* Appends s escaped for a DOT double-quoted string (newlines as \n). */
+static void esc(hilo_buf *b, const char *s, size_t n)
+{
+	for (size_t k = 0; k < n && s[k]; k++) {
+		char c = s[k];
+		if (c == '"' || c == '\\')
+			hilo_buf_putc(b, '\\');
+		if (c == '\n') {
+			hilo_buf_puts(b, "\\n");
+			continue;
+		}
+		hilo_buf_putc(b, c);
+	}
+}
+
+static void esc_str(hilo_buf *b, const char *s)
+{
+	esc(b, s, strlen(s));
+}
+
+/* A constant small enough to print inside its users' labels. */
+static bool small_constant(const hilo_instr *i)
+{
+	if (i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided ||
+	    i->shape->type == HILO_T_TUPLE)
+		return false;
+	int64_t n = hilo_shape_elements(i->shape);
+	return n >= 0 && n <= 4;
+}
+
+static bool order_matters(const hilo_instr *i)
+{
+	if (i->noperands < 2)
+		return false;
+	switch (i->op) {
+	case HILO_OP_ADD:
+	case HILO_OP_MULTIPLY:
+	case HILO_OP_MAXIMUM:
+	case HILO_OP_MINIMUM:
+	case HILO_OP_AND:
+	case HILO_OP_OR:
+	case HILO_OP_XOR:
+	case HILO_OP_TUPLE:
+		return false;
+	default:
+		return true;
+	}
+}
+
+typedef struct dotctx {
+	hilo_buf *b;
+	const hilo_module *m;
+	const hilo_dot_opts *o;
+	hilo_ptrmap shown;       /* instr -> (void *)1 when drawn (around mode) */
+	hilo_ptrmap hl;          /* id+1 -> (void *)1 when highlighted */
+	bool partial;            /* around mode */
+	uint32_t drawn;
+	bool cut;
+} dotctx;
+
+static bool is_shown(const dotctx *x, const hilo_instr *i)
+{
+	return !x->partial || hilo_ptrmap_get(&x->shown, i) != NULL;
+}
+
+static bool is_hl(const dotctx *x, const hilo_instr *i)
+{
+	return x->o && x->o->nhighlight && hilo_ptrmap_get(&x->hl, (void *)((uintptr_t)i->id + 1));
+}
+
+static void node(dotctx *x, const hilo_instr *i)
+{
+	hilo_buf *b = x->b;
+	hilo_buf_printf(b, "    n%u [label=\"", i->id);
+	if (i->is_root)
+		hilo_buf_puts(b, "ROOT ");
+	esc_str(b, i->name);
+	hilo_buf_puts(b, "\\n");
+	if (i->op == HILO_OP_CUSTOM_CALL) {
+		const char *t = hilo_instr_get_string(i, "custom_call_target");
+		hilo_buf_puts(b, "custom-call ");
+		esc_str(b, t ? t : "?");
+	} else {
+		esc_str(b, hilo_opcode_name(i->op));
+	}
+	hilo_buf sh;
+	hilo_buf_init(&sh);
+	hilo_shape_print_human(&sh, i->shape);
+	hilo_buf_puts(b, "\\n");
+	esc(b, sh.data ? sh.data : "", 120); /* long tuple shapes are cut */
+	if (sh.len > 120)
+		hilo_buf_puts(b, "...");
+	hilo_buf_free(&sh);
+	/* small constant operands read inline */
+	for (uint32_t k = 0; k < i->noperands; k++) {
+		const hilo_instr *o = i->operands[k];
+		if (!small_constant(o))
+			continue;
+		hilo_buf lit;
+		hilo_buf_init(&lit);
+		hilo_print_literal(&lit, o->literal, false);
+		hilo_buf_printf(b, "\\nop%u = ", k);
+		esc(b, lit.data ? lit.data : "", 48);
+		hilo_buf_free(&lit);
+	}
+	const char *cat = hilo_op_category(i);
+	bool hl = is_hl(x, i);
+	const char *fill = hl ? (x->o->highlight_color ? x->o->highlight_color : "#ffd54f")
+		: category_color(cat);
+	hilo_buf_printf(b, "\", fillcolor=\"%s\"%s, tooltip=\"%s\"];\n", fill,
+		hl ? ", penwidth=3" : "", cat);
+	x->drawn++;
+}
+
+/* Neighbourhood of `root`, `depth` edges away in both directions. */
+static void mark_around(dotctx *x, const hilo_instr *root, int depth)
+{
+	const hilo_instr **q = malloc(sizeof *q * 64);
+	int *dist = malloc(sizeof *dist * 64);
+	size_t cap = 64, head = 0, tail = 0;
+	if (!q || !dist) {
+		free(q);
+		free(dist);
+		return;
+	}
+	hilo_ptrmap_put(&x->shown, root, (void *)1);
+	q[tail] = root;
+	dist[tail++] = 0;
+	while (head < tail) {
+		const hilo_instr *i = q[head];
+		int di = dist[head++];
+		if (di >= depth)
+			continue;
+		for (uint32_t k = 0; k < i->noperands + i->nusers; k++) {
+			const hilo_instr *n = k < i->noperands ? i->operands[k] : i->users[k - i->noperands].user;
+			if (hilo_ptrmap_get(&x->shown, n))
+				continue;
+			if (tail == cap) {
+				size_t nc = cap * 2;
+				const hilo_instr **nq = realloc(q, sizeof *q * nc);
+				if (!nq)
+					goto out;
+				q = nq;
+				int *nd = realloc(dist, sizeof *dist * nc);
+				if (!nd)
+					goto out;
+				dist = nd;
+				cap = nc;
+			}
+			hilo_ptrmap_put(&x->shown, n, (void *)1);
+			q[tail] = n;
+			dist[tail++] = di + 1;
+		}
+	}
+out:
+	free(q);
+	free(dist);
+}
+
+static const hilo_instr *find_instr(const hilo_module *m, const char *name)
+{
+	for (uint32_t c = 0; c < m->ncomps; c++)
+		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next)
+			if (!strcmp(i->name, name))
+				return i;
+	return NULL;
+}
+
+bool hilo_write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
+	hilo_diags *d)
+{
+	hilo_dot_opts none;
+	memset(&none, 0, sizeof none);
+	dotctx x = {.b = out, .m = m, .o = o ? o : &none};
+	hilo_ptrmap_init(&x.shown);
+	hilo_ptrmap_init(&x.hl);
+	for (size_t k = 0; k < x.o->nhighlight; k++)
+		hilo_ptrmap_put(&x.hl, (void *)((uintptr_t)x.o->highlight[k] + 1), (void *)1);
+	if (x.o->around) {
+		const hilo_instr *t = find_instr(m, x.o->around);
+		if (!t) {
+			hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0,
+				"--around: no instruction named '%s'", x.o->around);
+			hilo_ptrmap_free(&x.shown);
+			hilo_ptrmap_free(&x.hl);
+			return false;
+		}
+		x.partial = true;
+		mark_around(&x, t, x.o->depth > 0 ? x.o->depth : 2);
+	}
+	hilo_buf_puts(out, "digraph \"");
+	esc_str(out, x.o->graph_name ? x.o->graph_name : m->name ? m->name : "module");
+	hilo_buf_puts(out, "\" {\n  compound=true;\n  rankdir=TB;\n"
+		"  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n"
+		"  edge [fontname=\"Helvetica\", fontsize=8];\n");
+	/* computations called by drawn nodes but not drawn themselves become
+	 * one box each (around mode) */
+	hilo_ptrmap comp_drawn;
+	hilo_ptrmap_init(&comp_drawn);
+	for (uint32_t c = 0; c < m->ncomps && !x.cut; c++) {
+		const hilo_comp *comp = m->comps[c];
+		bool any = false;
+		for (const hilo_instr *i = comp->first; i && !any; i = i->next)
+			any = is_shown(&x, i) && !small_constant(i);
+		if (!any)
+			continue;
+		hilo_ptrmap_put(&comp_drawn, comp, (void *)(uintptr_t)(c + 1));
+		hilo_buf_printf(out, "  subgraph cluster_%u {\n    label=\"", c);
+		esc_str(out, comp->is_entry ? "ENTRY " : "");
+		esc_str(out, comp->name);
+		hilo_buf_puts(out, "\";\n    style=rounded;\n    color=\"#90a4ae\";\n");
+		for (const hilo_instr *i = comp->first; i; i = i->next) {
+			if (!is_shown(&x, i) || (small_constant(i) && i->nusers))
+				continue;
+			if (x.o->max_nodes && x.drawn >= x.o->max_nodes) {
+				x.cut = true;
+				break;
+			}
+			node(&x, i);
+		}
+		hilo_buf_puts(out, "  }\n");
+	}
+	/* operand edges */
+	for (uint32_t c = 0; c < m->ncomps; c++) {
+		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next) {
+			if (!is_shown(&x, i) || (small_constant(i) && i->nusers))
+				continue;
+			for (uint32_t k = 0; k < i->noperands; k++) {
+				const hilo_instr *op = i->operands[k];
+				if (!is_shown(&x, op) || small_constant(op))
+					continue;
+				hilo_buf_printf(out, "  n%u -> n%u", op->id, i->id);
+				if (order_matters(i))
+					hilo_buf_printf(out, " [label=\"%u\"]", k);
+				hilo_buf_puts(out, ";\n");
+			}
+			for (uint32_t k = 0; k < i->ncalled; k++) {
+				const hilo_comp *cc = i->called[k];
+				uintptr_t ci = (uintptr_t)hilo_ptrmap_get(&comp_drawn, cc);
+				if (ci && cc->root && is_shown(&x, cc->root)) {
+					hilo_buf_printf(out, "  n%u -> n%u [style=dashed, color=\"#7e57c2\", lhead=cluster_%u];\n",
+						i->id, cc->root->id, (unsigned)(ci - 1));
+				} else {
+					hilo_buf_printf(out, "  c%u_%u [label=\"", i->id, k);
+					esc_str(out, cc->name);
+					hilo_buf_printf(out, "\", shape=folder, fillcolor=\"#ede7f6\"];\n"
+						"  n%u -> c%u_%u [style=dashed, color=\"#7e57c2\"];\n", i->id, i->id, k);
+				}
+			}
+		}
+	}
+	if (x.cut)
+		hilo_buf_printf(out, "  cut [label=\"graph cut at %u nodes: use --around=NAME --depth=N\", shape=note];\n",
+			x.o->max_nodes);
+	hilo_buf_puts(out, "}\n");
+	hilo_ptrmap_free(&comp_drawn);
+	hilo_ptrmap_free(&x.shown);
+	hilo_ptrmap_free(&x.hl);
+	return true;
+}

@@ -1,0 +1,290 @@
+/* Module statistics and a static cost estimate (include/hilo/viz.h),
+ * behind `hilo-opt --stats=ops`: instruction counts per opcode, parameter
+ * and output bytes, and FLOPs and bytes accessed per op category, per
+ * computation and for the module.
+ *
+ * The cost model counts like XLA's HloCostAnalysis: a dot does
+ * 2 x (result elements) x (contracted size) operations; a convolution
+ * 2 x (result elements) x (kernel spatial window) x (kernel input
+ * features, which are already per feature group); elementwise ops one per
+ * result element; reduce one per reduced input element; reduce-window one
+ * per window element of each output. Data movement, parameters, constants
+ * and tuple plumbing do no arithmetic. Bytes read are the operands' bytes,
+ * bytes written the result's; get-tuple-element, tuple, parameter,
+ * constant and bitcast move nothing. The counts are static: a computation
+ * called from several places (or a loop body) is counted once. */
+#include "eval/eval_internal.h"
+#include "hilo/viz.h"
+#include "util/json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static double shape_bytes(const hilo_shape *s)
+{
+	if (s->type == HILO_T_TUPLE) {
+		double b = 0;
+		for (int k = 0; k < s->ntuple; k++)
+			b += shape_bytes(s->elems[k]);
+		return b;
+	}
+	int64_t n = hilo_shape_elements(s);
+	int eb = hilo_ptype_bits(s->type);
+	if (n < 0 || eb <= 0)
+		return 0;
+	return (double)n * (double)eb / 8.0;
+}
+
+static double elements(const hilo_shape *s)
+{
+	if (s->type == HILO_T_TUPLE) {
+		double n = 0;
+		for (int k = 0; k < s->ntuple; k++)
+			n += elements(s->elems[k]);
+		return n;
+	}
+	int64_t n = hilo_shape_elements(s);
+	return n < 0 ? 0 : (double)n;
+}
+
+/* The product of the operand's dims listed in attribute key. */
+static double dims_product(const hilo_instr *i, const char *key, const hilo_shape *s)
+{
+	int n = 0;
+	const int64_t *d = hilo_instr_get_ints(i, key, &n);
+	double p = 1;
+	for (int k = 0; d && k < n; k++)
+		if (d[k] >= 0 && d[k] < s->rank)
+			p *= (double)s->dims[d[k]];
+	return p;
+}
+
+/* Convolution: the kernel's spatial window and input features, from
+ * dim_labels "b01f_01io->b01f" (the part after '_' names the kernel's
+ * dimensions: digits spatial, 'i' input features, 'o' output features). */
+static double conv_per_output(const hilo_instr *i)
+{
+	if (i->noperands < 2 || i->operands[1]->shape->type == HILO_T_TUPLE)
+		return 0;
+	const hilo_shape *k = i->operands[1]->shape;
+	hilo_attr *a = hilo_instr_attr(i, "dim_labels");
+	const char *t = a && a->kind == HILO_ATTR_RAW ? a->v.text : NULL;
+	const char *u = t ? strchr(t, '_') : NULL;
+	double p = 1;
+	if (!u) /* no labels: every kernel dim but the output feature (last) */
+		for (int d = 0; d + 1 < k->rank; d++)
+			p *= (double)k->dims[d];
+	else
+		for (int d = 0; u[d + 1] && u[d + 1] != '-' && d < k->rank; d++) {
+			char c = u[d + 1];
+			if ((c >= '0' && c <= '9') || c == 'i')
+				p *= (double)k->dims[d];
+		}
+	return p;
+}
+
+hilo_cost hilo_instr_cost(const hilo_instr *i)
+{
+	hilo_cost c = {0, 0, 0};
+	switch (i->op) {
+	case HILO_OP_PARAMETER:
+	case HILO_OP_CONSTANT:
+	case HILO_OP_TUPLE:
+	case HILO_OP_GET_TUPLE_ELEMENT:
+	case HILO_OP_BITCAST:
+		return c;
+	default:
+		break;
+	}
+	for (uint32_t k = 0; k < i->noperands; k++)
+		c.bytes_read += shape_bytes(i->operands[k]->shape);
+	c.bytes_written = shape_bytes(i->shape);
+	const char *cat = hilo_op_category(i);
+	double out = elements(i->shape);
+	if (i->op == HILO_OP_DOT && i->noperands == 2) {
+		c.flops = 2 * out * dims_product(i, "lhs_contracting_dims", i->operands[0]->shape);
+	} else if (i->op == HILO_OP_CONVOLUTION) {
+		c.flops = 2 * out * conv_per_output(i);
+	} else if (i->op == HILO_OP_REDUCE) {
+		for (uint32_t k = 0; k < i->noperands / 2; k++)
+			c.flops += elements(i->operands[k]->shape);
+	} else if (i->op == HILO_OP_REDUCE_WINDOW && i->noperands >= 2) {
+		const hilo_shape *is = i->operands[0]->shape;
+		hilo_attr *wa = hilo_instr_attr(i, "window");
+		ev_window w;
+		double win = 1;
+		if (is->type != HILO_T_TUPLE && is->rank <= EV_MAX_WINDOW_RANK &&
+		    ev_parse_window(wa && wa->kind == HILO_ATTR_RAW ? wa->v.text : NULL, is->rank, &w))
+			for (int d = 0; d < is->rank; d++)
+				win *= (double)w.size[d];
+		c.flops = out * win;
+	} else if (!strcmp(cat, "elementwise")) {
+		c.flops = out;
+	}
+	return c;
+}
+
+/* ---- per-computation tallies ---------------------------------------------- */
+
+enum { NCAT = 8 };
+static const char *const cats[NCAT] = {
+	"elementwise", "data-movement", "collective", "custom-call", "control-flow",
+	"constant", "parameter", "other",
+};
+
+typedef struct tally {
+	uint64_t instrs;
+	uint64_t ops[HILO_OP_COUNT];
+	double param_bytes, out_bytes;
+	double flops[NCAT], bytes[NCAT];
+} tally;
+
+static int cat_index(const char *c)
+{
+	for (int k = 0; k < NCAT; k++)
+		if (!strcmp(cats[k], c))
+			return k;
+	return NCAT - 1;
+}
+
+static void count(tally *t, const hilo_comp *c)
+{
+	for (const hilo_instr *i = c->first; i; i = i->next) {
+		t->instrs++;
+		t->ops[i->op]++;
+		hilo_cost k = hilo_instr_cost(i);
+		int ci = cat_index(hilo_op_category(i));
+		t->flops[ci] += k.flops;
+		t->bytes[ci] += k.bytes_read + k.bytes_written;
+	}
+	for (uint32_t p = 0; p < c->nparams; p++)
+		if (c->params[p])
+			t->param_bytes += shape_bytes(c->params[p]->shape);
+	if (c->root)
+		t->out_bytes += shape_bytes(c->root->shape);
+}
+
+static void add(tally *s, const tally *t)
+{
+	s->instrs += t->instrs;
+	for (int k = 0; k < HILO_OP_COUNT; k++)
+		s->ops[k] += t->ops[k];
+	s->param_bytes += t->param_bytes;
+	s->out_bytes += t->out_bytes;
+	for (int k = 0; k < NCAT; k++) {
+		s->flops[k] += t->flops[k];
+		s->bytes[k] += t->bytes[k];
+	}
+}
+
+static double sum(const double *v)
+{
+	double s = 0;
+	for (int k = 0; k < NCAT; k++)
+		s += v[k];
+	return s;
+}
+
+static void text_tally(hilo_buf *b, const char *title, const tally *t)
+{
+	hilo_buf_printf(b, "%s: %llu instructions, parameters %.0f bytes, output %.0f bytes\n",
+		title, (unsigned long long)t->instrs, t->param_bytes, t->out_bytes);
+	hilo_buf_puts(b, "  opcodes:");
+	bool first = true;
+	for (int k = 0; k < HILO_OP_COUNT; k++)
+		if (t->ops[k]) {
+			hilo_buf_printf(b, "%s %s %llu", first ? "" : ",", hilo_opcode_name((hilo_opcode)k),
+				(unsigned long long)t->ops[k]);
+			first = false;
+		}
+	hilo_buf_puts(b, "\n");
+	hilo_buf_printf(b, "  cost: %.6g flops, %.6g bytes accessed\n", sum(t->flops), sum(t->bytes));
+	for (int k = 0; k < NCAT; k++)
+		if (t->flops[k] || t->bytes[k])
+			hilo_buf_printf(b, "    %-14s %14.6g flops %14.6g bytes\n", cats[k], t->flops[k], t->bytes[k]);
+}
+
+static void json_tally(FILE *f, const tally *t)
+{
+	fprintf(f, "\"instructions\": %llu, \"parameter_bytes\": %.0f, \"output_bytes\": %.0f, \"opcodes\": {",
+		(unsigned long long)t->instrs, t->param_bytes, t->out_bytes);
+	bool first = true;
+	for (int k = 0; k < HILO_OP_COUNT; k++)
+		if (t->ops[k]) {
+			fprintf(f, "%s\"%s\": %llu", first ? "" : ", ", hilo_opcode_name((hilo_opcode)k),
+				(unsigned long long)t->ops[k]);
+			first = false;
+		}
+	fprintf(f, "}, \"flops\": %.17g, \"bytes_accessed\": %.17g, \"categories\": {", sum(t->flops), sum(t->bytes));
+	first = true;
+	for (int k = 0; k < NCAT; k++)
+		if (t->flops[k] || t->bytes[k]) {
+			fprintf(f, "%s\"%s\": {\"flops\": %.17g, \"bytes\": %.17g}", first ? "" : ", ", cats[k],
+				t->flops[k], t->bytes[k]);
+			first = false;
+		}
+	fputc('}', f);
+}
+
+void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json)
+{
+	tally *all = calloc(1, sizeof *all), *t = calloc(1, sizeof *t);
+	if (!all || !t) {
+		free(all);
+		free(t);
+		return;
+	}
+	char *js = NULL;
+	size_t jl = 0;
+	FILE *f = json ? open_memstream(&js, &jl) : NULL;
+	if (json && !f) {
+		free(all);
+		free(t);
+		return;
+	}
+	if (f) {
+		fputs("{\"module\": ", f);
+		hilo_json_str(f, m->name);
+		fputs(", \"computations\": [", f);
+	}
+	double entry_params = 0, entry_out = 0;
+	for (uint32_t c = 0; c < m->ncomps; c++) {
+		memset(t, 0, sizeof *t);
+		count(t, m->comps[c]);
+		add(all, t);
+		if (m->comps[c]->is_entry) {
+			entry_params = t->param_bytes;
+			entry_out = t->out_bytes;
+		}
+		if (f) {
+			fputs(c ? ", {\"name\": " : "{\"name\": ", f);
+			hilo_json_str(f, m->comps[c]->name);
+			fprintf(f, ", \"entry\": %s, ", m->comps[c]->is_entry ? "true" : "false");
+			json_tally(f, t);
+			fputc('}', f);
+		} else {
+			char title[512];
+			snprintf(title, sizeof title, "computation %s%s", m->comps[c]->is_entry ? "ENTRY " : "",
+				m->comps[c]->name);
+			text_tally(out, title, t);
+		}
+	}
+	/* the module's inputs and outputs are the entry computation's */
+	all->param_bytes = entry_params;
+	all->out_bytes = entry_out;
+	if (f) {
+		fputs("], \"total\": {", f);
+		json_tally(f, all);
+		fputs("}}\n", f);
+		if (fclose(f) == 0 && js)
+			hilo_buf_put(out, js, jl);
+		free(js);
+	} else {
+		char title[512];
+		snprintf(title, sizeof title, "module %s (%u computations; static counts)", m->name ? m->name : "",
+			m->ncomps);
+		text_tally(out, title, all);
+	}
+	free(all);
+	free(t);
+}
