@@ -57,13 +57,17 @@ char *hilo_pipelines_json(void);
 
 /* Runs passes on the module. passes: comma-separated pass names, and
  * "pipeline:NAME" for a named pipeline. equivalence: NULL or "" (none),
- * "module" (whole entry computation on `inputs` seeded random input sets),
- * or whatever the rewrite validator accepts (see docs/proof.md) when it is
- * built in. Returns JSON:
+ * "rewrites" (or "default": every rewrite validated on its own region,
+ * docs/proof.md; `inputs` random input sets per tested region), "strict"
+ * (the same, and a skipped rewrite fails), or "module" (the whole entry
+ * computation on `inputs` seeded random input sets). Returns JSON:
  *   {"passes": [{"pass","seconds","instrs_before","instrs_after",
  *                "rewrites","result"}...],
  *    "remarks": [<remark objects as --remarks writes them>...],
- *    "equivalence": null | {"mode","status","message"}}
+ *    "equivalence": null | {"mode","status","message", and for the
+ *                   validator "rewrites","proved","tested","skipped",
+ *                   "failed","assumed","inputs"}}
+ * (remarks then also carry one verdict per rewrite).
  * On failure (unknown pass, a pass error, IR the verifier rejects, an
  * equivalence failure) returns NULL with the diagnostics in *error and
  * leaves the module as it was. */

@@ -207,14 +207,15 @@ class Module:
 
     def run_passes(self, passes, verify_each=False, check_equivalence=False, inputs=3, seed=0):
         """Runs the named passes (a list, or "pipeline:neuron" among them).
-        check_equivalence: False, True (the default validation mode), or a
-        mode name ("module", ...). The module changes only when everything
+        check_equivalence: False, True (every rewrite validated on its own
+        region: "rewrites"), "strict" (a skipped rewrite fails too) or
+        "module" (the whole entry computation on random inputs). The module changes only when everything
         succeeds; any failure raises HiloError and leaves it as it was."""
         if isinstance(passes, str):
             passes = [passes]
         mode = ""
         if check_equivalence is True:
-            mode = "module"
+            mode = "rewrites"
         elif check_equivalence:
             mode = str(check_equivalence)
         r = _call(_lib.hilo_handle_run_passes, self._h, ",".join(passes).encode(),

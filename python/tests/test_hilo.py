@@ -81,9 +81,9 @@ SAFE_PASSES = [p["name"] for p in hilo.list_passes() if not p["name"].startswith
 def test_every_pass_by_name(name):
     for path in EXAMPLES:
         m = hilo.Module.load(path)
-        r = m.run_passes([name], verify_each=True, check_equivalence="module", inputs=1)
+        r = m.run_passes([name], verify_each=True, check_equivalence=True, inputs=1)
         assert [s["pass"] for s in r.stats] == [name]
-        assert r.equivalence["status"] in ("equal", "skipped")
+        assert r.equivalence["failed"] == 0
         hilo.Module.from_text(m.to_text())          # the result re-parses
 
 
@@ -96,7 +96,10 @@ def test_pipeline_remarks_and_stats():
     assert r.remarks and all({"pass", "instruction", "action", "reason"} <= set(x) for x in r.remarks)
     assert any(x["action"] == "rewritten" and x["pass"] == "neuron_repeated_dus_to_concat"
                for x in r.remarks)
-    assert r.equivalence["status"] == "equal"
+    eq = r.equivalence
+    assert eq["mode"] == "rewrites" and eq["failed"] == 0 and eq["skipped"] == 0
+    assert eq["rewrites"] >= 1 and eq["proved"] + eq["tested"] == eq["rewrites"]
+    assert eq["message"].startswith("equivalence: %d rewrites:" % eq["rewrites"])
     assert m.to_text() != before and "concatenate" in m.to_text()
 
 
@@ -114,6 +117,10 @@ ENTRY e {
         m.run_passes(["dce", "no-such-pass"])
     with pytest.raises(hilo.HiloError, match="equivalence check failed"):
         m.run_passes(["test-swap-operands"], check_equivalence="module")
+    with pytest.raises(hilo.HiloError, match="test-swap-operands"):
+        m.run_passes(["test-swap-operands"], check_equivalence=True)
+    with pytest.raises(hilo.HiloError, match="unknown equivalence mode"):
+        m.run_passes(["dce"], check_equivalence="sometimes")
     assert m.to_text() == before
 
 

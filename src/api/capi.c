@@ -4,6 +4,7 @@
  * evaluator); results are malloc'd strings and buffers, errors are the
  * printed diagnostics. */
 #include "hilo/capi.h"
+#include "hilo/check.h"
 #include "hilo/driver.h"
 #include "hilo/eval.h"
 #include "hilo/hlo_text.h"
@@ -339,15 +340,24 @@ char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each
 	size_t n;
 	if (!resolve(passes, list, &n, error))
 		return NULL;
-	bool module_mode = false;
+	/* "module": whole entry computation; "rewrites" (or "default"): the
+	 * per-rewrite validator; "strict": the validator, a skipped rewrite
+	 * fails too */
+	bool module_mode = false, validate = false, strict = false;
 	if (equivalence && *equivalence) {
-		if (strcmp(equivalence, "module") != 0) {
+		if (!strcmp(equivalence, "module"))
+			module_mode = true;
+		else if (!strcmp(equivalence, "rewrites") || !strcmp(equivalence, "default"))
+			validate = true;
+		else if (!strcmp(equivalence, "strict"))
+			validate = strict = true;
+		else {
 			char msg[160];
-			snprintf(msg, sizeof msg, "unknown equivalence mode '%.32s' (module)", equivalence);
+			snprintf(msg, sizeof msg, "unknown equivalence mode '%.32s' (rewrites, strict, module)",
+				equivalence);
 			set_error(error, NULL, msg);
 			return NULL;
 		}
-		module_mode = true;
 	}
 	hilo_module *work = hilo_module_clone(h->m);
 	if (!work) {
@@ -361,6 +371,19 @@ char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each
 	hilo_diags_init(&d);
 	hilo_driver_opts o = {.filename = h->filename, .verify_each = verify_each != 0,
 		.remarks = rf};
+	hilo_validator *val = NULL;
+	if (validate) {
+		hilo_validate_opts vo = {inputs > 0 ? inputs : 3, seed, 0, rf, h->filename};
+		if (!(val = hilo_validator_create(&vo))) {
+			if (rf)
+				fclose(rf);
+			free(rbuf);
+			hilo_module_destroy(work);
+			set_error(error, NULL, "out of memory");
+			return NULL;
+		}
+		o.validate = val;
+	}
 	hilo_pass_stat st[MAX_RUN];
 	memset(st, 0, sizeof st);
 	hilo_driver_status s = hilo_run_passes(work, list, n, &o, &d, st);
@@ -371,6 +394,20 @@ char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each
 			"internal error: the passes produced IR the verifier rejects (last pass '%s')",
 			n ? list[n - 1]->name : "none");
 		ok = false;
+	}
+	hilo_validate_summary vs;
+	memset(&vs, 0, sizeof vs);
+	if (val) {
+		hilo_validator_summary(val, &vs);
+		hilo_validator_destroy(val);
+		if (ok && vs.failed)
+			ok = false; /* the validator's diagnostics say which rewrite */
+		if (ok && strict && vs.skipped) {
+			hilo_diag_add(&d, HILO_SEV_ERROR, h->filename, 0, 0, NULL, 0,
+				"equivalence check failed: %llu rewrite(s) skipped (strict mode)",
+				(unsigned long long)vs.skipped);
+			ok = false;
+		}
 	}
 	hilo_equiv_report r;
 	memset(&r, 0, sizeof r);
@@ -407,6 +444,21 @@ char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each
 			hilo_json_str(j.f, r.status == 0 ? "equal" : "skipped");
 			fputs(", \"message\": ", j.f);
 			hilo_json_str(j.f, r.message);
+			fputc('}', j.f);
+		} else if (val) {
+			fprintf(j.f, "{\"mode\": \"%s\", \"status\": \"%s\", \"rewrites\": %llu, "
+				"\"proved\": %llu, \"tested\": %llu, \"skipped\": %llu, \"failed\": %llu, "
+				"\"assumed\": %llu, \"inputs\": %d, \"message\": ", strict ? "strict" : "rewrites",
+				vs.skipped ? "partial" : "equal",
+				(unsigned long long)vs.rewrites, (unsigned long long)vs.proved,
+				(unsigned long long)vs.tested, (unsigned long long)vs.skipped,
+				(unsigned long long)vs.failed, (unsigned long long)vs.assumed, vs.inputs);
+			char line[256];
+			snprintf(line, sizeof line, "equivalence: %llu rewrites: %llu proved, %llu tested (%d inputs), "
+				"%llu skipped, %llu failed", (unsigned long long)vs.rewrites,
+				(unsigned long long)vs.proved, (unsigned long long)vs.tested, vs.inputs,
+				(unsigned long long)vs.skipped, (unsigned long long)vs.failed);
+			hilo_json_str(j.f, line);
 			fputc('}', j.f);
 		} else {
 			fputs("null", j.f);
