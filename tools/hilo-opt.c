@@ -327,7 +327,8 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	};
 	hilo_validator *val = NULL;
 	if (o->equiv_n && !o->equiv_module) {
-		hilo_validate_opts vo = {o->equiv_n, o->seed, o->eval_budget, o->remarks, fname};
+		hilo_validate_opts vo = {.inputs = o->equiv_n, .seed = o->seed,
+			.budget = o->eval_budget, .remarks = o->remarks, .filename = fname};
 		if (!(val = hilo_validator_create(&vo))) {
 			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory");
 			return EXIT_INPUT;

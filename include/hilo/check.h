@@ -25,12 +25,28 @@
 
 typedef struct hilo_validator hilo_validator;
 
+/* One judged rewrite, as handed to hilo_validate_opts.on_record while both
+ * modules are alive (the rewrite report draws its pictures from it). */
+typedef struct hilo_check_record {
+	const char *pass;
+	const hilo_instr *before;  /* the replaced value, in the module before the pass */
+	const hilo_instr *after;   /* its replacement, or NULL (removed instructions) */
+	const char *verdict;       /* "proved", "tested", "skipped", "failed", "assumed", "deferred" */
+	const char *method;        /* "term", "tagged", "random", "dead", "structure", ... */
+	const char *reason;        /* what the record is, and the method's finding */
+	uint32_t count;            /* identical records folded into this one */
+} hilo_check_record;
+
+typedef void (*hilo_check_record_fn)(void *arg, const hilo_check_record *r);
+
 typedef struct hilo_validate_opts {
 	int inputs;              /* random input sets per tested cone (0 = 3) */
 	uint64_t seed;           /* first seed */
 	uint64_t budget;         /* element-ops per tested cone (0 = 1e8) */
 	FILE *remarks;           /* JSON Lines sink for one verdict per record, or NULL */
 	const char *filename;    /* for diagnostics */
+	hilo_check_record_fn on_record; /* called once per record with its verdict, or NULL */
+	void *on_record_arg;
 } hilo_validate_opts;
 
 typedef struct hilo_validate_summary {

@@ -373,7 +373,8 @@ char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each
 		.remarks = rf};
 	hilo_validator *val = NULL;
 	if (validate) {
-		hilo_validate_opts vo = {inputs > 0 ? inputs : 3, seed, 0, rf, h->filename};
+		hilo_validate_opts vo = {.inputs = inputs > 0 ? inputs : 3, .seed = seed,
+			.remarks = rf, .filename = h->filename};
 		if (!(val = hilo_validator_create(&vo))) {
 			if (rf)
 				fclose(rf);

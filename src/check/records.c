@@ -378,12 +378,19 @@ static void describe(const record *r, char *buf, size_t cap)
 static void remark(pairctx *P, const record *r, int verdict, const char *method, const char *why)
 {
 	FILE *f = P->v->o.remarks;
-	if (!f)
+	if (!f && !P->v->o.on_record)
 		return;
 	char what[600];
 	describe(r, what, sizeof what);
 	char reason[1600];
 	snprintf(reason, sizeof reason, "%s%s%s", what, why && *why ? ": " : "", why ? why : "");
+	if (P->v->o.on_record) {
+		hilo_check_record cr = {P->pass, r->b, r->a, verdict_name[verdict], method, reason,
+			r->count};
+		P->v->o.on_record(P->v->o.on_record_arg, &cr);
+	}
+	if (!f)
+		return;
 	fputs("{\"pass\":", f);
 	hilo_json_str(f, P->pass);
 	fputs(",\"computation\":", f);
