@@ -67,5 +67,87 @@ print(f"pto-opt legalize+verify+print: {best_wall:.0f} ms wall, {best_cpu:.0f} m
       f"statements ({nbytes} bytes), {lines} lines out; floor (cat same bytes): {floor:.0f} ms wall; {verdict}")
 PY
 rc=$?
+[ $rc -eq 0 ] || { rm -rf "$tmp"; exit $rc; }
+# Issue 20 section 3: scalar alias chains (linear, was quadratic: roots are
+# memoized) and peak RSS against input + output size on 100k-statement
+# programs. Each run is measured alone (os.wait4: that child's own peak RSS).
+python3 - "$tool" "$tmp" <<'PY'
+import os, subprocess, sys, time
+tool, tmp = sys.argv[1:3]
+import sys
+T = "pl.Tensor[[128, 128], pl.FP32]"; W = "pl.Tensor[[4096, 128], pl.FP32]"; I = "pl.Scalar[pl.INDEX]"
+def head(L):
+    L += ["# pypto.program: Bench", "import pypto.language as pl", "", "@pl.program", "class Bench:"]
+    inc = "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)"
+    L += [inc, f"    def kern(x: {T}, off: {I}, c: pl.InOut[{T}]) -> {T}:", "        return c"]
+    L += ["    @pl.function(type=pl.FunctionType.Graph, level=pl.Level.CHIP, role=pl.Role.Orchestrator)",
+          f"    def layer(self, w: {W}, c: pl.InOut[{T}], idx: {I}) -> {T}:"]
+def tail(L, sites):
+    L += ["    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)",
+          f"    def main(self, w: {W}, c: pl.InOut[{T}]) -> {T}:", "        for i in pl.range(8):"]
+    for k in range(sites):
+        L.append(f"            c_{k}: {T} = self.layer(w, c, i + {k})")
+    L.append("        return c")
+def aliases(n):
+    L = []; head(L)
+    b = [f"a0: {I} = idx", f"d0: {I} = idx * 2", f"e0: {I} = d0"]
+    for k in range(1, n):
+        b.append(f"a{k}: {I} = a{k-1}")
+    for k in range(1, n // 2):
+        b.append(f"e{k}: {I} = e{k-1}")
+    b.append(f"t: {T} = pl.tensor.slice(w, [128, 128], [e{n//2 - 1}, 0])")
+    b.append(f"c_1: {T} = self.kern(t, a{n-1}, c)")
+    b.append(f"c_2: {T} = self.kern(t, e{n//2 - 1}, c)")
+    L += ["        " + s for s in b] + ["        return c"]
+    tail(L, 40)
+    return L
+def big(scale):
+    L = []; head(L)
+    b = []
+    for k in range(16):
+        b.append(f"d{k}: {I} = idx * {k + 1} + {k}")
+    for k in range(16):
+        b.append(f"v{k}: {T} = pl.tensor.slice(w, [128, 128], [d{k}, 0])")
+        b.append(f"c_v{k}: {T} = self.kern(v{k}, d{k}, c)")
+    b.append(f"tmp: {T} = pl.tensor.create([128, 128], dtype=pl.FP32, layout=pl.TensorLayout.ND)")
+    for k in range(1000):
+        b.append(f"m{k}: {I} = pl.tensor.dim(w, 0) + {k}")
+    b.append("for j in pl.range(2):")
+    for k in range(scale):
+        b.append(f"    o{k}: {I} = j * {k} + m{k % 1000}")
+        if k % (20 * scale // 8000) == 0:
+            b.append(f"    c_o{k}: {T} = self.kern(tmp, o{k}, c)")
+    L += ["        " + s for s in b] + ["        return c"]
+    tail(L, 40)
+    return L
+
+def measure(kind, n):
+    src = f"{tmp}/{kind}{n}.py"
+    out = f"{tmp}/{kind}{n}.out"
+    L = aliases(n) if kind == "alias" else big(n)
+    open(src, "w").write("\n".join(L) + "\n")
+    best = None
+    for _ in range(3):
+        t0 = time.perf_counter()
+        p = subprocess.Popen([tool, "--runtime=host_build_graph", src, "-o", out],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        err = p.stderr.read()
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        if status != 0:
+            sys.stderr.write("pto_bench: pto-opt failed:\n" + err.decode(errors="replace"))
+            sys.exit(1)
+        r = (ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss * 1024)
+        best = r if best is None or r[0] < best[0] else best
+    ib, ob = os.path.getsize(src), os.path.getsize(out)
+    cpu, wall, rss = best
+    what = f"{n} aliases" if kind == "alias" else f"{len(L)} statements"
+    print(f"pto-opt {what}: {cpu * 1000:.0f} ms cpu, {wall * 1000:.0f} ms wall, peak RSS {rss / 1e6:.1f} MB "
+          f"= {rss / (ib + ob):.1f}x input+output ({ib / 1e6:.2f} + {ob / 1e6:.2f} MB)")
+for n in (10000, 40000, 100000):
+    measure("alias", n)
+measure("big", 98000)
+PY
+rc=$?
 rm -rf "$tmp"
 exit $rc

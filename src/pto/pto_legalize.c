@@ -91,9 +91,7 @@ typedef struct plan {
 	const char **orig_names;
 	vec hoisted;      /* hoist, parameter order */
 	vec pass;         /* alias_ent, definition order */
-	pto_map scalar_alias;  /* alias -> target */
 	pto_map repl;          /* body rename: alias -> surviving name */
-	pto_map deleted;       /* names whose binding is erased */
 	pto_map hoisted_set;   /* name -> hoist */
 	pto_map canon;         /* alias -> the hoist or non-alias name it denotes */
 	hoist **order;         /* call-site binding order (see order_hoists) */
@@ -110,7 +108,7 @@ typedef struct coll {
 	bool allow_dim;       /* derivable() admits pl.tensor.dim of a boundary tensor */
 	int loop_depth;
 	size_t next_def;
-	pto_map scalar_params, tensor_params, derived, passthrough, root, in_place, created, tuple_result, tuple_lit, defidx;
+	pto_map scalar_params, tensor_params, derived, passthrough, root, in_place, created, tuple_result, tuple_lit;
 	vec derived_l, slices_l, creates_l; /* hoist */
 	vec pass_l;                          /* alias_ent */
 } coll;
@@ -186,7 +184,8 @@ static bool derivable_at_site(coll *k, const pto_expr *e)
 
 static void set_def(coll *k, const char *name)
 {
-	pto_map_put(&k->defidx, name, (void *)(uintptr_t)(++k->next_def));
+	(void)name;
+	++k->next_def; /* definition order of hoists and aliases */
 }
 
 static void push_hoist(coll *k, vec *v, const char *name, pto_expr *value, const pto_expr *ann)
@@ -575,7 +574,7 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d
 	k.d = d;
 	pto_inv_init(&k.inv, &c);
 	pto_map *maps[] = { &k.scalar_params, &k.tensor_params, &k.derived, &k.passthrough, &k.root,
-		&k.in_place, &k.created, &k.tuple_result, &k.tuple_lit, &k.defidx };
+		&k.in_place, &k.created, &k.tuple_result, &k.tuple_lit };
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
 		pto_map_init(maps[i], p->arena);
 	for (size_t i = 0; i < f->nparams; i++) {
@@ -593,9 +592,7 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d
 	pl->orig_names = hilo_arena_alloc(p->arena, (f->nparams + 1) * sizeof *pl->orig_names);
 	for (size_t i = 0; i < f->nparams; i++)
 		pl->orig_names[i] = f->params[i].name;
-	pto_map_init(&pl->scalar_alias, p->arena);
 	pto_map_init(&pl->repl, p->arena);
-	pto_map_init(&pl->deleted, p->arena);
 	pto_map_init(&pl->hoisted_set, p->arena);
 	hoist *h;
 	for (size_t i = 0; i < k.creates_l.n; i++) {
@@ -625,18 +622,9 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d
 		h->tensor = false;
 	}
 	pl->pass = k.pass_l;
-	size_t nalias = 0;
-	for (size_t i = 0; i < k.pass_l.n; i++) {
-		alias_ent *a = &((alias_ent *)k.pass_l.data)[i];
-		if (pto_map_has(&k.passthrough, a->alias)) {
-			pto_map_put(&pl->scalar_alias, a->alias, (void *)a->target);
-			nalias++;
-		}
-	}
 	for (size_t i = 0; i < pl->hoisted.n; i++) {
 		h = &((hoist *)pl->hoisted.data)[i];
 		pto_map_put(&pl->hoisted_set, h->name, h);
-		pto_map_put(&pl->deleted, h->name, (void *)1);
 	}
 	/* Each alias resolves to the hoist or non-alias name it denotes. A
 	 * target is defined before its alias (SSA definition order), so one
@@ -647,17 +635,20 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d
 		const char *t = a->target;
 		const char *c = pto_map_has(&pl->hoisted_set, t) ? NULL : pto_map_get(&pl->canon, t);
 		pto_map_put(&pl->canon, a->alias, (void *)(c ? c : t));
-		if (pto_map_has(&pl->scalar_alias, a->alias)) {
+		if (pto_map_has(&k.passthrough, a->alias)) /* a scalar rename: substituted away */
 			pto_map_put(&pl->repl, a->alias, (void *)(c ? c : t));
-			pto_map_put(&pl->deleted, a->alias, (void *)1);
-		}
 	}
-	(void)nalias;
 	order_hoists(p, pl);
 	return true;
 }
 
-static bool plan_empty(const plan *pl) { return pl->hoisted.n == 0 && pl->scalar_alias.n == 0; }
+static bool plan_empty(const plan *pl) { return pl->hoisted.n == 0 && pl->repl.n == 0; }
+
+/* A binding the rewrite erases: a hoisted value or a scalar rename. */
+static bool deleted(const plan *pl, const char *name)
+{
+	return pto_map_has(&pl->hoisted_set, name) || pto_map_has(&pl->repl, name);
+}
 
 /* ---- body rewrite ----------------------------------------------------- */
 
@@ -722,7 +713,7 @@ static void rewrite_block(pto_block *b, const plan *pl)
 	size_t nlead = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		pto_stmt *s = b->stmts[i];
-		if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME && pto_map_has(&pl->deleted, s->target->name)) {
+		if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME && deleted(pl, s->target->name)) {
 			keep_lead(pl->p, &lead, &nlead, s);
 			continue;
 		}

@@ -58,7 +58,7 @@ static void map_grow(pto_map *m)
 
 void pto_map_put(pto_map *m, const void *key, void *val)
 {
-	if ((m->n + 1) * 2 > m->cap)
+	if ((m->n + 1) * 4 > m->cap * 3) /* load factor 3/4: memory is the bulk cost */
 		map_grow(m);
 	size_t h = hash_ptr(key) & (m->cap - 1);
 	while (m->keys[h] && m->keys[h] != key)
@@ -965,11 +965,16 @@ bool pto_check_ssa(hilo_pto_program *p, const pto_func *f, hilo_diags *d)
 	c.p = p;
 	c.f = f;
 	c.d = d;
-	pto_map_init(&c.first, p->arena);
-	pto_map_init(&c.arm, p->arena);
-	pto_map_init(&c.in_else, p->arena);
+	/* a scratch arena: the maps are dead once the check returns */
+	hilo_arena *tmp = hilo_arena_create();
+	if (!tmp)
+		HILO_PANIC("out of memory");
+	pto_map_init(&c.first, tmp);
+	pto_map_init(&c.arm, tmp);
+	pto_map_init(&c.in_else, tmp);
 	for (size_t i = 0; i < f->nparams; i++)
 		pto_map_put(&c.first, f->params[i].name, NULL);
 	ssa_block(&c, &f->body, NULL, false);
+	hilo_arena_destroy(tmp);
 	return !c.failed;
 }
