@@ -148,6 +148,21 @@ static bool frontier_independent(pairctx *P, const hilo_instr *b, const hilo_ins
 	return ok;
 }
 
+/* Elements of a shape, tuples summed; -1 on overflow. */
+static int64_t total_elements(const hilo_shape *s)
+{
+	if (s->type != HILO_T_TUPLE)
+		return hilo_shape_elements(s);
+	int64_t n = 0;
+	for (int k = 0; k < s->ntuple; k++) {
+		int64_t e = total_elements(s->elems[k]);
+		if (e < 0 || n > INT64_MAX / 2 - e)
+			return -1;
+		n += e;
+	}
+	return n;
+}
+
 static hilo_literal *leaf_value(cone_eval *E, const hilo_instr *i)
 {
 	uint64_t stream = i->op == HILO_OP_PARAMETER ? (uint64_t)i->param_no : 0x1000000ull + i->id;
@@ -155,7 +170,7 @@ static hilo_literal *leaf_value(cone_eval *E, const hilo_instr *i)
 	hilo_literal *l = hilo_ptrmap_get(&E->leaves, key);
 	if (l)
 		return l;
-	int64_t ne = i->shape->type == HILO_T_TUPLE ? 0 : hilo_shape_elements(i->shape);
+	int64_t ne = total_elements(i->shape);
 	if (ne < 0 || (uint64_t)ne > E->budget - E->used) {
 		hilo_diag_add(&E->d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0,
 			"the frontier value %s (%lld elements) is over the budget of %llu element-ops",

@@ -461,7 +461,7 @@ static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_di
 	}
 	if (verdict != V_PROVED && verdict != V_TESTED && is_assumed(run, r))
 		verdict = V_ASSUMED;
-	if (verdict == V_FAILED && may_defer && !strcmp(method, "random")) {
+	if ((verdict == V_FAILED || verdict == V_SKIPPED) && may_defer && !strcmp(method, "random")) {
 		verdict = V_DEFERRED;
 		P->deferred++;
 		size_t len = strlen(why);

@@ -660,6 +660,23 @@ static tid mk_concat(pairctx *P, const tid *ops0, uint32_t n0, int64_t dim, cons
 				}
 			}
 		}
+		/* adjacent broadcasts of one scalar are one broadcast */
+		if (n > 0) {
+			const term *A = TT(P, ops[n - 1]);
+			if (A->op == HILO_OP_BROADCAST && X->op == HILO_OP_BROADCAST && A->niv == 0 &&
+			    X->niv == 0 && A->ops[0] == X->ops[0]) {
+				int64_t dims[MAX_RANK];
+				memcpy(dims, A->shape->dims, (size_t)r * sizeof *dims);
+				dims[dim] += X->shape->dims[dim];
+				tid m = mk_broadcast(P, A->ops[0], new_shape(P, A->shape->type, r, dims), NULL, 0);
+				if (m == TID_NONE) {
+					ok = false;
+					break;
+				}
+				ops[n - 1] = m;
+				continue;
+			}
+		}
 		if (n == cap) {
 			cap *= 2;
 			tid *no = realloc(ops, cap * sizeof *no);
@@ -1135,6 +1152,12 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 		int64_t ne = hilo_shape_elements(shape);
 		const hilo_literal *lits[16];
 		bool all = n <= 16 && ne >= 0 && ne <= FOLD_MAX;
+		/* cheap test first: materialising a broadcast allocates */
+		for (uint32_t k = 0; all && k < n; k++) {
+			const term *o = TT(P, ops[k]);
+			int64_t oe = o->shape->type == HILO_T_TUPLE ? 0 : hilo_shape_elements(o->shape);
+			all = o->op == HILO_OP_CONSTANT || (splat(P, ops[k]) && oe >= 0 && oe <= FOLD_MAX);
+		}
 		for (uint32_t k = 0; all && k < n; k++)
 			all = (lits[k] = const_lit(P, ops[k])) != NULL;
 		if (all) {
