@@ -25,7 +25,8 @@ DEB_PKGS = cmake:cmake gcc:gcc make:make clang:clang python3:python3 \
            /usr/lib/python3/dist-packages/pytest:python3-pytest \
            /usr/lib/python3/dist-packages/setuptools:python3-setuptools \
            /usr/lib/python3/dist-packages/pip:python3-pip \
-           dot:graphviz
+           dot:graphviz \
+           chromium:chromium
 
 .PHONY: all deps build build-san test demo bench fuzz install clean
 

@@ -55,6 +55,13 @@ fi
 has --stats && args="$args --stats"
 has --check-equivalence && args="$args --check-equivalence"
 
+# rewrite reports (one HTML page per example) stay in the build folder
+reports=""
+report_dir=$build/demo-reports
+if has --report; then
+	mkdir -p "$report_dir" || exit 1
+fi
+
 count_instrs() { grep -c '^ *\(ROOT \)\{0,1\}%\{0,1\}[A-Za-z0-9_.-]* = ' "$1" 2>/dev/null || echo 0; }
 
 rc=0
@@ -64,9 +71,13 @@ for f in "$here"/*.hlo; do
 	name=$(basename "$f" .hlo)
 	echo
 	echo "-- $name.hlo"
+	rep=""
+	has --report && rep="--report=$report_dir/$name.html"
 	# shellcheck disable=SC2086
-	"$opt" "$f" $args -o "$out/$name.hlo" 2>"$out/$name.err"
+	"$opt" "$f" $args $rep -o "$out/$name.hlo" 2>"$out/$name.err"
 	s=$?
+	[ -n "$rep" ] && [ -s "$report_dir/$name.html" ] && reports="$reports   $report_dir/$name.html
+"
 	sed 's/^/   /' "$out/$name.err"
 	before=$(count_instrs "$f")
 	if [ $s -eq 0 ]; then
@@ -114,4 +125,9 @@ fi
 echo
 echo "== summary"
 printf '%s' "$summary"
+if [ -n "$reports" ]; then
+	echo
+	echo "== rewrite reports (open in a browser: a before/after picture of every rewrite)"
+	printf '%s' "$reports"
+fi
 exit $rc

@@ -54,8 +54,11 @@ typedef struct options {
 	int stats_ops;            /* --stats=ops: 1 text, 2 JSON (--stats=ops-json) */
 	const char *extract;      /* --extract=NAME */
 	int height;               /* --height=N, -1 = the whole cone */
+	const char *report_path;  /* --report=FILE.html */
 	/* run-time state */
 	FILE *remarks;
+	char **remarks_data;      /* what the remarks stream holds so far */
+	size_t *remarks_len;
 } options;
 
 static void usage(FILE *f)
@@ -66,7 +69,10 @@ static void usage(FILE *f)
 	      "                [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]\n"
 	      "                [--unroll-markers] [--eval-budget=N]\n"
 	      "                [--emit=dot [--around=NAME] [--depth=N]] [--stats=ops|ops-json]\n"
-	      "                [--extract=NAME [--height=N]]\n"
+	      "                [--extract=NAME [--height=N]] [--report=FILE.html]\n"
+	      "  --report=FILE.html: one self-contained page with a before/after picture of every\n"
+	      "                rewrite and its verdict (implies --check-equivalence), the passes'\n"
+	      "                statistics and the declined candidates\n"
 	      "  --emit=dot: Graphviz DOT of the module after the passes (--around: only the\n"
 	      "                neighbourhood of NAME, --depth edges away, default 2)\n"
 	      "  --stats=ops: opcode counts, bytes and a FLOP estimate per computation (text or JSON)\n"
@@ -201,6 +207,8 @@ static int parse_args(int argc, char **argv, options *o)
 				return EXIT_USAGE;
 			}
 			*(dep ? &o->depth : &o->height) = (int)v;
+		} else if (!strncmp(a, "--report=", 9) && a[9]) {
+			o->report_path = a + 9;
 		} else if (!strcmp(a, "--stats=ops")) {
 			o->stats_ops = 1;
 		} else if (!strcmp(a, "--stats=ops-json")) {
@@ -275,6 +283,18 @@ static int parse_args(int argc, char **argv, options *o)
 			"(or -o FILE.pb): a binary HloModuleProto holds one module; convert one module per run\n");
 		return EXIT_USAGE;
 	}
+	if (o->report_path && o->split) {
+		fprintf(stderr, "hilo-opt: error: --report draws one module: it cannot be combined with "
+			"--split-input-file\n");
+		return EXIT_USAGE;
+	}
+	if (o->report_path && o->equiv_module) {
+		fprintf(stderr, "hilo-opt: error: --report shows each rewrite's verdict: use it with the "
+			"default --check-equivalence, not =module\n");
+		return EXIT_USAGE;
+	}
+	if (o->report_path && !o->equiv_n)
+		o->equiv_n = 3; /* the report shows every rewrite's verdict */
 	const char *env = getenv("NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM");
 	o->disable_slice_move = env && !strcmp(env, "1");
 	return EXIT_OK;
@@ -312,6 +332,39 @@ static hilo_module *parse_input(const options *o, const char *text, size_t len,
 	return pb ? hilo_proto_read(text, len, fname, d) : hilo_parse_text(text, len, fname, d);
 }
 
+/* Writes the rewrite report (--report) after the passes ran. */
+static int write_report(const options *o, const char *fname, hilo_report *rep,
+	const hilo_pass_stat *st, size_t ran, const hilo_validate_summary *vs, hilo_diags *d)
+{
+	hilo_report_pass ps[MAX_PASSES];
+	for (size_t k = 0; k < ran; k++)
+		ps[k] = (hilo_report_pass){st[k].pass, st[k].seconds, st[k].instrs_before,
+			st[k].instrs_after, st[k].rewrites, st[k].result == HILO_PASS_CHANGED ? "changed"
+			: st[k].result == HILO_PASS_UNCHANGED ? "unchanged" : "error"};
+	char line[256];
+	snprintf(line, sizeof line, "equivalence: %llu rewrites: %llu proved, %llu tested (%d inputs), "
+		"%llu skipped, %llu failed", (unsigned long long)vs->rewrites,
+		(unsigned long long)vs->proved, (unsigned long long)vs->tested, vs->inputs,
+		(unsigned long long)vs->skipped, (unsigned long long)vs->failed);
+	if (o->remarks)
+		fflush(o->remarks);
+	hilo_report_info info = {fname, line, ps, ran,
+		o->remarks_data ? *o->remarks_data : NULL, o->remarks_len ? *o->remarks_len : 0};
+	hilo_buf b;
+	hilo_buf_init(&b);
+	int rc = EXIT_OK;
+	if (!hilo_report_write(rep, &b, &info)) {
+		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory writing the report");
+		rc = EXIT_INPUT;
+	} else if (!hilo_write_output(o->report_path, b.data ? b.data : "", b.len, d)) {
+		rc = EXIT_INPUT;
+	} else {
+		fprintf(stderr, "hilo-opt: report written to %s\n", o->report_path);
+	}
+	hilo_buf_free(&b);
+	return rc;
+}
+
 /* Runs the passes (and the equivalence check) on a parsed, verified module. */
 static int run_passes(const options *o, const char *fname, hilo_module *m,
 	const char *text, size_t len, hilo_diags *d)
@@ -326,10 +379,18 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		.disable_slice_move_from_param = o->disable_slice_move,
 	};
 	hilo_validator *val = NULL;
+	hilo_report *report = NULL;
 	if (o->equiv_n && !o->equiv_module) {
 		hilo_validate_opts vo = {.inputs = o->equiv_n, .seed = o->seed,
 			.budget = o->eval_budget, .remarks = o->remarks, .filename = fname};
+		if (o->report_path && !(report = hilo_report_create(fname))) {
+			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory");
+			return EXIT_INPUT;
+		}
+		vo.on_record = report ? hilo_report_on_record : NULL;
+		vo.on_record_arg = report;
 		if (!(val = hilo_validator_create(&vo))) {
+			hilo_report_destroy(report);
 			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory");
 			return EXIT_INPUT;
 		}
@@ -355,6 +416,15 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		hilo_validate_summary vs;
 		hilo_validator_summary(val, &vs);
 		hilo_validator_destroy(val);
+		if (report) {
+			size_t ran = 0;
+			while (ran < o->npasses && st[ran].pass)
+				ran++;
+			int wr = write_report(o, fname, report, st, ran, &vs, d);
+			hilo_report_destroy(report);
+			if (wr != EXIT_OK && s == HILO_DRIVER_OK && !vs.failed)
+				return wr;
+		}
 		if (s == HILO_DRIVER_PASS_ERROR)
 			return EXIT_INPUT;
 		if (s == HILO_DRIVER_VERIFY_ERROR)
@@ -512,8 +582,11 @@ int main(int argc, char **argv)
 	}
 	char *remarks_data = NULL;
 	size_t remarks_len = 0;
-	if (o.remarks_path) {
-		/* collected in memory, written at the end by the output routine */
+	o.remarks_data = &remarks_data;
+	o.remarks_len = &remarks_len;
+	if (o.remarks_path || o.report_path) {
+		/* collected in memory, written at the end by the output routine
+		 * (the report reads the declined candidates from them) */
 		o.remarks = open_memstream(&remarks_data, &remarks_len);
 		if (!o.remarks) {
 			fprintf(stderr, "hilo-opt: error: out of memory for the remarks\n");
@@ -563,7 +636,7 @@ int main(int argc, char **argv)
 	if (o.remarks && fclose(o.remarks) != 0) {
 		fprintf(stderr, "hilo-opt: error: out of memory for the remarks\n");
 		rc = rc == EXIT_OK ? EXIT_INPUT : rc;
-	} else if (o.remarks && !hilo_write_output(o.remarks_path, remarks_data, remarks_len, &wd)) {
+	} else if (o.remarks_path && !hilo_write_output(o.remarks_path, remarks_data, remarks_len, &wd)) {
 		rc = rc == EXIT_OK ? EXIT_INPUT : rc;
 	}
 	if (rc == EXIT_OK && out.oom) {

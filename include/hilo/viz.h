@@ -8,6 +8,7 @@
 #ifndef HILO_VIZ_H
 #define HILO_VIZ_H
 
+#include "hilo/check.h"
 #include "hilo/ir.h"
 
 /* ---- DOT ------------------------------------------------------------------ */
@@ -76,5 +77,37 @@ void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json);
  * does not verify. */
 hilo_module *hilo_extract(const hilo_module *m, const char *name, int height,
 	hilo_diags *d);
+
+/* ---- the rewrite report ---------------------------------------------------------- */
+
+typedef struct hilo_report hilo_report;
+
+typedef struct hilo_report_pass {
+	const char *name;
+	double seconds;
+	uint64_t instrs_before, instrs_after, rewrites;
+	const char *result;       /* "changed", "unchanged", "error" */
+} hilo_report_pass;
+
+typedef struct hilo_report_info {
+	const char *input;        /* the input file's name, or NULL */
+	const char *summary;      /* the equivalence line, or NULL */
+	const hilo_report_pass *passes;
+	size_t npasses;
+	const char *remarks;      /* the passes' remarks (JSON Lines), for declined candidates */
+	size_t remarks_len;
+} hilo_report_info;
+
+/* NULL when out of memory. */
+hilo_report *hilo_report_create(const char *title);
+void hilo_report_destroy(hilo_report *r);
+/* The validator's record hook (hilo_validate_opts.on_record, arg = the
+ * report): draws the rewritten region before and after while both
+ * modules are alive and folds look-alike rewrites into groups. */
+void hilo_report_on_record(void *arg, const hilo_check_record *rec);
+/* Appends the self-contained HTML page to out; pictures are rendered with
+ * one run of Graphviz's `dot -Tsvg` (DOT text embedded when it cannot run).
+ * False when out of memory. */
+bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *info);
 
 #endif

@@ -271,7 +271,7 @@ bool hilo_write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
 		const hilo_comp *comp = m->comps[c];
 		bool any = false;
 		for (const hilo_instr *i = comp->first; i && !any; i = i->next)
-			any = is_shown(&x, i) && !small_constant(i);
+			any = is_shown(&x, i) && !(small_constant(i) && i->nusers);
 		if (!any)
 			continue;
 		hilo_ptrmap_put(&comp_drawn, comp, (void *)(uintptr_t)(c + 1));

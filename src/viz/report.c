@@ -1,0 +1,544 @@
+/* The rewrite report (include/hilo/viz.h, docs/viz.md): one self-contained
+ * HTML page showing what the passes did to a module, behind
+ * `hilo-opt --report=FILE.html`.
+ *
+ * It is fed while the passes run: the rewrite validator hands every judged
+ * rewrite to hilo_report_on_record() while the modules before and after
+ * the pass are both alive, so the picture of the region on each side is
+ * drawn then (DOT of the instruction's neighbourhood, the replaced and the
+ * new instruction highlighted). Rewrites that look alike (same pass,
+ * verdict, method and opcodes) are folded into one group with one picture,
+ * a count and a list, so a report of thousands of rewrites stays small.
+ * At the end the passes' own remarks (declined candidates and their
+ * reasons) are added, every picture is rendered to SVG by one run of
+ * Graphviz's `dot -Tsvg` (the DOT text is embedded instead when `dot`
+ * cannot be run), and the page is written: no network, no external
+ * scripts or fonts. */
+#include "hilo/viz.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { MAX_MEMBERS = 200 };
+
+typedef struct member {
+	char *before, *after;    /* instruction names */
+	char *where;             /* line:col and op_name */
+	char *reason;
+	uint32_t count;
+} member;
+
+typedef struct group {
+	char *key;
+	char *pass, *verdict, *method, *title;
+	char *dot_before, *dot_after; /* DOT of the first member's region */
+	uint64_t count;          /* rewrites in the group (records x their counts) */
+	member *members;
+	size_t nmembers, cap;
+} group;
+
+struct hilo_report {
+	char *title;
+	group *groups;
+	size_t ngroups, cap;
+	hilo_ptrmap by_key;      /* interned-ish key string -> group index + 1 (via strtab) */
+	hilo_strtab *keys;
+	hilo_arena *arena;
+	bool oom;
+};
+
+static char *xstrdup(hilo_report *r, const char *s)
+{
+	char *d = strdup(s ? s : "");
+	if (!d)
+		r->oom = true;
+	return d;
+}
+
+hilo_report *hilo_report_create(const char *title)
+{
+	hilo_report *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->arena = hilo_arena_create();
+	r->keys = r->arena ? hilo_strtab_create(r->arena) : NULL;
+	r->title = strdup(title ? title : "module");
+	if (!r->arena || !r->keys || !r->title) {
+		hilo_report_destroy(r);
+		return NULL;
+	}
+	hilo_ptrmap_init(&r->by_key);
+	return r;
+}
+
+void hilo_report_destroy(hilo_report *r)
+{
+	if (!r)
+		return;
+	for (size_t k = 0; k < r->ngroups; k++) {
+		group *g = &r->groups[k];
+		free(g->key);
+		free(g->pass);
+		free(g->verdict);
+		free(g->method);
+		free(g->title);
+		free(g->dot_before);
+		free(g->dot_after);
+		for (size_t j = 0; j < g->nmembers; j++) {
+			free(g->members[j].before);
+			free(g->members[j].after);
+			free(g->members[j].where);
+			free(g->members[j].reason);
+		}
+		free(g->members);
+	}
+	free(r->groups);
+	hilo_ptrmap_free(&r->by_key);
+	if (r->arena)
+		hilo_arena_destroy(r->arena);
+	free(r->title);
+	free(r);
+}
+
+/* DOT of the neighbourhood of i (two edges away, at most 60 nodes), i
+ * highlighted. */
+static char *region_dot(hilo_report *r, const hilo_instr *i, const char *color, const char *name)
+{
+	hilo_buf b;
+	hilo_buf_init(&b);
+	hilo_diags d;
+	hilo_diags_init(&d);
+	uint32_t id = i->id;
+	hilo_dot_opts o = {.around = i->name, .depth = 2, .highlight = &id, .nhighlight = 1,
+		.highlight_color = color, .graph_name = name, .max_nodes = 60};
+	char *s = NULL;
+	if (i->parent && i->parent->parent && hilo_write_dot(&b, i->parent->parent, &o, &d))
+		s = xstrdup(r, hilo_buf_cstr(&b));
+	hilo_buf_free(&b);
+	hilo_diags_free(&d);
+	return s;
+}
+
+static void where(hilo_buf *b, const hilo_instr *i)
+{
+	if (!i)
+		return;
+	if (i->line)
+		hilo_buf_printf(b, "%d:%d", i->line, i->col);
+	if (i->metadata)
+		for (int k = 0; k < i->metadata->n; k++)
+			if (!strcmp(i->metadata->e[k].key, "op_name") ||
+			    !strcmp(i->metadata->e[k].key, "source_file") ||
+			    !strcmp(i->metadata->e[k].key, "source_line"))
+				hilo_buf_printf(b, "%s%s=%s", b->len ? " " : "", i->metadata->e[k].key,
+					i->metadata->e[k].value);
+}
+
+void hilo_report_on_record(void *arg, const hilo_check_record *rec)
+{
+	hilo_report *r = arg;
+	if (r->oom)
+		return;
+	const char *bop = hilo_opcode_name(rec->before->op);
+	const char *aop = rec->after ? hilo_opcode_name(rec->after->op) : "removed";
+	char key[512];
+	snprintf(key, sizeof key, "%s|%s|%s|%s|%s", rec->pass, rec->verdict, rec->method, bop, aop);
+	const char *ik = hilo_intern_cstr(r->keys, key);
+	uintptr_t gi = (uintptr_t)hilo_ptrmap_get(&r->by_key, ik);
+	group *g;
+	if (!gi) {
+		if (r->ngroups == r->cap) {
+			size_t nc = r->cap ? 2 * r->cap : 16;
+			group *ng = realloc(r->groups, nc * sizeof *ng);
+			if (!ng) {
+				r->oom = true;
+				return;
+			}
+			r->groups = ng;
+			r->cap = nc;
+		}
+		g = &r->groups[r->ngroups++];
+		memset(g, 0, sizeof *g);
+		hilo_ptrmap_put(&r->by_key, ik, (void *)(uintptr_t)r->ngroups);
+		g->key = xstrdup(r, key);
+		g->pass = xstrdup(r, rec->pass);
+		g->verdict = xstrdup(r, rec->verdict);
+		g->method = xstrdup(r, rec->method);
+		char t[256];
+		if (rec->after)
+			snprintf(t, sizeof t, "%s replaced by %s", bop, aop);
+		else
+			snprintf(t, sizeof t, "%s removed", bop);
+		g->title = xstrdup(r, t);
+		char gn[64];
+		snprintf(gn, sizeof gn, "before_%zu", r->ngroups);
+		g->dot_before = region_dot(r, rec->before, "#ef9a9a", gn);
+		if (rec->after) {
+			snprintf(gn, sizeof gn, "after_%zu", r->ngroups);
+			g->dot_after = region_dot(r, rec->after, "#a5d6a7", gn);
+		}
+	} else {
+		g = &r->groups[gi - 1];
+	}
+	g->count += rec->count ? rec->count : 1;
+	if (g->nmembers < MAX_MEMBERS) {
+		if (g->nmembers == g->cap) {
+			size_t nc = g->cap ? 2 * g->cap : 8;
+			member *nm = realloc(g->members, nc * sizeof *nm);
+			if (!nm) {
+				r->oom = true;
+				return;
+			}
+			g->members = nm;
+			g->cap = nc;
+		}
+		member *mb = &g->members[g->nmembers++];
+		hilo_buf w;
+		hilo_buf_init(&w);
+		where(&w, rec->after ? rec->after : rec->before);
+		if (rec->after && rec->before->line && rec->after != rec->before) {
+			hilo_buf bw;
+			hilo_buf_init(&bw);
+			where(&bw, rec->before);
+			hilo_buf_printf(&w, "%s(was %s)", w.len ? " " : "", hilo_buf_cstr(&bw));
+			hilo_buf_free(&bw);
+		}
+		mb->before = xstrdup(r, rec->before->name);
+		mb->after = xstrdup(r, rec->after ? rec->after->name : "");
+		mb->where = xstrdup(r, hilo_buf_cstr(&w));
+		mb->reason = xstrdup(r, rec->reason);
+		mb->count = rec->count;
+		hilo_buf_free(&w);
+	}
+}
+
+/* ---- HTML ------------------------------------------------------------------- */
+
+static void html(hilo_buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': hilo_buf_puts(b, "&lt;"); break;
+		case '>': hilo_buf_puts(b, "&gt;"); break;
+		case '&': hilo_buf_puts(b, "&amp;"); break;
+		case '"': hilo_buf_puts(b, "&quot;"); break;
+		default: hilo_buf_putc(b, *s);
+		}
+	}
+}
+
+/* Renders every graph with one `dot -Tsvg` run; svg[k] receives the k-th
+ * graph's <svg> element (malloc'd), or NULL when dot could not run. */
+static bool render(char **dots, size_t n, char **svg)
+{
+	for (size_t k = 0; k < n; k++)
+		svg[k] = NULL;
+	if (!n)
+		return true;
+	const char *tmp = getenv("TMPDIR");
+	char in[512];
+	snprintf(in, sizeof in, "%s/hilo-report-XXXXXX", tmp && *tmp && strlen(tmp) < 400 &&
+		!strchr(tmp, '\'') ? tmp : "/tmp");
+	int fd = mkstemp(in);
+	if (fd < 0)
+		return false;
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(in);
+		return false;
+	}
+	for (size_t k = 0; k < n; k++)
+		fputs(dots[k] ? dots[k] : "digraph empty {}\n", f);
+	fclose(f);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "dot -Tsvg '%s' 2>/dev/null", in);
+	FILE *p = popen(cmd, "r");
+	char *out = NULL;
+	size_t len = 0, cap = 0;
+	if (p) {
+		char buf[65536];
+		size_t got;
+		while ((got = fread(buf, 1, sizeof buf, p)) > 0) {
+			if (len + got + 1 > cap) {
+				size_t nc = (len + got + 1) * 2;
+				char *no = realloc(out, nc);
+				if (!no) {
+					free(out);
+					out = NULL;
+					break;
+				}
+				out = no;
+				cap = nc;
+			}
+			memcpy(out + len, buf, got);
+			len += got;
+		}
+		int st = pclose(p);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			free(out);
+			out = NULL;
+		}
+	}
+	unlink(in);
+	if (!out)
+		return false;
+	out[len] = 0;
+	/* one <svg ...>...</svg> per graph, in order */
+	char *q = out;
+	for (size_t k = 0; k < n; k++) {
+		char *s = strstr(q, "<svg");
+		char *e = s ? strstr(s, "</svg>") : NULL;
+		if (!e)
+			break;
+		e += 6;
+		svg[k] = strndup(s, (size_t)(e - s));
+		q = e;
+	}
+	free(out);
+	return true;
+}
+
+static void picture(hilo_buf *b, const char *caption, const char *dot, const char *svg)
+{
+	hilo_buf_puts(b, "<figure><figcaption>");
+	html(b, caption);
+	hilo_buf_puts(b, "</figcaption>");
+	if (svg)
+		hilo_buf_puts(b, svg);
+	else if (dot) {
+		hilo_buf_puts(b, "<pre class=\"dot\">");
+		html(b, dot);
+		hilo_buf_puts(b, "</pre>");
+	}
+	hilo_buf_puts(b, "</figure>");
+}
+
+/* Minimal reader of the flat JSON objects hilo's remarks are: the string
+ * value of key, unescaped into out. */
+static bool json_get(const char *line, const char *key, char *out, size_t cap)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\":", key);
+	const char *p = strstr(line, pat);
+	if (!p)
+		return false;
+	p += strlen(pat);
+	while (*p == ' ')
+		p++;
+	if (*p != '"')
+		return false;
+	p++;
+	size_t n = 0;
+	while (*p && *p != '"' && n + 1 < cap) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			if (*p == 'u' && p[1] && p[2] && p[3] && p[4]) {
+				out[n++] = '?';
+				p += 5;
+				continue;
+			}
+		}
+		out[n++] = *p++;
+	}
+	out[n] = 0;
+	return true;
+}
+
+static const char style_js[] =
+	"<style>\n"
+	"body{font-family:sans-serif;margin:1.5em;color:#222}\n"
+	"h1{font-size:1.4em} h2{font-size:1.2em;border-bottom:1px solid #ccc}\n"
+	"table{border-collapse:collapse;font-size:.9em} td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}\n"
+	".rewrite{border:1px solid #bbb;border-radius:6px;padding:.5em 1em;margin:1em 0}\n"
+	".pair{display:flex;gap:1em;flex-wrap:wrap} figure{margin:0;flex:1;min-width:20em;overflow:auto}\n"
+	"figcaption{font-weight:bold;margin-bottom:.3em} svg{max-width:100%;height:auto}\n"
+	".proved{color:#1b5e20} .tested{color:#0d47a1} .skipped,.deferred{color:#e65100} .failed{color:#b71c1c} .assumed{color:#6a1b9a}\n"
+	"pre.dot{font-size:.75em;background:#f5f5f5;padding:.5em;max-height:20em;overflow:auto}\n"
+	"</style>\n"
+	"<script>\n"
+	"function filt(){var p=document.getElementById('fpass').value,t=document.getElementById('ftext').value.toLowerCase();"
+	"var rows=document.querySelectorAll('#declined tbody tr'),n=0;"
+	"for(var i=0;i<rows.length;i++){var r=rows[i],ok=(!p||r.dataset.pass==p)&&(!t||r.textContent.toLowerCase().indexOf(t)>=0);"
+	"r.style.display=ok?'':'none';if(ok)n++;}document.getElementById('fcount').textContent=n+' shown';}\n"
+	"</script>\n";
+
+bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *info)
+{
+	if (r->oom)
+		return false;
+	/* render every picture in one run of dot */
+	size_t n = 2 * r->ngroups;
+	char **dots = calloc(n ? n : 1, sizeof *dots);
+	char **svg = calloc(n ? n : 1, sizeof *svg);
+	if (!dots || !svg) {
+		free(dots);
+		free(svg);
+		return false;
+	}
+	for (size_t k = 0; k < r->ngroups; k++) {
+		dots[2 * k] = r->groups[k].dot_before;
+		dots[2 * k + 1] = r->groups[k].dot_after;
+	}
+	/* only the graphs that exist go to dot */
+	char **live = calloc(n ? n : 1, sizeof *live);
+	char **live_svg = calloc(n ? n : 1, sizeof *live_svg);
+	size_t nl = 0;
+	bool rendered = false;
+	if (live && live_svg) {
+		for (size_t k = 0; k < n; k++)
+			if (dots[k])
+				live[nl++] = dots[k];
+		rendered = render(live, nl, live_svg);
+		for (size_t k = 0, j = 0; k < n; k++)
+			if (dots[k])
+				svg[k] = live_svg[j++];
+	}
+	hilo_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>hilo report: ");
+	html(out, r->title);
+	hilo_buf_puts(out, "</title>\n");
+	hilo_buf_puts(out, style_js);
+	hilo_buf_puts(out, "</head><body>\n<h1>hilo rewrite report: ");
+	html(out, r->title);
+	hilo_buf_puts(out, "</h1>\n");
+	if (info && info->input) {
+		hilo_buf_puts(out, "<p>input: <code>");
+		html(out, info->input);
+		hilo_buf_puts(out, "</code></p>\n");
+	}
+	if (info && info->summary) {
+		hilo_buf_puts(out, "<p id=\"summary\"><b>");
+		html(out, info->summary);
+		hilo_buf_puts(out, "</b></p>\n");
+	}
+	if (!rendered && n)
+		hilo_buf_puts(out, "<p><b>Graphviz's <code>dot</code> could not be run: the pictures are "
+			"embedded as DOT text (install the Debian package graphviz).</b></p>\n");
+	/* passes */
+	hilo_buf_puts(out, "<h2>Passes</h2>\n<table id=\"passes\"><thead><tr><th>pass</th><th>time ms</th>"
+		"<th>instructions before</th><th>after</th><th>rewrites</th><th>result</th></tr></thead><tbody>\n");
+	for (size_t k = 0; info && k < info->npasses; k++) {
+		const hilo_report_pass *p = &info->passes[k];
+		hilo_buf_puts(out, "<tr><td>");
+		html(out, p->name);
+		hilo_buf_printf(out, "</td><td>%.3f</td><td>%llu</td><td>%llu</td><td>%llu</td><td>", p->seconds * 1e3,
+			(unsigned long long)p->instrs_before, (unsigned long long)p->instrs_after,
+			(unsigned long long)p->rewrites);
+		html(out, p->result);
+		hilo_buf_puts(out, "</td></tr>\n");
+	}
+	hilo_buf_puts(out, "</tbody></table>\n");
+	/* rewrites */
+	uint64_t total = 0;
+	for (size_t k = 0; k < r->ngroups; k++)
+		total += r->groups[k].count;
+	hilo_buf_printf(out, "<h2>Rewrites</h2>\n<p>%llu rewrite%s in %zu group%s (rewrites with the same pass, "
+		"verdict, method and opcodes share one picture: the first of the group).</p>\n",
+		(unsigned long long)total, total == 1 ? "" : "s", r->ngroups, r->ngroups == 1 ? "" : "s");
+	for (size_t k = 0; k < r->ngroups; k++) {
+		group *g = &r->groups[k];
+		hilo_buf_printf(out, "<section class=\"rewrite\" id=\"rewrite-%zu\" data-pass=\"", k + 1);
+		html(out, g->pass);
+		hilo_buf_puts(out, "\" data-verdict=\"");
+		html(out, g->verdict);
+		hilo_buf_puts(out, "\">\n<h3>");
+		html(out, g->pass);
+		hilo_buf_puts(out, ": ");
+		html(out, g->title);
+		hilo_buf_printf(out, " &mdash; <span class=\"%s\">%s</span> (", g->verdict, g->verdict);
+		html(out, g->method);
+		hilo_buf_printf(out, "), %llu rewrite%s</h3>\n<div class=\"pair\">", (unsigned long long)g->count,
+			g->count == 1 ? "" : "s");
+		member *m0 = g->nmembers ? &g->members[0] : NULL;
+		char cap[600];
+		snprintf(cap, sizeof cap, "before: %s", m0 ? m0->before : "");
+		picture(out, cap, g->dot_before, svg[2 * k]);
+		if (g->dot_after) {
+			snprintf(cap, sizeof cap, "after: %s", m0 ? m0->after : "");
+			picture(out, cap, g->dot_after, svg[2 * k + 1]);
+		}
+		hilo_buf_puts(out, "</div>\n<details><summary>the rewrites</summary>\n<table><thead><tr><th>replaced</th>"
+			"<th>by</th><th>source</th><th>verdict</th></tr></thead><tbody>\n");
+		for (size_t j = 0; j < g->nmembers; j++) {
+			member *mb = &g->members[j];
+			hilo_buf_puts(out, "<tr><td>");
+			html(out, mb->before);
+			hilo_buf_puts(out, "</td><td>");
+			html(out, mb->after);
+			hilo_buf_puts(out, "</td><td>");
+			html(out, mb->where);
+			hilo_buf_puts(out, "</td><td>");
+			html(out, mb->reason);
+			hilo_buf_puts(out, "</td></tr>\n");
+		}
+		if (g->count > g->nmembers)
+			hilo_buf_printf(out, "<tr><td colspan=\"4\">... and %llu more</td></tr>\n",
+				(unsigned long long)(g->count - g->nmembers));
+		hilo_buf_puts(out, "</tbody></table></details>\n</section>\n");
+	}
+	/* declined candidates, from the passes' remarks */
+	hilo_buf_puts(out, "<h2>Declined candidates</h2>\n");
+	size_t ndecl = 0;
+	hilo_buf rows, passes;
+	hilo_buf_init(&rows);
+	hilo_buf_init(&passes);
+	hilo_ptrmap seen;
+	hilo_ptrmap_init(&seen);
+	const char *p = info && info->remarks ? info->remarks : "";
+	const char *e = p + (info && info->remarks ? info->remarks_len : 0);
+	char *line = malloc(65536);
+	char pass[256], inst[512], action[64], reason[4096];
+	while (line && p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t len = (size_t)((nl ? nl : e) - p);
+		if (len >= 65536)
+			len = 65535;
+		memcpy(line, p, len);
+		line[len] = 0;
+		p = nl ? nl + 1 : e;
+		if (!json_get(line, "action", action, sizeof action) || strcmp(action, "declined") != 0)
+			continue;
+		json_get(line, "pass", pass, sizeof pass) || (pass[0] = 0);
+		json_get(line, "instruction", inst, sizeof inst) || (inst[0] = 0);
+		json_get(line, "reason", reason, sizeof reason) || (reason[0] = 0);
+		const char *ip = hilo_intern_cstr(r->keys, pass);
+		if (!hilo_ptrmap_get(&seen, ip)) {
+			hilo_ptrmap_put(&seen, ip, (void *)1);
+			hilo_buf_puts(&passes, "<option>");
+			html(&passes, pass);
+			hilo_buf_puts(&passes, "</option>");
+		}
+		hilo_buf_puts(&rows, "<tr data-pass=\"");
+		html(&rows, pass);
+		hilo_buf_puts(&rows, "\"><td>");
+		html(&rows, pass);
+		hilo_buf_puts(&rows, "</td><td>");
+		html(&rows, inst);
+		hilo_buf_puts(&rows, "</td><td>");
+		html(&rows, reason);
+		hilo_buf_puts(&rows, "</td></tr>\n");
+		ndecl++;
+	}
+	free(line);
+	hilo_ptrmap_free(&seen);
+	hilo_buf_printf(out, "<p>%zu declined. Filter: <select id=\"fpass\" onchange=\"filt()\"><option value=\"\">all passes</option>",
+		ndecl);
+	hilo_buf_put(out, passes.data ? passes.data : "", passes.len);
+	hilo_buf_printf(out, "</select> <input id=\"ftext\" placeholder=\"reason contains\" oninput=\"filt()\"> "
+		"<span id=\"fcount\">%zu shown</span></p>\n", ndecl);
+	hilo_buf_puts(out, "<table id=\"declined\"><thead><tr><th>pass</th><th>instruction</th><th>reason</th></tr></thead><tbody>\n");
+	hilo_buf_put(out, rows.data ? rows.data : "", rows.len);
+	hilo_buf_puts(out, "</tbody></table>\n</body></html>\n");
+	hilo_buf_free(&rows);
+	hilo_buf_free(&passes);
+	for (size_t k = 0; k < n; k++)
+		free(svg[k]);
+	free(svg);
+	free(dots);
+	free(live);
+	free(live_svg);
+	return true;
+}

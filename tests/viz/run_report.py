@@ -1,0 +1,116 @@
+"""The rewrite report (hilo-opt --report=FILE.html, docs/viz.md):
+ - for examples/unrolled_loop.hlo and dus_chain.hlo under the neuron
+   pipeline: every rewrite group is a section with a before (and, unless
+   the rewrite removed code, an after) picture, each a non-empty SVG;
+   sections name the pass and the verdict; no network references;
+ - without Graphviz on PATH the DOT text is embedded instead, with a note;
+ - headless Chromium loads the page: the DOM it builds has the same
+   sections and SVG nodes, and a screenshot is written (skipped with a
+   message, never passed, when Chromium is not installed: exit 77).
+Usage: run_report.py BUILD_DIR SOURCE_DIR"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+build, src = sys.argv[1], sys.argv[2]
+opt = os.path.join(build, "hilo-opt")
+tmp = tempfile.mkdtemp()
+failures = checks = 0
+
+
+def check(cond, what):
+    global failures, checks
+    checks += 1
+    if not cond:
+        failures += 1
+        print("FAIL:", what)
+    return cond
+
+
+def sections(html):
+    return re.findall(r'<section class="rewrite".*?</section>', html, re.S)
+
+
+def check_report(html, label, need_svg):
+    secs = sections(html)
+    check(len(secs) >= 1, "%s: at least one rewrite section" % label)
+    for s in secs:
+        m = re.search(r'data-pass="([^"]+)" data-verdict="([^"]+)"', s)
+        check(m and m.group(2) in ("proved", "tested", "assumed"), "%s: section verdict %s" % (label, m and m.group(2)))
+        figs = re.findall(r"<figure>.*?</figure>", s, re.S)
+        removed = " removed &mdash;" in s
+        check(len(figs) == (1 if removed else 2), "%s: %d pictures in a section (%s)" % (label, len(figs), s[:120]))
+        for f in figs:
+            if need_svg:
+                check("<svg" in f and f.count('class="node"') >= 1, "%s: a picture is an SVG with nodes" % label)
+            else:
+                check('<pre class="dot">' in f and "digraph" in f, "%s: DOT text embedded" % label)
+    check("http://" not in re.sub(r'xmlns(:xlink)?="http://www\.w3\.org/[^"]*"|"-//W3C//DTD[^"]*"|http://www\.w3\.org/Graphics/SVG/1\.1/DTD/svg11\.dtd', "", html)
+          and "https://" not in html and "<script src" not in html and "<link" not in html,
+          "%s: self-contained (no network references)" % label)
+    return secs
+
+
+have_dot = shutil.which("dot") is not None
+for ex in ["unrolled_loop", "dus_chain"]:
+    path = os.path.join(tmp, ex + ".html")
+    p = subprocess.run([opt, os.path.join(src, "examples", ex + ".hlo"), "--pipeline=neuron",
+                        "--report=" + path, "-o", os.path.join(tmp, ex + ".hlo")],
+                       capture_output=True, text=True)
+    if not check(p.returncode == 0 and os.path.exists(path), "%s: hilo-opt --report: %s" % (ex, p.stderr)):
+        continue
+    html = open(path).read()
+    secs = check_report(html, ex, have_dot)
+    m = re.search(r"equivalence: (\d+) rewrites", p.stderr)
+    check(m and "equivalence: %s rewrites" % m.group(1) in html, "%s: the summary line is in the report" % ex)
+    check("neuron_repeated_dus_to_concat" in html or ex != "dus_chain", "dus_chain: the concat rewrite is shown")
+
+# no Graphviz: DOT embedded, with a note
+path = os.path.join(tmp, "nodot.html")
+env = dict(os.environ, PATH="/nonexistent")
+p = subprocess.run([opt, os.path.join(src, "examples", "dus_chain.hlo"), "--pipeline=neuron",
+                    "--report=" + path, "-o", os.path.join(tmp, "nodot.hlo")], capture_output=True, text=True, env=env)
+if check(p.returncode == 0, "report without dot: %s" % p.stderr):
+    html = open(path).read()
+    check("could not be run" in html, "report without dot says so")
+    check_report(html, "nodot", False)
+
+# usage errors
+p = subprocess.run([opt, os.path.join(src, "examples", "dus_chain.hlo"), "--split-input-file",
+                    "--report=" + os.path.join(tmp, "x.html")], capture_output=True, text=True)
+check(p.returncode == 2 and "--report" in p.stderr, "--report with --split-input-file is a usage error")
+
+# the browser
+chrome = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+browser = "skipped"
+if chrome and have_dot:
+    page = os.path.join(tmp, "unrolled_loop.html")
+    args = [chrome, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--user-data-dir=" + os.path.join(tmp, "profile")]
+    d = subprocess.run(args + ["--dump-dom", "file://" + page], capture_output=True, text=True, timeout=120)
+    dom = d.stdout
+    src_secs = sections(open(page).read())
+    dom_secs = sections(dom)
+    check(d.returncode == 0 and len(dom_secs) == len(src_secs) and len(dom_secs) >= 1,
+          "browser DOM has the %d rewrite sections (got %d)" % (len(src_secs), len(dom_secs)))
+    for s in dom_secs:
+        check(s.count("<svg") >= 1 and 'class="node"' in s, "browser DOM: each section has SVG pictures")
+    check('id="declined"' in dom and 'id="passes"' in dom, "browser DOM: passes and declined tables")
+    shot = os.path.join(tmp, "shot.png")
+    subprocess.run(args + ["--window-size=1400,2000", "--screenshot=" + shot, "file://" + page],
+                   capture_output=True, text=True, timeout=120)
+    check(os.path.exists(shot) and os.path.getsize(shot) > 20000, "browser screenshot written (%s)" %
+          (os.path.getsize(shot) if os.path.exists(shot) else "none"))
+    browser = "checked"
+else:
+    print("SKIP browser part: %s" % ("no Graphviz" if not have_dot else "Chromium not installed (Debian package chromium)"))
+
+shutil.rmtree(tmp, ignore_errors=True)
+print("report: browser %s" % browser)
+print("%d passed, %d failed" % (checks - failures, failures))
+if failures:
+    sys.exit(1)
+sys.exit(77 if browser == "skipped" else 0)
