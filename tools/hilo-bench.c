@@ -21,6 +21,7 @@
  * input byte for byte (noted in the row, the other files still run).
  */
 #include "hilo/hlo_text.h"
+#include "hilo/version.h"
 #include "hilo/proto.h"
 #include "hilo/verify.h"
 
@@ -182,7 +183,10 @@ int main(int argc, char **argv)
 	const char *tsv = NULL;
 	int nfiles = 0;
 	for (int k = 1; k < argc; k++) {
-		if (!strncmp(argv[k], "--min-time=", 11))
+		if (!strcmp(argv[k], "--version")) {
+			printf("hilo-bench (hilo) %s\n", hilo_version());
+			return 0;
+		} else if (!strncmp(argv[k], "--min-time=", 11))
 			min_time = atof(argv[k] + 11);
 		else if (!strncmp(argv[k], "--tsv=", 6))
 			tsv = argv[k] + 6;

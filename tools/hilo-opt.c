@@ -18,6 +18,7 @@
 #include "hilo/hlo_text.h"
 #include "hilo/proto.h"
 #include "hilo/verify.h"
+#include "hilo/version.h"
 #include "hilo/viz.h"
 
 #include <stdlib.h>
@@ -262,6 +263,9 @@ static int parse_args(int argc, char **argv, options *o)
 			o->emit_proto = true;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
+			return -1;
+		} else if (!strcmp(a, "--version")) {
+			printf("hilo-opt (hilo) %s\n", hilo_version());
 			return -1;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "hilo-opt: error: unknown option '%s'\n", a);

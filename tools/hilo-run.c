@@ -13,6 +13,7 @@
 #include "hilo/eval.h"
 #include "hilo/hlo_text.h"
 #include "hilo/verify.h"
+#include "hilo/version.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			free(inputs);
 			usage(NULL);
+			return 0;
+		} else if (!strcmp(a, "--version")) {
+			free(inputs);
+			printf("hilo-run (hilo) %s\n", hilo_version());
 			return 0;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "hilo-run: unknown flag '%s'\n", a);

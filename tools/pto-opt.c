@@ -15,6 +15,7 @@
  * is written in place.
  */
 #include "hilo/pto.h"
+#include "hilo/version.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -110,6 +111,9 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--version")) {
+			printf("pto-opt (hilo) %s\n", hilo_version());
 			return 0;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "pto-opt: error: unknown option '%s'\n", a);

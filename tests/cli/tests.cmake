@@ -1,0 +1,2 @@
+# Command-line conventions shared by every tool.
+add_test(NAME cli.version COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/version.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
