@@ -96,6 +96,12 @@ def test_pipeline_remarks_and_stats():
     assert r.remarks and all({"pass", "instruction", "action", "reason"} <= set(x) for x in r.remarks)
     assert any(x["action"] == "rewritten" and x["pass"] == "neuron_repeated_dus_to_concat"
                for x in r.remarks)
+    # decisions trace back to the input line and the framework op
+    traced = [x for x in r.remarks if "method" not in x and x["instruction"].startswith("dus.")]
+    assert traced and all(x["line"] > 0 and x["col"] > 0 for x in traced)
+    assert all(x["op_name"].startswith("jit(f)/dynamic_update_slice") for x in traced)
+    # and the validator's verdicts are there too
+    assert any(x.get("method") and x["action"] == "proved" for x in r.remarks)
     eq = r.equivalence
     assert eq["mode"] == "rewrites" and eq["failed"] == 0 and eq["skipped"] == 0
     assert eq["rewrites"] >= 1 and eq["proved"] + eq["tested"] == eq["rewrites"]
