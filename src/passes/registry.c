@@ -84,10 +84,10 @@ void hilo_remark(hilo_pass_ctx *ctx, const hilo_comp *c, const hilo_instr *i,
 	hilo_json_str(f, c ? c->name : (i && i->parent ? i->parent->name : ""));
 	fputs(",\"instruction\":", f);
 	hilo_json_str(f, i ? i->name : "");
-	write_origin(f, ctx->m, i);
 	fputs(",\"action\":", f);
 	hilo_json_str(f, action);
 	fputs(",\"reason\":", f);
 	hilo_json_str(f, reason);
+	write_origin(f, ctx->m, i); /* last, so the leading keys keep their order */
 	fputs("}\n", f);
 }
