@@ -2,16 +2,24 @@
  * reference evaluator.
  *
  *   hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]
+ *            [-o OUT] [--output-dir=DIR]
  *
- * Inputs are seeded pseudo-random values (--seed, default 0), or HLO
- * literals read from files, one --input per entry parameter in order
- * (e.g. "f32[2] {1, 2}"). Outputs are printed as HLO literals with
- * --print, otherwise as one summary line per output (shape and a hash of
- * the bytes). Exit status: 0 ok, 1 bad input or evaluation failure,
- * 2 usage error.
+ * MODULE is HLO text or a binary HloModuleProto (detected from content).
+ * Inputs are seeded pseudo-random values (--seed, default 0), or files,
+ * one --input per entry parameter in order: NumPy .npy files (detected by
+ * their magic; include/hilo/npy.h says how bf16 and f8 are stored) or HLO
+ * literal text (e.g. "f32[2] {1, 2}"). Standard error names the inputs
+ * used (seed and shapes); --print also prints each input there. Outputs
+ * are printed as HLO literals with --print, otherwise as one summary line
+ * per output (shape and a hash of the bytes), to standard output or -o
+ * OUT; --output-dir=DIR also writes each output as DIR/output_K.npy
+ * (tuple leaves as output_K_J.npy). Exit status: 0 ok, 1 bad input or
+ * evaluation failure, 2 usage error.
  */
 #include "hilo/eval.h"
 #include "hilo/hlo_text.h"
+#include "hilo/npy.h"
+#include "hilo/proto.h"
 #include "hilo/verify.h"
 #include "hilo/version.h"
 
@@ -22,7 +30,10 @@ static int usage(const char *msg)
 {
 	if (msg)
 		fprintf(stderr, "hilo-run: %s\n", msg);
-	fprintf(stderr, "usage: hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]\n");
+	fprintf(stderr, "usage: hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]\n"
+	                "                [-o OUT] [--output-dir=DIR]\n"
+	                "  MODULE: HLO text or binary HloModuleProto; --input: .npy or HLO literal text,\n"
+	                "  one per entry parameter (default: seeded random values)\n");
 	return 2;
 }
 
@@ -41,16 +52,47 @@ static uint64_t fnv(const hilo_literal *l, uint64_t h)
 	return h;
 }
 
-/* Reads an input file as a literal (hilo_read_input_literal). */
-static hilo_literal *read_input(hilo_module *m, const char *path, hilo_diags *d)
+/* Reads an input file as a literal: a .npy file for parameter shape
+ * `want`, else HLO literal text (hilo_read_input_literal). */
+static hilo_literal *read_input(hilo_module *m, const char *path, const hilo_shape *want,
+	hilo_diags *d)
 {
 	size_t len = 0;
 	char *txt = hilo_read_file(path, &len, d);
 	if (!txt)
 		return NULL;
-	hilo_literal *l = hilo_read_input_literal(m, txt, len, path, d);
+	hilo_literal *l = len >= 6 && !memcmp(txt, "\x93NUMPY", 6)
+		? hilo_npy_read(m, txt, len, want, path, d)
+		: hilo_read_input_literal(m, txt, len, path, d);
 	free(txt);
 	return l;
+}
+
+/* Writes each array leaf of r as DIR/output_K[_J...].npy. */
+static bool write_npys(const char *dir, const hilo_literal *l, char *name, size_t at,
+	size_t cap, hilo_diags *d)
+{
+	if (l->shape->type == HILO_T_TUPLE) {
+		for (int k = 0; k < l->ntuple; k++) {
+			int n = snprintf(name + at, cap - at, "_%d", k);
+			if (n < 0 || (size_t)n >= cap - at || !write_npys(dir, l->elems[k], name, at + (size_t)n, cap, d))
+				return false;
+		}
+		return true;
+	}
+	hilo_buf b;
+	hilo_buf_init(&b);
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s.npy", dir, name);
+	bool ok = hilo_npy_write(&b, l);
+	if (!ok)
+		hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+			"cannot write %s as .npy (element type without a storage form, or elided)",
+			hilo_ptype_name(l->shape->type));
+	else
+		ok = hilo_write_output(path, b.data, b.len, d);
+	hilo_buf_free(&b);
+	return ok;
 }
 
 static bool parse_u64(const char *s, uint64_t *out)
@@ -72,6 +114,7 @@ int main(int argc, char **argv)
 	int ninputs = 0;
 	uint64_t seed = 0, budget = 0;
 	bool print = false;
+	const char *outpath = NULL, *outdir = NULL;
 	if (!inputs)
 		return 3;
 	for (int k = 1; k < argc; k++) {
@@ -90,6 +133,20 @@ int main(int argc, char **argv)
 			inputs[ninputs++] = a + 8;
 		} else if (!strcmp(a, "--print")) {
 			print = true;
+		} else if (!strcmp(a, "-o") || !strncmp(a, "--output-dir=", 13)) {
+			if (a[1] == 'o') {
+				if (++k >= argc) {
+					free(inputs);
+					return usage("-o needs a file name");
+				}
+				outpath = argv[k];
+			} else {
+				outdir = a + 13;
+				if (!*outdir) {
+					free(inputs);
+					return usage("--output-dir needs a folder");
+				}
+			}
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			free(inputs);
 			usage(NULL);
@@ -118,7 +175,8 @@ int main(int argc, char **argv)
 	hilo_diags_init(&d);
 	size_t len = 0;
 	char *src = hilo_read_file(path, &len, &d);
-	hilo_module *m = src ? hilo_parse_text(src, len, path, &d) : NULL;
+	hilo_module *m = !src ? NULL : hilo_proto_looks_binary(src, len)
+		? hilo_proto_read(src, len, path, &d) : hilo_parse_text(src, len, path, &d);
 	if (!m || !hilo_verify(m, path, &d))
 		goto done;
 	const hilo_comp *c = m->entry;
@@ -135,7 +193,7 @@ int main(int argc, char **argv)
 		}
 		args = hilo_arena_alloc(m->arena, ((size_t)ninputs + 1) * sizeof *args);
 		for (int k = 0; args && k < ninputs; k++) {
-			args[k] = read_input(m, inputs[k], &d);
+			args[k] = read_input(m, inputs[k], c->params[k]->shape, &d);
 			if (!args[k])
 				goto done;
 			if (!hilo_shape_compatible(args[k]->shape, c->params[k]->shape)) {
@@ -151,6 +209,27 @@ int main(int argc, char **argv)
 	}
 	if (!args)
 		goto done;
+	/* say what went in */
+	{
+		hilo_buf in;
+		hilo_buf_init(&in);
+		if (ninputs)
+			hilo_buf_puts(&in, "hilo-run: inputs from files:");
+		else
+			hilo_buf_printf(&in, "hilo-run: random inputs (seed %llu):", (unsigned long long)seed);
+		for (uint32_t k = 0; k < c->nparams; k++) {
+			hilo_buf_puts(&in, k ? ", " : " ");
+			hilo_shape_print_human(&in, c->params[k]->shape);
+		}
+		hilo_buf_putc(&in, '\n');
+		for (uint32_t k = 0; print && k < c->nparams; k++) {
+			hilo_buf_printf(&in, "input %u: ", k);
+			hilo_print_literal(&in, args[k], true);
+			hilo_buf_putc(&in, '\n');
+		}
+		fwrite(in.data ? in.data : "", 1, in.len, stderr);
+		hilo_buf_free(&in);
+	}
 	hilo_eval_opts o = {budget};
 	hilo_literal *r = hilo_eval_comp(m, c, args, &o, &d);
 	if (!r)
@@ -170,8 +249,20 @@ int main(int argc, char **argv)
 				(unsigned long long)fnv(l, 0xcbf29ce484222325ull));
 		}
 	}
-	fwrite(b.data ? b.data : "", 1, b.len, stdout);
+	bool wrote = outpath ? hilo_write_output(outpath, b.data ? b.data : "", b.len, &d)
+		: fwrite(b.data ? b.data : "", 1, b.len, stdout) == b.len;
 	hilo_buf_free(&b);
+	if (!wrote)
+		goto done;
+	if (outdir) {
+		char name[256];
+		for (int k = 0; k < nout; k++) {
+			const hilo_literal *l = r->shape->type == HILO_T_TUPLE ? r->elems[k] : r;
+			int n = snprintf(name, sizeof name, "output_%d", k);
+			if (!write_npys(outdir, l, name, (size_t)n, sizeof name, &d))
+				goto done;
+		}
+	}
 	rc = 0;
 done:
 	hilo_diags_print(stderr, &d);

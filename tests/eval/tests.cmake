@@ -11,3 +11,5 @@ set_tests_properties(eval.corpus_passes PROPERTIES SKIP_RETURN_CODE 77)
 
 add_test(NAME eval.cli
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli.sh $<TARGET_FILE_DIR:hilo-run> ${CMAKE_CURRENT_LIST_DIR})
+# hilo-run with NumPy .npy inputs and outputs, compared with numpy
+add_test(NAME eval.npy COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/npy_test.py ${PROJECT_BINARY_DIR})
