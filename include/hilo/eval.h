@@ -50,7 +50,9 @@ typedef struct hilo_equiv_report {
 } hilo_equiv_report;
 
 /* Runs both modules' entry computations on n seeded random input sets
- * (seed, seed+1, ...) and compares outputs bit for bit (NaN == NaN). */
+ * (seed, seed+1, ...) and compares outputs bit for bit (NaN == NaN). n is
+ * raised to hilo_eval_index_sweep(before, entry) so every value of small
+ * index ranges is tried. */
 void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
 	uint64_t seed, const hilo_eval_opts *o, hilo_equiv_report *r);
 
@@ -70,7 +72,19 @@ void hilo_literal_fill_random(hilo_literal *l, uint64_t seed, uint64_t stream);
 
 /* Random inputs for every parameter of comp (stream = parameter number).
  * Returns an arena array of comp->nparams literals, NULL (+ diagnostic) on
- * failure or when their element count exceeds budget (0 = default). */
+ * failure or when their element count exceeds budget (0 = default).
+ *
+ * Index-aware: an integer or pred parameter of at most 64 elements whose
+ * value reaches (forward through any op, tuples and call / while /
+ * conditional operands) a dynamic-slice / dynamic-update-slice start, a
+ * gather index or a select predicate takes values concentrated on what
+ * matters there: the start's whole clamped range [0, dim - size] plus one
+ * value past each end, a gather's index range likewise, c-1..c+1 for a
+ * compare against a constant c on the way, 0..1 for a predicate. When
+ * those ranges hold at most 64 values in all, consecutive seeds sweep them
+ * exactly (see hilo_eval_index_sweep); otherwise values are drawn from the
+ * ranges (one in eight from the small-integer distribution). Other
+ * parameters are filled by hilo_literal_fill_random. */
 hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
 	uint64_t seed, uint64_t budget, hilo_diags *d);
 
@@ -79,6 +93,11 @@ hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
  * when they are equal. */
 bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_literal *b, uint64_t seed,
 	char *msg, size_t cap);
+
+/* How many consecutive seeds hilo_eval_random_args needs so that every
+ * index-aware parameter of c takes every value of its ranges (0 when no
+ * parameter has ranges of at most 64 values). */
+int hilo_eval_index_sweep(const hilo_module *m, const hilo_comp *c);
 
 /* Bitwise equality with NaN == NaN (any payload) for float types. */
 bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b);

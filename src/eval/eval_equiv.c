@@ -7,6 +7,23 @@
  * wide enough, never NaN or inf (a NaN input would hide differences
  * downstream). Integers are small (signed in [-16, 16], unsigned in
  * [0, 32]) so that indices exercise both in-range and clamped starts.
+ *
+ * Index-aware inputs (issue 12 item 6): an integer or pred parameter of at
+ * most IDX_MAX_ELEMS elements whose value reaches (forward through any op,
+ * tuples, get-tuple-elements and call/while/conditional operands) a
+ * dynamic-slice / dynamic-update-slice start, a gather index or a select
+ * predicate gets values from its "interesting" intervals instead:
+ *   - a start of dimension d: [-1, dim - size + 1] (the whole clamped range
+ *     and one value past each end);
+ *   - a gather index: [-1, max_d(dim_d - slice_size_d) + 1];
+ *   - a compare against a scalar constant c on the way: [c - 1, c + 1];
+ *   - a select predicate: [0, 1].
+ * When the intervals hold at most IDX_SWEEP values in all, consecutive
+ * seeds sweep them (element e of parameter k takes value number
+ * (seed + 5k + e) mod S), so S consecutive seeds try every value of every
+ * range (hilo_eval_index_sweep tells the equivalence check how many);
+ * otherwise values are drawn uniformly from the intervals, one draw in
+ * eight from the small-integer distribution above.
  */
 #include "eval_internal.h"
 
@@ -51,6 +68,255 @@ void hilo_literal_fill_random(hilo_literal *l, uint64_t seed, uint64_t stream)
 	fill(l, mix(mix(seed) ^ mix(stream + 0x51ed27ull)));
 }
 
+/* ---- index-aware inputs ------------------------------------------------ */
+
+enum {
+	IDX_MAX_ELEMS = 64,     /* parameters analysed: at most this many elements */
+	IDX_MAX_RANGES = 16,    /* intervals kept per parameter */
+	IDX_SWEEP = 64,         /* sweep when the intervals hold this many values */
+	IDX_WALK = 20000,       /* instructions visited per parameter */
+};
+
+typedef struct idx_ranges {
+	int n;
+	int64_t lo[IDX_MAX_RANGES], hi[IDX_MAX_RANGES];
+} idx_ranges;
+
+static void add_range(idx_ranges *r, int64_t lo, int64_t hi)
+{
+	if (lo > hi)
+		return;
+	/* absorb every interval that overlaps or touches [lo, hi] */
+	for (int k = 0; k < r->n;) {
+		if (lo <= r->hi[k] + 1 && hi >= r->lo[k] - 1) {
+			if (r->lo[k] < lo)
+				lo = r->lo[k];
+			if (r->hi[k] > hi)
+				hi = r->hi[k];
+			r->n--;
+			r->lo[k] = r->lo[r->n];
+			r->hi[k] = r->hi[r->n];
+		} else {
+			k++;
+		}
+	}
+	if (r->n < IDX_MAX_RANGES) {
+		r->lo[r->n] = lo;
+		r->hi[r->n] = hi;
+		r->n++;
+	}
+}
+
+static uint64_t ranges_size(const idx_ranges *r)
+{
+	uint64_t s = 0;
+	for (int k = 0; k < r->n; k++)
+		s += (uint64_t)(r->hi[k] - r->lo[k]) + 1;
+	return s;
+}
+
+static bool scalar_const(const hilo_instr *i, int64_t *v)
+{
+	if (i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided || !i->literal->data ||
+	    !hilo_shape_is_array(i->shape) || hilo_shape_elements(i->shape) != 1 ||
+	    !(hilo_ptype_is_int(i->shape->type) || i->shape->type == HILO_T_PRED))
+		return false;
+	*v = hilo_elem_get_i64(i->shape->type, i->literal->data, 0);
+	return true;
+}
+
+/* The clamped start range of index operand `slot` of DS/DUS u. */
+static void start_range(const hilo_instr *u, uint32_t slot, idx_ranges *r)
+{
+	bool dus = u->op == HILO_OP_DYNAMIC_UPDATE_SLICE;
+	uint32_t first = dus ? 2 : 1;
+	const hilo_shape *in = u->operands[0]->shape;
+	if (slot < first || !hilo_shape_is_array(in))
+		return;
+	const int64_t *ext = NULL;
+	int next = 0;
+	if (dus) {
+		const hilo_shape *us = u->operands[1]->shape;
+		if (hilo_shape_is_array(us)) {
+			ext = us->dims;
+			next = us->rank;
+		}
+	} else {
+		ext = hilo_instr_get_ints(u, "dynamic_slice_sizes", &next);
+	}
+	if (!ext || next != in->rank)
+		return;
+	bool vec = u->noperands == first + 1 && in->rank != 1;
+	for (int d = 0; d < in->rank; d++)
+		if (vec || (uint32_t)d == slot - first)
+			add_range(r, -1, in->dims[d] - ext[d] + 1);
+}
+
+static void gather_range(const hilo_instr *u, idx_ranges *r)
+{
+	const hilo_shape *in = u->operands[0]->shape;
+	if (!hilo_shape_is_array(in))
+		return;
+	int n = 0;
+	const int64_t *ss = hilo_instr_get_ints(u, "slice_sizes", &n);
+	int64_t hi = 0;
+	for (int d = 0; d < in->rank; d++) {
+		int64_t h = in->dims[d] - (ss && n == in->rank ? ss[d] : 0);
+		if (h > hi)
+			hi = h;
+	}
+	add_range(r, -1, hi + 1);
+}
+
+/* Follows p's value forward and collects the ranges of its index uses. */
+static void index_uses(const hilo_instr *p, idx_ranges *r)
+{
+	hilo_ptrmap seen;
+	hilo_ptrmap_init(&seen);
+	size_t n = 0, cap = 64, visited = 0;
+	const hilo_instr **st = malloc(cap * sizeof *st);
+	if (!st) {
+		hilo_ptrmap_free(&seen);
+		return;
+	}
+	st[n++] = p;
+	hilo_ptrmap_put(&seen, p, (void *)1);
+	while (n && visited++ < IDX_WALK) {
+		const hilo_instr *x = st[--n];
+		for (uint32_t q = 0; q < x->nusers; q++) {
+			const hilo_instr *u = x->users[q].user;
+			uint32_t slot = x->users[q].slot;
+			const hilo_instr *next[8];
+			int nn = 0;
+			switch (u->op) {
+			case HILO_OP_DYNAMIC_SLICE:
+			case HILO_OP_DYNAMIC_UPDATE_SLICE:
+				start_range(u, slot, r);
+				break;
+			case HILO_OP_GATHER:
+				if (slot == 1)
+					gather_range(u, r);
+				break;
+			case HILO_OP_SELECT:
+				/* a predicate parameter (integers reach one through a
+				 * compare, whose constant gives their range) */
+				if (slot == 0 && p->shape->type == HILO_T_PRED)
+					add_range(r, 0, 1);
+				break;
+			case HILO_OP_COMPARE: {
+				int64_t c;
+				if (u->noperands == 2 && scalar_const(u->operands[1 - (slot & 1)], &c) &&
+				    c > INT64_MIN && c < INT64_MAX)
+					add_range(r, c - 1, c + 1);
+				break;
+			}
+			default:
+				break;
+			}
+			/* where the value flows next */
+			if (u->op == HILO_OP_CALL || u->op == HILO_OP_WHILE) {
+				for (uint32_t k = 0; k < u->ncalled && nn < 8; k++) {
+					const hilo_comp *c = u->called[k];
+					uint32_t pn = u->op == HILO_OP_WHILE ? 0 : slot;
+					if (pn < c->nparams && c->params[pn])
+						next[nn++] = c->params[pn];
+				}
+				next[nn++] = u;
+			} else if (u->op == HILO_OP_CONDITIONAL) {
+				if (slot >= 1 && slot <= u->ncalled) {
+					const hilo_comp *c = u->called[slot - 1];
+					if (c->nparams && c->params[0])
+						next[nn++] = c->params[0];
+				}
+				next[nn++] = u;
+			} else if (u->ncalled == 0) {
+				next[nn++] = u;
+			}
+			/* (the result of a call / while / conditional is taken to
+			 * depend on every operand: an over-approximation that only
+			 * widens which parameters get index-aware values) */
+			for (int k = 0; k < nn; k++) {
+				if (hilo_ptrmap_get(&seen, next[k]))
+					continue;
+				hilo_ptrmap_put(&seen, next[k], (void *)1);
+				if (n == cap) {
+					const hilo_instr **g = realloc(st, 2 * cap * sizeof *st);
+					if (!g)
+						goto out;
+					st = g;
+					cap *= 2;
+				}
+				st[n++] = next[k];
+			}
+		}
+	}
+out:
+	free(st);
+	hilo_ptrmap_free(&seen);
+}
+
+static bool index_candidate(const hilo_instr *p)
+{
+	const hilo_shape *s = p ? p->shape : NULL;
+	if (!s || !hilo_shape_is_array(s) || !(hilo_ptype_is_int(s->type) || s->type == HILO_T_PRED))
+		return false;
+	int64_t n = hilo_shape_elements(s);
+	return n >= 1 && n <= IDX_MAX_ELEMS;
+}
+
+static int64_t range_value(const idx_ranges *r, uint64_t k)
+{
+	for (int q = 0; q < r->n; q++) {
+		uint64_t len = (uint64_t)(r->hi[q] - r->lo[q]) + 1;
+		if (k < len)
+			return r->lo[q] + (int64_t)k;
+		k -= len;
+	}
+	return r->lo[0];
+}
+
+static void fill_index(hilo_literal *l, const idx_ranges *r, uint64_t seed, uint64_t stream)
+{
+	hilo_ptype t = l->shape->type;
+	int eb = hilo_ptype_bytes(t);
+	uint64_t total = ranges_size(r);
+	if (eb <= 0 || !total)
+		return;
+	size_t n = l->nbytes / (size_t)eb;
+	uint64_t key = mix(mix(seed) ^ mix(stream + 0x1dc5ull));
+	for (size_t e = 0; e < n; e++) {
+		int64_t v;
+		if (total <= IDX_SWEEP) {
+			v = range_value(r, (seed + 5 * stream + e) % total);
+		} else {
+			uint64_t x = mix(key + e * 0x9e3779b97f4a7c15ull);
+			if ((x & 7) == 0)
+				v = hilo_ptype_is_signed_int(t) ? (int64_t)((x >> 8) % 33) - 16 : (int64_t)((x >> 8) % 33);
+			else
+				v = range_value(r, (x >> 3) % total);
+		}
+		if (t == HILO_T_PRED)
+			v = v != 0;
+		hilo_elem_set_i64(t, l->data, e, v);
+	}
+}
+
+int hilo_eval_index_sweep(const hilo_module *m, const hilo_comp *c)
+{
+	(void)m;
+	uint64_t need = 0;
+	for (uint32_t k = 0; k < c->nparams; k++) {
+		if (!index_candidate(c->params[k]))
+			continue;
+		idx_ranges r = {0};
+		index_uses(c->params[k], &r);
+		uint64_t s = ranges_size(&r);
+		if (s <= IDX_SWEEP && s > need)
+			need = s;
+	}
+	return (int)need;
+}
+
 hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
 	uint64_t seed, uint64_t budget, hilo_diags *d)
 {
@@ -79,7 +345,13 @@ hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
 				NULL, 0, "evaluator: input for parameter %u is too large to create", k);
 			return NULL;
 		}
-		hilo_literal_fill_random(args[k], seed, k);
+		idx_ranges r = {0};
+		if (index_candidate(p))
+			index_uses(p, &r);
+		if (r.n)
+			fill_index(args[k], &r, seed, k);
+		else
+			hilo_literal_fill_random(args[k], seed, k);
 	}
 	return args;
 }
@@ -248,6 +520,10 @@ void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
 			"entry parameters differ between before and after");
 		return;
 	}
+	/* enough consecutive seeds to try every value of small index ranges */
+	int sweep = hilo_eval_index_sweep(before, ca);
+	if (sweep > n)
+		n = sweep;
 	for (int t = 0; t < n; t++) {
 		uint64_t s = seed + (uint64_t)t;
 		hilo_diags d;

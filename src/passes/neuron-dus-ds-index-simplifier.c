@@ -1,21 +1,28 @@
-/* neuron-dus-ds-index-simplifier (#80): records now-constant start indices
- * of dynamic-slice / dynamic-update-slice as index tokens (seed 003,
- * "NeuronDynamicUpdateSliceDynamicSliceSimplifier"; SPEC sections 4-5).
+/* neuron-dus-ds-index-simplifier (#80): proves now-constant start indices
+ * of dynamic-slice / dynamic-update-slice, records them for later passes
+ * of the same run and writes them as index tokens (seed 003,
+ * "NeuronDynamicUpdateSliceDynamicSliceSimplifier"; SPEC sections 4-5;
+ * docs/tokens.md).
  *
  * What it does (no structural DUS/DS rewrite):
  *  1. strips NeuronBoundaryMarker-Start/-End custom-calls, each replaced by
  *     its single operand (tuple operands included); a marker without
  *     exactly one operand is a located error ("NeuronBoundaryMarker-Start
- *     expected to have 1 operand but has N"); a marker whose shape differs
- *     from its operand's is no identity and is kept (declined remark);
+ *     expected to have 1 operand but has N");
  *  2. finds, for every dynamic-slice and dynamic-update-slice, the value of
  *     its start indices as constant folding of the call-inlined module
- *     would see them, and writes the effective (clamped) starts onto the
- *     original instruction: `dsidxnow=` / `dusidxnow=`, one entry per
- *     dimension (hilo_tokens_set: idempotent, other op_name text kept);
- *  3. splices scalar get-tuple-elements whose value folded to a constant:
- *     the get-tuple-element is replaced by that constant (the seed's
- *     pass 4);
+ *     would see them. Proved starts (effective, clamped) are recorded in
+ *     the run state by instruction id (hilo_proven_starts_set: the only
+ *     thing consumers act on) and written onto the instruction as
+ *     `dsidxnow=` / `dusidxnow=` tokens, one entry per dimension
+ *     (hilo_tokens_set: idempotent, other op_name text kept). Tokens it
+ *     cannot confirm are removed: all of the op's own key when nothing is
+ *     proved, differing backend_config entries when something is, and the
+ *     other op's key always. Input tokens are never read as values;
+ *  3. splices get-tuple-elements whose value folded to a constant, arrays
+ *     of at most 1024 elements included: the get-tuple-element is replaced
+ *     by that constant (the seed's pass 4); one carrying a sharding is
+ *     kept (a sharding is semantics);
  *  4. remarks every dynamic-slice / dynamic-update-slice whose indices did
  *     not become constant.
  *
@@ -26,19 +33,21 @@
  * of a body is one context). A parameter of a called computation evaluates
  * to the call's operand in the caller's context; get-tuple-element of a
  * tuple / call / tuple constant is followed structurally; a `call` result
- * is its callee's root in the extended context; pure arithmetic / shape
- * ops (whitelist below) with all-constant operands of at most 1024
- * elements are evaluated with hilo_eval_instr, exactly as constant folding
- * would. The instruction itself is the stable id that maps a value found
- * in any inlined copy back to the original; when one original instruction
- * has several inlined copies (a body called from several sites), the
- * copies must all agree or nothing is written. Entry parameters, while
- * loops, opaque ops (custom-calls, collectives, rng) and computations
- * reached other than through `call` are never constant.
+ * is its callee's root in the extended context; pure index ops
+ * (hilo_index_op_foldable: what constant folding folds, so never
+ * broadcast or iota) with all-constant operands of at most 1024 elements
+ * are evaluated with hilo_eval_instr -- the evaluator is the one
+ * definition of every op's semantics; there is no folder of our own. The
+ * instruction itself is the stable id that maps a value found in any
+ * inlined copy back to the original; when one original instruction has
+ * several inlined copies (a body called from several sites), the copies
+ * must all agree or nothing is proved. Entry parameters, while loops,
+ * opaque ops (custom-calls, collectives, rng) and computations reached
+ * other than through `call` are never constant.
  *
- * Why it is sound: the tokens and spliced constants are the values the
- * instructions take on every execution (each execution happens in one of
- * the enumerated call contexts, and all agree); clamping follows
+ * Why it is sound: the proven starts, tokens and spliced constants are the
+ * values the instructions take on every execution (each execution happens
+ * in one of the enumerated call contexts, and all agree); clamping follows
  * dynamic-slice/-update-slice semantics. Markers are identity functions.
  */
 #include "hilo/eval.h"
@@ -411,7 +420,8 @@ static bool record_starts(hilo_pass_ctx *ctx, hilo_comp *comp, hilo_instr *i, co
 	hilo_proven_starts_set(ctx, i, fd->v, fd->n);
 	int64_t bv[MAX_RANK];
 	int nb = hilo_tokens_get_backend(m, i, key, bv, MAX_RANK);
-	if (nb && (nb != fd->n || memcmp(bv, fd->v, (size_t)fd->n * sizeof *bv) != 0))
+	if ((nb && (nb != fd->n || memcmp(bv, fd->v, (size_t)fd->n * sizeof *bv) != 0)) ||
+	    (!hilo_tokens_get(m, i, key, NULL, 0) && hilo_tokens_malformed(m, i, key)))
 		changed |= hilo_tokens_remove(m, i, key, false, true);
 	const char *before = hilo_instr_op_name(m, i);
 	char *copy = before ? hilo_arena_strdup(m->arena, before) : NULL;
