@@ -6,40 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool hilo_cu_const_int_at(const hilo_instr *i, size_t k, int64_t *out)
-{
-	if (!i || i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided || !i->literal->data)
-		return false;
-	const hilo_shape *s = i->literal->shape ? i->literal->shape : i->shape;
-	if (!s || !hilo_shape_is_array(s) || !hilo_ptype_is_int(s->type))
-		return false;
-	int64_t n = hilo_shape_elements(s);
-	if (n < 0 || (uint64_t)k >= (uint64_t)n)
-		return false;
-	int64_t v = hilo_elem_get_i64(s->type, i->literal->data, k);
-	if (hilo_ptype_is_unsigned_int(s->type) && v < 0)
-		v = INT64_MAX;
-	*out = v;
-	return true;
-}
-
-bool hilo_cu_const_int(const hilo_instr *i, int64_t *out)
-{
-	if (!i || i->op != HILO_OP_CONSTANT || !i->shape || hilo_shape_elements(i->shape) != 1)
-		return false;
-	return hilo_cu_const_int_at(i, 0, out);
-}
-
-int64_t hilo_cu_clamp_start(int64_t start, int64_t dim, int64_t size)
-{
-	int64_t hi = dim - size;
-	if (hi < 0)
-		hi = 0;
-	if (start < 0)
-		return 0;
-	return start > hi ? hi : start;
-}
-
 bool hilo_cu_interchangeable(const hilo_shape *from, const hilo_shape *to)
 {
 	if (!from || !to || !hilo_shape_is_array(from) || !hilo_shape_is_array(to))

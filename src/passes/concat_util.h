@@ -6,15 +6,8 @@
 
 #include "hilo/pass.h"
 
-/* A scalar (or single-element) integer constant with known values: stores
- * its value in *out. Unsigned values past INT64_MAX read as INT64_MAX. */
-bool hilo_cu_const_int(const hilo_instr *i, int64_t *out);
-/* Element k of an integer constant (vector index operands). */
-bool hilo_cu_const_int_at(const hilo_instr *i, size_t k, int64_t *out);
-
-/* The start dynamic-slice / dynamic-update-slice really uses: clamped into
- * [0, dim - size] (XLA clamps so the window stays in bounds). */
-int64_t hilo_cu_clamp_start(int64_t start, int64_t dim, int64_t size);
+/* Start indices of dynamic-slice / dynamic-update-slice: read them with
+ * hilo_known_starts() (include/hilo/pass.h), the one reader. */
 
 /* Can `to` replace `from` in every use without changing any shape that is
  * printed or checked: same element type and dims, same dynamic flags, and
