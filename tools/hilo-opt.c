@@ -554,6 +554,22 @@ static int process(const options *o, const char *text, size_t len, int line_offs
 	return rc;
 }
 
+/* True when text has only blank lines and // comment lines. */
+static bool chunk_is_empty(const char *text, size_t len)
+{
+	const char *p = text, *e = text + len;
+	while (p < e) {
+		while (p < e && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p < e && *p != '\n' && !(e - p >= 2 && p[0] == '/' && p[1] == '/'))
+			return false;
+		while (p < e && *p != '\n')
+			p++;
+		p++;
+	}
+	return true;
+}
+
 static void print_pass_list(void)
 {
 	size_t n;
@@ -612,12 +628,17 @@ int main(int argc, char **argv)
 			bool sep = le - p >= 8 && !memcmp(p, "// -----", 8);
 			if (sep || p >= e || !nl) {
 				const char *cend = sep ? p : e;
-				if (!first)
-					hilo_buf_puts(&out, "// -----\n");
-				int r = process(&o, chunk, (size_t)(cend - chunk), chunk_line, &out, &d);
-				if (r > rc)
-					rc = r;
-				first = false;
+				/* a chunk of only blank and comment lines (a trailing
+				 * separator, say) holds no module: skipped, as XLA's
+				 * tools skip it */
+				if (!chunk_is_empty(chunk, (size_t)(cend - chunk))) {
+					if (!first)
+						hilo_buf_puts(&out, "// -----\n");
+					int r = process(&o, chunk, (size_t)(cend - chunk), chunk_line, &out, &d);
+					if (r > rc)
+						rc = r;
+					first = false;
+				}
 				if (!sep)
 					break;
 				chunk = nl ? nl + 1 : e;

@@ -113,6 +113,8 @@ struct hilo_literal {
 	hilo_shape *shape;
 	bool elided;            /* printed as {...}: values unknown */
 	bool pred_as_int;       /* pred values were printed 1/0 (older XLA) */
+	bool splat;             /* an array written as one scalar, f32[3,3] constant(1):
+	                         * every element holds it; printed back as written */
 	size_t nbytes;          /* elements * hilo_ptype_bytes */
 	void *data;             /* little-endian host values; complex = 2 floats */
 	int ntuple;             /* tuple literals */

@@ -534,6 +534,21 @@ hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
 			return NULL;
 		return lit;
 	}
+	if (L->p < L->end && *L->p != '{') {
+		/* XLA's parser fills an array constant written as one scalar,
+		 * f32[3,3] constant(1), with that value */
+		if (n == 0) {
+			lex_error(L, L->p, "an empty array constant is written {}");
+			return NULL;
+		}
+		if (!read_elem(L, shape->type, lit->data, 0))
+			return NULL;
+		size_t eb = (size_t)hilo_ptype_bytes(shape->type);
+		for (size_t e = 1; e < (size_t)n; e++)
+			memcpy((char *)lit->data + e * eb, lit->data, eb);
+		lit->splat = true;
+		return lit;
+	}
 	L->pred_as_int = false;
 	if (!read_nested(L, shape, 0, lit->data, &k))
 		return NULL;

@@ -177,6 +177,15 @@ static void put_instr(printer *P, const hilo_instr *i)
 	hilo_buf_putc(b, '(');
 	if (i->op == HILO_OP_PARAMETER) {
 		hilo_buf_put_i64(b, i->param_no);
+	} else if (i->op == HILO_OP_CONSTANT && i->literal && i->literal->splat &&
+	           i->literal->nbytes && !i->literal->elided) {
+		/* written as one scalar: print it back so (values print in full
+		 * everywhere else, e.g. hilo-run --print) */
+		hilo_literal one = *i->literal;
+		hilo_shape scalar = {.type = i->literal->shape->type};
+		one.shape = &scalar;
+		one.nbytes = (size_t)hilo_ptype_bytes(scalar.type);
+		hilo_print_literal(b, &one, false);
 	} else if (i->op == HILO_OP_CONSTANT) {
 		hilo_print_literal(b, i->literal, false);
 	} else {

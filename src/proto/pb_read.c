@@ -230,6 +230,7 @@ static hilo_literal *literal_from(reader *R, const Xla__LiteralProto *p, hilo_sh
 	}
 	l->shape = shape;
 	l->pred_as_int = p->hilo_pred_as_int;
+	l->splat = p->hilo_splat;
 	if (p->hilo_elided) {
 		l->elided = true;
 		return l;

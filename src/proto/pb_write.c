@@ -108,6 +108,7 @@ static Xla__LiteralProto *literal_pb(writer *W, const hilo_literal *l, int depth
 	xla__literal_proto__init(p);
 	p->shape = shape_pb(W, l->shape, 0);
 	p->hilo_pred_as_int = l->pred_as_int;
+	p->hilo_splat = l->splat;
 	if (l->elided) {
 		p->hilo_elided = true;
 		return p;
