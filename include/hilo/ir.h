@@ -24,6 +24,8 @@ enum {
 	HILO_OPF_EW = 1,    /* elementwise */
 	HILO_OPF_SE = 2,    /* always side-effecting */
 	HILO_OPF_COLL = 4,  /* collective communication */
+	HILO_OPF_BOUNDS = 8, /* elementwise ternary whose operands 0 and 2 are
+	                      * bounds: scalars or the result's shape (clamp) */
 };
 
 typedef enum hilo_opcode {
@@ -67,6 +69,14 @@ bool hilo_ptype_is_complex(hilo_ptype t);
 bool hilo_ptype_is_signed_int(hilo_ptype t);
 bool hilo_ptype_is_unsigned_int(hilo_ptype t);
 bool hilo_ptype_is_int(hilo_ptype t);     /* signed or unsigned */
+/* The comparison type compare's operands of element type t get when
+ * type= is absent: "SIGNED" (signed ints), "UNSIGNED" (unsigned ints,
+ * pred), "FLOAT" (floats, complex); NULL for other types. */
+const char *hilo_compare_default_type(hilo_ptype t);
+/* Whether compare's type= value (NULL: absent) is valid for operands of
+ * element type t, as XLA's verifier has it: the default type, or
+ * TOTALORDER on real floats. */
+bool hilo_compare_type_ok(hilo_ptype t, const char *type);
 
 enum { HILO_DIM_STATIC = 0, HILO_DIM_BOUNDED = 1, HILO_DIM_UNBOUNDED = 2 };
 

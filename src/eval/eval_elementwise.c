@@ -3,13 +3,20 @@
  * signed, unsigned), select, clamp, convert, bitcast-convert and
  * reduce-precision, over every integer and float type.
  *
- * Integer edge cases follow XLA: x / 0 = -1 (all ones for unsigned),
- * x % 0 = x, INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0, shifts by at least
- * the bit width give 0 (arithmetic right shift: the sign), arithmetic wraps.
- * Float arithmetic is done in double and rounded once into f32/f64; the
- * narrow floats (f16, bf16, f8...) compute through f32 first, as XLA's
- * CPU evaluator does. max/min propagate NaN. float -> int converts
- * truncate, saturate at the type's range and send NaN to 0.
+ * The rules are XLA's HloEvaluator's (hlo_evaluator_typed_visitor.h,
+ * literal.cc); docs/evaluator.md tabulates every edge case with the unit
+ * test that pins it. In short: integers wrap; x / 0 = -1 (all ones for
+ * unsigned), x % 0 = x, INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0; a shift
+ * amount read as unsigned in the operand's width that is >= the width
+ * gives 0 (arithmetic right shift: the sign fill), and arithmetic right
+ * shift reads an unsigned operand as signed; integer power with a negative
+ * exponent is 1 for base 1 and 0 otherwise. f64 computes in double; f32
+ * and every narrower float compute in float with the float libm functions
+ * (XLA's ElementwiseT) and round once into the result type. max/min return
+ * a NaN operand (the first one), else std::max/std::min (the lhs on a
+ * tie, so signed zeros follow the operand order); clamp is
+ * min(hi, max(x, lo)) with NaN checked in lo, x, hi order. float -> int
+ * converts truncate, saturate and send NaN to 0.
  */
 #include "eval_internal.h"
 
@@ -104,12 +111,15 @@ static bool ew_fits(const hilo_literal *l, const hilo_shape *out)
 
 /* ---- unary -------------------------------------------------------------- */
 
-static double un_f(hilo_opcode op, double x, bool *ok)
+/* Unary float ops in double (f64) and in float (f32 and every narrower
+ * float: XLA's ElementwiseT), each with its own libm functions so that f32
+ * results are the float functions' results, not rounded double ones. */
+static double un_f64(hilo_opcode op, double x, bool *ok)
 {
 	switch (op) {
 	case HILO_OP_ABS: return fabs(x);
 	case HILO_OP_NEGATE: return -x;
-	case HILO_OP_SIGN: return isnan(x) ? x : x > 0 ? 1.0 : x < 0 ? -1.0 : x;
+	case HILO_OP_SIGN: return isnan(x) ? x : copysign(x != 0 ? 1.0 : 0.0, x);
 	case HILO_OP_FLOOR: return floor(x);
 	case HILO_OP_CEIL: return ceil(x);
 	case HILO_OP_ROUND_AFZ: return round(x);
@@ -136,6 +146,42 @@ static double un_f(hilo_opcode op, double x, bool *ok)
 	case HILO_OP_ERF: return erf(x);
 	case HILO_OP_COPY: case HILO_OP_REAL: return x;
 	case HILO_OP_IMAG: return 0.0;
+	default: *ok = false; return 0;
+	}
+}
+
+static float un_f32(hilo_opcode op, float x, bool *ok)
+{
+	switch (op) {
+	case HILO_OP_ABS: return fabsf(x);
+	case HILO_OP_NEGATE: return -x;
+	case HILO_OP_SIGN: return isnan(x) ? x : copysignf(x != 0 ? 1.0f : 0.0f, x);
+	case HILO_OP_FLOOR: return floorf(x);
+	case HILO_OP_CEIL: return ceilf(x);
+	case HILO_OP_ROUND_AFZ: return roundf(x);
+	case HILO_OP_ROUND_EVEN: return nearbyintf(x);
+	case HILO_OP_SQRT: return sqrtf(x);
+	case HILO_OP_RSQRT: return 1.0f / sqrtf(x);
+	case HILO_OP_CBRT: return cbrtf(x);
+	case HILO_OP_EXP: return expf(x);
+	case HILO_OP_EXPM1: return expm1f(x);
+	case HILO_OP_LOG: return logf(x);
+	case HILO_OP_LOG1P: return log1pf(x);
+	case HILO_OP_LOGISTIC: return 1.0f / (1.0f + expf(-x));
+	case HILO_OP_SINE: return sinf(x);
+	case HILO_OP_COSINE: return cosf(x);
+	case HILO_OP_TAN: return tanf(x);
+	case HILO_OP_TANH: return tanhf(x);
+	case HILO_OP_SINH: return sinhf(x);
+	case HILO_OP_COSH: return coshf(x);
+	case HILO_OP_ASIN: return asinf(x);
+	case HILO_OP_ACOS: return acosf(x);
+	case HILO_OP_ASINH: return asinhf(x);
+	case HILO_OP_ACOSH: return acoshf(x);
+	case HILO_OP_ATANH: return atanhf(x);
+	case HILO_OP_ERF: return erff(x);
+	case HILO_OP_COPY: case HILO_OP_REAL: return x;
+	case HILO_OP_IMAG: return 0.0f;
 	default: *ok = false; return 0;
 	}
 }
@@ -188,7 +234,7 @@ static uint64_t reduce_prec_bits(uint64_t x, int se, int sm, int64_t eb, int64_t
 			x = x & sign;
 	}
 	if (is_nan)
-		x = mb > 0 ? orig : (orig & (1ull << (nbits - 1))) | (((1ull << se) - 1) << sm);
+		x = mb > 0 ? orig : ((1ull << se) - 1) << sm; /* XLA: +inf, sign dropped */
 	return x;
 }
 
@@ -256,6 +302,9 @@ static void convert_elem(hilo_ptype st, const void *sd, size_t sk, hilo_ptype dt
 				v = (uint64_t)f;
 			hilo_elem_set_i64(dt, dd, dk, (int64_t)v);
 		} else {
+			/* f64 -> f16/bf16: Eigen's constructors go through float */
+			if (st == HILO_T_F64 && (dt == HILO_T_F16 || dt == HILO_T_BF16) && !isnan(f))
+				f = (double)(float)f;
 			hilo_elem_set_f64(dt, dd, dk, f);
 		}
 		return;
@@ -267,8 +316,13 @@ static void convert_elem(hilo_ptype st, const void *sd, size_t sk, hilo_ptype dt
 		if (dt == HILO_T_F32) {
 			float f = big_u ? (float)(uint64_t)v : (float)v;
 			hilo_elem_set_f64(dt, dd, dk, f);
-		} else {
+		} else if (dt == HILO_T_F64 || dt == HILO_T_C128) {
 			hilo_elem_set_f64(dt, dd, dk, big_u ? (double)(uint64_t)v : (double)v);
+		} else {
+			/* int -> f16/bf16/f8...: Eigen and ml_dtypes construct
+			 * these from an integer through float (two roundings) */
+			float f = big_u ? (float)(uint64_t)v : (float)v;
+			hilo_elem_set_f64(dt, dd, dk, f);
 		}
 		return;
 	}
@@ -330,7 +384,18 @@ static hilo_literal *bitcast_convert(ev *e, const hilo_instr *i, const hilo_lite
 
 /* ---- binary ------------------------------------------------------------- */
 
-static double bin_f(hilo_opcode op, double x, double y, bool *ok)
+/* XLA's maximum/minimum: a NaN operand wins (lhs first), otherwise
+ * std::max / std::min, which return the lhs when neither is less (so
+ * max(-0, +0) = -0 and min(+0, -0) = +0). The same template serves f32
+ * and f64; narrow floats come here as float. */
+#define MAXMIN(T)                                                              \
+	static T max_##T(T x, T y) { return isnan(x) ? x : isnan(y) ? y : x < y ? y : x; } \
+	static T min_##T(T x, T y) { return isnan(x) ? x : isnan(y) ? y : y < x ? y : x; }
+MAXMIN(float)
+MAXMIN(double)
+#undef MAXMIN
+
+static double bin_f64(hilo_opcode op, double x, double y, bool *ok)
 {
 	switch (op) {
 	case HILO_OP_ADD: return x + y;
@@ -338,16 +403,26 @@ static double bin_f(hilo_opcode op, double x, double y, bool *ok)
 	case HILO_OP_MULTIPLY: return x * y;
 	case HILO_OP_DIVIDE: return x / y;
 	case HILO_OP_REMAINDER: return fmod(x, y);
-	case HILO_OP_POWER: return pow(x, y);
+	case HILO_OP_POWER: return (x == 1 || y == 0) ? 1.0 : pow(x, y);
 	case HILO_OP_ATAN2: return atan2(x, y);
-	case HILO_OP_MAXIMUM:
-		if (isnan(x) || isnan(y))
-			return isnan(x) ? x : y;
-		return x > y ? x : (y > x ? y : (signbit(x) ? y : x));
-	case HILO_OP_MINIMUM:
-		if (isnan(x) || isnan(y))
-			return isnan(x) ? x : y;
-		return x < y ? x : (y < x ? y : (signbit(x) ? x : y));
+	case HILO_OP_MAXIMUM: return max_double(x, y);
+	case HILO_OP_MINIMUM: return min_double(x, y);
+	default: *ok = false; return 0;
+	}
+}
+
+static float bin_f32(hilo_opcode op, float x, float y, bool *ok)
+{
+	switch (op) {
+	case HILO_OP_ADD: return x + y;
+	case HILO_OP_SUBTRACT: return x - y;
+	case HILO_OP_MULTIPLY: return x * y;
+	case HILO_OP_DIVIDE: return x / y;
+	case HILO_OP_REMAINDER: return fmodf(x, y);
+	case HILO_OP_POWER: return (x == 1 || y == 0) ? 1.0f : powf(x, y);
+	case HILO_OP_ATAN2: return atan2f(x, y);
+	case HILO_OP_MAXIMUM: return max_float(x, y);
+	case HILO_OP_MINIMUM: return min_float(x, y);
 	default: *ok = false; return 0;
 	}
 }
@@ -398,15 +473,21 @@ static uint64_t bin_i(hilo_opcode op, hilo_ptype t, int64_t x, int64_t y, bool *
 		return uy >= (uint64_t)b ? 0 : ux << uy;
 	case HILO_OP_SHRL:
 		return uy >= (uint64_t)b ? 0 : ux >> uy;
-	case HILO_OP_SHRA:
-		if (!sgn)
-			return uy >= (uint64_t)b ? 0 : ux >> uy;
+	case HILO_OP_SHRA: {
+		/* XLA reads the operand as signed of its width, unsigned too:
+		 * u8 0x80 >>arith 1 = 0xC0 */
+		uint64_t top = 1ull << (b - 1);
+		bool neg = (ux & top) != 0;
 		if (uy >= (uint64_t)b)
-			return x < 0 ? UINT64_MAX : 0;
-		return x < 0 ? ~(~(uint64_t)x >> uy) : (uint64_t)x >> uy;
+			return neg ? UINT64_MAX : 0;
+		uint64_t sx = neg ? ux | ~umax_of(t) : ux; /* sign-extended to 64 bits */
+		return neg ? ~(~sx >> uy) : sx >> uy;
+	}
 	case HILO_OP_POWER: {
+		if (x == 1 || (sgn ? y == 0 : uy == 0))
+			return 1;
 		if (sgn && y < 0)
-			return x == 1 ? 1 : x == -1 ? ((y & 1) ? UINT64_MAX : 1) : 0;
+			return 0; /* XLA: 1 only for base 1, so (-1)^-1 = 0 */
 		uint64_t base = (uint64_t)x, acc = 1, ex = uy;
 		while (ex) {
 			if (ex & 1)
@@ -470,6 +551,9 @@ static hilo_literal *compare(ev *e, const hilo_instr *i, const hilo_literal *a,
 	kind kd = kind_of(t);
 	if (kd == K_OTHER)
 		return ev_err(e, i, "compare of %s is not supported", hilo_ptype_name(t));
+	if (!hilo_compare_type_ok(t, ty))
+		return ev_err(e, i, "compare type=%s is not valid for %s operands (XLA's verifier "
+			"rejects it)", ty, hilo_ptype_name(t));
 	bool total = ty && !strcmp(ty, "TOTALORDER");
 	for (size_t k = 0; k < n; k++) {
 		size_t ka = AT(a, k), kb = AT(b, k);
@@ -482,7 +566,7 @@ static hilo_literal *compare(ev *e, const hilo_instr *i, const hilo_literal *a,
 			double x = ev_get_f(a, ka), y = ev_get_f(b, kb);
 			un = isnan(x) || isnan(y);
 			c = (x > y) - (x < y);
-		} else if (kd == K_SINT && !(ty && !strcmp(ty, "UNSIGNED"))) {
+		} else if (kd == K_SINT) {
 			int64_t x = ev_get_i(a, ka), y = ev_get_i(b, kb);
 			c = (x > y) - (x < y);
 		} else {
@@ -671,20 +755,29 @@ static hilo_literal *ew_clamp(ev *e, const hilo_instr *i, hilo_literal *const *o
 	for (size_t k = 0; k < n && ok; k++) {
 		size_t klo = AT(ops[0], k), kx = AT(ops[1], k), khi = AT(ops[2], k);
 		if (kd == K_FLOAT) {
-			double v = bin_f(HILO_OP_MAXIMUM, ev_get_f(ops[1], kx), ev_get_f(ops[0], klo), &ok);
-			v = bin_f(HILO_OP_MINIMUM, v, ev_get_f(ops[2], khi), &ok);
+			/* XLA: a NaN bound or operand is the result (lo, x, hi
+			 * in that order), else std::min(hi, std::max(x, lo)),
+			 * which keeps x on ties (signed zeros) */
+			double lo = ev_get_f(ops[0], klo), x = ev_get_f(ops[1], kx);
+			double hi = ev_get_f(ops[2], khi), v;
+			if (isnan(lo) || isnan(x) || isnan(hi))
+				v = isnan(lo) ? lo : isnan(x) ? x : hi;
+			else {
+				v = x < lo ? lo : x;
+				v = v < hi ? v : hi;
+			}
 			hilo_elem_set_f64(t, r->data, k, v);
 		} else {
 			int64_t x = ev_get_i(ops[1], kx), lo = ev_get_i(ops[0], klo);
 			int64_t hi = ev_get_i(ops[2], khi), v;
 			if (kd == K_SINT) {
 				v = x < lo ? lo : x;
-				v = v > hi ? hi : v;
+				v = v < hi ? v : hi;
 			} else { /* unsigned and pred compare as unsigned bits */
 				uint64_t m = umax_of(t), ux = (uint64_t)x & m;
 				uint64_t ul = (uint64_t)lo & m, uh = (uint64_t)hi & m;
 				uint64_t uv = ux < ul ? ul : ux;
-				v = (int64_t)(uv > uh ? uh : uv);
+				v = (int64_t)(uv < uh ? uv : uh);
 			}
 			hilo_elem_set_i64(t, r->data, k, v);
 		}
@@ -771,12 +864,20 @@ hilo_literal *ev_elementwise(ev *e, const hilo_instr *i, hilo_literal *const *op
 	bool ok = true;
 	for (size_t k = 0; k < n && ok; k++) {
 		size_t ka = AT(a, k);
-		if (ki == K_FLOAT) {
+		if (ki == K_FLOAT && it == HILO_T_F64) {
 			double x = ev_get_f(a, ka), v;
 			if (un)
-				v = un_f(op, x, &ok);
+				v = un_f64(op, x, &ok);
 			else
-				v = bin_f(op, x, ev_get_f(b, AT(b, k)), &ok);
+				v = bin_f64(op, x, ev_get_f(b, AT(b, k)), &ok);
+			hilo_elem_set_f64(t, r->data, k, v);
+		} else if (ki == K_FLOAT) {
+			/* f32 and narrower: XLA's ElementwiseT is float */
+			float x = (float)ev_get_f(a, ka), v;
+			if (un)
+				v = un_f32(op, x, &ok);
+			else
+				v = bin_f32(op, x, (float)ev_get_f(b, AT(b, k)), &ok);
 			put_f(t, r->data, k, v);
 		} else {
 			int64_t x = ev_get_i(a, ka);

@@ -108,9 +108,10 @@ uint32_t hilo_float_encode(hilo_ptype t, double v)
 			return 0;
 		return biased > 0xfe ? 0xff : (uint32_t)biased;
 	}
-	if (isnan(v))
-		return f.kind == NONE ? max_bits(&f) : nan_bits(&f);
 	bool neg = signbit(v) != 0;
+	if (isnan(v)) /* Eigen/ml_dtypes keep a NaN's sign (fnuz has one NaN) */
+		return f.kind == NONE ? max_bits(&f)
+		     : nan_bits(&f) | (neg && (f.kind == IEEE || f.kind == FN) ? sbit : 0);
 	double a = fabs(v);
 	uint32_t s = neg ? sbit : 0;
 	if (isinf(a)) {

@@ -12,12 +12,14 @@ static const struct {
 #define EW HILO_OPF_EW
 #define SE HILO_OPF_SE
 #define COLL HILO_OPF_COLL
+#define SB HILO_OPF_BOUNDS
 #define X(e, s, a, f) {s, a, f},
 #include "hilo/opcodes.def"
 #undef X
 #undef EW
 #undef SE
 #undef COLL
+#undef SB
 };
 
 /* Sorted by name for binary search; tests/unit/test_ir.c checks it covers
@@ -274,4 +276,25 @@ bool hilo_ptype_is_unsigned_int(hilo_ptype t)
 bool hilo_ptype_is_int(hilo_ptype t)
 {
 	return hilo_ptype_is_signed_int(t) || hilo_ptype_is_unsigned_int(t);
+}
+
+const char *hilo_compare_default_type(hilo_ptype t)
+{
+	if (hilo_ptype_is_signed_int(t))
+		return "SIGNED";
+	if (hilo_ptype_is_unsigned_int(t) || t == HILO_T_PRED)
+		return "UNSIGNED";
+	if (hilo_ptype_is_float(t) || hilo_ptype_is_complex(t))
+		return "FLOAT";
+	return NULL;
+}
+
+bool hilo_compare_type_ok(hilo_ptype t, const char *type)
+{
+	if (!type)
+		return true;
+	const char *def = hilo_compare_default_type(t);
+	if (def && !strcmp(type, def))
+		return true;
+	return hilo_ptype_is_float(t) && !strcmp(type, "TOTALORDER");
 }

@@ -51,6 +51,40 @@ static bool same_dims(const hilo_shape *a, const hilo_shape *b)
 	return true;
 }
 
+/* Equal element types, or two floats: XLA's shape inference compares
+ * element types ignoring floating-point precision (its verifier's
+ * allow_mixed_precision, which XLA's own tests use). */
+static bool same_type_ignoring_fp(hilo_ptype a, hilo_ptype b)
+{
+	return a == b || (hilo_ptype_is_float(a) && hilo_ptype_is_float(b));
+}
+
+/* Whether operand element type ot fits elementwise instruction i with
+ * result element type rt: the same type up to float precision, except for
+ * ops that change the type. */
+static bool ew_type_ok(const hilo_instr *i, hilo_ptype ot, hilo_ptype rt)
+{
+	switch (i->op) {
+	case HILO_OP_CONVERT:
+	case HILO_OP_BITCAST_CONVERT:
+		return true;
+	case HILO_OP_IS_FINITE:
+		return hilo_ptype_is_float(ot) && rt == HILO_T_PRED;
+	case HILO_OP_REAL:
+	case HILO_OP_IMAG:
+	case HILO_OP_ABS:
+		if (ot == HILO_T_C64)
+			return rt == HILO_T_F32;
+		if (ot == HILO_T_C128)
+			return rt == HILO_T_F64;
+		return same_type_ignoring_fp(ot, rt);
+	case HILO_OP_COMPLEX:
+		return (rt == HILO_T_C64 && ot == HILO_T_F32) || (rt == HILO_T_C128 && ot == HILO_T_F64);
+	default:
+		return same_type_ignoring_fp(ot, rt);
+	}
+}
+
 static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 {
 	const hilo_shape *s = i->shape;
@@ -62,14 +96,33 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 	case HILO_OP_SELECT:
 		if (n == 3 && (!same_dims(o[1]->shape, s) || !same_dims(o[2]->shape, s) ||
 		               (o[0]->shape->rank && !same_dims(o[0]->shape, s)) ||
-		               o[0]->shape->type != HILO_T_PRED))
+		               o[0]->shape->type != HILO_T_PRED ||
+		               (hilo_shape_is_array(s) && (!same_type_ignoring_fp(o[1]->shape->type, s->type) ||
+		                                           !same_type_ignoring_fp(o[2]->shape->type, s->type)))))
 			fail(V, c, i, "select operands %s, %s, %s do not match result %s", sh(V, o[0]->shape),
 				sh(V, o[1]->shape), sh(V, o[2]->shape), sh(V, s));
 		return;
-	case HILO_OP_COMPARE:
-		if (n == 2 && (!same_dims(o[0]->shape, s) || !same_dims(o[1]->shape, s) || s->type != HILO_T_PRED))
+	case HILO_OP_COMPARE: {
+		if (n != 2)
+			return;
+		if (!same_dims(o[0]->shape, s) || !same_dims(o[1]->shape, s) || s->type != HILO_T_PRED ||
+		    !same_type_ignoring_fp(o[0]->shape->type, o[1]->shape->type)) {
 			fail(V, c, i, "compare of %s and %s cannot give %s", sh(V, o[0]->shape), sh(V, o[1]->shape), sh(V, s));
+			return;
+		}
+		/* XLA accepts only the operand type's own comparison type
+		 * (TOTALORDER also on floats): type=UNSIGNED on s32 would make
+		 * backends and the evaluator disagree */
+		hilo_attr *ta = hilo_instr_attr(i, "type");
+		hilo_ptype t = o[0]->shape->type;
+		if (ta && (ta->kind != HILO_ATTR_ENUM || !hilo_compare_type_ok(t, ta->v.text))) {
+			const char *def = hilo_compare_default_type(t);
+			fail(V, c, i, "comparison type=%s is not valid for %s operands (expected %s%s)",
+				ta->kind == HILO_ATTR_ENUM ? ta->v.text : "<non-enum>", hilo_ptype_name(t),
+				def ? def : "no compare", hilo_ptype_is_float(t) ? " or TOTALORDER" : "");
+		}
 		return;
+	}
 	case HILO_OP_CONVERT:
 	case HILO_OP_BITCAST_CONVERT:
 		if (n == 1 && i->op == HILO_OP_CONVERT && !same_dims(o[0]->shape, s))
@@ -252,14 +305,21 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 	default:
 		break;
 	}
-	if ((hilo_opcode_flags(i->op) & HILO_OPF_EW) && i->async_op == HILO_OP_COUNT &&
-	    i->op != HILO_OP_COMPARE) {
+	unsigned fl = hilo_opcode_flags(i->op);
+	if ((fl & HILO_OPF_EW) && i->async_op == HILO_OP_COUNT) {
 		for (uint32_t k = 0; k < n; k++) {
 			const hilo_shape *os = o[k]->shape;
 			if (!hilo_shape_is_array(os) || !hilo_shape_is_array(s))
 				continue;
-			if (!same_dims(os, s) && !(i->op == HILO_OP_CLAMP && os->rank == 0)) {
+			/* clamp's bounds (SB: operands 0 and 2) may be scalars */
+			bool bound = (fl & HILO_OPF_BOUNDS) && k != 1 && os->rank == 0;
+			if (!same_dims(os, s) && !bound) {
 				fail(V, c, i, "elementwise operand %u %s does not match result %s", k, sh(V, os), sh(V, s));
+				return;
+			}
+			if (!ew_type_ok(i, os->type, s->type)) {
+				fail(V, c, i, "%s operand %u %s does not fit result element type %s",
+					hilo_opcode_name(i->op), k, sh(V, os), hilo_ptype_name(s->type));
 				return;
 			}
 		}

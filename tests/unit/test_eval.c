@@ -17,51 +17,7 @@
 
 static int failures, checks;
 
-static hilo_module *parse(const char *src)
-{
-	hilo_diags d;
-	hilo_diags_init(&d);
-	hilo_module *m = hilo_parse_text(src, strlen(src), "test.hlo", &d);
-	if (!m)
-		hilo_diags_print(stderr, &d);
-	hilo_diags_free(&d);
-	return m;
-}
-
-/* Evaluates the entry computation (seeded inputs if it has parameters) and
- * prints the result without its shape; "ERROR: msg" on failure. */
-static char *run_budget(const char *src, uint64_t budget)
-{
-	hilo_module *m = parse(src);
-	if (!m)
-		return strdup("PARSE ERROR");
-	hilo_diags d;
-	hilo_diags_init(&d);
-	hilo_buf b;
-	hilo_buf_init(&b);
-	hilo_literal **args = hilo_eval_random_args(m, m->entry, 1, budget, &d);
-	hilo_eval_opts o = {budget};
-	hilo_literal *r = args ? hilo_eval_comp(m, m->entry, args, &o, &d) : NULL;
-	if (r && r->shape->type == HILO_T_TUPLE) {
-		/* elements one by one, so the test does not depend on how the
-		 * printer lays out tuples */
-		for (int k = 0; k < r->ntuple; k++) {
-			if (k)
-				hilo_buf_puts(&b, " | ");
-			hilo_print_literal(&b, r->elems[k], false);
-		}
-	} else if (r) {
-		hilo_print_literal(&b, r, false);
-	} else {
-		hilo_buf_puts(&b, "ERROR: ");
-		hilo_buf_puts(&b, d.n ? d.items[0].msg : "(no diagnostic)");
-	}
-	char *s = strdup(hilo_buf_cstr(&b));
-	hilo_buf_free(&b);
-	hilo_diags_free(&d);
-	hilo_module_destroy(m);
-	return s;
-}
+#include "eval_run.h"
 
 static char *run(const char *src)
 {
@@ -253,10 +209,16 @@ static void test_compare_and_nan(void)
 	         "  b = f32[3] constant({0, -nan, nan})\n"
 	         "  ROOT c = pred[3] compare(a, b), direction=LT, type=TOTALORDER\n"),
 	       "{true, false, true}");
-	EXPECT(M("  a = s32[2] constant({-1, 1})\n"
-	         "  b = s32[2] constant({1, 1})\n"
+	/* UNSIGNED is the default comparison of u32; on s32 it is refused
+	 * (XLA's verifier rejects a non-default comparison type) */
+	EXPECT(M("  a = u32[2] constant({4294967295, 1})\n"
+	         "  b = u32[2] constant({1, 1})\n"
 	         "  ROOT c = pred[2] compare(a, b), direction=LT, type=UNSIGNED\n"),
 	       "{false, false}");
+	EXPECT_ERR(M("  a = s32[2] constant({-1, 1})\n"
+	             "  b = s32[2] constant({1, 1})\n"
+	             "  ROOT c = pred[2] compare(a, b), direction=LT, type=UNSIGNED\n"),
+	           "type=UNSIGNED is not valid for s32");
 	EXPECT(M("  lo = s32[] constant(0)\n"
 	         "  hi = s32[] constant(10)\n"
 	         "  x = s32[3] constant({-5, 3, 12})\n"

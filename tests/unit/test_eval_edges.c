@@ -1,0 +1,454 @@
+/* test_eval_edges.c - the evaluator's edge semantics, one check per row of
+ * the table in docs/evaluator.md ("XLA's rule" column). Every expected
+ * value is computed by hand from XLA's HloEvaluator rule (the comment
+ * beside each case says how), never taken from a hilo run. Values that
+ * are easier to state as bits are read back through bitcast-convert.
+ */
+#include "hilo/eval.h"
+#include "hilo/hlo_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, checks;
+
+#include "eval_run.h"
+
+#define M(body) "HloModule t\n\nENTRY main {\n" body "}\n"
+#define EXPECT(src, want) expect(__func__, __LINE__, run_budget(src, 0), want)
+#define EXPECT_ERR(src, sub) expect_err(__func__, __LINE__, run_budget(src, 0), sub)
+
+static void expect(const char *fn, int line, char *got, const char *want)
+{
+	checks++;
+	if (strcmp(got, want)) {
+		failures++;
+		fprintf(stderr, "test_eval_edges.c:%d (%s): got '%s', want '%s'\n", line, fn, got, want);
+	}
+	free(got);
+}
+
+static void expect_err(const char *fn, int line, char *got, const char *sub)
+{
+	checks++;
+	if (strncmp(got, "ERROR: ", 7) || !strstr(got, sub)) {
+		failures++;
+		fprintf(stderr, "test_eval_edges.c:%d (%s): got '%s', want an error containing '%s'\n",
+			line, fn, got, sub);
+	}
+	free(got);
+}
+
+/* Shifts: the amount is read as unsigned in the operand's width; >= the
+ * width gives 0 (arithmetic: the sign fill). Arithmetic right shift reads
+ * an unsigned operand as signed. */
+static void shifts(void)
+{
+	/* u64 2^63 as s64 is -2^63: >> 62 = -2 = 2^64 - 2; by 64: sign fill */
+	EXPECT(M("  a = u64[3] constant({9223372036854775808, 9223372036854775808, 5})\n"
+	         "  b = u64[3] constant({62, 64, 1})\n"
+	         "  ROOT c = u64[3] shift-right-arithmetic(a, b)\n"),
+	       "{18446744073709551614, 18446744073709551615, 2}");
+	/* u8 0x80 as s8 -128: >> 1 = -64 = 0xC0; by 8 and by 200: all ones
+	 * when the top bit is set, 0 when clear (127 >> 7 = 0) */
+	EXPECT(M("  a = u8[4] constant({128, 128, 127, 255})\n"
+	         "  b = u8[4] constant({1, 8, 7, 200})\n"
+	         "  ROOT c = u8[4] shift-right-arithmetic(a, b)\n"),
+	       "{192, 255, 0, 255}");
+	/* u4 8 as s4 -8: >> 1 = -4 = 12; by 4: 15 */
+	EXPECT(M("  a = u4[3] constant({8, 8, 7})\n"
+	         "  b = u4[3] constant({1, 4, 1})\n"
+	         "  ROOT c = u4[3] shift-right-arithmetic(a, b)\n"),
+	       "{12, 15, 3}");
+	/* s8 -128 = 0x80 >>> 6 = 2; amount 8 and -1 (255 unsigned): 0 */
+	EXPECT(M("  a = s8[4] constant({-128, -128, -1, 64})\n"
+	         "  b = s8[4] constant({6, 8, -1, 1})\n"
+	         "  ROOT c = s8[4] shift-right-logical(a, b)\n"),
+	       "{2, 0, 0, 32}");
+	/* s8 1 << 7 = 0x80 = -128; by 8 or -1: 0; -1 << 3 = -8 */
+	EXPECT(M("  a = s8[4] constant({1, 1, 3, -1})\n"
+	         "  b = s8[4] constant({7, 8, -1, 3})\n"
+	         "  ROOT c = s8[4] shift-left(a, b)\n"),
+	       "{-128, 0, 0, -8}");
+	/* s16 -32768 >> 15 = -1; by 16: sign fill -1; 100 by -3: 0 */
+	EXPECT(M("  a = s16[3] constant({-32768, -2, 100})\n"
+	         "  b = s16[3] constant({15, 16, -3})\n"
+	         "  ROOT c = s16[3] shift-right-arithmetic(a, b)\n"),
+	       "{-1, -1, 0}");
+	/* s4 -8 >> 3 = -1; 7 by 4: 0; -8 by -1 (15): -1 */
+	EXPECT(M("  a = s4[3] constant({-8, 7, -8})\n"
+	         "  b = s4[3] constant({3, 4, -1})\n"
+	         "  ROOT c = s4[3] shift-right-arithmetic(a, b)\n"),
+	       "{-1, 0, -1}");
+	/* u32 1 << 31 = 2^31; by 32 and by 2^32-1: 0 */
+	EXPECT(M("  a = u32[3] constant({1, 3, 1})\n"
+	         "  b = u32[3] constant({31, 32, 4294967295})\n"
+	         "  ROOT c = u32[3] shift-left(a, b)\n"),
+	       "{2147483648, 0, 0}");
+	/* s64: -2^63 >> 63 = -1; -1 >>> 63 = 1, >>> 64 = 0 */
+	EXPECT(M("  a = s64[] constant(-9223372036854775808)\n"
+	         "  b = s64[] constant(63)\n"
+	         "  ROOT c = s64[] shift-right-arithmetic(a, b)\n"),
+	       "-1");
+	EXPECT(M("  a = s64[2] constant({-1, -1})\n"
+	         "  b = s64[2] constant({63, 64})\n"
+	         "  ROOT c = s64[2] shift-right-logical(a, b)\n"),
+	       "{1, 0}");
+}
+
+/* clamp(lo, x, hi) = NaN of lo, x, hi (in that order) if any, else
+ * std::min(hi, std::max(x, lo)); std::max(x, lo) keeps x unless x < lo,
+ * std::min(hi, m) keeps hi unless m < hi. */
+static void clamp(void)
+{
+	/* lo > hi: max(0, 5) = 5, min(2, 5) = 2 (the example) */
+	EXPECT(M("  lo = s32[] constant(5)\n"
+	         "  x = s32[3] constant({0, 3, 9})\n"
+	         "  hi = s32[] constant(2)\n"
+	         "  ROOT c = s32[3] clamp(lo, x, hi)\n"),
+	       "{2, 2, 2}");
+	EXPECT(M("  lo = u8[] constant(200)\n"
+	         "  x = u8[2] constant({0, 250})\n"
+	         "  hi = u8[] constant(100)\n"
+	         "  ROOT c = u8[2] clamp(lo, x, hi)\n"),
+	       "{100, 100}");
+	/* NaN order: lo's -nan wins over x's nan; then x; then hi */
+	EXPECT(M("  lo = f32[4] constant({-nan, 0, 0, 0})\n"
+	         "  x = f32[4] constant({nan, -nan, nan, 1})\n"
+	         "  hi = f32[4] constant({nan, nan, -nan, -nan})\n"
+	         "  ROOT c = f32[4] clamp(lo, x, hi)\n"),
+	       "{-nan, -nan, nan, -nan}");
+	/* signed zeros: max(-0, +0) keeps x = -0, min(1, -0) = -0; and
+	 * max(+0, -0) = +0 */
+	EXPECT(M("  lo = f32[2] constant({0, -0})\n"
+	         "  x = f32[2] constant({-0, 0})\n"
+	         "  hi = f32[2] constant({1, 1})\n"
+	         "  ROOT c = f32[2] clamp(lo, x, hi)\n"),
+	       "{-0, 0}");
+	/* a tie with hi keeps hi: min(-0, 0) = -0, min(0, -0) = 0 */
+	EXPECT(M("  lo = f32[] constant(-1)\n"
+	         "  x = f32[2] constant({0, -0})\n"
+	         "  hi = f32[2] constant({-0, 0})\n"
+	         "  ROOT c = f32[2] clamp(lo, x, hi)\n"),
+	       "{-0, 0}");
+}
+
+/* maximum/minimum: lhs NaN, else rhs NaN, else std::max/std::min (the
+ * lhs on a tie). */
+static void maxmin(void)
+{
+	EXPECT(M("  a = f32[5] constant({-0, 0, nan, 1, -nan})\n"
+	         "  b = f32[5] constant({0, -0, -nan, nan, 1})\n"
+	         "  ROOT c = f32[5] maximum(a, b)\n"),
+	       "{-0, 0, nan, nan, -nan}");
+	EXPECT(M("  a = f32[3] constant({0, -0, 1})\n"
+	         "  b = f32[3] constant({-0, 0, -nan})\n"
+	         "  ROOT c = f32[3] minimum(a, b)\n"),
+	       "{0, -0, -nan}");
+	EXPECT(M("  a = f64[2] constant({-0, 0})\n"
+	         "  b = f64[2] constant({0, -0})\n"
+	         "  ROOT c = f64[2] maximum(a, b)\n"),
+	       "{-0, 0}");
+	EXPECT(M("  a = bf16[2] constant({0, -0})\n"
+	         "  b = bf16[2] constant({-0, 0})\n"
+	         "  ROOT c = bf16[2] minimum(a, b)\n"),
+	       "{0, -0}");
+}
+
+/* power: 1 when the base is 1 or the exponent 0; signed negative
+ * exponent: 0 (base 1 aside); else repeated squaring that wraps; pred:
+ * lhs || !rhs; floats: pow in the compute type. */
+static void power(void)
+{
+	/* (-1)^-1 = 0, (-1)^-2 = 0, 1^-5 = 1, 2^-1 = 0, 0^0 = 1, 0^-1 = 0,
+	 * (-2)^3 = -8 */
+	EXPECT(M("  a = s32[7] constant({-1, -1, 1, 2, 0, 0, -2})\n"
+	         "  b = s32[7] constant({-1, -2, -5, -1, 0, -1, 3})\n"
+	         "  ROOT c = s32[7] power(a, b)\n"),
+	       "{0, 0, 1, 0, 1, 0, -8}");
+	/* 2^8 = 256 wraps to 0; 3^5 = 243; 0^0 = 1 */
+	EXPECT(M("  a = u8[3] constant({2, 3, 0})\n"
+	         "  b = u8[3] constant({8, 5, 0})\n"
+	         "  ROOT c = u8[3] power(a, b)\n"),
+	       "{0, 243, 1}");
+	/* s8 3^5 = 243 wraps to -13 */
+	EXPECT(M("  a = s8[] constant(3)\n"
+	         "  b = s8[] constant(5)\n"
+	         "  ROOT c = s8[] power(a, b)\n"),
+	       "-13");
+	EXPECT(M("  a = pred[4] constant({0, 0, 1, 1})\n"
+	         "  b = pred[4] constant({0, 1, 0, 1})\n"
+	         "  ROOT c = pred[4] power(a, b)\n"),
+	       "{true, false, true, true}");
+	/* nan^0 = 1, 1^nan = 1, 0^0 = 1, 2^-1 = 0.5 */
+	EXPECT(M("  a = f32[4] constant({nan, 1, 0, 2})\n"
+	         "  b = f32[4] constant({0, nan, 0, -1})\n"
+	         "  ROOT c = f32[4] power(a, b)\n"),
+	       "{1, 1, 1, 0.5}");
+}
+
+/* divide/remainder: x/0 = -1 (unsigned: all ones), x%0 = x, INT_MIN/-1 =
+ * INT_MIN, INT_MIN%-1 = 0; floats IEEE and fmod. */
+static void divide_remainder(void)
+{
+	EXPECT(M("  a = s8[3] constant({-128, 5, -5})\n"
+	         "  b = s8[3] constant({-1, 0, 0})\n"
+	         "  ROOT c = s8[3] divide(a, b)\n"),
+	       "{-128, -1, -1}");
+	EXPECT(M("  a = s8[3] constant({-128, 5, -5})\n"
+	         "  b = s8[3] constant({-1, 0, 0})\n"
+	         "  ROOT c = s8[3] remainder(a, b)\n"),
+	       "{0, 5, -5}");
+	EXPECT(M("  a = u64[2] constant({7, 7})\n"
+	         "  b = u64[2] constant({0, 2})\n"
+	         "  ROOT c = u64[2] divide(a, b)\n"),
+	       "{18446744073709551615, 3}");
+	EXPECT(M("  a = u64[2] constant({7, 7})\n"
+	         "  b = u64[2] constant({0, 2})\n"
+	         "  ROOT c = u64[2] remainder(a, b)\n"),
+	       "{7, 1}");
+	EXPECT(M("  a = f32[2] constant({1, -1})\n"
+	         "  b = f32[2] constant({0, 0})\n"
+	         "  ROOT c = f32[2] divide(a, b)\n"),
+	       "{inf, -inf}");
+	/* fmod keeps the dividend's sign; x % inf = x */
+	EXPECT(M("  a = f32[3] constant({5.5, -5.5, 1})\n"
+	         "  b = f32[3] constant({2, 2, inf})\n"
+	         "  ROOT c = f32[3] remainder(a, b)\n"),
+	       "{1.5, -1.5, 1}");
+}
+
+/* Integer arithmetic wraps; abs(INT_MIN) = INT_MIN; sign. */
+static void wrap_abs_sign(void)
+{
+	EXPECT(M("  a = s32[2] constant({2147483647, 65536})\n"
+	         "  b = s32[2] constant({1, 65536})\n"
+	         "  s = s32[2] add(a, b)\n"
+	         "  m = s32[2] multiply(a, b)\n"
+	         "  ROOT t = (s32[2], s32[2]) tuple(s, m)\n"),
+	       "{-2147483648, 131072} | {2147483647, 0}");
+	EXPECT(M("  a = s64[] constant(-9223372036854775808)\n"
+	         "  b = s64[] constant(1)\n"
+	         "  ROOT c = s64[] subtract(a, b)\n"),
+	       "9223372036854775807");
+	EXPECT(M("  a = u8[2] constant({1, 0})\n"
+	         "  ROOT c = u8[2] negate(a)\n"),
+	       "{255, 0}");
+	EXPECT(M("  a = s8[2] constant({-128, -5})\n"
+	         "  n = s8[2] negate(a)\n"
+	         "  b = s8[2] abs(a)\n"
+	         "  ROOT t = (s8[2], s8[2]) tuple(n, b)\n"),
+	       "{-128, 5} | {-128, 5}");
+	/* float sign: copysign(x != 0, x), NaN unchanged */
+	EXPECT(M("  a = f32[6] constant({-0, 0, -2, nan, -nan, inf})\n"
+	         "  ROOT c = f32[6] sign(a)\n"),
+	       "{-0, 0, -1, nan, -nan, 1}");
+	EXPECT(M("  a = s32[3] constant({-5, 0, 7})\n"
+	         "  ROOT c = s32[3] sign(a)\n"),
+	       "{-1, 0, 1}");
+	EXPECT(M("  a = u8[2] constant({0, 200})\n"
+	         "  ROOT c = u8[2] sign(a)\n"),
+	       "{0, 1}");
+}
+
+/* round-nearest-afz = std::round (ties away from zero), round-nearest-even
+ * = std::nearbyint (ties to even). */
+static void rounding(void)
+{
+	EXPECT(M("  a = f32[5] constant({0.5, 1.5, 2.5, -0.5, -2.5})\n"
+	         "  ROOT c = f32[5] round-nearest-afz(a)\n"),
+	       "{1, 2, 3, -1, -3}");
+	EXPECT(M("  a = f32[5] constant({0.5, 1.5, 2.5, -0.5, -2.5})\n"
+	         "  ROOT c = f32[5] round-nearest-even(a)\n"),
+	       "{0, 2, 2, -0, -2}");
+	EXPECT(M("  a = bf16[2] constant({2.5, -3.5})\n"
+	         "  ROOT c = bf16[2] round-nearest-even(a)\n"),
+	       "{2, -4}");
+}
+
+/* f32 (and narrower) compute in float: rsqrt(6) = 1/sqrtf(6) rounded in
+ * float is 0x3ED105EB = 1053885931 (1/sqrt(6) rounded once would be
+ * ...EC); logistic(17) = 1/(1 + expf(-17)) where expf(-17) ~ 4.1e-8 is
+ * below half an ulp of 1, so 1 + e = 1 and the result is exactly 1. */
+static void float_compute_type(void)
+{
+	EXPECT(M("  a = f32[] constant(6)\n"
+	         "  r = f32[] rsqrt(a)\n"
+	         "  ROOT c = u32[] bitcast-convert(r)\n"),
+	       "1053885931");
+	EXPECT(M("  a = f32[] constant(17)\n"
+	         "  ROOT c = f32[] logistic(a)\n"),
+	       "1");
+}
+
+/* count-leading-zeros and popcnt count the bits of the operand's own
+ * width (see docs/evaluator.md on XLA's narrow-signed quirk). */
+static void bit_counts(void)
+{
+	EXPECT(M("  a = s32[4] constant({-1, 0, 1, 65536})\n"
+	         "  ROOT c = s32[4] count-leading-zeros(a)\n"),
+	       "{0, 32, 31, 15}");
+	EXPECT(M("  a = s8[2] constant({-128, 1})\n"
+	         "  ROOT c = s8[2] count-leading-zeros(a)\n"),
+	       "{0, 7}");
+	EXPECT(M("  a = u64[2] constant({0, 1})\n"
+	         "  ROOT c = u64[2] count-leading-zeros(a)\n"),
+	       "{64, 63}");
+	EXPECT(M("  a = u4[2] constant({1, 0})\n"
+	         "  ROOT c = u4[2] count-leading-zeros(a)\n"),
+	       "{3, 4}");
+	EXPECT(M("  a = s8[2] constant({-1, -128})\n"
+	         "  ROOT c = s8[2] popcnt(a)\n"),
+	       "{8, 1}");
+	EXPECT(M("  a = s4[2] constant({-1, 7})\n"
+	         "  ROOT c = s4[2] popcnt(a)\n"),
+	       "{4, 3}");
+}
+
+/* convert: float -> int: NaN -> 0, >= max -> max, <= lowest -> lowest,
+ * else truncation; -> pred: != 0 (NaN is true); int -> f16/bf16/f8 and
+ * f64 -> f16/bf16 go through f32 (Eigen/ml_dtypes constructors); NaN
+ * keeps its sign. */
+static void converts(void)
+{
+	/* 2^31 and -2^31-256 saturate */
+	EXPECT(M("  a = f32[7] constant({nan, inf, -inf, 2147483648, -2147483904, 1.9, -1.9})\n"
+	         "  ROOT c = s32[7] convert(a)\n"),
+	       "{0, 2147483647, -2147483648, 2147483647, -2147483648, 1, -1}");
+	EXPECT(M("  a = f32[5] constant({-1, 255.5, 256, nan, 3.7})\n"
+	         "  ROOT c = u8[5] convert(a)\n"),
+	       "{0, 255, 255, 0, 3}");
+	EXPECT(M("  a = f16[2] constant({65504, -65504})\n"
+	         "  ROOT c = s16[2] convert(a)\n"),
+	       "{32767, -32768}");
+	EXPECT(M("  a = f64[2] constant({1.8446744073709552e19, -0.5})\n"
+	         "  ROOT c = u64[2] convert(a)\n"),
+	       "{18446744073709551615, 0}");
+	EXPECT(M("  a = f32[3] constant({nan, -0, 0.1})\n"
+	         "  ROOT c = pred[3] convert(a)\n"),
+	       "{true, false, true}");
+	EXPECT(M("  a = f32[3] constant({7.9, -9, nan})\n"
+	         "  ROOT c = s4[3] convert(a)\n"),
+	       "{7, -8, 0}");
+	EXPECT(M("  a = s32[2] constant({17, -1})\n"
+	         "  ROOT c = u4[2] convert(a)\n"),
+	       "{1, 15}");
+	EXPECT(M("  a = f8e4m3fn[2] constant({448, -448})\n"
+	         "  ROOT c = s8[2] convert(a)\n"),
+	       "{127, -128}");
+	/* s32 2^24+2^16+1 -> f32 ties to even 2^24+2^16 -> bf16 ties to
+	 * even 2^24 (0x4B80); rounding once would give 2^24+2^17 (0x4B81) */
+	EXPECT(M("  a = s32[] constant(16842753)\n"
+	         "  b = bf16[] convert(a)\n"
+	         "  ROOT c = u16[] bitcast-convert(b)\n"),
+	       "19328");
+	EXPECT(M("  a = f64[] constant(16842753)\n"
+	         "  b = bf16[] convert(a)\n"
+	         "  ROOT c = u16[] bitcast-convert(b)\n"),
+	       "19328");
+	/* f64 1+2^-11+2^-40 -> f32 1+2^-11 -> f16 ties to even 1.0 (0x3C00) */
+	EXPECT(M("  a = f64[] constant(1.0004882812509095)\n"
+	         "  b = f16[] convert(a)\n"
+	         "  ROOT c = u16[] bitcast-convert(b)\n"),
+	       "15360");
+	/* s32 -> f8e4m3fn: 448 = 0x7E, 464 ties to 448, 1000 -> NaN 0x7F */
+	EXPECT(M("  a = s32[3] constant({448, 464, 1000})\n"
+	         "  b = f8e4m3fn[3] convert(a)\n"
+	         "  ROOT c = u8[3] bitcast-convert(b)\n"),
+	       "{126, 126, 127}");
+	/* u64 max -> f32 rounds to 2^64 = 0x5F800000 */
+	EXPECT(M("  a = u64[] constant(18446744073709551615)\n"
+	         "  b = f32[] convert(a)\n"
+	         "  ROOT c = u32[] bitcast-convert(b)\n"),
+	       "1602224128");
+	/* -nan keeps its sign: f16 0xFE00, bf16 0xFFC0, f8e5m2 0xFE,
+	 * f8e4m3fn 0xFF; f8e4m3fnuz has one NaN 0x80 */
+	EXPECT(M("  a = f32[] constant(-nan)\n"
+	         "  h = f16[] convert(a)\n"
+	         "  hb = u16[] bitcast-convert(h)\n"
+	         "  b = bf16[] convert(a)\n"
+	         "  bb = u16[] bitcast-convert(b)\n"
+	         "  e = f8e5m2[] convert(a)\n"
+	         "  eb = u8[] bitcast-convert(e)\n"
+	         "  f = f8e4m3fn[] convert(a)\n"
+	         "  fb = u8[] bitcast-convert(f)\n"
+	         "  z = f8e4m3fnuz[] convert(a)\n"
+	         "  zb = u8[] bitcast-convert(z)\n"
+	         "  ROOT t = (u16[], u16[], u8[], u8[], u8[]) tuple(hb, bb, eb, fb, zb)\n"),
+	       "65024 | 65472 | 254 | 255 | 128");
+	/* f16 -nan 0xFE00 widens to f32 0xFFC00000 (sign and payload kept) */
+	EXPECT(M("  a = u16[] constant(65024)\n"
+	         "  h = f16[] bitcast-convert(a)\n"
+	         "  f = f32[] convert(h)\n"
+	         "  ROOT c = u32[] bitcast-convert(f)\n"),
+	       "4290772992");
+}
+
+/* bitcast-convert reinterprets bits, little-endian across widths. */
+static void bitcasts(void)
+{
+	EXPECT(M("  a = f32[] constant(-0)\n"
+	         "  ROOT c = s32[] bitcast-convert(a)\n"),
+	       "-2147483648");
+	EXPECT(M("  a = s8[2] constant({-1, 1})\n"
+	         "  ROOT c = u16[] bitcast-convert(a)\n"),
+	       "511");
+	/* NaN payload 0x7FC00001 survives f32 */
+	EXPECT(M("  a = u32[] constant(2143289345)\n"
+	         "  f = f32[] bitcast-convert(a)\n"
+	         "  ROOT c = u32[] bitcast-convert(f)\n"),
+	       "2143289345");
+	EXPECT(M("  a = s4[2] constant({-1, -8})\n"
+	         "  ROOT c = u4[2] bitcast-convert(a)\n"),
+	       "{15, 8}");
+}
+
+/* reduce-precision: round to nearest even on the mantissa, exponent
+ * overflow to inf; NaN stays NaN when mantissa bits remain, else +inf. */
+static void reduce_precision(void)
+{
+	/* 1.5 with 0 mantissa bits ties to 2; -nan with 0 mantissa bits -> +inf */
+	EXPECT(M("  a = f32[2] constant({1.5, -nan})\n"
+	         "  ROOT c = f32[2] reduce-precision(a), exponent_bits=5, mantissa_bits=0\n"),
+	       "{2, inf}");
+	/* 65536 overflows 5 exponent bits (max exponent 15): inf */
+	EXPECT(M("  a = f32[2] constant({65536, -nan})\n"
+	         "  ROOT c = f32[2] reduce-precision(a), exponent_bits=5, mantissa_bits=10\n"),
+	       "{inf, -nan}");
+}
+
+/* compare: TOTALORDER on narrow floats; a non-default type is refused. */
+static void compares(void)
+{
+	EXPECT(M("  a = f16[3] constant({-nan, -0, inf})\n"
+	         "  b = f16[3] constant({-inf, 0, nan})\n"
+	         "  ROOT c = pred[3] compare(a, b), direction=LT, type=TOTALORDER\n"),
+	       "{true, true, true}");
+	EXPECT_ERR(M("  a = u8[] constant(1)\n"
+	             "  b = u8[] constant(2)\n"
+	             "  ROOT c = pred[] compare(a, b), direction=LT, type=SIGNED\n"),
+	           "type=SIGNED is not valid for u8");
+	EXPECT_ERR(M("  a = s32[] constant(1)\n"
+	             "  b = s32[] constant(2)\n"
+	             "  ROOT c = pred[] compare(a, b), direction=LT, type=TOTALORDER\n"),
+	           "type=TOTALORDER is not valid for s32");
+}
+
+int main(void)
+{
+	shifts();
+	clamp();
+	maxmin();
+	power();
+	divide_remainder();
+	wrap_abs_sign();
+	rounding();
+	float_compute_type();
+	bit_counts();
+	converts();
+	bitcasts();
+	reduce_precision();
+	compares();
+	printf("test_eval_edges: %d checks, %d failures\n", checks, failures);
+	return failures ? 1 : 0;
+}
