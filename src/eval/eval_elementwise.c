@@ -20,6 +20,7 @@
  */
 #include "eval_internal.h"
 
+#include <complex.h>
 #include <math.h>
 
 typedef enum { K_PRED, K_SINT, K_UINT, K_FLOAT, K_OTHER } kind;
@@ -329,6 +330,24 @@ static void convert_elem(hilo_ptype st, const void *sd, size_t sk, hilo_ptype dt
 	hilo_elem_set_i64(dt, dd, dk, v); /* integer -> integer wraps */
 }
 
+double ev_get_as_f(const hilo_literal *l, size_t k, hilo_ptype t)
+{
+	if (l->shape->type == t)
+		return ev_get_f(l, k);
+	unsigned char buf[16] = {0};
+	convert_elem(l->shape->type, l->data, k, t, buf, 0);
+	return hilo_elem_get_f64(t, buf, 0);
+}
+
+int64_t ev_get_as_i(const hilo_literal *l, size_t k, hilo_ptype t)
+{
+	if (l->shape->type == t)
+		return ev_get_i(l, k);
+	unsigned char buf[16] = {0};
+	convert_elem(l->shape->type, l->data, k, t, buf, 0);
+	return hilo_elem_get_i64(t, buf, 0);
+}
+
 static hilo_literal *bitcast_convert(ev *e, const hilo_instr *i, const hilo_literal *a)
 {
 	hilo_ptype st = a->shape->type, dt = i->shape->type;
@@ -610,6 +629,32 @@ static void cset(hilo_ptype t, void *data, size_t k, double re, double im)
 	}
 }
 
+static void cplx_f32(hilo_opcode op, float ar, float ai, float br, float bi, double *rr, double *ri)
+{
+	float complex a = CMPLXF(ar, ai), b = CMPLXF(br, bi), r;
+	switch (op) {
+	case HILO_OP_ADD: r = a + b; break;
+	case HILO_OP_SUBTRACT: r = a - b; break;
+	case HILO_OP_MULTIPLY: r = a * b; break;
+	default: r = a / b; break;
+	}
+	*rr = crealf(r);
+	*ri = cimagf(r);
+}
+
+static void cplx_f64(hilo_opcode op, double ar, double ai, double br, double bi, double *rr, double *ri)
+{
+	double complex a = CMPLX(ar, ai), b = CMPLX(br, bi), r;
+	switch (op) {
+	case HILO_OP_ADD: r = a + b; break;
+	case HILO_OP_SUBTRACT: r = a - b; break;
+	case HILO_OP_MULTIPLY: r = a * b; break;
+	default: r = a / b; break;
+	}
+	*rr = creal(r);
+	*ri = cimag(r);
+}
+
 /* complex(re, im), real, imag, and the arithmetic XLA's passes meet on
  * complex values (add, subtract, multiply, divide, negate, abs, compare
  * EQ/NE). Returns NULL with *handled = false for anything else. */
@@ -645,7 +690,10 @@ static hilo_literal *complex_op(ev *e, const hilo_instr *i, hilo_literal *const 
 			continue;
 		case HILO_OP_REAL: hilo_elem_set_f64(t, r->data, k, ar); continue;
 		case HILO_OP_IMAG: hilo_elem_set_f64(t, r->data, k, ai); continue;
-		case HILO_OP_ABS: hilo_elem_set_f64(t, r->data, k, hypot(ar, ai)); continue;
+		case HILO_OP_ABS: /* std::abs: cabsf / cabs */
+			hilo_elem_set_f64(t, r->data, k, ops[0]->shape->type == HILO_T_C64 ?
+				(double)hypotf((float)ar, (float)ai) : hypot(ar, ai));
+			continue;
 		case HILO_OP_COMPARE:
 			if (!dir || (strcmp(dir, "EQ") && strcmp(dir, "NE")))
 				return ev_err(e, i, "complex values compare only for EQ/NE");
@@ -654,15 +702,18 @@ static hilo_literal *complex_op(ev *e, const hilo_instr *i, hilo_literal *const 
 			continue;
 		case HILO_OP_COPY: rr = ar; ri = ai; break;
 		case HILO_OP_NEGATE: rr = -ar; ri = -ai; break;
-		case HILO_OP_ADD: rr = ar + br; ri = ai + bi; break;
-		case HILO_OP_SUBTRACT: rr = ar - br; ri = ai - bi; break;
-		case HILO_OP_MULTIPLY: rr = ar * br - ai * bi; ri = ar * bi + ai * br; break;
-		case HILO_OP_DIVIDE: {
-			double den = br * br + bi * bi;
-			rr = (ar * br + ai * bi) / den;
-			ri = (ai * br - ar * bi) / den;
+		case HILO_OP_ADD:
+		case HILO_OP_SUBTRACT:
+		case HILO_OP_MULTIPLY:
+		case HILO_OP_DIVIDE:
+			/* std::complex<float/double> arithmetic is the compiler's
+			 * complex arithmetic in that precision (Annex G multiply,
+			 * scaled division): use the same */
+			if (ops[0]->shape->type == HILO_T_C64)
+				cplx_f32(op, (float)ar, (float)ai, (float)br, (float)bi, &rr, &ri);
+			else
+				cplx_f64(op, ar, ai, br, bi, &rr, &ri);
 			break;
-		}
 		default:
 			return ev_err(e, i, "%s on complex values is not supported",
 				hilo_opcode_name(op));

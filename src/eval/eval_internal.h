@@ -98,6 +98,10 @@ hilo_literal *ev_opaque(ev *e, const hilo_instr *i, hilo_literal *const *ops, bo
 /* Scalar value as double / int64 / uint64 (element k). */
 double ev_get_f(const hilo_literal *l, size_t k);
 int64_t ev_get_i(const hilo_literal *l, size_t k);
+/* Element k of l converted to element type t by convert's rules (XLA's
+ * Literal::Convert), read back as double / int64. */
+double ev_get_as_f(const hilo_literal *l, size_t k, hilo_ptype t);
+int64_t ev_get_as_i(const hilo_literal *l, size_t k, hilo_ptype t);
 /* Reads index operand k-th element as int64 (signed or unsigned). */
 int64_t ev_get_index(const hilo_literal *l, size_t k);
 

@@ -15,7 +15,9 @@
  * (reduce-window skips padding and dilation holes); sort is a stable merge
  * sort; scatter applies updates in row-major order of the update operand
  * and skips an update window that would not fit inside the operand; gather
- * and dot are exact index arithmetic (dot accumulates in double / int64).
+ * and dot are exact index arithmetic (dot converts its operands to the
+ * result type and accumulates in XLA's ElementwiseT: double for f64, float
+ * for f32 and narrower, 64-bit wrapping for integers).
  */
 #include "eval_internal.h"
 
@@ -665,6 +667,7 @@ static hilo_literal *dot(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 			bbase += oidx[nlb + nfa + q] * bst[fb[q]];
 		int64_t cidx[MAXR] = {0};
 		double sf = 0;
+		float sf32 = 0;
 		uint64_t si = 0;
 		for (int64_t t = 0; t < ncon; t++) {
 			int64_t ao = abase, bo = bbase;
@@ -672,14 +675,22 @@ static hilo_literal *dot(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 				ao += cidx[q] * ast[lc[q]];
 				bo += cidx[q] * bst[rc[q]];
 			}
-			if (fl)
-				sf += ev_get_f(a, (size_t)ao) * ev_get_f(b, (size_t)bo);
-			else
-				si += (uint64_t)ev_get_i(a, (size_t)ao) * (uint64_t)ev_get_i(b, (size_t)bo);
+			/* XLA: operands converted to the result type, products
+			 * summed in order from 0 in its ElementwiseT (double for
+			 * f64, float for f32 and narrower, 64-bit for ints) */
+			if (ot == HILO_T_F64) {
+				sf += ev_get_as_f(a, (size_t)ao, ot) * ev_get_as_f(b, (size_t)bo, ot);
+			} else if (fl) {
+				float p = (float)ev_get_as_f(a, (size_t)ao, ot) * (float)ev_get_as_f(b, (size_t)bo, ot);
+				sf32 = sf32 + p;
+			} else {
+				si += (uint64_t)ev_get_as_i(a, (size_t)ao, ot) *
+				      (uint64_t)ev_get_as_i(b, (size_t)bo, ot);
+			}
 			ev_next_index(&cs, cidx);
 		}
 		if (fl)
-			hilo_elem_set_f64(ot, r->data, (size_t)k, sf);
+			hilo_elem_set_f64(ot, r->data, (size_t)k, ot == HILO_T_F64 ? sf : (double)sf32);
 		else
 			hilo_elem_set_i64(ot, r->data, (size_t)k, (int64_t)si);
 		ev_next_index(os, oidx);

@@ -434,8 +434,38 @@ static void compares(void)
 	           "type=TOTALORDER is not valid for s32");
 }
 
+/* dot: operands converted to the result type, products summed from 0 in
+ * order in the ElementwiseT (float for f32 and bf16): 1e8 + 1 = 1e8 in
+ * float (ulp 8), so 1e8 + 1 - 1e8 = 0; likewise 2^27 + 1 in bf16's
+ * float accumulator. Complex c64 arithmetic is done in float:
+ * (1+2^-12 + i)(1+2^-12 + i) has real part (1+2^-11+2^-24) - 1, where
+ * the float product ties to even 1+2^-11, giving 2^-11 = 0x3A000000. */
+static void dot_and_complex(void)
+{
+	EXPECT(M("  a = f32[3] constant({1e8, 1, -1e8})\n"
+	         "  b = f32[3] constant({1, 1, 1})\n"
+	         "  ROOT c = f32[] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"),
+	       "0");
+	EXPECT(M("  a = bf16[3] constant({134217728, 1, -134217728})\n"
+	         "  b = bf16[3] constant({1, 1, 1})\n"
+	         "  ROOT c = bf16[] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"),
+	       "0");
+	EXPECT(M("  a = s8[2] constant({100, 100})\n"
+	         "  b = s8[2] constant({100, 100})\n"
+	         "  ROOT c = s32[] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"),
+	       "20000");
+	EXPECT(M("  r = f32[] constant(1.000244140625)\n"
+	         "  i = f32[] constant(1)\n"
+	         "  z = c64[] complex(r, i)\n"
+	         "  p = c64[] multiply(z, z)\n"
+	         "  re = f32[] real(p)\n"
+	         "  ROOT c = u32[] bitcast-convert(re)\n"),
+	       "973078528");
+}
+
 int main(void)
 {
+	dot_and_complex();
 	shifts();
 	clamp();
 	maxmin();
