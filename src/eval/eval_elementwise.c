@@ -631,7 +631,12 @@ static void cset(hilo_ptype t, void *data, size_t k, double re, double im)
 
 static void cplx_f32(hilo_opcode op, float ar, float ai, float br, float bi, double *rr, double *ri)
 {
-	float complex a = CMPLXF(ar, ai), b = CMPLXF(br, bi), r;
+	/* complex types are laid out as two reals (C11 6.2.5): built from
+	 * parts without CMPLXF, which not every compiler's libc offers */
+	float complex a, b, r;
+	float pa[2] = {ar, ai}, pb[2] = {br, bi};
+	memcpy(&a, pa, sizeof a);
+	memcpy(&b, pb, sizeof b);
 	switch (op) {
 	case HILO_OP_ADD: r = a + b; break;
 	case HILO_OP_SUBTRACT: r = a - b; break;
@@ -644,7 +649,10 @@ static void cplx_f32(hilo_opcode op, float ar, float ai, float br, float bi, dou
 
 static void cplx_f64(hilo_opcode op, double ar, double ai, double br, double bi, double *rr, double *ri)
 {
-	double complex a = CMPLX(ar, ai), b = CMPLX(br, bi), r;
+	double complex a, b, r;
+	double pa[2] = {ar, ai}, pb[2] = {br, bi};
+	memcpy(&a, pa, sizeof a);
+	memcpy(&b, pb, sizeof b);
 	switch (op) {
 	case HILO_OP_ADD: r = a + b; break;
 	case HILO_OP_SUBTRACT: r = a - b; break;
