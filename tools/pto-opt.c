@@ -29,10 +29,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pto-opt [INPUT|-] [-o OUT] [--passes=P1,P2,...] [--runtime=RT] [--no-verify]\n"
+		"               [--slot-loop-allocations]\n"
 		"  --passes=       comma-separated passes; empty prints the input unchanged\n"
 		"                  (default: legalize-graph-boundary)\n"
 		"  --runtime=      host_build_graph | tensormap_and_ringbuffer (default)\n"
 		"  --no-verify     do not run verify-graph-boundary after legalize-graph-boundary\n"
+		"  --slot-loop-allocations\n"
+		"                  beyond PyPTO: an allocation in a constant-trip loop becomes a slot\n"
+		"                  of one call-site buffer instead of staying in the region\n"
 		"  --list-passes   print the known passes\n"
 		"exit status: 0 ok, 1 bad input or rejected program, 2 usage error, 3 internal error\n");
 }
@@ -82,6 +86,7 @@ int main(int argc, char **argv)
 	const char *input = NULL, *output = NULL, *passes = "legalize-graph-boundary";
 	hilo_pto_runtime rt = HILO_PTO_RUNTIME_TENSORMAP_AND_RINGBUFFER;
 	bool verify_after = true;
+	unsigned flags = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-o")) {
@@ -104,6 +109,8 @@ int main(int argc, char **argv)
 					"tensormap_and_ringbuffer)\n", a + 10);
 				return 2;
 			}
+		} else if (!strcmp(a, "--slot-loop-allocations")) {
+			flags |= HILO_PTO_SLOT_LOOP_ALLOCATIONS;
 		} else if (!strcmp(a, "--no-verify")) {
 			verify_after = false;
 		} else if (!strcmp(a, "--list-passes")) {
@@ -180,7 +187,7 @@ int main(int argc, char **argv)
 		verified_explicitly |= !strcmp(pass_v[i], "verify-graph-boundary");
 	for (int i = 0; i < npass && !rc; i++) {
 		if (!strcmp(pass_v[i], "legalize-graph-boundary")) {
-			if (hilo_pto_legalize_graph_boundary(p, rt, &d) != 0) {
+			if (hilo_pto_legalize_graph_boundary_ex(p, rt, flags, &d) != 0) {
 				rc = 1;
 				break;
 			}

@@ -38,6 +38,16 @@ void hilo_pto_print(const hilo_pto_program *p, hilo_buf *out);
 int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt,
 	hilo_diags *diags);
 
+/* Rewrites beyond PyPTO's own pass, off by default so the default output
+ * matches PyPTO's (docs/pto.md). */
+enum {
+	/* a tensor.create in a constant-trip loop becomes a view of one slot of
+	 * a call-site buffer (trip count x the allocation) */
+	HILO_PTO_SLOT_LOOP_ALLOCATIONS = 1u << 0,
+};
+int hilo_pto_legalize_graph_boundary_ex(hilo_pto_program *p, hilo_pto_runtime rt,
+	unsigned flags, hilo_diags *diags);
+
 /* verify-graph-boundary: re-derives the GraphBoundaryLegalized property.
  * Returns the number of violations added to diags (0 = verified). */
 int hilo_pto_verify_graph_boundary(const hilo_pto_program *p, hilo_diags *diags);

@@ -93,6 +93,7 @@ typedef struct plan {
 	vec pass;         /* alias_ent, definition order */
 	pto_map repl;          /* body rename: alias -> surviving name */
 	pto_map hoisted_set;   /* name -> hoist */
+	pto_map slot_view;     /* in-loop create statement -> the view that replaces it */
 	pto_map canon;         /* alias -> the hoist or non-alias name it denotes */
 	hoist **order;         /* call-site binding order (see order_hoists) */
 } plan;
@@ -106,10 +107,13 @@ typedef struct coll {
 	hilo_diags *d;
 	bool failed;
 	bool allow_dim;       /* derivable() admits pl.tensor.dim of a boundary tensor */
+	bool slots;           /* HILO_PTO_SLOT_LOOP_ALLOCATIONS */
 	int loop_depth;
+	pto_stmt *loop;       /* innermost enclosing for statement */
 	size_t next_def;
 	pto_map scalar_params, tensor_params, derived, passthrough, root, in_place, created, tuple_result, tuple_lit;
 	vec derived_l, slices_l, creates_l; /* hoist */
+	pto_map slot_view;    /* create statement -> its slot view (slotted allocations) */
 	vec pass_l;                          /* alias_ent */
 } coll;
 
@@ -253,6 +257,113 @@ static bool visit_yield(coll *k, const char *var, const pto_expr *val)
 	return true;
 }
 
+/* A literal extent list, or false. */
+static bool literal_extents(const pto_expr *l, int64_t *ext, size_t max, size_t *n)
+{
+	if (!l || l->kind != PTO_E_LIST || !l->nitems || l->nitems > max)
+		return false;
+	for (size_t i = 0; i < l->nitems; i++)
+		if (!pto_const_int(l->items[i], &ext[i]) || ext[i] <= 0)
+			return false;
+	*n = l->nitems;
+	return true;
+}
+
+/* Beyond PyPTO (seed 002 "Not yet handled"): a pl.tensor.create directly in
+ * the body of a constant-trip loop is a fresh buffer per iteration. The
+ * call site allocates one buffer whose leading extent is the trip count
+ * times the allocation's (pl.tensor.slice keeps rank, so slot i is rows
+ * [i*d0, (i+1)*d0)), passed as an appended InOut parameter, and the create
+ * becomes the view of slot (j - start) // step. That offset is
+ * replay-invariant (a constant-trip induction variable), so the view is
+ * legal in place, and iterations keep disjoint windows as they kept
+ * distinct buffers. Only literal shapes (the annotation's equal to the
+ * create's) and one level of loop; anything else stays as before. */
+static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl)
+{
+	hilo_pto_program *p = k->p;
+	const pto_stmt *loop = k->loop;
+	uint64_t trips;
+	const pto_expr *lv = loop->target->kind == PTO_E_TUPLE ? loop->target->items[0] : loop->target;
+	const pto_expr *rc = loop->value;
+	if (!pto_trip_count(loop, &trips) || trips < 1 || trips > 1u << 20 || lv->kind != PTO_E_NAME || rc->nkw > 1 ||
+	    (rc->nkw == 1 && strcmp(rc->kwnames[0], "init_values")))
+		return;
+	int64_t rg[3] = { 0, 0, 1 };
+	if (rc->nitems == 1) {
+		pto_const_int(rc->items[0], &rg[1]);
+	} else {
+		for (size_t i = 0; i < rc->nitems && i < 3; i++)
+			pto_const_int(rc->items[i], &rg[i]);
+	}
+	int64_t ext[8], aext[8];
+	size_t n = 0, an = 0;
+	pto_expr *const *ashape = pto_type_shape(s->ann, &an);
+	if (!cl->nargs || !literal_extents(cl->args[0], ext, 8, &n) || !ashape || an != n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (!pto_const_int(ashape[i], &aext[i]) || aext[i] != ext[i])
+			return;
+	if ((uint64_t)ext[0] > (uint64_t)INT64_MAX / trips)
+		return;
+	/* the parameter: <var>__slots, unless the Graph already uses that name */
+	const char *pname = pto_intern(p, hilo_arena_printf(p->arena, "%s__slots", var));
+	for (int q = 1; pto_map_has(&k->c->vars, pname); q++)
+		pname = pto_intern(p, hilo_arena_printf(p->arena, "%s__slots%d", var, q));
+	pto_var *pv = hilo_arena_alloc(p->arena, sizeof *pv); /* reserve the name */
+	if (!pv)
+		HILO_PANIC("out of memory");
+	pv->name = pname;
+	pv->kind = PTO_V_LOCAL;
+	pv->tensor = true;
+	pto_map_put(&k->c->vars, pname, pv);
+	/* call site: the same create with the leading extent scaled */
+	pto_expr *big = pto_expr_clone(p, cl->e);
+	big->items[0]->items[0] = pto_int(p, ext[0] * (int64_t)trips);
+	pto_expr *bann = pto_expr_clone(p, s->ann);
+	pto_expr *bl = (pto_expr *)pto_type_unwrap(bann, NULL)->items[0];
+	bl->items[0] = pto_int(p, ext[0] * (int64_t)trips);
+	/* body: pl.tensor.slice(slots, [extents], [((j - start) // step) * d0, 0, ...]) */
+	pto_expr *slot = pto_name(p, lv->name);
+	if (rg[0]) {
+		pto_expr *b = pto_expr_new(p, PTO_E_BIN, 0, 0);
+		b->op = "-";
+		b->base = slot;
+		b->rhs = pto_int(p, rg[0]);
+		slot = b;
+	}
+	if (rg[2] != 1) {
+		pto_expr *b = pto_expr_new(p, PTO_E_BIN, 0, 0);
+		b->op = "//";
+		b->base = slot;
+		b->rhs = pto_int(p, rg[2]);
+		slot = b;
+	}
+	pto_expr *off = slot;
+	if (ext[0] != 1) {
+		off = pto_expr_new(p, PTO_E_BIN, 0, 0);
+		off->op = "*";
+		off->base = slot;
+		off->rhs = pto_int(p, ext[0]);
+	}
+	pto_expr *view = pto_expr_new(p, PTO_E_CALL, cl->e->line, cl->e->col);
+	view->base = pto_attr(p, pto_attr(p, pto_name(p, "pl"), "tensor"), "slice");
+	pto_items_push(p, &view->items, &view->nitems, pto_name(p, pname));
+	pto_items_push(p, &view->items, &view->nitems, pto_expr_clone(p, cl->args[0]));
+	pto_expr *offs = pto_expr_new(p, PTO_E_LIST, 0, 0);
+	pto_items_push(p, &offs->items, &offs->nitems, off);
+	for (size_t i = 1; i < n; i++)
+		pto_items_push(p, &offs->items, &offs->nitems, pto_int(p, 0));
+	pto_items_push(p, &view->items, &view->nitems, offs);
+	pto_map_put(&k->slot_view, s, view);
+	/* the slot view is a view of a boundary tensor the call site cannot name */
+	pto_map_put(&k->root, pname, (void *)pname);
+	pto_map_put(&k->created, pname, (void *)1);
+	root_in_place(k, var, pname);
+	set_def(k, pname);
+	push_hoist(k, &k->creates_l, pname, big, bann);
+}
+
 static void visit_assign(coll *k, pto_stmt *s)
 {
 	if (s->target->kind != PTO_E_NAME)
@@ -324,6 +435,10 @@ static void visit_assign(coll *k, pto_stmt *s)
 	if (!is_call)
 		return;
 	if (pto_call_is_op(&cl, "tensor.create") || pto_call_is_op(&cl, "tensor.full")) {
+		if (k->slots && k->loop_depth == 1 && pto_call_is_op(&cl, "tensor.create") && v->parent == k->loop) {
+			slot_alloc(k, s, var, &cl);
+			return;
+		}
 		if (k->loop_depth == 0 && pto_call_is_op(&cl, "tensor.create")) {
 			pto_map_put(&k->root, var, (void *)var);
 			pto_map_put(&k->created, var, (void *)1);
@@ -415,13 +530,17 @@ static void visit_block(coll *k, pto_block *b)
 			visit_assign(k, s);
 			break;
 		case PTO_S_FOR:
-			visit_iter_args(k, s);
-			/* fall through */
-		case PTO_S_WHILE:
+		case PTO_S_WHILE: {
+			if (s->kind == PTO_S_FOR)
+				visit_iter_args(k, s);
+			pto_stmt *outer = k->loop;
+			k->loop = s->kind == PTO_S_FOR ? s : NULL;
 			k->loop_depth++;
 			visit_block(k, &s->body);
 			k->loop_depth--;
+			k->loop = outer;
 			break;
+		}
 		case PTO_S_IF:
 			visit_block(k, &s->body);
 			visit_block(k, &s->orelse);
@@ -563,7 +682,7 @@ static void order_hoists(hilo_pto_program *p, plan *pl)
 }
 
 /* Builds the plan for one Graph; false after a Step B rejection. */
-static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d)
+static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flags, hilo_diags *d)
 {
 	pto_fctx c;
 	pto_fctx_init(&c, p, f);
@@ -572,9 +691,10 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d
 	k.p = p;
 	k.c = &c;
 	k.d = d;
+	k.slots = (flags & HILO_PTO_SLOT_LOOP_ALLOCATIONS) != 0;
 	pto_inv_init(&k.inv, &c);
 	pto_map *maps[] = { &k.scalar_params, &k.tensor_params, &k.derived, &k.passthrough, &k.root,
-		&k.in_place, &k.created, &k.tuple_result, &k.tuple_lit };
+		&k.in_place, &k.created, &k.tuple_result, &k.tuple_lit, &k.slot_view };
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
 		pto_map_init(maps[i], p->arena);
 	for (size_t i = 0; i < f->nparams; i++) {
@@ -622,6 +742,7 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d
 		h->tensor = false;
 	}
 	pl->pass = k.pass_l;
+	pl->slot_view = k.slot_view;
 	for (size_t i = 0; i < pl->hoisted.n; i++) {
 		h = &((hoist *)pl->hoisted.data)[i];
 		pto_map_put(&pl->hoisted_set, h->name, h);
@@ -643,6 +764,7 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, hilo_diags *d
 }
 
 static bool plan_empty(const plan *pl) { return pl->hoisted.n == 0 && pl->repl.n == 0; }
+/* (slotted allocations are hoists too, so a plan with one is not empty) */
 
 /* A binding the rewrite erases: a hoisted value or a scalar rename. */
 static bool deleted(const plan *pl, const char *name)
@@ -727,6 +849,9 @@ static void rewrite_block(pto_block *b, const plan *pl)
 			lead = NULL;
 			nlead = 0;
 		}
+		pto_expr *slot = pto_map_get(&pl->slot_view, s);
+		if (slot)
+			s->value = slot; /* an in-loop allocation becomes the view of its slot */
 		if (s->kind != PTO_S_ASSIGN)
 			rename_expr(s->target, &pl->repl);
 		rename_expr(s->value, &pl->repl);
@@ -985,6 +1110,11 @@ static bool rewrite_sites(site *st, pto_block *b)
 
 int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt, hilo_diags *d)
 {
+	return hilo_pto_legalize_graph_boundary_ex(p, rt, 0, d);
+}
+
+int hilo_pto_legalize_graph_boundary_ex(hilo_pto_program *p, hilo_pto_runtime rt, unsigned flags, hilo_diags *d)
+{
 	bool any = false;
 	for (size_t i = 0; i < p->nfuncs; i++)
 		any |= p->funcs[i]->type == PTO_FT_GRAPH;
@@ -1017,6 +1147,11 @@ int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt, h
 		    !lg_check_nested(p, f, d) || !lg_check_task_arity(p, f, d) || !lg_check_returns(p, f, d))
 			return -1;
 	}
+	/* host control tensors, on what the user wrote: a view the pass hoists
+	 * out of a Graph would hide its root behind a new parameter */
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (lg_check_host_control(p, p->funcs[i], d, false))
+			return -1;
 	/* Steps A-C: plan every Graph, then rewrite bodies and call sites */
 	pto_map plans;
 	pto_map_init(&plans, p->arena);
@@ -1025,7 +1160,7 @@ int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt, h
 		if (f->type != PTO_FT_GRAPH)
 			continue;
 		plan *pl = hilo_arena_alloc(p->arena, sizeof *pl);
-		if (!build_plan(p, f, pl, d))
+		if (!build_plan(p, f, pl, flags, d))
 			return -1;
 		if (!plan_empty(pl))
 			pto_map_put(&plans, f->name, pl);

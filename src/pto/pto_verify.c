@@ -463,7 +463,7 @@ int hilo_pto_verify_graph_boundary(const hilo_pto_program *cp, hilo_diags *d)
 			verify_graph(&v);
 		}
 		ref_block(&v, &v.f->body);
-		errors += v.errors;
+		errors += v.errors + lg_check_host_control(p, v.f, d, true);
 	}
 	return errors;
 }

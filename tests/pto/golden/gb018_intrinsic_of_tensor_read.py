@@ -14,12 +14,12 @@ class P:
         c_1: pl.Tensor[[128, 128], pl.FP32] = pl.tile.store(t, [0, 0], c)
         return c
     @pl.function(type=pl.FunctionType.Graph, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
-    def layer(self, w: pl.Tensor[[512, 128], pl.FP32], c: pl.InOut[pl.Tensor[[128, 128], pl.FP32]], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[128, 128], pl.FP32]:
-        r: pl.Scalar[pl.INDEX] = pl.tensor.read(w, [0, 0])
+    def layer(self, w: pl.Tensor[[512, 128], pl.FP32], c: pl.InOut[pl.Tensor[[128, 128], pl.FP32]], ctl: pl.Tensor[[16], pl.INT32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[128, 128], pl.FP32]:
+        r: pl.Scalar[pl.INDEX] = pl.tensor.read(ctl, [0])
         m: pl.Scalar[pl.INDEX] = pl.max(r, 0)
         c_1: pl.Tensor[[128, 128], pl.FP32] = self.kern(w, m, c)
         return c
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
-    def main(self, w: pl.Tensor[[512, 128], pl.FP32], c: pl.InOut[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:
-        c_2: pl.Tensor[[128, 128], pl.FP32] = self.layer(w, c, 3)
+    def main(self, w: pl.Tensor[[512, 128], pl.FP32], c: pl.InOut[pl.Tensor[[128, 128], pl.FP32]], ctl: pl.Tensor[[16], pl.INT32]) -> pl.Tensor[[128, 128], pl.FP32]:
+        c_2: pl.Tensor[[128, 128], pl.FP32] = self.layer(w, c, ctl, 3)
         return c
