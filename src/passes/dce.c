@@ -11,7 +11,14 @@
  *  - has no side effect, looking into every computation it calls
  *    (hilo_instr_has_side_effect per instruction, recursively), and
  *  - is not an asynchronous start/update/done or copy-start/done (their
- *    pairs live and die together; we never split them).
+ *    pairs live and die together; we never split them), and
+ *  - is not a sharding annotation (a custom-call with target "Sharding" or
+ *    "xla.sdy.FuncResultSharding") whose operand is live: an operand that
+ *    is a parameter, its computation's root, or has another user. XLA's
+ *    HloDCE keeps exactly these: the annotation tells the SPMD partitioner
+ *    how that live value is split, so it is part of the program even
+ *    without users. An annotation whose operand has no other use is
+ *    removed together with it (nothing it annotates is computed any more).
  * Removing an instruction may make its operands dead; they are visited in
  * turn (a worklist, so the pass is linear in the instruction count).
  * A computation is removed when no instruction reachable from the entry
@@ -27,6 +34,7 @@
 #include "hilo/pass.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { SE_UNKNOWN = 0, SE_NO = 1, SE_YES = 2, SE_BUSY = 3 };
 
@@ -58,6 +66,23 @@ static bool comp_has_side_effect(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo
 		se = instr_has_effect(m, i, memo);
 	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)(se ? SE_YES : SE_NO));
 	return se;
+}
+
+/* A dead sharding annotation that must stay (see the header). */
+static bool is_live_sharding_annotation(const hilo_instr *i)
+{
+	if (i->op != HILO_OP_CUSTOM_CALL || i->noperands != 1)
+		return false;
+	const char *t = hilo_instr_get_string(i, "custom_call_target");
+	if (!t || (strcmp(t, "Sharding") != 0 && strcmp(t, "xla.sdy.FuncResultSharding") != 0))
+		return false;
+	const hilo_instr *o = i->operands[0];
+	if (o->op == HILO_OP_PARAMETER || (o->parent && o->parent->root == o))
+		return true;
+	for (uint32_t k = 0; k < o->nusers; k++)
+		if (o->users[k].user != i)
+			return true;
+	return false;
 }
 
 static bool is_async_piece(hilo_opcode op)
@@ -94,6 +119,11 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 			continue;
 		if (i->nctrl_preds || i->nctrl_succs) {
 			hilo_remark(ctx, c, i, "declined", "dead but has control dependencies");
+			continue;
+		}
+		if (is_live_sharding_annotation(i)) {
+			hilo_remark(ctx, c, i, "declined",
+				"dead but a sharding annotation of the live value %s", i->operands[0]->name);
 			continue;
 		}
 		if (is_async_piece(i->op) || instr_has_effect(m, i, memo)) {

@@ -14,6 +14,18 @@
  * (declined with a remark); a replaced instruction left without users is
  * removed (its now-dead operands are left to dce).
  *
+ * Shardings (XLA replaces with preserve_sharding=true): when the replaced
+ * tuple / get-tuple-element carries a `sharding`, the replacement must
+ * carry the same one (compared by its text), else the rewrite is declined
+ * with a remark. A sharding tells the SPMD partitioner how the value is
+ * laid out across devices; dropping or changing it changes what the
+ * partitioned program does. XLA, when the replacement has no sharding,
+ * copies the old one onto it; hilo declines instead, because the copy
+ * would also re-annotate the replacement for its other users (and would
+ * change an entry parameter's sharding, part of the module's signature).
+ * A replaced instruction without a sharding may be replaced by one with
+ * a sharding (nothing is lost; XLA does the same).
+ *
  * Why it is sound: a tuple of all of X's elements in order is X, and the
  * i-th element of a tuple is its i-th operand; tuple and get-tuple-element
  * have no side effects, so dropping one changes nothing else.
@@ -23,9 +35,30 @@
  */
 #include "hilo/pass.h"
 
+#include <string.h>
+
 static bool has_ctrl(const hilo_instr *i)
 {
 	return i->nctrl_preds || i->nctrl_succs;
+}
+
+/* The sharding attribute's text, or NULL when there is none. */
+static const char *sharding_text(const hilo_instr *i)
+{
+	const hilo_attr *a = hilo_instr_attr(i, "sharding");
+	if (!a)
+		return NULL;
+	return a->v.text ? a->v.text : "";
+}
+
+/* May `with` stand in for `old` as far as shardings go? */
+static bool sharding_preserved(const hilo_instr *old, const hilo_instr *with)
+{
+	const char *so = sharding_text(old);
+	if (!so)
+		return true;
+	const char *sw = sharding_text(with);
+	return sw && strcmp(so, sw) == 0;
 }
 
 /* Rule 1: the common source X, or NULL. */
@@ -77,6 +110,11 @@ static bool simplify_comp(hilo_pass_ctx *ctx, hilo_comp *c)
 				hilo_remark(ctx, c, i, "declined", "tuple of all elements of %s has control dependencies", x->name);
 				continue;
 			}
+			if (!sharding_preserved(i, x)) {
+				hilo_remark(ctx, c, i, "declined",
+					"tuple carries a sharding that %s does not have", x->name);
+				continue;
+			}
 			replace(ctx, c, i, x, "tuple of all elements of its source");
 			changed = true;
 		} else if (i->op == HILO_OP_GET_TUPLE_ELEMENT && i->noperands == 1 &&
@@ -93,6 +131,11 @@ static bool simplify_comp(hilo_pass_ctx *ctx, hilo_comp *c)
 			}
 			if (has_ctrl(i)) {
 				hilo_remark(ctx, c, i, "declined", "get-tuple-element has control dependencies");
+				continue;
+			}
+			if (!sharding_preserved(i, e)) {
+				hilo_remark(ctx, c, i, "declined",
+					"get-tuple-element carries a sharding that its tuple element %s does not have", e->name);
 				continue;
 			}
 			replace(ctx, c, i, e, "get-tuple-element of a tuple");
