@@ -11,7 +11,9 @@
  *
  * Exit status: 0 ok; 1 bad input (or a pass rejected it); 2 usage error
  * (unknown flag or pass); 3 internal error (a pass produced IR the
- * verifier rejects); 4 equivalence check failed.
+ * verifier rejects: the driver verifies the final module even without
+ * --verify-each, so nothing invalid is ever written); 4 equivalence check
+ * failed.
  */
 #include "hilo/driver.h"
 #include "hilo/eval.h"

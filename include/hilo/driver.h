@@ -48,7 +48,11 @@ const char *const *hilo_pipeline_passes(const char *pipeline, size_t *n);
 /* Runs passes[0..n) in order on m. stats, when non-NULL, receives one
  * entry per pass that ran (n entries at most). On a pass error or a
  * verifier failure the run stops; the diagnostics name the pass (and,
- * for verifier failures, the offending instruction). */
+ * for verifier failures, the offending instruction). The module is
+ * verified after every pass with o->verify_each, and in any case after
+ * the last one (n > 0): a failure there is HILO_DRIVER_VERIFY_ERROR naming
+ * the last pass that ran, so a caller never writes a module the verifier
+ * rejects. */
 hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passes,
 	size_t n, const hilo_driver_opts *o, hilo_diags *d, hilo_pass_stat *stats);
 

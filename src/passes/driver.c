@@ -38,6 +38,37 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Verifies m after pass `pass`; on failure every new error names the pass
+ * (`last`: it is the last pass of the run, checked before output). */
+static hilo_driver_status verify_after(hilo_module *m, const char *pass, bool last,
+	const char *fname, hilo_diags *d)
+{
+	size_t first = d->n;
+	if (hilo_verify(m, fname, d))
+		return HILO_DRIVER_OK;
+	/* the verifier names the instruction; say which pass broke it */
+	for (size_t j = first; j < d->n; j++) {
+		hilo_diag *g = &d->items[j];
+		if (g->sev != HILO_SEV_ERROR)
+			continue;
+		size_t len = strlen(g->msg) + strlen(pass) + 64;
+		char *msg = malloc(len);
+		if (msg) {
+			snprintf(msg, len, "after pass '%s': %s", pass, g->msg);
+			free(g->msg);
+			g->msg = msg;
+		}
+	}
+	if (last)
+		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
+			"internal error: the final module is rejected by the verifier "
+			"(last pass that ran: '%s'); nothing written", pass);
+	else
+		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
+			"internal error: pass '%s' produced IR the verifier rejects", pass);
+	return HILO_DRIVER_VERIFY_ERROR;
+}
+
 /* Runs pass p (the k-th of the list) on m. */
 static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
 	hilo_run_state *run, const char *fname, const hilo_driver_opts *o, hilo_diags *d,
@@ -79,28 +110,12 @@ static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
 				"pass '%s' failed", p->name);
 		return HILO_DRIVER_PASS_ERROR;
 	}
-	if (o && o->verify_each) {
-		size_t first = d->n;
-		if (!hilo_verify(m, fname, d)) {
-			/* the verifier names the instruction; say which pass broke it */
-			for (size_t j = first; j < d->n; j++) {
-				hilo_diag *g = &d->items[j];
-				if (g->sev != HILO_SEV_ERROR)
-					continue;
-				size_t len = strlen(g->msg) + strlen(p->name) + 64;
-				char *msg = malloc(len);
-				if (msg) {
-					snprintf(msg, len, "after pass '%s': %s", p->name, g->msg);
-					free(g->msg);
-					g->msg = msg;
-				}
-			}
-			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
-				"internal error: pass '%s' produced IR the verifier rejects", p->name);
-			if (snap)
-				hilo_module_destroy(snap);
-			return HILO_DRIVER_VERIFY_ERROR;
-		}
+	/* validation evaluates the module: it must be valid IR first */
+	if (o && (o->verify_each || snap) &&
+	    verify_after(m, p->name, false, fname, d) != HILO_DRIVER_OK) {
+		if (snap)
+			hilo_module_destroy(snap);
+		return HILO_DRIVER_VERIFY_ERROR;
 	}
 	if (snap) {
 		double v0 = now_seconds();
@@ -135,6 +150,10 @@ hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passe
 		status = run_one(m, passes[k], k, run, fname, o, d, stats, &snapshot);
 	if (snapshot)
 		hilo_module_destroy(snapshot);
+	/* SPEC section 3: the final module is always verified before anything
+	 * is written (with --verify-each the last pass's check already did) */
+	if (status == HILO_DRIVER_OK && n > 0 && !(o && o->verify_each))
+		status = verify_after(m, passes[n - 1]->name, true, fname, d);
 	hilo_run_state_destroy(run);
 	return status;
 }

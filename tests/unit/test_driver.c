@@ -24,6 +24,12 @@ static hilo_pass_result break_ir(hilo_pass_ctx *ctx)
 	return HILO_PASS_CHANGED;
 }
 
+static hilo_pass_result noop_pass(hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	return HILO_PASS_UNCHANGED;
+}
+
 static hilo_pass_result fail_pass(hilo_pass_ctx *ctx)
 {
 	hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, 0, 0, NULL, 0, "refusing");
@@ -66,6 +72,27 @@ int main(void)
 	CHECK_EQ_I64(hilo_run_passes(m, list, 2, &o, &d, st), HILO_DRIVER_VERIFY_ERROR);
 	CHECK(any_diag_contains(&d, "pass 'break-ir'"));
 	CHECK(any_diag_contains(&d, "'r'") || any_diag_contains(&d, "'stray'"));
+	hilo_module_destroy(m);
+	hilo_diags_free(&d);
+
+	/* without verify-each the final module is still verified, naming the
+	 * last pass that ran (SPEC section 3: checked before anything is written) */
+	hilo_diags_init(&d);
+	m = hilo_parse_text(src, strlen(src), "t.hlo", &d);
+	hilo_driver_opts quiet = {.filename = "t.hlo"};
+	hilo_pass noop = {"noop", "test", noop_pass};
+	const hilo_pass *list3[2] = {&bad, &noop};
+	CHECK_EQ_I64(hilo_run_passes(m, list3, 2, &quiet, &d, st), HILO_DRIVER_VERIFY_ERROR);
+	CHECK(any_diag_contains(&d, "last pass that ran: 'noop'"));
+	CHECK(any_diag_contains(&d, "after pass 'noop'"));
+	CHECK_EQ_I64(st[1].result, HILO_PASS_UNCHANGED); /* both ran */
+	hilo_module_destroy(m);
+	hilo_diags_free(&d);
+	/* and a clean run without verify-each is OK */
+	hilo_diags_init(&d);
+	m = hilo_parse_text(src, strlen(src), "t.hlo", &d);
+	CHECK_EQ_I64(hilo_run_passes(m, &dce, 1, &quiet, &d, st), HILO_DRIVER_OK);
+	CHECK_EQ_I64(d.nerrors, 0);
 	hilo_module_destroy(m);
 	hilo_diags_free(&d);
 
