@@ -18,38 +18,52 @@
  * whose shape differs from its operand's is no identity and is kept).
  *
  * Exact conditions (each failure is a "declined" remark using the seed's
- * wording):
+ * wording where it has one):
  *  - c's operand is a tuple instruction ("Call operand is not a tuple");
- *  - d's operand 0 is a get-tuple-element of B's only parameter
+ *  - d's operand 0 is a get-tuple-element g of B's only parameter
  *    ("Dynamic slice inside call doesn't use GTE as input");
  *  - every user of g is a dynamic-slice, B's root tuple or a
- *    NeuronBoundaryMarker-End ("Dynamic slice input GTE has users that are
- *    not dynamic-slice, root tuple, or NeuronBoundaryMarker-End");
- *  - every start index is a scalar integer constant, or d carries one
- *    `dsidxnow=` token per dimension (SPEC section 5); starts are clamped
- *    to [0, dim - size] exactly as dynamic-slice clamps;
+ *    NeuronBoundaryMarker-End ("Cannot move dynamic slice outside call:
+ *    GTE g has other users than ...: X which is not a dynamic-slice, root,
+ *    or output tuple"); a "note" remark "Found N dynamic-slice users for
+ *    GTE g" is written once per GTE;
+ *  - every user of B's parameter is a get-tuple-element (markers are
+ *    stripped before): anything else reads the whole parameter, whose
+ *    shape the move changes (narrowed or appended element), so the module
+ *    would no longer verify;
+ *  - every start is known (hilo_known_starts, include/hilo/pass.h): a
+ *    constant (or constant index arithmetic), a full-extent window, or a
+ *    start neuron-dus-ds-index-simplifier proved earlier in this run
+ *    (recorded by instruction id). A constant operand always wins over a
+ *    proven value. dsidxnow= tokens read from the input are never used:
+ *    a decline says "dsidxnow= token ignored: not proven", and a token list
+ *    of the wrong length gets the seed's "Not enough indices for
+ *    instruction=" message. Starts are the effective (clamped) ones;
  *  - B is called from this call site only; otherwise B is cloned for the
- *    call first;
+ *    call first (proven starts of the original's dynamic-slices carry over
+ *    to the clone, which runs for a subset of the same executions);
  *  - with ctx->disable_slice_move_from_param, a slice whose source traces
  *    (through tuple / get-tuple-element / call pass-through) to a parameter
  *    of the entry computation is not moved; the seed's notices are emitted
  *    as remarks, the "PRARAMS" typo included.
  * Marker stripping fails with a located error when a marker does not have
- * exactly one operand.
+ * exactly one operand. The pass ends with the seed's note "Completed
+ * handling dynamic slices outside calls." and, unconditionally, the dce
+ * pass (the seed's trailing HloDCE).
  *
  * Why it is sound: inside B, element j of the parameter is exactly
- * T.operand(j); a dynamic-slice with constant starts equals the static
+ * T.operand(j); a dynamic-slice whose starts are known equals the static
  * slice at the clamped starts with unit strides, so computing it in the
  * caller and passing the result in gives d's value unchanged. Narrowing
- * only happens when nothing else in B reads element j, and the call's
- * outputs are untouched, so no other instruction sees a different value
- * or shape. Start indices from tokens are trusted as the simplifier's
- * constant-folding result for this call site (they are re-clamped here).
+ * only happens when nothing else in B reads element j, and only
+ * get-tuple-elements read the parameter, so no other instruction sees a
+ * different value or shape; the call's outputs are untouched.
  */
 #include "hilo/float.h"
 #include "hilo/pass.h"
 #include "hilo/tokens.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,75 +125,73 @@ static int strip_markers(hilo_pass_ctx *ctx)
 	return n;
 }
 
-static bool scalar_int_const(const hilo_instr *i, int64_t *v)
-{
-	if (i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided || !i->literal->data)
-		return false;
-	const hilo_shape *s = i->shape;
-	if (!hilo_shape_is_array(s) || s->rank != 0 || !hilo_ptype_is_int(s->type))
-		return false;
-	*v = hilo_elem_get_i64(s->type, i->literal->data, 0);
-	if (s->type == HILO_T_U64 && *v < 0)
-		*v = INT64_MAX; /* huge unsigned start: clamps to the maximum */
-	return true;
-}
-
-/* Clamped static starts of a dynamic-slice, or NULL with *why set. */
-static bool ds_starts(hilo_module *m, const hilo_instr *d, int64_t *starts, const char **why)
+/* The known, clamped starts of dynamic-slice d (hilo_known_starts: constant
+ * operands, full-extent windows, or starts the index simplifier proved in
+ * this run; never tokens from the input). False with the reason in buf. */
+static bool ds_starts(hilo_pass_ctx *ctx, const hilo_instr *d, int64_t *starts, char *buf,
+	size_t nbuf)
 {
 	const hilo_shape *in = d->operands[0]->shape;
 	int rank = in->rank;
 	int nsz = 0;
 	const int64_t *sizes = hilo_instr_get_ints(d, "dynamic_slice_sizes", &nsz);
 	if (!sizes || nsz != rank || !hilo_shape_is_array(d->shape) || d->shape->rank != rank) {
-		*why = "dynamic-slice sizes do not match its operand rank";
+		snprintf(buf, nbuf, "dynamic-slice sizes do not match its operand rank");
 		return false;
 	}
-	bool all_const = (int)d->noperands == rank + 1;
-	for (int k = 0; all_const && k < rank; k++)
-		if (!scalar_int_const(d->operands[k + 1], &starts[k]))
-			all_const = false;
-	if (!all_const) {
-		int64_t tok[64];
-		int n = rank <= 64 ? hilo_tokens_get(m, d, HILO_TOK_DS, tok, 64) : 0;
-		if (n == 0) {
-			*why = "start indices are not constant and there are no dsidxnow= tokens";
-			return false;
-		}
-		if (n != rank) {
-			*why = "Not enough indices.";
-			return false;
-		}
-		memcpy(starts, tok, (size_t)rank * sizeof *starts);
-	}
-	for (int k = 0; k < rank; k++) {
+	for (int k = 0; k < rank; k++)
 		if (sizes[k] < 0 || sizes[k] > in->dims[k] || d->shape->dims[k] != sizes[k]) {
-			*why = "dynamic-slice size out of range";
+			snprintf(buf, nbuf, "dynamic-slice size out of range");
 			return false;
 		}
-		int64_t hi = in->dims[k] - sizes[k];
-		if (starts[k] < 0)
-			starts[k] = 0;
-		if (starts[k] > hi)
-			starts[k] = hi;
-	}
-	return true;
+	int n = hilo_known_starts(ctx, d, starts, 64);
+	if (n == rank)
+		return true;
+	char why[384];
+	hilo_known_starts_why(ctx, d, why, sizeof why);
+	int ntok = hilo_tokens_get(ctx->m, d, HILO_TOK_DS, NULL, 0);
+	if (ntok > 0 && ntok != rank)
+		/* the seed's message for a token list of the wrong length */
+		snprintf(buf, nbuf, "Not enough indices for instruction=%s (%d %s tokens for rank %d); %s",
+			d->name, ntok, HILO_TOK_DS, rank, why);
+	else
+		snprintf(buf, nbuf, "%s", why);
+	return false;
 }
 
-static bool gte_users_ok(const hilo_instr *g, const hilo_comp *body)
+/* The first user of g that is not a dynamic-slice reading it, the body's
+ * root tuple or a NeuronBoundaryMarker-End, or NULL; *nds counts g's
+ * dynamic-slice users. */
+static const hilo_instr *gte_bad_user(const hilo_instr *g, const hilo_comp *body, uint32_t *nds)
 {
+	const hilo_instr *bad = NULL;
+	*nds = 0;
 	for (uint32_t u = 0; u < g->nusers; u++) {
 		const hilo_instr *us = g->users[u].user;
 		bool end = false;
-		if (us->op == HILO_OP_DYNAMIC_SLICE && g->users[u].slot == 0)
+		if (us->op == HILO_OP_DYNAMIC_SLICE && g->users[u].slot == 0) {
+			(*nds)++;
 			continue;
+		}
 		if (us == body->root && us->op == HILO_OP_TUPLE)
 			continue;
 		if (is_marker(us, &end) && end)
 			continue;
-		return false;
+		if (!bad)
+			bad = us;
 	}
-	return true;
+	return bad;
+}
+
+/* The first user of the body parameter that is not a get-tuple-element,
+ * or NULL. Markers were stripped before; anything else reads the whole
+ * parameter and would see its shape change. */
+static const hilo_instr *param_bad_user(const hilo_instr *param)
+{
+	for (uint32_t u = 0; u < param->nusers; u++)
+		if (param->users[u].user->op != HILO_OP_GET_TUPLE_ELEMENT)
+			return param->users[u].user;
+	return NULL;
 }
 
 /* Counts, for every computation, the references to it (one pass). */
@@ -261,6 +273,25 @@ static void copy_metadata(hilo_module *m, hilo_instr *dst, const hilo_instr *src
 	hilo_instr_set_attr(m, dst, "metadata", HILO_ATTR_METADATA);
 }
 
+/* A clone of a shared body runs for one of the original's call sites, so
+ * what was proved for a dynamic-slice of the original (on every execution)
+ * holds for its clone: carry the proven starts over (hilo_comp_clone keeps
+ * the instruction order). */
+static void copy_proofs(hilo_pass_ctx *ctx, const hilo_comp *src, const hilo_comp *cl)
+{
+	const hilo_instr *a = src->first, *b = cl->first;
+	for (; a && b; a = a->next, b = b->next) {
+		if (a->op != b->op)
+			return;
+		if (a->op != HILO_OP_DYNAMIC_SLICE)
+			continue;
+		int64_t v[64];
+		int n = hilo_proven_starts(ctx, a, v, 64);
+		if (n >= 0 && n <= 64)
+			hilo_proven_starts_set(ctx, b, v, n);
+	}
+}
+
 /* Tries to move one dynamic-slice d of the body of call c. */
 static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
 {
@@ -274,9 +305,26 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
 		hilo_remark(ctx, body, d, "declined", "Dynamic slice inside call doesn't use GTE as input");
 		return false;
 	}
-	if (!gte_users_ok(g, body)) {
+	uint32_t nds = 0;
+	const hilo_instr *bad = gte_bad_user(g, body, &nds);
+	if (!g->aux) {
+		/* once per GTE (aux is reset for the body before the walk) */
+		g->aux = g;
+		hilo_remark(ctx, body, g, "note", "Found %u dynamic-slice users for GTE %s", nds, g->name);
+	}
+	if (bad) {
 		hilo_remark(ctx, body, d, "declined",
-			"Dynamic slice input GTE has users that are not dynamic-slice, root tuple, or NeuronBoundaryMarker-End");
+			"Cannot move dynamic slice outside call: GTE %s has other users than dynamic-slice, "
+			"root tuple, or NeuronBoundaryMarker-End: %s %s which is not a dynamic-slice, root, "
+			"or output tuple", g->name, hilo_opcode_name(bad->op), bad->name);
+		return false;
+	}
+	bad = param_bad_user(param);
+	if (bad) {
+		hilo_remark(ctx, body, d, "declined",
+			"Cannot move dynamic slice outside call: parameter %s has other users than "
+			"get-tuple-element: %s %s reads the whole parameter, whose shape the move changes",
+			param->name, hilo_opcode_name(bad->op), bad->name);
 		return false;
 	}
 	int rank = g->shape->rank;
@@ -285,8 +333,8 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
 		return false;
 	}
 	int64_t starts[64];
-	const char *why = NULL;
-	if (!ds_starts(m, d, starts, &why)) {
+	char why[512];
+	if (!ds_starts(ctx, d, starts, why, sizeof why)) {
 		hilo_remark(ctx, body, d, "declined", "%s", why);
 		return false;
 	}
@@ -410,6 +458,7 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 				for (int sfx = 1; hilo_module_find_comp(m, nm); sfx++)
 					nm = hilo_arena_printf(m->arena, "%s.clone.%d", body->name, sfx);
 				hilo_comp *cl = hilo_comp_clone(m, body, nm);
+				copy_proofs(ctx, body, cl);
 				hilo_module_add_comp(m, cl, comp);
 				c->called[0] = cl;
 				hilo_ptrmap_put(&sites, body, (void *)(nsites - 1));
@@ -423,6 +472,8 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 				hilo_remark(ctx, comp, c, "rewritten", "cloned shared body into %s", cl->name);
 				changed = true;
 			}
+			for (hilo_instr *i = body->first; i; i = i->next)
+				i->aux = NULL;
 			uint32_t nb = 0;
 			hilo_instr **bi = hilo_comp_post_order(m, body, &nb);
 			for (uint32_t q = 0; q < nb; q++) {
@@ -436,5 +487,13 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 		}
 	}
 	hilo_ptrmap_free(&sites);
-	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
+	hilo_remark(ctx, NULL, NULL, "note", "Completed handling dynamic slices outside calls.");
+	/* the seed's trailing HloDCE, unconditionally; its removals are not
+	 * this pass's rewrites */
+	uint64_t r = ctx->rewrites;
+	hilo_pass_result dr = hilo_pass_dce(ctx);
+	ctx->rewrites = r;
+	if (dr == HILO_PASS_ERROR)
+		return dr;
+	return changed || dr == HILO_PASS_CHANGED ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 }
