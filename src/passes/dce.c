@@ -12,13 +12,15 @@
  *    (hilo_instr_has_side_effect per instruction, recursively), and
  *  - is not an asynchronous start/update/done or copy-start/done (their
  *    pairs live and die together; we never split them), and
- *  - is not a sharding annotation (a custom-call with target "Sharding" or
- *    "xla.sdy.FuncResultSharding") whose operand is live: an operand that
- *    is a parameter, its computation's root, or has another user. XLA's
- *    HloDCE keeps exactly these: the annotation tells the SPMD partitioner
- *    how that live value is split, so it is part of the program even
- *    without users. An annotation whose operand has no other use is
- *    removed together with it (nothing it annotates is computed any more).
+ *  - is not a sharding annotation: a custom-call with target "Sharding"
+ *    or "xla.sdy.FuncResultSharding". The annotation tells the SPMD
+ *    partitioner how its operand is split, so it is part of the program
+ *    even without users (issue 12: sharding annotations are never removed
+ *    as dead code). XLA's HloDCE keeps it whenever its operand is live (a
+ *    parameter, the root, or used elsewhere) and removes it with an
+ *    operand nothing else uses; hilo keeps it in every case (and so its
+ *    operand), which only removes less, and agrees with the rewrite
+ *    validator, which counts a removed Sharding as a dropped effect.
  * Removing an instruction may make its operands dead; they are visited in
  * turn (a worklist, so the pass is linear in the instruction count).
  * A computation is removed when no instruction reachable from the entry
@@ -68,21 +70,13 @@ static bool comp_has_side_effect(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo
 	return se;
 }
 
-/* A dead sharding annotation that must stay (see the header). */
-static bool is_live_sharding_annotation(const hilo_instr *i)
+/* A sharding annotation, never removed (see the header). */
+static bool is_sharding_annotation(const hilo_instr *i)
 {
-	if (i->op != HILO_OP_CUSTOM_CALL || i->noperands != 1)
+	if (i->op != HILO_OP_CUSTOM_CALL)
 		return false;
 	const char *t = hilo_instr_get_string(i, "custom_call_target");
-	if (!t || (strcmp(t, "Sharding") != 0 && strcmp(t, "xla.sdy.FuncResultSharding") != 0))
-		return false;
-	const hilo_instr *o = i->operands[0];
-	if (o->op == HILO_OP_PARAMETER || (o->parent && o->parent->root == o))
-		return true;
-	for (uint32_t k = 0; k < o->nusers; k++)
-		if (o->users[k].user != i)
-			return true;
-	return false;
+	return t && (strcmp(t, "Sharding") == 0 || strcmp(t, "xla.sdy.FuncResultSharding") == 0);
 }
 
 static bool is_async_piece(hilo_opcode op)
@@ -121,9 +115,8 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 			hilo_remark(ctx, c, i, "declined", "dead but has control dependencies");
 			continue;
 		}
-		if (is_live_sharding_annotation(i)) {
-			hilo_remark(ctx, c, i, "declined",
-				"dead but a sharding annotation of the live value %s", i->operands[0]->name);
+		if (is_sharding_annotation(i)) {
+			hilo_remark(ctx, c, i, "declined", "dead but a sharding annotation");
 			continue;
 		}
 		if (is_async_piece(i->op) || instr_has_effect(m, i, memo)) {
