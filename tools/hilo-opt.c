@@ -4,7 +4,7 @@
  *            [--print-style=auto|default|long|short] [--split-input-file]
  *            [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]
  *            [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]
- *            [--unroll-markers] [--eval-budget=N]
+ *            [--unroll-markers] [--eval-budget=N] [--assume-equivalent-kernels]
  *
  * Environment: NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1 is read here
  * (never in the library) and handed to the passes through their context.
@@ -41,6 +41,7 @@ typedef struct options {
 	bool verify_each;
 	bool stats;
 	bool unroll_markers;
+	bool assume_equivalent_kernels; /* --assume-equivalent-kernels */
 	bool disable_slice_move;
 	const char *remarks_path;
 	int equiv_n;              /* 0 = no equivalence check; else inputs per test */
@@ -70,7 +71,10 @@ static void usage(FILE *f)
 	      "                [--print-style=auto|default|long|short] [--split-input-file]\n"
 	      "                [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]\n"
 	      "                [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]\n"
-	      "                [--unroll-markers] [--eval-budget=N]\n"
+	      "                [--unroll-markers] [--eval-budget=N] [--assume-equivalent-kernels]\n"
+	      "  --assume-equivalent-kernels: neuron-preprocess-kernel-duplicate-remover performs the\n"
+	      "                seed's dedup (a kernel configured differently is replaced by a clone of\n"
+	      "                the first); unprovable, reported as assumed by --check-equivalence\n"
 	      "                [--emit=dot [--around=NAME] [--depth=N]] [--stats=ops|ops-json]\n"
 	      "                [--extract=NAME [--height=N]] [--report=FILE.html]\n"
 	      "  --report=FILE.html: one self-contained page with a before/after picture of every\n"
@@ -220,6 +224,8 @@ static int parse_args(int argc, char **argv, options *o)
 			o->stats = true;
 		} else if (!strcmp(a, "--unroll-markers")) {
 			o->unroll_markers = true;
+		} else if (!strcmp(a, "--assume-equivalent-kernels")) {
+			o->assume_equivalent_kernels = true;
 		} else if (!strncmp(a, "--remarks=", 10)) {
 			if (!a[10]) {
 				fprintf(stderr, "hilo-opt: error: --remarks needs a file name\n");
@@ -382,6 +388,7 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		.verify_each = o->verify_each,
 		.remarks = o->remarks,
 		.unroll_markers = o->unroll_markers,
+		.assume_equivalent_kernels = o->assume_equivalent_kernels,
 		.disable_slice_move_from_param = o->disable_slice_move,
 	};
 	hilo_validator *val = NULL;

@@ -34,6 +34,7 @@ typedef struct hilo_driver_opts {
 	FILE *remarks;           /* JSON Lines sink or NULL */
 	bool unroll_markers;
 	bool disable_slice_move_from_param;
+	bool assume_equivalent_kernels; /* hilo_pass_ctx.assume_equivalent_kernels */
 	/* When set, the module is cloned before each pass and the validator
 	 * judges every rewrite the pass made (hilo/check.h). Its failures are
 	 * error diagnostics but do not stop the run: the caller reads the

@@ -38,6 +38,8 @@ typedef struct hilo_pass_ctx {
 	uint64_t rewrites;       /* passes add the number of rewrites they made */
 	bool unroll_markers;     /* while-loop-unroller: wrap iteration roots */
 	bool disable_slice_move_from_param; /* NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1 */
+	bool assume_equivalent_kernels; /* --assume-equivalent-kernels: the kernel dedup
+	                                 * may assume differently configured kernels equal */
 } hilo_pass_ctx;
 
 typedef hilo_pass_result (*hilo_pass_fn)(hilo_pass_ctx *ctx);

@@ -1,12 +1,13 @@
 /* neuron-preprocess-kernel-duplicate-remover (#76, seed 004 "#76 -
  * NeuronPreprocessKernelDuplicateRemover", SPEC section 4).
  *
- * What it rewrites: a flash-attention kernel (an AwsNeuronCustomNativeKernel
- * custom-call) recognised as a duplicate of the canonical preprocess kernel
- * is replaced by a clone of that canonical kernel on the duplicate's
- * operands, where an operand that is identical to the canonical q (kv)
- * reshape is replaced by the canonical q (kv) tile; then a dead-code sweep
- * runs over the module (unconditionally once a first kernel was found).
+ * What it rewrites, only with --assume-equivalent-kernels (see below): a
+ * flash-attention kernel (an AwsNeuronCustomNativeKernel custom-call)
+ * recognised as a duplicate of the canonical preprocess kernel is replaced
+ * by a clone of that canonical kernel on the duplicate's operands, where an
+ * operand that is identical to the canonical q (kv) reshape is replaced by
+ * the canonical q (kv) tile; then a dead-code sweep runs over the module
+ * (unconditionally once a first kernel was found).
  *
  * Exact conditions (the seed's procedure):
  *  1. FindFirstPreprocessKernel: the first custom-call (computations in
@@ -18,8 +19,9 @@
  *     with a diagnostic naming the check: it has exactly two users; both
  *     are slices; the slice with the smaller start (q) has exactly one
  *     user, a reshape; so does the other slice (kv).
- *  3. IsFlashAttentionKernel: a candidate is another custom-call with the
- *     same target, at least 8 operands, and the fixed operand(0) descent
+ *  3. IsFlashAttentionKernel: a duplicate is another custom-call with the
+ *     same target, a backend_config that differs from the first kernel's,
+ *     at least 8 operands, and the fixed operand(0) descent
  *     from its last operand (operand(n-1) -> op0 -> op0, then op0 -> op0 ->
  *     op0 must be a custom-call, then op0 -> op0 -> op0 is the inner kernel)
  *     ending at an instruction whose backend_config is byte-identical to
@@ -31,21 +33,38 @@
  *     kv reshape becomes the kv slice, when the slice has the operand's
  *     shape; otherwise the canonical reshape itself is used.
  *
- * Why it is sound, and where this deviates from the seed. Replacing D by
- * clone(first, ops') keeps the result only if the clone calls the same
- * kernel the same way as D: same result shape (SPEC: decline otherwise),
- * same target, backend_config and other attributes, and value-equal
- * operands. The seed rewrites exactly the candidates whose own
- * backend_config differs from the first kernel's, i.e. it would swap the
- * called kernel; taken literally that changes the program (the evaluator
- * treats a custom-call as a function of its attributes), so such
- * candidates are declined with a remark saying why. Candidates with the
- * first kernel's attributes are rewritten; the substitution is value-
- * preserving because an instruction identical to the canonical reshape
- * (same opcode, shape, attributes and the very same operand) computes the
- * same value, and the slice is only used when its shape is the operand's.
- * Candidates with side effects or control edges are declined (the clone
- * would run the effect twice, or the edges would need rewiring).
+ * Candidates configured exactly like the first kernel (same outer
+ * backend_config) are not duplicates: the seed's IsFlashAttentionKernel
+ * excludes them (its early memcmp), and so does this pass (a remark says
+ * so; nothing is rewritten, nothing is reported as changed).
+ *
+ * Why the rewrite is opt-in. The seed's duplicates are, by definition,
+ * kernels whose own backend_config differs from the first's; cloning the
+ * first onto a duplicate's operands swaps the called kernel configuration.
+ * Two custom-calls with different configurations are different functions
+ * as far as anything hilo can check is concerned (the evaluator treats a
+ * custom-call as a function of its target and attributes), so the rewrite
+ * cannot be proved. By default every duplicate is declined with a remark
+ * naming the flag. With ctx->assume_equivalent_kernels (hilo-opt
+ * --assume-equivalent-kernels) the pass does what the seed describes, and
+ * registers each rewrite with hilo_rewrite_assume(): the rewrite validator
+ * reports it as assumed, not proved.
+ *
+ * What still holds with the flag (each failure declines with a remark):
+ * the clone has the first kernel's result shape, so a duplicate with
+ * another shape is declined (SPEC section 4); a duplicate with side
+ * effects or control edges is declined (the clone would run the effect
+ * twice, or the edges would need rewiring); when the first kernel carries
+ * per-operand attributes (operand_layout_constraints,
+ * output_to_operand_aliasing) and the duplicate has another operand count,
+ * the clone would be malformed: declined. The q/kv substitution replaces
+ * an operand identical to the canonical reshape (same opcode, shape,
+ * attributes and the very same operand, so the same value) by the
+ * canonical slice when it has the operand's shape, else by the canonical
+ * reshape itself: the operand value never changes, only the kernel
+ * configuration is assumed. A rewrite whose clone would be identical to
+ * the duplicate (same attributes and operands) is not a change and is not
+ * made.
  */
 #include "hilo/pass.h"
 
@@ -99,8 +118,8 @@ static hilo_instr *op0(const hilo_instr *i)
 	return i && i->noperands ? i->operands[0] : NULL;
 }
 
-/* The seed's IsFlashAttentionKernel descent, without the exclusion of
- * kernels configured like the first (see the header). */
+/* The seed's IsFlashAttentionKernel descent (the exclusion of kernels
+ * configured like the first is the caller's, for its remark). */
 static bool is_flash_attention_kernel(const hilo_instr *i, const hilo_instr *first, const char *name)
 {
 	if (i == first || !is_kernel(i) || i->noperands < 8)
@@ -194,6 +213,21 @@ static bool identical(const hilo_instr *a, const hilo_instr *b)
 	return attrs_equal(a, b);
 }
 
+/* Would clone(first) on d's operands, with the q/kv substitutions, be
+ * the instruction d already is? */
+static bool same_as_clone(const hilo_instr *d, const hilo_instr *first, const hilo_instr *q,
+	const hilo_instr *kv)
+{
+	uint32_t n = d->noperands;
+	if (!hilo_shape_equal(d->shape, first->shape) || d->ncalled != first->ncalled ||
+	    d->operands[n - 2] != q || d->operands[n - 1] != kv)
+		return false;
+	for (uint32_t k = 0; k < d->ncalled; k++)
+		if (d->called[k] != first->called[k])
+			return false;
+	return attrs_equal(d, first);
+}
+
 /* Lexicographic compare of slice starts: < 0 when a starts first. */
 static int cmp_starts(const hilo_instr *a, const hilo_instr *b)
 {
@@ -274,10 +308,18 @@ hilo_pass_result hilo_pass_neuron_preprocess_kernel_duplicate_remover(hilo_pass_
 			next = d->next;
 			if (!is_flash_attention_kernel(d, first, name))
 				continue;
-			if (strcmp(backend_config(d), name) != 0) {
+			if (strcmp(backend_config(d), name) == 0) {
 				hilo_remark(ctx, c, d, "declined",
-					"duplicate's backend_config differs from %s's; a clone of %s would call "
-					"another kernel, which changes the result", first->name, first->name);
+					"configured exactly like the first kernel %s: not a duplicate (the seed "
+					"excludes it)", first->name);
+				continue;
+			}
+			if (!ctx->assume_equivalent_kernels) {
+				hilo_remark(ctx, c, d, "declined",
+					"duplicate of %s by its inner kernel's backend_config, but its own "
+					"backend_config differs: two custom-calls with different configurations are "
+					"different functions, so the seed's rewrite cannot be proved "
+					"(--assume-equivalent-kernels performs it as an assumption)", first->name);
 				continue;
 			}
 			if (!hilo_shape_equal(d->shape, first->shape)) {
@@ -285,30 +327,41 @@ hilo_pass_result hilo_pass_neuron_preprocess_kernel_duplicate_remover(hilo_pass_
 					"duplicate's result shape differs from the first kernel's (%s)", first->name);
 				continue;
 			}
-			if (!attrs_equal(d, first) || d->ncalled != first->ncalled) {
+			if (hilo_instr_has_side_effect(m, d) || d->nctrl_preds || d->nctrl_succs ||
+			    hilo_instr_has_side_effect(m, first)) {
 				hilo_remark(ctx, c, d, "declined",
-					"duplicate's attributes differ from %s's; the clone would change the call",
-					first->name);
-				continue;
-			}
-			if (hilo_instr_has_side_effect(m, d) || d->nctrl_preds || d->nctrl_succs) {
-				hilo_remark(ctx, c, d, "declined",
-					"duplicate has side effects or control dependencies");
+					"duplicate (or %s) has side effects or control dependencies", first->name);
 				continue;
 			}
 			uint32_t n = d->noperands;
+			if (n != first->noperands && (hilo_instr_attr(first, "operand_layout_constraints") ||
+			    hilo_instr_attr(first, "output_to_operand_aliasing"))) {
+				hilo_remark(ctx, c, d, "declined",
+					"%s has per-operand attributes for %u operands; a clone on %u operands "
+					"would be malformed", first->name, first->noperands, n);
+				continue;
+			}
 			hilo_instr *ops_q = d->operands[n - 2], *ops_kv = d->operands[n - 1];
 			if (identical(ops_q, q_reshape))
 				ops_q = hilo_shape_equal(q_slice->shape, ops_q->shape) ? q_slice : q_reshape;
 			if (identical(ops_kv, kv_reshape))
 				ops_kv = hilo_shape_equal(kv_slice->shape, ops_kv->shape) ? kv_slice : kv_reshape;
+			if (same_as_clone(d, first, ops_q, ops_kv)) {
+				hilo_remark(ctx, c, d, "declined",
+					"the clone of %s would be identical to it: not a change", first->name);
+				continue;
+			}
 			hilo_instr *clone = hilo_instr_clone(m, first, NULL);
 			for (uint32_t k = 0; k < n; k++)
 				hilo_instr_add_operand(m, clone, k == n - 2 ? ops_q : k == n - 1 ? ops_kv : d->operands[k]);
 			hilo_comp_insert_before(c, d, clone);
 			hilo_instr_replace_all_uses(m, d, clone);
-			hilo_remark(ctx, c, d, "rewritten", "replaced by %s, a clone of %s on its operands",
-				clone->name, first->name);
+			hilo_rewrite_assume(ctx, d, clone,
+				hilo_arena_printf(m->arena, "kernel %s assumed equivalent to a clone of %s "
+					"(--assume-equivalent-kernels)", d->name, first->name));
+			hilo_remark(ctx, c, d, "rewritten",
+				"replaced by %s, a clone of %s on its operands (assumed equivalent, not proved: "
+				"--assume-equivalent-kernels)", clone->name, first->name);
 			ctx->rewrites++;
 			rewrites++;
 		}

@@ -17,6 +17,13 @@
  *                      dtype-changing convert stops the walk;
  *   all-gather         (single operand, array result) descends, and its
  *                      whole configuration becomes part of the key;
+ *   all-gather-start   (single array operand, read through a
+ *                      get-tuple-element: the seed's FindRawParameter
+ *                      walks the all-gather family, (opcode & ~2) ==
+ *                      kAllGather) pops the element index and descends;
+ *                      the index and the start's whole configuration
+ *                      become part of the key (all-gather-done, like any
+ *                      other op, stops the walk, as in the seed);
  *   parameter          ends the walk; the unconsumed indices are the path
  *                      into the parameter.
  * Any other instruction stops the walk and the gather is skipped with a
@@ -48,7 +55,8 @@
  *    gather would form a cycle: that duplicate is declined;
  *  - every other attribute the evaluator's uninterpreted all-gather reads
  *    (backend_config, unmodelled attributes) is in the key verbatim.
- * Async all-gather-start/-done pairs are declined with a remark. The
+ * Async all-gather-start/-done pairs themselves are declined with a
+ * remark (only all-gathers are deduplicated, as in the seed). The
  * duplicate's redirected users see the kept gather, which precedes it in
  * post order, so no cycle can appear.
  */
@@ -481,6 +489,28 @@ static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, cons
 			}
 			node = node->operands[0];
 			break;
+		case HILO_OP_ALL_GATHER_START: {
+			/* the seed's (opcode & ~2) == kAllGather arm: the start's
+			 * result is (operand, gathered); the pending index picks the
+			 * element, the start's settings join the key */
+			if (node->noperands != 1 || !n || !hilo_shape_is_tuple(node->shape) ||
+			    !hilo_shape_is_array(node->operands[0]->shape)) {
+				*why = "an all-gather-start on the path that is variadic or not read through a get-tuple-element";
+				stop = node;
+				goto out;
+			}
+			int64_t elem = stack[--n];
+			if (elem < 0 || elem >= node->shape->ntuple) {
+				*why = "all-gather-start element index out of range";
+				stop = node;
+				goto out;
+			}
+			hilo_buf_printf(b, "via-ag-start.%lld[", (long long)elem);
+			put_config(b, node);
+			hilo_buf_puts(b, "]");
+			node = node->operands[0];
+			break;
+		}
 		case HILO_OP_ALL_GATHER:
 			if (node->noperands != 1 || n || !hilo_shape_is_array(node->shape)) {
 				*why = "a variadic or tuple-shaped all-gather on the path";
