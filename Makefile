@@ -1,6 +1,7 @@
 # hilo top-level Makefile: the two commands of the README, plus bench.
 #   make demo   build, then run the main job on the bundled examples
-#   make test   build (release + ASan/UBSan), run every test via ctest
+#   make test   build (release + ASan/UBSan + TSan), run every test via ctest
+#               (the TSan build runs the thread test and a few fast ones)
 #   make bench  release build, throughput figures on the corpus
 #   make fuzz   sanitizer build, every fuzz target FUZZ_SECONDS (default 10) s each
 #   make install PREFIX=/usr/local   tools, libraries, headers, hilo.pc,
@@ -9,6 +10,7 @@
 
 BUILD      ?= build
 BUILD_SAN  ?= build-asan
+BUILD_TSAN ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 SHARED     ?= $(abspath ../shared)
 PREFIX     ?= /usr/local
@@ -61,14 +63,26 @@ build-san: deps
 	  -DCMAKE_C_COMPILER=clang -DHILO_FUZZ=ON -DHILO_SHARED_DIR=$(SHARED) $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(BUILD_SAN) -j $(JOBS)
 
+# ThreadSanitizer build: only what the thread test and the few fast tests
+# run there need (TSAN_TESTS), to keep make test short.
+TSAN_TARGETS = test_threads test_driver hilo-opt pto-opt
+TSAN_TESTS   = ^(threads\.|unit\.test_driver$$|output\.)
+build-tsan: deps
+	@cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHILO_WERROR=ON -DHILO_TSAN=ON \
+	  -DCMAKE_C_COMPILER=clang -DHILO_SHARED_DIR=$(SHARED) $(CMAKE_ARGS) >/dev/null
+	@cmake --build $(BUILD_TSAN) -j $(JOBS) --target $(TSAN_TARGETS)
+
 # The release suite, then the same suite under ASan+UBSan (which also runs
-# the bounded fuzz smoke runs).
-test: build build-san
+# the bounded fuzz smoke runs), then the thread test under TSan.
+test: build build-san build-tsan
 	@echo "== release build tests"
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@echo "== ASan+UBSan build tests"
 	@cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
+	@echo "== ThreadSanitizer build tests"
+	@cd $(BUILD_TSAN) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+	  ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)'
 
 demo: build
 	@sh examples/demo.sh $(BUILD)
@@ -83,4 +97,4 @@ install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN)
