@@ -619,7 +619,7 @@ static hilo_instr *read_operand(parser *P, hilo_comp *c)
 	}
 	lex_skip_ws(L);
 	const char *at = L->p, *s;
-	int line = L->line, col = lex_col(L, at);
+	int line = L->line; /* the column only when needed: lex_col scans the line */
 	bool pct = L->p < L->end && *L->p == '%';
 	size_t nl = read_name(P, &s);
 	if (!nl) {
@@ -634,6 +634,7 @@ static hilo_instr *read_operand(parser *P, hilo_comp *c)
 			return NULL;
 		}
 		L->p = at;
+		int col = lex_col(L, at);
 		hilo_instr *anon = read_body(P, c, NULL, shape, shape_at ? shape_at : at, line, col, NULL);
 		L->depth--;
 		if (anon) {
