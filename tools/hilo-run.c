@@ -265,6 +265,10 @@ int main(int argc, char **argv)
 	}
 	rc = 0;
 done:
+	/* the evaluator locates its errors by line and column: name the file */
+	for (size_t k = 0; k < d.n; k++)
+		if (!d.items[k].file && d.items[k].line > 0)
+			d.items[k].file = strdup(path);
 	hilo_diags_print(stderr, &d);
 	hilo_diags_free(&d);
 	if (m)

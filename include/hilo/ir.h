@@ -103,6 +103,9 @@ struct hilo_shape {
 
 /* Number of elements of an array shape, or -1 on overflow past 2^62. */
 int64_t hilo_shape_elements(const hilo_shape *s);
+/* Bytes of an array shape's elements as hilo literals store them, or -1
+ * when the element count or the byte size overflows int64. */
+int64_t hilo_shape_bytes(const hilo_shape *s);
 bool hilo_shape_is_tuple(const hilo_shape *s);
 bool hilo_shape_is_array(const hilo_shape *s);
 /* Same element type and dims (layout ignored). */

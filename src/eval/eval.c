@@ -333,7 +333,7 @@ hilo_literal *ev_comp(ev *e, const hilo_comp *c, hilo_literal *const *args)
 	if (!c)
 		return ev_err(e, NULL, "missing called computation");
 	if (e->depth >= EV_MAX_DEPTH)
-		return ev_err(e, NULL, "computations nested deeper than %d", EV_MAX_DEPTH);
+		return ev_err(e, c->root, "computations nested deeper than %d", EV_MAX_DEPTH);
 	order *o = order_get(e, c);
 	if (!o)
 		return NULL;

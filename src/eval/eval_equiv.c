@@ -329,7 +329,8 @@ hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
 			? hilo_shape_elements(c->params[k]->shape) : 0;
 		total += ne < 0 ? budget + 1 : (uint64_t)ne;
 		if (total > budget) {
-			hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0,
+			const hilo_instr *p = c->params[k];
+			hilo_diag_add(d, HILO_SEV_ERROR, NULL, p ? p->line : 0, p ? p->col : 0, NULL, 0,
 				"evaluator: the inputs of %s are over the evaluation budget of "
 				"%llu element-ops", c->name, (unsigned long long)budget);
 			return NULL;

@@ -249,6 +249,10 @@ static hilo_shape *parse_shape(lexer *L)
 		lex_error(L, at, "shape has too many elements");
 		return NULL;
 	}
+	if (!unbounded && hilo_shape_bytes(s) < 0) {
+		lex_error(L, at, "shape size in bytes overflows int64");
+		return NULL;
+	}
 	/* a '{' is a layout only when followed by an integer or ':' */
 	const char *save = L->p;
 	int save_line = L->line;

@@ -17,6 +17,15 @@ int64_t hilo_shape_elements(const hilo_shape *s)
 	return n;
 }
 
+int64_t hilo_shape_bytes(const hilo_shape *s)
+{
+	int64_t n = hilo_shape_elements(s);
+	int64_t b = hilo_ptype_bytes(s->type);
+	if (n < 0 || (b > 1 && n > INT64_MAX / b))
+		return -1;
+	return n * b;
+}
+
 bool hilo_shape_is_tuple(const hilo_shape *s)
 {
 	return s->type == HILO_T_TUPLE;

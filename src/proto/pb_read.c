@@ -181,6 +181,9 @@ static hilo_shape *shape_from(reader *R, const Xla__ShapeProto *p, int depth, co
 			rerr(R, "%s: element count overflows", what);
 			return NULL;
 		}
+	} else if (s->rank && hilo_shape_bytes(s) < 0) {
+		rerr(R, "%s: shape size in bytes overflows int64", what);
+		return NULL;
 	}
 	if (p->layout) {
 		const Xla__LayoutProto *l = p->layout;
@@ -258,6 +261,10 @@ static hilo_literal *literal_from(reader *R, const Xla__LiteralProto *p, hilo_sh
 		return NULL;
 	}
 	size_t es = (size_t)hilo_ptype_bytes(shape->type);
+	if (es && (uint64_t)count > (uint64_t)INT64_MAX / es) {
+		rerr(R, "%s: literal size in bytes overflows int64", what);
+		return NULL;
+	}
 	size_t want = (size_t)count * es;
 	const void *data = NULL;
 	size_t have = 0; /* in bytes */
