@@ -1,0 +1,202 @@
+/* Unit tests for the rewrite validator (include/hilo/check.h, src/check):
+ * a module is parsed, cloned (ids kept), the clone rewritten through the IR
+ * API as a pass would, and hilo_validate_pass judges the pair. Covers the
+ * records (operand, root, dead, removed side effect), term proofs (DUS chain
+ * -> concatenate, slice of concatenate, IEEE-exact x + -0, call inlining),
+ * the testing fallback (x + +0 is tested, never proved), a wrong rewrite
+ * failing with the pass named, and assumed rewrites. */
+#include "check.h"
+
+#include "hilo/check.h"
+#include "hilo/hlo_text.h"
+
+static hilo_module *parse(const char *text)
+{
+	hilo_diags d;
+	hilo_diags_init(&d);
+	hilo_module *m = hilo_parse_text(text, strlen(text), "t.hlo", &d);
+	if (!m)
+		hilo_diags_print(stderr, &d);
+	hilo_diags_free(&d);
+	return m;
+}
+
+static hilo_instr *find(hilo_module *m, const char *name)
+{
+	for (uint32_t c = 0; c < m->ncomps; c++)
+		for (hilo_instr *i = m->comps[c]->first; i; i = i->next)
+			if (!strcmp(i->name, name))
+				return i;
+	return NULL;
+}
+
+typedef void (*rewrite_fn)(hilo_module *m, hilo_pass_ctx *ctx);
+
+/* Runs the rewrite on a clone and validates; returns the summary and
+ * whether an error diagnostic mentions the pass. */
+static hilo_validate_summary judge(const char *text, rewrite_fn fn, bool *named, hilo_run_state *run)
+{
+	hilo_validate_summary s;
+	memset(&s, 0, sizeof s);
+	hilo_module *before = parse(text);
+	CHECK(before != NULL);
+	if (!before)
+		return s;
+	hilo_module *after = hilo_module_clone(before);
+	hilo_pass_ctx ctx = {.m = after, .run = run, .pass = "unit-pass"};
+	fn(after, &ctx);
+	hilo_diags d;
+	hilo_diags_init(&d);
+	CHECK(hilo_verify(after, "t.hlo", &d));
+	hilo_validate_opts o = {.inputs = 3, .seed = 1};
+	hilo_validator *v = hilo_validator_create(&o);
+	CHECK(hilo_validate_pass(v, before, after, "unit-pass", run, &d, NULL));
+	hilo_validator_summary(v, &s);
+	*named = false;
+	for (size_t k = 0; k < d.n; k++)
+		if (d.items[k].sev == HILO_SEV_ERROR && strstr(d.items[k].msg, "pass 'unit-pass'"))
+			*named = true;
+	hilo_validator_destroy(v);
+	hilo_diags_free(&d);
+	hilo_module_destroy(before);
+	hilo_module_destroy(after);
+	return s;
+}
+
+static const char *dus_text =
+	"HloModule m\n"
+	"ENTRY main {\n"
+	"  u1 = f32[2,3] parameter(0)\n"
+	"  u2 = f32[2,3] parameter(1)\n"
+	"  z = f32[] constant(0)\n"
+	"  b = f32[4,3] broadcast(z), dimensions={}\n"
+	"  i0 = s32[] constant(0)\n"
+	"  i2 = s32[] constant(2)\n"
+	"  d1 = f32[4,3] dynamic-update-slice(b, u1, i0, i0)\n"
+	"  d2 = f32[4,3] dynamic-update-slice(d1, u2, i2, i0)\n"
+	"  c = f32[4,3] concatenate(u1, u2), dimensions={0}\n"
+	"  w = f32[4,3] concatenate(u2, u1), dimensions={0}\n"
+	"  ROOT r = f32[4,3] negate(d2)\n"
+	"}\n";
+
+static void use_concat(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "c"));
+}
+
+static void use_wrong_concat(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "w"));
+}
+
+static void assume_wrong_concat(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	hilo_rewrite_assume(ctx, find(m, "d2"), find(m, "w"), "unit test");
+	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "w"));
+}
+
+static const char *misc_text =
+	"HloModule m\n"
+	"add2 {\n"
+	"  a = f32[4] parameter(0)\n"
+	"  b = f32[4] parameter(1)\n"
+	"  ROOT s = f32[4] add(a, b)\n"
+	"}\n"
+	"ENTRY main {\n"
+	"  x = f32[4] parameter(0)\n"
+	"  y = f32[4] parameter(1)\n"
+	"  nz = f32[] constant(-0)\n"
+	"  pz = f32[] constant(0)\n"
+	"  bn = f32[4] broadcast(nz), dimensions={}\n"
+	"  bp = f32[4] broadcast(pz), dimensions={}\n"
+	"  xn = f32[4] add(x, bn)\n"
+	"  xp = f32[4] add(bp, x)\n"
+	"  cat = f32[8] concatenate(x, y), dimensions={0}\n"
+	"  sl = f32[4] slice(cat), slice={[4:8]}\n"
+	"  cl = f32[4] call(y, x), to_apply=add2\n"
+	"  yx = f32[4] add(x, y)\n"
+	"  dead = f32[4] exponential(x)\n"
+	"  fx = f32[4] custom-call(x), custom_call_target=\"effect\", custom_call_has_side_effect=true\n"
+	"  t = (f32[4], f32[4], f32[4]) tuple(xn, xp, sl)\n"
+	"  ROOT r = (f32[4], f32[4], f32[4], f32[4]) tuple(xn, xp, sl, cl)\n"
+	"}\n";
+
+static void misc_sound(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr *r = find(m, "r");
+	hilo_instr_set_operand(m, r, 0, find(m, "x"));  /* x + -0 -> x: proved */
+	hilo_instr_set_operand(m, r, 2, find(m, "y"));  /* slice of concat -> y: proved */
+	hilo_instr_set_operand(m, r, 3, find(m, "yx")); /* call inlined, add commutes: proved */
+	hilo_comp_remove(m->entry, find(m, "dead"));    /* dead: proved */
+}
+
+static void misc_plus_zero(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr_set_operand(m, find(m, "r"), 1, find(m, "x")); /* +0 + x -> x: not exact */
+}
+
+static void misc_drop_effect(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_comp_remove(m->entry, find(m, "fx"));
+}
+
+static void misc_new_root(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	/* the root replaced by an equal fresh tuple */
+	hilo_instr *r = find(m, "r");
+	hilo_instr *n = hilo_instr_create(m, HILO_OP_TUPLE, r->shape, NULL);
+	hilo_instr_add_operand(m, n, find(m, "xn"));
+	hilo_instr_add_operand(m, n, find(m, "xp"));
+	hilo_instr_add_operand(m, n, find(m, "sl"));
+	hilo_instr_add_operand(m, n, find(m, "cl"));
+	hilo_comp_append(m->entry, n);
+	hilo_comp_set_root(m->entry, n);
+}
+
+int main(void)
+{
+	bool named;
+	hilo_validate_summary s = judge(dus_text, use_concat, &named, NULL);
+	CHECK_EQ_I64(s.rewrites, 1);
+	CHECK_EQ_I64(s.proved, 1);
+	CHECK_EQ_I64(s.failed, 0);
+	CHECK(!named);
+
+	s = judge(dus_text, use_wrong_concat, &named, NULL);
+	CHECK_EQ_I64(s.rewrites, 1);
+	CHECK_EQ_I64(s.failed, 1);
+	CHECK(named);
+
+	hilo_run_state *run = hilo_run_state_create();
+	s = judge(dus_text, assume_wrong_concat, &named, run);
+	CHECK_EQ_I64(s.rewrites, 0);
+	CHECK_EQ_I64(s.assumed, 1);
+	CHECK_EQ_I64(s.failed, 0);
+	CHECK(!named);
+	hilo_run_state_destroy(run);
+
+	s = judge(misc_text, misc_sound, &named, NULL);
+	CHECK_EQ_I64(s.rewrites, 4); /* three operand records + the dead one */
+	CHECK_EQ_I64(s.proved, 4);
+	CHECK_EQ_I64(s.failed, 0);
+
+	s = judge(misc_text, misc_plus_zero, &named, NULL);
+	CHECK_EQ_I64(s.rewrites, 1);
+	CHECK_EQ_I64(s.proved, 0);
+	CHECK_EQ_I64(s.tested, 1);
+
+	s = judge(misc_text, misc_drop_effect, &named, NULL);
+	CHECK_EQ_I64(s.failed, 1);
+	CHECK(named);
+
+	s = judge(misc_text, misc_new_root, &named, NULL);
+	CHECK_EQ_I64(s.rewrites, 1); /* the root record (the old root stays, unused) */
+	CHECK_EQ_I64(s.proved, 1);
+	return CHECK_DONE();
+}
