@@ -9,6 +9,8 @@
 #ifndef HILO_BASE_H
 #define HILO_BASE_H
 
+#include "hilo/export.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,19 +21,19 @@
 
 typedef struct hilo_arena hilo_arena;
 
-hilo_arena *hilo_arena_create(void);
-void hilo_arena_destroy(hilo_arena *a);
+HILO_API hilo_arena *hilo_arena_create(void);
+HILO_API void hilo_arena_destroy(hilo_arena *a);
 /* Returns zeroed, 16-byte aligned memory; NULL only when malloc fails. */
-void *hilo_arena_alloc(hilo_arena *a, size_t size);
+HILO_API void *hilo_arena_alloc(hilo_arena *a, size_t size);
 /* Copies len bytes and appends a NUL. */
-char *hilo_arena_strndup(hilo_arena *a, const char *s, size_t len);
-char *hilo_arena_strdup(hilo_arena *a, const char *s);
-char *hilo_arena_printf(hilo_arena *a, const char *fmt, ...)
+HILO_API char *hilo_arena_strndup(hilo_arena *a, const char *s, size_t len);
+HILO_API char *hilo_arena_strdup(hilo_arena *a, const char *s);
+HILO_API char *hilo_arena_printf(hilo_arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Grows an arena array: returns a copy of old (n elements of size sz)
  * with room for newcap elements. The old block is abandoned to the arena. */
-void *hilo_arena_grow(hilo_arena *a, void *old, size_t n, size_t newcap, size_t sz);
-size_t hilo_arena_bytes(const hilo_arena *a);
+HILO_API void *hilo_arena_grow(hilo_arena *a, void *old, size_t n, size_t newcap, size_t sz);
+HILO_API size_t hilo_arena_bytes(const hilo_arena *a);
 
 /* ---- growable byte buffer (malloc-backed, for printers) ------------- */
 
@@ -42,17 +44,17 @@ typedef struct hilo_buf {
 	bool oom;     /* set once an allocation failed; further appends no-op */
 } hilo_buf;
 
-void hilo_buf_init(hilo_buf *b);
-void hilo_buf_free(hilo_buf *b);
-void hilo_buf_reserve(hilo_buf *b, size_t extra);
-void hilo_buf_put(hilo_buf *b, const char *s, size_t n);
-void hilo_buf_puts(hilo_buf *b, const char *s);
-void hilo_buf_putc(hilo_buf *b, char c);
-void hilo_buf_printf(hilo_buf *b, const char *fmt, ...)
+HILO_API void hilo_buf_init(hilo_buf *b);
+HILO_API void hilo_buf_free(hilo_buf *b);
+HILO_API void hilo_buf_reserve(hilo_buf *b, size_t extra);
+HILO_API void hilo_buf_put(hilo_buf *b, const char *s, size_t n);
+HILO_API void hilo_buf_puts(hilo_buf *b, const char *s);
+HILO_API void hilo_buf_putc(hilo_buf *b, char c);
+HILO_API void hilo_buf_printf(hilo_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void hilo_buf_vprintf(hilo_buf *b, const char *fmt, va_list ap);
-void hilo_buf_put_i64(hilo_buf *b, int64_t v);
-const char *hilo_buf_cstr(hilo_buf *b);
+HILO_API void hilo_buf_vprintf(hilo_buf *b, const char *fmt, va_list ap);
+HILO_API void hilo_buf_put_i64(hilo_buf *b, int64_t v);
+HILO_API const char *hilo_buf_cstr(hilo_buf *b);
 
 /* ---- interned strings ----------------------------------------------- */
 
@@ -60,9 +62,9 @@ const char *hilo_buf_cstr(hilo_buf *b);
  * equal strings interned in one table are the same pointer. */
 typedef struct hilo_strtab hilo_strtab;
 
-hilo_strtab *hilo_strtab_create(hilo_arena *a);
-const char *hilo_intern(hilo_strtab *t, const char *s, size_t len);
-const char *hilo_intern_cstr(hilo_strtab *t, const char *s);
+HILO_API hilo_strtab *hilo_strtab_create(hilo_arena *a);
+HILO_API const char *hilo_intern(hilo_strtab *t, const char *s, size_t len);
+HILO_API const char *hilo_intern_cstr(hilo_strtab *t, const char *s);
 
 /* ---- pointer map (malloc-backed; keys are any non-NULL pointers) ---- */
 
@@ -72,12 +74,12 @@ typedef struct hilo_ptrmap {
 	size_t cap, n;
 } hilo_ptrmap;
 
-void hilo_ptrmap_init(hilo_ptrmap *m);
-void hilo_ptrmap_free(hilo_ptrmap *m);
-void hilo_ptrmap_clear(hilo_ptrmap *m);
+HILO_API void hilo_ptrmap_init(hilo_ptrmap *m);
+HILO_API void hilo_ptrmap_free(hilo_ptrmap *m);
+HILO_API void hilo_ptrmap_clear(hilo_ptrmap *m);
 /* Returns false only when out of memory. */
-bool hilo_ptrmap_put(hilo_ptrmap *m, const void *key, void *val);
-void *hilo_ptrmap_get(const hilo_ptrmap *m, const void *key);
+HILO_API bool hilo_ptrmap_put(hilo_ptrmap *m, const void *key, void *val);
+HILO_API void *hilo_ptrmap_get(const hilo_ptrmap *m, const void *key);
 
 typedef struct hilo_diags hilo_diags;
 
@@ -85,7 +87,7 @@ typedef struct hilo_diags hilo_diags;
 
 /* Reads a whole file ("-" = stdin) into a malloc'ed buffer (NUL-terminated,
  * *len excludes the NUL). On failure returns NULL and adds a diagnostic. */
-char *hilo_read_file(const char *path, size_t *len, hilo_diags *d);
+HILO_API char *hilo_read_file(const char *path, size_t *len, hilo_diags *d);
 /* The output routine of every tool (-o, --remarks). path "-" is standard
  * output. A regular file (or a new one) is written atomically: a temporary
  * file in the same folder, fsync, then rename; a symbolic link is resolved
@@ -95,7 +97,7 @@ char *hilo_read_file(const char *path, size_t *len, hilo_diags *d);
  * a replaced file is untouched, no temporary is left and a diagnostic is
  * added. -DHILO_FAULT_INJECTION=ON builds honour HILO_FAIL_WRITE=K (the
  * K-th write(2) of this routine fails). */
-bool hilo_write_output(const char *path, const void *data, size_t len, hilo_diags *d);
+HILO_API bool hilo_write_output(const char *path, const void *data, size_t len, hilo_diags *d);
 
 /* ---- diagnostics ---------------------------------------------------- */
 
@@ -121,23 +123,23 @@ struct hilo_diags {
 	size_t max_errors; /* 0 = unlimited; later errors are counted only */
 };
 
-void hilo_diags_init(hilo_diags *d);
-void hilo_diags_free(hilo_diags *d);
+HILO_API void hilo_diags_init(hilo_diags *d);
+HILO_API void hilo_diags_free(hilo_diags *d);
 /* Adds a diagnostic; src/srclen is the whole source buffer (or NULL) used
  * to extract the line for the caret display. */
-void hilo_diag_add(hilo_diags *d, hilo_severity sev, const char *file,
+HILO_API void hilo_diag_add(hilo_diags *d, hilo_severity sev, const char *file,
 	int line, int col, const char *src, size_t srclen, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
-void hilo_diag_addv(hilo_diags *d, hilo_severity sev, const char *file,
+HILO_API void hilo_diag_addv(hilo_diags *d, hilo_severity sev, const char *file,
 	int line, int col, const char *src, size_t srclen, const char *code,
 	const char *fmt, va_list ap);
 /* Prints "FILE:LINE:COL: error: MSG" then the source line and a caret. */
-void hilo_diags_print(FILE *f, const hilo_diags *d);
+HILO_API void hilo_diags_print(FILE *f, const hilo_diags *d);
 
 /* Internal invariant break: reports file/line and aborts. Only for bugs,
  * never for bad input. */
 #define HILO_PANIC(msg) hilo_panic(__FILE__, __LINE__, (msg))
-void hilo_panic(const char *file, int line, const char *msg)
+HILO_API void hilo_panic(const char *file, int line, const char *msg)
 	__attribute__((noreturn));
 
 #endif

@@ -26,34 +26,34 @@
 typedef struct hilo_handle hilo_handle;
 
 /* Frees a result of this API (NULL is fine). */
-void hilo_free(void *p);
+HILO_API void hilo_free(void *p);
 
 /* ---- loading and writing ------------------------------------------------ */
 
 /* Parses HLO text (any print style), then verifies it. filename is used in
  * diagnostics only (NULL: "<text>"). */
-hilo_handle *hilo_handle_from_text(const char *text, size_t len, const char *filename,
+HILO_API hilo_handle *hilo_handle_from_text(const char *text, size_t len, const char *filename,
 	char **error);
 /* Reads a binary HloModuleProto (or HloSnapshot / HloProto wrapper). */
-hilo_handle *hilo_handle_from_proto(const void *data, size_t len, const char *filename,
+HILO_API hilo_handle *hilo_handle_from_proto(const void *data, size_t len, const char *filename,
 	char **error);
 /* Reads a file, text or binary proto detected from its content. */
-hilo_handle *hilo_handle_load(const char *path, char **error);
-void hilo_handle_free(hilo_handle *h);
+HILO_API hilo_handle *hilo_handle_load(const char *path, char **error);
+HILO_API void hilo_handle_free(hilo_handle *h);
 /* The module, for C callers that want the full IR API (owned by h). */
-hilo_module *hilo_handle_module(hilo_handle *h);
+HILO_API hilo_module *hilo_handle_module(hilo_handle *h);
 
 /* Prints the module; style is "auto" (NULL), "default", "long" or "short". */
-char *hilo_handle_to_text(hilo_handle *h, const char *style, char **error);
+HILO_API char *hilo_handle_to_text(hilo_handle *h, const char *style, char **error);
 /* The module as a binary HloModuleProto; *len receives its size. */
-void *hilo_handle_to_proto(hilo_handle *h, size_t *len, char **error);
+HILO_API void *hilo_handle_to_proto(hilo_handle *h, size_t *len, char **error);
 
 /* ---- passes -------------------------------------------------------------- */
 
 /* [{"name": ..., "description": ...}, ...] in registry order. */
-char *hilo_passes_json(void);
+HILO_API char *hilo_passes_json(void);
 /* {"neuron": ["simplify-concat", ...]} */
-char *hilo_pipelines_json(void);
+HILO_API char *hilo_pipelines_json(void);
 
 /* Runs passes on the module. passes: comma-separated pass names, and
  * "pipeline:NAME" for a named pipeline. equivalence: NULL or "" (none),
@@ -71,7 +71,7 @@ char *hilo_pipelines_json(void);
  * On failure (unknown pass, a pass error, IR the verifier rejects, an
  * equivalence failure) returns NULL with the diagnostics in *error and
  * leaves the module as it was. */
-char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each,
+HILO_API char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each,
 	const char *equivalence, int inputs, uint64_t seed, char **error);
 
 /* ---- evaluation ------------------------------------------------------------ */
@@ -79,7 +79,7 @@ char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each
 /* {"parameters": [{"dtype": "f32", "dims": [2, 3], "bytes": 24}, ...],
  *  "outputs": [...]} for the entry computation; tuple results are listed
  * as their leaves in order. dtype is HLO's element type name. */
-char *hilo_handle_signature_json(hilo_handle *h);
+HILO_API char *hilo_handle_signature_json(hilo_handle *h);
 
 /* Evaluates the entry computation with the reference evaluator. inputs[k]
  * holds sizes[k] bytes for parameter k: dense, row-major, one element per
@@ -90,11 +90,11 @@ char *hilo_handle_signature_json(hilo_handle *h);
  * Returns the number of outputs (tuple leaves), or -1 with *error. The
  * outputs stay readable through hilo_handle_output until the next
  * evaluation or hilo_handle_free. */
-int hilo_handle_evaluate(hilo_handle *h, size_t n, const void *const *inputs,
+HILO_API int hilo_handle_evaluate(hilo_handle *h, size_t n, const void *const *inputs,
 	const size_t *sizes, uint64_t seed, uint64_t budget, char **error);
 /* Output k of the last evaluation: its bytes (layout as for inputs) and,
  * in *json, {"dtype","dims","bytes"} (malloc'd; NULL to skip). NULL when k
  * is out of range. The bytes are owned by h. */
-const void *hilo_handle_output(hilo_handle *h, size_t k, size_t *len, char **json);
+HILO_API const void *hilo_handle_output(hilo_handle *h, size_t k, size_t *len, char **json);
 
 #endif

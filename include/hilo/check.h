@@ -58,8 +58,8 @@ typedef struct hilo_validate_summary {
 } hilo_validate_summary;
 
 /* NULL when out of memory. */
-hilo_validator *hilo_validator_create(const hilo_validate_opts *o);
-void hilo_validator_destroy(hilo_validator *v);
+HILO_API hilo_validator *hilo_validator_create(const hilo_validate_opts *o);
+HILO_API void hilo_validator_destroy(hilo_validator *v);
 
 /* Judges every rewrite pass `pass` made to turn `before` into `after`
  * (both modules are only read; their instructions' aux/mark scratch
@@ -70,9 +70,9 @@ void hilo_validator_destroy(hilo_validator *v);
  * (metadata aside): the caller may then keep `before` as the snapshot for
  * the next pass instead of cloning again. Returns false only when out of
  * memory. */
-bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *after,
+HILO_API bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *after,
 	const char *pass, const hilo_run_state *run, hilo_diags *d, bool *identical);
 
-void hilo_validator_summary(const hilo_validator *v, hilo_validate_summary *s);
+HILO_API void hilo_validator_summary(const hilo_validator *v, hilo_validate_summary *s);
 
 #endif

@@ -44,7 +44,7 @@ typedef struct hilo_driver_opts {
 
 /* The pass names of a named pipeline ("neuron"), or NULL if there is no
  * such pipeline. The names need not all be registered. */
-const char *const *hilo_pipeline_passes(const char *pipeline, size_t *n);
+HILO_API const char *const *hilo_pipeline_passes(const char *pipeline, size_t *n);
 
 /* Runs passes[0..n) in order on m. stats, when non-NULL, receives one
  * entry per pass that ran (n entries at most). On a pass error or a
@@ -54,7 +54,7 @@ const char *const *hilo_pipeline_passes(const char *pipeline, size_t *n);
  * the last one (n > 0): a failure there is HILO_DRIVER_VERIFY_ERROR naming
  * the last pass that ran, so a caller never writes a module the verifier
  * rejects. */
-hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passes,
+HILO_API hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passes,
 	size_t n, const hilo_driver_opts *o, hilo_diags *d, hilo_pass_stat *stats);
 
 #endif

@@ -28,7 +28,7 @@ typedef struct hilo_eval_opts {
  * constant folding). Returns NULL and adds a diagnostic when the op can't
  * be evaluated (elided constant, unsupported, over budget). Called
  * computations (reduce, map, sort, call, while, ...) are evaluated too. */
-hilo_literal *hilo_eval_instr(hilo_module *m, const hilo_instr *i,
+HILO_API hilo_literal *hilo_eval_instr(hilo_module *m, const hilo_instr *i,
 	hilo_literal *const *operands, hilo_diags *d);
 
 /* Evaluates one instruction as it runs inside a computation (uninterpreted
@@ -36,12 +36,12 @@ hilo_literal *hilo_eval_instr(hilo_module *m, const hilo_instr *i,
  * the rewrite validator's cone tests. Work is charged to *used against
  * o->budget (0 = default), so one budget can span many calls. NULL +
  * diagnostic on failure; the result lives in m's arena. */
-hilo_literal *hilo_eval_instr_in(hilo_module *m, const hilo_instr *i,
+HILO_API hilo_literal *hilo_eval_instr_in(hilo_module *m, const hilo_instr *i,
 	hilo_literal *const *operands, const hilo_eval_opts *o, uint64_t *used, hilo_diags *d);
 
 /* Evaluates comp on args (literals allocated in m's arena). NULL +
  * diagnostic on failure. o may be NULL (defaults). */
-hilo_literal *hilo_eval_comp(hilo_module *m, const hilo_comp *c,
+HILO_API hilo_literal *hilo_eval_comp(hilo_module *m, const hilo_comp *c,
 	hilo_literal *const *args, const hilo_eval_opts *o, hilo_diags *d);
 
 typedef struct hilo_equiv_report {
@@ -53,22 +53,22 @@ typedef struct hilo_equiv_report {
  * (seed, seed+1, ...) and compares outputs bit for bit (NaN == NaN). n is
  * raised to hilo_eval_index_sweep(before, entry) so every value of small
  * index ranges is tried. */
-void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
+HILO_API void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
 	uint64_t seed, const hilo_eval_opts *o, hilo_equiv_report *r);
 
 /* ---- helpers shared by hilo-run and tests ---------------------------- */
 
 /* Allocates a zero-filled literal of the given shape (tuples recursively)
  * in m's arena. NULL when the shape is too large to hold. */
-hilo_literal *hilo_literal_create(hilo_module *m, const hilo_shape *s);
+HILO_API hilo_literal *hilo_literal_create(hilo_module *m, const hilo_shape *s);
 
 /* Deep-copies a literal (and its shape) into m's arena. */
-hilo_literal *hilo_literal_copy(hilo_module *m, const hilo_literal *l);
+HILO_API hilo_literal *hilo_literal_copy(hilo_module *m, const hilo_literal *l);
 
 /* Fills a literal with seeded pseudo-random values suited to the element
  * type (floats in [-8, 8) on a 1/4096 grid, small integers, random preds).
  * The same (seed, stream) gives the same values on every host. */
-void hilo_literal_fill_random(hilo_literal *l, uint64_t seed, uint64_t stream);
+HILO_API void hilo_literal_fill_random(hilo_literal *l, uint64_t seed, uint64_t stream);
 
 /* Random inputs for every parameter of comp (stream = parameter number).
  * Returns an arena array of comp->nparams literals, NULL (+ diagnostic) on
@@ -85,21 +85,21 @@ void hilo_literal_fill_random(hilo_literal *l, uint64_t seed, uint64_t stream);
  * exactly (see hilo_eval_index_sweep); otherwise values are drawn from the
  * ranges (one in eight from the small-integer distribution). Other
  * parameters are filled by hilo_literal_fill_random. */
-hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
+HILO_API hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
 	uint64_t seed, uint64_t budget, hilo_diags *d);
 
 /* Describes the first element where a and b differ (NaN == NaN) into msg:
  * "output{path} element [i,j]: before=X after=Y (seed S)". Returns false
  * when they are equal. */
-bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_literal *b, uint64_t seed,
+HILO_API bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_literal *b, uint64_t seed,
 	char *msg, size_t cap);
 
 /* How many consecutive seeds hilo_eval_random_args needs so that every
  * index-aware parameter of c takes every value of its ranges (0 when no
  * parameter has ranges of at most 64 values). */
-int hilo_eval_index_sweep(const hilo_module *m, const hilo_comp *c);
+HILO_API int hilo_eval_index_sweep(const hilo_module *m, const hilo_comp *c);
 
 /* Bitwise equality with NaN == NaN (any payload) for float types. */
-bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b);
+HILO_API bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b);
 
 #endif

@@ -9,23 +9,23 @@
 
 /* Raw bits of value v converted to small-float type t (f16, bf16, f8*,
  * f6*, f4*). For f32/f64 use the C types directly. */
-uint32_t hilo_float_encode(hilo_ptype t, double v);
+HILO_API uint32_t hilo_float_encode(hilo_ptype t, double v);
 /* The exact value of raw bits in small-float type t. */
-double hilo_float_decode(hilo_ptype t, uint32_t bits);
+HILO_API double hilo_float_decode(hilo_ptype t, uint32_t bits);
 
 /* Reads element k of a literal buffer of type t as double (floats and
  * ints; complex gives the real part). */
-double hilo_elem_get_f64(hilo_ptype t, const void *data, size_t k);
+HILO_API double hilo_elem_get_f64(hilo_ptype t, const void *data, size_t k);
 /* Reads element k as int64 (ints, pred); floats are truncated. */
-int64_t hilo_elem_get_i64(hilo_ptype t, const void *data, size_t k);
+HILO_API int64_t hilo_elem_get_i64(hilo_ptype t, const void *data, size_t k);
 /* Writes element k of type t from a double / int64 (ints wrap to width,
  * floats round to nearest even). */
-void hilo_elem_set_f64(hilo_ptype t, void *data, size_t k, double v);
-void hilo_elem_set_i64(hilo_ptype t, void *data, size_t k, int64_t v);
+HILO_API void hilo_elem_set_f64(hilo_ptype t, void *data, size_t k, double v);
+HILO_API void hilo_elem_set_i64(hilo_ptype t, void *data, size_t k, int64_t v);
 
 /* Appends a float of type t as XLA prints it in literals
  * (RoundTripFpToString: digits10 if that round-trips, else max_digits10;
  * inf, -inf, nan, -nan, nan(0x...) for payloads). */
-void hilo_format_float(hilo_buf *b, hilo_ptype t, const void *data, size_t k);
+HILO_API void hilo_format_float(hilo_buf *b, hilo_ptype t, const void *data, size_t k);
 
 #endif

@@ -6,23 +6,23 @@
 
 /* Parses one module. On error returns NULL and adds located diagnostics
  * (filename is used in them). The source need not be NUL-terminated. */
-hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
+HILO_API hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
 	hilo_diags *diags);
 
 /* Prints the module. HILO_STYLE_AUTO uses the style the input was in.
  * Returns false only when out of memory. */
-bool hilo_print_text(hilo_buf *out, const hilo_module *m, hilo_print_style style);
+HILO_API bool hilo_print_text(hilo_buf *out, const hilo_module *m, hilo_print_style style);
 
 /* Parses a literal in HLO syntax ("f32[2] {1, 2}") for the given shape
  * when shape is non-NULL (else the text must start with a shape). */
-hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
+HILO_API hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
 	const char *filename, hilo_diags *diags);
 /* Reads an input literal as hilo-run --input does: "SHAPE VALUES" in
  * XLA's literal text ("f32[2] {1, 2}", "(s32[], f32[2]) (1, {2, 3})",
  * a layout after the shape is allowed). NULL + diagnostic on bad input
  * or elided values. */
-hilo_literal *hilo_read_input_literal(hilo_module *m, const char *txt, size_t len,
+HILO_API hilo_literal *hilo_read_input_literal(hilo_module *m, const char *txt, size_t len,
 	const char *path, hilo_diags *d);
-void hilo_print_literal(hilo_buf *out, const hilo_literal *lit, bool with_shape);
+HILO_API void hilo_print_literal(hilo_buf *out, const hilo_literal *lit, bool with_shape);
 
 #endif

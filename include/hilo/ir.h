@@ -35,11 +35,11 @@ typedef enum hilo_opcode {
 	HILO_OP_COUNT
 } hilo_opcode;
 
-const char *hilo_opcode_name(hilo_opcode op);
-int hilo_opcode_arity(hilo_opcode op);        /* -1 = variadic */
-unsigned hilo_opcode_flags(hilo_opcode op);
+HILO_API const char *hilo_opcode_name(hilo_opcode op);
+HILO_API int hilo_opcode_arity(hilo_opcode op);        /* -1 = variadic */
+HILO_API unsigned hilo_opcode_flags(hilo_opcode op);
 /* Returns HILO_OP_COUNT when the name is not an opcode. */
-hilo_opcode hilo_opcode_lookup(const char *s, size_t len);
+HILO_API hilo_opcode hilo_opcode_lookup(const char *s, size_t len);
 
 /* ---- shapes ----------------------------------------------------------- */
 
@@ -57,26 +57,26 @@ typedef enum hilo_ptype {
 	HILO_T_COUNT
 } hilo_ptype;
 
-const char *hilo_ptype_name(hilo_ptype t);
-hilo_ptype hilo_ptype_lookup(const char *s, size_t len); /* INVALID if none */
+HILO_API const char *hilo_ptype_name(hilo_ptype t);
+HILO_API hilo_ptype hilo_ptype_lookup(const char *s, size_t len); /* INVALID if none */
 /* Storage size of one element in bytes in hilo literals (sub-byte types
  * take one byte each; pred one byte; tuple/token/opaque 0). */
-int hilo_ptype_bytes(hilo_ptype t);
+HILO_API int hilo_ptype_bytes(hilo_ptype t);
 /* Bit width as XLA defines it (pred 1... s4 4, f8 8, ...). */
-int hilo_ptype_bits(hilo_ptype t);
-bool hilo_ptype_is_float(hilo_ptype t);   /* incl. f8/f6/f4 variants */
-bool hilo_ptype_is_complex(hilo_ptype t);
-bool hilo_ptype_is_signed_int(hilo_ptype t);
-bool hilo_ptype_is_unsigned_int(hilo_ptype t);
-bool hilo_ptype_is_int(hilo_ptype t);     /* signed or unsigned */
+HILO_API int hilo_ptype_bits(hilo_ptype t);
+HILO_API bool hilo_ptype_is_float(hilo_ptype t);   /* incl. f8/f6/f4 variants */
+HILO_API bool hilo_ptype_is_complex(hilo_ptype t);
+HILO_API bool hilo_ptype_is_signed_int(hilo_ptype t);
+HILO_API bool hilo_ptype_is_unsigned_int(hilo_ptype t);
+HILO_API bool hilo_ptype_is_int(hilo_ptype t);     /* signed or unsigned */
 /* The comparison type compare's operands of element type t get when
  * type= is absent: "SIGNED" (signed ints), "UNSIGNED" (unsigned ints,
  * pred), "FLOAT" (floats, complex); NULL for other types. */
-const char *hilo_compare_default_type(hilo_ptype t);
+HILO_API const char *hilo_compare_default_type(hilo_ptype t);
 /* Whether compare's type= value (NULL: absent) is valid for operands of
  * element type t, as XLA's verifier has it: the default type, or
  * TOTALORDER on real floats. */
-bool hilo_compare_type_ok(hilo_ptype t, const char *type);
+HILO_API bool hilo_compare_type_ok(hilo_ptype t, const char *type);
 
 enum { HILO_DIM_STATIC = 0, HILO_DIM_BOUNDED = 1, HILO_DIM_UNBOUNDED = 2 };
 
@@ -102,22 +102,22 @@ struct hilo_shape {
 };
 
 /* Number of elements of an array shape, or -1 on overflow past 2^62. */
-int64_t hilo_shape_elements(const hilo_shape *s);
+HILO_API int64_t hilo_shape_elements(const hilo_shape *s);
 /* Bytes of an array shape's elements as hilo literals store them, or -1
  * when the element count or the byte size overflows int64. */
-int64_t hilo_shape_bytes(const hilo_shape *s);
-bool hilo_shape_is_tuple(const hilo_shape *s);
-bool hilo_shape_is_array(const hilo_shape *s);
+HILO_API int64_t hilo_shape_bytes(const hilo_shape *s);
+HILO_API bool hilo_shape_is_tuple(const hilo_shape *s);
+HILO_API bool hilo_shape_is_array(const hilo_shape *s);
 /* Same element type and dims (layout ignored). */
-bool hilo_shape_compatible(const hilo_shape *a, const hilo_shape *b);
+HILO_API bool hilo_shape_compatible(const hilo_shape *a, const hilo_shape *b);
 /* Same type, dims, dynamic flags and layout. */
-bool hilo_shape_equal(const hilo_shape *a, const hilo_shape *b);
+HILO_API bool hilo_shape_equal(const hilo_shape *a, const hilo_shape *b);
 /* Renders the shape as XLA prints it (with layout when it has one). */
-void hilo_shape_print(hilo_buf *b, const hilo_shape *s);
+HILO_API void hilo_shape_print(hilo_buf *b, const hilo_shape *s);
 /* The same without layouts (XLA's HumanString, used in signatures). */
-void hilo_shape_print_human(hilo_buf *b, const hilo_shape *s);
+HILO_API void hilo_shape_print_human(hilo_buf *b, const hilo_shape *s);
 /* Formats into an arena (for messages). */
-char *hilo_shape_str(hilo_arena *a, const hilo_shape *s);
+HILO_API char *hilo_shape_str(hilo_arena *a, const hilo_shape *s);
 
 /* ---- literals --------------------------------------------------------- */
 
@@ -281,88 +281,88 @@ struct hilo_module {
 
 /* ---- lifecycle -------------------------------------------------------- */
 
-hilo_module *hilo_module_create(const char *name);
-void hilo_module_destroy(hilo_module *m);
-hilo_comp *hilo_comp_create(hilo_module *m, const char *name);
+HILO_API hilo_module *hilo_module_create(const char *name);
+HILO_API void hilo_module_destroy(hilo_module *m);
+HILO_API hilo_comp *hilo_comp_create(hilo_module *m, const char *name);
 /* Appends (or inserts before `before`, which may be NULL) in print order. */
-void hilo_module_add_comp(hilo_module *m, hilo_comp *c, hilo_comp *before);
-void hilo_module_remove_comp(hilo_module *m, hilo_comp *c);
-hilo_comp *hilo_module_find_comp(const hilo_module *m, const char *name);
+HILO_API void hilo_module_add_comp(hilo_module *m, hilo_comp *c, hilo_comp *before);
+HILO_API void hilo_module_remove_comp(hilo_module *m, hilo_comp *c);
+HILO_API hilo_comp *hilo_module_find_comp(const hilo_module *m, const char *name);
 
 /* Returns a module-unique name derived from base ("add" -> "add.3"). */
-const char *hilo_module_unique_name(hilo_module *m, const char *base);
+HILO_API const char *hilo_module_unique_name(hilo_module *m, const char *base);
 /* Records a name as used (the parser calls this). */
-void hilo_module_claim_name(hilo_module *m, const char *name);
+HILO_API void hilo_module_claim_name(hilo_module *m, const char *name);
 
 /* ---- instruction construction ------------------------------------------ */
 
 /* Creates an instruction (not yet in any computation) with a fresh id.
  * name may be NULL: a unique name is derived from the opcode. */
-hilo_instr *hilo_instr_create(hilo_module *m, hilo_opcode op, hilo_shape *shape,
+HILO_API hilo_instr *hilo_instr_create(hilo_module *m, hilo_opcode op, hilo_shape *shape,
 	const char *name);
-void hilo_instr_add_operand(hilo_module *m, hilo_instr *i, hilo_instr *op);
-void hilo_instr_set_operand(hilo_module *m, hilo_instr *i, uint32_t slot, hilo_instr *op);
+HILO_API void hilo_instr_add_operand(hilo_module *m, hilo_instr *i, hilo_instr *op);
+HILO_API void hilo_instr_set_operand(hilo_module *m, hilo_instr *i, uint32_t slot, hilo_instr *op);
 /* Drops all operands (updating their use lists). */
-void hilo_instr_clear_operands(hilo_instr *i);
-void hilo_instr_add_called(hilo_module *m, hilo_instr *i, hilo_comp *c);
-void hilo_instr_add_ctrl_pred(hilo_module *m, hilo_instr *i, hilo_instr *pred);
-void hilo_instr_remove_ctrl_deps(hilo_instr *i);
+HILO_API void hilo_instr_clear_operands(hilo_instr *i);
+HILO_API void hilo_instr_add_called(hilo_module *m, hilo_instr *i, hilo_comp *c);
+HILO_API void hilo_instr_add_ctrl_pred(hilo_module *m, hilo_instr *i, hilo_instr *pred);
+HILO_API void hilo_instr_remove_ctrl_deps(hilo_instr *i);
 
 /* Attribute helpers. get returns NULL when absent. set replaces an
  * existing attribute in place or inserts it in canonical position. */
-hilo_attr *hilo_instr_attr(const hilo_instr *i, const char *key);
-hilo_attr *hilo_instr_set_attr(hilo_module *m, hilo_instr *i, const char *key,
+HILO_API hilo_attr *hilo_instr_attr(const hilo_instr *i, const char *key);
+HILO_API hilo_attr *hilo_instr_set_attr(hilo_module *m, hilo_instr *i, const char *key,
 	hilo_attr_kind kind);
-void hilo_instr_remove_attr(hilo_instr *i, const char *key);
-void hilo_attr_set_ints(hilo_module *m, hilo_attr *a, const int64_t *v, int n);
+HILO_API void hilo_instr_remove_attr(hilo_instr *i, const char *key);
+HILO_API void hilo_attr_set_ints(hilo_module *m, hilo_attr *a, const int64_t *v, int n);
 /* Convenience readers: return false when absent or of another kind. */
-bool hilo_instr_get_int(const hilo_instr *i, const char *key, int64_t *out);
-const int64_t *hilo_instr_get_ints(const hilo_instr *i, const char *key, int *n);
-bool hilo_instr_get_bool(const hilo_instr *i, const char *key, bool *out);
-const char *hilo_instr_get_string(const hilo_instr *i, const char *key);
-const char *hilo_instr_get_enum(const hilo_instr *i, const char *key);
-hilo_comp *hilo_instr_get_comp(const hilo_instr *i, const char *key);
+HILO_API bool hilo_instr_get_int(const hilo_instr *i, const char *key, int64_t *out);
+HILO_API const int64_t *hilo_instr_get_ints(const hilo_instr *i, const char *key, int *n);
+HILO_API bool hilo_instr_get_bool(const hilo_instr *i, const char *key, bool *out);
+HILO_API const char *hilo_instr_get_string(const hilo_instr *i, const char *key);
+HILO_API const char *hilo_instr_get_enum(const hilo_instr *i, const char *key);
+HILO_API hilo_comp *hilo_instr_get_comp(const hilo_instr *i, const char *key);
 
 /* Metadata: get op_name (unquoted, unescaped into the arena) or NULL. */
-const char *hilo_instr_op_name(hilo_module *m, const hilo_instr *i);
+HILO_API const char *hilo_instr_op_name(hilo_module *m, const hilo_instr *i);
 /* Sets op_name to the given (unescaped) text, keeping other entries. */
-void hilo_instr_set_op_name(hilo_module *m, hilo_instr *i, const char *op_name);
+HILO_API void hilo_instr_set_op_name(hilo_module *m, hilo_instr *i, const char *op_name);
 
 /* Deep-copies an instruction's attributes, metadata, literal and called
  * computations (not operands) into a new instruction with a fresh id. */
-hilo_instr *hilo_instr_clone(hilo_module *m, const hilo_instr *src, const char *name);
+HILO_API hilo_instr *hilo_instr_clone(hilo_module *m, const hilo_instr *src, const char *name);
 
-bool hilo_instr_has_side_effect(const hilo_module *m, const hilo_instr *i);
+HILO_API bool hilo_instr_has_side_effect(const hilo_module *m, const hilo_instr *i);
 
 /* ---- computation editing ------------------------------------------------ */
 
 /* Appends to the end, or inserts before `before`. */
-void hilo_comp_append(hilo_comp *c, hilo_instr *i);
-void hilo_comp_insert_before(hilo_comp *c, hilo_instr *before, hilo_instr *i);
+HILO_API void hilo_comp_append(hilo_comp *c, hilo_instr *i);
+HILO_API void hilo_comp_insert_before(hilo_comp *c, hilo_instr *before, hilo_instr *i);
 /* Unlinks an instruction that has no users; drops its operands and control
  * edges. The memory stays in the arena. */
-void hilo_comp_remove(hilo_comp *c, hilo_instr *i);
-void hilo_comp_set_root(hilo_comp *c, hilo_instr *root);
+HILO_API void hilo_comp_remove(hilo_comp *c, hilo_instr *i);
+HILO_API void hilo_comp_set_root(hilo_comp *c, hilo_instr *root);
 /* Registers a parameter instruction (op PARAMETER, param_no set). */
-void hilo_comp_add_param(hilo_module *m, hilo_comp *c, hilo_instr *p);
+HILO_API void hilo_comp_add_param(hilo_module *m, hilo_comp *c, hilo_instr *p);
 /* Redirects every use of from to to (operands, and the root). O(uses). */
-void hilo_instr_replace_all_uses(hilo_module *m, hilo_instr *from, hilo_instr *to);
+HILO_API void hilo_instr_replace_all_uses(hilo_module *m, hilo_instr *from, hilo_instr *to);
 
 /* Instructions in post order (operands and control predecessors first),
  * from the roots in list order. Returns an arena array of ninstrs. */
-hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n);
+HILO_API hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n);
 /* Computations in post order of the call graph (callees first). */
-hilo_comp **hilo_module_comp_post_order(hilo_module *m, uint32_t *n);
+HILO_API hilo_comp **hilo_module_comp_post_order(hilo_module *m, uint32_t *n);
 
 /* Clones a computation (and nothing it calls) under a new name; returns
  * the clone, not yet added to the module. If map is non-NULL it receives
  * for each source instruction (by list position) its clone. */
-hilo_comp *hilo_comp_clone(hilo_module *m, hilo_comp *src, const char *name);
+HILO_API hilo_comp *hilo_comp_clone(hilo_module *m, hilo_comp *src, const char *name);
 
 /* Total instruction count over all computations. */
-uint64_t hilo_module_instr_count(const hilo_module *m);
+HILO_API uint64_t hilo_module_instr_count(const hilo_module *m);
 
 /* Deep-copies a whole module (ids and names preserved). */
-hilo_module *hilo_module_clone(const hilo_module *src);
+HILO_API hilo_module *hilo_module_clone(const hilo_module *src);
 
 #endif

@@ -19,15 +19,15 @@
  * dimensions must match; the file's dims must equal want's). NULL plus a
  * diagnostic naming fname on any mismatch or malformed header. The
  * literal lives in m's arena. */
-hilo_literal *hilo_npy_read(hilo_module *m, const void *data, size_t len,
+HILO_API hilo_literal *hilo_npy_read(hilo_module *m, const void *data, size_t len,
 	const hilo_shape *want, const char *fname, hilo_diags *d);
 
 /* Appends the .npy image of an array literal (not a tuple) to out; false
  * for a tuple or elided literal. */
-bool hilo_npy_write(hilo_buf *out, const hilo_literal *l);
+HILO_API bool hilo_npy_write(hilo_buf *out, const hilo_literal *l);
 
 /* The .npy descr hilo writes for an element type ("<f4", "<u2", ...), or
  * NULL for tuple/token/opaque. */
-const char *hilo_npy_descr(hilo_ptype t);
+HILO_API const char *hilo_npy_descr(hilo_ptype t);
 
 #endif

@@ -60,14 +60,14 @@ typedef struct hilo_pass {
 #endif
 
 /* All registered passes, in registry order. */
-const hilo_pass *hilo_pass_list(size_t *n);
+HILO_API const hilo_pass *hilo_pass_list(size_t *n);
 /* NULL if unknown. */
-const hilo_pass *hilo_pass_find(const char *name);
+HILO_API const hilo_pass *hilo_pass_find(const char *name);
 
 /* Writes {"pass","computation","instruction","action","reason"} to the
  * remarks sink (no-op without one). action is "rewritten" or "declined"
  * (or another verb a pass documents). c and i may be NULL. */
-void hilo_remark(hilo_pass_ctx *ctx, const hilo_comp *c, const hilo_instr *i,
+HILO_API void hilo_remark(hilo_pass_ctx *ctx, const hilo_comp *c, const hilo_instr *i,
 	const char *action, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* ---- run state ----------------------------------------------------------
@@ -90,18 +90,18 @@ void hilo_remark(hilo_pass_ctx *ctx, const hilo_comp *c, const hilo_instr *i,
  * nothing is recorded and nothing is proven. Recording may drop a fact when
  * memory runs out; that only makes consumers more conservative. */
 
-hilo_run_state *hilo_run_state_create(void);
-void hilo_run_state_destroy(hilo_run_state *s);
+HILO_API hilo_run_state *hilo_run_state_create(void);
+HILO_API void hilo_run_state_destroy(hilo_run_state *s);
 
 /* Records the effective starts (one per dimension) proved for i. */
-void hilo_proven_starts_set(hilo_pass_ctx *ctx, const hilo_instr *i,
+HILO_API void hilo_proven_starts_set(hilo_pass_ctx *ctx, const hilo_instr *i,
 	const int64_t *starts, int n);
 /* Forgets what was proved for i (e.g. a pass changed i's start operands to
  * values that are not equal to the old ones). */
-void hilo_proven_starts_clear(hilo_pass_ctx *ctx, const hilo_instr *i);
+HILO_API void hilo_proven_starts_clear(hilo_pass_ctx *ctx, const hilo_instr *i);
 /* The starts proved for i, or -1 when nothing is proven. Stores up to max
  * values; returns the dimension count. */
-int hilo_proven_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *out, int max);
+HILO_API int hilo_proven_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *out, int max);
 
 /* ---- known starts (src/passes/known_starts.c) ----------------------------
  * The one reader of "the start of this dynamic-slice / dynamic-update-slice
@@ -115,18 +115,18 @@ int hilo_proven_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *o
  * Returns the rank and stores up to max starts, or -1 when some dimension
  * is unknown or i is not a well-formed dynamic-slice / -update-slice
  * (scalar index operands, or the old single rank-1 index vector). */
-int hilo_known_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *out, int max);
+HILO_API int hilo_known_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *out, int max);
 /* After hilo_known_starts() returned -1: why, for a remark (names the
  * unknown dimension; says "dsidxnow= token ignored: not proven" when the
  * instruction carries input tokens). */
-void hilo_known_starts_why(const hilo_pass_ctx *ctx, const hilo_instr *i, char *buf, size_t n);
+HILO_API void hilo_known_starts_why(const hilo_pass_ctx *ctx, const hilo_instr *i, char *buf, size_t n);
 /* The value of i when it is a constant, or pure index arithmetic
  * (hilo_index_op_foldable) over constants with at most 1024 elements per
  * value and 256 instructions, evaluated with hilo_eval_instr; NULL
  * otherwise. The literal lives in m's arena. */
-hilo_literal *hilo_fold_constant_cone(hilo_module *m, const hilo_instr *i);
+HILO_API hilo_literal *hilo_fold_constant_cone(hilo_module *m, const hilo_instr *i);
 /* The opcodes index folding evaluates (pure, no called computations). */
-bool hilo_index_op_foldable(hilo_opcode op);
+HILO_API bool hilo_index_op_foldable(hilo_opcode op);
 
 typedef struct hilo_assumed_eq {
 	uint32_t replaced_id;    /* the value in the module before the pass */
@@ -136,9 +136,9 @@ typedef struct hilo_assumed_eq {
 } hilo_assumed_eq;
 
 /* Registers that replacing `replaced` by `by` is assumed, not proved. */
-void hilo_rewrite_assume(hilo_pass_ctx *ctx, const hilo_instr *replaced,
+HILO_API void hilo_rewrite_assume(hilo_pass_ctx *ctx, const hilo_instr *replaced,
 	const hilo_instr *by, const char *why);
 /* The assumed equalities registered so far in this run. */
-const hilo_assumed_eq *hilo_run_assumed(const hilo_run_state *s, size_t *n);
+HILO_API const hilo_assumed_eq *hilo_run_assumed(const hilo_run_state *s, size_t *n);
 
 #endif

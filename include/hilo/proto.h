@@ -19,15 +19,15 @@
 /* Parses a binary proto into a new module. On bad input (truncated or
  * corrupt bytes, dangling or duplicate ids, call cycles, unknown opcodes,
  * inconsistent shapes) returns NULL with diagnostics naming filename. */
-hilo_module *hilo_proto_read(const void *data, size_t len, const char *filename,
+HILO_API hilo_module *hilo_proto_read(const void *data, size_t len, const char *filename,
 	hilo_diags *d);
 
 /* Appends the module as a binary HloModuleProto to out. Returns false
  * (with a diagnostic) only when out of memory or the module is not
  * representable. */
-bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d);
+HILO_API bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d);
 
 /* True when the bytes look like a binary proto rather than HLO text. */
-bool hilo_proto_looks_binary(const void *data, size_t len);
+HILO_API bool hilo_proto_looks_binary(const void *data, size_t len);
 
 #endif

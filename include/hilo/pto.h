@@ -25,17 +25,17 @@ typedef enum hilo_pto_runtime {
  * be NUL-terminated and must outlive the program only during this call
  * (the text is copied). Returns NULL and adds located errors to diags on
  * malformed input. */
-hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len,
+HILO_API hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len,
 	hilo_diags *diags);
-void hilo_pto_program_destroy(hilo_pto_program *p);
+HILO_API void hilo_pto_program_destroy(hilo_pto_program *p);
 
 /* Appends the program text to out. */
-void hilo_pto_print(const hilo_pto_program *p, hilo_buf *out);
+HILO_API void hilo_pto_print(const hilo_pto_program *p, hilo_buf *out);
 
 /* legalize-graph-boundary (seed 002 Steps A-D). Returns 0 when the program
  * is legal (possibly rewritten), -1 with GBnnn errors in diags otherwise.
  * On error the program may be partially rewritten and must not be printed. */
-int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt,
+HILO_API int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt,
 	hilo_diags *diags);
 
 /* Rewrites beyond PyPTO's own pass, off by default so the default output
@@ -45,14 +45,14 @@ enum {
 	 * a call-site buffer (trip count x the allocation) */
 	HILO_PTO_SLOT_LOOP_ALLOCATIONS = 1u << 0,
 };
-int hilo_pto_legalize_graph_boundary_ex(hilo_pto_program *p, hilo_pto_runtime rt,
+HILO_API int hilo_pto_legalize_graph_boundary_ex(hilo_pto_program *p, hilo_pto_runtime rt,
 	unsigned flags, hilo_diags *diags);
 
 /* verify-graph-boundary: re-derives the GraphBoundaryLegalized property.
  * Returns the number of violations added to diags (0 = verified). */
-int hilo_pto_verify_graph_boundary(const hilo_pto_program *p, hilo_diags *diags);
+HILO_API int hilo_pto_verify_graph_boundary(const hilo_pto_program *p, hilo_diags *diags);
 
 /* Statistics for --stats style reporting. */
-size_t hilo_pto_statement_count(const hilo_pto_program *p);
+HILO_API size_t hilo_pto_statement_count(const hilo_pto_program *p);
 
 #endif

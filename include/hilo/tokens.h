@@ -21,22 +21,22 @@
  * from the instruction's metadata op_name, else from backend_config.
  * Returns the count (0 if none), storing up to max values into out.
  * Malformed entries are skipped. */
-int hilo_tokens_get(hilo_module *m, const hilo_instr *i, const char *key, int64_t *out, int max);
+HILO_API int hilo_tokens_get(hilo_module *m, const hilo_instr *i, const char *key, int64_t *out, int max);
 
 /* Number of malformed entries of `key` (in the source hilo_tokens_get
  * reads from), for remarks. */
-int hilo_tokens_malformed(hilo_module *m, const hilo_instr *i, const char *key);
+HILO_API int hilo_tokens_malformed(hilo_module *m, const hilo_instr *i, const char *key);
 
 /* Replaces every entry of `key` in op_name with the given values (appends
  * "key<v>" entries, comma-separated after existing text); idempotent. */
-void hilo_tokens_set(hilo_module *m, hilo_instr *i, const char *key, const int64_t *vals, int n);
+HILO_API void hilo_tokens_set(hilo_module *m, hilo_instr *i, const char *key, const int64_t *vals, int n);
 
 /* Removes every entry of `key` (well-formed or malformed) from op_name
  * and/or backend_config (each entry with one adjacent comma; other text
  * kept). True when the instruction changed. */
-bool hilo_tokens_remove(hilo_module *m, hilo_instr *i, const char *key, bool op_name, bool backend);
+HILO_API bool hilo_tokens_remove(hilo_module *m, hilo_instr *i, const char *key, bool op_name, bool backend);
 
 /* Like hilo_tokens_get, reading backend_config only. */
-int hilo_tokens_get_backend(hilo_module *m, const hilo_instr *i, const char *key, int64_t *out, int max);
+HILO_API int hilo_tokens_get_backend(hilo_module *m, const hilo_instr *i, const char *key, int64_t *out, int max);
 
 #endif

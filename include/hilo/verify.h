@@ -9,6 +9,6 @@
  * computations present, operand counts, and shape agreement for the ops
  * the passes rewrite. Adds one diagnostic per problem (located at the
  * instruction's source position when known) and returns false if any. */
-bool hilo_verify(hilo_module *m, const char *filename, hilo_diags *diags);
+HILO_API bool hilo_verify(hilo_module *m, const char *filename, hilo_diags *diags);
 
 #endif

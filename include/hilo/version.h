@@ -9,6 +9,8 @@
 #ifndef HILO_VERSION_H
 #define HILO_VERSION_H
 
+#include "hilo/export.h"
+
 #define HILO_VERSION_MAJOR 0
 #define HILO_VERSION_MINOR 2
 #define HILO_VERSION_PATCH 0
@@ -20,6 +22,6 @@
 	HILO_VERSION_STR_X(HILO_VERSION_MAJOR, HILO_VERSION_MINOR, HILO_VERSION_PATCH)
 
 /* The library's version as "MAJOR.MINOR.PATCH" (static storage). */
-const char *hilo_version(void);
+HILO_API const char *hilo_version(void);
 
 #endif

@@ -37,13 +37,13 @@ typedef struct hilo_dot_opts {
  * matters, dashed edges to called computations, small constants folded
  * into their users' labels. Returns false (with a diagnostic) when
  * `around` names no instruction. o may be NULL. */
-bool hilo_write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
+HILO_API bool hilo_write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
 	hilo_diags *d);
 
 /* The colour category of an opcode: "data-movement", "elementwise",
  * "collective", "custom-call", "control-flow", "constant", "parameter" or
  * "other". */
-const char *hilo_op_category(const hilo_instr *i);
+HILO_API const char *hilo_op_category(const hilo_instr *i);
 
 /* ---- statistics and cost ---------------------------------------------------- */
 
@@ -60,12 +60,12 @@ typedef struct hilo_cost {
 	double bytes_read, bytes_written;
 } hilo_cost;
 
-hilo_cost hilo_instr_cost(const hilo_instr *i);
+HILO_API hilo_cost hilo_instr_cost(const hilo_instr *i);
 
 /* Writes per computation and for the module: instruction counts per
  * opcode, parameter and output bytes, FLOPs and bytes accessed per op
  * category. json selects JSON (one object) instead of text. */
-void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json);
+HILO_API void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json);
 
 /* ---- extraction --------------------------------------------------------------- */
 
@@ -75,7 +75,7 @@ void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json);
  * iotas at the cut stay constants; called computations are carried along.
  * NULL with a diagnostic when there is no such instruction or the result
  * does not verify. */
-hilo_module *hilo_extract(const hilo_module *m, const char *name, int height,
+HILO_API hilo_module *hilo_extract(const hilo_module *m, const char *name, int height,
 	hilo_diags *d);
 
 /* ---- the rewrite report ---------------------------------------------------------- */
@@ -99,15 +99,15 @@ typedef struct hilo_report_info {
 } hilo_report_info;
 
 /* NULL when out of memory. */
-hilo_report *hilo_report_create(const char *title);
-void hilo_report_destroy(hilo_report *r);
+HILO_API hilo_report *hilo_report_create(const char *title);
+HILO_API void hilo_report_destroy(hilo_report *r);
 /* The validator's record hook (hilo_validate_opts.on_record, arg = the
  * report): draws the rewritten region before and after while both
  * modules are alive and folds look-alike rewrites into groups. */
-void hilo_report_on_record(void *arg, const hilo_check_record *rec);
+HILO_API void hilo_report_on_record(void *arg, const hilo_check_record *rec);
 /* Appends the self-contained HTML page to out; pictures are rendered with
  * one run of Graphviz's `dot -Tsvg` (DOT text embedded when it cannot run).
  * False when out of memory. */
-bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *info);
+HILO_API bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *info);
 
 #endif
