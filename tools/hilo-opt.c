@@ -2,9 +2,12 @@
  *
  *   hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]
  *            [--print-style=auto|default|long|short] [--split-input-file]
- *            [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]
+ *            [--format=hlo|pb] [--emit-proto] [--list-passes [--all]] [--verify-each] [--stats]
  *            [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]
  *            [--unroll-markers] [--eval-budget=N] [--assume-equivalent-kernels]
+ *
+ * --list-passes shows the passes a user runs; --all adds the test-only ones
+ * (deliberately unsound, marked "test only").
  *
  * Environment: NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1 is read here
  * (never in the library) and handed to the passes through their context.
@@ -38,6 +41,7 @@ typedef struct options {
 	int format;               /* 0 detect from content, 1 HLO text, 2 binary proto */
 	bool emit_proto;          /* --emit-proto or -o X.pb */
 	bool list_passes;
+	bool list_all;            /* --all: --list-passes shows test-only passes too */
 	bool verify_each;
 	bool stats;
 	bool unroll_markers;
@@ -69,7 +73,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]\n"
 	      "                [--print-style=auto|default|long|short] [--split-input-file]\n"
-	      "                [--format=hlo|pb] [--emit-proto] [--list-passes] [--verify-each] [--stats]\n"
+	      "                [--format=hlo|pb] [--emit-proto] [--list-passes [--all]] [--verify-each] [--stats]\n"
 	      "                [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]\n"
 	      "                [--unroll-markers] [--eval-budget=N] [--assume-equivalent-kernels]\n"
 	      "  --assume-equivalent-kernels: neuron-preprocess-kernel-duplicate-remover performs the\n"
@@ -95,9 +99,11 @@ static void list_known(FILE *f)
 	size_t n;
 	const hilo_pass *p = hilo_pass_list(&n);
 	fputs("known passes:", f);
+	size_t shown = 0;
 	for (size_t k = 0; k < n; k++)
-		fprintf(f, "%s %s", k ? "," : "", p[k].name);
-	fputs(n ? "\n" : " (none)\n", f);
+		if (!p[k].test_only)
+			fprintf(f, "%s %s", shown++ ? "," : "", p[k].name);
+	fputs(shown ? "\n" : " (none)\n", f);
 }
 
 static int add_pass(options *o, const char *name, size_t len, const char *origin)
@@ -193,6 +199,8 @@ static int parse_args(int argc, char **argv, options *o)
 					return rc;
 		} else if (!strcmp(a, "--list-passes")) {
 			o->list_passes = true;
+		} else if (!strcmp(a, "--all")) {
+			o->list_all = true;
 		} else if (!strcmp(a, "--verify-each")) {
 			o->verify_each = true;
 		} else if (!strcmp(a, "--emit=dot")) {
@@ -285,6 +293,10 @@ static int parse_args(int argc, char **argv, options *o)
 			fprintf(stderr, "hilo-opt: error: more than one input file\n");
 			return EXIT_USAGE;
 		}
+	}
+	if (o->list_all && !o->list_passes) {
+		fprintf(stderr, "hilo-opt: error: --all only goes with --list-passes\n");
+		return EXIT_USAGE;
 	}
 	if (!o->input)
 		o->input = "-";
@@ -482,8 +494,17 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	hilo_check_equivalence(ref, m, o->equiv_n, o->seed, &eo, &r);
 	hilo_module_destroy(ref);
 	if (r.status == 1) {
+		/* the whole-module comparison cannot say which rewrite broke it;
+		 * it names the passes that changed the module */
+		char who[512] = "";
+		size_t wl = 0;
+		for (size_t k = 0; k < o->npasses && st[k].pass; k++)
+			if (st[k].result == HILO_PASS_CHANGED && wl < sizeof who)
+				wl += (size_t)snprintf(who + wl, sizeof who - wl, "%s%s", wl ? ", " : "",
+					st[k].pass);
 		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
-			"equivalence check failed: %s", r.message);
+			"equivalence check failed: %s; module changed by pass %s", r.message,
+			who[0] ? who : "(none)");
 		return EXIT_EQUIV;
 	}
 	if (r.status == 2)
@@ -579,12 +600,14 @@ static bool chunk_is_empty(const char *text, size_t len)
 	return true;
 }
 
-static void print_pass_list(void)
+static void print_pass_list(bool all)
 {
 	size_t n;
 	const hilo_pass *p = hilo_pass_list(&n);
 	for (size_t k = 0; k < n; k++)
-		printf("%-44s %s\n", p[k].name, p[k].description);
+		if (all || !p[k].test_only)
+			printf("%-44s %s%s\n", p[k].name, p[k].test_only ? "(test only) " : "",
+				p[k].description);
 }
 
 int main(int argc, char **argv)
@@ -596,7 +619,7 @@ int main(int argc, char **argv)
 	if (rc != EXIT_OK)
 		return rc;
 	if (o.list_passes) {
-		print_pass_list();
+		print_pass_list(o.list_all);
 		return EXIT_OK;
 	}
 	hilo_diags d;

@@ -11,7 +11,10 @@
  * with `hilo_pass_result hilo_pass_<c_ident>(hilo_pass_ctx *ctx)` defined in
  * src/passes/<pass-name>.c. The build copies that list next to the public
  * headers as hilo/passes.def (and installs it), so this header never
- * reaches into the source tree.
+ * reaches into the source tree. TEST_PASS(...) (same arguments) registers
+ * a deliberately unsound pass that exists only to prove the equivalence
+ * checker catches a wrong rewrite: it is marked test_only, never part of a
+ * pipeline, and listed only by `hilo-opt --list-passes --all`.
  */
 #ifndef HILO_PASS_H
 #define HILO_PASS_H
@@ -40,6 +43,8 @@ typedef struct hilo_pass_ctx {
 	bool disable_slice_move_from_param; /* NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1 */
 	bool assume_equivalent_kernels; /* --assume-equivalent-kernels: the kernel dedup
 	                                 * may assume differently configured kernels equal */
+	unsigned planted;        /* test-only passes: HILO_PLANT_* bits (src/passes/planted.h)
+	                          * that make a real pass plant a known bug; always 0 otherwise */
 } hilo_pass_ctx;
 
 typedef hilo_pass_result (*hilo_pass_fn)(hilo_pass_ctx *ctx);
@@ -48,6 +53,7 @@ typedef struct hilo_pass {
 	const char *name;
 	const char *description;
 	hilo_pass_fn run;
+	bool test_only;          /* TEST_PASS in passes.def: unsound on purpose */
 } hilo_pass;
 
 /* Each pass's entry point, for the library's own use (passes that run
@@ -55,11 +61,13 @@ typedef struct hilo_pass {
  * (hilo_pass_find) or the driver; these are not exported. */
 #ifdef HILO_BUILDING_LIBRARY
 #define PASS(id, name, desc) hilo_pass_result hilo_pass_##id(hilo_pass_ctx *ctx);
+#define TEST_PASS(id, name, desc) PASS(id, name, desc)
 #include "hilo/passes.def"
+#undef TEST_PASS
 #undef PASS
 #endif
 
-/* All registered passes, in registry order. */
+/* All registered passes, in registry order (test-only ones included). */
 HILO_API const hilo_pass *hilo_pass_list(size_t *n);
 /* NULL if unknown. */
 HILO_API const hilo_pass *hilo_pass_find(const char *name);

@@ -234,7 +234,7 @@ char *hilo_passes_json(void)
 		hilo_json_str(j.f, p[k].name);
 		fputs(", \"description\": ", j.f);
 		hilo_json_str(j.f, p[k].description);
-		fputc('}', j.f);
+		fputs(p[k].test_only ? ", \"test_only\": true}" : ", \"test_only\": false}", j.f);
 	}
 	fputc(']', j.f);
 	return jfinish(&j);

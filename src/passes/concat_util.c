@@ -1,6 +1,7 @@
 /* Helpers shared by the concatenation passes; see concat_util.h. */
 #include "concat_util.h"
 
+#include "hilo/eval.h"
 #include "hilo/float.h"
 
 #include <stdlib.h>
@@ -121,4 +122,19 @@ hilo_shape *hilo_cu_shape_with_dim(hilo_module *m, const hilo_shape *s, int d, i
 	memcpy(o->dims, s->dims, (size_t)s->rank * sizeof *o->dims);
 	o->dims[d] = n;
 	return o;
+}
+
+hilo_instr *hilo_cu_int_constant(hilo_module *m, hilo_comp *c, hilo_instr *before, hilo_ptype t,
+	int64_t v)
+{
+	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
+	s->type = t;
+	hilo_literal *l = hilo_literal_create(m, s);
+	if (!l)
+		return NULL;
+	hilo_elem_set_i64(t, l->data, 0, v);
+	hilo_instr *i = hilo_instr_create(m, HILO_OP_CONSTANT, s, "constant");
+	i->literal = l;
+	hilo_comp_insert_before(c, before, i);
+	return i;
 }

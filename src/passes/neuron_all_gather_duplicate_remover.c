@@ -61,6 +61,7 @@
  * post order, so no cycle can appear.
  */
 #include "hilo/pass.h"
+#include "planted.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -393,13 +394,15 @@ static void put_other_attrs(hilo_buf *b, const hilo_instr *ag)
 	}
 }
 
-/* The gather's own configuration (everything except its operands). */
-static void put_config(hilo_buf *b, const hilo_instr *ag)
+/* The gather's own configuration (everything except its operands).
+ * with_dim is true (false only while test-all-gather-ignore-dimensions
+ * plants its bug: planted.h). */
+static void put_config(hilo_buf *b, const hilo_instr *ag, bool with_dim)
 {
 	hilo_buf_puts(b, "shape=");
 	hilo_shape_print(b, ag->shape);
 	int n = 0;
-	const int64_t *d = hilo_instr_get_ints(ag, "dimensions", &n);
+	const int64_t *d = with_dim ? hilo_instr_get_ints(ag, "dimensions", &n) : NULL;
 	hilo_buf_puts(b, ";dim=");
 	for (int k = 0; d && k < n; k++) {
 		hilo_buf_put_i64(b, d[k]);
@@ -421,8 +424,11 @@ static void put_config(hilo_buf *b, const hilo_instr *ag)
 /* ---- the up-walk (FindRawParameter) ---------------------------------- */
 
 /* Appends the operand's key to b. Returns NULL on success, else the
- * instruction where the walk stopped (and *why explains). */
-static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, const char **why)
+ * instruction where the walk stopped (and *why explains). seed_key is
+ * false (true only while test-all-gather-ignore-dimensions plants its bug:
+ * planted.h). */
+static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, const char **why,
+	bool seed_key)
 {
 	int64_t *stack = NULL;
 	size_t n = 0, cap = 0;
@@ -518,7 +524,8 @@ static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, cons
 				goto out;
 			}
 			hilo_buf_puts(b, "via-ag[");
-			put_config(b, node);
+			if (!seed_key)
+				put_config(b, node, true);
 			hilo_buf_puts(b, "]");
 			node = node->operands[0];
 			break;
@@ -687,6 +694,7 @@ hilo_pass_result hilo_pass_neuron_all_gather_duplicate_remover(hilo_pass_ctx *ct
 	hilo_module *m = ctx->m;
 	bool changed = false;
 	uint64_t stamp = 0x6a11000000000000ull;
+	bool seed_key = ctx->planted & HILO_PLANT_AG_SEED_KEY;
 	hilo_buf key;
 	hilo_buf_init(&key);
 	key_map seen = {0};
@@ -709,7 +717,7 @@ hilo_pass_result hilo_pass_neuron_all_gather_duplicate_remover(hilo_pass_ctx *ct
 			const hilo_instr *stop = NULL;
 			const char *why = "";
 			for (uint32_t o = 0; o < ag->noperands && !stop; o++) {
-				stop = walk_to_param(&key, ag->operands[o], &why);
+				stop = walk_to_param(&key, ag->operands[o], &why, seed_key);
 				hilo_buf_putc(&key, '|');
 			}
 			if (stop) {
@@ -718,7 +726,7 @@ hilo_pass_result hilo_pass_neuron_all_gather_duplicate_remover(hilo_pass_ctx *ct
 					hilo_opcode_name(stop->op), stop->name, why);
 				continue;
 			}
-			put_config(&key, ag);
+			put_config(&key, ag, !seed_key);
 			if (key.oom) {
 				hilo_buf_free(&key);
 				map_free(&seen);

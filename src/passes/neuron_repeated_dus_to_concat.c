@@ -55,6 +55,7 @@
 #include "hilo/eval.h"
 #include "hilo/float.h"
 #include "hilo/tokens.h"
+#include "planted.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,21 @@ static void sort_by_axis(link *ls, int n, int a)
 		link t = ls[i];
 		int j = i;
 		while (j > 0 && ls[j - 1].start[a] > t.start[a]) {
+			ls[j] = ls[j - 1];
+			j--;
+		}
+		ls[j] = t;
+	}
+}
+
+/* Orders links by iterationidx= (only while test-dus-concat-iteration-order
+ * plants its bug, planted.h: the iteration number is not an offset). */
+static void sort_by_iter(link *ls, int n)
+{
+	for (int i = 1; i < n; i++) {
+		link t = ls[i];
+		int j = i;
+		while (j > 0 && ls[j - 1].iter > t.iter) {
 			ls[j] = ls[j - 1];
 			j--;
 		}
@@ -241,6 +257,8 @@ static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
 		if (i && ls[i].iter < ls[i - 1].iter)
 			iter_order = false;
 	}
+	if (ctx->planted & HILO_PLANT_DUS_ITER_ORDER)
+		sort_by_iter(ls, n);
 	hilo_instr *cat = hilo_instr_create(m, HILO_OP_CONCATENATE, last->shape, "concatenate");
 	for (int i = 0; i < n; i++)
 		hilo_instr_add_operand(m, cat, ls[i].dus->operands[1]);
@@ -304,21 +322,6 @@ static hilo_shape *tuple_shape_edit(hilo_module *m, const hilo_shape *s, int dro
 	if (add)
 		o->elems[o->ntuple++] = add;
 	return o;
-}
-
-/* A scalar integer constant of type t holding v, inserted before `before`. */
-static hilo_instr *int_constant(hilo_module *m, hilo_comp *c, hilo_instr *before, hilo_ptype t, int64_t v)
-{
-	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
-	s->type = t;
-	hilo_literal *l = hilo_literal_create(m, s);
-	if (!l)
-		return NULL;
-	hilo_elem_set_i64(t, l->data, 0, v);
-	hilo_instr *i = hilo_instr_create(m, HILO_OP_CONSTANT, s, "constant");
-	i->literal = l;
-	hilo_comp_insert_before(c, before, i);
-	return i;
 }
 
 /* Checks whether element j of the body's result is DUS(gte(p, j), u, idx)
@@ -438,7 +441,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 		if (!hilo_ptype_is_int(it) || d->operands[2]->shape->rank != 0)
 			it = HILO_T_S32;
 		for (int k = 0; k < rank; k++) {
-			hilo_instr *ci = int_constant(m, c, after, it, st[k]);
+			hilo_instr *ci = hilo_cu_int_constant(m, c, after, it, st[k]);
 			if (!ci)
 				return false;
 			hilo_instr_add_operand(m, nd, ci);

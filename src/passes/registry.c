@@ -5,10 +5,12 @@
 #include <string.h>
 
 static const hilo_pass registry[] = {
-#define PASS(id, name, desc) {name, desc, hilo_pass_##id},
+#define PASS(id, name, desc) {name, desc, hilo_pass_##id, false},
+#define TEST_PASS(id, name, desc) {name, desc, hilo_pass_##id, true},
 #include "passes.def"
+#undef TEST_PASS
 #undef PASS
-	{NULL, NULL, NULL},
+	{NULL, NULL, NULL, false},
 };
 
 const hilo_pass *hilo_pass_list(size_t *n)

@@ -39,21 +39,24 @@
  * as remarks with the seed's diagnostic strings.
  */
 #include "concat_util.h"
+#include "planted.h"
 
 #include <stdlib.h>
 
 enum { MAX_RANK = 64 };
 
 /* Finds k such that window [start, limit) on cdim and full extent elsewhere
- * is exactly operand k; -1 when none. */
+ * is exactly operand k; -1 when none. bias is 0 (1 only while
+ * test-soc-boundary-off-by-one plants its bug: see planted.h). */
 static int match_operand(const hilo_instr *concat, int64_t cdim, const int64_t *start,
-	const int64_t *limit, int rank)
+	const int64_t *limit, int rank, int64_t bias)
 {
 	int64_t running = 0;
 	for (uint32_t k = 0; k < concat->noperands; k++) {
 		const hilo_shape *os = concat->operands[k]->shape;
 		int64_t ext = os->dims[cdim];
-		if (start[cdim] == running && limit[cdim] - running == ext) {
+		int64_t b = running + bias;
+		if (start[cdim] == b && limit[cdim] - b == ext) {
 			bool full = true;
 			for (int d = 0; d < rank && full; d++)
 				if (d != cdim && (start[d] != 0 || limit[d] != os->dims[d]))
@@ -118,7 +121,8 @@ static bool optimize_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 		start[d] = a->v.ints[3 * d];
 		limit[d] = a->v.ints[3 * d + 1];
 	}
-	int k = match_operand(concat, cdim, start, limit, rank);
+	int k = match_operand(concat, cdim, start, limit, rank,
+		(ctx->planted & HILO_PLANT_SOC_BOUNDARY) ? 1 : 0);
 	if (k < 0) {
 		hilo_remark(ctx, s->parent, s, "declined",
 			"instruction=%s operand doesnt match input of concat instruction exactly", s->name);
@@ -154,9 +158,13 @@ static bool optimize_dynamic_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 			"Failed to obtain start indices for instruction=%s (%s)", s->name, why);
 		return false;
 	}
-	for (int d = 0; d < rank; d++)
+	for (int d = 0; d < rank; d++) {
+		if (ctx->planted & HILO_PLANT_SOC_RAW_START)
+			start[d] = hilo_plant_raw_start(s, d, start[d]);
 		limit[d] = start[d] + sizes[d];
-	int k = match_operand(concat, cdim, start, limit, rank);
+	}
+	int k = match_operand(concat, cdim, start, limit, rank,
+		(ctx->planted & HILO_PLANT_SOC_BOUNDARY) ? 1 : 0);
 	if (k < 0) {
 		hilo_remark(ctx, s->parent, s, "declined",
 			"instruction=%s operand doesnt match input of concat instruction exactly", s->name);

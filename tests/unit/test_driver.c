@@ -67,7 +67,7 @@ int main(void)
 	CHECK(st[0].seconds >= 0);
 
 	/* a pass that breaks the IR: verify-each names the pass and the instruction */
-	hilo_pass bad = {"break-ir", "test", break_ir};
+	hilo_pass bad = {.name = "break-ir", .description = "test", .run = break_ir};
 	const hilo_pass *list[2] = {&bad, dce};
 	CHECK_EQ_I64(hilo_run_passes(m, list, 2, &o, &d, st), HILO_DRIVER_VERIFY_ERROR);
 	CHECK(any_diag_contains(&d, "pass 'break-ir'"));
@@ -99,7 +99,7 @@ int main(void)
 	/* a pass error stops the run */
 	hilo_diags_init(&d);
 	m = hilo_parse_text(src, strlen(src), "t.hlo", &d);
-	hilo_pass failing = {"fail", "test", fail_pass};
+	hilo_pass failing = {.name = "fail", .description = "test", .run = fail_pass};
 	const hilo_pass *list2[2] = {&failing, dce};
 	st[1].pass = NULL;
 	CHECK_EQ_I64(hilo_run_passes(m, list2, 2, &o, &d, st), HILO_DRIVER_PASS_ERROR);
