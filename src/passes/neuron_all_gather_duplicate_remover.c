@@ -512,7 +512,8 @@ static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, cons
 				goto out;
 			}
 			hilo_buf_printf(b, "via-ag-start.%lld[", (long long)elem);
-			put_config(b, node);
+			if (!seed_key)
+				put_config(b, node, true);
 			hilo_buf_puts(b, "]");
 			node = node->operands[0];
 			break;

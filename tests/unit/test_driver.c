@@ -80,7 +80,7 @@ int main(void)
 	hilo_diags_init(&d);
 	m = hilo_parse_text(src, strlen(src), "t.hlo", &d);
 	hilo_driver_opts quiet = {.filename = "t.hlo"};
-	hilo_pass noop = {"noop", "test", noop_pass};
+	hilo_pass noop = {.name = "noop", .description = "test", .run = noop_pass};
 	const hilo_pass *list3[2] = {&bad, &noop};
 	CHECK_EQ_I64(hilo_run_passes(m, list3, 2, &quiet, &d, st), HILO_DRIVER_VERIFY_ERROR);
 	CHECK(any_diag_contains(&d, "last pass that ran: 'noop'"));
