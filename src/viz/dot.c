@@ -7,6 +7,7 @@
  * dump still gives a picture a person can read. */
 #include "hilo/hlo_text.h"
 #include "hilo/viz.h"
+#include "viz/viz_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -227,10 +228,10 @@ out:
 	free(dist);
 }
 
-static const hilo_instr *find_instr(const hilo_module *m, const char *name)
+hilo_instr *viz_find_instr(const hilo_module *m, const char *name)
 {
 	for (uint32_t c = 0; c < m->ncomps; c++)
-		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next)
+		for (hilo_instr *i = m->comps[c]->first; i; i = i->next)
 			if (!strcmp(i->name, name))
 				return i;
 	return NULL;
@@ -247,7 +248,7 @@ bool hilo_write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
 	for (size_t k = 0; k < x.o->nhighlight; k++)
 		hilo_ptrmap_put(&x.hl, (void *)((uintptr_t)x.o->highlight[k] + 1), (void *)1);
 	if (x.o->around) {
-		const hilo_instr *t = find_instr(m, x.o->around);
+		const hilo_instr *t = viz_find_instr(m, x.o->around);
 		if (!t) {
 			hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0,
 				"--around: no instruction named '%s'", x.o->around);

@@ -12,6 +12,7 @@
  * entry does not reach are removed, and the result is verified. */
 #include "hilo/verify.h"
 #include "hilo/viz.h"
+#include "viz/viz_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,15 +24,6 @@ typedef struct xctx {
 	uint32_t nparams;
 	bool oom;
 } xctx;
-
-static hilo_instr *find(const hilo_module *m, const char *name)
-{
-	for (uint32_t c = 0; c < m->ncomps; c++)
-		for (hilo_instr *i = m->comps[c]->first; i; i = i->next)
-			if (!strcmp(i->name, name))
-				return i;
-	return NULL;
-}
 
 /* The new instruction standing for old instruction i at depth `depth`
  * below the extracted root (built on first use, operands first). The
@@ -106,7 +98,7 @@ static hilo_instr *build(xctx *x, hilo_instr *root, int height)
 hilo_module *hilo_extract(const hilo_module *src, const char *name, int height,
 	hilo_diags *d)
 {
-	if (!find(src, name)) {
+	if (!viz_find_instr(src, name)) {
 		hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0,
 			"--extract: no instruction named '%s'", name);
 		return NULL;
@@ -116,7 +108,7 @@ hilo_module *hilo_extract(const hilo_module *src, const char *name, int height,
 		hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0, "out of memory");
 		return NULL;
 	}
-	hilo_instr *t = find(m, name);
+	hilo_instr *t = viz_find_instr(m, name);
 	xctx x = {.m = m};
 	hilo_ptrmap_init(&x.map);
 	char ename[512];

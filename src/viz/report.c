@@ -231,7 +231,8 @@ static void html(hilo_buf *b, const char *s)
 }
 
 /* Renders every graph with one `dot -Tsvg` run; svg[k] receives the k-th
- * graph's <svg> element (malloc'd), or NULL when dot could not run. */
+ * graph's <svg> element (malloc'd), or NULL when dots[k] is NULL or dot
+ * could not run. */
 static bool render(char **dots, size_t n, char **svg)
 {
 	for (size_t k = 0; k < n; k++)
@@ -251,8 +252,12 @@ static bool render(char **dots, size_t n, char **svg)
 		unlink(in);
 		return false;
 	}
+	size_t live = 0;
 	for (size_t k = 0; k < n; k++)
-		fputs(dots[k] ? dots[k] : "digraph empty {}\n", f);
+		if (dots[k]) {
+			fputs(dots[k], f);
+			live++;
+		}
 	fclose(f);
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "dot -Tsvg '%s' 2>/dev/null", in);
@@ -287,9 +292,12 @@ static bool render(char **dots, size_t n, char **svg)
 	if (!out)
 		return false;
 	out[len] = 0;
-	/* one <svg ...>...</svg> per graph, in order */
+	/* one <svg ...>...</svg> per graph given, in order */
 	char *q = out;
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < n && live; k++) {
+		if (!dots[k])
+			continue;
+		live--;
 		char *s = strstr(q, "<svg");
 		char *e = s ? strstr(s, "</svg>") : NULL;
 		if (!e)
@@ -383,20 +391,7 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 		dots[2 * k] = r->groups[k].dot_before;
 		dots[2 * k + 1] = r->groups[k].dot_after;
 	}
-	/* only the graphs that exist go to dot */
-	char **live = calloc(n ? n : 1, sizeof *live);
-	char **live_svg = calloc(n ? n : 1, sizeof *live_svg);
-	size_t nl = 0;
-	bool rendered = false;
-	if (live && live_svg) {
-		for (size_t k = 0; k < n; k++)
-			if (dots[k])
-				live[nl++] = dots[k];
-		rendered = render(live, nl, live_svg);
-		for (size_t k = 0, j = 0; k < n; k++)
-			if (dots[k])
-				svg[k] = live_svg[j++];
-	}
+	bool rendered = render(dots, n, svg);
 	hilo_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>hilo report: ");
 	html(out, r->title);
 	hilo_buf_puts(out, "</title>\n");
@@ -538,7 +533,5 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 		free(svg[k]);
 	free(svg);
 	free(dots);
-	free(live);
-	free(live_svg);
 	return true;
 }
