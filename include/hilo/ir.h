@@ -322,6 +322,10 @@ HILO_API bool hilo_instr_get_bool(const hilo_instr *i, const char *key, bool *ou
 HILO_API const char *hilo_instr_get_string(const hilo_instr *i, const char *key);
 HILO_API const char *hilo_instr_get_enum(const hilo_instr *i, const char *key);
 HILO_API hilo_comp *hilo_instr_get_comp(const hilo_instr *i, const char *key);
+/* The value of frontend attribute `key` in frontend_attributes={k="v", ...},
+ * unquoted, copied into buf (truncated to cap-1 bytes); false when absent. */
+HILO_API bool hilo_instr_frontend_attr(const hilo_instr *i, const char *key, char *buf,
+	size_t cap);
 
 /* Metadata: get op_name (unquoted, unescaped into the arena) or NULL. */
 HILO_API const char *hilo_instr_op_name(hilo_module *m, const hilo_instr *i);

@@ -413,6 +413,44 @@ bool hilo_instr_get_bool(const hilo_instr *i, const char *key, bool *out)
 	return true;
 }
 
+/* Value of frontend attribute `key` in the raw {k="v", ...} text, copied
+ * into buf; false when absent. */
+bool hilo_instr_frontend_attr(const hilo_instr *i, const char *key, char *buf, size_t cap)
+{
+	const hilo_attr *a = hilo_instr_attr(i, "frontend_attributes");
+	if (!a || a->kind != HILO_ATTR_RAW || !a->v.text)
+		return false;
+	size_t kl = strlen(key);
+	for (const char *p = a->v.text; (p = strstr(p, key)) != NULL; p += kl) {
+		char before = p == a->v.text ? '{' : p[-1];
+		if (before != '{' && before != ',' && before != ' ')
+			continue;
+		const char *q = p + kl;
+		while (*q == ' ')
+			q++;
+		if (*q != '=')
+			continue;
+		q++;
+		while (*q == ' ')
+			q++;
+		size_t n = 0;
+		if (*q == '"') {
+			q++;
+			while (q[n] && q[n] != '"')
+				n++;
+		} else {
+			while (q[n] && q[n] != ',' && q[n] != '}' && q[n] != ' ')
+				n++;
+		}
+		if (n >= cap)
+			n = cap - 1;
+		memcpy(buf, q, n);
+		buf[n] = 0;
+		return true;
+	}
+	return false;
+}
+
 const char *hilo_instr_get_string(const hilo_instr *i, const char *key)
 {
 	hilo_attr *a = hilo_instr_attr(i, key);

@@ -36,44 +36,6 @@
 
 enum { MAX_OP_NAME = 1024 };
 
-/* Value of frontend attribute `key` in the raw {k="v", ...} text, copied
- * into buf; false when absent. */
-static bool frontend_attr(const hilo_instr *i, const char *key, char *buf, size_t cap)
-{
-	const hilo_attr *a = hilo_instr_attr(i, "frontend_attributes");
-	if (!a || a->kind != HILO_ATTR_RAW || !a->v.text)
-		return false;
-	size_t kl = strlen(key);
-	for (const char *p = a->v.text; (p = strstr(p, key)) != NULL; p += kl) {
-		char before = p == a->v.text ? '{' : p[-1];
-		if (before != '{' && before != ',' && before != ' ')
-			continue;
-		const char *q = p + kl;
-		while (*q == ' ')
-			q++;
-		if (*q != '=')
-			continue;
-		q++;
-		while (*q == ' ')
-			q++;
-		size_t n = 0;
-		if (*q == '"') {
-			q++;
-			while (q[n] && q[n] != '"')
-				n++;
-		} else {
-			while (q[n] && q[n] != ',' && q[n] != '}' && q[n] != ' ')
-				n++;
-		}
-		if (n >= cap)
-			n = cap - 1;
-		memcpy(buf, q, n);
-		buf[n] = 0;
-		return true;
-	}
-	return false;
-}
-
 static bool starts_with_token(const char *s)
 {
 	return !strncmp(s, "dsidxnow=", 9) || !strncmp(s, "dusidxnow=", 10) ||
@@ -106,7 +68,7 @@ static const char *decline_reason(const hilo_instr *call, const hilo_comp *calle
 	char v[64];
 	if (hilo_instr_attr(call, "backend_config"))
 		return "call has a backend_config";
-	if (frontend_attr(call, "inlineable", v, sizeof v) &&
+	if (hilo_instr_frontend_attr(call, "inlineable", v, sizeof v) &&
 	    (!strcmp(v, "false") || !strcmp(v, "xla_late")))
 		return "call is marked inlineable=false or xla_late";
 	if (call->nctrl_preds || call->nctrl_succs)

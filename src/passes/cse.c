@@ -7,20 +7,36 @@
  *  2. in post order, an instruction identical to an earlier one -> the
  *     earlier one. Identical means: same opcode, same shape (layout and
  *     dynamic dimensions included), the same operand instructions (for
- *     add, multiply, and, or, xor also in swapped order), the same
+ *     add, multiply, and, or, xor, and for minimum and maximum on integer
+ *     and pred elements, also in swapped order), the same
  *     attributes (every key and value; raw ones such as sharding,
  *     replica_groups, frontend_attributes compared as text; channel_id by
  *     value, so collectives differing only in channel_id stay apart) and
- *     the same called computations.
- * Candidates: instructions with at least one operand (or partition-id /
- * replica-id), without side effects (looking into called computations),
- * without control dependencies, not parameters, without a MUST_FUSE
- * frontend attribute. The duplicate is removed once unused.
+ *     the same called computations. A get-tuple-element of a
+ *     multi-output fusion reads index j as the earliest index i whose
+ *     fused root tuple operand is the same instruction (after the fused
+ *     computation itself was CSE'd: computations are visited callees
+ *     first), so get-tuple-elements of now-identical outputs merge.
+ * Candidates: instructions with at least one operand, or the zero-operand
+ * partition-id, replica-id, iota, and any zero-operand instruction with
+ * the frontend attribute _xla_cse_safe_zero_operand="true" (XLA's marker
+ * for e.g. the GetRngSeed custom-call: identical ones may be merged);
+ * in every case without side effects (looking into called computations;
+ * the marker never overrides a side effect), without control
+ * dependencies, not parameters, without a MUST_FUSE frontend attribute.
+ * The duplicate is removed once unused.
+ *
+ * Not XLA's: minimum/maximum on floats are not commutative here (XLA's
+ * HloCSE swaps them): the evaluator, like XLA's HloEvaluator, returns the
+ * lhs on a signed-zero tie and the lhs NaN first, so the swap would
+ * change a result bit.
  *
  * Why it is sound: HLO ops without side effects are pure functions of
  * their operands and attributes, so two identical applications yield the
  * same value; add/multiply/and/or/xor are exactly commutative (IEEE
- * addition and multiplication included).
+ * addition and multiplication included), integer min/max too. A
+ * zero-operand instruction without side effects is a constant function
+ * (the evaluator gives identical ones one value).
  *
  * Seed: none (XLA semantics, reference/xla-equivalents.md item 2).
  */
@@ -53,17 +69,54 @@ static uint64_t hash_shape(uint64_t h, const hilo_shape *s)
 	return h;
 }
 
-static bool commutative(hilo_opcode op)
+/* Binary ops whose operands may be swapped without changing a bit of the
+ * result. minimum/maximum only on integers and pred: on floats the
+ * evaluator (XLA's HloEvaluator) returns the lhs on a signed-zero tie and
+ * the lhs NaN first, so max(-0, +0) != max(+0, -0). */
+static bool commutative(const hilo_instr *i)
 {
-	return op == HILO_OP_ADD || op == HILO_OP_MULTIPLY || op == HILO_OP_AND ||
-		op == HILO_OP_OR || op == HILO_OP_XOR;
+	switch (i->op) {
+	case HILO_OP_ADD: case HILO_OP_MULTIPLY: case HILO_OP_AND: case HILO_OP_OR:
+	case HILO_OP_XOR:
+		return true;
+	case HILO_OP_MINIMUM: case HILO_OP_MAXIMUM:
+		return hilo_ptype_is_int(i->shape->type) || i->shape->type == HILO_T_PRED;
+	default:
+		return false;
+	}
+}
+
+/* A get-tuple-element of a multi-output fusion whose fused root tuple
+ * returns the same instruction at an earlier index reads the same value:
+ * the earliest such index (XLA's HloCseTest.MultiOutputFusion). */
+static int64_t gte_canonical_index(const hilo_instr *i)
+{
+	int64_t idx;
+	if (!hilo_instr_get_int(i, "index", &idx))
+		return -1;
+	const hilo_instr *f = i->operands[0];
+	if (f->op != HILO_OP_FUSION || f->ncalled != 1 || !f->called[0]->root)
+		return idx;
+	const hilo_instr *r = f->called[0]->root;
+	if (r->op != HILO_OP_TUPLE || idx < 0 || idx >= r->noperands)
+		return idx;
+	for (int64_t k = 0; k < idx; k++)
+		if (r->operands[k] == r->operands[idx] &&
+		    hilo_shape_equal(f->shape->elems[k], f->shape->elems[idx]))
+			return k;
+	return idx;
 }
 
 static uint64_t hash_instr(const hilo_instr *i)
 {
 	uint64_t h = mix(0x12345, (uint64_t)i->op);
 	h = hash_shape(h, i->shape);
-	if (commutative(i->op) && i->noperands == 2) {
+	if (i->op == HILO_OP_GET_TUPLE_ELEMENT && i->noperands == 1) {
+		h = mix(h, i->operands[0]->id);
+		h = mix(h, (uint64_t)gte_canonical_index(i));
+		return h;
+	}
+	if (commutative(i) && i->noperands == 2) {
 		uint64_t a = i->operands[0]->id, b = i->operands[1]->id;
 		h = mix(h, a < b ? a : b);
 		h = mix(h, a < b ? b : a);
@@ -143,7 +196,7 @@ static bool identical(const hilo_instr *a, const hilo_instr *b)
 	bool same = true;
 	for (uint32_t k = 0; k < a->noperands && same; k++)
 		same = a->operands[k] == b->operands[k];
-	if (!same && !(commutative(a->op) && a->noperands == 2 &&
+	if (!same && !(commutative(a) && a->noperands == 2 &&
 	               a->operands[0] == b->operands[1] && a->operands[1] == b->operands[0]))
 		return false;
 	for (uint32_t k = 0; k < a->ncalled; k++)
@@ -151,6 +204,9 @@ static bool identical(const hilo_instr *a, const hilo_instr *b)
 			return false;
 	if (a->op == HILO_OP_CONSTANT && !literal_equal(a->literal, b->literal))
 		return false;
+	if (a->op == HILO_OP_GET_TUPLE_ELEMENT && a->noperands == 1 &&
+	    semantic_attrs(a) == 1 && semantic_attrs(b) == 1)
+		return gte_canonical_index(a) == gte_canonical_index(b);
 	if (semantic_attrs(a) != semantic_attrs(b))
 		return false;
 	for (uint32_t k = 0; k < a->nattrs; k++) {
@@ -203,7 +259,11 @@ static bool candidate(hilo_module *m, const hilo_instr *i, hilo_ptrmap *memo)
 		return false;
 	if (i->op == HILO_OP_CONSTANT)
 		return i->literal && !i->literal->elided && !i->literal->ntuple;
-	if (i->noperands == 0 && i->op != HILO_OP_PARTITION_ID && i->op != HILO_OP_REPLICA_ID)
+	char v[8];
+	if (i->noperands == 0 && i->op != HILO_OP_PARTITION_ID && i->op != HILO_OP_REPLICA_ID &&
+	    i->op != HILO_OP_IOTA &&
+	    !(hilo_instr_frontend_attr(i, "_xla_cse_safe_zero_operand", v, sizeof v) &&
+	      !strcmp(v, "true")))
 		return false;
 	switch (i->op) {
 	case HILO_OP_ASYNC_START:
@@ -268,8 +328,10 @@ hilo_pass_result hilo_pass_cse(hilo_pass_ctx *ctx)
 	hilo_ptrmap memo;
 	hilo_ptrmap_init(&memo);
 	uint64_t merged = 0;
-	for (uint32_t k = 0; k < ctx->m->ncomps; k++)
-		merged += cse_comp(ctx, ctx->m->comps[k], &memo);
+	uint32_t nc;
+	hilo_comp **comps = hilo_module_comp_post_order(ctx->m, &nc);
+	for (uint32_t k = 0; k < nc; k++)
+		merged += cse_comp(ctx, comps[k], &memo);
 	hilo_ptrmap_free(&memo);
 	ctx->rewrites += merged;
 	return merged ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
