@@ -1,501 +1,19 @@
-/* pto_parse.c - lexer and parser for PyPTO program text.
+/* pto_parse.c - parser for PyPTO program text (the lexer is pto_lex.c).
  *
- * Two stages. The line splitter turns the input into logical lines: a
- * verbatim line (blank or comment) or a code line with its indentation and
- * tokens (brackets may continue a logical line over several physical ones).
- * The structural parser then reads functions (decorators, `def` header,
- * indented body) and statements, and a recursive-descent expression parser
- * with Python's precedence builds the expression trees. Everything outside
- * a function (header comments, the import, `X = pl.dynamic(...)`, the class
+ * Reads the logical lines the line splitter (pto_lex.c) produces: the
+ * structural parser reads functions (decorators, `def` header, indented
+ * body) and statements, and a recursive-descent expression parser with
+ * Python's precedence builds the expression trees. Everything outside a
+ * function (header comments, the import, `X = pl.dynamic(...)`, the class
  * line) is kept as verbatim lines, which the pass never inspects.
  *
  * Every error is located (line:col) and parsing stops at the first one;
  * nesting depth is bounded so hostile input cannot exhaust the stack.
  */
-#include "pto/pto_ir.h"
-#include "pto/pto_sema.h"
+#include "pto/pto_lex.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { T_NAME, T_NUM, T_STR, T_OP, T_END };
-
-typedef struct tok {
-	int type;
-	int line, col;
-	const char *s;
-	size_t len;
-} tok;
-
-typedef struct lline {
-	bool code;
-	int line;
-	const char *raw;     /* verbatim text of a blank/comment line */
-	const char *raw_s;   /* code line: its text in the source copy */
-	size_t raw_n;
-	int indent;          /* width */
-	const char *indent_s;
-	tok first;           /* first token of a code line */
-	size_t ntoks;
-	const char *code_start;
-	const char *trail;
-} lline;
-
-typedef struct parser {
-	hilo_pto_program *p;
-	hilo_diags *d;
-	lline *lines;
-	size_t nlines, cap;
-	size_t li;           /* current line */
-	tok *scratch;        /* tokens of the line being parsed (malloc'd) */
-	size_t nscratch, scap;
-	size_t lexed;        /* line whose tokens are in scratch, +1 */
-	pto_map ann_cache;   /* annotation text -> shared tree */
-	const char *last_key;
-	size_t last_len;
-	pto_expr *last_ann;
-	tok *t;              /* current line's tokens */
-	size_t nt, ti;
-	int depth;
-	int blocks;
-	bool failed;
-	tok endtok;          /* the end-of-line token cur() returns */
-} parser;
-
-#define MAX_DEPTH 500   /* expression tree depth along one line */
-#define MAX_BLOCKS 100  /* nested compound statements */
-
-static void perr(parser *ps, int line, int col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void perr(parser *ps, int line, int col, const char *fmt, ...)
-{
-	if (ps->failed)
-		return;
-	ps->failed = true;
-	va_list ap;
-	va_start(ap, fmt);
-	hilo_diag_addv(ps->d, HILO_SEV_ERROR, ps->p->file, line, col, ps->p->src,
-		ps->p->srclen, NULL, fmt, ap);
-	va_end(ap);
-}
-
-/* ---- line splitter / tokenizer -------------------------------------- */
-
-static bool is_id0(unsigned char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80; }
-static bool is_id(unsigned char c) { return is_id0(c) || (c >= '0' && c <= '9'); }
-
-static void push_line(parser *ps, lline *l)
-{
-	if (ps->nlines == ps->cap) {
-		size_t ncap = ps->cap ? ps->cap * 2 : 64;
-		/* malloc'd scratch, freed after parsing: realloc grows in place */
-		lline *nl = realloc(ps->lines, ncap * sizeof *ps->lines);
-		if (!nl)
-			HILO_PANIC("out of memory");
-		ps->lines = nl;
-		ps->cap = ncap;
-	}
-	ps->lines[ps->nlines++] = *l;
-}
-
-static const char *const ops3[] = { "...", "**=", "//=", ">>=", "<<=", NULL };
-static const char *const ops2[] = { "**", "//", "==", "!=", "<=", ">=", "<<", ">>", "->",
-	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", NULL };
-
-/* Tokenizes one logical line starting at *qp (after the indentation of the
- * physical line that begins at ls) into ps->scratch; leaves *qp on the
- * terminating newline (or the end) and *linep on its line number. */
-static bool lex(parser *ps, const char **qp, int *linep, const char *ls, lline *Lp)
-{
-	hilo_pto_program *p = ps->p;
-	const char *end = p->src + p->srclen;
-	const char *q = *qp;
-	int line = *linep;
-#define L (*Lp)
-	/* tokenize until newline at bracket depth 0 */
-	tok *toks = ps->scratch;
-	size_t nt = 0, tcap = ps->scap;
-	int depth = 0, open_line = line, open_col = 1;
-	char open_c = '(';
-	const char *lstart = ls;
-	for (;;) {
-		while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\f'))
-			q++;
-		if (q >= end || *q == '\n' || *q == '#') {
-			if (q < end && *q == '#') {
-				const char *ce = memchr(q, '\n', (size_t)(end - q));
-				if (!ce)
-					ce = end;
-				if (depth == 0) {
-					/* keep the whitespace before the comment */
-					const char *ws = q;
-					while (ws > lstart && (ws[-1] == ' ' || ws[-1] == '\t'))
-						ws--;
-					const char *te = ce;
-					L.trail = hilo_arena_strndup(p->arena, ws, (size_t)(te - ws));
-				}
-				q = ce;
-			}
-			if (depth > 0 && q < end) {
-				q++; /* continuation line */
-				line++;
-				lstart = q;
-				continue;
-			}
-			if (depth > 0) {
-				perr(ps, open_line, open_col, "'%c' was never closed", open_c);
-				return false;
-			}
-			break;
-		}
-		if (q[0] == '\\' && q + 1 < end && q[1] == '\n') {
-			q += 2;
-			line++;
-			lstart = q;
-			continue;
-		}
-		if (nt == tcap) {
-			tcap = tcap ? tcap * 2 : 16;
-			tok *nb = realloc(toks, tcap * sizeof *toks);
-			if (!nb)
-				HILO_PANIC("out of memory");
-			toks = ps->scratch = nb;
-			ps->scap = tcap;
-		}
-		tok *t = &toks[nt];
-		t->line = line;
-		t->col = (int)(q - lstart) + 1;
-		t->s = q;
-		unsigned char c = (unsigned char)*q;
-		if (c == '\0') {
-			perr(ps, line, t->col, "NUL byte in program text");
-			return false;
-		}
-		if (is_id0(c)) {
-			const char *r = q;
-			while (r < end && is_id((unsigned char)*r))
-				r++;
-			if (r < end && (*r == '"' || *r == '\'') && r - q <= 2) {
-				/* string prefix such as r"..." or b'...' */
-				q = r;
-				goto string;
-			}
-			t->type = T_NAME;
-			t->len = (size_t)(r - q);
-			q = r;
-		} else if ((c >= '0' && c <= '9') || (c == '.' && q + 1 < end && q[1] >= '0' && q[1] <= '9')) {
-			const char *r = q;
-			while (r < end && (is_id((unsigned char)*r) || *r == '.' ||
-				((*r == '+' || *r == '-') && (r[-1] == 'e' || r[-1] == 'E') &&
-				 !(q[0] == '0' && q + 1 < end && (q[1] == 'x' || q[1] == 'X')))))
-				r++;
-			t->type = T_NUM;
-			t->len = (size_t)(r - q);
-			q = r;
-		} else if (c == '"' || c == '\'') {
-		string:;
-			char qc = *q;
-			bool triple = q + 2 < end && q[1] == qc && q[2] == qc;
-			const char *r = q + (triple ? 3 : 1);
-			for (;;) {
-				if (r >= end || (!triple && *r == '\n')) {
-					perr(ps, line, t->col, "unterminated string literal");
-					return false;
-				}
-				if (*r == '\\' && r + 1 < end) {
-					r += 2;
-					continue;
-				}
-				if (*r == '\n')
-					line++;
-				if (*r == qc) {
-					if (!triple) {
-						r++;
-						break;
-					}
-					if (r + 2 < end && r[1] == qc && r[2] == qc) {
-						r += 3;
-						break;
-					}
-				}
-				r++;
-			}
-			t->type = T_STR;
-			t->len = (size_t)(r - t->s);
-			q = r;
-		} else {
-			size_t len = 0;
-			for (int k = 0; ops3[k] && !len; k++)
-				if (end - q >= 3 && !memcmp(q, ops3[k], 3))
-					len = 3;
-			for (int k = 0; ops2[k] && !len; k++)
-				if (end - q >= 2 && !memcmp(q, ops2[k], 2))
-					len = 2;
-			if (!len) {
-				if (!strchr("()[]{},:.;=+-*/%<>@&|^~!", c)) {
-					if (c < 0x20 || c >= 0x7f)
-						perr(ps, line, t->col, "unexpected byte 0x%02x", c);
-					else
-						perr(ps, line, t->col, "unexpected character '%c'", c);
-					return false;
-				}
-				len = 1;
-			}
-			if (c == '(' || c == '[' || c == '{') {
-				if (depth++ == 0) {
-					open_line = line;
-					open_col = t->col;
-					open_c = (char)c;
-				}
-			}
-			if (c == ')' || c == ']' || c == '}') {
-				if (--depth < 0) {
-					perr(ps, line, t->col, "unmatched '%c'", c);
-					return false;
-				}
-			}
-			if (depth > MAX_DEPTH) {
-				perr(ps, line, t->col, "brackets nested too deeply");
-				return false;
-			}
-			t->type = T_OP;
-			t->len = len;
-			q += len;
-		}
-		nt++;
-	}
-	ps->nscratch = nt;
-	*qp = q;
-	*linep = line;
-	return true;
-#undef L
-}
-
-/* Python's indentation rules (its tokenizer's, so the output parses where
- * the input did): indentation is measured twice, a tab advancing to the
- * next multiple of 8 and of 1 columns; both measures must order the lines
- * the same way (else TabError), and a dedent must return to an enclosing
- * level. ind8/ind1 are the two measures of a code line. */
-typedef struct indent_stack {
-	int *w8, *w1;
-	size_t n, cap;
-} indent_stack;
-
-static bool check_indent(parser *ps, indent_stack *st, int line, int ind8, int ind1)
-{
-	if (ind8 == st->w8[st->n - 1]) {
-		if (ind1 != st->w1[st->n - 1])
-			goto tab;
-		return true;
-	}
-	if (ind8 > st->w8[st->n - 1]) {
-		if (ind1 <= st->w1[st->n - 1])
-			goto tab;
-		if (st->n == st->cap) {
-			size_t nc = st->cap * 2;
-			int *a = realloc(st->w8, nc * sizeof *a);
-			if (!a)
-				HILO_PANIC("out of memory");
-			st->w8 = a;
-			int *b = realloc(st->w1, nc * sizeof *b);
-			if (!b)
-				HILO_PANIC("out of memory");
-			st->w1 = b;
-			st->cap = nc;
-		}
-		st->w8[st->n] = ind8;
-		st->w1[st->n++] = ind1;
-		return true;
-	}
-	while (st->n > 1 && ind8 < st->w8[st->n - 1])
-		st->n--;
-	if (ind8 != st->w8[st->n - 1]) {
-		perr(ps, line, 1, "unindent does not match any outer indentation level");
-		return false;
-	}
-	if (ind1 != st->w1[st->n - 1])
-		goto tab;
-	return true;
-tab:
-	perr(ps, line, 1, "inconsistent use of tabs and spaces in indentation (Python's TabError)");
-	return false;
-}
-
-/* Python source is UTF-8: the first malformed, overlong, surrogate or
- * out-of-range sequence is an error at its line and column. */
-static bool check_utf8(parser *ps, const unsigned char *s, size_t len)
-{
-	int line = 1, col = 1;
-	for (size_t i = 0; i < len;) {
-		unsigned char c = s[i];
-		size_t n = 0;
-		uint32_t cp = 0, min = 0;
-		if (c < 0x80) {
-			if (c == '\n') {
-				line++;
-				col = 0;
-			}
-			i++;
-			col++;
-			continue;
-		}
-		if ((c & 0xE0) == 0xC0) { n = 1; cp = c & 0x1F; min = 0x80; }
-		else if ((c & 0xF0) == 0xE0) { n = 2; cp = c & 0x0F; min = 0x800; }
-		else if ((c & 0xF8) == 0xF0) { n = 3; cp = c & 0x07; min = 0x10000; }
-		bool ok = n > 0;
-		for (size_t k = 1; ok && k <= n; k++) {
-			if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
-				ok = false;
-			else
-				cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		if (!ok || cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-			perr(ps, line, col, "invalid UTF-8 byte 0x%02x in program text", c);
-			return false;
-		}
-		i += n + 1;
-		col += (int)n + 1; /* byte columns, like every other diagnostic */
-	}
-	return true;
-}
-
-static bool split_lines_(parser *ps, indent_stack *ist);
-
-static bool split_lines(parser *ps)
-{
-	indent_stack ist = { malloc(16 * sizeof(int)), malloc(16 * sizeof(int)), 1, 16 };
-	if (!ist.w8 || !ist.w1)
-		HILO_PANIC("out of memory");
-	ist.w8[0] = ist.w1[0] = 0;
-	bool ok = split_lines_(ps, &ist);
-	free(ist.w8);
-	free(ist.w1);
-	return ok;
-}
-
-static bool split_lines_(parser *ps, indent_stack *ist)
-{
-	hilo_pto_program *p = ps->p;
-	const char *s = p->src, *end = s + p->srclen;
-	int line = 1;
-	while (s < end) {
-		const char *ls = s;
-		const char *le = memchr(s, '\n', (size_t)(end - s));
-		if (!le)
-			le = end;
-		int ind = 0, ind1 = 0;
-		const char *q = ls;
-		while (q < le && (*q == ' ' || *q == '\t')) {
-			ind += *q == '\t' ? 8 - ind % 8 : 1;
-			ind1++;
-			q++;
-		}
-		const char *rawend = le; /* a '\r' stays: verbatim lines print back byte for byte */
-		lline L;
-		memset(&L, 0, sizeof L);
-		L.line = line;
-		const char *nb = q;
-		while (nb < rawend && (*nb == '\r' || *nb == '\f' || *nb == ' ' || *nb == '\t'))
-			nb++;
-		if (nb >= rawend || *q == '#') { /* blank (CR/FF too) or comment */
-			L.raw = hilo_arena_strndup(p->arena, ls, (size_t)(rawend - ls));
-			push_line(ps, &L);
-			s = le < end ? le + 1 : end;
-			line++;
-			continue;
-		}
-		if (!check_indent(ps, ist, line, ind, ind1))
-			return false;
-		L.code = true;
-		L.indent = ind;
-		L.indent_s = hilo_intern(p->strs, ls, (size_t)(q - ls));
-		L.code_start = q;
-		if (!lex(ps, &q, &line, ls, &L))
-			return false;
-		L.ntoks = ps->nscratch;
-		if (L.ntoks)
-			L.first = ps->scratch[0];
-		/* verbatim text of the whole logical line, copied only if it is
-		 * used (outside functions) */
-		L.raw_s = ls;
-		L.raw_n = (size_t)(q - ls);
-		push_line(ps, &L);
-		s = q < end ? q + 1 : end;
-		line++;
-	}
-	return true;
-}
-
-/* ---- token helpers -------------------------------------------------- */
-
-static tok *cur(parser *ps)
-{
-	if (ps->ti < ps->nt)
-		return &ps->t[ps->ti];
-	/* position of the end of the line (per parser: no mutable static, so
-	 * parses in several threads never share it) */
-	tok *e = &ps->endtok;
-	e->type = T_END;
-	e->s = "";
-	e->len = 0;
-	if (ps->nt) {
-		tok *l = &ps->t[ps->nt - 1];
-		e->line = l->line;
-		e->col = l->col + (int)l->len;
-	}
-	return e;
-}
-
-static bool is_op(parser *ps, const char *op)
-{
-	tok *t = cur(ps);
-	return t->type == T_OP && t->len == strlen(op) && !memcmp(t->s, op, t->len);
-}
-
-static bool is_kw(parser *ps, const char *kw)
-{
-	tok *t = cur(ps);
-	return t->type == T_NAME && t->len == strlen(kw) && !memcmp(t->s, kw, t->len);
-}
-
-static bool tok_is_kw(const tok *t, const char *kw)
-{
-	return t->type == T_NAME && t->len == strlen(kw) && !memcmp(t->s, kw, t->len);
-}
-
-static bool expect_op(parser *ps, const char *op)
-{
-	if (is_op(ps, op)) {
-		ps->ti++;
-		return true;
-	}
-	tok *t = cur(ps);
-	if (t->type == T_END)
-		perr(ps, t->line, t->col, "expected '%s' before end of line", op);
-	else
-		perr(ps, t->line, t->col, "expected '%s', found '%.*s'", op, (int)t->len, t->s);
-	return false;
-}
-
-static const char *tok_intern(parser *ps, const tok *t)
-{
-	return hilo_intern(ps->p->strs, t->s, t->len);
-}
-
-static const char *const keywords[] = { "and", "or", "not", "in", "is", "if", "else", "elif", "for",
-	"while", "with", "as", "def", "class", "return", "pass", "break", "continue", "import",
-	"from", "lambda", "yield", "del", "global", "nonlocal", "assert", "raise", "try",
-	"except", "finally", NULL };
-
-static bool is_keyword(const tok *t)
-{
-	for (int i = 0; keywords[i]; i++)
-		if (tok_is_kw(t, keywords[i]))
-			return true;
-	return false;
-}
 
 /* ---- expressions ---------------------------------------------------- */
 
@@ -520,7 +38,7 @@ static bool parse_items(parser *ps, const char *close, pto_expr *into, bool call
 		tok *t = cur(ps);
 		if (call && t->type == T_NAME && ps->ti + 1 < ps->nt && ps->t[ps->ti + 1].type == T_OP &&
 		    ps->t[ps->ti + 1].len == 1 && ps->t[ps->ti + 1].s[0] == '=') {
-			const char *kw = tok_intern(ps, t);
+			const char *kw = pto_lex_intern(ps, t);
 			ps->ti += 2;
 			pto_expr *v = parse_test(ps);
 			if (!v)
@@ -533,7 +51,7 @@ static bool parse_items(parser *ps, const char *close, pto_expr *into, bool call
 			into->nkw = n + 1;
 		} else {
 			if (call && into->nkw) {
-				perr(ps, t->line, t->col, "positional argument after keyword argument");
+				pto_lex_error(ps, t->line, t->col, "positional argument after keyword argument");
 				return false;
 			}
 			pto_expr *v;
@@ -559,7 +77,7 @@ static bool parse_items(parser *ps, const char *close, pto_expr *into, bool call
 		}
 		*trailing = false;
 		if (!is_op(ps, close)) {
-			expect_op(ps, close);
+			pto_lex_expect_op(ps, close);
 			return false;
 		}
 	}
@@ -572,18 +90,18 @@ static pto_expr *parse_atom(parser *ps)
 	tok *t = cur(ps);
 	bool tr, comma;
 	if (++ps->depth > MAX_DEPTH) {
-		perr(ps, t->line, t->col, "expression nested too deeply");
+		pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
 		return NULL;
 	}
 	pto_expr *e = NULL;
 	switch (t->type) {
 	case T_NAME:
-		if (is_keyword(t)) {
-			perr(ps, t->line, t->col, "unexpected keyword '%.*s'", (int)t->len, t->s);
+		if (pto_lex_is_keyword(t)) {
+			pto_lex_error(ps, t->line, t->col, "unexpected keyword '%.*s'", (int)t->len, t->s);
 			return NULL;
 		}
 		e = mk(ps, PTO_E_NAME, t);
-		e->name = tok_intern(ps, t);
+		e->name = pto_lex_intern(ps, t);
 		ps->ti++;
 		break;
 	case T_NUM: {
@@ -633,7 +151,7 @@ static pto_expr *parse_atom(parser *ps)
 			uint32_t nkeys = 0;
 			while (!is_op(ps, "}")) {
 				pto_expr *k = parse_test(ps);
-				if (!k || !expect_op(ps, ":"))
+				if (!k || !pto_lex_expect_op(ps, ":"))
 					return NULL;
 				pto_expr *v = parse_test(ps);
 				if (!v)
@@ -645,7 +163,7 @@ static pto_expr *parse_atom(parser *ps)
 					continue;
 				}
 				if (!is_op(ps, "}")) {
-					expect_op(ps, "}");
+					pto_lex_expect_op(ps, "}");
 					return NULL;
 				}
 			}
@@ -660,9 +178,9 @@ static pto_expr *parse_atom(parser *ps)
 	}
 	if (!e) {
 		if (t->type == T_END)
-			perr(ps, t->line, t->col, "expected an expression before end of line");
+			pto_lex_error(ps, t->line, t->col, "expected an expression before end of line");
 		else
-			perr(ps, t->line, t->col, "expected an expression, found '%.*s'", (int)t->len, t->s);
+			pto_lex_error(ps, t->line, t->col, "expected an expression, found '%.*s'", (int)t->len, t->s);
 		return NULL;
 	}
 	/* trailers */
@@ -672,12 +190,12 @@ static pto_expr *parse_atom(parser *ps)
 			ps->ti++;
 			tok *n = cur(ps);
 			if (n->type != T_NAME) {
-				perr(ps, n->line, n->col, "expected an attribute name after '.'");
+				pto_lex_error(ps, n->line, n->col, "expected an attribute name after '.'");
 				return NULL;
 			}
 			pto_expr *a = mk(ps, PTO_E_ATTR, u);
 			a->base = e;
-			a->name = tok_intern(ps, n);
+			a->name = pto_lex_intern(ps, n);
 			a->line = e->line;
 			a->col = e->col;
 			ps->ti++;
@@ -700,7 +218,7 @@ static pto_expr *parse_atom(parser *ps)
 			if (!parse_items(ps, "]", s, false, &tr, &comma))
 				return NULL;
 			if (s->nitems == 0) {
-				perr(ps, u->line, u->col, "empty subscript");
+				pto_lex_error(ps, u->line, u->col, "empty subscript");
 				return NULL;
 			}
 			e = s;
@@ -708,7 +226,7 @@ static pto_expr *parse_atom(parser *ps)
 			break;
 		}
 		if (++ps->depth > MAX_DEPTH) {
-			perr(ps, u->line, u->col, "expression nested too deeply");
+			pto_lex_error(ps, u->line, u->col, "expression nested too deeply");
 			return NULL;
 		}
 	}
@@ -744,7 +262,7 @@ static pto_expr *parse_factor(parser *ps)
 	tok *t = cur(ps);
 	if (is_op(ps, "-") || is_op(ps, "+") || is_op(ps, "~")) {
 		if (++ps->depth > MAX_DEPTH) {
-			perr(ps, t->line, t->col, "expression nested too deeply");
+			pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
 			return NULL;
 		}
 		ps->ti++;
@@ -779,7 +297,7 @@ static pto_expr *parse_level(parser *ps, int lvl)
 		tok *t = cur(ps);
 		ps->ti++;
 		if (++ps->depth > MAX_DEPTH) {
-			perr(ps, t->line, t->col, "expression nested too deeply");
+			pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
 			return NULL;
 		}
 		pto_expr *r = lvl == 0 ? parse_factor(ps) : parse_level(ps, lvl - 1);
@@ -826,7 +344,7 @@ static pto_expr *parse_comparison(parser *ps)
 		tok *t = cur(ps);
 		ps->ti += adv;
 		if (++ps->depth > MAX_DEPTH) {
-			perr(ps, t->line, t->col, "expression nested too deeply");
+			pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
 			return NULL;
 		}
 		pto_expr *r = parse_bitor(ps);
@@ -848,7 +366,7 @@ static pto_expr *parse_not(parser *ps)
 	if (is_kw(ps, "not")) {
 		tok *t = cur(ps);
 		if (++ps->depth > MAX_DEPTH) {
-			perr(ps, t->line, t->col, "expression nested too deeply");
+			pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
 			return NULL;
 		}
 		ps->ti++;
@@ -868,7 +386,7 @@ static pto_expr *parse_boolop(parser *ps, const char *kw)
 		tok *t = cur(ps);
 		ps->ti++;
 		if (++ps->depth > MAX_DEPTH) {
-			perr(ps, t->line, t->col, "expression nested too deeply");
+			pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
 			return NULL;
 		}
 		pto_expr *r = is_or ? parse_boolop(ps, "and") : parse_not(ps);
@@ -892,7 +410,7 @@ static pto_expr *parse_test(parser *ps)
 	ps->depth = saved;
 	if (e && is_kw(ps, "if")) {
 		tok *t = cur(ps);
-		perr(ps, t->line, t->col, "conditional expressions are not supported");
+		pto_lex_error(ps, t->line, t->col, "conditional expressions are not supported");
 		return NULL;
 	}
 	return e;
@@ -924,30 +442,12 @@ static pto_expr *parse_exprlist(parser *ps, bool targets)
 static bool parse_block(parser *ps, pto_block *out, int ind, int owner_line);
 static bool parse_block_(parser *ps, pto_block *out, int ind, int owner_line);
 
-static void set_line(parser *ps, size_t li)
-{
-	ps->li = li;
-	lline *L = &ps->lines[li];
-	if (ps->lexed != li + 1) {
-		const char *q = L->code_start;
-		int line = L->line;
-		const char *ls = L->code_start - strlen(L->indent_s);
-		if (!lex(ps, &q, &line, ls, L))
-			HILO_PANIC("re-tokenizing a line failed");
-		ps->lexed = li + 1;
-	}
-	ps->t = ps->scratch;
-	ps->nt = ps->nscratch;
-	ps->ti = 0;
-	ps->depth = 0;
-}
-
 static bool at_end(parser *ps)
 {
 	if (cur(ps)->type == T_END)
 		return true;
 	tok *t = cur(ps);
-	perr(ps, t->line, t->col, "unexpected '%.*s' at end of statement", (int)t->len, t->s);
+	pto_lex_error(ps, t->line, t->col, "unexpected '%.*s' at end of statement", (int)t->len, t->s);
 	return false;
 }
 
@@ -976,7 +476,7 @@ static bool parse_body(parser *ps, pto_block *body, const lline *hdr)
 {
 	size_t j = next_code(ps, ps->li + 1);
 	if (j >= ps->nlines || ps->lines[j].indent <= hdr->indent) {
-		perr(ps, hdr->line, hdr->indent + 1, "expected an indented block");
+		pto_lex_error(ps, hdr->line, hdr->indent + 1, "expected an indented block");
 		return false;
 	}
 	ps->li++;
@@ -991,7 +491,7 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 	s->is_elif = elif;
 	ps->ti++;
 	s->value = parse_test(ps);
-	if (!s->value || !expect_op(ps, ":") || !at_end(ps))
+	if (!s->value || !pto_lex_expect_op(ps, ":") || !at_end(ps))
 		return NULL;
 	if (!parse_body(ps, &s->body, L))
 		return NULL;
@@ -1005,7 +505,7 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 			for (size_t k = ps->li; k < j; k++)
 				s->else_lead[s->nelse_lead++] = ps->lines[k].raw;
 		}
-		set_line(ps, j);
+		pto_lex_set_line(ps, j);
 		const lline *E = &ps->lines[j];
 		s->has_else = true;
 		s->else_indent = E->indent_s;
@@ -1017,7 +517,7 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 			return s;
 		}
 		ps->ti++;
-		if (!expect_op(ps, ":") || !at_end(ps))
+		if (!pto_lex_expect_op(ps, ":") || !at_end(ps))
 			return NULL;
 		if (!parse_body(ps, &s->orelse, E))
 			return NULL;
@@ -1042,7 +542,7 @@ static pto_stmt *parse_stmt(parser *ps)
 		ps->ti++;
 	} else if (tok_is_kw(t, "break") || tok_is_kw(t, "continue")) {
 		s = new_stmt(ps, PTO_S_KEYWORD, L);
-		s->text = tok_intern(ps, t);
+		s->text = pto_lex_intern(ps, t);
 		ps->ti++;
 	} else if (tok_is_kw(t, "for")) {
 		s = new_stmt(ps, PTO_S_FOR, L);
@@ -1051,11 +551,11 @@ static pto_stmt *parse_stmt(parser *ps)
 			return NULL;
 		if (!is_kw(ps, "in")) {
 			tok *u = cur(ps);
-			perr(ps, u->line, u->col, "expected 'in' in for statement");
+			pto_lex_error(ps, u->line, u->col, "expected 'in' in for statement");
 			return NULL;
 		}
 		ps->ti++;
-		if (!(s->value = parse_exprlist(ps, false)) || !expect_op(ps, ":") || !at_end(ps))
+		if (!(s->value = parse_exprlist(ps, false)) || !pto_lex_expect_op(ps, ":") || !at_end(ps))
 			return NULL;
 		if (!parse_body(ps, &s->body, L))
 			return NULL;
@@ -1063,7 +563,7 @@ static pto_stmt *parse_stmt(parser *ps)
 	} else if (tok_is_kw(t, "while")) {
 		s = new_stmt(ps, PTO_S_WHILE, L);
 		ps->ti++;
-		if (!(s->value = parse_test(ps)) || !expect_op(ps, ":") || !at_end(ps))
+		if (!(s->value = parse_test(ps)) || !pto_lex_expect_op(ps, ":") || !at_end(ps))
 			return NULL;
 		if (!parse_body(ps, &s->body, L))
 			return NULL;
@@ -1080,13 +580,13 @@ static pto_stmt *parse_stmt(parser *ps)
 			if (!(s->target = parse_bitor(ps)))
 				return NULL;
 		}
-		if (!expect_op(ps, ":") || !at_end(ps))
+		if (!pto_lex_expect_op(ps, ":") || !at_end(ps))
 			return NULL;
 		if (!parse_body(ps, &s->body, L))
 			return NULL;
 		return s;
-	} else if (t->type == T_NAME && is_keyword(t)) {
-		perr(ps, t->line, t->col, "unsupported statement '%.*s'", (int)t->len, t->s);
+	} else if (t->type == T_NAME && pto_lex_is_keyword(t)) {
+		pto_lex_error(ps, t->line, t->col, "unsupported statement '%.*s'", (int)t->len, t->s);
 		return NULL;
 	} else {
 		pto_expr *e = parse_exprlist(ps, false);
@@ -1140,7 +640,7 @@ static pto_stmt *parse_stmt(parser *ps)
 				ps->last_len = strlen(key);
 				ps->last_ann = s->ann;
 			}
-			if (!expect_op(ps, "="))
+			if (!pto_lex_expect_op(ps, "="))
 				return NULL;
 			if (!(s->value = parse_exprlist(ps, false)))
 				return NULL;
@@ -1157,7 +657,7 @@ static pto_stmt *parse_stmt(parser *ps)
 		if (s->kind == PTO_S_ASSIGN && s->target->kind != PTO_E_NAME &&
 		    s->target->kind != PTO_E_TUPLE && s->target->kind != PTO_E_SUB &&
 		    s->target->kind != PTO_E_ATTR) {
-			perr(ps, s->target->line, s->target->col, "cannot assign to this expression");
+			pto_lex_error(ps, s->target->line, s->target->col, "cannot assign to this expression");
 			return NULL;
 		}
 	}
@@ -1170,7 +670,7 @@ static pto_stmt *parse_stmt(parser *ps)
 static bool parse_block(parser *ps, pto_block *out, int ind, int owner_line)
 {
 	if (++ps->blocks > MAX_BLOCKS) {
-		perr(ps, owner_line, ind + 1, "statements nested too deeply");
+		pto_lex_error(ps, owner_line, ind + 1, "statements nested too deeply");
 		return false;
 	}
 	bool ok = parse_block_(ps, out, ind, owner_line);
@@ -1199,19 +699,19 @@ static bool parse_block_(parser *ps, pto_block *out, int ind, int owner_line)
 		if (L->indent < ind)
 			break;
 		if (L->indent > ind) {
-			perr(ps, L->line, L->indent + 1, "unexpected indentation");
+			pto_lex_error(ps, L->line, L->indent + 1, "unexpected indentation");
 			return false;
 		}
 		if (L->ntoks && (tok_is_kw(&L->first, "else") || tok_is_kw(&L->first, "elif"))) {
-			perr(ps, L->line, L->indent + 1, "'%s' without a matching 'if'",
+			pto_lex_error(ps, L->line, L->indent + 1, "'%s' without a matching 'if'",
 				tok_is_kw(&L->first, "else") ? "else" : "elif");
 			return false;
 		}
 		if (L->ntoks && (L->first.type == T_OP && L->first.s[0] == '@')) {
-			perr(ps, L->line, L->indent + 1, "nested functions are not supported");
+			pto_lex_error(ps, L->line, L->indent + 1, "nested functions are not supported");
 			return false;
 		}
-		set_line(ps, ps->li);
+		pto_lex_set_line(ps, ps->li);
 		pto_stmt *s = parse_stmt(ps);
 		if (!s)
 			return false;
@@ -1282,25 +782,25 @@ static void add_item(hilo_pto_program *p, const char *raw, pto_func *f)
 static bool parse_def(parser *ps, pto_func *f)
 {
 	const lline *L = &ps->lines[ps->li];
-	set_line(ps, ps->li);
+	pto_lex_set_line(ps, ps->li);
 	ps->ti++; /* def */
 	tok *n = cur(ps);
-	if (n->type != T_NAME || is_keyword(n)) {
-		perr(ps, n->line, n->col, "expected a function name after 'def'");
+	if (n->type != T_NAME || pto_lex_is_keyword(n)) {
+		pto_lex_error(ps, n->line, n->col, "expected a function name after 'def'");
 		return false;
 	}
-	f->name = tok_intern(ps, n);
+	f->name = pto_lex_intern(ps, n);
 	f->line = n->line;
 	f->col = n->col;
 	f->indent = L->indent_s;
 	ps->ti++;
-	if (!expect_op(ps, "("))
+	if (!pto_lex_expect_op(ps, "("))
 		return false;
 	bool first = true;
 	while (!is_op(ps, ")")) {
 		tok *pn = cur(ps);
-		if (pn->type != T_NAME || is_keyword(pn)) {
-			perr(ps, pn->line, pn->col, "expected a parameter name");
+		if (pn->type != T_NAME || pto_lex_is_keyword(pn)) {
+			pto_lex_error(ps, pn->line, pn->col, "expected a parameter name");
 			return false;
 		}
 		ps->ti++;
@@ -1315,13 +815,13 @@ static bool parse_def(parser *ps, pto_func *f)
 			}
 			if (is_op(ps, "=")) {
 				tok *u = cur(ps);
-				perr(ps, u->line, u->col, "default parameter values are not supported");
+				pto_lex_error(ps, u->line, u->col, "default parameter values are not supported");
 				return false;
 			}
-			const char *nm = tok_intern(ps, pn);
+			const char *nm = pto_lex_intern(ps, pn);
 			for (size_t k = 0; k < f->nparams; k++)
 				if (f->params[k].name == nm) {
-					perr(ps, pn->line, pn->col, "duplicate parameter '%s'", nm);
+					pto_lex_error(ps, pn->line, pn->col, "duplicate parameter '%s'", nm);
 					return false;
 				}
 			pto_func_add_param(ps->p, f, nm, ann);
@@ -1334,7 +834,7 @@ static bool parse_def(parser *ps, pto_func *f)
 			continue;
 		}
 		if (!is_op(ps, ")")) {
-			expect_op(ps, ")");
+			pto_lex_expect_op(ps, ")");
 			return false;
 		}
 	}
@@ -1344,11 +844,11 @@ static bool parse_def(parser *ps, pto_func *f)
 		if (!(f->ret = parse_test(ps)))
 			return false;
 	}
-	if (!expect_op(ps, ":") || !at_end(ps))
+	if (!pto_lex_expect_op(ps, ":") || !at_end(ps))
 		return false;
 	size_t j = next_code(ps, ps->li + 1);
 	if (j >= ps->nlines || ps->lines[j].indent <= L->indent) {
-		perr(ps, L->line, L->indent + 1, "function '%s' has no body", f->name);
+		pto_lex_error(ps, L->line, L->indent + 1, "function '%s' has no body", f->name);
 		return false;
 	}
 	f->body_indent = ps->lines[j].indent_s;
@@ -1386,10 +886,10 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 				col++;
 			}
 		}
-		perr(&ps, ln, col, "NUL byte in program text");
+		pto_lex_error(&ps, ln, col, "NUL byte in program text");
 		goto fail;
 	}
-	if (!check_utf8(&ps, (const unsigned char *)src, len) || !split_lines(&ps))
+	if (!pto_lex_check_utf8(&ps, (const unsigned char *)src, len) || !pto_lex_split_lines(&ps))
 		goto fail;
 	ps.lexed = 0;
 	size_t func_cap = 0;
@@ -1408,7 +908,7 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 				tok_is_kw(&ps.lines[j].first, "def");
 			if (!deco && !(j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
 			    tok_is_kw(&ps.lines[j].first, "class"))) {
-				perr(&ps, j < ps.nlines ? ps.lines[j].line : L->line, 1,
+				pto_lex_error(&ps, j < ps.nlines ? ps.lines[j].line : L->line, 1,
 					"a decorator must be followed by 'def' or 'class'");
 				goto fail;
 			}
@@ -1428,13 +928,13 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 				size_t j = next_code(&ps, ps.li);
 				if (j < ps.nlines && ps.lines[j].ntoks && (ps.lines[j].first.s[0] == '@' ||
 				    tok_is_kw(&ps.lines[j].first, "def")) && f->ndecos) {
-					perr(&ps, L->line, 1, "comment between a decorator and its function");
+					pto_lex_error(&ps, L->line, 1, "comment between a decorator and its function");
 					goto fail;
 				}
 				break;
 			}
 			if (L->ntoks && L->first.type == T_OP && L->first.s[0] == '@') {
-				set_line(&ps, ps.li);
+				pto_lex_set_line(&ps, ps.li);
 				ps.ti++;
 				pto_expr *d = parse_test(&ps);
 				if (!d || !at_end(&ps))
@@ -1460,7 +960,7 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 					hilo_buf tb;
 					hilo_buf_init(&tb);
 					pto_print_expr(&tb, bad);
-					perr(&ps, bad->line, bad->col, "unknown function type '%s' (PyPTO's FunctionType "
+					pto_lex_error(&ps, bad->line, bad->col, "unknown function type '%s' (PyPTO's FunctionType "
 						"is Opaque, Orchestration, InCore, AIC, AIV, Group, Spmd, Inline or Graph)",
 						tb.data ? tb.data : "");
 					hilo_buf_free(&tb);
@@ -1473,18 +973,18 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 				}
 				for (size_t k = 0; k < p->nfuncs; k++)
 					if (p->funcs[k]->name == f->name) {
-						perr(&ps, f->line, f->col, "duplicate function '%s'", f->name);
+						pto_lex_error(&ps, f->line, f->col, "duplicate function '%s'", f->name);
 						goto fail;
 					}
 				p->funcs[p->nfuncs++] = f;
 				f = NULL;
 				break;
 			}
-			perr(&ps, L->line, L->indent + 1, "expected 'def' after a decorator");
+			pto_lex_error(&ps, L->line, L->indent + 1, "expected 'def' after a decorator");
 			goto fail;
 		}
 		if (f) {
-			perr(&ps, L->line, 1, "decorator without a function");
+			pto_lex_error(&ps, L->line, 1, "decorator without a function");
 			goto fail;
 		}
 	}
