@@ -178,6 +178,10 @@ int main(int argc, char **argv)
 	d.max_errors = 50;
 	int rc = 0;
 	hilo_pto_program *p = hilo_pto_parse(name, src, len, &d);
+	/* the program keeps its own copy of the text: ours would double the
+	 * input's share of the peak memory */
+	free(src);
+	src = NULL;
 	if (!p) {
 		rc = 1;
 		goto done;

@@ -81,7 +81,7 @@ pto_expr *pto_expr_clone(hilo_pto_program *p, const pto_expr *e)
 	c->nitems = 0;
 	for (size_t i = 0; i < e->nitems; i++)
 		pto_items_push(p, &c->items, &c->nitems, pto_expr_clone(p, e->items[i]));
-	if (e->keys) {
+	if (e->kind == PTO_E_DICT && e->keys) {
 		c->keys = hilo_arena_alloc(p->arena, (e->nitems + 1) * sizeof *c->keys);
 		for (size_t i = 0; i < e->nitems; i++)
 			c->keys[i] = pto_expr_clone(p, e->keys[i]);
@@ -100,7 +100,9 @@ pto_expr *pto_expr_clone(hilo_pto_program *p, const pto_expr *e)
 void pto_block_push(hilo_pto_program *p, pto_block *b, pto_stmt *s)
 {
 	if (b->n == b->cap) {
-		size_t ncap = b->cap ? b->cap * 2 : 8;
+		if (b->cap >= UINT32_MAX / 2)
+			HILO_PANIC("too many statements in a block");
+		uint32_t ncap = b->cap ? b->cap * 2 : 8;
 		b->stmts = hilo_arena_grow(p->arena, b->stmts, b->n, ncap, sizeof *b->stmts);
 		if (!b->stmts)
 			HILO_PANIC("out of memory");

@@ -46,11 +46,14 @@ typedef enum pto_expr_kind {
 
 typedef struct pto_expr pto_expr;
 struct pto_expr {
-	uint8_t kind;         /* pto_expr_kind (a byte: nodes are the bulk of memory) */
+	/* 64 bytes (expressions are the bulk of a program's memory): one-byte
+	 * kind, 16-bit keyword count (the parser caps it), and the DICT keys
+	 * sharing a slot with the CALL keyword names */
+	uint8_t kind;         /* pto_expr_kind */
 	bool paren;           /* TUPLE: written with parentheses */
+	uint16_t nkw;         /* CALL: keyword arguments (at most PTO_MAX_KWARGS) */
 	int line, col;
 	uint32_t nitems;
-	uint32_t nkw;
 	union {
 		const char *name; /* NAME, ATTR: interned identifier */
 		const char *text; /* INT (value via pto_const_int)/FLOAT/STR: literal as written */
@@ -59,10 +62,14 @@ struct pto_expr {
 	pto_expr *base;       /* ATTR/CALL/SUB/UNARY/PAREN/STAR operand; BIN left */
 	pto_expr *rhs;        /* BIN right */
 	pto_expr **items;     /* CALL positional args, SUB/LIST/TUPLE/DICT items */
-	const char **kwnames; /* CALL: keyword names, interned */
-	pto_expr **kwvals;
-	pto_expr **keys;      /* DICT keys (nitems of them) */
+	union {
+		const char **kwnames; /* CALL: keyword names, interned */
+		pto_expr **keys;      /* DICT keys (nitems of them); test kind, not the pointer */
+	};
+	pto_expr **kwvals;    /* CALL: keyword values */
 };
+
+#define PTO_MAX_KWARGS 65535
 
 /* ---- statements ----------------------------------------------------- */
 
@@ -83,15 +90,18 @@ typedef struct pto_stmt pto_stmt;
 
 typedef struct pto_block {
 	pto_stmt **stmts;
-	size_t n, cap;
+	uint32_t n, cap;
 } pto_block;
 
+/* 128 bytes: counts are 32-bit (a block, like a file, holds fewer than
+ * 2^32 statements: the parser caps the input at 2^31 lines). */
 struct pto_stmt {
 	pto_stmt_kind kind;
 	int line, col;
+	bool has_else;
+	bool is_elif;          /* IF printed as `elif` inside the parent's else */
 	const char *indent;    /* indentation as written; NULL = synthesised */
 	const char **lead;     /* verbatim comment/blank lines before it */
-	size_t nlead;
 	const char *trail;     /* verbatim "  # comment" after the code, or NULL */
 	const char *text;      /* KEYWORD text */
 	pto_expr *target;      /* ASSIGN/FOR/WITH target */
@@ -99,11 +109,10 @@ struct pto_stmt {
 	pto_expr *value;       /* ASSIGN/EXPR/RETURN value, FOR iter, WHILE/IF cond, WITH ctx */
 	pto_block body;
 	pto_block orelse;      /* IF */
-	bool has_else;
-	bool is_elif;          /* IF printed as `elif` inside the parent's else */
+	uint32_t nlead;
+	uint32_t nelse_lead;
 	const char *else_indent;
 	const char **else_lead;
-	size_t nelse_lead;
 };
 
 /* ---- functions and program ------------------------------------------ */

@@ -814,7 +814,7 @@ static bool mentions(const pto_expr *e, const pto_map *names)
 }
 
 /* Appends the comment lines of a deleted statement to *lead. */
-static void keep_lead(hilo_pto_program *p, const char ***lead, size_t *n, const pto_stmt *s)
+static void keep_lead(hilo_pto_program *p, const char ***lead, uint32_t *n, const pto_stmt *s)
 {
 	if (!s->nlead)
 		return;
@@ -832,7 +832,7 @@ static void rewrite_block(pto_block *b, const plan *pl)
 {
 	size_t w = 0;
 	const char **lead = NULL; /* comment lines of deleted statements move to the next one */
-	size_t nlead = 0;
+	uint32_t nlead = 0;
 	for (size_t i = 0; i < b->n; i++) {
 		pto_stmt *s = b->stmts[i];
 		if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME && deleted(pl, s->target->name)) {
@@ -841,7 +841,7 @@ static void rewrite_block(pto_block *b, const plan *pl)
 		}
 		if (nlead) {
 			const char **own = s->lead;
-			size_t nown = s->nlead;
+			uint32_t nown = s->nlead;
 			s->lead = lead;
 			s->nlead = nlead;
 			pto_stmt tmp = { .lead = own, .nlead = nown };
@@ -923,8 +923,27 @@ typedef struct site {
 	pto_map *plans;       /* graph name -> plan */
 	vec prefix;           /* pto_stmt* to insert before the statement */
 	const char *indent;
-	pto_map *names;       /* every name the function being rewritten uses */
+	pto_func *fn;         /* the function being rewritten */
+	pto_map names;        /* every name fn uses, built at its first call site */
+	bool names_built;
 } site;
+
+static void collect_names(const pto_block *b, pto_map *names);
+
+/* The names the function being rewritten binds or reads (built only for a
+ * function that calls a rewritten Graph: a table of every name of a large
+ * body is the bulk of a pass's memory). */
+static pto_map *site_names(site *st)
+{
+	if (!st->names_built) {
+		pto_map_init(&st->names, st->p->arena);
+		for (size_t k = 0; k < st->fn->nparams; k++)
+			pto_map_put(&st->names, st->fn->params[k].name, (void *)1);
+		collect_names(&st->fn->body, &st->names);
+		st->names_built = true;
+	}
+	return &st->names;
+}
 
 /* The caller-side expression a Graph name is bound to at this call site. */
 static const pto_expr *bound_to(const plan *pl, const pto_map *bind, const char *name)
@@ -1025,8 +1044,8 @@ static void rewrite_call(void *ud, pto_call *cl)
 		do {
 			local = pto_intern(p, hilo_arena_printf(p->arena, "%s__graph_arg%d", h->name,
 				p->graph_arg_counter++));
-		} while (pto_map_has(st->names, local));
-		pto_map_put(st->names, local, (void *)1);
+		} while (pto_map_has(site_names(st), local));
+		pto_map_put(site_names(st), local, (void *)1);
 		pto_stmt *s = hilo_arena_alloc(p->arena, sizeof *s);
 		if (!s)
 			HILO_PANIC("out of memory");
@@ -1179,12 +1198,8 @@ int hilo_pto_legalize_graph_boundary_ex(hilo_pto_program *p, hilo_pto_runtime rt
 		st.p = p;
 		st.plans = &plans;
 		for (size_t i = 0; i < p->nfuncs; i++) {
-			pto_map names;
-			pto_map_init(&names, p->arena);
-			for (size_t k = 0; k < p->funcs[i]->nparams; k++)
-				pto_map_put(&names, p->funcs[i]->params[k].name, (void *)1);
-			collect_names(&p->funcs[i]->body, &names);
-			st.names = &names;
+			st.fn = p->funcs[i];
+			st.names_built = false;
 			bool changed = rewrite_sites(&st, &p->funcs[i]->body);
 			/* a Graph's own rewrite only deleted bindings, renamed aliases to
 			 * their roots and turned hoisted locals into parameters, which

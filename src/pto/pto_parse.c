@@ -44,11 +44,20 @@ static bool parse_items(parser *ps, const char *close, pto_expr *into, bool call
 			if (!v)
 				return false;
 			size_t n = into->nkw;
-			into->kwnames = hilo_arena_grow(ps->p->arena, into->kwnames, n, n + 1, sizeof *into->kwnames);
-			into->kwvals = hilo_arena_grow(ps->p->arena, into->kwvals, n, n + 1, sizeof *into->kwvals);
+			if (n == PTO_MAX_KWARGS) {
+				pto_lex_error(ps, t->line, t->col, "more than %d keyword arguments", PTO_MAX_KWARGS);
+				return false;
+			}
+			if ((n & (n - 1)) == 0) { /* capacity: powers of two */
+				size_t ncap = n ? 2 * n : 1;
+				into->kwnames = hilo_arena_grow(ps->p->arena, into->kwnames, n, ncap, sizeof *into->kwnames);
+				into->kwvals = hilo_arena_grow(ps->p->arena, into->kwvals, n, ncap, sizeof *into->kwvals);
+				if (!into->kwnames || !into->kwvals)
+					HILO_PANIC("out of memory");
+			}
 			into->kwnames[n] = kw;
 			into->kwvals[n] = v;
-			into->nkw = n + 1;
+			into->nkw = (uint16_t)(n + 1);
 		} else {
 			if (call && into->nkw) {
 				pto_lex_error(ps, t->line, t->col, "positional argument after keyword argument");

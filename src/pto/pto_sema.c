@@ -35,9 +35,8 @@ void pto_map_init(pto_map *m, hilo_arena *a)
 	m->arena = a;
 }
 
-static void map_grow(pto_map *m)
+static void map_rehash(pto_map *m, size_t ncap)
 {
-	size_t ncap = m->cap ? m->cap * 2 : 16;
 	const void **nk = hilo_arena_alloc(m->arena, ncap * sizeof *nk);
 	void **nv = hilo_arena_alloc(m->arena, ncap * sizeof *nv);
 	if (!nk || !nv)
@@ -54,6 +53,22 @@ static void map_grow(pto_map *m)
 	m->keys = nk;
 	m->vals = nv;
 	m->cap = ncap;
+}
+
+static void map_grow(pto_map *m)
+{
+	map_rehash(m, m->cap ? m->cap * 2 : 16);
+}
+
+/* Room for n keys without regrowth: an arena never takes back the arrays
+ * a growth abandons, so a table sized up front costs half. */
+void pto_map_reserve(pto_map *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 16;
+	while (n * 4 > cap * 3)
+		cap *= 2;
+	if (cap != m->cap)
+		map_rehash(m, cap);
 }
 
 void pto_map_put(pto_map *m, const void *key, void *val)
@@ -286,6 +301,16 @@ void pto_func_invalidate(pto_func *f)
 	f->sema_inv = NULL;
 }
 
+/* Statements of a body, nested ones included: an upper bound (up to the
+ * targets of a tuple assignment) on the names it binds. */
+static size_t count_stmts(const pto_block *b)
+{
+	size_t n = b->n;
+	for (size_t i = 0; i < b->n; i++)
+		n += count_stmts(&b->stmts[i]->body) + count_stmts(&b->stmts[i]->orelse);
+	return n;
+}
+
 void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f)
 {
 	if (f->sema_ctx) {
@@ -304,6 +329,7 @@ void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f)
 		v->index = i;
 		set_type(v, f->params[i].ann);
 	}
+	pto_map_reserve(&c->vars, f->nparams + count_stmts(&f->body));
 	collect_vars(c, &f->body, NULL);
 	pto_fctx *cached = hilo_arena_alloc(p->arena, sizeof *cached);
 	*cached = *c;
@@ -776,11 +802,30 @@ bool pto_returned_param(hilo_pto_program *p, const pto_fctx *c, const pto_expr *
 
 /* ---- ReplayInvariantSet ----------------------------------------------- */
 
+/* Membership of a name: the invariant scalars (inv) or the boundary
+ * tensors (!inv). Only variables of the function can be members. */
+static bool in_set(const pto_invset *s, const char *name, bool inv)
+{
+	const pto_var *v = pto_map_get(&s->c->vars, name);
+	return v && (inv ? v->inv_member : v->inv_boundary);
+}
+
+static void add_to_set(pto_invset *s, const char *name, bool inv)
+{
+	pto_var *v = pto_map_get(&s->c->vars, name);
+	if (v) {
+		if (inv)
+			v->inv_member = true;
+		else
+			v->inv_boundary = true;
+	}
+}
+
 static bool is_boundary_dim_read(const pto_invset *s, const pto_call *c)
 {
 	int64_t axis;
 	return pto_call_is_op(c, "tensor.dim") && c->nargs == 2 && c->args[0]->kind == PTO_E_NAME &&
-		pto_map_has(&s->boundary, c->args[0]->name) && pto_const_int(c->args[1], &axis);
+		in_set(s, c->args[0]->name, false) && pto_const_int(c->args[1], &axis);
 }
 
 bool pto_inv_is_invariant(const pto_invset *s, const pto_expr *e)
@@ -797,7 +842,7 @@ bool pto_inv_is_invariant(const pto_invset *s, const pto_expr *e)
 	case PTO_E_NAME:
 		if (!strcmp(e->name, "True") || !strcmp(e->name, "False") || !strcmp(e->name, "None"))
 			return true;
-		return pto_map_has(&s->inv, e->name);
+		return in_set(s, e->name, true);
 	case PTO_E_CALL: {
 		size_t n = pto_scalar_intrinsic(e);
 		if (n) { /* scalar arithmetic spelled as a call */
@@ -831,15 +876,15 @@ static void inv_collect(pto_invset *s, const pto_block *b)
 			uint64_t trips;
 			const pto_expr *lv = st->target->kind == PTO_E_TUPLE ? st->target->items[0] : st->target;
 			if (pto_trip_count(st, &trips) && lv->kind == PTO_E_NAME)
-				pto_map_put(&s->inv, lv->name, (void *)1);
+				add_to_set(s, lv->name, true);
 		}
 		if (st->kind == PTO_S_ASSIGN && st->target->kind == PTO_E_NAME) {
 			pto_var *v = pto_lookup(s->c, st->target);
 			if (v && !v->scalar) {
-				if (st->value->kind == PTO_E_NAME && pto_map_has(&s->boundary, st->value->name))
-					pto_map_put(&s->boundary, v->name, (void *)1);
+				if (st->value->kind == PTO_E_NAME && in_set(s, st->value->name, false))
+					v->inv_boundary = true;
 			} else if (v && pto_inv_is_invariant(s, st->value)) {
-				pto_map_put(&s->inv, v->name, (void *)1);
+				v->inv_member = true;
 			}
 		}
 		inv_collect(s, &st->body);
@@ -855,12 +900,18 @@ void pto_inv_init(pto_invset *s, const pto_fctx *c)
 		return;
 	}
 	s->c = c;
-	pto_map_init(&s->boundary, c->p->arena);
-	pto_map_init(&s->inv, c->p->arena);
+	/* membership lives in the variables themselves (a table per set cost
+	 * as much as the variable table): clear what an earlier build left */
+	const pto_map *vars = &c->vars;
+	for (size_t i = 0; i < vars->cap; i++)
+		if (vars->keys[i]) {
+			pto_var *v = vars->vals[i];
+			v->inv_member = v->inv_boundary = false;
+		}
 	for (size_t i = 0; i < c->f->nparams; i++) {
 		pto_var *v = pto_map_get(&c->vars, c->f->params[i].name);
 		if (v && !v->scalar)
-			pto_map_put(&s->boundary, v->name, (void *)1);
+			v->inv_boundary = true;
 	}
 	inv_collect(s, &c->f->body);
 	pto_invset *cached = hilo_arena_alloc(c->p->arena, sizeof *cached);

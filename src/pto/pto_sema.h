@@ -24,6 +24,7 @@ typedef struct pto_map {
 
 void pto_map_init(pto_map *m, hilo_arena *a);
 void pto_map_put(pto_map *m, const void *key, void *val);
+void pto_map_reserve(pto_map *m, size_t n);
 void *pto_map_get(const pto_map *m, const void *key);
 bool pto_map_has(const pto_map *m, const void *key);
 
@@ -52,6 +53,7 @@ typedef struct pto_var {
 	pto_stmt *def;         /* ASSIGN (locals) or FOR (loop vars, iter args) */
 	pto_stmt *parent;      /* enclosing compound statement, NULL at top level */
 	bool scalar, tensor, task_id;
+	bool inv_member, inv_boundary; /* ReplayInvariantSet membership (pto_inv_init) */
 	unsigned ndefs;        /* assignments to the name (SSA input: 1; if/else phis: 2) */
 } pto_var;
 
@@ -128,10 +130,11 @@ bool pto_check_ssa(hilo_pto_program *p, const pto_func *f, hilo_diags *d);
 /* ---- ReplayInvariantSet (seed 002: three seeds, closed under scalar
  * arithmetic and names bound to an invariant value) ---------------------- */
 
+/* Membership is stored in the function's variables (pto_var.inv_member:
+ * invariant scalar names; pto_var.inv_boundary: tensor params and their
+ * bare aliases), so building the set allocates nothing per name. */
 typedef struct pto_invset {
 	const pto_fctx *c;
-	pto_map boundary;   /* tensor params and their bare aliases */
-	pto_map inv;        /* invariant scalar names */
 } pto_invset;
 
 void pto_inv_init(pto_invset *s, const pto_fctx *c);
