@@ -366,6 +366,13 @@ HILO_API hilo_comp *hilo_comp_clone(hilo_module *m, hilo_comp *src, const char *
 /* Total instruction count over all computations. */
 HILO_API uint64_t hilo_module_instr_count(const hilo_module *m);
 
+/* The result shape of an instruction written without one, as XLA's parser
+ * infers it (xla::ShapeInference, for the opcodes hlo_parser.cc's
+ * CanInferShape lists), from its operands, attributes and called
+ * computations. NULL when it cannot be inferred, with the reason in err
+ * (src/ir/shape_infer.c). */
+HILO_API hilo_shape *hilo_infer_shape(hilo_module *m, const hilo_instr *i, char *err, size_t errlen);
+
 /* Deep-copies a whole module (ids and names preserved). */
 HILO_API hilo_module *hilo_module_clone(const hilo_module *src);
 

@@ -702,45 +702,6 @@ out:
 	return ok;
 }
 
-/* The result shape when the text leaves it out (XLA infers it too): only
- * for ops whose shape follows directly from the operands. */
-static hilo_shape *infer_shape(hilo_module *m, const hilo_instr *i)
-{
-	if (i->op == HILO_OP_TUPLE) {
-		hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
-		s->type = HILO_T_TUPLE;
-		s->ntuple = (int)i->noperands;
-		s->elems = hilo_arena_alloc(m->arena, (i->noperands + 1) * sizeof *s->elems);
-		for (uint32_t k = 0; k < i->noperands; k++)
-			s->elems[k] = i->operands[k]->shape;
-		return s;
-	}
-	if (i->op == HILO_OP_GET_TUPLE_ELEMENT && i->noperands == 1) {
-		int64_t idx;
-		const hilo_shape *t = i->operands[0]->shape;
-		if (hilo_instr_get_int(i, "index", &idx) && t->type == HILO_T_TUPLE && idx >= 0 && idx < t->ntuple)
-			return t->elems[idx];
-		return NULL;
-	}
-	if (i->op == HILO_OP_CALL) {
-		hilo_comp *c = hilo_instr_get_comp(i, "to_apply");
-		return c && c->root ? c->root->shape : NULL;
-	}
-	if (!(hilo_opcode_flags(i->op) & HILO_OPF_EW) || !i->noperands || i->op == HILO_OP_CONVERT ||
-	    i->op == HILO_OP_REAL || i->op == HILO_OP_IMAG || i->op == HILO_OP_COMPLEX ||
-	    i->async_op != HILO_OP_COUNT)
-		return NULL;
-	const hilo_shape *src = i->operands[i->op == HILO_OP_SELECT || i->op == HILO_OP_CLAMP ? 1 % i->noperands : 0]->shape;
-	if (!hilo_shape_is_array(src))
-		return NULL;
-	if (i->op != HILO_OP_COMPARE && i->op != HILO_OP_IS_FINITE)
-		return (hilo_shape *)src;
-	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
-	*s = *src;
-	s->type = HILO_T_PRED;
-	return s;
-}
-
 /* Comment lines between instructions are kept with the next one. */
 static const char *leading_comment(parser *P)
 {
@@ -898,10 +859,13 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 		if (!read_attr(P, i))
 			return NULL;
 	}
-	if (!i->shape && !(i->shape = infer_shape(m, i))) {
-		lex_error(L, shape_at, "cannot infer the result shape of '%s' (%s); write it before the opcode",
-			name, hilo_opcode_name(op));
-		return NULL;
+	if (!i->shape) {
+		/* XLA's parser infers it (src/ir/shape_infer.c) */
+		char why[400];
+		if (!(i->shape = hilo_infer_shape(m, i, why, sizeof why))) {
+			lex_error(L, shape_at, "cannot infer the result shape of '%s': %s", name, why);
+			return NULL;
+		}
 	}
 	/* a broadcast of a scalar may leave out dimensions={} */
 	if (op == HILO_OP_BROADCAST && i->noperands == 1 && i->operands[0]->shape->rank == 0 &&
