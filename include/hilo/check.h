@@ -7,7 +7,9 @@
  * report its own rewrites), cuts each record's cone back to the values both
  * modules share, and judges it:
  *   proved   for every input: equal canonical hash-consed terms ("term"),
- *            or equal outputs on injectively tagged inputs ("tagged");
+ *            or equal outputs on injectively tagged inputs ("tagged"; with
+ *            elementwise ops as uninterpreted terms "tagged-terms"; small
+ *            index inputs enumerated "tagged-enum");
  *   tested   equal outputs on N seeded random inputs of the real frontier
  *            shapes, bit for bit, NaN = NaN ("random");
  *   skipped  with the reason (over budget, unsupported op);
@@ -32,7 +34,8 @@ typedef struct hilo_check_record {
 	const hilo_instr *before;  /* the replaced value, in the module before the pass */
 	const hilo_instr *after;   /* its replacement, or NULL (removed instructions) */
 	const char *verdict;       /* "proved", "tested", "skipped", "failed", "assumed", "deferred" */
-	const char *method;        /* "term", "tagged", "random", "dead", "structure", ... */
+	const char *method;        /* "term", "tagged", "tagged-terms", "tagged-enum", "random",
+	                            * "dead", "structure" */
 	const char *reason;        /* what the record is, and the method's finding */
 	uint32_t count;            /* identical records folded into this one */
 } hilo_check_record;

@@ -88,6 +88,20 @@ void terms_pair_fini(pairctx *P);
 bool terms_data_movement(pairctx *P, tid t);
 uint32_t terms_count(const termtab *T);
 
+/* Attributes that carry no value (metadata, sharding, ...): records.c. */
+bool chk_attr_skip(const hilo_attr *a);
+
+/* ---- tagged evaluation (tagged.c) --------------------------------------- */
+typedef struct tagged_result {
+	int status;           /* 0 proved, 1 a counterexample, 2 no verdict */
+	const char *method;   /* "tagged", "tagged-terms", "tagged-enum" */
+	char msg[900];
+} tagged_result;
+/* Judges a record whose canonical terms differ by injectively tagged
+ * evaluation of both cones (docs/proof.md); budget: element-ops. */
+void tagged_judge(pairctx *P, const hilo_instr *b, const hilo_instr *a, uint64_t budget,
+	tagged_result *r);
+
 /* ---- random testing (cone_test.c) ---------------------------------------- */
 typedef struct cone_result {
 	int status;           /* 0 equal on all inputs, 1 differ, 2 skipped */

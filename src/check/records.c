@@ -144,7 +144,7 @@ static bool correspond(pairctx *P)
 
 /* ---- attributes and shared instructions ---------------------------------- */
 
-static bool attr_skip(const hilo_attr *a)
+bool chk_attr_skip(const hilo_attr *a)
 {
 	static const char *const skip[] = {"sharding", "frontend_attributes", "statistics",
 		"metadata", "control-predecessors", "origin", "result_accuracy"};
@@ -165,9 +165,9 @@ static bool attrs_same(pairctx *P, const hilo_instr *b, const hilo_instr *a)
 {
 	uint32_t kb = 0, ka = 0;
 	for (;;) {
-		while (kb < b->nattrs && attr_skip(&b->attrs[kb]))
+		while (kb < b->nattrs && chk_attr_skip(&b->attrs[kb]))
 			kb++;
-		while (ka < a->nattrs && attr_skip(&a->attrs[ka]))
+		while (ka < a->nattrs && chk_attr_skip(&a->attrs[ka]))
 			ka++;
 		if (kb == b->nattrs || ka == a->nattrs)
 			return kb == b->nattrs && ka == a->nattrs;
@@ -422,7 +422,7 @@ static bool is_assumed(const hilo_run_state *run, const record *r)
  * be impossible in the calling contexts (a pass may specialise a body to
  * its only call site): the call sites are judged instead. */
 static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_diags *d,
-	bool may_defer)
+	bool may_defer, const char **method_out)
 {
 	hilo_validator *v = P->v;
 	char why[1000] = "";
@@ -449,8 +449,13 @@ static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_di
 			tb = terms_of(P, 0, r->b, true);
 			ta = tb != TID_NONE ? terms_of(P, 1, r->a, true) : TID_NONE;
 		}
+		tagged_result tr = {2, NULL, ""};
 		if (tb != TID_NONE && tb == ta) {
 			verdict = V_PROVED;
+		} else if (tagged_judge(P, r->b, r->a, v->o.budget, &tr), tr.status != 2) {
+			method = tr.method;
+			snprintf(why, sizeof why, "%s", tr.msg);
+			verdict = tr.status == 0 ? V_PROVED : V_FAILED;
 		} else {
 			method = "random";
 			cone_result cr;
@@ -461,12 +466,13 @@ static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_di
 	}
 	if (verdict != V_PROVED && verdict != V_TESTED && is_assumed(run, r))
 		verdict = V_ASSUMED;
-	if ((verdict == V_FAILED || verdict == V_SKIPPED) && may_defer && !strcmp(method, "random")) {
+	if ((verdict == V_FAILED || verdict == V_SKIPPED) && may_defer && strcmp(method, "structure")) {
 		verdict = V_DEFERRED;
 		P->deferred++;
 		size_t len = strlen(why);
 		snprintf(why + len, sizeof why - len, "; judged again at the call sites");
 	}
+	*method_out = method;
 	remark(P, r, verdict, method, why);
 	if (verdict == V_FAILED) {
 		char what[600], fr[400];
@@ -489,7 +495,7 @@ static void count(hilo_validator *v, int verdict, const char *method)
 	case V_PROVED:
 		v->s.rewrites++;
 		v->s.proved++;
-		if (!strcmp(method, "tagged"))
+		if (!strncmp(method, "tagged", 6))
 			v->s.by_tagged++;
 		else
 			v->s.by_term++;
@@ -618,8 +624,9 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 	free(ord);
 	bool all_good = ok;
 	for (size_t k = 0; k < R.n && ok; k++) {
-		int verdict = judge(P, &R.v[k], run, d, !ca->is_entry);
-		count(P->v, verdict, verdict == V_PROVED ? "term" : "");
+		const char *method = "";
+		int verdict = judge(P, &R.v[k], run, d, !ca->is_entry, &method);
+		count(P->v, verdict, method);
 		if (verdict == V_SKIPPED || verdict == V_FAILED || verdict == V_DEFERRED)
 			all_good = false;
 	}
@@ -699,6 +706,7 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 		record r = {R_ENTRY, before->entry->root, after->entry->root, NULL, 0, 1};
 		if (r.b && r.a) {
 			int verdict;
+			const char *method = "structure";
 			if (!same_signature(before->entry, after->entry)) {
 				char what[600];
 				describe(&r, what, sizeof what);
@@ -708,9 +716,9 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 				remark(&P, &r, V_FAILED, "structure", "entry signature changed");
 				verdict = V_FAILED;
 			} else {
-				verdict = judge(&P, &r, run, d, false);
+				verdict = judge(&P, &r, run, d, false, &method);
 			}
-			count(v, verdict, "term");
+			count(v, verdict, method);
 		}
 	}
 	terms_pair_fini(&P);
