@@ -283,10 +283,16 @@ static bool const_is(const tctx *X, uint64_t t, int kind)
 	return ((uint64_t)v & m) == m;
 }
 
+/* Operand order that does not matter: IEEE add and multiply round a
+ * symmetric exact result; integer maximum / minimum. Float maximum /
+ * minimum are not symmetric in the evaluator (XLA's std::max keeps the lhs
+ * on a tie: max(-0, +0) = -0, max(+0, -0) = +0). */
 static bool commutes(const hilo_instr *i)
 {
 	switch (i->op) {
-	case HILO_OP_ADD: case HILO_OP_MULTIPLY: case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
+	case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
+		return !hilo_ptype_is_float(i->shape->type) && !hilo_ptype_is_complex(i->shape->type);
+	case HILO_OP_ADD: case HILO_OP_MULTIPLY:
 	case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR:
 		return true;
 	case HILO_OP_COMPARE: {
