@@ -34,7 +34,8 @@
  *  - broadcast of broadcast composed, identity broadcast / reshape /
  *    transpose / convert -> operand, reshape of reshape composed;
  *  - binary elementwise ops of a concatenate -> concatenate of the op on
- *    the pieces; commutative ops order their operands; select with a
+ *    the pieces; commutative ops order their operands (float maximum /
+ *    minimum excepted); select with a
  *    constant predicate -> the chosen operand; IEEE-exact identities
  *    (float x + -0, x - +0, x * 1; integer x + 0, x - 0, x * 1, x | 0,
  *    x ^ 0, x & ~0) -> x;
@@ -923,10 +924,15 @@ static bool never_fold(hilo_opcode op)
 	}
 }
 
+/* Float maximum / minimum are not: the evaluator (XLA's std::max) keeps
+ * the lhs on a tie, so max(-0, +0) = -0 but max(+0, -0) = +0. */
 static bool commutative(const hilo_instr *i)
 {
 	switch (i->op) {
-	case HILO_OP_ADD: case HILO_OP_MULTIPLY: case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
+	case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
+		return i->shape->type != HILO_T_TUPLE && !hilo_ptype_is_float(i->shape->type) &&
+		       !hilo_ptype_is_complex(i->shape->type);
+	case HILO_OP_ADD: case HILO_OP_MULTIPLY:
 	case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR:
 		return true;
 	case HILO_OP_COMPARE: {

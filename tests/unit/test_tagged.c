@@ -40,8 +40,10 @@ static hilo_instr *find(hilo_module *m, const char *name)
 	return NULL;
 }
 
-/* Replaces operand slot of user by instruction `by` and judges the pair. */
-static got replace(const char *text, const char *user, uint32_t slot, const char *by)
+/* Replaces operand slot of user by instruction `by` (and, when user2 is
+ * not NULL, operand slot2 of user2 by by2) and judges the pair. */
+static got replace2(const char *text, const char *user, uint32_t slot, const char *by,
+	const char *user2, uint32_t slot2, const char *by2)
 {
 	got g;
 	memset(&g, 0, sizeof g);
@@ -59,6 +61,25 @@ static got replace(const char *text, const char *user, uint32_t slot, const char
 	CHECK(u && b);
 	if (u && b)
 		hilo_instr_set_operand(after, u, slot, b);
+	if (user2 && !strcmp(user2, "swapped")) {
+		/* operand slot of user becomes a fresh copy of by2 with its two
+		 * operands swapped */
+		hilo_instr *src = find(after, by2);
+		CHECK(u && src && src->noperands == 2);
+		if (u && src && src->noperands == 2) {
+			hilo_instr *n = hilo_instr_create(after, src->op, src->shape, NULL);
+			hilo_instr_add_operand(after, n, src->operands[1]);
+			hilo_instr_add_operand(after, n, src->operands[0]);
+			hilo_comp_insert_before(after->entry, u, n);
+			hilo_instr_set_operand(after, u, slot2, n);
+		}
+	} else if (user2) {
+		u = find(after, user2);
+		b = find(after, by2);
+		CHECK(u && b);
+		if (u && b)
+			hilo_instr_set_operand(after, u, slot2, b);
+	}
 	CHECK(hilo_verify(after, "t.hlo", &d));
 	hilo_validate_opts o = {.inputs = 3, .seed = 1, .on_record = on_record, .on_record_arg = &g};
 	hilo_validator *v = hilo_validator_create(&o);
@@ -73,6 +94,11 @@ static got replace(const char *text, const char *user, uint32_t slot, const char
 	hilo_module_destroy(after);
 	CHECK_EQ_I64(g.n, 1);
 	return g;
+}
+
+static got replace(const char *text, const char *user, uint32_t slot, const char *by)
+{
+	return replace2(text, user, slot, by, NULL, 0, NULL);
 }
 
 #define EXPECT(g, v, m) do { \
@@ -159,6 +185,23 @@ static const char *index_as_data =
 	"  ROOT r = ((f32[1,4], s32[])) tuple(old)\n"
 	"}\n";
 
+/* float maximum keeps the lhs on a signed-zero tie (max(-0, +0) = -0,
+ * max(+0, -0) = +0): swapping its operands is not an identity; for
+ * integers it is */
+static const char *maxima =
+	"HloModule m\n"
+	"ENTRY main {\n"
+	"  x = f32[4] parameter(0)\n"
+	"  y = f32[4] parameter(1)\n"
+	"  i = s32[4] parameter(2)\n"
+	"  j = s32[4] parameter(3)\n"
+	"  m1 = f32[4] maximum(x, y)\n"
+	"  tm = f32[2,2] reshape(m1)\n"
+	"  rm = f32[4] reshape(tm)\n"
+	"  n1 = s32[4] minimum(i, j)\n"
+	"  ROOT r = (f32[4], s32[4]) tuple(rm, n1)\n"
+	"}\n";
+
 int main(void)
 {
 	got g = replace(movement, "r", 0, "new");
@@ -197,5 +240,9 @@ int main(void)
 	g = replace(index_as_data, "r", 0, "new");
 	CHECK(strcmp(g.verdict, "proved") != 0);
 	CHECK_STR(g.method, "random");
+	g = replace2(maxima, "r", 0, "rm", "swapped", 0, "m1");
+	EXPECT(g, "tested", "random");
+	g = replace2(maxima, "r", 1, "n1", "swapped", 1, "n1");
+	EXPECT(g, "proved", "term");
 	return CHECK_DONE();
 }
