@@ -22,9 +22,11 @@
  */
 #include "hilo/hlo_text.h"
 #include "hilo/version.h"
+#include "common/cli.h"
 #include "hilo/proto.h"
 #include "hilo/verify.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +41,7 @@ typedef struct result {
 	uint64_t instrs;
 	long peak_rss_kb;
 	unsigned touched;   /* checksum of the copy floor, so it is not optimized out */
-	bool parsed, same;
+	bool read_ok, parsed, same;
 } result;
 
 static double now(void)
@@ -87,13 +89,14 @@ static void bench_file(const char *path, double min_time, result *r)
 	hilo_diags d;
 	hilo_diags_init(&d);
 	size_t len;
-	char *text = hilo_read_file(path, &len, &d);
+	char *text = cli_read_input(path, "'HloModule'", &len, &d);
 	if (!text) {
 		hilo_diags_print(stderr, &d);
 		hilo_diags_free(&d);
 		return;
 	}
 	r->bytes = len;
+	r->read_ok = true;
 	char *copy = malloc(len + 1);
 	volatile unsigned sum = 0;
 	BEST_OF(min_time, r->read_s, read_again(path, copy, len));
@@ -177,39 +180,69 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+#define USAGE "usage: hilo-bench [--min-time=SEC] [--tsv=FILE] FILE...\n"
+
+static void help(void)
+{
+	fputs(USAGE, stdout);
+}
+
+enum { O_MIN_TIME = CLI_LONG, O_TSV, O_VERSION };
+
+static const struct option long_options[] = {
+	{"min-time", required_argument, NULL, O_MIN_TIME},
+	{"tsv", required_argument, NULL, O_TSV},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, O_VERSION},
+	{NULL, 0, NULL, 0},
+};
+
 int main(int argc, char **argv)
 {
 	double min_time = 0.3;
 	const char *tsv = NULL;
-	int nfiles = 0;
-	for (int k = 1; k < argc; k++) {
-		if (!strcmp(argv[k], "--version")) {
+	cli c;
+	cli_init(&c, "hilo-bench", USAGE, "h", long_options, argc, argv);
+	for (int opt; (opt = cli_next(&c)) != -1;) {
+		switch (opt) {
+		case CLI_ERROR:
+			return CLI_EXIT_USAGE;
+		case O_MIN_TIME:
+			if (!cli_double(&c, optarg, 0, 3600, &min_time))
+				return CLI_EXIT_USAGE;
+			break;
+		case O_TSV:
+			if (!*optarg)
+				return cli_invalid(&c, optarg, "a file name");
+			tsv = optarg;
+			break;
+		case 'h':
+			help();
+			return 0;
+		case O_VERSION:
 			printf("hilo-bench (hilo) %s\n", hilo_version());
 			return 0;
-		} else if (!strncmp(argv[k], "--min-time=", 11))
-			min_time = atof(argv[k] + 11);
-		else if (!strncmp(argv[k], "--tsv=", 6))
-			tsv = argv[k] + 6;
-		else if (argv[k][0] == '-') {
-			fprintf(stderr, "usage: hilo-bench [--min-time=SEC] [--tsv=FILE] FILE...\n");
-			return 2;
-		} else
-			nfiles++;
+		default:
+			return cli_error(&c, "option %d not handled", opt); /* a bug */
+		}
 	}
-	if (!nfiles) {
-		fprintf(stderr, "usage: hilo-bench [--min-time=SEC] [--tsv=FILE] FILE...\n");
-		return 2;
+	if (optind >= argc) {
+		cli_error(&c, "no input file given");
+		cli_usage(&c, stderr);
+		return CLI_EXIT_USAGE;
 	}
 	FILE *tf = tsv ? fopen(tsv, "a") : NULL;
+	if (tsv && !tf) {
+		fprintf(stderr, "%s: error: cannot open: %s\n", tsv, strerror(errno));
+		return 1;
+	}
 	printf("%-58s %8s %9s | %9s %9s | %8s %9s %8s %8s | %8s %8s | %8s %5s %s\n",
 		"file", "MB", "instrs", "read", "copy", "parse", "Minstr/s", "verify", "print",
 		"pb-write", "pb-read", "peakRSS", "xsize", "");
 	printf("%-58s %8s %9s | %9s %9s | %8s %9s %8s %8s | %8s %8s | %8s %5s %s\n",
 		"", "", "", "MB/s", "MB/s", "MB/s", "", "MB/s", "MB/s", "MB/s", "MB/s", "MB", "", "");
 	int rc = 0;
-	for (int k = 1; k < argc; k++) {
-		if (argv[k][0] == '-')
-			continue;
+	for (int k = optind; k < argc; k++) {
 		int fds[2];
 		if (pipe(fds) != 0)
 			return 3;
@@ -232,7 +265,7 @@ int main(int argc, char **argv)
 			waitpid(pid, &st, 0);
 		if (got != (ssize_t)sizeof r || !r.parsed) {
 			printf("%-58s %8.2f  FAILED (%s)\n", base_name(argv[k]), (double)r.bytes / 1e6,
-				got != (ssize_t)sizeof r ? "crashed" : "parse error");
+				got != (ssize_t)sizeof r ? "crashed" : !r.read_ok ? "cannot read" : "parse error");
 			rc = 1;
 			continue;
 		}

@@ -25,6 +25,7 @@
 #include "hilo/verify.h"
 #include "hilo/version.h"
 #include "hilo/viz.h"
+#include "common/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,18 +70,21 @@ typedef struct options {
 	size_t *remarks_len;
 } options;
 
-static void usage(FILE *f)
+#define USAGE \
+	"usage: hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]\n" \
+	"                [--print-style=auto|default|long|short] [--split-input-file]\n" \
+	"                [--format=hlo|pb] [--emit-proto] [--list-passes [--all]] [--verify-each] [--stats]\n" \
+	"                [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]\n" \
+	"                [--unroll-markers] [--eval-budget=N] [--assume-equivalent-kernels]\n" \
+	"                [--emit=dot [--around=NAME] [--depth=N]] [--stats=ops|ops-json]\n" \
+	"                [--extract=NAME [--height=N]] [--report=FILE.html]\n"
+
+static void help(void)
 {
-	fputs("usage: hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]\n"
-	      "                [--print-style=auto|default|long|short] [--split-input-file]\n"
-	      "                [--format=hlo|pb] [--emit-proto] [--list-passes [--all]] [--verify-each] [--stats]\n"
-	      "                [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]\n"
-	      "                [--unroll-markers] [--eval-budget=N] [--assume-equivalent-kernels]\n"
+	fputs(USAGE
 	      "  --assume-equivalent-kernels: neuron-preprocess-kernel-duplicate-remover performs the\n"
 	      "                seed's dedup (a kernel configured differently is replaced by a clone of\n"
 	      "                the first); unprovable, reported as assumed by --check-equivalence\n"
-	      "                [--emit=dot [--around=NAME] [--depth=N]] [--stats=ops|ops-json]\n"
-	      "                [--extract=NAME [--height=N]] [--report=FILE.html]\n"
 	      "  --report=FILE.html: one self-contained page with a before/after picture of every\n"
 	      "                rewrite and its verdict (implies --check-equivalence), the passes'\n"
 	      "                statistics and the declined candidates\n"
@@ -91,7 +95,7 @@ static void usage(FILE *f)
 	      "  -o OUT, --remarks=FILE: '-' is stdout; files are replaced atomically, devices and\n"
 	      "                FIFOs written in place\n"
 	      "  --print-style=auto keeps the input's style and every field (short drops metadata)\n"
-	      "  --split-input-file and --emit-proto (or -o FILE.pb) exclude each other (exit 2)\n", f);
+	      "  --split-input-file and --emit-proto (or -o FILE.pb) exclude each other (exit 2)\n", stdout);
 }
 
 static void list_known(FILE *f)
@@ -136,17 +140,56 @@ static int add_pass(options *o, const char *name, size_t len, const char *origin
 	return EXIT_OK;
 }
 
-static bool parse_u64(const char *s, uint64_t *out)
+/* Adds the passes of a comma-separated list ("a,,b" and a trailing comma
+ * are tolerated). */
+static int add_pass_list(options *o, const char *s)
 {
-	if (!*s)
-		return false;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (*end || *s == '-')
-		return false;
-	*out = v;
-	return true;
+	for (;;) {
+		const char *c = strchr(s, ',');
+		size_t len = c ? (size_t)(c - s) : strlen(s);
+		int rc = add_pass(o, s, len, NULL);
+		if (rc != EXIT_OK)
+			return rc;
+		if (!c)
+			return EXIT_OK;
+		s = c + 1;
+	}
 }
+
+enum {
+	O_PASSES = CLI_LONG, O_PIPELINE, O_PRINT_STYLE, O_SPLIT, O_FORMAT, O_EMIT_PROTO,
+	O_LIST_PASSES, O_ALL, O_VERIFY_EACH, O_STATS, O_REMARKS, O_CHECK, O_SEED, O_UNROLL,
+	O_EVAL_BUDGET, O_ASSUME, O_EMIT, O_AROUND, O_DEPTH, O_EXTRACT, O_HEIGHT, O_REPORT,
+	O_VERSION,
+};
+
+static const struct option long_options[] = {
+	{"passes", required_argument, NULL, O_PASSES},
+	{"pipeline", required_argument, NULL, O_PIPELINE},
+	{"print-style", required_argument, NULL, O_PRINT_STYLE},
+	{"split-input-file", no_argument, NULL, O_SPLIT},
+	{"format", required_argument, NULL, O_FORMAT},
+	{"emit-proto", no_argument, NULL, O_EMIT_PROTO},
+	{"list-passes", no_argument, NULL, O_LIST_PASSES},
+	{"all", no_argument, NULL, O_ALL},
+	{"verify-each", no_argument, NULL, O_VERIFY_EACH},
+	{"stats", optional_argument, NULL, O_STATS},
+	{"remarks", required_argument, NULL, O_REMARKS},
+	{"check-equivalence", optional_argument, NULL, O_CHECK},
+	{"seed", required_argument, NULL, O_SEED},
+	{"unroll-markers", no_argument, NULL, O_UNROLL},
+	{"eval-budget", required_argument, NULL, O_EVAL_BUDGET},
+	{"assume-equivalent-kernels", no_argument, NULL, O_ASSUME},
+	{"emit", required_argument, NULL, O_EMIT},
+	{"around", required_argument, NULL, O_AROUND},
+	{"depth", required_argument, NULL, O_DEPTH},
+	{"extract", required_argument, NULL, O_EXTRACT},
+	{"height", required_argument, NULL, O_HEIGHT},
+	{"report", required_argument, NULL, O_REPORT},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, O_VERSION},
+	{NULL, 0, NULL, 0},
+};
 
 static int parse_args(int argc, char **argv, options *o)
 {
@@ -154,149 +197,152 @@ static int parse_args(int argc, char **argv, options *o)
 	o->style = HILO_STYLE_AUTO;
 	o->height = -1;
 	int rc;
-	for (int k = 1; k < argc; k++) {
-		const char *a = argv[k];
-		if (!strcmp(a, "-o")) {
-			if (++k >= argc) {
-				fprintf(stderr, "hilo-opt: error: -o needs a file name\n");
-				return EXIT_USAGE;
-			}
-			o->output = argv[k];
-		} else if (!strncmp(a, "--print-style=", 14)) {
-			const char *v = a + 14;
-			if (!strcmp(v, "auto"))
-				o->style = HILO_STYLE_AUTO;
-			else if (!strcmp(v, "default"))
-				o->style = HILO_STYLE_DEFAULT;
-			else if (!strcmp(v, "long"))
-				o->style = HILO_STYLE_LONG;
-			else if (!strcmp(v, "short"))
-				o->style = HILO_STYLE_SHORT;
-			else {
-				fprintf(stderr, "hilo-opt: error: unknown print style '%s' (auto, default, long, short)\n", v);
-				return EXIT_USAGE;
-			}
-		} else if (!strncmp(a, "--passes=", 9)) {
-			const char *s = a + 9;
-			for (;;) {
-				const char *c = strchr(s, ',');
-				size_t len = c ? (size_t)(c - s) : strlen(s);
-				if ((rc = add_pass(o, s, len, NULL)) != EXIT_OK)
-					return rc;
-				if (!c)
-					break;
-				s = c + 1;
-			}
-		} else if (!strncmp(a, "--pipeline=", 11)) {
-			size_t n;
-			const char *const *names = hilo_pipeline_passes(a + 11, &n);
-			if (!names) {
-				fprintf(stderr, "hilo-opt: error: unknown pipeline '%s' (known: neuron)\n", a + 11);
-				return EXIT_USAGE;
-			}
-			for (size_t j = 0; j < n; j++)
-				if ((rc = add_pass(o, names[j], strlen(names[j]), a + 11)) != EXIT_OK)
-					return rc;
-		} else if (!strcmp(a, "--list-passes")) {
-			o->list_passes = true;
-		} else if (!strcmp(a, "--all")) {
-			o->list_all = true;
-		} else if (!strcmp(a, "--verify-each")) {
-			o->verify_each = true;
-		} else if (!strcmp(a, "--emit=dot")) {
-			o->emit_dot = true;
-		} else if (!strcmp(a, "--emit=hlo")) {
-			o->emit_dot = false;
-		} else if (!strncmp(a, "--emit=", 7)) {
-			fprintf(stderr, "hilo-opt: error: unknown --emit '%s' (hlo, dot)\n", a + 7);
+	uint64_t v;
+	cli c;
+	cli_init(&c, "hilo-opt", USAGE, "o:h", long_options, argc, argv);
+	for (int opt; (opt = cli_next(&c)) != -1;) {
+		const char *a = optarg;
+		switch (opt) {
+		case CLI_ERROR:
 			return EXIT_USAGE;
-		} else if (!strncmp(a, "--around=", 9) && a[9]) {
-			o->around = a + 9;
-		} else if (!strncmp(a, "--extract=", 10) && a[10]) {
-			o->extract = a + 10;
-		} else if (!strncmp(a, "--depth=", 8) || !strncmp(a, "--height=", 9)) {
-			bool dep = a[2] == 'd';
-			uint64_t v;
-			if (!parse_u64(a + (dep ? 8 : 9), &v) || v > 1000000) {
-				fprintf(stderr, "hilo-opt: error: %s needs a non-negative integer\n", dep ? "--depth" : "--height");
-				return EXIT_USAGE;
-			}
-			*(dep ? &o->depth : &o->height) = (int)v;
-		} else if (!strncmp(a, "--report=", 9) && a[9]) {
-			o->report_path = a + 9;
-		} else if (!strcmp(a, "--stats=ops")) {
-			o->stats_ops = 1;
-		} else if (!strcmp(a, "--stats=ops-json")) {
-			o->stats_ops = 2;
-		} else if (!strcmp(a, "--stats")) {
-			o->stats = true;
-		} else if (!strcmp(a, "--unroll-markers")) {
-			o->unroll_markers = true;
-		} else if (!strcmp(a, "--assume-equivalent-kernels")) {
-			o->assume_equivalent_kernels = true;
-		} else if (!strncmp(a, "--remarks=", 10)) {
-			if (!a[10]) {
-				fprintf(stderr, "hilo-opt: error: --remarks needs a file name\n");
-				return EXIT_USAGE;
-			}
-			o->remarks_path = a + 10;
-		} else if (!strcmp(a, "--check-equivalence")) {
-			o->equiv_n = 3;
-		} else if (!strcmp(a, "--check-equivalence=module")) {
-			o->equiv_n = 3;
-			o->equiv_module = true;
-		} else if (!strcmp(a, "--check-equivalence=strict")) {
-			o->equiv_n = 3;
-			o->equiv_strict = true;
-		} else if (!strncmp(a, "--check-equivalence=", 20)) {
-			uint64_t v;
-			if (!parse_u64(a + 20, &v) || v < 1 || v > 1000) {
-				fprintf(stderr, "hilo-opt: error: --check-equivalence=N needs N in 1..1000 "
-					"(or module, strict)\n");
-				return EXIT_USAGE;
-			}
-			o->equiv_n = (int)v;
-		} else if (!strncmp(a, "--eval-budget=", 14)) {
-			if (!parse_u64(a + 14, &o->eval_budget) || o->eval_budget == 0) {
-				fprintf(stderr, "hilo-opt: error: --eval-budget=N needs a positive integer\n");
-				return EXIT_USAGE;
-			}
-		} else if (!strncmp(a, "--seed=", 7)) {
-			if (!parse_u64(a + 7, &o->seed)) {
-				fprintf(stderr, "hilo-opt: error: --seed=S needs a non-negative integer\n");
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--split-input-file")) {
-			o->split = true;
-		} else if (!strcmp(a, "--format=hlo")) {
-			o->format = 1;
-		} else if (!strcmp(a, "--format=pb")) {
-			o->format = 2;
-		} else if (!strncmp(a, "--format=", 9)) {
-			fprintf(stderr, "hilo-opt: error: unknown format '%s' (hlo, pb)\n", a + 9);
-			return EXIT_USAGE;
-		} else if (!strcmp(a, "--emit-proto")) {
-			o->emit_proto = true;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
+		case 'o':
+			o->output = a;
+			break;
+		case 'h':
+			help();
 			return -1;
-		} else if (!strcmp(a, "--version")) {
+		case O_VERSION:
 			printf("hilo-opt (hilo) %s\n", hilo_version());
 			return -1;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "hilo-opt: error: unknown option '%s'\n", a);
-			usage(stderr);
-			return EXIT_USAGE;
-		} else if (!o->input) {
-			o->input = a;
-		} else {
-			fprintf(stderr, "hilo-opt: error: more than one input file\n");
-			return EXIT_USAGE;
+		case O_PRINT_STYLE:
+			if (!strcmp(a, "auto"))
+				o->style = HILO_STYLE_AUTO;
+			else if (!strcmp(a, "default"))
+				o->style = HILO_STYLE_DEFAULT;
+			else if (!strcmp(a, "long"))
+				o->style = HILO_STYLE_LONG;
+			else if (!strcmp(a, "short"))
+				o->style = HILO_STYLE_SHORT;
+			else
+				return cli_invalid(&c, a, "auto, default, long or short");
+			break;
+		case O_PASSES:
+			if ((rc = add_pass_list(o, a)) != EXIT_OK)
+				return rc;
+			break;
+		case O_PIPELINE: {
+			size_t n;
+			const char *const *names = hilo_pipeline_passes(a, &n);
+			if (!names)
+				return cli_error(&c, "unknown pipeline '%s' (known: neuron)", a);
+			for (size_t j = 0; j < n; j++)
+				if ((rc = add_pass(o, names[j], strlen(names[j]), a)) != EXIT_OK)
+					return rc;
+			break;
+		}
+		case O_LIST_PASSES:
+			o->list_passes = true;
+			break;
+		case O_ALL:
+			o->list_all = true;
+			break;
+		case O_VERIFY_EACH:
+			o->verify_each = true;
+			break;
+		case O_EMIT:
+			if (!strcmp(a, "dot"))
+				o->emit_dot = true;
+			else if (!strcmp(a, "hlo"))
+				o->emit_dot = false;
+			else
+				return cli_invalid(&c, a, "hlo or dot");
+			break;
+		case O_AROUND:
+		case O_EXTRACT:
+			if (!*a)
+				return cli_invalid(&c, a, "an instruction name");
+			*(opt == O_AROUND ? &o->around : &o->extract) = a;
+			break;
+		case O_DEPTH:
+		case O_HEIGHT:
+			if (!cli_uint(&c, a, 0, 1000000, &v))
+				return EXIT_USAGE;
+			*(opt == O_DEPTH ? &o->depth : &o->height) = (int)v;
+			break;
+		case O_REPORT:
+			if (!*a)
+				return cli_invalid(&c, a, "a file name");
+			o->report_path = a;
+			break;
+		case O_STATS:
+			if (!a)
+				o->stats = true;
+			else if (!strcmp(a, "ops"))
+				o->stats_ops = 1;
+			else if (!strcmp(a, "ops-json"))
+				o->stats_ops = 2;
+			else
+				return cli_invalid(&c, a, "ops or ops-json (or --stats alone)");
+			break;
+		case O_UNROLL:
+			o->unroll_markers = true;
+			break;
+		case O_ASSUME:
+			o->assume_equivalent_kernels = true;
+			break;
+		case O_REMARKS:
+			if (!*a)
+				return cli_invalid(&c, a, "a file name");
+			o->remarks_path = a;
+			break;
+		case O_CHECK:
+			o->equiv_n = 3;
+			if (!a)
+				break;
+			if (!strcmp(a, "module"))
+				o->equiv_module = true;
+			else if (!strcmp(a, "strict"))
+				o->equiv_strict = true;
+			else if (!(*a >= '0' && *a <= '9'))
+				return cli_invalid(&c, a, "N (1 to 1000), module or strict");
+			else if (!cli_uint(&c, a, 1, 1000, &v))
+				return EXIT_USAGE;
+			else
+				o->equiv_n = (int)v;
+			break;
+		case O_EVAL_BUDGET:
+			if (!cli_uint(&c, a, 1, UINT64_MAX, &o->eval_budget))
+				return EXIT_USAGE;
+			break;
+		case O_SEED:
+			if (!cli_uint(&c, a, 0, UINT64_MAX, &o->seed))
+				return EXIT_USAGE;
+			break;
+		case O_SPLIT:
+			o->split = true;
+			break;
+		case O_FORMAT:
+			if (!strcmp(a, "hlo"))
+				o->format = 1;
+			else if (!strcmp(a, "pb"))
+				o->format = 2;
+			else
+				return cli_invalid(&c, a, "hlo or pb");
+			break;
+		case O_EMIT_PROTO:
+			o->emit_proto = true;
+			break;
+		default:
+			return cli_error(&c, "option %d not handled", opt); /* a bug */
 		}
 	}
+	for (int k = optind; k < argc; k++) {
+		if (o->input)
+			return cli_error(&c, "more than one input file ('%s' and '%s')", o->input, argv[k]);
+		o->input = argv[k];
+	}
 	if (o->list_all && !o->list_passes) {
-		fprintf(stderr, "hilo-opt: error: --all only goes with --list-passes\n");
-		return EXIT_USAGE;
+		return cli_error(&c, "--all only goes with --list-passes");
 	}
 	if (!o->input)
 		o->input = "-";
@@ -626,7 +672,7 @@ int main(int argc, char **argv)
 	hilo_diags_init(&d);
 	d.max_errors = 20;
 	size_t len;
-	char *text = hilo_read_file(o.input, &len, &d);
+	char *text = cli_read_input(o.input, "'HloModule'", &len, &d);
 	if (!text) {
 		hilo_diags_print(stderr, &d);
 		hilo_diags_free(&d);

@@ -22,20 +22,34 @@
 #include "hilo/proto.h"
 #include "hilo/verify.h"
 #include "hilo/version.h"
+#include "common/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int usage(const char *msg)
+#define USAGE \
+	"usage: hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]\n" \
+	"                [-o OUT] [--output-dir=DIR]\n"
+
+static void help(void)
 {
-	if (msg)
-		fprintf(stderr, "hilo-run: %s\n", msg);
-	fprintf(stderr, "usage: hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]\n"
-	                "                [-o OUT] [--output-dir=DIR]\n"
-	                "  MODULE: HLO text or binary HloModuleProto; --input: .npy or HLO literal text,\n"
-	                "  one per entry parameter (default: seeded random values)\n");
-	return 2;
+	fputs(USAGE
+	      "  MODULE: HLO text or binary HloModuleProto; --input: .npy or HLO literal text,\n"
+	      "  one per entry parameter (default: seeded random values)\n", stdout);
 }
+
+enum { O_SEED = CLI_LONG, O_BUDGET, O_INPUT, O_PRINT, O_OUTPUT_DIR, O_VERSION };
+
+static const struct option long_options[] = {
+	{"seed", required_argument, NULL, O_SEED},
+	{"budget", required_argument, NULL, O_BUDGET},
+	{"input", required_argument, NULL, O_INPUT},
+	{"print", no_argument, NULL, O_PRINT},
+	{"output-dir", required_argument, NULL, O_OUTPUT_DIR},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, O_VERSION},
+	{NULL, 0, NULL, 0},
+};
 
 static uint64_t fnv(const hilo_literal *l, uint64_t h)
 {
@@ -95,18 +109,6 @@ static bool write_npys(const char *dir, const hilo_literal *l, char *name, size_
 	return ok;
 }
 
-static bool parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	if (!*s)
-		return false;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (*end || *s == '-')
-		return false;
-	*out = v;
-	return true;
-}
-
 int main(int argc, char **argv)
 {
 	const char *path = NULL;
@@ -117,64 +119,67 @@ int main(int argc, char **argv)
 	const char *outpath = NULL, *outdir = NULL;
 	if (!inputs)
 		return 3;
-	for (int k = 1; k < argc; k++) {
-		const char *a = argv[k];
-		if (!strncmp(a, "--seed=", 7)) {
-			if (!parse_u64(a + 7, &seed)) {
-				free(inputs);
-				return usage("bad --seed value");
-			}
-		} else if (!strncmp(a, "--budget=", 9)) {
-			if (!parse_u64(a + 9, &budget)) {
-				free(inputs);
-				return usage("bad --budget value");
-			}
-		} else if (!strncmp(a, "--input=", 8)) {
-			inputs[ninputs++] = a + 8;
-		} else if (!strcmp(a, "--print")) {
+	cli cl;
+	cli_init(&cl, "hilo-run", USAGE, "o:h", long_options, argc, argv);
+	int usage_rc = -1; /* set: stop with this status */
+	for (int opt; usage_rc < 0 && (opt = cli_next(&cl)) != -1;) {
+		switch (opt) {
+		case CLI_ERROR:
+			usage_rc = CLI_EXIT_USAGE;
+			break;
+		case O_SEED:
+			if (!cli_uint(&cl, optarg, 0, UINT64_MAX, &seed))
+				usage_rc = CLI_EXIT_USAGE;
+			break;
+		case O_BUDGET:
+			if (!cli_uint(&cl, optarg, 1, UINT64_MAX, &budget))
+				usage_rc = CLI_EXIT_USAGE;
+			break;
+		case O_INPUT:
+			inputs[ninputs++] = optarg;
+			break;
+		case O_PRINT:
 			print = true;
-		} else if (!strcmp(a, "-o") || !strncmp(a, "--output-dir=", 13)) {
-			if (a[1] == 'o') {
-				if (++k >= argc) {
-					free(inputs);
-					return usage("-o needs a file name");
-				}
-				outpath = argv[k];
-			} else {
-				outdir = a + 13;
-				if (!*outdir) {
-					free(inputs);
-					return usage("--output-dir needs a folder");
-				}
-			}
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			free(inputs);
-			usage(NULL);
-			return 0;
-		} else if (!strcmp(a, "--version")) {
-			free(inputs);
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case O_OUTPUT_DIR:
+			if (!*optarg)
+				usage_rc = cli_invalid(&cl, optarg, "a folder");
+			outdir = optarg;
+			break;
+		case 'h':
+			help();
+			usage_rc = 0;
+			break;
+		case O_VERSION:
 			printf("hilo-run (hilo) %s\n", hilo_version());
-			return 0;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "hilo-run: unknown flag '%s'\n", a);
-			free(inputs);
-			return usage(NULL);
-		} else if (!path) {
-			path = a;
-		} else {
-			free(inputs);
-			return usage("more than one module given");
+			usage_rc = 0;
+			break;
+		default:
+			usage_rc = cli_error(&cl, "option %d not handled", opt); /* a bug */
 		}
 	}
-	if (!path) {
+	if (usage_rc < 0 && optind < argc)
+		path = argv[optind];
+	if (usage_rc < 0 && optind + 1 < argc)
+		usage_rc = cli_error(&cl, "more than one module given ('%s' and '%s')", argv[optind],
+			argv[optind + 1]);
+	if (usage_rc < 0 && !path) {
+		cli_error(&cl, "no module given");
+		cli_usage(&cl, stderr);
+		usage_rc = CLI_EXIT_USAGE;
+	}
+	if (usage_rc >= 0) {
 		free(inputs);
-		return usage("no module given");
+		return usage_rc;
 	}
 	int rc = 1;
 	hilo_diags d;
 	hilo_diags_init(&d);
 	size_t len = 0;
-	char *src = hilo_read_file(path, &len, &d);
+	char *src = cli_read_input(path, "'HloModule'", &len, &d);
 	hilo_module *m = !src ? NULL : hilo_proto_looks_binary(src, len)
 		? hilo_proto_read(src, len, path, &d) : hilo_parse_text(src, len, path, &d);
 	if (!m || !hilo_verify(m, path, &d))

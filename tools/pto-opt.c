@@ -16,20 +16,20 @@
  */
 #include "hilo/pto.h"
 #include "hilo/version.h"
+#include "common/cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static const char *known_passes[] = { "legalize-graph-boundary", "verify-graph-boundary", NULL };
 
-static void usage(FILE *f)
+#define USAGE \
+	"usage: pto-opt [INPUT|-] [-o OUT] [--passes=P1,P2,...] [--runtime=RT] [--no-verify]\n" \
+	"               [--slot-loop-allocations] [--list-passes]\n"
+
+static void help(void)
 {
-	fprintf(f,
-		"usage: pto-opt [INPUT|-] [-o OUT] [--passes=P1,P2,...] [--runtime=RT] [--no-verify]\n"
-		"               [--slot-loop-allocations]\n"
+	fputs(USAGE
 		"  --passes=       comma-separated passes; empty prints the input unchanged\n"
 		"                  (default: legalize-graph-boundary)\n"
 		"  --runtime=      host_build_graph | tensormap_and_ringbuffer (default)\n"
@@ -38,8 +38,22 @@ static void usage(FILE *f)
 		"                  beyond PyPTO: an allocation in a constant-trip loop becomes a slot\n"
 		"                  of one call-site buffer instead of staying in the region\n"
 		"  --list-passes   print the known passes\n"
-		"exit status: 0 ok, 1 bad input or rejected program, 2 usage error, 3 internal error\n");
+		"exit status: 0 ok, 1 bad input or rejected program, 2 usage error, 3 internal error\n",
+		stdout);
 }
+
+enum { O_PASSES = CLI_LONG, O_RUNTIME, O_SLOT, O_NO_VERIFY, O_LIST_PASSES, O_VERSION };
+
+static const struct option long_options[] = {
+	{"passes", required_argument, NULL, O_PASSES},
+	{"runtime", required_argument, NULL, O_RUNTIME},
+	{"slot-loop-allocations", no_argument, NULL, O_SLOT},
+	{"no-verify", no_argument, NULL, O_NO_VERIFY},
+	{"list-passes", no_argument, NULL, O_LIST_PASSES},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, O_VERSION},
+	{NULL, 0, NULL, 0},
+};
 
 static void list_passes(FILE *f)
 {
@@ -48,91 +62,61 @@ static void list_passes(FILE *f)
 		fprintf(f, "  %s\n", known_passes[i]);
 }
 
-static char *read_all(FILE *f, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uint64_t)st.st_size < SIZE_MAX / 2)
-		cap = (size_t)st.st_size + 1; /* one read, no regrowth */
-	char *buf = malloc(cap);
-	if (!buf)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				free(buf);
-				return NULL;
-			}
-			buf = nb;
-		}
-		size_t r = fread(buf + n, 1, cap - n, f);
-		n += r;
-		if (r == 0) {
-			if (ferror(f)) {
-				free(buf);
-				return NULL;
-			}
-			break;
-		}
-	}
-	*len = n;
-	return buf;
-}
-
 int main(int argc, char **argv)
 {
 	const char *input = NULL, *output = NULL, *passes = "legalize-graph-boundary";
 	hilo_pto_runtime rt = HILO_PTO_RUNTIME_TENSORMAP_AND_RINGBUFFER;
-	bool verify_after = true;
+	bool verify_after = true, list = false;
 	unsigned flags = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-o")) {
-			if (++i >= argc) {
-				fprintf(stderr, "pto-opt: error: -o needs a file name\n");
-				return 2;
-			}
-			output = argv[i];
-		} else if (!strncmp(a, "-o", 2) && a[2]) {
-			output = a + 2;
-		} else if (!strncmp(a, "--passes=", 9)) {
-			passes = a + 9;
-		} else if (!strncmp(a, "--runtime=", 10)) {
-			if (!strcmp(a + 10, "host_build_graph")) {
+	cli c;
+	cli_init(&c, "pto-opt", USAGE, "o:h", long_options, argc, argv);
+	for (int opt; (opt = cli_next(&c)) != -1;) {
+		const char *a = optarg;
+		switch (opt) {
+		case CLI_ERROR:
+			return CLI_EXIT_USAGE;
+		case 'o':
+			output = a;
+			break;
+		case O_PASSES:
+			passes = a;
+			break;
+		case O_RUNTIME:
+			if (!strcmp(a, "host_build_graph"))
 				rt = HILO_PTO_RUNTIME_HOST_BUILD_GRAPH;
-			} else if (!strcmp(a + 10, "tensormap_and_ringbuffer")) {
+			else if (!strcmp(a, "tensormap_and_ringbuffer"))
 				rt = HILO_PTO_RUNTIME_TENSORMAP_AND_RINGBUFFER;
-			} else {
-				fprintf(stderr, "pto-opt: error: unknown runtime '%s' (known: host_build_graph, "
-					"tensormap_and_ringbuffer)\n", a + 10);
-				return 2;
-			}
-		} else if (!strcmp(a, "--slot-loop-allocations")) {
+			else
+				return cli_error(&c, "unknown runtime '%s' (known: host_build_graph, "
+					"tensormap_and_ringbuffer)", a);
+			break;
+		case O_SLOT:
 			flags |= HILO_PTO_SLOT_LOOP_ALLOCATIONS;
-		} else if (!strcmp(a, "--no-verify")) {
+			break;
+		case O_NO_VERIFY:
 			verify_after = false;
-		} else if (!strcmp(a, "--list-passes")) {
-			list_passes(stdout);
+			break;
+		case O_LIST_PASSES:
+			list = true;
+			break;
+		case 'h':
+			help();
 			return 0;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--version")) {
+		case O_VERSION:
 			printf("pto-opt (hilo) %s\n", hilo_version());
 			return 0;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "pto-opt: error: unknown option '%s'\n", a);
-			usage(stderr);
-			return 2;
-		} else if (input) {
-			fprintf(stderr, "pto-opt: error: more than one input ('%s' and '%s')\n", input, a);
-			return 2;
-		} else {
-			input = a;
+		default:
+			return cli_error(&c, "option %d not handled", opt); /* a bug */
 		}
 	}
+	if (list) {
+		list_passes(stdout);
+		return 0;
+	}
+	if (optind < argc)
+		input = argv[optind];
+	if (optind + 1 < argc)
+		return cli_error(&c, "more than one input ('%s' and '%s')", argv[optind], argv[optind + 1]);
 	/* validate the pass list before touching the input */
 	char *plist = strdup(passes);
 	if (!plist)
@@ -158,26 +142,18 @@ int main(int argc, char **argv)
 	}
 
 	const char *name = input && strcmp(input, "-") ? input : "<stdin>";
-	FILE *in = input && strcmp(input, "-") ? fopen(input, "rb") : stdin;
-	if (!in) {
-		fprintf(stderr, "%s: error: cannot open: %s\n", name, strerror(errno));
-		free(plist);
-		return 1;
-	}
-	size_t len = 0;
-	char *src = read_all(in, &len);
-	if (in != stdin)
-		fclose(in);
-	if (!src) {
-		fprintf(stderr, "%s: error: cannot read input\n", name);
-		free(plist);
-		return 1;
-	}
 	hilo_diags d;
 	hilo_diags_init(&d);
 	d.max_errors = 50;
+	size_t len = 0;
 	int rc = 0;
-	hilo_pto_program *p = hilo_pto_parse(name, src, len, &d);
+	hilo_pto_program *p = NULL;
+	char *src = cli_read_input(input ? input : "-", "a PyPTO program", &len, &d);
+	if (!src) {
+		rc = 1;
+		goto done;
+	}
+	p = hilo_pto_parse(name, src, len, &d);
 	/* the program keeps its own copy of the text: ours would double the
 	 * input's share of the peak memory */
 	free(src);

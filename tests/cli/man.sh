@@ -27,7 +27,8 @@ for t in hilo-opt hilo-run pto-opt hilo-bench; do
 	unknown=""
 	for o in $(cat "$build/.man_$t"); do
 		case $o in --DHILO*) continue ;; esac
-		grep -q -- "\"$o" "$src/tools/$t.c" || unknown="$unknown $o"
+		# a getopt_long table entry {"name", ...} or a literal "--name"
+		grep -q -e "{\"${o#--}\"," -e "\"$o" "$src/tools/$t.c" || unknown="$unknown $o"
 	done
 	if [ -n "$unknown" ]; then
 		echo "FAIL: $t.1 documents options $t does not handle:$unknown"; fail=$((fail + 1))

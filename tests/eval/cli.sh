@@ -30,7 +30,7 @@ expect_err() { # name substring
 
 check usage 2 "$RUN"
 check unknown_flag 2 "$RUN" "$IN/add_params.hlo" --frobnicate
-expect_err unknown_flag "unknown flag"
+expect_err unknown_flag "^hilo-run: error: unknown option '--frobnicate'$"
 check bad_seed 2 "$RUN" "$IN/add_params.hlo" --seed=x
 check missing_file 1 "$RUN" "$T/nope.hlo"
 

@@ -1,0 +1,70 @@
+/* tools/common/cli.h - the command-line conventions every hilo tool shares:
+ * one flag grammar (glibc getopt_long), one wording for option errors, one
+ * check of numeric values and one way of reading the input file. Linked
+ * into the tools only (it prints and picks exit codes; the library never
+ * does either).
+ *
+ * The grammar: --flag=value and --flag value, -o FILE and -oFILE, "--" ends
+ * the options, options and file names in any order. Long options are never
+ * abbreviated (glibc would accept a unique prefix; a script that relies on
+ * one breaks when a flag is added), so a prefix is an unknown option.
+ *
+ * Errors, on stderr, exit status 2 (CLI_EXIT_USAGE):
+ *   TOOL: error: unknown option '--x'            then the usage lines
+ *   TOOL: error: option '--x' needs a value      then the usage lines
+ *   TOOL: error: option '--x' takes no value     then the usage lines
+ *   TOOL: error: invalid value 'abc' for --x: expected ...
+ */
+#ifndef HILO_TOOLS_CLI_H
+#define HILO_TOOLS_CLI_H
+
+#include "hilo/base.h"
+
+#include <getopt.h>
+#include <stdint.h>
+
+enum { CLI_EXIT_USAGE = 2 };
+/* The val of each long-only option is CLI_LONG + k, so it never collides
+ * with a short option's character. */
+enum { CLI_LONG = 256 };
+/* cli_next's answer for an option error (already reported). */
+enum { CLI_ERROR = -2 };
+
+typedef struct cli {
+	const char *tool;               /* "hilo-opt", the prefix of every message */
+	const char *usage;              /* the synopsis: "usage: ..." lines, '\n'-ended */
+	const char *shortopts;          /* getopt_long's optstring, without the leading ':' */
+	const struct option *longopts;  /* terminated by an all-zero entry */
+	int argc;
+	char **argv;
+	const char *name;               /* the option just returned, as written ("--seed", "-o") */
+} cli;
+
+/* Starts parsing argv (resets getopt's state). */
+void cli_init(cli *c, const char *tool, const char *usage, const char *shortopts,
+	const struct option *longopts, int argc, char **argv);
+/* The next option: its val (optarg holds its value, or NULL), -1 when the
+ * options end (the operands are argv[optind..argc)), or CLI_ERROR after
+ * printing the error and the usage lines on stderr. */
+int cli_next(cli *c);
+/* "TOOL: error: MSG" on stderr, no usage lines; returns CLI_EXIT_USAGE. */
+int cli_error(const cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints the usage lines and the pointer to --help on f. */
+void cli_usage(const cli *c, FILE *f);
+
+/* "TOOL: error: invalid value 'VAL' for --x: expected WANT" for the option
+ * just returned; returns CLI_EXIT_USAGE. */
+int cli_invalid(const cli *c, const char *val, const char *want);
+/* A decimal (or 0x hexadecimal) integer in [min, max] for the option just
+ * returned; false after "invalid value" on stderr. */
+bool cli_uint(const cli *c, const char *val, uint64_t min, uint64_t max, uint64_t *out);
+/* A finite decimal number in [min, max]; false after "invalid value". */
+bool cli_double(const cli *c, const char *val, double min, double max, double *out);
+
+/* Reads the input file ("-" is stdin) the way every tool does: a missing
+ * file, a directory or an unreadable one is "PATH: error: ...", a file of
+ * only whitespace "PATH:LINE:COL: error: empty input: expected WHAT" at its
+ * end (stdin is named "<stdin>" there). Returns the NUL-terminated contents or NULL (diagnostic added). */
+char *cli_read_input(const char *path, const char *what, size_t *len, hilo_diags *d);
+
+#endif
