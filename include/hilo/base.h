@@ -11,6 +11,7 @@
 
 #include "hilo/export.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,96 @@ HILO_API char *hilo_arena_printf(hilo_arena *a, const char *fmt, ...)
 HILO_API void *hilo_arena_grow(hilo_arena *a, void *old, size_t n, size_t newcap, size_t sz);
 HILO_API size_t hilo_arena_bytes(const hilo_arena *a);
 
+/* ---- out of memory (docs/architecture.md, "Out of memory") ---------- *
+ *
+ * One policy for the whole library, after Lua's LUA_ERRMEM: every public
+ * entry point (parse, verify, run passes, print, proto read/write, eval,
+ * clone, PTO parse/legalize/print) installs a guard on the arena of the
+ * object it works on. An allocation that fails under a guard -- from the
+ * arena or from the arena's tracked heap below -- longjmps to the guard,
+ * which frees the tracked heap blocks taken since it was installed, adds
+ * "error: out of memory" and returns the entry point's failure status.
+ * Everything else lives in arenas, so nothing leaks and the object stays
+ * destroyable (a module whose pass run failed this way may be half
+ * rewritten: destroy it). Code under a guard therefore never sees NULL
+ * from an allocation. Without a guard (a caller building IR by hand)
+ * allocations return NULL as before. The guard lives in the caller's stack
+ * frame and is reachable only through its arena: no global state, so
+ * threads with separate modules never interfere. A nested entry point on
+ * an arena that is already guarded leaves the outer guard in charge. */
+typedef struct hilo_oom_guard {
+	jmp_buf jb;
+	hilo_arena *a;      /* the guarded arena; NULL when an outer guard rules */
+	uint64_t heap_seq;  /* tracked heap blocks newer than this are freed */
+} hilo_oom_guard;
+
+/* Installs g on a (true) or leaves an active guard in place (false). */
+HILO_API bool hilo_oom_begin(hilo_oom_guard *g, hilo_arena *a);
+/* Removes g (normal return). */
+HILO_API void hilo_oom_end(hilo_oom_guard *g);
+/* Out of memory on a: with a guard installed, frees the tracked heap
+ * blocks taken under it, removes it and longjmps to it (no return);
+ * without one, returns. */
+HILO_API void hilo_oom_raise(hilo_arena *a);
+/* The entry-point pattern:
+ *     HILO_OOM_CATCH(g, m->arena) {
+ *         hilo_diag_add(d, ..., "out of memory");
+ *         return failure;
+ *     }
+ *     r = work(...);
+ *     hilo_oom_end(&g);
+ * The block runs after a failed allocation (the guard is already
+ * removed); locals assigned after the macro must not be read in it. */
+#define HILO_OOM_CATCH(g, arena) \
+	hilo_oom_guard g; \
+	if (!hilo_oom_begin(&(g), (arena))) \
+		; \
+	else if (setjmp((g).jb))
+
+/* Tracked heap: malloc'd blocks for side buffers (work lists, hash maps,
+ * growable buffers) that a guard frees when it catches, and that
+ * hilo_arena_destroy frees if still live. a == NULL: plain malloc, NULL on
+ * failure. hilo_heap_alloc zero-fills. */
+HILO_API void *hilo_heap_alloc(hilo_arena *a, size_t size);
+HILO_API void *hilo_heap_realloc(hilo_arena *a, void *p, size_t size);
+HILO_API void hilo_heap_free(hilo_arena *a, void *p);
+
+/* ---- fault injection (-DHILO_FAULT_INJECTION=ON builds only) -------- *
+ * Every allocation (arena, tracked heap, buffer and map growth) is counted
+ * process-wide; with HILO_FAIL_ALLOC=K in the environment (or
+ * hilo_fault_configure) the K-th fails as if malloc had returned NULL.
+ * Allocating calls record their call site (file, line) for the sweep test.
+ * This counter is the library's only mutable static, and exists only in
+ * these test builds; release builds compile all of it away. */
+#ifdef HILO_FAULT_INJECTION
+HILO_API void hilo_fault_site(const char *file, int line);
+typedef void (*hilo_fault_observer)(const char *file, int line, void *ud);
+/* Resets the count; fail_at 0 = never fail; obs sees every allocation. */
+HILO_API void hilo_fault_configure(unsigned long fail_at, hilo_fault_observer obs, void *ud);
+HILO_API unsigned long hilo_fault_count(void);
+/* The site of the allocation made to fail (NULL when none failed yet). */
+HILO_API const char *hilo_fault_failed_site(int *line);
+#define HILO_FI_(call) (hilo_fault_site(__FILE__, __LINE__), (call))
+#define hilo_arena_alloc(a, n) HILO_FI_((hilo_arena_alloc)(a, n))
+#define hilo_arena_strndup(a, s, n) HILO_FI_((hilo_arena_strndup)(a, s, n))
+#define hilo_arena_strdup(a, s) HILO_FI_((hilo_arena_strdup)(a, s))
+#define hilo_arena_printf(...) HILO_FI_((hilo_arena_printf)(__VA_ARGS__))
+#define hilo_arena_grow(a, o, n, c, z) HILO_FI_((hilo_arena_grow)(a, o, n, c, z))
+#define hilo_heap_alloc(a, n) HILO_FI_((hilo_heap_alloc)(a, n))
+#define hilo_heap_realloc(a, p, n) HILO_FI_((hilo_heap_realloc)(a, p, n))
+#define hilo_buf_reserve(b, n) HILO_FI_((hilo_buf_reserve)(b, n))
+#define hilo_buf_put(b, s, n) HILO_FI_((hilo_buf_put)(b, s, n))
+#define hilo_buf_puts(b, s) HILO_FI_((hilo_buf_puts)(b, s))
+#define hilo_buf_putc(b, c) HILO_FI_((hilo_buf_putc)(b, c))
+#define hilo_buf_printf(...) HILO_FI_((hilo_buf_printf)(__VA_ARGS__))
+#define hilo_buf_vprintf(b, f, ap) HILO_FI_((hilo_buf_vprintf)(b, f, ap))
+#define hilo_buf_put_i64(b, v) HILO_FI_((hilo_buf_put_i64)(b, v))
+#define hilo_buf_cstr(b) HILO_FI_((hilo_buf_cstr)(b))
+#define hilo_intern(t, s, n) HILO_FI_((hilo_intern)(t, s, n))
+#define hilo_intern_cstr(t, s) HILO_FI_((hilo_intern_cstr)(t, s))
+#define hilo_ptrmap_put(m, k, v) HILO_FI_((hilo_ptrmap_put)(m, k, v))
+#endif
+
 /* ---- growable byte buffer (malloc-backed, for printers) ------------- */
 
 typedef struct hilo_buf {
@@ -42,9 +133,14 @@ typedef struct hilo_buf {
 	size_t len;
 	size_t cap;
 	bool oom;     /* set once an allocation failed; further appends no-op */
+	hilo_arena *arena; /* non-NULL: data is tracked heap of this arena */
 } hilo_buf;
 
+/* A caller-owned buffer (output of print/proto write): growth failure
+ * sets oom and the producer reports it. */
 HILO_API void hilo_buf_init(hilo_buf *b);
+/* A library-internal buffer on a's tracked heap (freed by a guard). */
+HILO_API void hilo_buf_init_in(hilo_buf *b, hilo_arena *a);
 HILO_API void hilo_buf_free(hilo_buf *b);
 HILO_API void hilo_buf_reserve(hilo_buf *b, size_t extra);
 HILO_API void hilo_buf_put(hilo_buf *b, const char *s, size_t n);
@@ -72,9 +168,12 @@ typedef struct hilo_ptrmap {
 	const void **keys;
 	void **vals;
 	size_t cap, n;
+	hilo_arena *arena; /* non-NULL: the tables are tracked heap of this arena */
 } hilo_ptrmap;
 
 HILO_API void hilo_ptrmap_init(hilo_ptrmap *m);
+/* A map on a's tracked heap: inside the library, always this one. */
+HILO_API void hilo_ptrmap_init_in(hilo_ptrmap *m, hilo_arena *a);
 HILO_API void hilo_ptrmap_free(hilo_ptrmap *m);
 HILO_API void hilo_ptrmap_clear(hilo_ptrmap *m);
 /* Returns false only when out of memory. */
@@ -121,6 +220,8 @@ struct hilo_diags {
 	size_t n, cap;
 	size_t nerrors;
 	size_t max_errors; /* 0 = unlimited; later errors are counted only */
+	bool oom;          /* an "out of memory" error was reported */
+	bool oom_lost;     /* ... but could not be stored (printed anyway) */
 };
 
 HILO_API void hilo_diags_init(hilo_diags *d);
@@ -130,6 +231,8 @@ HILO_API void hilo_diags_free(hilo_diags *d);
 HILO_API void hilo_diag_add(hilo_diags *d, hilo_severity sev, const char *file,
 	int line, int col, const char *src, size_t srclen, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
+/* The one out-of-memory report: "FILE: error: out of memory", d->oom. */
+HILO_API void hilo_diag_oom(hilo_diags *d, const char *file);
 HILO_API void hilo_diag_addv(hilo_diags *d, hilo_severity sev, const char *file,
 	int line, int col, const char *src, size_t srclen, const char *code,
 	const char *fmt, va_list ap);

@@ -98,7 +98,7 @@ HILO_API void hilo_remark(hilo_pass_ctx *ctx, const hilo_comp *c, const hilo_ins
  * nothing is recorded and nothing is proven. Recording may drop a fact when
  * memory runs out; that only makes consumers more conservative. */
 
-HILO_API hilo_run_state *hilo_run_state_create(void);
+HILO_API hilo_run_state *hilo_run_state_create(hilo_arena *a);
 HILO_API void hilo_run_state_destroy(hilo_run_state *s);
 
 /* Records the effective starts (one per dimension) proved for i. */

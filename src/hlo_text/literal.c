@@ -649,7 +649,7 @@ void hilo_print_literal(hilo_buf *b, const hilo_literal *lit, bool with_shape)
 		print_nested(b, lit, 0, idx, &k);
 }
 
-hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
+static hilo_literal *parse_literal(hilo_module *m, const char *src, size_t len,
 	const char *filename, hilo_diags *diags)
 {
 	lexer L = {.src = src, .p = src, .end = src + len, .file = filename, .line = 1, .line_start = src, .diags = diags, .m = m};
@@ -675,6 +675,31 @@ hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
  * "{" after the shape is read as values, never as a layout; when that
  * fails the text is read directly so that diagnostics keep the file's own
  * line and column. */
+hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
+	const char *filename, hilo_diags *diags)
+{
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(diags, filename);
+		return NULL;
+	}
+	hilo_literal *l = parse_literal(m, src, len, filename, diags);
+	hilo_oom_end(&g);
+	return l;
+}
+
+/* hilo_literal_copy under its own guard: the caller holds another module
+ * that a jump past it would leak. */
+static hilo_literal *copy_guarded(hilo_module *m, const hilo_literal *src, bool *oom)
+{
+	HILO_OOM_CATCH(g, m->arena) {
+		*oom = true;
+		return NULL;
+	}
+	hilo_literal *l = hilo_literal_copy(m, src);
+	hilo_oom_end(&g);
+	return l;
+}
+
 hilo_literal *hilo_read_input_literal(hilo_module *m, const char *txt, size_t len,
 	const char *path, hilo_diags *d)
 {
@@ -704,23 +729,30 @@ hilo_literal *hilo_read_input_literal(hilo_module *m, const char *txt, size_t le
 	hilo_buf_init(&b);
 	hilo_buf_printf(&b, "HloModule input\n\nENTRY e {\n  ROOT c = %.*s constant(%.*s)\n}\n",
 		(int)(p - s0), txt + s0, (int)(len - p), txt + p);
-	hilo_diags tmp;
+	bool oom = b.oom;
+	hilo_diags tmp; /* not wanted: the direct read below reports */
 	hilo_diags_init(&tmp);
-	hilo_module *im = b.oom ? NULL : hilo_parse_text(b.data, b.len, path, &tmp);
+	hilo_module *im = oom ? NULL : hilo_parse_text(b.data, b.len, path, &tmp);
+	oom |= tmp.oom;
+	hilo_diags_free(&tmp);
+	hilo_buf_free(&b);
 	hilo_literal *l = NULL;
 	if (im && im->entry && im->entry->root && im->entry->root->literal &&
 	    !im->entry->root->literal->elided)
-		l = hilo_literal_copy(m, im->entry->root->literal);
+		l = copy_guarded(m, im->entry->root->literal, &oom);
+	if (im)
+		hilo_module_destroy(im);
+	if (oom) {
+		hilo_diag_oom(d, path);
+		return NULL;
+	}
 	if (!l) {
+		/* report against the file itself */
 		hilo_literal *direct = hilo_parse_literal(m, txt, len, path, d);
 		if (direct && !direct->elided)
 			l = direct;
 		else if (direct)
 			hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "input values are elided");
 	}
-	if (im)
-		hilo_module_destroy(im);
-	hilo_diags_free(&tmp);
-	hilo_buf_free(&b);
 	return l;
 }

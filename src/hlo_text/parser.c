@@ -336,7 +336,7 @@ static bool read_control(parser *P, hilo_instr *i)
 		}
 		if (P->nctrl == P->capctrl) {
 			size_t cap = P->capctrl ? P->capctrl * 2 : 16;
-			struct pending_ctrl *nc = realloc(P->ctrl, cap * sizeof *nc);
+			struct pending_ctrl *nc = hilo_heap_realloc(P->m->arena, P->ctrl, cap * sizeof *nc);
 			if (!nc) {
 				lex_error(L, at, "out of memory");
 				return false;
@@ -591,7 +591,7 @@ static hilo_instr *compact_gte(parser *P, hilo_comp *c, hilo_instr *of, int64_t 
 	hilo_ptrmap_put(&P->names, g->name, g);
 	if (P->ngtes == P->capgtes) {
 		size_t cap = P->capgtes ? P->capgtes * 2 : 8;
-		struct synth_gte *n = realloc(P->gtes, cap * sizeof *n);
+		struct synth_gte *n = hilo_heap_realloc(P->m->arena, P->gtes, cap * sizeof *n);
 		if (!n) {
 			lex_error(&P->L, at, "out of memory");
 			return NULL;
@@ -673,14 +673,14 @@ static bool read_operands(parser *P, hilo_comp *c, hilo_instr *i)
 		if (!op)
 			goto out;
 		if (n == cap) {
-			hilo_instr **no = malloc(2 * cap * sizeof *no);
+			hilo_instr **no = hilo_heap_alloc(P->m->arena, 2 * cap * sizeof *no);
 			if (!no) {
 				lex_error(L, L->p, "out of memory");
 				goto out;
 			}
 			memcpy(no, ops, n * sizeof *no);
 			if (ops != tmp)
-				free(ops);
+				hilo_heap_free(P->m->arena, ops);
 			ops = no;
 			cap *= 2;
 		}
@@ -698,7 +698,7 @@ static bool read_operands(parser *P, hilo_comp *c, hilo_instr *i)
 	ok = true;
 out:
 	if (ops != tmp)
-		free(ops);
+		hilo_heap_free(P->m->arena, ops);
 	return ok;
 }
 
@@ -917,11 +917,11 @@ static bool read_signature(parser *P)
 static void order_like_xla(hilo_module *m, hilo_comp *c)
 {
 	uint32_t n = c->ninstrs, k = 0;
-	hilo_instr **order = malloc((n + 1) * sizeof *order);
-	struct frame { hilo_instr *i; uint32_t next; } *st = malloc((n + 1) * sizeof *st);
+	hilo_instr **order = hilo_heap_alloc(m->arena, (n + 1) * sizeof *order);
+	struct frame { hilo_instr *i; uint32_t next; } *st = hilo_heap_alloc(m->arena, (n + 1) * sizeof *st);
 	if (!order || !st) {
-		free(order);
-		free(st);
+		hilo_heap_free(m->arena, order);
+		hilo_heap_free(m->arena, st);
 		return;
 	}
 	for (hilo_instr *i = c->first; i; i = i->next)
@@ -953,8 +953,8 @@ static void order_like_xla(hilo_module *m, hilo_comp *c)
 	for (uint32_t j = 0; j < k; j++)
 		hilo_comp_append(c, order[j]);
 	(void)m;
-	free(order);
-	free(st);
+	hilo_heap_free(m->arena, order);
+	hilo_heap_free(m->arena, st);
 }
 
 static hilo_comp *read_computation(parser *P)
@@ -1159,22 +1159,18 @@ static bool read_stack_frames(parser *P)
 	return true;
 }
 
-hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
+/* Parses into m; false (+ diagnostics) on bad input. */
+static bool parse_module(hilo_module *m, const char *src, size_t len, const char *filename,
 	hilo_diags *diags)
 {
-	hilo_module *m = hilo_module_create("module");
-	if (!m) {
-		hilo_diag_add(diags, HILO_SEV_ERROR, filename, 0, 0, NULL, 0, "out of memory");
-		return NULL;
-	}
 	parser P;
 	memset(&P, 0, sizeof P);
 	P.m = m;
 	P.L = (lexer){.src = src, .p = src, .end = src + len, .file = filename, .line = 1, .line_start = src, .diags = diags, .m = m};
-	hilo_ptrmap_init(&P.comps);
-	hilo_ptrmap_init(&P.names);
+	hilo_ptrmap_init_in(&P.comps, m->arena);
+	hilo_ptrmap_init_in(&P.names, m->arena);
 	hilo_ptrmap shapes;
-	hilo_ptrmap_init(&shapes);
+	hilo_ptrmap_init_in(&shapes, m->arena);
 	lexer *L = &P.L;
 	L->shape_cache = &shapes;
 
@@ -1296,17 +1292,38 @@ computations:
 	hilo_ptrmap_free(&P.comps);
 	hilo_ptrmap_free(&P.names);
 	hilo_ptrmap_free(&shapes);
-	free(P.ctrl);
-	free(P.gtes);
-	return m;
+	hilo_heap_free(m->arena, P.ctrl);
+	hilo_heap_free(m->arena, P.gtes);
+	return true;
 fail:
 	if (!L->failed)
 		lex_error(L, L->p, "parse error");
 	hilo_ptrmap_free(&P.comps);
 	hilo_ptrmap_free(&P.names);
 	hilo_ptrmap_free(&shapes);
-	free(P.ctrl);
-	free(P.gtes);
-	hilo_module_destroy(m);
-	return NULL;
+	hilo_heap_free(m->arena, P.ctrl);
+	hilo_heap_free(m->arena, P.gtes);
+	return false;
+}
+
+hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
+	hilo_diags *diags)
+{
+	hilo_module *m = hilo_module_create("module");
+	if (!m) {
+		hilo_diag_oom(diags, filename);
+		return NULL;
+	}
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_module_destroy(m);
+		hilo_diag_oom(diags, filename);
+		return NULL;
+	}
+	bool ok = parse_module(m, src, len, filename, diags);
+	hilo_oom_end(&g);
+	if (!ok) {
+		hilo_module_destroy(m);
+		return NULL;
+	}
+	return m;
 }

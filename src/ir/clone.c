@@ -278,6 +278,9 @@ static void copy_comp_edges(cloner *k, const hilo_comp *c, hilo_comp *d)
 	d->root = c->root ? map_instr(k, c->root) : NULL;
 }
 
+static hilo_module *clone_into(const hilo_module *src, hilo_module *dst);
+
+/* Out of memory: NULL (the caller reports it), nothing leaked. */
 hilo_module *hilo_module_clone(const hilo_module *src)
 {
 	if (!src)
@@ -285,10 +288,23 @@ hilo_module *hilo_module_clone(const hilo_module *src)
 	hilo_module *dst = hilo_module_create(src->name);
 	if (!dst)
 		return NULL;
+	HILO_OOM_CATCH(g, dst->arena) {
+		hilo_module_destroy(dst);
+		return NULL;
+	}
+	hilo_module *r = clone_into(src, dst);
+	hilo_oom_end(&g);
+	if (!r)
+		hilo_module_destroy(dst);
+	return r;
+}
+
+static hilo_module *clone_into(const hilo_module *src, hilo_module *dst)
+{
 	cloner k = {.src = src, .dst = dst};
-	hilo_ptrmap_init(&k.shapes);
-	hilo_ptrmap_init(&k.instrs);
-	hilo_ptrmap_init(&k.comps);
+	hilo_ptrmap_init_in(&k.shapes, dst->arena);
+	hilo_ptrmap_init_in(&k.instrs, dst->arena);
+	hilo_ptrmap_init_in(&k.comps, dst->arena);
 
 	/* every plain field (flags, style, next_id, ...) as in the source, so
 	 * new scalar fields of hilo_module are carried over automatically;
@@ -344,9 +360,7 @@ hilo_module *hilo_module_clone(const hilo_module *src)
 	hilo_ptrmap_free(&k.shapes);
 	hilo_ptrmap_free(&k.instrs);
 	hilo_ptrmap_free(&k.comps);
-	if (k.oom) {
-		hilo_module_destroy(dst);
+	if (k.oom)
 		return NULL;
-	}
 	return dst;
 }

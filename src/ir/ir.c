@@ -510,7 +510,7 @@ const char *hilo_instr_op_name(hilo_module *m, const hilo_instr *i)
 void hilo_instr_set_op_name(hilo_module *m, hilo_instr *i, const char *op_name)
 {
 	hilo_buf b;
-	hilo_buf_init(&b);
+	hilo_buf_init_in(&b, m->arena);
 	hilo_buf_putc(&b, '"');
 	for (const char *p = op_name; *p; p++) {
 		if (*p == '"' || *p == '\\')
@@ -697,9 +697,9 @@ hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n)
 	hilo_instr **out = hilo_arena_alloc(m->arena, (c->ninstrs + 1) * sizeof *out);
 	uint32_t no = 0;
 	typedef struct { hilo_instr *i; uint32_t k; } frame;
-	frame *st = malloc((c->ninstrs + 1) * sizeof *st);
+	frame *st = hilo_heap_alloc(m->arena, (c->ninstrs + 1) * sizeof *st);
 	if (!out || !st) {
-		free(st);
+		hilo_heap_free(m->arena, st);
 		*n = 0;
 		return out;
 	}
@@ -729,7 +729,7 @@ hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n)
 			sp--;
 		}
 	}
-	free(st);
+	hilo_heap_free(m->arena, st);
 	*n = no;
 	return out;
 }
@@ -742,7 +742,7 @@ hilo_comp **hilo_module_comp_post_order(hilo_module *m, uint32_t *n)
 		m->comps[k]->mark = 0;
 	/* explicit stack of (comp, instr cursor, called cursor) */
 	typedef struct { hilo_comp *c; hilo_instr *i; uint32_t k; } frame;
-	frame *st = malloc((m->ncomps + 1) * sizeof *st);
+	frame *st = hilo_heap_alloc(m->arena, (m->ncomps + 1) * sizeof *st);
 	if (!st) {
 		*n = 0;
 		return out;
@@ -772,7 +772,7 @@ hilo_comp **hilo_module_comp_post_order(hilo_module *m, uint32_t *n)
 			}
 		}
 	}
-	free(st);
+	hilo_heap_free(m->arena, st);
 	*n = no;
 	return out;
 }

@@ -165,7 +165,7 @@ static void print_shape(hilo_buf *b, const hilo_shape *s, bool layouts)
 char *hilo_shape_str(hilo_arena *a, const hilo_shape *s)
 {
 	hilo_buf b;
-	hilo_buf_init(&b);
+	hilo_buf_init_in(&b, a);
 	hilo_shape_print(&b, s);
 	char *r = hilo_arena_strdup(a, hilo_buf_cstr(&b));
 	hilo_buf_free(&b);

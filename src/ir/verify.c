@@ -393,11 +393,11 @@ static void check_comp(vctx *V, hilo_comp *c, hilo_ptrmap *comps)
 			fail(V, c, NULL, "parameter %u is missing", k);
 }
 
-bool hilo_verify(hilo_module *m, const char *filename, hilo_diags *diags)
+static bool verify_module(hilo_module *m, const char *filename, hilo_diags *diags)
 {
 	vctx V = {m, filename, diags, true};
 	hilo_ptrmap comps;
-	hilo_ptrmap_init(&comps);
+	hilo_ptrmap_init_in(&comps, m->arena);
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		hilo_ptrmap_put(&comps, m->comps[k], m->comps[k]);
 	if (!m->entry || !hilo_ptrmap_get(&comps, m->entry))
@@ -406,4 +406,15 @@ bool hilo_verify(hilo_module *m, const char *filename, hilo_diags *diags)
 		check_comp(&V, m->comps[k], &comps);
 	hilo_ptrmap_free(&comps);
 	return V.ok;
+}
+
+bool hilo_verify(hilo_module *m, const char *filename, hilo_diags *diags)
+{
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(diags, filename);
+		return false;
+	}
+	bool ok = verify_module(m, filename, diags);
+	hilo_oom_end(&g);
+	return ok;
 }

@@ -138,13 +138,13 @@ static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
 	return HILO_DRIVER_OK;
 }
 
-hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passes,
+static hilo_driver_status run_passes(hilo_module *m, const hilo_pass *const *passes,
 	size_t n, const hilo_driver_opts *o, hilo_diags *d, hilo_pass_stat *stats)
 {
 	const char *fname = o && o->filename ? o->filename : "<module>";
-	/* facts passes prove for later passes of this run (NULL when memory ran
-	 * out: then nothing is proven, which is only more conservative) */
-	hilo_run_state *run = hilo_run_state_create();
+	/* facts passes prove for later passes of this run (tracked heap of the
+	 * module's arena, so an out-of-memory jump frees them) */
+	hilo_run_state *run = hilo_run_state_create(m->arena);
 	hilo_driver_status status = HILO_DRIVER_OK;
 	hilo_module *snapshot = NULL; /* validation: the module as the next pass gets it */
 	for (size_t k = 0; k < n && status == HILO_DRIVER_OK; k++)
@@ -157,4 +157,19 @@ hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passe
 		status = verify_after(m, passes[n - 1]->name, true, fname, d);
 	hilo_run_state_destroy(run);
 	return status;
+}
+
+/* Out of memory anywhere in a pass (or the verifier after it) ends the run
+ * with HILO_DRIVER_PASS_ERROR and "out of memory"; the module may be half
+ * rewritten and is only fit for hilo_module_destroy. */
+hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passes,
+	size_t n, const hilo_driver_opts *o, hilo_diags *d, hilo_pass_stat *stats)
+{
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(d, o && o->filename ? o->filename : "<module>");
+		return HILO_DRIVER_PASS_ERROR;
+	}
+	hilo_driver_status s = run_passes(m, passes, n, o, d, stats);
+	hilo_oom_end(&g);
+	return s;
 }

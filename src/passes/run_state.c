@@ -1,14 +1,15 @@
 /* The run state: facts one hilo_run_passes() call carries between passes
  * (see "run state" in include/hilo/pass.h). Keys are stable instruction ids
  * stored in a pointer map as (id + 1), so id 0 is a valid key. Everything
- * is malloc'd and freed by hilo_run_state_destroy; a failed allocation
- * drops the fact, which only makes consumers more conservative. */
+ * is on the module arena's tracked heap (an out-of-memory jump frees it)
+ * and freed by hilo_run_state_destroy. */
 #include "hilo/pass.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 struct hilo_run_state {
+	hilo_arena *a;
 	hilo_ptrmap proven;        /* id+1 -> struct proven * */
 	hilo_assumed_eq *assumed;
 	size_t nassumed, cap_assumed;
@@ -24,11 +25,13 @@ static const void *id_key(const hilo_instr *i)
 	return (const void *)((uintptr_t)i->id + 1);
 }
 
-hilo_run_state *hilo_run_state_create(void)
+hilo_run_state *hilo_run_state_create(hilo_arena *a)
 {
-	hilo_run_state *s = calloc(1, sizeof *s);
-	if (s)
-		hilo_ptrmap_init(&s->proven);
+	hilo_run_state *s = hilo_heap_alloc(a, sizeof *s);
+	if (s) {
+		s->a = a;
+		hilo_ptrmap_init_in(&s->proven, a);
+	}
 	return s;
 }
 
@@ -38,12 +41,12 @@ void hilo_run_state_destroy(hilo_run_state *s)
 		return;
 	for (size_t k = 0; k < s->proven.cap; k++)
 		if (s->proven.keys[k])
-			free(s->proven.vals[k]);
+			hilo_heap_free(s->a, s->proven.vals[k]);
 	hilo_ptrmap_free(&s->proven);
 	for (size_t k = 0; k < s->nassumed; k++)
-		free(s->assumed[k].why);
-	free(s->assumed);
-	free(s);
+		hilo_heap_free(s->a, s->assumed[k].why);
+	hilo_heap_free(s->a, s->assumed);
+	hilo_heap_free(s->a, s);
 }
 
 void hilo_proven_starts_set(hilo_pass_ctx *ctx, const hilo_instr *i,
@@ -51,7 +54,7 @@ void hilo_proven_starts_set(hilo_pass_ctx *ctx, const hilo_instr *i,
 {
 	if (!ctx->run || n < 0)
 		return;
-	struct proven *p = malloc(sizeof *p + (size_t)n * sizeof *starts);
+	struct proven *p = hilo_heap_alloc(ctx->run->a, sizeof *p + (size_t)n * sizeof *starts);
 	if (!p) {
 		hilo_proven_starts_clear(ctx, i);
 		return;
@@ -61,11 +64,11 @@ void hilo_proven_starts_set(hilo_pass_ctx *ctx, const hilo_instr *i,
 		memcpy(p->starts, starts, (size_t)n * sizeof *starts);
 	struct proven *old = hilo_ptrmap_get(&ctx->run->proven, id_key(i));
 	if (!hilo_ptrmap_put(&ctx->run->proven, id_key(i), p)) {
-		free(p);
+		hilo_heap_free(ctx->run->a, p);
 		hilo_proven_starts_clear(ctx, i);
 		return;
 	}
-	free(old);
+	hilo_heap_free(ctx->run->a, old);
 }
 
 void hilo_proven_starts_clear(hilo_pass_ctx *ctx, const hilo_instr *i)
@@ -99,14 +102,19 @@ void hilo_rewrite_assume(hilo_pass_ctx *ctx, const hilo_instr *replaced,
 		return;
 	if (s->nassumed == s->cap_assumed) {
 		size_t ncap = s->cap_assumed ? 2 * s->cap_assumed : 8;
-		hilo_assumed_eq *na = realloc(s->assumed, ncap * sizeof *na);
+		hilo_assumed_eq *na = hilo_heap_realloc(s->a, s->assumed, ncap * sizeof *na);
 		if (!na)
 			return;
 		s->assumed = na;
 		s->cap_assumed = ncap;
 	}
-	s->assumed[s->nassumed++] = (hilo_assumed_eq){
-		replaced->id, by->id, ctx->pass, why ? strdup(why) : NULL};
+	char *w = NULL;
+	if (why) {
+		size_t n = strlen(why) + 1;
+		if ((w = hilo_heap_alloc(s->a, n)))
+			memcpy(w, why, n);
+	}
+	s->assumed[s->nassumed++] = (hilo_assumed_eq){replaced->id, by->id, ctx->pass, w};
 }
 
 const hilo_assumed_eq *hilo_run_assumed(const hilo_run_state *s, size_t *n)

@@ -145,7 +145,7 @@ static bool backend_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char
 	size_t n = strlen(t);
 	if (n >= 2 && t[0] == '"' && t[n - 1] == '"') {
 		hilo_buf b;
-		hilo_buf_init(&b);
+		hilo_buf_init_in(&b, a);
 		bool ok = pb_unescape(&b, t + 1, n - 2) && !b.oom;
 		if (ok) {
 			uint8_t *d = aalloc(a, b.len);
@@ -212,7 +212,7 @@ static bool fa_parse(hilo_arena *a, Xla__FrontendAttributes **out, const char *t
 				if (c.p >= c.e)
 					return false;
 				hilo_buf b;
-				hilo_buf_init(&b);
+				hilo_buf_init_in(&b, a);
 				bool ok = pb_unescape(&b, vs, (size_t)(c.p - vs)) && !b.oom && !memchr(b.data ? b.data : "", 0, b.len);
 				val = ok ? hilo_arena_strndup(a, b.data ? b.data : "", b.len) : NULL;
 				hilo_buf_free(&b);

@@ -323,7 +323,7 @@ int pb_md_entries(hilo_arena *a, const Xla__OpMetadata *md, hilo_md_entry *out, 
 {
 	int n = 0;
 	hilo_buf b;
-	hilo_buf_init(&b);
+	hilo_buf_init_in(&b, a);
 	for (int k = 0; k < pb_n_md_defs && n < max; k++) {
 		b.len = 0;
 		if (pb_md_defs[k].kind == PBM_STRING) {

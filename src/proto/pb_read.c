@@ -946,11 +946,11 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 static bool check_acyclic(reader *R, hilo_comp *c)
 {
 	uint32_t n = c->ninstrs, sp = 0;
-	hilo_instr **stack = malloc((size_t)(n + 1) * sizeof *stack);
-	uint32_t *pos = malloc((size_t)(n + 1) * sizeof *pos);
+	hilo_instr **stack = hilo_heap_alloc(R->m->arena, (size_t)(n + 1) * sizeof *stack);
+	uint32_t *pos = hilo_heap_alloc(R->m->arena, (size_t)(n + 1) * sizeof *pos);
 	if (!stack || !pos) {
-		free(stack);
-		free(pos);
+		hilo_heap_free(R->m->arena, stack);
+		hilo_heap_free(R->m->arena, pos);
 		rerr(R, "out of memory");
 		return false;
 	}
@@ -986,8 +986,8 @@ static bool check_acyclic(reader *R, hilo_comp *c)
 	}
 	for (hilo_instr *i = c->first; i; i = i->next)
 		i->mark = 0;
-	free(stack);
-	free(pos);
+	hilo_heap_free(R->m->arena, stack);
+	hilo_heap_free(R->m->arena, pos);
 	return ok;
 }
 
@@ -996,7 +996,7 @@ static bool check_call_graph(reader *R, comp_rec *recs, size_t n)
 	/* flat callee lists (computation indices), then an iterative DFS;
 	 * mark 1 = on the stack, 2 = done */
 	hilo_ptrmap idx;
-	hilo_ptrmap_init(&idx);
+	hilo_ptrmap_init_in(&idx, R->m->arena);
 	size_t total = 0;
 	bool ok = true;
 	for (size_t k = 0; k < n && ok; k++) {
@@ -1005,10 +1005,10 @@ static bool check_call_graph(reader *R, comp_rec *recs, size_t n)
 		for (size_t j = 0; j < recs[k].p->n_instructions; j++)
 			total += recs[k].instrs[j]->ncalled;
 	}
-	size_t *first = malloc((n + 1) * sizeof *first);
-	size_t *callee = malloc((total + 1) * sizeof *callee);
-	size_t *stack = malloc((n + 1) * sizeof *stack);
-	size_t *pos = malloc((n + 1) * sizeof *pos);
+	size_t *first = hilo_heap_alloc(R->m->arena, (n + 1) * sizeof *first);
+	size_t *callee = hilo_heap_alloc(R->m->arena, (total + 1) * sizeof *callee);
+	size_t *stack = hilo_heap_alloc(R->m->arena, (n + 1) * sizeof *stack);
+	size_t *pos = hilo_heap_alloc(R->m->arena, (n + 1) * sizeof *pos);
 	ok = ok && first && callee && stack && pos;
 	if (!ok)
 		rerr(R, "out of memory");
@@ -1052,10 +1052,10 @@ static bool check_call_graph(reader *R, comp_rec *recs, size_t n)
 	for (size_t k = 0; k < n; k++)
 		recs[k].c->mark = 0;
 	hilo_ptrmap_free(&idx);
-	free(first);
-	free(callee);
-	free(stack);
-	free(pos);
+	hilo_heap_free(R->m->arena, first);
+	hilo_heap_free(R->m->arena, callee);
+	hilo_heap_free(R->m->arena, stack);
+	hilo_heap_free(R->m->arena, pos);
 	return ok;
 }
 
@@ -1115,7 +1115,7 @@ static bool build_module(reader *R, const Xla__HloModuleProto *mp)
 	if (!recs || !idmap_init(R, &comps, mp->n_computations))
 		return false;
 	hilo_ptrmap names;
-	hilo_ptrmap_init(&names);
+	hilo_ptrmap_init_in(&names, R->m->arena);
 	for (size_t k = 0; k < mp->n_computations && !R->failed; k++) {
 		const Xla__HloComputationProto *cp = mp->computations[k];
 		char buf[64];
@@ -1266,6 +1266,11 @@ static bool is_wrapper(const uint8_t *p, size_t len)
 	return pb_check_wire(f, n, NULL, 2) == NULL;
 }
 
+static bool read_module(hilo_module *m, const ProtobufCMessageDescriptor *desc,
+	const char *kind, const uint8_t *p, size_t len, const char *filename, hilo_diags *d);
+static hilo_module *read_guarded(const ProtobufCMessageDescriptor *desc,
+	const char *kind, const uint8_t *p, size_t len, const char *filename, hilo_diags *d);
+
 hilo_module *hilo_proto_read(const void *data, size_t len, const char *filename,
 	hilo_diags *d)
 {
@@ -1289,19 +1294,43 @@ hilo_module *hilo_proto_read(const void *data, size_t len, const char *filename,
 			"not a valid binary %s: %s", kind, werr);
 		return NULL;
 	}
+	return read_guarded(desc, kind, p, len, filename, d);
+}
+
+/* Creates the module and reads it under an out-of-memory guard. */
+static hilo_module *read_guarded(const ProtobufCMessageDescriptor *desc,
+	const char *kind, const uint8_t *p, size_t len, const char *filename, hilo_diags *d)
+{
 	hilo_module *m = hilo_module_create("module");
 	if (!m) {
-		hilo_diag_add(d, HILO_SEV_ERROR, filename, 0, 0, NULL, 0, "out of memory");
+		hilo_diag_oom(d, filename);
 		return NULL;
 	}
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_module_destroy(m);
+		hilo_diag_oom(d, filename);
+		return NULL;
+	}
+	bool ok = read_module(m, desc, kind, p, len, filename, d);
+	hilo_oom_end(&g);
+	if (!ok) {
+		hilo_module_destroy(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* Unpacks and builds into m; false (+ diagnostic) on bad input. */
+static bool read_module(hilo_module *m, const ProtobufCMessageDescriptor *desc,
+	const char *kind, const uint8_t *p, size_t len, const char *filename, hilo_diags *d)
+{
 	ProtobufCAllocator pa;
 	pb_arena_allocator(&pa, m->arena);
 	ProtobufCMessage *msg = protobuf_c_message_unpack(desc, &pa, len, p);
 	if (!msg) {
 		hilo_diag_add(d, HILO_SEV_ERROR, filename, 0, 0, NULL, 0,
 			"not a valid binary %s (wrong field types or truncated data)", kind);
-		hilo_module_destroy(m);
-		return NULL;
+		return false;
 	}
 	const Xla__HloModuleProto *mp = NULL;
 	if (desc == &xla__hlo_module_proto__descriptor) {
@@ -1314,20 +1343,18 @@ hilo_module *hilo_proto_read(const void *data, size_t len, const char *filename,
 	}
 	if (!mp) {
 		hilo_diag_add(d, HILO_SEV_ERROR, filename, 0, 0, NULL, 0, "%s holds no module", kind);
-		hilo_module_destroy(m);
-		return NULL;
+		return false;
 	}
 	reader R;
 	memset(&R, 0, sizeof R);
 	R.m = m;
 	R.d = d;
 	R.file = filename;
-	hilo_buf_init(&R.tmp);
+	hilo_buf_init_in(&R.tmp, m->arena);
 	bool ok = build_module(&R, mp);
 	hilo_buf_free(&R.tmp);
 	if (!ok) {
-		hilo_module_destroy(m);
-		return NULL;
+		return false;
 	}
 	return m;
 }

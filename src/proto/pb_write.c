@@ -740,6 +740,8 @@ static Xla__HloComputationProto *comp_pb(writer *W, const hilo_comp *c, int64_t 
 	return p;
 }
 
+static bool write_module(writer *wp, hilo_buf *out);
+
 bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 {
 	writer W;
@@ -748,16 +750,35 @@ bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 	W.d = d;
 	W.a = hilo_arena_create();
 	if (!W.a) {
-		hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0, "out of memory while writing the proto");
+		hilo_diag_oom(d, NULL);
 		return false;
 	}
-	hilo_buf_init(&W.tmp);
-	hilo_ptrmap_init(&W.comp_ids);
+	size_t len0 = out->len;
+	HILO_OOM_CATCH(g, W.a) {
+		hilo_arena_destroy(W.a);
+		out->len = len0; /* no partial output */
+		hilo_diag_oom(d, NULL);
+		return false;
+	}
+	bool ok = write_module(&W, out);
+	hilo_oom_end(&g);
+	hilo_arena_destroy(W.a);
+	return ok;
+}
+
+/* Builds the message in W->a and packs it onto out. */
+static bool write_module(writer *wp, hilo_buf *out)
+{
+	writer W = *wp; /* the fields below are read through W */
+	const hilo_module *m = W.m;
+	hilo_diags *d = W.d;
+	hilo_buf_init_in(&W.tmp, W.a);
+	hilo_ptrmap_init_in(&W.comp_ids, W.a);
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		hilo_ptrmap_put(&W.comp_ids, m->comps[k], (void *)(uintptr_t)(k + 2));
 	/* computations called by a fusion are fusion computations */
 	hilo_ptrmap fused;
-	hilo_ptrmap_init(&fused);
+	hilo_ptrmap_init_in(&fused, W.a);
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
 			if (i->op == HILO_OP_FUSION)
@@ -836,10 +857,9 @@ bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 		}
 	}
 	if (!ok)
-		hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0, "out of memory while writing the proto");
+		hilo_diag_oom(d, NULL);
 	hilo_ptrmap_free(&fused);
 	hilo_ptrmap_free(&W.comp_ids);
 	hilo_buf_free(&W.tmp);
-	hilo_arena_destroy(W.a);
 	return ok;
 }

@@ -16,20 +16,202 @@ typedef struct chunk {
 	_Alignas(16) unsigned char data[];
 } chunk;
 
+/* A tracked heap block: a header before the caller's bytes, in a list
+ * newest first (seq decreasing). */
+typedef struct hblock {
+	struct hblock *prev, *next;
+	uint64_t seq;
+	_Alignas(16) unsigned char data[];
+} hblock;
+
 struct hilo_arena {
 	chunk *head;
 	size_t total;
+	hilo_oom_guard *guard; /* the entry point's handler, or NULL */
+	hblock *heap;          /* live tracked heap blocks */
+	uint64_t heap_seq;
 };
+
+/* ---- fault injection ---- */
+
+#ifdef HILO_FAULT_INJECTION
+#include <stdatomic.h>
+
+/* Test builds only (see base.h): the process-wide allocation count, the
+ * K to fail at (-1 = not read from the environment yet) and the site of
+ * the allocating call being made on this thread. */
+static atomic_ulong fi_count;
+static atomic_long fi_fail_at = -1;
+static hilo_fault_observer fi_obs;
+static void *fi_ud;
+static _Thread_local const char *fi_file;
+static _Thread_local int fi_line;
+static const char *fi_failed_file;
+static int fi_failed_line;
+
+void hilo_fault_site(const char *file, int line)
+{
+	fi_file = file;
+	fi_line = line;
+}
+
+void hilo_fault_configure(unsigned long fail_at, hilo_fault_observer obs, void *ud)
+{
+	fi_obs = obs;
+	fi_ud = ud;
+	fi_failed_file = NULL;
+	fi_failed_line = 0;
+	atomic_store(&fi_count, 0);
+	atomic_store(&fi_fail_at, (long)fail_at);
+}
+
+unsigned long hilo_fault_count(void)
+{
+	return atomic_load(&fi_count);
+}
+
+const char *hilo_fault_failed_site(int *line)
+{
+	if (line)
+		*line = fi_failed_line;
+	return fi_failed_file;
+}
+
+/* Counts one allocation; true when it is the one to fail. */
+static bool injected(void)
+{
+	long k = atomic_load(&fi_fail_at);
+	if (k < 0) {
+		const char *e = getenv("HILO_FAIL_ALLOC");
+		k = e && *e ? strtol(e, NULL, 10) : 0;
+		atomic_store(&fi_fail_at, k < 0 ? 0 : k);
+	}
+	unsigned long n = atomic_fetch_add(&fi_count, 1) + 1;
+	const char *file = fi_file ? fi_file : "?";
+	if (fi_obs)
+		fi_obs(file, fi_line, fi_ud);
+	if (k > 0 && n == (unsigned long)k) {
+		fi_failed_file = file;
+		fi_failed_line = fi_line;
+		return true;
+	}
+	return false;
+}
+#define INJECTED() injected()
+#else
+#define INJECTED() false
+#endif
+
+/* ---- guards ---- */
+
+bool hilo_oom_begin(hilo_oom_guard *g, hilo_arena *a)
+{
+	g->a = NULL;
+	if (!a || a->guard)
+		return false;
+	g->a = a;
+	g->heap_seq = a->heap_seq;
+	a->guard = g;
+	return true;
+}
+
+void hilo_oom_end(hilo_oom_guard *g)
+{
+	if (g->a)
+		g->a->guard = NULL;
+	g->a = NULL;
+}
+
+void hilo_oom_raise(hilo_arena *a)
+{
+	hilo_oom_guard *g = a ? a->guard : NULL;
+	if (!g)
+		return;
+	while (a->heap && a->heap->seq > g->heap_seq) {
+		hblock *b = a->heap;
+		a->heap = b->next;
+		if (a->heap)
+			a->heap->prev = NULL;
+		free(b);
+	}
+	a->guard = NULL;
+	g->a = NULL;
+	longjmp(g->jb, 1);
+}
+
+/* ---- tracked heap ---- */
+
+void *(hilo_heap_alloc)(hilo_arena *a, size_t size)
+{
+	if (!a)
+		return INJECTED() ? NULL : calloc(1, size ? size : 1);
+	hblock *b = INJECTED() || size > SIZE_MAX - sizeof *b ? NULL : calloc(1, sizeof *b + size);
+	if (!b) {
+		hilo_oom_raise(a);
+		return NULL;
+	}
+	b->seq = ++a->heap_seq;
+	b->next = a->heap;
+	if (a->heap)
+		a->heap->prev = b;
+	a->heap = b;
+	return b->data;
+}
+
+void *(hilo_heap_realloc)(hilo_arena *a, void *p, size_t size)
+{
+	if (!a)
+		return INJECTED() ? NULL : realloc(p, size ? size : 1);
+	if (!p)
+		return (hilo_heap_alloc)(a, size);
+	hblock *old = (hblock *)((unsigned char *)p - offsetof(hblock, data));
+	hblock *b = INJECTED() || size > SIZE_MAX - sizeof *b ? NULL : realloc(old, sizeof *b + size);
+	if (!b) {
+		hilo_oom_raise(a); /* the old block is still listed: freed there */
+		return NULL;
+	}
+	if (b->prev)
+		b->prev->next = b;
+	else
+		a->heap = b;
+	if (b->next)
+		b->next->prev = b;
+	return b->data;
+}
+
+void hilo_heap_free(hilo_arena *a, void *p)
+{
+	if (!p)
+		return;
+	if (!a) {
+		free(p);
+		return;
+	}
+	hblock *b = (hblock *)((unsigned char *)p - offsetof(hblock, data));
+	if (b->prev)
+		b->prev->next = b->next;
+	else
+		a->heap = b->next;
+	if (b->next)
+		b->next->prev = b->prev;
+	free(b);
+}
+
+/* ---- arena ---- */
 
 hilo_arena *hilo_arena_create(void)
 {
-	return calloc(1, sizeof(hilo_arena));
+	return INJECTED() ? NULL : calloc(1, sizeof(hilo_arena));
 }
 
 void hilo_arena_destroy(hilo_arena *a)
 {
 	if (!a)
 		return;
+	for (hblock *b = a->heap, *n; b; b = n) {
+		n = b->next;
+		free(b);
+	}
 	for (chunk *c = a->head, *n; c; c = n) {
 		n = c->next;
 		if (c->mapped)
@@ -40,8 +222,12 @@ void hilo_arena_destroy(hilo_arena *a)
 	free(a);
 }
 
-void *hilo_arena_alloc(hilo_arena *a, size_t size)
+void *(hilo_arena_alloc)(hilo_arena *a, size_t size)
 {
+	if (INJECTED() || size > SIZE_MAX / 2) {
+		hilo_oom_raise(a);
+		return NULL;
+	}
 	size = (size + 15) & ~(size_t)15;
 	if (size == 0)
 		size = 16;
@@ -67,8 +253,10 @@ void *hilo_arena_alloc(hilo_arena *a, size_t size)
 		} else {
 			c = calloc(1, total);
 		}
-		if (!c)
+		if (!c) {
+			hilo_oom_raise(a);
 			return NULL;
+		}
 		c->mapped = mapped;
 		c->size = want;
 		c->used = 0;
@@ -88,9 +276,9 @@ void *hilo_arena_alloc(hilo_arena *a, size_t size)
 	return p;
 }
 
-char *hilo_arena_strndup(hilo_arena *a, const char *s, size_t len)
+char *(hilo_arena_strndup)(hilo_arena *a, const char *s, size_t len)
 {
-	char *p = hilo_arena_alloc(a, len + 1);
+	char *p = (hilo_arena_alloc)(a, len + 1);
 	if (p) {
 		if (len)
 			memcpy(p, s, len);
@@ -99,28 +287,32 @@ char *hilo_arena_strndup(hilo_arena *a, const char *s, size_t len)
 	return p;
 }
 
-char *hilo_arena_strdup(hilo_arena *a, const char *s)
+char *(hilo_arena_strdup)(hilo_arena *a, const char *s)
 {
-	return hilo_arena_strndup(a, s, strlen(s));
+	return (hilo_arena_strndup)(a, s, strlen(s));
 }
 
-char *hilo_arena_printf(hilo_arena *a, const char *fmt, ...)
+char *(hilo_arena_printf)(hilo_arena *a, const char *fmt, ...)
 {
 	va_list ap, ap2;
 	va_start(ap, fmt);
 	va_copy(ap2, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	char *p = n >= 0 ? hilo_arena_alloc(a, (size_t)n + 1) : NULL;
+	char *p = n >= 0 ? (hilo_arena_alloc)(a, (size_t)n + 1) : NULL;
 	if (p)
 		vsnprintf(p, (size_t)n + 1, fmt, ap2);
 	va_end(ap2);
 	return p;
 }
 
-void *hilo_arena_grow(hilo_arena *a, void *old, size_t n, size_t newcap, size_t sz)
+void *(hilo_arena_grow)(hilo_arena *a, void *old, size_t n, size_t newcap, size_t sz)
 {
-	void *p = hilo_arena_alloc(a, newcap * sz);
+	if (sz && newcap > SIZE_MAX / sz) {
+		hilo_oom_raise(a);
+		return NULL;
+	}
+	void *p = (hilo_arena_alloc)(a, newcap * sz);
 	if (p && n)
 		memcpy(p, old, n * sz);
 	return p;
@@ -138,21 +330,30 @@ void hilo_buf_init(hilo_buf *b)
 	memset(b, 0, sizeof *b);
 }
 
-void hilo_buf_free(hilo_buf *b)
+void hilo_buf_init_in(hilo_buf *b, hilo_arena *a)
 {
-	free(b->data);
 	memset(b, 0, sizeof *b);
+	b->arena = a;
 }
 
-void hilo_buf_reserve(hilo_buf *b, size_t extra)
+void hilo_buf_free(hilo_buf *b)
+{
+	hilo_arena *a = b->arena;
+	hilo_heap_free(a, b->data);
+	memset(b, 0, sizeof *b);
+	b->arena = a;
+}
+
+void (hilo_buf_reserve)(hilo_buf *b, size_t extra)
 {
 	if (b->oom || b->len + extra + 1 <= b->cap)
 		return;
 	size_t cap = b->cap ? b->cap : 256;
-	while (cap < b->len + extra + 1)
+	while (cap < b->len + extra + 1 && cap < SIZE_MAX / 2)
 		cap *= 2;
-	char *p = realloc(b->data, cap);
+	char *p = cap < b->len + extra + 1 ? NULL : (hilo_heap_realloc)(b->arena, b->data, cap);
 	if (!p) {
+		hilo_oom_raise(b->arena);
 		b->oom = true;
 		return;
 	}
@@ -160,9 +361,9 @@ void hilo_buf_reserve(hilo_buf *b, size_t extra)
 	b->cap = cap;
 }
 
-void hilo_buf_put(hilo_buf *b, const char *s, size_t n)
+void (hilo_buf_put)(hilo_buf *b, const char *s, size_t n)
 {
-	hilo_buf_reserve(b, n);
+	(hilo_buf_reserve)(b, n);
 	if (b->oom)
 		return;
 	memcpy(b->data + b->len, s, n);
@@ -170,28 +371,28 @@ void hilo_buf_put(hilo_buf *b, const char *s, size_t n)
 	b->data[b->len] = 0;
 }
 
-void hilo_buf_puts(hilo_buf *b, const char *s)
+void (hilo_buf_puts)(hilo_buf *b, const char *s)
 {
-	hilo_buf_put(b, s, strlen(s));
+	(hilo_buf_put)(b, s, strlen(s));
 }
 
-void hilo_buf_putc(hilo_buf *b, char c)
+void (hilo_buf_putc)(hilo_buf *b, char c)
 {
 	if (b->len + 2 > b->cap)
-		hilo_buf_reserve(b, 1);
+		(hilo_buf_reserve)(b, 1);
 	if (b->oom)
 		return;
 	b->data[b->len++] = c;
 	b->data[b->len] = 0;
 }
 
-void hilo_buf_vprintf(hilo_buf *b, const char *fmt, va_list ap)
+void (hilo_buf_vprintf)(hilo_buf *b, const char *fmt, va_list ap)
 {
 	va_list ap2;
 	va_copy(ap2, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	if (n > 0) {
-		hilo_buf_reserve(b, (size_t)n);
+		(hilo_buf_reserve)(b, (size_t)n);
 		if (!b->oom) {
 			vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
 			b->len += (size_t)n;
@@ -200,15 +401,15 @@ void hilo_buf_vprintf(hilo_buf *b, const char *fmt, va_list ap)
 	va_end(ap2);
 }
 
-void hilo_buf_printf(hilo_buf *b, const char *fmt, ...)
+void (hilo_buf_printf)(hilo_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	hilo_buf_vprintf(b, fmt, ap);
+	(hilo_buf_vprintf)(b, fmt, ap);
 	va_end(ap);
 }
 
-void hilo_buf_put_i64(hilo_buf *b, int64_t v)
+void (hilo_buf_put_i64)(hilo_buf *b, int64_t v)
 {
 	char tmp[24];
 	char *e = tmp + sizeof tmp, *p = e;
@@ -219,13 +420,13 @@ void hilo_buf_put_i64(hilo_buf *b, int64_t v)
 	} while (u);
 	if (v < 0)
 		*--p = '-';
-	hilo_buf_put(b, p, (size_t)(e - p));
+	(hilo_buf_put)(b, p, (size_t)(e - p));
 }
 
-const char *hilo_buf_cstr(hilo_buf *b)
+const char *(hilo_buf_cstr)(hilo_buf *b)
 {
 	if (!b->data)
-		hilo_buf_reserve(b, 0);
+		(hilo_buf_reserve)(b, 0);
 	return b->data ? b->data : "";
 }
 
@@ -252,12 +453,12 @@ static uint32_t fnv(const char *s, size_t n)
 
 hilo_strtab *hilo_strtab_create(hilo_arena *a)
 {
-	hilo_strtab *t = hilo_arena_alloc(a, sizeof *t);
+	hilo_strtab *t = (hilo_arena_alloc)(a, sizeof *t);
 	if (!t)
 		return NULL;
 	t->a = a;
 	t->cap = 4096;
-	t->slots = hilo_arena_alloc(a, t->cap * sizeof(slot));
+	t->slots = (hilo_arena_alloc)(a, t->cap * sizeof(slot));
 	return t->slots ? t : NULL;
 }
 
@@ -266,7 +467,7 @@ hilo_strtab *hilo_strtab_create(hilo_arena *a)
 static bool rehash(hilo_strtab *t)
 {
 	size_t ncap = t->cap * 2;
-	slot *ns = hilo_arena_alloc(t->a, ncap * sizeof(slot));
+	slot *ns = (hilo_arena_alloc)(t->a, ncap * sizeof(slot));
 	if (!ns)
 		return false;
 	for (size_t i = 0; i < t->cap; i++) {
@@ -283,7 +484,7 @@ static bool rehash(hilo_strtab *t)
 	return true;
 }
 
-const char *hilo_intern(hilo_strtab *t, const char *s, size_t len)
+const char *(hilo_intern)(hilo_strtab *t, const char *s, size_t len)
 {
 	uint32_t h = fnv(s, len);
 	size_t i = h & (t->cap - 1);
@@ -298,9 +499,9 @@ const char *hilo_intern(hilo_strtab *t, const char *s, size_t len)
 	if ((t->n + 1) * 2 > t->cap) {
 		if (!rehash(t))
 			return NULL;
-		return hilo_intern(t, s, len);
+		return (hilo_intern)(t, s, len);
 	}
-	const char *p = hilo_arena_strndup(t->a, s, len);
+	const char *p = (hilo_arena_strndup)(t->a, s, len);
 	if (!p)
 		return NULL;
 	t->slots[i] = (slot){p, (uint32_t)len, h};
@@ -308,7 +509,7 @@ const char *hilo_intern(hilo_strtab *t, const char *s, size_t len)
 	return p;
 }
 
-const char *hilo_intern_cstr(hilo_strtab *t, const char *s)
+const char *(hilo_intern_cstr)(hilo_strtab *t, const char *s)
 {
-	return hilo_intern(t, s, strlen(s));
+	return (hilo_intern)(t, s, strlen(s));
 }

@@ -80,6 +80,15 @@ void hilo_diag_addv(hilo_diags *d, hilo_severity sev, const char *file,
 	g->src_line = line_of(src, srclen, line);
 }
 
+void hilo_diag_oom(hilo_diags *d, const char *file)
+{
+	size_t n = d->n;
+	d->oom = true;
+	hilo_diag_add(d, HILO_SEV_ERROR, file, 0, 0, NULL, 0, "out of memory");
+	if (d->n == n && !(d->max_errors && d->nerrors > d->max_errors))
+		d->oom_lost = true; /* no room for it: hilo_diags_print says it */
+}
+
 void hilo_diag_add(hilo_diags *d, hilo_severity sev, const char *file,
 	int line, int col, const char *src, size_t srclen, const char *fmt, ...)
 {
@@ -123,6 +132,8 @@ void hilo_diags_print(FILE *f, const hilo_diags *d)
 	}
 	if (d->max_errors && d->nerrors > d->max_errors)
 		fprintf(f, "note: %zu more errors not shown\n", d->nerrors - d->max_errors);
+	if (d->oom_lost)
+		fputs("error: out of memory\n", f);
 }
 
 void hilo_panic(const char *file, int line, const char *msg)

@@ -18,11 +18,19 @@ void hilo_ptrmap_init(hilo_ptrmap *m)
 	memset(m, 0, sizeof *m);
 }
 
+void hilo_ptrmap_init_in(hilo_ptrmap *m, hilo_arena *a)
+{
+	memset(m, 0, sizeof *m);
+	m->arena = a;
+}
+
 void hilo_ptrmap_free(hilo_ptrmap *m)
 {
-	free(m->keys);
-	free(m->vals);
+	hilo_arena *a = m->arena;
+	hilo_heap_free(a, m->keys);
+	hilo_heap_free(a, m->vals);
 	memset(m, 0, sizeof *m);
+	m->arena = a;
 }
 
 void hilo_ptrmap_clear(hilo_ptrmap *m)
@@ -41,11 +49,10 @@ void hilo_ptrmap_clear(hilo_ptrmap *m)
 static bool grow(hilo_ptrmap *m)
 {
 	size_t ncap = m->cap ? m->cap * 2 : 64;
-	const void **nk = calloc(ncap, sizeof *nk);
-	void **nv = calloc(ncap, sizeof *nv);
+	const void **nk = (hilo_heap_alloc)(m->arena, ncap * sizeof *nk);
+	void **nv = nk ? (hilo_heap_alloc)(m->arena, ncap * sizeof *nv) : NULL;
 	if (!nk || !nv) {
-		free(nk);
-		free(nv);
+		hilo_heap_free(m->arena, nk);
 		return false;
 	}
 	for (size_t i = 0; i < m->cap; i++) {
@@ -57,15 +64,15 @@ static bool grow(hilo_ptrmap *m)
 		nk[j] = m->keys[i];
 		nv[j] = m->vals[i];
 	}
-	free(m->keys);
-	free(m->vals);
+	hilo_heap_free(m->arena, m->keys);
+	hilo_heap_free(m->arena, m->vals);
 	m->keys = nk;
 	m->vals = nv;
 	m->cap = ncap;
 	return true;
 }
 
-bool hilo_ptrmap_put(hilo_ptrmap *m, const void *key, void *val)
+bool (hilo_ptrmap_put)(hilo_ptrmap *m, const void *key, void *val)
 {
 	if ((m->n + 1) * 2 > m->cap && !grow(m))
 		return false;

@@ -103,7 +103,7 @@ int main(void)
 	int64_t pv[2] = {3, 0};
 	hilo_proven_starts_set(&ctx, tok, pv, 2);
 	CHECK_EQ_I64(hilo_known_starts(&ctx, tok, v, 4), -1); /* no run state */
-	ctx.run = hilo_run_state_create();
+	ctx.run = hilo_run_state_create(m->arena);
 	hilo_proven_starts_set(&ctx, tok, pv, 2);
 	CHECK_EQ_I64(hilo_known_starts(&ctx, tok, v, 4), 2);
 	CHECK_EQ_I64(v[0], 3);

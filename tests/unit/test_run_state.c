@@ -24,7 +24,7 @@ int main(void)
 	size_t na;
 	CHECK(hilo_run_assumed(NULL, &na) == NULL && na == 0);
 
-	ctx.run = hilo_run_state_create();
+	ctx.run = hilo_run_state_create(m->arena);
 	CHECK(ctx.run != NULL);
 	CHECK_EQ_I64(hilo_proven_starts(&ctx, a, out, 4), -1);
 	hilo_proven_starts_set(&ctx, a, v, 3);
