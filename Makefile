@@ -60,7 +60,7 @@ build: deps
 
 build-san: deps
 	@cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DHILO_WERROR=ON -DHILO_SANITIZE=ON \
-	  -DCMAKE_C_COMPILER=clang -DHILO_FUZZ=ON -DHILO_SHARED_DIR=$(SHARED) $(CMAKE_ARGS) >/dev/null
+	  -DCMAKE_C_COMPILER=clang -DHILO_FUZZ=ON -DHILO_FAULT_INJECTION=ON -DHILO_SHARED_DIR=$(SHARED) $(CMAKE_ARGS) >/dev/null
 	@cmake --build $(BUILD_SAN) -j $(JOBS)
 
 # ThreadSanitizer build: only what the thread test and the few fast tests

@@ -529,7 +529,12 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	hilo_diags pd;
 	hilo_diags_init(&pd);
 	hilo_module *ref = parse_input(o, text, len, fname, &pd);
+	bool oom = pd.oom;
 	hilo_diags_free(&pd);
+	if (oom) {
+		hilo_diag_oom(d, fname);
+		return EXIT_INPUT;
+	}
 	if (!ref) {
 		fprintf(stderr, "equivalence: skipped (cannot re-parse the input)\n");
 		return EXIT_OK;
@@ -552,6 +557,10 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 			"equivalence check failed: %s; module changed by pass %s", r.message,
 			who[0] ? who : "(none)");
 		return EXIT_EQUIV;
+	}
+	if (r.status == 3) {
+		hilo_diag_oom(d, fname);
+		return EXIT_INPUT;
 	}
 	if (r.status == 2)
 		fprintf(stderr, "equivalence: skipped (%s)\n", r.message);
@@ -581,7 +590,7 @@ static int write_result(const options *o, const char *fname, hilo_module *m,
 		if (!hilo_proto_write(out, m, d))
 			rc = EXIT_INPUT;
 	} else if (!hilo_print_text(out, m, o->style)) {
-		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory while printing");
+		hilo_diag_oom(d, fname);
 		rc = EXIT_INPUT;
 	}
 	if (x)

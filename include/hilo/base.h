@@ -23,6 +23,10 @@
 typedef struct hilo_arena hilo_arena;
 
 HILO_API hilo_arena *hilo_arena_create(void);
+/* A child arena (scratch for a nested computation): lives in parent's
+ * tracked heap, so an out-of-memory jump to parent's guard frees it, and
+ * its allocation failures jump to that guard too. Destroy it as usual. */
+HILO_API hilo_arena *hilo_arena_create_in(hilo_arena *parent);
 HILO_API void hilo_arena_destroy(hilo_arena *a);
 /* Returns zeroed, 16-byte aligned memory; NULL only when malloc fails. */
 HILO_API void *hilo_arena_alloc(hilo_arena *a, size_t size);
@@ -112,6 +116,7 @@ HILO_API const char *hilo_fault_failed_site(int *line);
 #define hilo_arena_printf(...) HILO_FI_((hilo_arena_printf)(__VA_ARGS__))
 #define hilo_arena_grow(a, o, n, c, z) HILO_FI_((hilo_arena_grow)(a, o, n, c, z))
 #define hilo_heap_alloc(a, n) HILO_FI_((hilo_heap_alloc)(a, n))
+#define hilo_arena_create_in(a) HILO_FI_((hilo_arena_create_in)(a))
 #define hilo_heap_realloc(a, p, n) HILO_FI_((hilo_heap_realloc)(a, p, n))
 #define hilo_buf_reserve(b, n) HILO_FI_((hilo_buf_reserve)(b, n))
 #define hilo_buf_put(b, s, n) HILO_FI_((hilo_buf_put)(b, s, n))
@@ -222,9 +227,13 @@ struct hilo_diags {
 	size_t max_errors; /* 0 = unlimited; later errors are counted only */
 	bool oom;          /* an "out of memory" error was reported */
 	bool oom_lost;     /* ... but could not be stored (printed anyway) */
+	hilo_arena *arena; /* non-NULL: a library-internal list (tracked heap) */
 };
 
 HILO_API void hilo_diags_init(hilo_diags *d);
+/* A list the library keeps internally (a pass swallowing evaluator
+ * errors): on a's tracked heap, so an out-of-memory jump frees it. */
+HILO_API void hilo_diags_init_in(hilo_diags *d, hilo_arena *a);
 HILO_API void hilo_diags_free(hilo_diags *d);
 /* Adds a diagnostic; src/srclen is the whole source buffer (or NULL) used
  * to extract the line for the caret display. */

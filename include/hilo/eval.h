@@ -45,7 +45,8 @@ HILO_API hilo_literal *hilo_eval_comp(hilo_module *m, const hilo_comp *c,
 	hilo_literal *const *args, const hilo_eval_opts *o, hilo_diags *d);
 
 typedef struct hilo_equiv_report {
-	int status; /* 0 equal, 1 mismatch, 2 skipped (budget/unsupported) */
+	int status; /* 0 equal, 1 mismatch, 2 skipped (budget/unsupported),
+	             * 3 out of memory */
 	char message[1024];
 } hilo_equiv_report;
 

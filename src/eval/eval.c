@@ -85,7 +85,7 @@ hilo_literal *ev_lit_new(ev *e, const hilo_instr *i, const hilo_shape *s)
 	return l;
 }
 
-hilo_literal *hilo_literal_create(hilo_module *m, const hilo_shape *s)
+static hilo_literal *literal_create(hilo_module *m, const hilo_shape *s)
 {
 	size_t cap = EV_MAX_BYTES;
 	return lit_alloc(m->arena, s, &cap);
@@ -150,7 +150,7 @@ static hilo_literal *lit_copy_deep(hilo_arena *a, const hilo_literal *l)
 	return c;
 }
 
-hilo_literal *hilo_literal_copy(hilo_module *m, const hilo_literal *l)
+static hilo_literal *literal_copy(hilo_module *m, const hilo_literal *l)
 {
 	return l ? lit_copy_deep(m->arena, l) : NULL;
 }
@@ -223,16 +223,16 @@ typedef struct order {
 
 static order *order_build(ev *e, const hilo_comp *c)
 {
-	order *o = calloc(1, sizeof *o);
+	order *o = hilo_heap_alloc(e->m->arena, (1) * sizeof *o);
 	if (!o)
 		return NULL;
-	hilo_ptrmap_init(&o->pos);
+	hilo_ptrmap_init_in(&o->pos, e->m->arena);
 	size_t cap = (size_t)c->ninstrs + 1;
-	o->v = malloc(cap * sizeof *o->v);
+	o->v = hilo_heap_alloc(e->m->arena, cap * sizeof *o->v);
 	typedef struct { const hilo_instr *i; uint32_t k; } frame;
-	frame *st = malloc(cap * sizeof *st);
+	frame *st = hilo_heap_alloc(e->m->arena, cap * sizeof *st);
 	hilo_ptrmap seen; /* 1 = on stack, 2 = done */
-	hilo_ptrmap_init(&seen);
+	hilo_ptrmap_init_in(&seen, e->m->arena);
 	bool ok = o->v && st && c->root;
 	uint32_t sp = 0;
 	if (ok) {
@@ -269,14 +269,14 @@ static order *order_build(ev *e, const hilo_comp *c)
 		o->v[o->n++] = f->i;
 		sp--;
 	}
-	free(st);
+	hilo_heap_free(e->m->arena, st);
 	hilo_ptrmap_free(&seen);
 	if (!ok) {
 		if (!e->failed)
 			ev_err(e, NULL, "out of memory ordering computation %s", c->name);
 		hilo_ptrmap_free(&o->pos);
-		free(o->v);
-		free(o);
+		hilo_heap_free(e->m->arena, o->v);
+		hilo_heap_free(e->m->arena, o);
 		return NULL;
 	}
 	return o;
@@ -297,8 +297,8 @@ static order *order_get(ev *e, const hilo_comp *c)
 	o = order_build(e, c);
 	if (o && !hilo_ptrmap_put(&t->orders, c, o)) {
 		hilo_ptrmap_free(&o->pos);
-		free(o->v);
-		free(o);
+		hilo_heap_free(e->m->arena, o->v);
+		hilo_heap_free(e->m->arena, o);
 		return ev_err(e, NULL, "out of memory");
 	}
 	return o;
@@ -312,7 +312,7 @@ static void top_init(ev_top *t, hilo_module *m, hilo_arena *a, hilo_diags *d, ui
 	t->e.d = d;
 	t->e.budget = budget ? budget : HILO_EVAL_DEFAULT_BUDGET;
 	t->e.allow_opaque = true;
-	hilo_ptrmap_init(&t->orders);
+	hilo_ptrmap_init_in(&t->orders, m->arena);
 }
 
 static void top_fini(ev_top *t)
@@ -322,8 +322,8 @@ static void top_fini(ev_top *t)
 			continue;
 		order *o = t->orders.vals[k];
 		hilo_ptrmap_free(&o->pos);
-		free(o->v);
-		free(o);
+		hilo_heap_free(t->e.m->arena, o->v);
+		hilo_heap_free(t->e.m->arena, o);
 	}
 	hilo_ptrmap_free(&t->orders);
 }
@@ -342,7 +342,7 @@ hilo_literal *ev_comp(ev *e, const hilo_comp *c, hilo_literal *const *args)
 		return ev_err(e, c->root, "over the evaluation budget of %llu element-ops "
 			"(computation %s needs at least %llu)", (unsigned long long)e->budget,
 			c->name, (unsigned long long)o->cost);
-	hilo_literal **val = malloc(((size_t)o->n + 1) * sizeof *val);
+	hilo_literal **val = hilo_heap_alloc(e->m->arena, ((size_t)o->n + 1) * sizeof *val);
 	hilo_literal **ops = NULL;
 	uint32_t opcap = 0;
 	if (!val)
@@ -366,9 +366,9 @@ hilo_literal *ev_comp(ev *e, const hilo_comp *c, hilo_literal *const *args)
 			}
 		} else {
 			if (i->noperands > opcap) {
-				free(ops);
+				hilo_heap_free(e->m->arena, ops);
 				opcap = i->noperands * 2;
-				if (!(ops = malloc(opcap * sizeof *ops))) {
+				if (!(ops = hilo_heap_alloc(e->m->arena, opcap * sizeof *ops))) {
 					ev_err(e, i, "out of memory");
 					goto out;
 				}
@@ -392,8 +392,8 @@ hilo_literal *ev_comp(ev *e, const hilo_comp *c, hilo_literal *const *args)
 		ev_err(e, NULL, "computation %s has no root", c->name);
 out:
 	e->depth--;
-	free(ops);
-	free(val);
+	hilo_heap_free(e->m->arena, ops);
+	hilo_heap_free(e->m->arena, val);
 	return res;
 }
 
@@ -418,7 +418,7 @@ static hilo_literal *eval_while(ev *e, const hilo_instr *i, hilo_literal *const 
 		 * bounds the time spent in long loops of tiny bodies */
 		if (!ev_charge(e, i, 32))
 			break;
-		hilo_arena *it = hilo_arena_create();
+		hilo_arena *it = hilo_arena_create_in(e->m->arena);
 		if (!it) {
 			ev_err(e, i, "out of memory");
 			break;
@@ -439,7 +439,7 @@ static hilo_literal *eval_while(ev *e, const hilo_instr *i, hilo_literal *const 
 			break;
 		}
 		hilo_literal *ns = ev_comp(e, body, &state);
-		hilo_arena *na = ns ? hilo_arena_create() : NULL;
+		hilo_arena *na = ns ? hilo_arena_create_in(e->m->arena) : NULL;
 		hilo_literal *copy = na ? ev_lit_copy(na, ns) : NULL;
 		hilo_arena_destroy(it);
 		if (!copy) {
@@ -676,7 +676,7 @@ hilo_literal *ev_instr(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 
 /* ---- public entry points ----------------------------------------------- */
 
-hilo_literal *hilo_eval_instr(hilo_module *m, const hilo_instr *i,
+static hilo_literal *eval_instr(hilo_module *m, const hilo_instr *i,
 	hilo_literal *const *operands, hilo_diags *d)
 {
 	ev_top t;
@@ -695,7 +695,7 @@ hilo_literal *hilo_eval_instr(hilo_module *m, const hilo_instr *i,
 	return r;
 }
 
-hilo_literal *hilo_eval_instr_in(hilo_module *m, const hilo_instr *i,
+static hilo_literal *eval_instr_in(hilo_module *m, const hilo_instr *i,
 	hilo_literal *const *operands, const hilo_eval_opts *o, uint64_t *used, hilo_diags *d)
 {
 	ev_top t;
@@ -719,10 +719,10 @@ hilo_literal *hilo_eval_instr_in(hilo_module *m, const hilo_instr *i,
 	return r;
 }
 
-hilo_literal *hilo_eval_comp(hilo_module *m, const hilo_comp *c,
+static hilo_literal *eval_comp(hilo_module *m, const hilo_comp *c,
 	hilo_literal *const *args, const hilo_eval_opts *o, hilo_diags *d)
 {
-	hilo_arena *scratch = hilo_arena_create();
+	hilo_arena *scratch = hilo_arena_create_in(m->arena);
 	if (!scratch) {
 		hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0, "evaluator: out of memory");
 		return NULL;
@@ -736,4 +736,61 @@ hilo_literal *hilo_eval_comp(hilo_module *m, const hilo_comp *c,
 	top_fini(&t);
 	hilo_arena_destroy(scratch);
 	return out;
+}
+
+/* The entry points run under an out-of-memory guard on m's arena (scratch
+ * arenas are its children, side tables its tracked heap). */
+hilo_literal *hilo_eval_instr(hilo_module *m, const hilo_instr *i,
+	hilo_literal *const *operands, hilo_diags *d)
+{
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(d, NULL);
+		return NULL;
+	}
+	hilo_literal *r = eval_instr(m, i, operands, d);
+	hilo_oom_end(&g);
+	return r;
+}
+
+hilo_literal *hilo_eval_instr_in(hilo_module *m, const hilo_instr *i,
+	hilo_literal *const *operands, const hilo_eval_opts *o, uint64_t *used, hilo_diags *d)
+{
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(d, NULL);
+		return NULL;
+	}
+	hilo_literal *r = eval_instr_in(m, i, operands, o, used, d);
+	hilo_oom_end(&g);
+	return r;
+}
+
+hilo_literal *hilo_eval_comp(hilo_module *m, const hilo_comp *c,
+	hilo_literal *const *args, const hilo_eval_opts *o, hilo_diags *d)
+{
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(d, NULL);
+		return NULL;
+	}
+	hilo_literal *r = eval_comp(m, c, args, o, d);
+	hilo_oom_end(&g);
+	return r;
+}
+
+/* Out of memory: NULL, like a shape too large to hold. */
+hilo_literal *hilo_literal_create(hilo_module *m, const hilo_shape *s)
+{
+	HILO_OOM_CATCH(g, m->arena)
+		return NULL;
+	hilo_literal *r = literal_create(m, s);
+	hilo_oom_end(&g);
+	return r;
+}
+
+hilo_literal *hilo_literal_copy(hilo_module *m, const hilo_literal *l)
+{
+	HILO_OOM_CATCH(g, m->arena)
+		return NULL;
+	hilo_literal *r = literal_copy(m, l);
+	hilo_oom_end(&g);
+	return r;
 }

@@ -316,8 +316,22 @@ int hilo_eval_index_sweep(const hilo_module *m, const hilo_comp *c)
 	}
 	return (int)need;
 }
+static hilo_literal **random_args(hilo_module *m, const hilo_comp *c,
+	uint64_t seed, uint64_t budget, hilo_diags *d);
 
 hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
+	uint64_t seed, uint64_t budget, hilo_diags *d)
+{
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(d, NULL);
+		return NULL;
+	}
+	hilo_literal **r = random_args(m, c, seed, budget, d);
+	hilo_oom_end(&g);
+	return r;
+}
+
+static hilo_literal **random_args(hilo_module *m, const hilo_comp *c,
 	uint64_t seed, uint64_t budget, hilo_diags *d)
 {
 	/* inputs cost their element count: refuse them above the budget */
@@ -535,7 +549,7 @@ void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
 		if (!ra) {
 			char why[700];
 			first_error(&d, why, sizeof why);
-			r->status = 2;
+			r->status = d.oom ? 3 : 2;
 			snprintf(r->message, sizeof r->message, "before: %s", why);
 			hilo_diags_free(&d);
 			return;
@@ -546,7 +560,7 @@ void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
 			first_error(&d, why, sizeof why);
 			/* the original evaluates but the result does not: that is a
 			 * difference only when it is not a budget/support limit */
-			r->status = 2;
+			r->status = d.oom ? 3 : 2;
 			snprintf(r->message, sizeof r->message, "after: %s", why);
 			hilo_diags_free(&d);
 			return;

@@ -92,6 +92,7 @@ static void h_comp(hasher *s, const hilo_comp *c)
  * form [G,S]<=[dims]T(perm) are expanded to a list of groups; the order of
  * the groups is irrelevant (they are sorted), the order inside a group is
  * kept (it is the rank order). Returns false when the text is neither. */
+/* untracked (arena NULL): nothing can jump while one is live */
 typedef struct { int64_t *v; int n, cap; } ivec;
 
 static bool ivec_push(ivec *x, int64_t v)
@@ -100,7 +101,7 @@ static bool ivec_push(ivec *x, int64_t v)
 		int nc = x->cap ? 2 * x->cap : 64;
 		if (nc > (1 << 24))
 			return false;
-		int64_t *nv = realloc(x->v, (size_t)nc * sizeof *nv);
+		int64_t *nv = hilo_heap_realloc(NULL, x->v, (size_t)nc * sizeof *nv);
 		if (!nv)
 			return false;
 		x->v = nv;
@@ -197,9 +198,9 @@ static bool h_groups(hasher *h, const char *t)
 			for (int64_t g = 0; ok && g < gs.v[0]; g++)
 				ok = ivec_push(&sizes, gs.v[1]);
 		}
-		free(gs.v);
-		free(dims.v);
-		free(perm.v);
+		hilo_heap_free(NULL, gs.v);
+		hilo_heap_free(NULL, dims.v);
+		hilo_heap_free(NULL, perm.v);
 	} else if (*p == '{') { /* explicit form */
 		p++;
 		while (ok && *p == ' ')
@@ -237,8 +238,8 @@ static bool h_groups(hasher *h, const char *t)
 		for (int k = 0; k < flat.n; k++)
 			h_i64(h, flat.v[k]);
 	}
-	free(flat.v);
-	free(sizes.v);
+	hilo_heap_free(NULL, flat.v);
+	hilo_heap_free(NULL, sizes.v);
 	return ok;
 }
 

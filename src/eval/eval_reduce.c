@@ -54,7 +54,7 @@ bool ev_apply_init(ev_apply *ap, ev *e, const hilo_comp *c, int nargs)
 		ap->swapped = r->operands[0]->param_no == 1;
 		ap->fast_instr = r;
 	}
-	ap->scratch = hilo_arena_create();
+	ap->scratch = hilo_arena_create_in(e->m->arena);
 	if (!ap->scratch) {
 		ev_err(e, NULL, "out of memory");
 		return false;
@@ -73,7 +73,7 @@ hilo_literal *ev_apply_call(ev_apply *ap, hilo_literal *const *args)
 {
 	ev *e = ap->e;
 	if (++ap->calls % RECYCLE == 0) {
-		hilo_arena *n = hilo_arena_create();
+		hilo_arena *n = hilo_arena_create_in(e->m->arena);
 		if (!n)
 			return ev_err(e, NULL, "out of memory");
 		hilo_arena_destroy(ap->scratch);
@@ -525,8 +525,8 @@ static hilo_literal *sort(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 	int64_t st[MAXR];
 	ev_strides(s0, st);
 	int64_t stride = st[dim], outer = len ? total / len : 0;
-	int64_t *perm = malloc(((size_t)len + 1) * sizeof *perm);
-	int64_t *tmp = malloc(((size_t)len + 1) * sizeof *tmp);
+	int64_t *perm = hilo_heap_alloc(e->m->arena, ((size_t)len + 1) * sizeof *perm);
+	int64_t *tmp = hilo_heap_alloc(e->m->arena, ((size_t)len + 1) * sizeof *tmp);
 	sorter so = {&ap, i, ops, n, f, false};
 	bool ok = perm && tmp;
 	if (!ok)
@@ -570,8 +570,8 @@ static hilo_literal *sort(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 					(char *)ops[q]->data + (size_t)perm[k] * w, w);
 		}
 	}
-	free(perm);
-	free(tmp);
+	hilo_heap_free(e->m->arena, perm);
+	hilo_heap_free(e->m->arena, tmp);
 	ev_apply_fini(&ap);
 	return ok ? r : NULL;
 }

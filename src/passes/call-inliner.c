@@ -52,14 +52,14 @@ static void prefix_op_name(hilo_module *m, hilo_instr *clone, const char *prefix
 		return; /* already prefixed */
 	if (pl + 1 + nl > MAX_OP_NAME)
 		return;
-	char *buf = malloc(pl + nl + 2);
+	char *buf = hilo_heap_alloc(m->arena, pl + nl + 2);
 	if (!buf)
 		return;
 	memcpy(buf, prefix, pl);
 	buf[pl] = starts_with_token(name) ? ',' : '/';
 	memcpy(buf + pl + 1, name, nl + 1);
 	hilo_instr_set_op_name(m, clone, buf);
-	free(buf);
+	hilo_heap_free(m->arena, buf);
 }
 
 /* Why a call cannot be inlined, or NULL. */

@@ -55,7 +55,7 @@ void hilo_cu_erase_dead(hilo_module *m, hilo_instr *i)
 	if (!erasable(m, i))
 		return;
 	size_t n = 0, cap = 16;
-	hilo_instr **st = malloc(cap * sizeof *st);
+	hilo_instr **st = hilo_heap_alloc(m->arena, cap * sizeof *st);
 	if (!st)
 		return;
 	st[n++] = i;
@@ -67,7 +67,7 @@ void hilo_cu_erase_dead(hilo_module *m, hilo_instr *i)
 		uint32_t no = x->noperands;
 		hilo_instr **ops = x->operands;
 		hilo_instr *buf[8];
-		hilo_instr **keep = no <= 8 ? buf : malloc(no * sizeof *keep);
+		hilo_instr **keep = no <= 8 ? buf : hilo_heap_alloc(m->arena, no * sizeof *keep);
 		if (!keep)
 			break;
 		for (uint32_t k = 0; k < no; k++)
@@ -75,7 +75,7 @@ void hilo_cu_erase_dead(hilo_module *m, hilo_instr *i)
 		hilo_comp_remove(x->parent, x);
 		for (uint32_t k = 0; k < no; k++) {
 			if (n == cap) {
-				hilo_instr **g = realloc(st, 2 * cap * sizeof *st);
+				hilo_instr **g = hilo_heap_realloc(m->arena, st, 2 * cap * sizeof *st);
 				if (!g)
 					break;
 				st = g;
@@ -84,9 +84,9 @@ void hilo_cu_erase_dead(hilo_module *m, hilo_instr *i)
 			st[n++] = keep[k];
 		}
 		if (keep != buf)
-			free(keep);
+			hilo_heap_free(m->arena, keep);
 	}
-	free(st);
+	hilo_heap_free(m->arena, st);
 }
 
 bool hilo_cu_is_zero(const hilo_instr *i)

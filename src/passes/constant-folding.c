@@ -140,7 +140,7 @@ static hilo_literal *operand_value(hilo_module *m, hilo_instr *o, const char **w
 		return NULL;
 	}
 	hilo_diags d;
-	hilo_diags_init(&d);
+	hilo_diags_init_in(&d, m->arena);
 	hilo_literal *r = NULL;
 	if (o->op == HILO_OP_BROADCAST && o->noperands == 1 && known_constant(o->operands[0])) {
 		hilo_literal *in = o->operands[0]->literal;
@@ -244,7 +244,7 @@ static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *m
 		hilo_remark(ctx, c, i, "declined", "result is not an array of at most 45000000 elements");
 		return false;
 	}
-	hilo_literal **ops = malloc(i->noperands * sizeof *ops);
+	hilo_literal **ops = hilo_heap_alloc(m->arena, i->noperands * sizeof *ops);
 	if (!ops)
 		return false;
 	const char *why = NULL;
@@ -255,14 +255,14 @@ static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *m
 			ops[k] = operand_value(m, i->operands[k], &why);
 	}
 	if (why) {
-		free(ops);
+		hilo_heap_free(m->arena, ops);
 		hilo_remark(ctx, c, i, "declined", "%s", why);
 		return false;
 	}
 	hilo_diags d;
-	hilo_diags_init(&d);
+	hilo_diags_init_in(&d, m->arena);
 	hilo_literal *r = hilo_eval_instr(m, i, ops, &d);
-	free(ops);
+	hilo_heap_free(m->arena, ops);
 	if (!r || r->ntuple || r->elided || !hilo_shape_compatible(r->shape, i->shape)) {
 		hilo_remark(ctx, c, i, "declined", "evaluator: %s",
 			d.n ? d.items[0].msg : "result does not match the instruction's shape");
@@ -290,7 +290,7 @@ hilo_pass_result hilo_pass_constant_folding(hilo_pass_ctx *ctx)
 {
 	hilo_module *m = ctx->m;
 	hilo_ptrmap memo;
-	hilo_ptrmap_init(&memo);
+	hilo_ptrmap_init_in(&memo, m->arena);
 	uint64_t folded = 0;
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		hilo_comp *c = m->comps[ci];

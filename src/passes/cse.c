@@ -286,7 +286,7 @@ static uint64_t cse_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 	size_t cap = 16;
 	while (cap < (size_t)n * 2)
 		cap *= 2;
-	hilo_instr **table = calloc(cap, sizeof *table);
+	hilo_instr **table = hilo_heap_alloc(m->arena, (cap) * sizeof *table);
 	if (!table)
 		return 0;
 	uint64_t merged = 0;
@@ -319,14 +319,14 @@ static uint64_t cse_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 			merged++;
 		}
 	}
-	free(table);
+	hilo_heap_free(m->arena, table);
 	return merged;
 }
 
 hilo_pass_result hilo_pass_cse(hilo_pass_ctx *ctx)
 {
 	hilo_ptrmap memo;
-	hilo_ptrmap_init(&memo);
+	hilo_ptrmap_init_in(&memo, ctx->m->arena);
 	uint64_t merged = 0;
 	uint32_t nc;
 	hilo_comp **comps = hilo_module_comp_post_order(ctx->m, &nc);

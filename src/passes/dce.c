@@ -98,7 +98,7 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 {
 	hilo_module *m = ctx->m;
 	size_t cap = c->ninstrs + 1, n = 0;
-	hilo_instr **work = malloc(cap * sizeof *work);
+	hilo_instr **work = hilo_heap_alloc(m->arena, cap * sizeof *work);
 	if (!work)
 		return 0;
 	for (hilo_instr *i = c->first; i; i = i->next)
@@ -125,7 +125,7 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 		}
 		/* operands may become dead: queue each once it has no users left */
 		uint32_t nops = i->noperands;
-		hilo_instr **ops = nops ? malloc(nops * sizeof *ops) : NULL;
+		hilo_instr **ops = nops ? hilo_heap_alloc(m->arena, nops * sizeof *ops) : NULL;
 		if (nops && !ops)
 			break;
 		for (uint32_t k = 0; k < nops; k++)
@@ -141,9 +141,9 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 			if (!seen && o->parent == c && o->nusers == 0 && o != c->root && n < cap)
 				work[n++] = o;
 		}
-		free(ops);
+		hilo_heap_free(m->arena, ops);
 	}
-	free(work);
+	hilo_heap_free(m->arena, work);
 	return removed;
 }
 
@@ -154,8 +154,8 @@ static uint64_t remove_unreachable(hilo_pass_ctx *ctx)
 	if (!m->entry)
 		return 0;
 	hilo_ptrmap reached;
-	hilo_ptrmap_init(&reached);
-	hilo_comp **stack = malloc((m->ncomps + 1) * sizeof *stack);
+	hilo_ptrmap_init_in(&reached, m->arena);
+	hilo_comp **stack = hilo_heap_alloc(m->arena, (m->ncomps + 1) * sizeof *stack);
 	if (!stack)
 		return 0;
 	size_t sp = 0;
@@ -172,7 +172,7 @@ static uint64_t remove_unreachable(hilo_pass_ctx *ctx)
 				}
 			}
 	}
-	free(stack);
+	hilo_heap_free(m->arena, stack);
 	uint64_t removed = 0;
 	for (uint32_t k = m->ncomps; k-- > 0;) {
 		hilo_comp *c = m->comps[k];
@@ -190,7 +190,7 @@ hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 {
 	hilo_module *m = ctx->m;
 	hilo_ptrmap memo;
-	hilo_ptrmap_init(&memo);
+	hilo_ptrmap_init_in(&memo, m->arena);
 	uint64_t removed = 0;
 	/* entry first, then the rest in print order: removing dead callers
 	 * first lets their callees become unreachable */

@@ -428,7 +428,7 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 	uint32_t nc = 0;
 	hilo_comp **order = hilo_module_comp_post_order(m, &nc);
 	hilo_ptrmap sites;
-	hilo_ptrmap_init(&sites);
+	hilo_ptrmap_init_in(&sites, m->arena);
 	count_call_sites(m, &sites);
 	for (uint32_t ci = 0; ci < nc; ci++) {
 		hilo_comp *comp = order[ci];

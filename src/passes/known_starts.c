@@ -86,7 +86,7 @@ static hilo_literal *fold(hilo_module *m, const hilo_instr *i, int depth, int *b
 		if (!(ops[k] = fold(m, i->operands[k], depth + 1, budget)))
 			return NULL;
 	hilo_diags d;
-	hilo_diags_init(&d);
+	hilo_diags_init_in(&d, m->arena);
 	hilo_literal *r = hilo_eval_instr(m, i, ops, &d);
 	hilo_diags_free(&d);
 	return r && !r->ntuple && r->data ? r : NULL;

@@ -93,7 +93,7 @@ static int push_frame(fold *f, hilo_instr *call, int parent)
 {
 	if (f->nframes == f->capframes) {
 		int cap = f->capframes ? f->capframes * 2 : 256;
-		frame *nf = realloc(f->frames, (size_t)cap * sizeof *nf);
+		frame *nf = hilo_heap_realloc(f->m->arena, f->frames, (size_t)cap * sizeof *nf);
 		if (!nf) {
 			f->oom = true;
 			return -2;
@@ -126,9 +126,9 @@ static hilo_literal *value(fold *f, hilo_instr *i, int fr, const int64_t *path, 
 		return e->val;
 	hilo_literal *v = value_uncached(f, i, fr, path, npath, depth);
 	if (!e) {
-		e = malloc(sizeof *e);
+		e = hilo_heap_alloc(f->m->arena, sizeof *e);
 		if (!e || !hilo_ptrmap_put(&f->memo, i, e)) {
-			free(e);
+			hilo_heap_free(f->m->arena, e);
 			return v;
 		}
 	}
@@ -196,7 +196,7 @@ static hilo_literal *value_uncached(fold *f, hilo_instr *i, int fr, const int64_
 	}
 	/* the evaluator is the one definition of every op's semantics */
 	hilo_diags d;
-	hilo_diags_init(&d);
+	hilo_diags_init_in(&d, f->m->arena);
 	hilo_literal *r = hilo_eval_instr(f->m, i, ops, &d);
 	hilo_diags_free(&d);
 	if (r && (r->ntuple || !r->data))
@@ -228,16 +228,16 @@ static finding *get_finding(state *s, hilo_instr *i)
 	finding *fd = hilo_ptrmap_get(&s->map, i);
 	if (fd)
 		return fd;
-	fd = calloc(1, sizeof *fd);
+	fd = hilo_heap_alloc(s->f.m->arena, (1) * sizeof *fd);
 	if (!fd)
 		return NULL;
 	fd->instr = i;
 	fd->n = -1;
 	if (s->nlist == s->caplist) {
 		size_t cap = s->caplist ? s->caplist * 2 : 64;
-		finding **nl = realloc(s->list, cap * sizeof *nl);
+		finding **nl = hilo_heap_realloc(s->f.m->arena, s->list, cap * sizeof *nl);
 		if (!nl) {
-			free(fd);
+			hilo_heap_free(s->f.m->arena, fd);
 			return NULL;
 		}
 		s->list = nl;
@@ -450,10 +450,10 @@ hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 	s.f.ctx = ctx;
 	s.f.m = m;
 	s.f.budget = 50000000;
-	hilo_ptrmap_init(&s.map);
-	hilo_ptrmap_init(&s.ctxcount);
-	hilo_ptrmap_init(&s.f.memo);
-	hilo_ptrmap_init(&s.poison);
+	hilo_ptrmap_init_in(&s.map, m->arena);
+	hilo_ptrmap_init_in(&s.ctxcount, m->arena);
+	hilo_ptrmap_init_in(&s.f.memo, m->arena);
+	hilo_ptrmap_init_in(&s.poison, m->arena);
 	/* A computation's executions are all enumerated only when every
 	 * reference to it is a `call` in a computation with the same property
 	 * (or it is the entry); callers first. */
@@ -517,15 +517,15 @@ hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 	}
 
 	for (size_t k = 0; k < s.nlist; k++)
-		free(s.list[k]);
-	free(s.list);
-	free(s.f.frames);
+		hilo_heap_free(m->arena, s.list[k]);
+	hilo_heap_free(m->arena, s.list);
+	hilo_heap_free(m->arena, s.f.frames);
 	hilo_ptrmap_free(&s.map);
 	hilo_ptrmap_free(&s.ctxcount);
 	hilo_ptrmap_free(&s.poison);
 	for (size_t k = 0; k < s.f.memo.cap; k++)
 		if (s.f.memo.keys && s.f.memo.keys[k])
-			free(s.f.memo.vals[k]);
+			hilo_heap_free(m->arena, s.f.memo.vals[k]);
 	hilo_ptrmap_free(&s.f.memo);
 	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 }

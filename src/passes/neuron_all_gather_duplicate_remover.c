@@ -74,12 +74,13 @@ typedef struct groups {
 	int64_t *ids;   /* all devices, group after group */
 	int64_t *start; /* ngroups + 1 offsets into ids */
 	int64_t ngroups;
+	hilo_arena *a;  /* tracked heap of the key buffer's arena */
 } groups;
 
 static void groups_free(groups *g)
 {
-	free(g->ids);
-	free(g->start);
+	hilo_heap_free(g->a, g->ids);
+	hilo_heap_free(g->a, g->start);
 	g->ids = g->start = NULL;
 	g->ngroups = 0;
 }
@@ -147,7 +148,7 @@ static bool groups_push(groups *g, int64_t *cap, int64_t nids, int64_t id)
 		if (*cap >= MAX_GROUP_DEVICES)
 			return false;
 		int64_t nc = *cap ? *cap * 2 : 16;
-		int64_t *n = realloc(g->ids, (size_t)nc * sizeof *n);
+		int64_t *n = hilo_heap_realloc(g->a, g->ids, (size_t)nc * sizeof *n);
 		if (!n)
 			return false;
 		g->ids = n;
@@ -161,7 +162,7 @@ static bool groups_open(groups *g, int64_t *gcap, int64_t nids)
 {
 	if (g->ngroups + 1 >= *gcap) {
 		int64_t nc = *gcap * 2 + 8;
-		int64_t *n = realloc(g->start, (size_t)nc * sizeof *n);
+		int64_t *n = hilo_heap_realloc(g->a, g->start, (size_t)nc * sizeof *n);
 		if (!n)
 			return false;
 		g->start = n;
@@ -265,8 +266,8 @@ static bool parse_iota_groups(const char *p, groups *g)
 	if (gs[0] < 0 || gs[1] < 0 || gs[0] > MAX_GROUP_DEVICES || gs[1] > MAX_GROUP_DEVICES ||
 	    gs[0] * gs[1] != total || total > MAX_GROUP_DEVICES)
 		return false;
-	g->ids = malloc((size_t)(total ? total : 1) * sizeof *g->ids);
-	g->start = malloc((size_t)(gs[0] + 1) * sizeof *g->start);
+	g->ids = hilo_heap_alloc(g->a, (size_t)(total ? total : 1) * sizeof *g->ids);
+	g->start = hilo_heap_alloc(g->a, (size_t)(gs[0] + 1) * sizeof *g->start);
 	if (!g->ids || !g->start)
 		return false;
 	/* Transposed dims td[k] = dims[perm[k]]; element at transposed index
@@ -321,15 +322,15 @@ static void put_groups(hilo_buf *b, const hilo_instr *ag)
 		hilo_buf_put_i64(b, (int64_t)(uintptr_t)ag);
 		return;
 	}
-	groups g = {0};
+	groups g = {.a = b->arena};
 	const char *t = text;
 	skip_ws(&t);
 	bool ok = *t == '[' ? parse_iota_groups(t, &g) : parse_list_groups(t, &g);
-	grp_ref *refs = ok ? malloc((size_t)(g.ngroups + 1) * sizeof *refs) : NULL;
+	grp_ref *refs = ok ? hilo_heap_alloc(b->arena, (size_t)(g.ngroups + 1) * sizeof *refs) : NULL;
 	if (!ok || !refs) {
 		hilo_buf_puts(b, "groups-text:");
 		hilo_buf_puts(b, text);
-		free(refs);
+		hilo_heap_free(b->arena, refs);
 		groups_free(&g);
 		return;
 	}
@@ -349,7 +350,7 @@ static void put_groups(hilo_buf *b, const hilo_instr *ag)
 		hilo_buf_putc(b, '}');
 	}
 	hilo_buf_putc(b, '}');
-	free(refs);
+	hilo_heap_free(b->arena, refs);
 	groups_free(&g);
 }
 
@@ -441,7 +442,7 @@ static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, cons
 			hilo_buf_puts(b, "path");
 			while (n)
 				hilo_buf_printf(b, ".%lld", (long long)stack[--n]);
-			free(stack);
+			hilo_heap_free(b->arena, stack);
 			return NULL;
 		case HILO_OP_GET_TUPLE_ELEMENT: {
 			int64_t idx;
@@ -452,7 +453,7 @@ static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, cons
 			}
 			if (n == cap) {
 				cap = cap ? cap * 2 : 8;
-				int64_t *s = realloc(stack, cap * sizeof *s);
+				int64_t *s = hilo_heap_realloc(b->arena, stack, cap * sizeof *s);
 				if (!s) {
 					*why = "out of memory";
 					stop = node;
@@ -537,7 +538,7 @@ static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, cons
 		}
 	}
 out:
-	free(stack);
+	hilo_heap_free(b->arena, stack);
 	return stop;
 }
 
@@ -547,6 +548,7 @@ typedef struct key_map {
 	char **keys;
 	hilo_instr **vals;
 	size_t cap, n;
+	hilo_arena *a;  /* the module's: tracked heap */
 } key_map;
 
 static uint64_t hash_str(const char *s, size_t len)
@@ -560,20 +562,20 @@ static uint64_t hash_str(const char *s, size_t len)
 static void map_free(key_map *mp)
 {
 	for (size_t k = 0; k < mp->cap; k++)
-		free(mp->keys[k]);
-	free(mp->keys);
-	free(mp->vals);
-	memset(mp, 0, sizeof *mp);
+		hilo_heap_free(mp->a, mp->keys[k]);
+	hilo_heap_free(mp->a, mp->keys);
+	hilo_heap_free(mp->a, mp->vals);
+	*mp = (key_map){.a = mp->a};
 }
 
 static bool map_grow(key_map *mp)
 {
 	size_t nc = mp->cap ? mp->cap * 2 : 64;
-	char **nk = calloc(nc, sizeof *nk);
-	hilo_instr **nv = calloc(nc, sizeof *nv);
+	char **nk = hilo_heap_alloc(mp->a, (nc) * sizeof *nk);
+	hilo_instr **nv = hilo_heap_alloc(mp->a, (nc) * sizeof *nv);
 	if (!nk || !nv) {
-		free(nk);
-		free(nv);
+		hilo_heap_free(mp->a, nk);
+		hilo_heap_free(mp->a, nv);
 		return false;
 	}
 	for (size_t k = 0; k < mp->cap; k++) {
@@ -585,8 +587,8 @@ static bool map_grow(key_map *mp)
 		nk[h] = mp->keys[k];
 		nv[h] = mp->vals[k];
 	}
-	free(mp->keys);
-	free(mp->vals);
+	hilo_heap_free(mp->a, mp->keys);
+	hilo_heap_free(mp->a, mp->vals);
 	mp->keys = nk;
 	mp->vals = nv;
 	mp->cap = nc;
@@ -607,7 +609,7 @@ static hilo_instr *map_find_or_put(key_map *mp, const char *key, size_t len, hil
 			return mp->vals[h];
 		h = (h + 1) & (mp->cap - 1);
 	}
-	char *k = malloc(len + 1);
+	char *k = hilo_heap_alloc(mp->a, len + 1);
 	if (!k) {
 		*oom = true;
 		return NULL;
@@ -625,7 +627,7 @@ static hilo_instr *map_find_or_put(key_map *mp, const char *key, size_t len, hil
 static bool reaches(hilo_instr *anc, hilo_instr *i, uint64_t stamp)
 {
 	size_t n = 0, cap = 16;
-	hilo_instr **st = malloc(cap * sizeof *st);
+	hilo_instr **st = hilo_heap_alloc(NULL, cap * sizeof *st);
 	bool found = false;
 	if (!st)
 		return true; /* be conservative */
@@ -643,7 +645,7 @@ static bool reaches(hilo_instr *anc, hilo_instr *i, uint64_t stamp)
 				continue;
 			y->mark = (int64_t)stamp;
 			if (n == cap) {
-				hilo_instr **ns = realloc(st, cap * 2 * sizeof *ns);
+				hilo_instr **ns = hilo_heap_realloc(NULL, st, cap * 2 * sizeof *ns);
 				if (!ns) {
 					found = true;
 					break;
@@ -654,7 +656,7 @@ static bool reaches(hilo_instr *anc, hilo_instr *i, uint64_t stamp)
 			st[n++] = y;
 		}
 	}
-	free(st);
+	hilo_heap_free(NULL, st);
 	return found;
 }
 
@@ -670,11 +672,11 @@ static bool move_ctrl_edges(hilo_module *m, hilo_instr *dup, hilo_instr *keep, u
 		if (reaches(dup->ctrl_succs[k], keep, ++*stamp))
 			return false;
 	uint32_t np = dup->nctrl_preds, ns = dup->nctrl_succs;
-	hilo_instr **preds = malloc((np + 1) * sizeof *preds);
-	hilo_instr **succs = malloc((ns + 1) * sizeof *succs);
+	hilo_instr **preds = hilo_heap_alloc(m->arena, (np + 1) * sizeof *preds);
+	hilo_instr **succs = hilo_heap_alloc(m->arena, (ns + 1) * sizeof *succs);
 	if (!preds || !succs) {
-		free(preds);
-		free(succs);
+		hilo_heap_free(m->arena, preds);
+		hilo_heap_free(m->arena, succs);
 		return false;
 	}
 	memcpy(preds, dup->ctrl_preds, np * sizeof *preds);
@@ -685,8 +687,8 @@ static bool move_ctrl_edges(hilo_module *m, hilo_instr *dup, hilo_instr *keep, u
 		for (uint32_t k = 0; k < np; k++)
 			hilo_instr_add_ctrl_pred(m, succs[s], preds[k]);
 	}
-	free(preds);
-	free(succs);
+	hilo_heap_free(m->arena, preds);
+	hilo_heap_free(m->arena, succs);
 	return true;
 }
 
@@ -697,8 +699,8 @@ hilo_pass_result hilo_pass_neuron_all_gather_duplicate_remover(hilo_pass_ctx *ct
 	uint64_t stamp = 0x6a11000000000000ull;
 	bool seed_key = ctx->planted & HILO_PLANT_AG_SEED_KEY;
 	hilo_buf key;
-	hilo_buf_init(&key);
-	key_map seen = {0};
+	hilo_buf_init_in(&key, m->arena);
+	key_map seen = {.a = m->arena};
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		hilo_comp *c = m->comps[ci];
 		uint32_t n = 0;

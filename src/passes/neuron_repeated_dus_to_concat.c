@@ -162,7 +162,7 @@ static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
 	}
 	/* collect the chain */
 	int n = 0, cap = 8;
-	link *ls = malloc((size_t)cap * sizeof *ls);
+	link *ls = hilo_heap_alloc(m->arena, (size_t)cap * sizeof *ls);
 	if (!ls)
 		return false;
 	hilo_instr *cur = d1;
@@ -170,7 +170,7 @@ static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
 	for (;;) {
 		if (n == cap) {
 			cap *= 2;
-			link *g = realloc(ls, (size_t)cap * sizeof *ls);
+			link *g = hilo_heap_realloc(m->arena, ls, (size_t)cap * sizeof *ls);
 			if (!g) {
 				ok = false;
 				break;
@@ -238,7 +238,7 @@ static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
 	if (!ok) {
 		hilo_remark(ctx, c, last, "declined", "Leaving DUS operations unchanged: %s (chain of %d from %s)",
 			why, n, bcast->name);
-		free(ls);
+		hilo_heap_free(m->arena, ls);
 		return false;
 	}
 	/* CreateConcatFromGroup: the concatenated shape must be the base's */
@@ -248,7 +248,7 @@ static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
 	if (total != base->dims[axis]) {
 		hilo_remark(ctx, c, last, "declined",
 			"Skipping group due to shape mismatch returned by CreateConcatFromGroup. ");
-		free(ls);
+		hilo_heap_free(m->arena, ls);
 		return false;
 	}
 	bool iter_order = true, have_iter = false;
@@ -271,7 +271,7 @@ static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
 		                              : " (iterationidx= order differs from offsets; offsets used)");
 	hilo_instr_replace_all_uses(m, last, cat);
 	ctx->rewrites++;
-	free(ls);
+	hilo_heap_free(m->arena, ls);
 	return true;
 }
 
@@ -386,7 +386,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 		/* body: drop input/output element j, append the update */
 		hilo_shape *rs = tuple_shape_edit(m, r->shape, (int)j, u->shape);
 		hilo_shape *ps = tuple_shape_edit(m, p->shape, (int)j, NULL);
-		hilo_instr **ro = malloc((size_t)n * sizeof *ro);
+		hilo_instr **ro = hilo_heap_alloc(m->arena, (size_t)n * sizeof *ro);
 		if (!ro)
 			return false;
 		memcpy(ro, r->operands, (size_t)n * sizeof *ro);
@@ -395,7 +395,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 			if (k != (int)j)
 				hilo_instr_add_operand(m, r, ro[k]);
 		hilo_instr_add_operand(m, r, u);
-		free(ro);
+		hilo_heap_free(m->arena, ro);
 		r->shape = rs;
 		hilo_cu_erase_dead(m, d);    /* and g with it */
 		(void)g;
@@ -416,7 +416,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 		p->shape = ps;
 		/* caller: the tuple stops passing element j */
 		hilo_instr *buf_in = t->operands[j];
-		hilo_instr **to = malloc((size_t)n * sizeof *to);
+		hilo_instr **to = hilo_heap_alloc(m->arena, (size_t)n * sizeof *to);
 		if (!to)
 			return false;
 		memcpy(to, t->operands, (size_t)n * sizeof *to);
@@ -424,7 +424,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 		for (int k = 0; k < n; k++)
 			if (k != (int)j)
 				hilo_instr_add_operand(m, t, to[k]);
-		free(to);
+		hilo_heap_free(m->arena, to);
 		t->shape = ps;
 		call->shape = rs;
 		hilo_instr *after = call->next;
@@ -475,7 +475,7 @@ static bool move_dus_out_of_calls(hilo_pass_ctx *ctx)
 	hilo_module *m = ctx->m;
 	bool changed = false;
 	hilo_ptrmap sites;
-	hilo_ptrmap_init(&sites);
+	hilo_ptrmap_init_in(&sites, m->arena);
 	count_call_sites(m, &sites);
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		hilo_comp *c = m->comps[ci];
@@ -524,7 +524,7 @@ hilo_pass_result hilo_pass_neuron_repeated_dus_to_concat(hilo_pass_ctx *ctx)
 		note_call_wrapped(ctx, c);
 		/* snapshot the chain heads: rewriting adds and removes instructions */
 		uint32_t n = 0;
-		hilo_instr **heads = malloc(((size_t)c->ninstrs + 1) * 2 * sizeof *heads);
+		hilo_instr **heads = hilo_heap_alloc(m->arena, ((size_t)c->ninstrs + 1) * 2 * sizeof *heads);
 		if (!heads) {
 			hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, 0, 0, NULL, 0,
 				"neuron_repeated_dus_to_concat: out of memory");
@@ -546,7 +546,7 @@ hilo_pass_result hilo_pass_neuron_repeated_dus_to_concat(hilo_pass_ctx *ctx)
 		for (uint32_t k = 0; k < n; k += 2)
 			if (heads[k + 1]->parent == c && heads[k + 1]->operands[0] == heads[k])
 				cc |= rewrite_chain(ctx, heads[k], heads[k + 1]);
-		free(heads);
+		hilo_heap_free(m->arena, heads);
 		changed |= cc;
 	}
 	/* the seed's post-cleanup, whenever a chain was found (its map was

@@ -261,7 +261,7 @@ static bool fuse_concatenations(hilo_pass_ctx *ctx, hilo_comp *c)
 		}
 		if (!any)
 			continue;
-		hilo_instr **ops = malloc(((size_t)total + 1) * sizeof *ops);
+		hilo_instr **ops = hilo_heap_alloc(m->arena, ((size_t)total + 1) * sizeof *ops);
 		if (!ops)
 			return changed;
 		uint32_t t = 0;
@@ -273,17 +273,17 @@ static bool fuse_concatenations(hilo_pass_ctx *ctx, hilo_comp *c)
 			else
 				ops[t++] = in;
 		}
-		hilo_instr **old = malloc(((size_t)cat->noperands + 1) * sizeof *old);
+		hilo_instr **old = hilo_heap_alloc(m->arena, ((size_t)cat->noperands + 1) * sizeof *old);
 		uint32_t nold = cat->noperands;
 		if (old)
 			memcpy(old, cat->operands, nold * sizeof *old);
 		hilo_instr_clear_operands(cat);
 		for (uint32_t q = 0; q < t; q++)
 			hilo_instr_add_operand(m, cat, ops[q]);
-		free(ops);
+		hilo_heap_free(m->arena, ops);
 		for (uint32_t q = 0; old && q < nold; q++)
 			hilo_cu_erase_dead(m, old[q]);
-		free(old);
+		hilo_heap_free(m->arena, old);
 		hilo_remark(ctx, c, cat, "rewritten", "fuseConcatenations: nested concatenates on dimension %lld flattened",
 			(long long)d);
 		ctx->rewrites++;
@@ -331,7 +331,7 @@ static bool simplify_concatenated_sum(hilo_pass_ctx *ctx, hilo_comp *c)
 				"simplifyConcatenatedSum: a concatenate has other users (would duplicate work)");
 			continue;
 		}
-		hilo_instr **parts = malloc(((size_t)x->noperands + 1) * sizeof *parts);
+		hilo_instr **parts = hilo_heap_alloc(m->arena, ((size_t)x->noperands + 1) * sizeof *parts);
 		if (!parts)
 			return changed;
 		for (uint32_t o = 0; o < x->noperands; o++) {
@@ -343,7 +343,7 @@ static bool simplify_concatenated_sum(hilo_pass_ctx *ctx, hilo_comp *c)
 			parts[o] = p;
 		}
 		hilo_instr *cat = make_concat(m, add->shape, d, parts, x->noperands);
-		free(parts);
+		hilo_heap_free(m->arena, parts);
 		hilo_comp_insert_before(c, add, cat);
 		hilo_remark(ctx, c, add, "rewritten", "simplifyConcatenatedSum: add of %u-part concatenates -> %s",
 			x->noperands, cat->name);
@@ -424,7 +424,7 @@ static bool simplify_concatenated_zeros(hilo_pass_ctx *ctx, hilo_comp *c)
 			continue;
 		}
 		/* merge runs of adjacent identical zeros */
-		hilo_instr **ops = malloc(((size_t)cat->noperands + 1) * sizeof *ops);
+		hilo_instr **ops = hilo_heap_alloc(m->arena, ((size_t)cat->noperands + 1) * sizeof *ops);
 		if (!ops)
 			return changed;
 		uint32_t t = 0;
@@ -457,7 +457,7 @@ static bool simplify_concatenated_zeros(hilo_pass_ctx *ctx, hilo_comp *c)
 			hilo_remark(ctx, c, cat, "rewritten", "simplifyConcatenatedZeros: merged %u zero operands into %u",
 				cat->noperands, t);
 			uint32_t nold = cat->noperands;
-			hilo_instr **old = malloc(((size_t)nold + 1) * sizeof *old);
+			hilo_instr **old = hilo_heap_alloc(m->arena, ((size_t)nold + 1) * sizeof *old);
 			if (old)
 				memcpy(old, cat->operands, nold * sizeof *old);
 			if (t == 1 && hilo_cu_interchangeable(cat->shape, ops[0]->shape)) {
@@ -470,11 +470,11 @@ static bool simplify_concatenated_zeros(hilo_pass_ctx *ctx, hilo_comp *c)
 			}
 			for (uint32_t q = 0; old && q < nold; q++)
 				hilo_cu_erase_dead(m, old[q]);
-			free(old);
+			hilo_heap_free(m->arena, old);
 			ctx->rewrites++;
 			changed = true;
 		}
-		free(ops);
+		hilo_heap_free(m->arena, ops);
 	}
 	return changed;
 }

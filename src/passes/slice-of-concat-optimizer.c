@@ -181,7 +181,7 @@ hilo_pass_result hilo_pass_slice_of_concat_optimizer(hilo_pass_ctx *ctx)
 		hilo_comp *comp = m->comps[c];
 		/* snapshot: rewrites must not disturb the walk */
 		uint32_t n = 0;
-		hilo_instr **work = malloc(((size_t)comp->ninstrs + 1) * sizeof *work);
+		hilo_instr **work = hilo_heap_alloc(m->arena, ((size_t)comp->ninstrs + 1) * sizeof *work);
 		if (!work) {
 			hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, 0, 0, NULL, 0,
 				"slice-of-concat-optimizer: out of memory");
@@ -197,7 +197,7 @@ hilo_pass_result hilo_pass_slice_of_concat_optimizer(hilo_pass_ctx *ctx)
 			else if (i->op == HILO_OP_DYNAMIC_SLICE && i->noperands >= 2)
 				comp_changed |= optimize_dynamic_slice(ctx, i);
 		}
-		free(work);
+		hilo_heap_free(m->arena, work);
 		changed |= comp_changed;
 	}
 	/* unconditional, as the seed's Run ends */

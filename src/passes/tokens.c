@@ -148,7 +148,7 @@ void hilo_tokens_set(hilo_module *m, hilo_instr *i, const char *key,
 	const char *on = hilo_instr_op_name(m, i);
 	size_t kl = strlen(key);
 	hilo_buf b;
-	hilo_buf_init(&b);
+	hilo_buf_init_in(&b, m->arena);
 	if (on) {
 		const char *s = on;
 		for (;;) {
@@ -197,7 +197,7 @@ static bool remove_from_backend(hilo_module *m, hilo_instr *i, const char *key)
 		return false;
 	size_t kl = strlen(key);
 	hilo_buf b;
-	hilo_buf_init(&b);
+	hilo_buf_init_in(&b, m->arena);
 	bool removed = false;
 	const char *p = text, *copied = text;
 	while ((p = strstr(p, key)) != NULL) {

@@ -21,6 +21,7 @@ typedef struct chunk {
 typedef struct hblock {
 	struct hblock *prev, *next;
 	uint64_t seq;
+	bool is_arena;          /* holds a child arena (hilo_arena_create_in) */
 	_Alignas(16) unsigned char data[];
 } hblock;
 
@@ -30,7 +31,18 @@ struct hilo_arena {
 	hilo_oom_guard *guard; /* the entry point's handler, or NULL */
 	hblock *heap;          /* live tracked heap blocks */
 	uint64_t heap_seq;
+	hilo_arena *parent;    /* a child arena lives in its parent's heap */
 };
+
+static void release(hilo_arena *a);
+
+/* Frees one tracked block (a child arena with everything in it). */
+static void block_free(hblock *b)
+{
+	if (b->is_arena)
+		release((hilo_arena *)(void *)b->data);
+	free(b);
+}
 
 /* ---- fault injection ---- */
 
@@ -124,6 +136,8 @@ void hilo_oom_end(hilo_oom_guard *g)
 
 void hilo_oom_raise(hilo_arena *a)
 {
+	while (a && !a->guard)
+		a = a->parent; /* a child arena answers to its parent's guard */
 	hilo_oom_guard *g = a ? a->guard : NULL;
 	if (!g)
 		return;
@@ -132,7 +146,7 @@ void hilo_oom_raise(hilo_arena *a)
 		a->heap = b->next;
 		if (a->heap)
 			a->heap->prev = NULL;
-		free(b);
+		block_free(b);
 	}
 	a->guard = NULL;
 	g->a = NULL;
@@ -204,13 +218,36 @@ hilo_arena *hilo_arena_create(void)
 	return INJECTED() ? NULL : calloc(1, sizeof(hilo_arena));
 }
 
+hilo_arena *(hilo_arena_create_in)(hilo_arena *parent)
+{
+	hilo_arena *a = (hilo_heap_alloc)(parent, sizeof *a);
+	if (!a)
+		return NULL;
+	hblock *b = (hblock *)((unsigned char *)(void *)a - offsetof(hblock, data));
+	b->is_arena = true;
+	a->parent = parent;
+	return a;
+}
+
 void hilo_arena_destroy(hilo_arena *a)
 {
 	if (!a)
 		return;
+	if (a->parent) {
+		release(a);
+		hilo_heap_free(a->parent, a);
+		return;
+	}
+	release(a);
+	free(a);
+}
+
+/* Frees everything a holds (not a itself). */
+static void release(hilo_arena *a)
+{
 	for (hblock *b = a->heap, *n; b; b = n) {
 		n = b->next;
-		free(b);
+		block_free(b);
 	}
 	for (chunk *c = a->head, *n; c; c = n) {
 		n = c->next;
@@ -219,7 +256,8 @@ void hilo_arena_destroy(hilo_arena *a)
 		else
 			free(c);
 	}
-	free(a);
+	a->heap = NULL;
+	a->head = NULL;
 }
 
 void *(hilo_arena_alloc)(hilo_arena *a, size_t size)

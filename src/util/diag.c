@@ -9,21 +9,45 @@ void hilo_diags_init(hilo_diags *d)
 	memset(d, 0, sizeof *d);
 }
 
+void hilo_diags_init_in(hilo_diags *d, hilo_arena *a)
+{
+	memset(d, 0, sizeof *d);
+	d->arena = a;
+}
+
+/* A caller's list is plain malloc (not counted by fault injection: it is
+ * the channel that reports the failure); a library-internal one lives on
+ * its arena's tracked heap. */
+static void *dalloc(hilo_diags *d, size_t n)
+{
+	return d->arena ? (hilo_heap_alloc)(d->arena, n) : malloc(n);
+}
+
+static void dfree(hilo_diags *d, void *p)
+{
+	if (d->arena)
+		hilo_heap_free(d->arena, p);
+	else
+		free(p);
+}
+
 void hilo_diags_free(hilo_diags *d)
 {
 	for (size_t i = 0; i < d->n; i++) {
-		free(d->items[i].file);
-		free(d->items[i].code);
-		free(d->items[i].msg);
-		free(d->items[i].src_line);
+		dfree(d, d->items[i].file);
+		dfree(d, d->items[i].code);
+		dfree(d, d->items[i].msg);
+		dfree(d, d->items[i].src_line);
 	}
-	free(d->items);
+	dfree(d, d->items);
+	hilo_arena *a = d->arena;
 	memset(d, 0, sizeof *d);
+	d->arena = a;
 }
 
-static char *dupn(const char *s, size_t n)
+static char *dupn(hilo_diags *d, const char *s, size_t n)
 {
-	char *p = malloc(n + 1);
+	char *p = dalloc(d, n + 1);
 	if (p) {
 		memcpy(p, s, n);
 		p[n] = 0;
@@ -31,7 +55,7 @@ static char *dupn(const char *s, size_t n)
 	return p;
 }
 
-static char *line_of(const char *src, size_t len, int line)
+static char *line_of(hilo_diags *d, const char *src, size_t len, int line)
 {
 	if (!src || line <= 0)
 		return NULL;
@@ -44,7 +68,7 @@ static char *line_of(const char *src, size_t len, int line)
 		e++;
 	if (e - i > 400) /* very long lines: show a window */
 		e = i + 400;
-	return dupn(src + i, e - i);
+	return dupn(d, src + i, e - i);
 }
 
 void hilo_diag_addv(hilo_diags *d, hilo_severity sev, const char *file,
@@ -57,7 +81,8 @@ void hilo_diag_addv(hilo_diags *d, hilo_severity sev, const char *file,
 		return;
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 8;
-		hilo_diag *p = realloc(d->items, cap * sizeof *p);
+		hilo_diag *p = d->arena ? (hilo_heap_realloc)(d->arena, d->items, cap * sizeof *p)
+		                        : realloc(d->items, cap * sizeof *p);
 		if (!p)
 			return;
 		d->items = p;
@@ -66,18 +91,18 @@ void hilo_diag_addv(hilo_diags *d, hilo_severity sev, const char *file,
 	hilo_diag *g = &d->items[d->n++];
 	memset(g, 0, sizeof *g);
 	g->sev = sev;
-	g->file = file ? dupn(file, strlen(file)) : NULL;
+	g->file = file ? dupn(d, file, strlen(file)) : NULL;
 	g->line = line;
 	g->col = col;
-	g->code = code ? dupn(code, strlen(code)) : NULL;
+	g->code = code ? dupn(d, code, strlen(code)) : NULL;
 	va_list ap2;
 	va_copy(ap2, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap);
-	g->msg = malloc(n > 0 ? (size_t)n + 1 : 1);
+	g->msg = dalloc(d, n > 0 ? (size_t)n + 1 : 1);
 	if (g->msg)
 		vsnprintf(g->msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap2);
 	va_end(ap2);
-	g->src_line = line_of(src, srclen, line);
+	g->src_line = line_of(d, src, srclen, line);
 }
 
 void hilo_diag_oom(hilo_diags *d, const char *file)

@@ -341,7 +341,7 @@ static void check_module(const gen_module *gm, int *nproven, int *nconst)
 	hilo_diags d;
 	hilo_diags_init(&d);
 	hilo_pass_ctx ctx = {.m = m, .pass = "neuron-dus-ds-index-simplifier", .filename = "gen.hlo",
-		.diags = &d, .run = hilo_run_state_create()};
+		.diags = &d, .run = hilo_run_state_create(m->arena)};
 	hilo_pass_result r = hilo_pass_find("neuron-dus-ds-index-simplifier")->run(&ctx);
 	CHECK(r != HILO_PASS_ERROR);
 	CHECK(hilo_verify(m, "gen.hlo", &d));
