@@ -101,35 +101,6 @@ HILO_API void hilo_heap_free(hilo_arena *a, void *p);
  * Allocating calls record their call site (file, line) for the sweep test.
  * This counter is the library's only mutable static, and exists only in
  * these test builds; release builds compile all of it away. */
-#ifdef HILO_FAULT_INJECTION
-HILO_API void hilo_fault_site(const char *file, int line);
-typedef void (*hilo_fault_observer)(const char *file, int line, void *ud);
-/* Resets the count; fail_at 0 = never fail; obs sees every allocation. */
-HILO_API void hilo_fault_configure(unsigned long fail_at, hilo_fault_observer obs, void *ud);
-HILO_API unsigned long hilo_fault_count(void);
-/* The site of the allocation made to fail (NULL when none failed yet). */
-HILO_API const char *hilo_fault_failed_site(int *line);
-#define HILO_FI_(call) (hilo_fault_site(__FILE__, __LINE__), (call))
-#define hilo_arena_alloc(a, n) HILO_FI_((hilo_arena_alloc)(a, n))
-#define hilo_arena_strndup(a, s, n) HILO_FI_((hilo_arena_strndup)(a, s, n))
-#define hilo_arena_strdup(a, s) HILO_FI_((hilo_arena_strdup)(a, s))
-#define hilo_arena_printf(...) HILO_FI_((hilo_arena_printf)(__VA_ARGS__))
-#define hilo_arena_grow(a, o, n, c, z) HILO_FI_((hilo_arena_grow)(a, o, n, c, z))
-#define hilo_heap_alloc(a, n) HILO_FI_((hilo_heap_alloc)(a, n))
-#define hilo_arena_create_in(a) HILO_FI_((hilo_arena_create_in)(a))
-#define hilo_heap_realloc(a, p, n) HILO_FI_((hilo_heap_realloc)(a, p, n))
-#define hilo_buf_reserve(b, n) HILO_FI_((hilo_buf_reserve)(b, n))
-#define hilo_buf_put(b, s, n) HILO_FI_((hilo_buf_put)(b, s, n))
-#define hilo_buf_puts(b, s) HILO_FI_((hilo_buf_puts)(b, s))
-#define hilo_buf_putc(b, c) HILO_FI_((hilo_buf_putc)(b, c))
-#define hilo_buf_printf(...) HILO_FI_((hilo_buf_printf)(__VA_ARGS__))
-#define hilo_buf_vprintf(b, f, ap) HILO_FI_((hilo_buf_vprintf)(b, f, ap))
-#define hilo_buf_put_i64(b, v) HILO_FI_((hilo_buf_put_i64)(b, v))
-#define hilo_buf_cstr(b) HILO_FI_((hilo_buf_cstr)(b))
-#define hilo_intern(t, s, n) HILO_FI_((hilo_intern)(t, s, n))
-#define hilo_intern_cstr(t, s) HILO_FI_((hilo_intern_cstr)(t, s))
-#define hilo_ptrmap_put(m, k, v) HILO_FI_((hilo_ptrmap_put)(m, k, v))
-#endif
 
 /* ---- growable byte buffer (malloc-backed, for printers) ------------- */
 
@@ -253,5 +224,37 @@ HILO_API void hilo_diags_print(FILE *f, const hilo_diags *d);
 #define HILO_PANIC(msg) hilo_panic(__FILE__, __LINE__, (msg))
 HILO_API void hilo_panic(const char *file, int line, const char *msg)
 	__attribute__((noreturn));
+
+/* fault-injection call sites (see "fault injection" above) */
+#ifdef HILO_FAULT_INJECTION
+HILO_API void hilo_fault_site(const char *file, int line);
+typedef void (*hilo_fault_observer)(const char *file, int line, void *ud);
+/* Resets the count; fail_at 0 = never fail; obs sees every allocation. */
+HILO_API void hilo_fault_configure(unsigned long fail_at, hilo_fault_observer obs, void *ud);
+HILO_API unsigned long hilo_fault_count(void);
+/* The site of the allocation made to fail (NULL when none failed yet). */
+HILO_API const char *hilo_fault_failed_site(int *line);
+#define HILO_FI_(call) (hilo_fault_site(__FILE__, __LINE__), (call))
+#define hilo_arena_create() HILO_FI_((hilo_arena_create)())
+#define hilo_arena_alloc(a, n) HILO_FI_((hilo_arena_alloc)(a, n))
+#define hilo_arena_strndup(a, s, n) HILO_FI_((hilo_arena_strndup)(a, s, n))
+#define hilo_arena_strdup(a, s) HILO_FI_((hilo_arena_strdup)(a, s))
+#define hilo_arena_printf(...) HILO_FI_((hilo_arena_printf)(__VA_ARGS__))
+#define hilo_arena_grow(a, o, n, c, z) HILO_FI_((hilo_arena_grow)(a, o, n, c, z))
+#define hilo_heap_alloc(a, n) HILO_FI_((hilo_heap_alloc)(a, n))
+#define hilo_arena_create_in(a) HILO_FI_((hilo_arena_create_in)(a))
+#define hilo_heap_realloc(a, p, n) HILO_FI_((hilo_heap_realloc)(a, p, n))
+#define hilo_buf_reserve(b, n) HILO_FI_((hilo_buf_reserve)(b, n))
+#define hilo_buf_put(b, s, n) HILO_FI_((hilo_buf_put)(b, s, n))
+#define hilo_buf_puts(b, s) HILO_FI_((hilo_buf_puts)(b, s))
+#define hilo_buf_putc(b, c) HILO_FI_((hilo_buf_putc)(b, c))
+#define hilo_buf_printf(...) HILO_FI_((hilo_buf_printf)(__VA_ARGS__))
+#define hilo_buf_vprintf(b, f, ap) HILO_FI_((hilo_buf_vprintf)(b, f, ap))
+#define hilo_buf_put_i64(b, v) HILO_FI_((hilo_buf_put_i64)(b, v))
+#define hilo_buf_cstr(b) HILO_FI_((hilo_buf_cstr)(b))
+#define hilo_intern(t, s, n) HILO_FI_((hilo_intern)(t, s, n))
+#define hilo_intern_cstr(t, s) HILO_FI_((hilo_intern_cstr)(t, s))
+#define hilo_ptrmap_put(m, k, v) HILO_FI_((hilo_ptrmap_put)(m, k, v))
+#endif
 
 #endif

@@ -569,7 +569,13 @@ void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
 		hilo_buf path;
 		hilo_buf_init(&path);
 		bool diff = describe_diff(&path, ra, rb, r->message, sizeof r->message, s);
+		bool oom = path.oom;
 		hilo_buf_free(&path);
+		if (oom) {
+			r->status = 3;
+			snprintf(r->message, sizeof r->message, "out of memory");
+			return;
+		}
 		if (diff) {
 			r->status = 1;
 			return;

@@ -21,7 +21,7 @@
 
 #include <stdlib.h>
 
-typedef struct { uint64_t h; } hasher;
+typedef struct { uint64_t h; hilo_arena *a; /* tracked heap for group lists */ } hasher;
 
 static void h_bytes(hasher *s, const void *p, size_t n)
 {
@@ -92,8 +92,8 @@ static void h_comp(hasher *s, const hilo_comp *c)
  * form [G,S]<=[dims]T(perm) are expanded to a list of groups; the order of
  * the groups is irrelevant (they are sorted), the order inside a group is
  * kept (it is the rank order). Returns false when the text is neither. */
-/* untracked (arena NULL): nothing can jump while one is live */
-typedef struct { int64_t *v; int n, cap; } ivec;
+/* on the tracked heap of the module's arena: an out-of-memory jump frees it */
+typedef struct { int64_t *v; int n, cap; hilo_arena *a; } ivec;
 
 static bool ivec_push(ivec *x, int64_t v)
 {
@@ -101,7 +101,7 @@ static bool ivec_push(ivec *x, int64_t v)
 		int nc = x->cap ? 2 * x->cap : 64;
 		if (nc > (1 << 24))
 			return false;
-		int64_t *nv = hilo_heap_realloc(NULL, x->v, (size_t)nc * sizeof *nv);
+		int64_t *nv = hilo_heap_realloc(x->a, x->v, (size_t)nc * sizeof *nv);
 		if (!nv)
 			return false;
 		x->v = nv;
@@ -148,11 +148,11 @@ static int cmp_groups(const int64_t *a, const int64_t *b, int s)
 
 static bool h_groups(hasher *h, const char *t)
 {
-	ivec flat = {0}, sizes = {0};
+	ivec flat = {.a = h->a}, sizes = {.a = h->a};
 	bool ok = true;
 	const char *p = t;
 	if (*p == '[') { /* iota form */
-		ivec gs = {0}, dims = {0}, perm = {0};
+		ivec gs = {.a = h->a}, dims = {.a = h->a}, perm = {.a = h->a};
 		p = read_list(p, '[', ']', &gs);
 		if (p && p[0] == '<' && p[1] == '=')
 			p = read_list(p + 2, '[', ']', &dims);
@@ -198,9 +198,9 @@ static bool h_groups(hasher *h, const char *t)
 			for (int64_t g = 0; ok && g < gs.v[0]; g++)
 				ok = ivec_push(&sizes, gs.v[1]);
 		}
-		hilo_heap_free(NULL, gs.v);
-		hilo_heap_free(NULL, dims.v);
-		hilo_heap_free(NULL, perm.v);
+		hilo_heap_free(h->a, gs.v);
+		hilo_heap_free(h->a, dims.v);
+		hilo_heap_free(h->a, perm.v);
 	} else if (*p == '{') { /* explicit form */
 		p++;
 		while (ok && *p == ' ')
@@ -238,8 +238,8 @@ static bool h_groups(hasher *h, const char *t)
 		for (int k = 0; k < flat.n; k++)
 			h_i64(h, flat.v[k]);
 	}
-	hilo_heap_free(NULL, flat.v);
-	hilo_heap_free(NULL, sizes.v);
+	hilo_heap_free(h->a, flat.v);
+	hilo_heap_free(h->a, sizes.v);
 	return ok;
 }
 
@@ -342,7 +342,7 @@ hilo_literal *ev_opaque(ev *e, const hilo_instr *i, hilo_literal *const *ops, bo
 		return ops[0];
 	if (!e->allow_opaque)
 		return ev_err(e, i, "uninterpreted operation: its value is not known");
-	hasher s = {0xcbf29ce484222325ull};
+	hasher s = {0xcbf29ce484222325ull, e->m->arena};
 	if (i->op == HILO_OP_CUSTOM_CALL)
 		h_str(&s, hilo_instr_get_string(i, "custom_call_target"));
 	h_str(&s, hilo_opcode_name(i->op));

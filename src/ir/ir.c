@@ -130,6 +130,10 @@ hilo_module *hilo_module_create(const char *name)
 		return NULL;
 	}
 	m->name = hilo_intern_cstr(m->strings, name ? name : "module");
+	if (!m->name) {
+		hilo_arena_destroy(a);
+		return NULL;
+	}
 	m->style = HILO_STYLE_DEFAULT;
 	return m;
 }
