@@ -67,6 +67,14 @@ typedef struct hilo_oom_guard {
 HILO_API bool hilo_oom_begin(hilo_oom_guard *g, hilo_arena *a);
 /* Removes g (normal return). */
 HILO_API void hilo_oom_end(hilo_oom_guard *g);
+/* Removes a's guard for a stretch of code that keeps malloc'd state a jump
+ * would leak (allocations there return NULL); resume puts it back. */
+HILO_API hilo_oom_guard *hilo_oom_suspend(hilo_arena *a);
+HILO_API void hilo_oom_resume(hilo_arena *a, hilo_oom_guard *g);
+/* True when an allocation in a's tree of arenas (a's root and its child
+ * arenas) failed since the flag was last cleared; clear resets it. Lets a
+ * suspended stretch tell "out of memory" from its own soft failures. */
+HILO_API bool hilo_arena_failed(hilo_arena *a, bool clear);
 /* Out of memory on a: with a guard installed, frees the tracked heap
  * blocks taken under it, removes it and longjmps to it (no return);
  * without one, returns. */

@@ -282,6 +282,9 @@ struct hilo_module {
 /* ---- lifecycle -------------------------------------------------------- */
 
 HILO_API hilo_module *hilo_module_create(const char *name);
+/* A module whose arena is a child of parent (hilo_arena_create_in): an
+ * out-of-memory jump to parent's guard frees it too. */
+HILO_API hilo_module *hilo_module_create_in(const char *name, hilo_arena *parent);
 HILO_API void hilo_module_destroy(hilo_module *m);
 HILO_API hilo_comp *hilo_comp_create(hilo_module *m, const char *name);
 /* Appends (or inserts before `before`, which may be NULL) in print order. */
@@ -375,5 +378,7 @@ HILO_API hilo_shape *hilo_infer_shape(hilo_module *m, const hilo_instr *i, char 
 
 /* Deep-copies a whole module (ids and names preserved). */
 HILO_API hilo_module *hilo_module_clone(const hilo_module *src);
+/* The clone's arena is a child of parent (see hilo_module_create_in). */
+HILO_API hilo_module *hilo_module_clone_in(const hilo_module *src, hilo_arena *parent);
 
 #endif

@@ -73,7 +73,8 @@ static inline bool is_same(const pairctx *P, const hilo_instr *i)
 bool chk_shape_same(const hilo_shape *a, const hilo_shape *b);
 
 /* ---- terms (terms.c) ------------------------------------------------- */
-termtab *terms_create(void);
+/* T->a is a child of parent (the after module's arena) */
+termtab *terms_create(hilo_arena *parent);
 void terms_destroy(termtab *T);
 /* The canonical term of instruction i (of computation c on side sk) where
  * shared instructions of c and c's parameters are leaves. TID_NONE when

@@ -89,8 +89,8 @@ static bool frontier_independent(pairctx *P, const hilo_instr *b, const hilo_ins
 {
 	const hilo_comp *cb = b->parent;
 	hilo_ptrmap seen, leaves;
-	hilo_ptrmap_init(&seen);
-	hilo_ptrmap_init(&leaves);
+	hilo_ptrmap_init_in(&seen, P->scratch->arena);
+	hilo_ptrmap_init_in(&leaves, P->scratch->arena);
 	int64_t minpos = INT64_MAX;
 	bool ok = collect_leaves(P, b, cb, &seen, &leaves, &minpos);
 	hilo_ptrmap_clear(&seen);
@@ -192,7 +192,7 @@ static hilo_literal *leaf_value(cone_eval *E, const hilo_instr *i)
 static hilo_literal *eval_cone(cone_eval *E, const hilo_instr *root)
 {
 	hilo_ptrmap memo;
-	hilo_ptrmap_init(&memo);
+	hilo_ptrmap_init_in(&memo, E->P->scratch->arena);
 	typedef struct { const hilo_instr *i; uint32_t k; } frame;
 	uint32_t cap = 64, sp = 0;
 	frame *st = malloc(cap * sizeof *st);
@@ -274,9 +274,9 @@ void cone_test(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n,
 		E.params_only = params_only;
 		E.seed = seed + (uint64_t)t;
 		E.budget = budget;
-		hilo_ptrmap_init(&E.leaves);
+		hilo_ptrmap_init_in(&E.leaves, P->scratch->arena);
 		hilo_diags_init(&E.d);
-		E.sm = hilo_module_create("cone");
+		E.sm = hilo_module_create_in("cone", P->scratch->arena);
 		hilo_literal *vb = E.sm ? eval_cone(&E, b) : NULL;
 		hilo_literal *va = vb ? eval_cone(&E, a) : NULL;
 		int status = 0;
@@ -348,9 +348,9 @@ static void frontier_of(pairctx *P, const hilo_instr *root, hilo_ptrmap *seen, h
 void cone_frontier(pairctx *P, const hilo_instr *b, const hilo_instr *a, char *buf, size_t cap)
 {
 	hilo_buf out;
-	hilo_buf_init(&out);
+	hilo_buf_init_in(&out, P->scratch->arena);
 	hilo_ptrmap seen;
-	hilo_ptrmap_init(&seen);
+	hilo_ptrmap_init_in(&seen, P->scratch->arena);
 	int shown = 0, more = 0;
 	frontier_of(P, b, &seen, &out, &shown, &more);
 	hilo_ptrmap_clear(&seen);

@@ -546,7 +546,7 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 	if (!ord)
 		return false;
 	recset R = {0};
-	hilo_ptrmap_init(&R.idx);
+	hilo_ptrmap_init_in(&R.idx, P->scratch->arena);
 	bool ok = true;
 	/* shared flags (operands first) */
 	for (uint32_t k = 0; k < n; k++) {
@@ -649,21 +649,22 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 	P.pass = pass;
 	P.work_limit = 50000000;
 	uint32_t nid = before->next_id > after->next_id ? before->next_id : after->next_id;
-	hilo_ptrmap_init(&P.corr);
-	hilo_ptrmap_init(&P.equiv);
+	hilo_ptrmap_init_in(&P.corr, after->arena);
+	hilo_ptrmap_init_in(&P.equiv, after->arena);
 	for (int k = 0; k < 4; k++)
-		hilo_ptrmap_init(&P.top[k]);
+		hilo_ptrmap_init_in(&P.top[k], after->arena);
 	for (int k = 0; k < 2; k++) {
-		hilo_ptrmap_init(&P.canon[k]);
-		hilo_ptrmap_init(&P.inl[k]);
+		hilo_ptrmap_init_in(&P.canon[k], after->arena);
+		hilo_ptrmap_init_in(&P.inl[k], after->arena);
 	}
 	bool ok = side_init(&P.s[0], before, 0, nid) && side_init(&P.s[1], after, 1, nid);
 	P.nshared = nid;
 	ok = ok && (P.shared = calloc((size_t)nid + 1, 1)) != NULL;
 	ok = ok && (P.reshaped = calloc((size_t)nid + 1, 1)) != NULL;
 	ok = ok && (P.seen = calloc((size_t)nid + 1, sizeof *P.seen)) != NULL;
-	ok = ok && (P.T = terms_create()) != NULL;
-	ok = ok && (P.scratch = hilo_module_create("validator-scratch")) != NULL;
+	/* children of the after module's arena (out-of-memory bookkeeping) */
+	ok = ok && (P.T = terms_create(after->arena)) != NULL;
+	ok = ok && (P.scratch = hilo_module_create_in("validator-scratch", after->arena)) != NULL;
 	ok = ok && correspond(&P);
 	uint32_t nc = 0;
 	hilo_comp **order = ok ? hilo_module_comp_post_order(after, &nc) : NULL;

@@ -159,12 +159,12 @@ static uint64_t shape_hash(uint64_t h, const hilo_shape *s)
 
 /* ---- the table ----------------------------------------------------------- */
 
-termtab *terms_create(void)
+termtab *terms_create(hilo_arena *parent)
 {
 	termtab *T = calloc(1, sizeof *T);
 	if (!T)
 		return NULL;
-	T->a = hilo_arena_create();
+	T->a = hilo_arena_create_in(parent);
 	T->scap = 1 << 12;
 	T->slots = calloc(T->scap, sizeof *T->slots);
 	if (!T->a || !T->slots) {
@@ -843,13 +843,13 @@ static uint64_t attr_hash(pairctx *P, int sk, const hilo_instr *i, bool *ok)
 
 static tid build(pairctx *P, bctx *x, const hilo_instr *root);
 
-static void bctx_init(bctx *x, int sk, const hilo_comp *c, const tid *args)
+static void bctx_init(bctx *x, int sk, const hilo_comp *c, const tid *args, hilo_arena *a)
 {
 	x->sk = sk;
 	x->deep = false;
 	x->c = c;
 	x->args = args;
-	hilo_ptrmap_init(&x->memo);
+	hilo_ptrmap_init_in(&x->memo, a); /* a failure shows in the arena tree */
 }
 
 /* The root term of c inlined on args (memoised by callee and args). */
@@ -871,7 +871,7 @@ static tid inline_comp(pairctx *P, int sk, const hilo_comp *c, const tid *args, 
 		if (!c->params[k] || !chk_shape_same(TT(P, args[k])->shape, c->params[k]->shape))
 			return TID_NONE;
 	bctx x;
-	bctx_init(&x, sk, c, args);
+	bctx_init(&x, sk, c, args, P->scratch->arena);
 	tid r = build(P, &x, c->root);
 	hilo_ptrmap_free(&x.memo);
 	if (r != TID_NONE)
@@ -1437,7 +1437,7 @@ tid terms_of(pairctx *P, int sk, const hilo_instr *i, bool deep)
 		x = malloc(sizeof *x);
 		if (!x)
 			return TID_NONE;
-		bctx_init(x, sk, c, NULL);
+		bctx_init(x, sk, c, NULL, P->scratch->arena);
 		x->deep = deep;
 		if (!hilo_ptrmap_put(tops, c, x)) {
 			free(x);

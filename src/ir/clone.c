@@ -283,9 +283,14 @@ static hilo_module *clone_into(const hilo_module *src, hilo_module *dst);
 /* Out of memory: NULL (the caller reports it), nothing leaked. */
 hilo_module *hilo_module_clone(const hilo_module *src)
 {
+	return hilo_module_clone_in(src, NULL);
+}
+
+hilo_module *hilo_module_clone_in(const hilo_module *src, hilo_arena *parent)
+{
 	if (!src)
 		return NULL;
-	hilo_module *dst = hilo_module_create(src->name);
+	hilo_module *dst = hilo_module_create_in(src->name, parent);
 	if (!dst)
 		return NULL;
 	HILO_OOM_CATCH(g, dst->arena) {

@@ -114,7 +114,12 @@ const char *hilo_module_unique_name(hilo_module *m, const char *base)
 
 hilo_module *hilo_module_create(const char *name)
 {
-	hilo_arena *a = hilo_arena_create();
+	return hilo_module_create_in(name, NULL);
+}
+
+hilo_module *hilo_module_create_in(const char *name, hilo_arena *parent)
+{
+	hilo_arena *a = parent ? hilo_arena_create_in(parent) : hilo_arena_create();
 	if (!a)
 		return NULL;
 	hilo_module *m = hilo_arena_alloc(a, sizeof *m);
@@ -702,10 +707,10 @@ hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n)
 	uint32_t no = 0;
 	typedef struct { hilo_instr *i; uint32_t k; } frame;
 	frame *st = hilo_heap_alloc(m->arena, (c->ninstrs + 1) * sizeof *st);
-	if (!out || !st) {
+	if (!out || !st) { /* only without an out-of-memory guard */
 		hilo_heap_free(m->arena, st);
 		*n = 0;
-		return out;
+		return NULL;
 	}
 	for (hilo_instr *i = c->first; i; i = i->next)
 		i->mark = 0;
@@ -746,10 +751,10 @@ hilo_comp **hilo_module_comp_post_order(hilo_module *m, uint32_t *n)
 		m->comps[k]->mark = 0;
 	/* explicit stack of (comp, instr cursor, called cursor) */
 	typedef struct { hilo_comp *c; hilo_instr *i; uint32_t k; } frame;
-	frame *st = hilo_heap_alloc(m->arena, (m->ncomps + 1) * sizeof *st);
-	if (!st) {
+	frame *st = out ? hilo_heap_alloc(m->arena, (m->ncomps + 1) * sizeof *st) : NULL;
+	if (!st) { /* only without an out-of-memory guard */
 		*n = 0;
-		return out;
+		return NULL;
 	}
 	for (uint32_t r = 0; r < m->ncomps; r++) {
 		hilo_comp *root = m->comps[r];

@@ -92,9 +92,9 @@ static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
 	double c0 = now_seconds();
 	hilo_module *snap = *snapshot;
 	*snapshot = NULL;
-	if (o && o->validate && !snap && !(snap = hilo_module_clone(m))) {
-		hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
-			"out of memory cloning the module to validate pass '%s'", p->name);
+	/* a child of m's arena: an out-of-memory jump frees it with the rest */
+	if (o && o->validate && !snap && !(snap = hilo_module_clone_in(m, m->arena))) {
+		hilo_diag_oom(d, fname); /* cloning the module to validate the pass */
 		return HILO_DRIVER_PASS_ERROR;
 	}
 	double t0 = now_seconds();
@@ -121,7 +121,18 @@ static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
 	if (snap) {
 		double v0 = now_seconds();
 		bool same = false;
+		/* the validator keeps malloc'd state a jump would leak: it runs
+		 * with m's guard suspended, its allocations fail with NULL (the
+		 * evaluator entry points it calls guard themselves) */
+		hilo_oom_guard *held = hilo_oom_suspend(m->arena);
+		(void)hilo_arena_failed(m->arena, true);
 		bool ok = hilo_validate_pass(o->validate, snap, m, p->name, run, d, &same);
+		/* the validator's own arenas are children of m's: a failed
+		 * allocation anywhere in it is out of memory, even where the
+		 * validator would only have skipped a check */
+		if (hilo_arena_failed(m->arena, true))
+			ok = false;
+		hilo_oom_resume(m->arena, held);
 		/* an unchanged module keeps its snapshot for the next pass */
 		if (same && ok)
 			*snapshot = snap;
@@ -130,8 +141,7 @@ static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
 		if (stats)
 			stats[k].check_seconds += now_seconds() - v0;
 		if (!ok) {
-			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
-				"out of memory validating pass '%s'", p->name);
+			hilo_diag_oom(d, fname); /* validating the pass */
 			return HILO_DRIVER_PASS_ERROR;
 		}
 	}

@@ -32,6 +32,7 @@ struct hilo_arena {
 	hblock *heap;          /* live tracked heap blocks */
 	uint64_t heap_seq;
 	hilo_arena *parent;    /* a child arena lives in its parent's heap */
+	bool failed;           /* root only: an allocation in the tree failed */
 };
 
 static void release(hilo_arena *a);
@@ -134,8 +135,36 @@ void hilo_oom_end(hilo_oom_guard *g)
 	g->a = NULL;
 }
 
+hilo_oom_guard *hilo_oom_suspend(hilo_arena *a)
+{
+	hilo_oom_guard *g = a->guard;
+	a->guard = NULL;
+	return g;
+}
+
+void hilo_oom_resume(hilo_arena *a, hilo_oom_guard *g)
+{
+	a->guard = g;
+}
+
+bool hilo_arena_failed(hilo_arena *a, bool clear)
+{
+	while (a->parent)
+		a = a->parent;
+	bool f = a->failed;
+	if (clear)
+		a->failed = false;
+	return f;
+}
+
 void hilo_oom_raise(hilo_arena *a)
 {
+	if (a) {
+		hilo_arena *r = a;
+		while (r->parent)
+			r = r->parent;
+		r->failed = true;
+	}
 	while (a && !a->guard)
 		a = a->parent; /* a child arena answers to its parent's guard */
 	hilo_oom_guard *g = a ? a->guard : NULL;

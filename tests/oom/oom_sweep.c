@@ -3,7 +3,8 @@
  *   oom_sweep [--max-runs=N] FILE...
  *
  * For each module file the workload of `hilo-opt FILE --pipeline=neuron
- * --verify-each --check-equivalence` plus printing and a proto write/read
+ * --verify-each --check-equivalence` (the rewrite validator after every
+ * pass, then the whole-module check) plus printing and a proto write/read
  * is run once to count its allocations (and record every allocating call
  * site, file:line), then again with the K-th allocation failing, for every
  * K that is the first allocation of some site and for K = 1, 1+s, 1+2s,
@@ -12,6 +13,7 @@
  * other error, no result -- and the sanitizer build checks that nothing
  * leaks. Needs a -DHILO_FAULT_INJECTION=ON build.
  */
+#include "hilo/check.h"
 #include "hilo/driver.h"
 #include "hilo/eval.h"
 #include "hilo/hlo_text.h"
@@ -84,13 +86,20 @@ static int workload(const char *text, size_t len, const char *name)
 	hilo_diags_init(&d);
 	int rc = OTHER;
 	hilo_module *ref = NULL, *back = NULL;
+	hilo_validator *val = NULL;
 	hilo_buf txt, pb;
 	hilo_buf_init(&txt);
 	hilo_buf_init(&pb);
 	hilo_module *m = hilo_parse_text(text, len, name, &d);
 	if (!m || !hilo_verify(m, name, &d))
 		goto out;
-	hilo_driver_opts o = {.filename = name, .verify_each = true};
+	/* hilo-opt --check-equivalence: every rewrite validated, then the whole */
+	hilo_validate_opts vo = {1, 0, 2000000, NULL, name};
+	if (!(val = hilo_validator_create(&vo))) {
+		hilo_diag_oom(&d, name);
+		goto out;
+	}
+	hilo_driver_opts o = {.filename = name, .verify_each = true, .validate = val};
 	if (hilo_run_passes(m, passes, np, &o, &d, NULL) != HILO_DRIVER_OK)
 		goto out;
 	if (!(ref = hilo_parse_text(text, len, name, &d)))
@@ -122,6 +131,7 @@ out:
 		fprintf(stderr, "%s: failed without \"out of memory\":\n", name);
 		hilo_diags_print(stderr, &d);
 	}
+	hilo_validator_destroy(val);
 	hilo_module_destroy(back);
 	hilo_module_destroy(ref);
 	hilo_module_destroy(m);
