@@ -234,7 +234,7 @@ HILO_API void hilo_panic(const char *file, int line, const char *msg)
 	__attribute__((noreturn));
 
 /* fault-injection call sites (see "fault injection" above) */
-#ifdef HILO_FAULT_INJECTION
+/* (In other builds these exist but do nothing: count 0, no site.) */
 HILO_API void hilo_fault_site(const char *file, int line);
 typedef void (*hilo_fault_observer)(const char *file, int line, void *ud);
 /* Resets the count; fail_at 0 = never fail; obs sees every allocation. */
@@ -242,6 +242,7 @@ HILO_API void hilo_fault_configure(unsigned long fail_at, hilo_fault_observer ob
 HILO_API unsigned long hilo_fault_count(void);
 /* The site of the allocation made to fail (NULL when none failed yet). */
 HILO_API const char *hilo_fault_failed_site(int *line);
+#ifdef HILO_FAULT_INJECTION
 #define HILO_FI_(call) (hilo_fault_site(__FILE__, __LINE__), (call))
 #define hilo_arena_create() HILO_FI_((hilo_arena_create)())
 #define hilo_arena_alloc(a, n) HILO_FI_((hilo_arena_alloc)(a, n))

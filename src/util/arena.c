@@ -112,6 +112,31 @@ static bool injected(void)
 }
 #define INJECTED() injected()
 #else
+/* release builds: the hooks exist and do nothing; allocation is uncounted */
+void hilo_fault_site(const char *file, int line)
+{
+	(void)file;
+	(void)line;
+}
+
+void hilo_fault_configure(unsigned long fail_at, hilo_fault_observer obs, void *ud)
+{
+	(void)fail_at;
+	(void)obs;
+	(void)ud;
+}
+
+unsigned long hilo_fault_count(void)
+{
+	return 0;
+}
+
+const char *hilo_fault_failed_site(int *line)
+{
+	if (line)
+		*line = 0;
+	return NULL;
+}
 #define INJECTED() false
 #endif
 
