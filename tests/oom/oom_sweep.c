@@ -94,7 +94,7 @@ static int workload(const char *text, size_t len, const char *name)
 	if (!m || !hilo_verify(m, name, &d))
 		goto out;
 	/* hilo-opt --check-equivalence: every rewrite validated, then the whole */
-	hilo_validate_opts vo = {1, 0, 2000000, NULL, name};
+	hilo_validate_opts vo = {.inputs = 1, .budget = 2000000, .filename = name};
 	if (!(val = hilo_validator_create(&vo))) {
 		hilo_diag_oom(&d, name);
 		goto out;
