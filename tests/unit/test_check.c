@@ -173,7 +173,7 @@ int main(void)
 	CHECK_EQ_I64(s.failed, 1);
 	CHECK(named);
 
-	hilo_run_state *run = hilo_run_state_create();
+	hilo_run_state *run = hilo_run_state_create(NULL);
 	s = judge(dus_text, assume_wrong_concat, &named, run);
 	CHECK_EQ_I64(s.rewrites, 0);
 	CHECK_EQ_I64(s.assumed, 1);
