@@ -59,6 +59,7 @@ typedef struct tv {
 enum { PATH_MAX_DEPTH = 8, IDX_BITS = 40, ENUM_MAX = 8, ENUM_VALUES_MAX = 64,
 	ENUM_PRODUCT_MAX = 4096, NODE_MAX = 1 << 23, CALL_DEPTH_MAX = 64 };
 #define IDX_MASK ((1ull << IDX_BITS) - 1)
+#define TAGGED_BUDGET_MAX (1ull << 25)
 #define NODE_BIT (1ull << 63)
 enum { N_CONST = HILO_OP_COUNT + 1 };
 
@@ -96,6 +97,8 @@ typedef struct tctx {
 	bool deep;
 	leafrec *leaves;
 	uint32_t nleaves, capleaves;
+	uint32_t *lslots;        /* leaf lookup by hash: index + 1 */
+	uint32_t lscap;
 	node *nodes;
 	uint32_t nnodes, capnodes;
 	uint32_t *slots;         /* node interning: index + 1 */
@@ -390,11 +393,29 @@ static int64_t leaf_ord(tctx *X, bool param, uint32_t base, int depth, const int
 	const hilo_shape *s, const char *name)
 {
 	uint64_t h = leaf_hash(param, base, depth, path);
-	for (uint32_t k = 0; k < X->nleaves; k++) {
-		const leafrec *l = &X->leaves[k];
+	if (X->nleaves * 2 >= X->lscap) {
+		uint32_t nc = X->lscap ? X->lscap * 2 : 64;
+		uint32_t *ns = calloc(nc, sizeof *ns);
+		if (!ns) {
+			no(X, "out of memory");
+			return -1;
+		}
+		for (uint32_t k = 0; k < X->nleaves; k++) {
+			uint32_t p = (uint32_t)X->leaves[k].h & (nc - 1);
+			while (ns[p])
+				p = (p + 1) & (nc - 1);
+			ns[p] = k + 1;
+		}
+		free(X->lslots);
+		X->lslots = ns;
+		X->lscap = nc;
+	}
+	uint32_t p = (uint32_t)h & (X->lscap - 1);
+	for (; X->lslots[p]; p = (p + 1) & (X->lscap - 1)) {
+		const leafrec *l = &X->leaves[X->lslots[p] - 1];
 		if (l->h == h && l->param == param && l->base == base && l->depth == depth &&
 		    !memcmp(l->path, path, (size_t)depth * sizeof *path))
-			return k;
+			return X->lslots[p] - 1;
 	}
 	if (X->nleaves >= (1u << 22)) {
 		no(X, "too many leaves");
@@ -419,6 +440,7 @@ static int64_t leaf_ord(tctx *X, bool param, uint32_t base, int depth, const int
 	l->shape = s;
 	l->name = name;
 	l->h = h;
+	X->lslots[p] = X->nleaves + 1;
 	return X->nleaves++;
 }
 
@@ -1277,7 +1299,8 @@ void tagged_judge(pairctx *P, const hilo_instr *b, const hilo_instr *a, uint64_t
 	tctx X;
 	memset(&X, 0, sizeof X);
 	X.P = P;
-	X.budget = budget;
+	/* 8-byte tags: at most 2^25 elements (256 MiB) whatever the budget */
+	X.budget = budget < TAGGED_BUDGET_MAX ? budget : TAGGED_BUDGET_MAX;
 	X.cb = b->parent;
 	hilo_ptrmap_init(&X.pure);
 	for (int mode = 0; mode < 2; mode++) {
@@ -1341,6 +1364,7 @@ void tagged_judge(pairctx *P, const hilo_instr *b, const hilo_instr *a, uint64_t
 	}
 	tctx_fini(&X);
 	free(X.leaves);
+	free(X.lslots);
 	free(X.nodes);
 	free(X.slots);
 	hilo_ptrmap_free(&X.pure);

@@ -202,6 +202,26 @@ static const char *maxima =
 	"  ROOT r = (f32[4], s32[4]) tuple(rm, n1)\n"
 	"}\n";
 
+/* 100 parameters concatenated: the leaf table grows, names decode */
+static char *many_leaves(void)
+{
+	hilo_buf b;
+	hilo_buf_init(&b);
+	hilo_buf_printf(&b, "HloModule m\nENTRY main {\n");
+	for (int k = 0; k < 100; k++)
+		hilo_buf_printf(&b, "  p%d = f32[2] parameter(%d)\n", k, k);
+	hilo_buf_printf(&b, "  c = f32[200] concatenate(");
+	for (int k = 0; k < 100; k++)
+		hilo_buf_printf(&b, "%sp%d", k ? ", " : "", k);
+	hilo_buf_printf(&b, "), dimensions={0}\n"
+		"  rc = f32[200] reverse(c), dimensions={0}\n"
+		"  old = f32[200] reverse(rc), dimensions={0}\n"
+		"  ROOT r = f32[200] negate(old)\n}\n");
+	char *t = strdup(hilo_buf_cstr(&b));
+	hilo_buf_free(&b);
+	return t;
+}
+
 int main(void)
 {
 	got g = replace(movement, "r", 0, "new");
@@ -244,5 +264,12 @@ int main(void)
 	EXPECT(g, "tested", "random");
 	g = replace2(maxima, "r", 1, "n1", "swapped", 1, "n1");
 	EXPECT(g, "proved", "term");
+	char *many = many_leaves();
+	g = replace(many, "r", 0, "c");
+	EXPECT(g, "proved", "tagged");
+	g = replace(many, "r", 0, "rc");
+	EXPECT(g, "failed", "tagged");
+	CHECK(strstr(g.reason, "output element [0]: before=p0[0] after=p99[1]") != NULL);
+	free(many);
 	return CHECK_DONE();
 }
