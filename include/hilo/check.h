@@ -13,8 +13,10 @@
  *   tested   equal outputs on N seeded random inputs of the real frontier
  *            shapes, bit for bit, NaN = NaN ("random");
  *   skipped  with the reason (over budget, unsupported op);
- *   failed   a counterexample (a differing element) or a structural
- *            violation (a live side effect dropped, shapes differ);
+ *   failed   a counterexample (a differing element), a differing cut of
+ *            two terms that are otherwise the same ("cut", docs/proof.md)
+ *            or a structural violation (a live side effect dropped,
+ *            shapes differ);
  *   assumed  a rewrite the pass registered with hilo_rewrite_assume() that
  *            could not be proved (never a failure).
  * Failures are added to the diagnostics as errors naming the pass, the
@@ -34,8 +36,8 @@ typedef struct hilo_check_record {
 	const hilo_instr *before;  /* the replaced value, in the module before the pass */
 	const hilo_instr *after;   /* its replacement, or NULL (removed instructions) */
 	const char *verdict;       /* "proved", "tested", "skipped", "failed", "assumed", "deferred" */
-	const char *method;        /* "term", "tagged", "tagged-terms", "tagged-enum", "random",
-	                            * "dead", "structure" */
+	const char *method;        /* "term", "tagged", "tagged-terms", "tagged-enum", "cut",
+	                            * "random", "dead", "structure" */
 	const char *reason;        /* what the record is, and the method's finding */
 	uint32_t count;            /* identical records folded into this one */
 } hilo_check_record;

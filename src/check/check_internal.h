@@ -5,6 +5,7 @@
  *   terms.c    hash-consed canonical terms and their normalisation
  *   tagged.c   injectively tagged evaluation of data-movement cones
  *   cone_test.c  random testing of a cone on seeded frontier values
+ *   cut.c      judging differing terms at the cuts where they differ
  * docs/proof.md explains why each step is exact.
  */
 #ifndef HILO_CHECK_INTERNAL_H
@@ -73,6 +74,30 @@ static inline bool is_same(const pairctx *P, const hilo_instr *i)
 bool chk_shape_same(const hilo_shape *a, const hilo_shape *b);
 
 /* ---- terms (terms.c) ------------------------------------------------- */
+enum {
+	T_LEAF = HILO_OP_COUNT + 1, /* shared instruction (ah = id) */
+	T_PARAM,                    /* parameter (ah = number) */
+	T_OPAQUE,                   /* value known on one side only (ah = side, id) */
+	T_DUS,                      /* static update: iv = starts */
+	T_CALLKEY,                  /* memo key for an inlined call (never a value) */
+	T_ELIDED,                   /* elided constant (ah = source line, column) */
+};
+
+/* A hash-consed term: (op, value shape, attribute hash, integer
+ * parameters, operand terms, constant value). */
+typedef struct term {
+	int op;
+	uint32_t n;
+	const hilo_shape *shape;
+	uint64_t ah;
+	uint64_t h;
+	tid *ops;
+	const hilo_literal *lit;   /* CONSTANT */
+	int64_t *iv;
+	int niv;
+	const hilo_instr *src;     /* the first instruction that built it (for messages) */
+} term;
+const term *terms_get(const pairctx *P, tid t);
 /* T->a is a child of parent (the after module's arena) */
 termtab *terms_create(hilo_arena *parent);
 void terms_destroy(termtab *T);
@@ -110,6 +135,12 @@ typedef struct cone_result {
 } cone_result;
 void cone_test(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n,
 	uint64_t seed, uint64_t budget, cone_result *r);
+
+/* ---- cuts (cut.c) --------------------------------------------------------- */
+/* Judges differing terms tb (before) and ta (after) at the cuts where they
+ * differ below nodes of the same head: status 0 every cut equal (the terms
+ * are equal), 1 a cut differs (msg: where and why), 2 undecided. */
+void cut_judge(pairctx *P, tid tb, tid ta, cone_result *r);
 
 /* Short description of the frontier of a cone (leaf names), into buf. */
 void cone_frontier(pairctx *P, const hilo_instr *b, const hilo_instr *a, char *buf, size_t cap);

@@ -9,6 +9,7 @@
  * with both values are reported.
  */
 #include "check_internal.h"
+#include "eval/eval_internal.h"
 
 #include <stdlib.h>
 
@@ -238,7 +239,7 @@ static hilo_literal *eval_cone(cone_eval *E, const hilo_instr *root)
 		for (uint32_t k = 0; k < i->noperands; k++)
 			ops[k] = hilo_ptrmap_get(&memo, i->operands[k]);
 		hilo_eval_opts eo = {E->budget};
-		hilo_literal *r = hilo_eval_instr_in(E->sm, i, ops, &eo, &E->used, &E->d);
+		hilo_literal *r = ev_instr_in_elided(E->sm, i, ops, &eo, &E->used, true, E->seed, &E->d);
 		if (!r || !hilo_ptrmap_put(&memo, i, r))
 			goto out;
 		sp--;

@@ -417,6 +417,29 @@ static bool is_assumed(const hilo_run_state *run, const record *r)
 	return false;
 }
 
+/* The whole cone is over the testing budget: judge the terms where they
+ * differ (cut.c), the shallow terms first, then the deep ones. Returns the
+ * verdict (V_SKIPPED with both reasons when undecided). */
+static int judge_cuts(pairctx *P, tid sb, tid sa, tid db, tid da, char *why, size_t cap,
+	const char **method)
+{
+	cone_result c;
+	c.status = 2;
+	snprintf(c.msg, sizeof c.msg, "no terms");
+	if (sb != TID_NONE && sa != TID_NONE && sb != sa)
+		cut_judge(P, sb, sa, &c);
+	if (c.status == 2 && db != TID_NONE && da != TID_NONE && db != da && (db != sb || da != sa))
+		cut_judge(P, db, da, &c);
+	if (c.status == 2) {
+		size_t len = strlen(why);
+		snprintf(why + len, cap - len, "; cuts: %s", c.msg);
+		return V_SKIPPED;
+	}
+	*method = "cut";
+	snprintf(why, cap, "%s", c.msg);
+	return c.status == 0 ? V_PROVED : V_FAILED;
+}
+
 /* Judges one record; returns the verdict. may_defer: the record lives in a
  * called computation, so a counterexample found with free parameters may
  * be impossible in the calling contexts (a pass may specialise a body to
@@ -442,8 +465,9 @@ static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_di
 		verdict = V_FAILED;
 		snprintf(why, sizeof why, "the value's shape changed");
 	} else {
-		tid tb = terms_of(P, 0, r->b, false);
-		tid ta = tb != TID_NONE ? terms_of(P, 1, r->a, false) : TID_NONE;
+		tid sb = terms_of(P, 0, r->b, false);
+		tid sa = sb != TID_NONE ? terms_of(P, 1, r->a, false) : TID_NONE;
+		tid tb = sb, ta = sa;
 		if (tb == TID_NONE || tb != ta) {
 			/* the two sides may cut the frontier at different depths */
 			tb = terms_of(P, 0, r->b, true);
@@ -462,6 +486,8 @@ static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_di
 			cone_test(P, r->b, r->a, v->o.inputs, v->o.seed, v->o.budget, &cr);
 			snprintf(why, sizeof why, "%s", cr.msg);
 			verdict = cr.status == 0 ? V_TESTED : cr.status == 1 ? V_FAILED : V_SKIPPED;
+			if (verdict == V_SKIPPED)
+				verdict = judge_cuts(P, sb, sa, tb, ta, why, sizeof why, &method);
 		}
 	}
 	if (verdict != V_PROVED && verdict != V_TESTED && is_assumed(run, r))

@@ -47,27 +47,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-enum {
-	T_LEAF = HILO_OP_COUNT + 1, /* shared instruction (ah = id) */
-	T_PARAM,                    /* parameter (ah = number) */
-	T_OPAQUE,                   /* value known on one side only (ah = side, id) */
-	T_DUS,                      /* static update: iv = starts */
-	T_CALLKEY,                  /* memo key for an inlined call (never a value) */
-};
 
 enum { FOLD_MAX = 1 << 12, CONST_BY_VALUE_MAX = 1 << 12, MAX_RANK = 64 };
 
-typedef struct term {
-	int op;
-	uint32_t n;
-	const hilo_shape *shape;
-	uint64_t ah;
-	uint64_t h;
-	tid *ops;
-	const hilo_literal *lit;   /* CONSTANT */
-	int64_t *iv;
-	int niv;
-} term;
 
 enum { BLOCK_BITS = 14, BLOCK = 1 << BLOCK_BITS };
 
@@ -261,7 +243,7 @@ static tid mk(pairctx *P, int op, const hilo_shape *shape, uint64_t ah, const ti
 	for (uint32_t k = 0; k < n; k++)
 		if (ops[k] == TID_NONE)
 			return TID_NONE;
-	term t = {op, n, shape, ah, 0, (tid *)ops, lit, (int64_t *)iv, niv};
+	term t = {op, n, shape, ah, 0, (tid *)ops, lit, (int64_t *)iv, niv, NULL};
 	uint64_t h = hcomb((uint64_t)op, ah);
 	h = shape_hash(h, shape);
 	for (uint32_t k = 0; k < n; k++)
@@ -319,9 +301,14 @@ static tid mk(pairctx *P, int op, const hilo_shape *shape, uint64_t ah, const ti
 	return id;
 }
 
-static const term *TT(pairctx *P, tid t)
+static const term *TT(const pairctx *P, tid t)
 {
 	return &P->T->blocks[t >> BLOCK_BITS][t & (BLOCK - 1)];
+}
+
+const term *terms_get(const pairctx *P, tid t)
+{
+	return TT(P, t);
 }
 
 static hilo_shape *new_shape(pairctx *P, hilo_ptype type, int rank, const int64_t *dims)
@@ -1073,6 +1060,41 @@ static bool const_starts(pairctx *P, const hilo_instr *i, const tid *ops, uint32
 	return false;
 }
 
+/* A conditional whose selector is not a constant: (selector, the value of
+ * each branch inlined on its operand), branch k being the one the
+ * evaluator takes for index k (a pred selector: true -> 0, false -> 1; an
+ * index out of range -> the last). That is the definition, so equal
+ * selectors and equal branch values give equal results. TID_NONE when a
+ * branch does not inline (the conditional is then uninterpreted). */
+static tid cond_term(pairctx *P, bctx *x, const hilo_instr *i, const tid *ops)
+{
+	uint32_t n = i->noperands;
+	const hilo_comp *br[64];
+	uint32_t nb = 0;
+	hilo_attr *bc = hilo_instr_attr(i, "branch_computations");
+	if (bc && bc->kind == HILO_ATTR_COMPS && bc->n > 0 && bc->n < 64 &&
+	    bc->v.i >= 0 && bc->v.i + bc->n <= (int64_t)i->ncalled && (int64_t)n == bc->n + 1) {
+		for (int k = 0; k < bc->n; k++)
+			br[nb++] = i->called[bc->v.i + k];
+	} else if (n == 3) {
+		br[0] = hilo_instr_get_comp(i, "true_computation");
+		br[1] = hilo_instr_get_comp(i, "false_computation");
+		nb = 2;
+		if (!br[0] || !br[1])
+			return TID_NONE;
+	} else {
+		return TID_NONE;
+	}
+	tid vals[65];
+	vals[0] = ops[0];
+	for (uint32_t k = 0; k < nb; k++) {
+		vals[1 + k] = inline_comp(P, x->sk, br[k], &ops[1 + k], 1, 1);
+		if (vals[1 + k] == TID_NONE || !chk_shape_same(TT(P, vals[1 + k])->shape, i->shape))
+			return TID_NONE;
+	}
+	return mk(P, HILO_OP_CONDITIONAL, i->shape, 0xc0d0 + nb, vals, nb + 1, NULL, NULL, 0);
+}
+
 /* The normalised term of i given its operands' terms. */
 static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 {
@@ -1080,6 +1102,12 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	const hilo_shape *shape = i->shape;
 	switch (i->op) {
 	case HILO_OP_CONSTANT:
+		if (i->literal && i->literal->elided && i->line > 0)
+			/* an elided constant ({...}): its value is unknown, and no
+			 * pass can make another one; clones (an unrolled body's) keep
+			 * the source position, so it names the value */
+			return mk(P, T_ELIDED, shape, ((uint64_t)(uint32_t)i->line << 32) | (uint32_t)i->col,
+				NULL, 0, NULL, NULL, 0);
 		if (!i->literal || i->literal->elided)
 			return mk(P, T_OPAQUE, shape, ((uint64_t)x->sk << 32) | i->id, NULL, 0, NULL, NULL, 0);
 		if (hilo_shape_elements(shape) > CONST_BY_VALUE_MAX) {
@@ -1147,6 +1175,11 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 			}
 			if (br)
 				return inline_comp(P, x->sk, br, &ops[1 + v], 1, 1);
+		}
+		if (n >= 2) {
+			tid t = cond_term(P, x, i, ops);
+			if (t != TID_NONE)
+				return t;
 		}
 		break;
 	}
@@ -1344,7 +1377,15 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 			return res;
 		}
 	}
-	return mk(P, i->op, shape, ah, ops, n, NULL, NULL, 0);
+	/* a transpose keeps its permutation (the cut judge maps indices) */
+	const int64_t *piv = NULL;
+	int pn = 0;
+	if (i->op == HILO_OP_TRANSPOSE && n == 1) {
+		piv = hilo_instr_get_ints(i, "dimensions", &pn);
+		if (!piv || pn != r)
+			piv = NULL, pn = 0;
+	}
+	return mk(P, i->op, shape, ah, ops, n, NULL, piv, pn);
 }
 
 /* Leaves at the top level of a record's computation. */
@@ -1385,6 +1426,9 @@ static tid build(pairctx *P, bctx *x, const hilo_instr *root)
 			if (l != TID_NONE - 1) {
 				if (l == TID_NONE || !hilo_ptrmap_put(&x->memo, i, (void *)(uintptr_t)(l + 1)))
 					goto out;
+				term *lt = &P->T->blocks[l >> BLOCK_BITS][l & (BLOCK - 1)];
+				if (!lt->src)
+					lt->src = i;
 				sp--;
 				continue;
 			}
@@ -1418,6 +1462,9 @@ static tid build(pairctx *P, bctx *x, const hilo_instr *root)
 		tid t = norm(P, x, i, ops);
 		if (t == TID_NONE || !hilo_ptrmap_put(&x->memo, i, (void *)(uintptr_t)(t + 1)))
 			goto out;
+		term *tt = &P->T->blocks[t >> BLOCK_BITS][t & (BLOCK - 1)];
+		if (!tt->src)
+			tt->src = i;
 		sp--;
 	}
 	got = hilo_ptrmap_get(&x->memo, root);

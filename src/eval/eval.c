@@ -536,6 +536,16 @@ hilo_literal *ev_instr(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 	case HILO_OP_CONSTANT:
 		if (!i->literal)
 			return ev_err(e, i, "constant without a value");
+		if (i->literal->elided && e->elided_random && i->line > 0) {
+			/* unknown values, the same for every copy of the source
+			 * constant (clones keep its position) */
+			int64_t n = hilo_shape_elements(i->shape);
+			if (n < 0 || !ev_charge(e, i, (uint64_t)n) || !(r = ev_lit_new(e, i, i->shape)))
+				return NULL;
+			hilo_literal_fill_random(r, e->elided_seed, 0x4000000000000000ull |
+				((uint64_t)(uint32_t)i->line << 24) | ((uint32_t)i->col & 0xffffffu));
+			return r;
+		}
 		if (i->literal->elided)
 			return ev_err(e, i, "constant values are elided ({...}); cannot evaluate");
 		if (!lit_fits(i->literal, i->shape))
@@ -698,9 +708,18 @@ static hilo_literal *eval_instr(hilo_module *m, const hilo_instr *i,
 static hilo_literal *eval_instr_in(hilo_module *m, const hilo_instr *i,
 	hilo_literal *const *operands, const hilo_eval_opts *o, uint64_t *used, hilo_diags *d)
 {
+	return ev_instr_in_elided(m, i, operands, o, used, false, 0, d);
+}
+
+hilo_literal *ev_instr_in_elided(hilo_module *m, const hilo_instr *i,
+	hilo_literal *const *operands, const hilo_eval_opts *o, uint64_t *used, bool elided_random,
+	uint64_t elided_seed, hilo_diags *d)
+{
 	ev_top t;
 	top_init(&t, m, m->arena, d, o ? o->budget : 0);
 	t.e.used = used ? *used : 0;
+	t.e.elided_random = elided_random;
+	t.e.elided_seed = elided_seed;
 	hilo_literal *r = NULL;
 	bool ok = true;
 	for (uint32_t k = 0; ok && k < i->noperands; k++)

@@ -26,7 +26,18 @@ typedef struct ev {
 	int depth;            /* computation nesting, bounded */
 	bool failed;          /* a diagnostic was added */
 	bool allow_opaque;    /* hash uninterpreted ops (not when folding) */
+	bool elided_random;   /* elided constants take seeded values (ev_instr_in_elided) */
+	uint64_t elided_seed;
 } ev;
+
+/* hilo_eval_instr_in, except (elided_random) that an elided constant
+ * ({...}) with a source position takes seeded random values keyed by that
+ * position instead of failing: the rewrite validator's cone tests (the
+ * same unknown constant has the same value on both sides of a rewrite;
+ * clones keep the source position). */
+hilo_literal *ev_instr_in_elided(hilo_module *m, const hilo_instr *i,
+	hilo_literal *const *operands, const hilo_eval_opts *o, uint64_t *used, bool elided_random,
+	uint64_t elided_seed, hilo_diags *d);
 
 #define EV_MAX_DEPTH 200
 #define EV_MAX_BYTES ((size_t)1 << 31) /* largest single literal */
