@@ -139,8 +139,11 @@ void cone_test(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n,
 /* ---- cuts (cut.c) --------------------------------------------------------- */
 /* Judges differing terms tb (before) and ta (after) at the cuts where they
  * differ below nodes of the same head: status 0 every cut equal (the terms
- * are equal), 1 a cut differs (msg: where and why), 2 undecided. */
-void cut_judge(pairctx *P, tid tb, tid ta, cone_result *r);
+ * are equal), 1 a cut differs (msg: where and why), 2 undecided. deep: the
+ * terms' leaves are parameters (free variables, so a cut reading different
+ * elements of them differs); otherwise shared-instruction leaves, which may
+ * be related: only equality is decided. */
+void cut_judge(pairctx *P, tid tb, tid ta, bool deep, cone_result *r);
 
 /* Short description of the frontier of a cone (leaf names), into buf. */
 void cone_frontier(pairctx *P, const hilo_instr *b, const hilo_instr *a, char *buf, size_t cap);

@@ -33,10 +33,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { CUT_MAX_PAIRS = 256, CUT_MAX_NODES = 1 << 20, CUT_SCAN_MAX = 1 << 24 };
+enum { CUT_MAX_NODES = 1 << 20, CUT_SCAN_MAX = 1 << 24 };
 
 typedef struct cutctx {
 	pairctx *P;
+	bool deep;            /* leaves are parameters: free */
 	hilo_ptrmap seen;     /* (b << 32 | a) + 1 -> 1 */
 	tid *st;              /* pair stack */
 	uint32_t sp, cap;
@@ -58,12 +59,16 @@ static void src_pos(char *buf, size_t cap, const term *t)
 		buf[0] = 0;
 }
 
-static bool is_commutative_op(int op)
+/* The operations terms.c orders by operand (float maximum/minimum are not
+ * commutative under the evaluator: signed zeros). */
+static bool is_commutative_op(const term *X)
 {
-	switch (op) {
-	case HILO_OP_ADD: case HILO_OP_MULTIPLY: case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
-	case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR:
+	switch (X->op) {
+	case HILO_OP_ADD: case HILO_OP_MULTIPLY: case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR:
 		return true;
+	case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
+		return X->shape->type != HILO_T_TUPLE && !hilo_ptype_is_float(X->shape->type) &&
+		       !hilo_ptype_is_complex(X->shape->type);
 	default:
 		return false;
 	}
@@ -371,8 +376,8 @@ static void pval_str(const pairctx *P, const pval *v, hilo_ptype t, char *buf, s
 /* Two data-movement terms of the same shape, element by element (every
  * element when there are at most 4096, else 64 spread samples): 0 equal
  * (every element from the same source), 1 differ (msg), 2 cannot tell. */
-static int judge_points(pairctx *P, const term *X, tid tx, const term *Y, tid ty, char *msg,
-	size_t cap)
+static int judge_points(pairctx *P, const term *X, tid tx, const term *Y, tid ty, bool deep,
+	char *msg, size_t cap)
 {
 	const hilo_shape *s = X->shape;
 	if (s->type == HILO_T_TUPLE || s->rank > MAXR || !chk_shape_same(s, Y->shape))
@@ -400,6 +405,13 @@ static int judge_points(pairctx *P, const term *X, tid tx, const term *Y, tid ty
 			: !vx.leaf && !vy.leaf ? elem_same(s->type, vx.data, vx.k, vy.data, vy.k, eb) : false;
 		if (same)
 			continue;
+		bool shared_leaf = (vx.leaf && terms_get(P, vx.t)->op == T_LEAF) ||
+		                   (vy.leaf && terms_get(P, vy.t)->op == T_LEAF);
+		if ((vx.leaf || vy.leaf) && (!deep || shared_leaf)) {
+			/* shared leaves may be related: no counterexample */
+			unknown = true;
+			continue;
+		}
 		char se[96], dx[160], dy[160], px[32], py[32];
 		idx_str(se, sizeof se, e, s->rank);
 		pval_str(P, &vx, s->type, dx, sizeof dx);
@@ -414,12 +426,13 @@ static int judge_points(pairctx *P, const term *X, tid tx, const term *Y, tid ty
 	return all && !unknown ? 0 : 2;
 }
 
-void cut_judge(pairctx *P, tid tb, tid ta, cone_result *r)
+void cut_judge(pairctx *P, tid tb, tid ta, bool deep, cone_result *r)
 {
 	memset(r, 0, sizeof *r);
 	cutctx C;
 	memset(&C, 0, sizeof C);
 	C.P = P;
+	C.deep = deep;
 	hilo_ptrmap_init(&C.seen);
 	bool ok = push(&C, tb, ta);
 	uint32_t ncuts = 0;
@@ -433,7 +446,7 @@ void cut_judge(pairctx *P, tid tb, tid ta, cone_result *r)
 		}
 		if (head_same(P, X, Y)) {
 			bool paired = false;
-			if (X->n == 2 && is_commutative_op(X->op)) {
+			if (X->n == 2 && is_commutative_op(X)) {
 				/* the other operand is the same term on the other slot */
 				if (X->ops[0] == Y->ops[1] && X->ops[1] != Y->ops[1]) {
 					ok = push(&C, X->ops[1], Y->ops[0]);
@@ -447,15 +460,12 @@ void cut_judge(pairctx *P, tid tb, tid ta, cone_result *r)
 				ok = push(&C, X->ops[k], Y->ops[k]);
 			continue;
 		}
-		/* a cut */
-		if (++ncuts > CUT_MAX_PAIRS) {
-			ok = false;
-			break;
-		}
+		/* a cut: every one is looked at (one that differs decides) */
+		ncuts++;
 		char msg[700];
 		int s = chk_shape_same(X->shape, Y->shape) ? judge_consts(P, X, Y, msg, sizeof msg) : 2;
 		if (s == 2 && chk_shape_same(X->shape, Y->shape))
-			s = judge_points(P, X, b, Y, a, msg, sizeof msg);
+			s = judge_points(P, X, b, Y, a, C.deep, msg, sizeof msg);
 		if (s == 1) {
 			snprintf(r->msg, sizeof r->msg, "%s (the rest of the cone is the same on both sides)",
 				msg);
@@ -473,8 +483,8 @@ void cut_judge(pairctx *P, tid tb, tid ta, cone_result *r)
 	if (status != 1) {
 		if (!ok) {
 			status = 2;
-			snprintf(r->msg, sizeof r->msg, "the terms differ at more than %d cuts",
-				CUT_MAX_PAIRS);
+			snprintf(r->msg, sizeof r->msg, "the terms differ at %u cuts or more (stopped after "
+				"%u node pairs)", ncuts, C.nodes);
 		} else if (C.undecided) {
 			status = 2;
 			snprintf(r->msg, sizeof r->msg, "the terms differ at %u cut%s, %d undecided (first: %s)",

@@ -418,18 +418,25 @@ static bool is_assumed(const hilo_run_state *run, const record *r)
 }
 
 /* The whole cone is over the testing budget: judge the terms where they
- * differ (cut.c), the shallow terms first, then the deep ones. Returns the
- * verdict (V_SKIPPED with both reasons when undecided). */
+ * differ (cut.c). The deep terms first (their leaves are the computation's
+ * parameters: free variables), then the shallow ones, whose leaves are
+ * shared instructions that may be related (two of them may be equal, one
+ * may repeat a value): there only a proof counts. Returns the verdict
+ * (V_SKIPPED with both reasons when undecided). */
 static int judge_cuts(pairctx *P, tid sb, tid sa, tid db, tid da, char *why, size_t cap,
 	const char **method)
 {
 	cone_result c;
 	c.status = 2;
 	snprintf(c.msg, sizeof c.msg, "no terms");
-	if (sb != TID_NONE && sa != TID_NONE && sb != sa)
-		cut_judge(P, sb, sa, &c);
-	if (c.status == 2 && db != TID_NONE && da != TID_NONE && db != da && (db != sb || da != sa))
-		cut_judge(P, db, da, &c);
+	if (db != TID_NONE && da != TID_NONE && db != da)
+		cut_judge(P, db, da, true, &c);
+	if (c.status == 2 && sb != TID_NONE && sa != TID_NONE && sb != sa && (db != sb || da != sa)) {
+		cone_result s;
+		cut_judge(P, sb, sa, false, &s);
+		if (s.status == 0)
+			c = s;
+	}
 	if (c.status == 2) {
 		size_t len = strlen(why);
 		snprintf(why + len, cap - len, "; cuts: %s", c.msg);

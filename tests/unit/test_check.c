@@ -34,7 +34,8 @@ typedef void (*rewrite_fn)(hilo_module *m, hilo_pass_ctx *ctx);
 
 /* Runs the rewrite on a clone and validates; returns the summary and
  * whether an error diagnostic mentions the pass. */
-static hilo_validate_summary judge(const char *text, rewrite_fn fn, bool *named, hilo_run_state *run)
+static hilo_validate_summary judge_b(const char *text, rewrite_fn fn, bool *named,
+	hilo_run_state *run, uint64_t budget, const char *want_in_error)
 {
 	hilo_validate_summary s;
 	memset(&s, 0, sizeof s);
@@ -48,19 +49,27 @@ static hilo_validate_summary judge(const char *text, rewrite_fn fn, bool *named,
 	hilo_diags d;
 	hilo_diags_init(&d);
 	CHECK(hilo_verify(after, "t.hlo", &d));
-	hilo_validate_opts o = {.inputs = 3, .seed = 1};
+	hilo_validate_opts o = {.inputs = 3, .seed = 1, .budget = budget};
 	hilo_validator *v = hilo_validator_create(&o);
 	CHECK(hilo_validate_pass(v, before, after, "unit-pass", run, &d, NULL));
 	hilo_validator_summary(v, &s);
 	*named = false;
 	for (size_t k = 0; k < d.n; k++)
-		if (d.items[k].sev == HILO_SEV_ERROR && strstr(d.items[k].msg, "pass 'unit-pass'"))
+		if (d.items[k].sev == HILO_SEV_ERROR && strstr(d.items[k].msg, "pass 'unit-pass'") &&
+		    (!want_in_error || strstr(d.items[k].msg, want_in_error)))
 			*named = true;
+	if (getenv("TEST_CHECK_DEBUG"))
+		hilo_diags_print(stderr, &d);
 	hilo_validator_destroy(v);
 	hilo_diags_free(&d);
 	hilo_module_destroy(before);
 	hilo_module_destroy(after);
 	return s;
+}
+
+static hilo_validate_summary judge(const char *text, rewrite_fn fn, bool *named, hilo_run_state *run)
+{
+	return judge_b(text, fn, named, run, 0, NULL);
 }
 
 static const char *dus_text =
@@ -159,6 +168,56 @@ static void misc_new_root(hilo_module *m, hilo_pass_ctx *ctx)
 	hilo_comp_set_root(m->entry, n);
 }
 
+/* float maximum/minimum are not commutative (signed zeros: the evaluator
+ * returns the lhs on a tie), integer ones are; a cone over the budget with
+ * a wrong window is failed at its cut */
+static const char *cut_text =
+	"HloModule m\n"
+	"ENTRY main {\n"
+	"  x = f32[8,16] parameter(0)\n"
+	"  y = f32[8,16] parameter(1)\n"
+	"  i = s32[8,16] parameter(2)\n"
+	"  j = s32[8,16] parameter(3)\n"
+	"  mxy = f32[8,16] maximum(x, y)\n"
+	"  myx = f32[8,16] maximum(y, x)\n"
+	"  nij = s32[8,16] minimum(i, j)\n"
+	"  nji = s32[8,16] minimum(j, i)\n"
+	"  s0 = f32[1,16] slice(x), slice={[0:1], [0:16]}\n"
+	"  s1 = f32[1,16] slice(x), slice={[1:2], [0:16]}\n"
+	"  e0 = f32[1,16] exponential(s0)\n"
+	"  e1 = f32[1,16] exponential(s1)\n"
+	"  r0 = f32[16] reshape(e0)\n"
+	"  r1 = f32[16] reshape(e1)\n"
+	"  t0 = f32[16,1] reshape(s0)\n"
+	"  tt = f32[1,16] transpose(t0), dimensions={1,0}\n"
+	"  et = f32[1,16] exponential(tt)\n"
+	"  ROOT r = (f32[8,16], s32[8,16], f32[16], f32[1,16]) tuple(mxy, nij, r0, e0)\n"
+	"}\n";
+
+static void cut_swap_fmax(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "myx"));
+}
+
+static void cut_swap_imin(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr_set_operand(m, find(m, "r"), 1, find(m, "nji"));
+}
+
+static void cut_wrong_window(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr_set_operand(m, find(m, "r"), 2, find(m, "r1"));
+}
+
+static void cut_same_elements(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr_set_operand(m, find(m, "r"), 3, find(m, "et"));
+}
+
 int main(void)
 {
 	bool named;
@@ -198,5 +257,25 @@ int main(void)
 	s = judge(misc_text, misc_new_root, &named, NULL);
 	CHECK_EQ_I64(s.rewrites, 1); /* the root record (the old root stays, unused) */
 	CHECK_EQ_I64(s.proved, 1);
+
+	s = judge(cut_text, cut_swap_fmax, &named, NULL);
+	CHECK_EQ_I64(s.rewrites, 1);
+	CHECK_EQ_I64(s.proved, 0);
+	s = judge(cut_text, cut_swap_imin, &named, NULL);
+	CHECK_EQ_I64(s.proved, 1);
+	/* within the budget the whole cone is tested; over it, judged at the cut */
+	s = judge(cut_text, cut_wrong_window, &named, NULL);
+	CHECK_EQ_I64(s.failed, 1);
+	CHECK(named);
+	s = judge_b(cut_text, cut_wrong_window, &named, NULL, 20, "method cut: element [0,0]");
+	CHECK_EQ_I64(s.failed, 1);
+	CHECK_EQ_I64(s.skipped, 0);
+	CHECK(named);
+	/* the transpose of a reshape reads the same elements: terms differ,
+	 * every element's source is equal at the cut */
+	s = judge_b(cut_text, cut_same_elements, &named, NULL, 20, NULL);
+	CHECK_EQ_I64(s.rewrites, 1);
+	CHECK_EQ_I64(s.proved, 1);
+	CHECK_EQ_I64(s.failed, 0);
 	return CHECK_DONE();
 }
