@@ -331,6 +331,132 @@ static void body_block(vctx *v, const pto_block *b)
 	v->count = sadd(v->count, (batchable + 15) / 16);
 }
 
+/* ---- packed allocation arenas (GB027) ---------------------------------- */
+
+typedef struct arena_chk {
+	vctx *v;
+	const char *name;
+	int64_t ext[8];
+	size_t rank;
+	int64_t (*win)[2][8]; /* per view: offsets, extents */
+	size_t nwin, capwin, views, refs;
+} arena_chk;
+
+static size_t count_refs(const pto_expr *e, const char *name)
+{
+	if (!e)
+		return 0;
+	if (e->kind == PTO_E_NAME)
+		return e->name == name;
+	if (e->kind == PTO_E_ATTR)
+		return 0;
+	size_t n = count_refs(e->base, name) + count_refs(e->rhs, name);
+	for (size_t i = 0; i < e->nitems; i++)
+		n += count_refs(e->items[i], name);
+	for (size_t i = 0; i < e->nkw; i++)
+		n += count_refs(e->kwvals[i], name);
+	return n;
+}
+
+static bool literal_list(const pto_expr *l, int64_t *out, size_t rank)
+{
+	if (!l || l->kind != PTO_E_LIST || l->nitems != rank)
+		return false;
+	for (size_t i = 0; i < rank; i++)
+		if (!pto_const_int(l->items[i], &out[i]))
+			return false;
+	return true;
+}
+
+static void arena_block(arena_chk *a, const pto_block *b)
+{
+	vctx *v = a->v;
+	for (size_t i = 0; i < b->n; i++) {
+		const pto_stmt *s = b->stmts[i];
+		a->refs += count_refs(s->target, a->name) + count_refs(s->value, a->name);
+		pto_call cl;
+		if (s->kind == PTO_S_ASSIGN && pto_call_decode(v->p, s->value, &cl) &&
+		    pto_call_is_op(&cl, "tensor.slice") && cl.nargs == 3 && cl.args[0]->kind == PTO_E_NAME &&
+		    cl.args[0]->name == a->name) {
+			a->views++;
+			int64_t off[8], ext[8];
+			bool ok = literal_list(cl.args[1], ext, a->rank) && literal_list(cl.args[2], off, a->rank);
+			for (size_t d = 0; ok && d < a->rank; d++)
+				ok = off[d] >= 0 && ext[d] > 0 && ext[d] <= a->ext[d] && off[d] <= a->ext[d] - ext[d];
+			if (!ok) {
+				REPORT(v, s->line, s->col, "GB027", "Graph function '%s' takes a view of packed allocation "
+					"arena '%s' that is not a literal window inside it. Each packed allocation is a "
+					"fixed, in-bounds window of the arena.", v->f->name, a->name);
+			} else {
+				for (size_t w = 0; w < a->nwin; w++) {
+					bool overlap = true;
+					for (size_t d = 0; d < a->rank && overlap; d++)
+						overlap = off[d] < a->win[w][0][d] + a->win[w][1][d] &&
+							a->win[w][0][d] < off[d] + ext[d];
+					if (overlap) {
+						REPORT(v, s->line, s->col, "GB027", "Graph function '%s' takes overlapping "
+							"views of packed allocation arena '%s'. Packed allocations were distinct "
+							"buffers, so their windows must be disjoint.", v->f->name, a->name);
+						break;
+					}
+				}
+				if (a->nwin == a->capwin) {
+					size_t nc = a->capwin ? a->capwin * 2 : 8;
+					a->win = hilo_arena_grow(v->p->arena, a->win, a->nwin, nc, sizeof *a->win);
+					if (!a->win)
+						HILO_PANIC("out of memory");
+					a->capwin = nc;
+				}
+				memcpy(a->win[a->nwin][0], off, sizeof off);
+				memcpy(a->win[a->nwin][1], ext, sizeof ext);
+				a->nwin++;
+			}
+		}
+		arena_block(a, &s->body);
+		arena_block(a, &s->orelse);
+	}
+}
+
+/* A parameter named `<graph>__arena<N>` is the call-site buffer the pass
+ * packed hoisted allocations into: it is read only through literal,
+ * in-bounds, pairwise disjoint pl.tensor.slice windows, each the whole
+ * value of an assignment (the allocation it replaced). */
+static void verify_arenas(vctx *v)
+{
+	pto_func *f = v->f;
+	size_t fl = strlen(f->name);
+	for (size_t i = 0; i < f->nparams; i++) {
+		const char *n = f->params[i].name;
+		if (strncmp(n, f->name, fl) || strncmp(n + fl, "__arena", 7))
+			continue;
+		const char *q = n + fl + 7;
+		if (!*q || strspn(q, "0123456789") != strlen(q))
+			continue;
+		arena_chk a;
+		memset(&a, 0, sizeof a);
+		a.v = v;
+		a.name = n;
+		size_t rank = 0;
+		pto_expr *const *shape = pto_type_shape(pto_type_unwrap(f->params[i].ann, NULL), &rank);
+		bool ok = shape && rank >= 1 && rank <= 8;
+		for (size_t d = 0; ok && d < rank; d++)
+			ok = pto_const_int(shape[d], &a.ext[d]) && a.ext[d] > 0;
+		int line = f->params[i].line ? f->params[i].line : f->line;
+		int col = f->params[i].line ? f->params[i].col : f->col;
+		if (!ok) {
+			REPORT(v, line, col, "GB027", "Graph function '%s' takes packed allocation arena '%s' "
+				"without a literal shape.", f->name, n);
+			continue;
+		}
+		a.rank = rank;
+		arena_block(&a, &f->body);
+		if (a.refs != a.views)
+			REPORT(v, line, col, "GB027", "Graph function '%s' uses packed allocation arena '%s' other "
+				"than through its views. The region may only address the windows of the allocations "
+				"packed into it.", f->name, n);
+	}
+}
+
 static void verify_graph(vctx *v)
 {
 	pto_func *f = v->f;
@@ -461,6 +587,7 @@ int hilo_pto_verify_graph_boundary(const hilo_pto_program *cp, hilo_diags *d)
 		if (v.f->type == PTO_FT_GRAPH) {
 			pto_inv_init(&v.inv, &v.c);
 			verify_graph(&v);
+			verify_arenas(&v);
 		}
 		ref_block(&v, &v.f->body);
 		errors += v.errors + lg_check_host_control(p, v.f, d, true);
