@@ -25,7 +25,7 @@ static const char *known_passes[] = { "legalize-graph-boundary", "verify-graph-b
 
 #define USAGE \
 	"usage: pto-opt [INPUT|-] [-o OUT] [--passes=P1,P2,...] [--runtime=RT] [--no-verify]\n" \
-	"               [--slot-loop-allocations] [--list-passes]\n"
+	"               [--slot-loop-allocations] [--hoist-scalar-shaped-allocations] [--list-passes]\n"
 
 static void help(void)
 {
@@ -37,17 +37,21 @@ static void help(void)
 		"  --slot-loop-allocations\n"
 		"                  beyond PyPTO: an allocation in a constant-trip loop becomes a slot\n"
 		"                  of one call-site buffer instead of staying in the region\n"
+		"  --hoist-scalar-shaped-allocations\n"
+		"                  beyond PyPTO: an allocation whose shape reads boundary scalars is\n"
+		"                  created at the call site, which computes the shape, instead of GB010\n"
 		"  --list-passes   print the known passes\n"
 		"exit status: 0 ok, 1 bad input or rejected program, 2 usage error, 3 internal error\n",
 		stdout);
 }
 
-enum { O_PASSES = CLI_LONG, O_RUNTIME, O_SLOT, O_NO_VERIFY, O_LIST_PASSES, O_VERSION };
+enum { O_PASSES = CLI_LONG, O_RUNTIME, O_SLOT, O_SCALAR_SHAPES, O_NO_VERIFY, O_LIST_PASSES, O_VERSION };
 
 static const struct option long_options[] = {
 	{"passes", required_argument, NULL, O_PASSES},
 	{"runtime", required_argument, NULL, O_RUNTIME},
 	{"slot-loop-allocations", no_argument, NULL, O_SLOT},
+	{"hoist-scalar-shaped-allocations", no_argument, NULL, O_SCALAR_SHAPES},
 	{"no-verify", no_argument, NULL, O_NO_VERIFY},
 	{"list-passes", no_argument, NULL, O_LIST_PASSES},
 	{"help", no_argument, NULL, 'h'},
@@ -92,6 +96,9 @@ int main(int argc, char **argv)
 			break;
 		case O_SLOT:
 			flags |= HILO_PTO_SLOT_LOOP_ALLOCATIONS;
+			break;
+		case O_SCALAR_SHAPES:
+			flags |= HILO_PTO_HOIST_SCALAR_SHAPED_ALLOCATIONS;
 			break;
 		case O_NO_VERIFY:
 			verify_after = false;

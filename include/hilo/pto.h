@@ -44,6 +44,10 @@ enum {
 	/* a tensor.create in a constant-trip loop becomes a view of one slot of
 	 * a call-site buffer (trip count x the allocation) */
 	HILO_PTO_SLOT_LOOP_ALLOCATIONS = 1u << 0,
+	/* a top-level tensor.create whose shape reads boundary scalars (or
+	 * values derived from them) is hoisted to the call site, which computes
+	 * the shape, instead of being rejected with GB010 */
+	HILO_PTO_HOIST_SCALAR_SHAPED_ALLOCATIONS = 1u << 1,
 };
 HILO_API int hilo_pto_legalize_graph_boundary_ex(hilo_pto_program *p, hilo_pto_runtime rt,
 	unsigned flags, hilo_diags *diags);

@@ -109,6 +109,7 @@ typedef struct coll {
 	bool failed;
 	bool allow_dim;       /* derivable() admits pl.tensor.dim of a boundary tensor */
 	bool slots;           /* HILO_PTO_SLOT_LOOP_ALLOCATIONS */
+	bool scalar_shapes;   /* HILO_PTO_HOIST_SCALAR_SHAPED_ALLOCATIONS */
 	int loop_depth;
 	pto_stmt *loop;       /* innermost enclosing for statement */
 	size_t next_def;
@@ -365,6 +366,51 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 	push_hoist(k, &k->creates_l, pname, big, bann);
 }
 
+/* Every extent of the list (a literal, or with
+ * HILO_PTO_HOIST_SCALAR_SHAPED_ALLOCATIONS one the call site computes);
+ * false when some is neither. */
+static bool extents_at_site(coll *k, pto_expr *const *ext, size_t n, bool *literal)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (pto_is_literal(ext[i]))
+			continue;
+		*literal = false;
+		k->allow_dim = true;
+		bool d = derivable(k, ext[i]);
+		k->allow_dim = false;
+		if (!d)
+			return false;
+	}
+	return true;
+}
+
+/* A top-level allocation's shape. Literal: Step C as in PyPTO. Otherwise
+ * (only reached with HILO_PTO_HOIST_SCALAR_SHAPED_ALLOCATIONS; Step D part
+ * 1 rejects it before) it is hoisted when the call site can compute every
+ * extent of the create and of its annotation - boundary scalars, values
+ * derived from them, extents of tensors the call site names - and
+ * rejected (GB010) when one reads something only the region has. */
+static bool shape_at_site(coll *k, const pto_stmt *s, const pto_call *cl)
+{
+	bool literal = true, ok = cl->nargs && cl->args[0]->kind == PTO_E_LIST &&
+		extents_at_site(k, cl->args[0]->items, cl->args[0]->nitems, &literal);
+	size_t an = 0;
+	pto_expr *const *ashape = s->ann ? pto_type_shape(s->ann, &an) : NULL;
+	if (ok && ashape)
+		ok = extents_at_site(k, ashape, an, &literal);
+	if (ok || !k->scalar_shapes)
+		return true;
+	pto_error(k->p, k->d, cl->e->line, cl->e->col, "GB010",
+		"Graph function '%s' allocates '%s' with a shape the call site cannot compute: an extent "
+		"reads a value only the region has (a tensor read, a task result, a loop variable). "
+		"Recording copies the shape into the node and replay never re-runs the body, so a later "
+		"call with a different extent would reuse the first call's buffer. Build the shape from "
+		"the Graph's scalar parameters and constants, or allocate it in the caller.",
+		k->c->f->name, s->target->name);
+	k->failed = true;
+	return false;
+}
+
 static void visit_assign(coll *k, pto_stmt *s)
 {
 	if (s->target->kind != PTO_E_NAME)
@@ -441,6 +487,8 @@ static void visit_assign(coll *k, pto_stmt *s)
 			return;
 		}
 		if (k->loop_depth == 0 && pto_call_is_op(&cl, "tensor.create")) {
+			if (!shape_at_site(k, s, &cl))
+				return;
 			pto_map_put(&k->root, var, (void *)var);
 			pto_map_put(&k->created, var, (void *)1);
 			set_def(k, var);
@@ -916,6 +964,7 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flag
 	k.c = &c;
 	k.d = d;
 	k.slots = (flags & HILO_PTO_SLOT_LOOP_ALLOCATIONS) != 0;
+	k.scalar_shapes = (flags & HILO_PTO_HOIST_SCALAR_SHAPED_ALLOCATIONS) != 0;
 	pto_inv_init(&k.inv, &c);
 	pto_map *maps[] = { &k.scalar_params, &k.tensor_params, &k.derived, &k.passthrough, &k.root,
 		&k.in_place, &k.created, &k.tuple_result, &k.tuple_lit, &k.slot_view };
@@ -1115,7 +1164,9 @@ static void extend_signature(hilo_pto_program *p, const plan *pl)
 {
 	for (size_t i = 0; i < pl->hoisted.n; i++) {
 		const hoist *h = &((hoist *)pl->hoisted.data)[i];
-		pto_func_add_param(p, pl->f, h->name, wrap_dir(p, h->ann, h->dir));
+		pto_expr *ann = wrap_dir(p, h->ann, h->dir);
+		rename_expr(ann, &pl->repl); /* a shape may read a renamed alias */
+		pto_func_add_param(p, pl->f, h->name, ann);
 	}
 }
 
@@ -1388,7 +1439,7 @@ int hilo_pto_legalize_graph_boundary_ex(hilo_pto_program *p, hilo_pto_runtime rt
 		pto_func *f = p->funcs[i];
 		if (f->type != PTO_FT_GRAPH)
 			continue;
-		if (!lg_check_signature(p, f, d) || !lg_check_alloc(p, f, d) || !lg_check_launch_spec(p, f, d) ||
+		if (!lg_check_signature(p, f, d) || !lg_check_alloc(p, f, flags, d) || !lg_check_launch_spec(p, f, d) ||
 		    !lg_check_nested(p, f, d) || !lg_check_task_arity(p, f, d) || !lg_check_returns(p, f, d))
 			return -1;
 	}

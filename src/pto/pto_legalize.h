@@ -8,7 +8,7 @@
 #include "pto/pto_sema.h"
 
 bool lg_check_signature(hilo_pto_program *p, pto_func *f, hilo_diags *d);
-bool lg_check_alloc(hilo_pto_program *p, pto_func *f, hilo_diags *d);
+bool lg_check_alloc(hilo_pto_program *p, pto_func *f, unsigned flags, hilo_diags *d);
 bool lg_check_launch_spec(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 bool lg_check_nested(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 bool lg_check_returns(hilo_pto_program *p, pto_func *f, hilo_diags *d);

@@ -102,6 +102,8 @@ typedef struct walk {
 	bool failed;
 	const pto_stmt *stmt;  /* statement being walked */
 	int mode;
+	bool scalar_shapes;    /* W_ALLOC: a shape outside loops is left to Step C */
+	int loops;             /* enclosing for/while statements */
 } walk;
 
 enum { W_ALLOC, W_LAUNCH_SPEC, W_NESTED, W_SCALARS, W_CALLSITE, W_ARITY };
@@ -170,7 +172,10 @@ static void on_call(void *ud, pto_call *cl)
 				shape = cl->args[0]->items;
 				n = cl->args[0]->nitems;
 			}
-			for (size_t i = 0; i < n; i++)
+			/* HILO_PTO_HOIST_SCALAR_SHAPED_ALLOCATIONS: outside loops Step C
+			 * hoists it when the call site can compute the shape, and rejects
+			 * it (GB010) otherwise */
+			for (size_t i = 0; i < n && !(w->scalar_shapes && !w->loops); i++)
 				if (!pto_is_literal(shape[i])) {
 					pto_error(w->p, w->d, line, col, "GB010",
 						"Graph function '%s' allocates a tensor whose shape is not a compile-time "
@@ -323,7 +328,10 @@ static void walk_block(walk *w, const pto_block *b)
 		pto_stmt *s = b->stmts[i];
 		w->stmt = s;
 		pto_stmt_walk_calls(w->p, s, on_call, w);
+		bool loop = s->kind == PTO_S_FOR || s->kind == PTO_S_WHILE;
+		w->loops += loop;
 		walk_block(w, &s->body);
+		w->loops -= loop;
 		walk_block(w, &s->orelse);
 	}
 }
@@ -332,7 +340,7 @@ bool lg_walk_check(hilo_pto_program *p, pto_func *f, int mode, hilo_diags *d)
 {
 	pto_fctx c;
 	pto_invset inv;
-	walk w = { p, f, NULL, NULL, d, false, NULL, 0 };
+	walk w = { p, f, NULL, NULL, d, false, NULL, 0, false, 0 };
 	if (mode == W_SCALARS) {
 		pto_fctx_init(&c, p, f);
 		pto_inv_init(&inv, &c);
@@ -344,7 +352,13 @@ bool lg_walk_check(hilo_pto_program *p, pto_func *f, int mode, hilo_diags *d)
 	return !w.failed;
 }
 
-bool lg_check_alloc(hilo_pto_program *p, pto_func *f, hilo_diags *d) { return lg_walk_check(p, f, W_ALLOC, d); }
+bool lg_check_alloc(hilo_pto_program *p, pto_func *f, unsigned flags, hilo_diags *d)
+{
+	walk w = { p, f, NULL, NULL, d, false, NULL, W_ALLOC, false, 0 };
+	w.scalar_shapes = (flags & HILO_PTO_HOIST_SCALAR_SHAPED_ALLOCATIONS) != 0;
+	walk_block(&w, &f->body);
+	return !w.failed;
+}
 bool lg_check_launch_spec(hilo_pto_program *p, pto_func *f, hilo_diags *d) { return lg_walk_check(p, f, W_LAUNCH_SPEC, d); }
 bool lg_check_nested(hilo_pto_program *p, pto_func *f, hilo_diags *d) { return lg_walk_check(p, f, W_NESTED, d); }
 bool lg_check_scalars(hilo_pto_program *p, pto_func *f, hilo_diags *d) { return lg_walk_check(p, f, W_SCALARS, d); }

@@ -559,6 +559,69 @@ static void ref_block(vctx *v, const pto_block *b)
 	}
 }
 
+/* ---- call-site bindings (GB028) ---------------------------------------- */
+
+/* Is name bound at module level (a verbatim `NAME = ...` line)? */
+static bool module_name(const hilo_pto_program *p, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < p->nitems; i++) {
+		const char *r = p->items[i].raw;
+		while (r && (*r == ' ' || *r == '\t'))
+			r++;
+		if (r && !strncmp(r, name, n) && (r[n] == ' ' || r[n] == '=' || r[n] == ':'))
+			return true;
+	}
+	return false;
+}
+
+/* The first name e reads that the caller does not define, or NULL. */
+static const char *unbound_name(vctx *v, const pto_expr *e)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == PTO_E_NAME) {
+		const char *n = e->name;
+		if (pto_lookup(&v->c, e) || !strcmp(n, "pl") || !strcmp(n, "True") || !strcmp(n, "False") ||
+		    !strcmp(n, "None") || !strcmp(n, "abs") || module_name(v->p, n))
+			return NULL;
+		return n;
+	}
+	if (e->kind == PTO_E_ATTR)
+		return unbound_name(v, e->base);
+	const char *n = unbound_name(v, e->base);
+	if (!n)
+		n = unbound_name(v, e->rhs);
+	for (size_t i = 0; !n && i < e->nitems; i++)
+		n = unbound_name(v, e->items[i]);
+	for (size_t i = 0; !n && i < e->nkw; i++)
+		n = unbound_name(v, e->kwvals[i]);
+	return n;
+}
+
+/* Every `<name>__graph_arg<N>` binding the pass put before a call site
+ * reads only names the caller has: a value hoisted out of a Graph that
+ * still named one of the Graph's locals would read an unbound (or an
+ * unrelated) caller variable. */
+static void verify_bindings(vctx *v, const pto_block *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const pto_stmt *s = b->stmts[i];
+		if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME && strstr(s->target->name, "__graph_arg")) {
+			const char *n = unbound_name(v, s->value);
+			if (!n)
+				n = unbound_name(v, s->ann);
+			if (n)
+				REPORT(v, s->line, s->col, "GB028", "function '%s' binds '%s' for a Graph call from "
+					"the name '%s', which '%s' never defines. A value hoisted to a call site may read "
+					"only the caller's arguments, its own names and module-level names.", v->f->name,
+					s->target->name, n, v->f->name);
+		}
+		verify_bindings(v, &s->body);
+		verify_bindings(v, &s->orelse);
+	}
+}
+
 int hilo_pto_verify_graph_boundary(const hilo_pto_program *cp, hilo_diags *d)
 {
 	hilo_pto_program *p = (hilo_pto_program *)cp; /* analyses allocate from the arena only */
@@ -590,6 +653,8 @@ int hilo_pto_verify_graph_boundary(const hilo_pto_program *cp, hilo_diags *d)
 			verify_arenas(&v);
 		}
 		ref_block(&v, &v.f->body);
+		if (v.f->type != PTO_FT_GRAPH)
+			verify_bindings(&v, &v.f->body);
 		errors += v.errors + lg_check_host_control(p, v.f, d, true);
 	}
 	return errors;
