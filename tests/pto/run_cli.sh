@@ -35,6 +35,18 @@ grep -q "__graph_arg0" "$tmp/out.py" || { echo "FAIL -o did not receive the outp
 # verify-only run leaves an illegal-but-unlegalized program reported (exit 1)
 check 1 "verify only" "$tool" --runtime=host_build_graph --passes=verify-graph-boundary "$good"
 grep -q "error GB018" "$tmp/stderr" || { echo "FAIL verify-only: derived scalar not reported"; cat "$tmp/stderr"; fail=1; }
+# a call with more keyword arguments than an expression can hold (65535) is a
+# located error, not a wrapped count; 65535 of them still parse
+if command -v python3 >/dev/null 2>&1; then
+  for n in 65535 65536; do
+    python3 -c "import sys; n=int(sys.argv[1]); print('def g():'); print('    x = f(' + ', '.join('k%d=0' % i for i in range(n)) + ')')" $n >"$tmp/kw$n.py"
+  done
+  check 0 "65535 keyword arguments" "$tool" --passes= "$tmp/kw65535.py" -o "$tmp/kw.out"
+  cmp -s "$tmp/kw65535.py" "$tmp/kw.out" || { echo "FAIL 65535 keyword arguments do not print back"; fail=1; }
+  check 1 "65536 keyword arguments" "$tool" --passes= "$tmp/kw65536.py" -o "$tmp/kw.out"
+  grep -q "kw65536.py:2:.*error: more than 65535 keyword arguments" "$tmp/stderr" ||
+    { echo "FAIL 65536 keyword arguments: no located error"; cat "$tmp/stderr"; fail=1; }
+fi
 rm -rf "$tmp"
 [ $fail -eq 0 ] && echo "pto.cli ok"
 exit $fail
