@@ -521,6 +521,32 @@ static tv *leaf_tv(tctx *X, bool param, uint32_t base, int depth, int64_t *path,
 	return v;
 }
 
+/* Is i a get-tuple-element chain ending at a parameter of its computation? */
+static bool param_element(const hilo_instr *i)
+{
+	int depth = 0;
+	const hilo_instr *x = i;
+	while (x->op == HILO_OP_GET_TUPLE_ELEMENT && x->noperands == 1 && depth < PATH_MAX_DEPTH) {
+		x = x->operands[0];
+		depth++;
+	}
+	return depth > 0 && x->op == HILO_OP_PARAMETER && x->parent == i->parent;
+}
+
+static int64_t total_elements(const hilo_shape *s)
+{
+	if (s->type != HILO_T_TUPLE)
+		return hilo_shape_elements(s);
+	int64_t n = 0;
+	for (int k = 0; k < s->ntuple; k++) {
+		int64_t e = total_elements(s->elems[k]);
+		if (e < 0 || n > INT64_MAX / 2 - e)
+			return -1;
+		n += e;
+	}
+	return n;
+}
+
 /* A top-level leaf: a parameter, or (not deep) a shared instruction; a
  * shared get-tuple-element chain of a parameter is that parameter's
  * element (free, and the same tags as through the parameter). */
@@ -536,6 +562,9 @@ static tv *top_leaf(tctx *X, const hilo_instr *i)
 		rev[depth++] = k;
 		x = x->operands[0];
 	}
+	int64_t ne = total_elements(i->shape);
+	if (ne < 0 || (uint64_t)ne > X->budget - X->used)
+		return no(X, "the leaf %s is over the budget", i->name);
 	if (x->op == HILO_OP_PARAMETER && x->parent == i->parent && x->param_no >= 0) {
 		for (int k = 0; k < depth; k++)
 			path[k] = rev[depth - 1 - k];
@@ -1037,7 +1066,11 @@ static tv *eval_in(tctx *X, const hilo_comp *c, tv **args, const hilo_instr *roo
 					no(X, "%s: bad parameter number", i->name);
 				else
 					l = args[i->param_no];
-			} else if (!args && (i->op == HILO_OP_PARAMETER || (!X->deep && is_shared(X->P, i)))) {
+			} else if (!args && (i->op == HILO_OP_PARAMETER || param_element(i) ||
+			                     (!X->deep && is_shared(X->P, i)))) {
+				/* a get-tuple-element chain of a parameter is that
+				 * element's leaf: the same tags as through the whole
+				 * tuple, without tagging the rest of it */
 				is_leaf = true;
 				l = top_leaf(X, i);
 			}

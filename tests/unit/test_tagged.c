@@ -73,6 +73,17 @@ static got replace2(const char *text, const char *user, uint32_t slot, const cha
 			hilo_comp_insert_before(after->entry, u, n);
 			hilo_instr_set_operand(after, u, slot2, n);
 		}
+	} else if (user2 && !strcmp(user2, "clone")) {
+		/* operand slot of user becomes a fresh clone of by2 (same operands) */
+		hilo_instr *src = find(after, by2);
+		CHECK(u && src);
+		if (u && src) {
+			hilo_instr *n = hilo_instr_clone(after, src, NULL);
+			for (uint32_t q = 0; q < src->noperands; q++)
+				hilo_instr_add_operand(after, n, src->operands[q]);
+			hilo_comp_insert_before(after->entry, u, n);
+			hilo_instr_set_operand(after, u, slot2, n);
+		}
 	} else if (user2) {
 		u = find(after, user2);
 		b = find(after, by2);
@@ -202,6 +213,16 @@ static const char *maxima =
 	"  ROOT r = (f32[4], s32[4]) tuple(rm, n1)\n"
 	"}\n";
 
+/* one scalar of a huge tuple parameter: only that element is tagged */
+static const char *huge_tuple =
+	"HloModule m\n"
+	"ENTRY main {\n"
+	"  p = (f32[100000000,100], s32[4]) parameter(0)\n"
+	"  k = s32[4] get-tuple-element(p), index=1\n"
+	"  rk = s32[4] reverse(k), dimensions={0}\n"
+	"  ROOT r = s32[4] negate(rk)\n"
+	"}\n";
+
 /* 100 parameters concatenated: the leaf table grows, names decode */
 static char *many_leaves(void)
 {
@@ -264,6 +285,12 @@ int main(void)
 	EXPECT(g, "tested", "random");
 	g = replace2(maxima, "r", 1, "n1", "swapped", 1, "n1");
 	EXPECT(g, "proved", "term");
+	/* rk (a shared leaf) replaced by a fresh get-tuple-element: judged
+	 * again with parameters as leaves, p{1} alone tagged */
+	g = replace2(huge_tuple, "r", 0, "rk", "clone", 0, "k");
+	EXPECT(g, "failed", "tagged");
+	CHECK(strstr(g.reason, "before=p{1}[3] after=p{1}[0]") != NULL);
+
 	char *many = many_leaves();
 	g = replace(many, "r", 0, "c");
 	EXPECT(g, "proved", "tagged");
