@@ -31,6 +31,13 @@ typedef struct parser {
 	bool last_name_pct;     /* the last name read had a '%' */
 	struct synth_gte { hilo_instr *of; int64_t index; hilo_instr *gte; } *gtes;
 	size_t ngtes, capgtes;
+	/* computations written inline (to_apply={...}): generated name ->
+	 * computation, renamed if a named computation later claims the name */
+	hilo_ptrmap inline_names;
+	uint32_t ninline, ntop;
+	int comp_depth;         /* inline computations being read, nested */
+	const char *cur_name;   /* the top-level computation being read */
+	bool sig;               /* the enclosing computation printed a signature */
 } parser;
 
 static const char *intern(parser *P, const char *s, size_t n)
@@ -269,14 +276,69 @@ static hilo_comp *find_comp(parser *P, const char *at, const char *s, size_t n)
 	return c;
 }
 
+static bool read_comp_body(parser *P, hilo_comp *c, const char *at);
+
+/* A name for a computation written inline. XLA's parser builds it as "_"
+ * and the module's name uniquer makes it "_", "_.1", "_.2", ...; XLA prints
+ * it as a separate computation under that name, and so does hilo. */
+static const char *inline_name(parser *P)
+{
+	char tmp[32];
+	for (;;) {
+		uint32_t k = P->ninline++;
+		if (k)
+			snprintf(tmp, sizeof tmp, "_.%u", k);
+		else
+			snprintf(tmp, sizeof tmp, "_");
+		const char *n = intern(P, tmp, strlen(tmp));
+		if (n != P->cur_name && !hilo_ptrmap_get(&P->comps, n) && !hilo_ptrmap_get(&P->inline_names, n))
+			return n;
+	}
+}
+
+/* attr={ instructions }: a nested computation with its own name scope
+ * (XLA: HloParserImpl::ParseHloComputation); added to the module before
+ * the computation that calls it, as XLA's post order prints it. */
+static hilo_comp *read_inline_comp(parser *P)
+{
+	lexer *L = &P->L;
+	const char *at = L->p;
+	if (++P->comp_depth > LEX_MAX_DEPTH) {
+		lex_error(L, at, "computations nested too deeply");
+		return NULL;
+	}
+	/* named when complete: XLA's uniquer names them in the order they
+	 * are added to the module, innermost first */
+	hilo_comp *c = hilo_comp_create(P->m, "_");
+	c->line = L->line;
+	c->col = lex_col(L, at);
+	c->print_signature = P->sig;
+	hilo_ptrmap outer = P->names;
+	hilo_ptrmap_init_in(&P->names, P->m->arena);
+	bool ok = read_comp_body(P, c, at);
+	hilo_ptrmap_free(&P->names);
+	P->names = outer;
+	if (!ok)
+		return NULL;
+	P->comp_depth--;
+	c->name = inline_name(P);
+	hilo_ptrmap_put(&P->inline_names, c->name, c);
+	hilo_module_add_comp(P->m, c, NULL);
+	return c;
+}
+
 static bool read_comp_ref(parser *P, hilo_instr *i, hilo_attr *a)
 {
 	lexer *L = &P->L;
 	lex_skip_ws(L);
 	const char *at = L->p, *s;
 	if (L->p < L->end && *L->p == '{') {
-		lex_error(L, at, "inline (nested) computations are not supported; define the computation separately");
-		return false;
+		hilo_comp *c = read_inline_comp(P);
+		if (!c)
+			return false;
+		a->v.i = i->ncalled;
+		hilo_instr_add_called(P->m, i, c);
+		return true;
 	}
 	size_t n = read_name(P, &s);
 	if (!n) {
@@ -303,14 +365,19 @@ static bool read_comp_list(parser *P, hilo_instr *i, hilo_attr *a)
 	for (;;) {
 		lex_skip_ws(L);
 		const char *at = L->p, *s;
-		size_t n = read_name(P, &s);
-		if (!n) {
-			lex_error(L, at, "expected a computation name");
-			return false;
+		hilo_comp *c;
+		if (L->p < L->end && *L->p == '{') {
+			if (!(c = read_inline_comp(P)))
+				return false;
+		} else {
+			size_t n = read_name(P, &s);
+			if (!n) {
+				lex_error(L, at, "expected a computation name");
+				return false;
+			}
+			if (!(c = find_comp(P, at, s, n)))
+				return false;
 		}
-		hilo_comp *c = find_comp(P, at, s, n);
-		if (!c)
-			return false;
 		hilo_instr_add_called(P->m, i, c);
 		a->n++;
 		if (lex_accept(L, ','))
@@ -957,6 +1024,81 @@ static void order_like_xla(hilo_module *m, hilo_comp *c)
 	hilo_heap_free(m->arena, st);
 }
 
+/* '{' instruction* '}': the body of computation c, in the name scope the
+ * caller set up (a computation's own; an inline computation nested in
+ * another gets a fresh one). `at` locates errors about the whole body. */
+static bool read_comp_body(parser *P, hilo_comp *c, const char *at)
+{
+	lexer *L = &P->L;
+	hilo_module *m = P->m;
+	if (!lex_expect(L, '{'))
+		return false;
+	size_t ctrl0 = P->nctrl, gte0 = P->ngtes;
+	bool outer_synth = P->synthesized;
+	P->synthesized = false;
+	hilo_instr *root = NULL;
+	for (;;) {
+		/* peek for the closing brace without eating comments that
+		 * belong to the next instruction */
+		const char *sp = L->p, *sls = L->line_start;
+		int sl = L->line;
+		if (lex_accept(L, '}'))
+			break;
+		L->p = sp;
+		L->line = sl;
+		L->line_start = sls;
+		if (L->failed)
+			return false;
+		if (L->p >= L->end) {
+			lex_error(L, L->p, "unexpected end of input in computation '%s'", c->name);
+			return false;
+		}
+		bool is_root;
+		hilo_instr *i = read_instruction(P, c, &is_root);
+		if (!i)
+			return false;
+		hilo_comp_append(c, i);
+		if (is_root) {
+			if (root) {
+				lex_error(L, L->src + 0 > L->p ? L->p : L->p, "computation '%s' has more than one ROOT", c->name);
+				return false;
+			}
+			root = i;
+		}
+	}
+	if (!c->first) {
+		lex_error(L, at, "computation '%s' has no instructions", c->name);
+		return false;
+	}
+	for (uint32_t k = 0; k < c->nparams; k++)
+		if (!c->params[k]) {
+			lex_error(L, at, "computation '%s' is missing parameter %u", c->name, k);
+			return false;
+		}
+	for (size_t k = ctrl0; k < P->nctrl; k++) {
+		hilo_instr *pred = hilo_ptrmap_get(&P->names, P->ctrl[k].name);
+		if (!pred) {
+			lex_error(L, P->ctrl[k].at, "control predecessor '%s' does not exist", P->ctrl[k].name);
+			return false;
+		}
+		hilo_instr *i = P->ctrl[k].i;
+		/* add edges without touching the attribute list (already there) */
+		i->ctrl_preds = hilo_arena_grow(m->arena, i->ctrl_preds, i->nctrl_preds, i->nctrl_preds + 1, sizeof(hilo_instr *));
+		i->ctrl_preds[i->nctrl_preds++] = pred;
+		i->cap_ctrl_preds = i->nctrl_preds;
+		pred->ctrl_succs = hilo_arena_grow(m->arena, pred->ctrl_succs, pred->nctrl_succs, pred->nctrl_succs + 1, sizeof(hilo_instr *));
+		pred->ctrl_succs[pred->nctrl_succs++] = i;
+		pred->cap_ctrl_succs = pred->nctrl_succs;
+	}
+	hilo_comp_set_root(c, root ? root : c->last);
+	if (P->synthesized)
+		order_like_xla(m, c);
+	P->synthesized = outer_synth;
+	P->nctrl = ctrl0;
+	P->ngtes = gte0;
+	return true;
+}
+
 static hilo_comp *read_computation(parser *P)
 {
 	lexer *L = &P->L;
@@ -982,6 +1124,14 @@ static hilo_comp *read_computation(parser *P)
 		lex_error(L, at, "computation '%s' already exists", name);
 		return NULL;
 	}
+	hilo_comp *taken = hilo_ptrmap_get(&P->inline_names, name);
+	if (taken) {
+		/* the text names a computation like an earlier inline one: the
+		 * written name wins, the inline computation takes another */
+		hilo_ptrmap_put(&P->inline_names, name, NULL);
+		taken->name = inline_name(P);
+		hilo_ptrmap_put(&P->inline_names, taken->name, taken);
+	}
 	hilo_comp *c = hilo_comp_create(m, name);
 	c->is_entry = entry;
 	c->line = line;
@@ -992,69 +1142,11 @@ static hilo_comp *read_computation(parser *P)
 		if (!read_signature(P))
 			return NULL;
 	}
-	if (!lex_expect(L, '{'))
-		return NULL;
 	hilo_ptrmap_clear(&P->names);
-	P->nctrl = 0;
-	hilo_instr *root = NULL;
-	for (;;) {
-		/* peek for the closing brace without eating comments that
-		 * belong to the next instruction */
-		const char *sp = L->p, *sls = L->line_start;
-		int sl = L->line;
-		if (lex_accept(L, '}'))
-			break;
-		L->p = sp;
-		L->line = sl;
-		L->line_start = sls;
-		if (L->failed)
-			return NULL;
-		if (L->p >= L->end) {
-			lex_error(L, L->p, "unexpected end of input in computation '%s'", name);
-			return NULL;
-		}
-		bool is_root;
-		hilo_instr *i = read_instruction(P, c, &is_root);
-		if (!i)
-			return NULL;
-		hilo_comp_append(c, i);
-		if (is_root) {
-			if (root) {
-				lex_error(L, L->src + 0 > L->p ? L->p : L->p, "computation '%s' has more than one ROOT", name);
-				return NULL;
-			}
-			root = i;
-		}
-	}
-	if (!c->first) {
-		lex_error(L, at, "computation '%s' has no instructions", name);
+	P->sig = c->print_signature;
+	P->cur_name = name;
+	if (!read_comp_body(P, c, at))
 		return NULL;
-	}
-	for (uint32_t k = 0; k < c->nparams; k++)
-		if (!c->params[k]) {
-			lex_error(L, at, "computation '%s' is missing parameter %u", name, k);
-			return NULL;
-		}
-	for (size_t k = 0; k < P->nctrl; k++) {
-		hilo_instr *pred = hilo_ptrmap_get(&P->names, P->ctrl[k].name);
-		if (!pred) {
-			lex_error(L, P->ctrl[k].at, "control predecessor '%s' does not exist", P->ctrl[k].name);
-			return NULL;
-		}
-		hilo_instr *i = P->ctrl[k].i;
-		/* add edges without touching the attribute list (already there) */
-		i->ctrl_preds = hilo_arena_grow(m->arena, i->ctrl_preds, i->nctrl_preds, i->nctrl_preds + 1, sizeof(hilo_instr *));
-		i->ctrl_preds[i->nctrl_preds++] = pred;
-		i->cap_ctrl_preds = i->nctrl_preds;
-		pred->ctrl_succs = hilo_arena_grow(m->arena, pred->ctrl_succs, pred->nctrl_succs, pred->nctrl_succs + 1, sizeof(hilo_instr *));
-		pred->ctrl_succs[pred->nctrl_succs++] = i;
-		pred->cap_ctrl_succs = pred->nctrl_succs;
-	}
-	hilo_comp_set_root(c, root ? root : c->last);
-	if (P->synthesized)
-		order_like_xla(m, c);
-	P->synthesized = false;
-	P->ngtes = 0;
 	const char *q = L->p;
 	while (q < L->end && (*q == ' ' || *q == '\t'))
 		q++;
@@ -1169,6 +1261,7 @@ static bool parse_module(hilo_module *m, const char *src, size_t len, const char
 	P.L = (lexer){.src = src, .p = src, .end = src + len, .file = filename, .line = 1, .line_start = src, .diags = diags, .m = m};
 	hilo_ptrmap_init_in(&P.comps, m->arena);
 	hilo_ptrmap_init_in(&P.names, m->arena);
+	hilo_ptrmap_init_in(&P.inline_names, m->arena);
 	hilo_ptrmap shapes;
 	hilo_ptrmap_init_in(&shapes, m->arena);
 	lexer *L = &P.L;
@@ -1259,7 +1352,7 @@ computations:
 		hilo_comp *c = read_computation(&P);
 		if (!c)
 			goto fail;
-		if (m->ncomps > 0) {
+		if (P.ntop++ > 0) {
 			/* usual: "}\n" then one empty line */
 			const char *g = before;
 			if (g < cstart && *g == '\n')
@@ -1291,6 +1384,7 @@ computations:
 		m->no_entry_layout = true;
 	hilo_ptrmap_free(&P.comps);
 	hilo_ptrmap_free(&P.names);
+	hilo_ptrmap_free(&P.inline_names);
 	hilo_ptrmap_free(&shapes);
 	hilo_heap_free(m->arena, P.ctrl);
 	hilo_heap_free(m->arena, P.gtes);
@@ -1300,6 +1394,7 @@ fail:
 		lex_error(L, L->p, "parse error");
 	hilo_ptrmap_free(&P.comps);
 	hilo_ptrmap_free(&P.names);
+	hilo_ptrmap_free(&P.inline_names);
 	hilo_ptrmap_free(&shapes);
 	hilo_heap_free(m->arena, P.ctrl);
 	hilo_heap_free(m->arena, P.gtes);

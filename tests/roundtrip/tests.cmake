@@ -31,3 +31,10 @@ add_executable(lossless ${CMAKE_CURRENT_LIST_DIR}/lossless.c)
 target_link_libraries(lossless PRIVATE hilo)
 add_test(NAME roundtrip.lossless COMMAND lossless ${HILO_CORPUS})
 set_tests_properties(roundtrip.lossless PROPERTIES SKIP_RETURN_CODE 77)
+# Print idempotence of every corpus module in every style (issue 18):
+# print(parse(print(parse(x), S)), S) == print(parse(x), S) for S in auto,
+# default, long, short; rejected modules only in files listed unsupported.
+add_executable(idempotent ${CMAKE_CURRENT_LIST_DIR}/idempotent.c)
+target_link_libraries(idempotent PRIVATE hilo)
+add_test(NAME roundtrip.idempotent COMMAND idempotent ${HILO_CORPUS} ${CMAKE_CURRENT_LIST_DIR}/unsupported.txt)
+set_tests_properties(roundtrip.idempotent PROPERTIES SKIP_RETURN_CODE 77)
