@@ -42,7 +42,10 @@ struct pairctx {
 	uint32_t *seen, stamp; /* by id: walk stamps */
 	hilo_comp **after_sorted; /* after-module computations by name */
 	hilo_ptrmap corr;     /* comp (either side) -> corresponding comp, or absent */
-	hilo_ptrmap equiv;    /* after-comp -> (void *)1 when judged equivalent */
+	hilo_ptrmap equiv;    /* after-comp -> (void *)1 when judged equivalent,
+	                       * (void *)2 when every instruction is shared */
+	const hilo_comp *marked; /* before-comp whose instructions' mark holds
+	                       * their post-order position (records.c) */
 	termtab *T;
 	hilo_ptrmap top[4];   /* comp -> top-level term context, per side
 	                       * ([2], [3]: deep, without shared leaves) */
@@ -50,6 +53,9 @@ struct pairctx {
 	hilo_ptrmap inl[2];   /* inlined-call key term + 1 -> result term + 1 */
 	hilo_module *scratch; /* evaluator results while folding */
 	uint64_t deferred;    /* records judged again at their call sites */
+	uint32_t *mstamp[2];  /* inlined calls' dense memos by id, per side (terms.c) */
+	tid *mval[2];
+	uint32_t mnext;
 	uint64_t work;        /* instructions visited while building terms */
 	uint64_t work_limit;
 };

@@ -285,6 +285,28 @@ static const hilo_instr **post_order(pairctx *P, const hilo_comp *c, uint32_t *n
 	return out;
 }
 
+/* Before-side post-order positions of cb's instructions in their mark
+ * fields (cone tests prune with them), computed once per computation and
+ * only when a cone is tested. */
+static void ensure_marks(pairctx *P, const hilo_comp *cb)
+{
+	if (!cb || P->marked == cb)
+		return;
+	uint32_t nb = 0;
+	const hilo_instr **ordb = post_order(P, cb, &nb);
+	if (!ordb) {
+		/* no positions: every leaf looks earliest, which only widens the
+		 * search (still exact) */
+		for (hilo_instr *i = cb->first; i; i = i->next)
+			i->mark = 0;
+	} else {
+		for (uint32_t k = 0; k < nb; k++)
+			((hilo_instr *)ordb[k])->mark = k;
+		free(ordb);
+	}
+	P->marked = cb;
+}
+
 /* ---- records --------------------------------------------------------------- */
 
 enum { R_OPERAND, R_REDEF, R_ROOT, R_REMOVED, R_ENTRY, R_DEAD, R_GONE };
@@ -490,6 +512,7 @@ static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_di
 		} else {
 			method = "random";
 			cone_result cr;
+			ensure_marks(P, r->b->parent);
 			cone_test(P, r->b, r->a, v->o.inputs, v->o.seed, v->o.budget, &cr);
 			snprintf(why, sizeof why, "%s", cr.msg);
 			verdict = cr.status == 0 ? V_TESTED : cr.status == 1 ? V_FAILED : V_SKIPPED;
@@ -582,6 +605,7 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 	hilo_ptrmap_init_in(&R.idx, P->scratch->arena);
 	bool ok = true;
 	/* shared flags (operands first) */
+	uint32_t nsh = 0;
 	for (uint32_t k = 0; k < n; k++) {
 		const hilo_instr *a = ord[k];
 		const hilo_instr *b = cb && a->id < SB->nid ? SB->by_id[a->id] : NULL;
@@ -590,23 +614,21 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 			sh = a->operands[q]->id == b->operands[q]->id && is_same(P, a->operands[q]);
 		if (a->id < P->nshared)
 			P->shared[a->id] = sh;
+		nsh += sh;
 	}
 	if (!cb) {
 		free(ord);
 		hilo_ptrmap_free(&R.idx);
 		return true;
 	}
-	/* before-side post-order positions (cone tests prune with them) */
-	uint32_t nb = 0;
-	const hilo_instr **ordb = post_order(P, cb, &nb);
-	if (!ordb) {
+	/* unchanged: every instruction shared (distinct ids, so a bijection
+	 * when the counts agree), the same root: no records */
+	if (nsh == n && n == ca->ninstrs && cb->ninstrs == ca->ninstrs && ca->root && cb->root &&
+	    ca->root->id == cb->root->id) {
 		free(ord);
 		hilo_ptrmap_free(&R.idx);
-		return false;
+		return hilo_ptrmap_put(&P->equiv, ca, (void *)2);
 	}
-	for (uint32_t k = 0; k < nb; k++)
-		((hilo_instr *)ordb[k])->mark = k;
-	free(ordb);
 	/* an instruction redefined with another shape cannot be compared with
 	 * its old self: its users are compared instead (reshaped[id] = 1) */
 	uint8_t *reshaped = P->reshaped;
@@ -709,9 +731,8 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 		P.deferred == 0 && hilo_module_instr_count(before) == hilo_module_instr_count(after);
 	for (uint32_t k = 0; same && k < after->ncomps; k++) {
 		const hilo_comp *ca = after->comps[k];
-		same = hilo_ptrmap_get(&P.corr, ca) != NULL && hilo_ptrmap_get(&P.equiv, ca) != NULL;
-		for (const hilo_instr *a = ca->first; same && a; a = a->next)
-			same = is_same(&P, a);
+		/* every instruction shared (process_comp's fast path) */
+		same = hilo_ptrmap_get(&P.corr, ca) != NULL && hilo_ptrmap_get(&P.equiv, ca) == (void *)2;
 	}
 	if (identical)
 		*identical = same;

@@ -73,6 +73,8 @@ typedef struct bctx {
 	const hilo_comp *c;
 	const tid *args;           /* NULL at the top level */
 	hilo_ptrmap memo;          /* instr -> tid + 1 */
+	uint32_t stamp;            /* inlined: the memo is P->mval[sk] by id where
+	                            * P->mstamp[sk] holds this stamp (0: memo) */
 } bctx;
 
 static uint64_t mix(uint64_t x)
@@ -836,7 +838,49 @@ static void bctx_init(bctx *x, int sk, const hilo_comp *c, const tid *args, hilo
 	x->deep = false;
 	x->c = c;
 	x->args = args;
+	x->stamp = 0;
 	hilo_ptrmap_init_in(&x->memo, a); /* a failure shows in the arena tree */
+}
+
+/* An inlined call's memo: dense by instruction id, valid where the stamp
+ * matches. Inlined contexts of one computation are never live at once (no
+ * recursion: a callee cannot call its caller), so a context only ever
+ * loses entries of finished ones. */
+static void bctx_dense(pairctx *P, bctx *x)
+{
+	int sk = x->sk;
+	if (!P->mstamp[sk]) {
+		P->mstamp[sk] = calloc((size_t)P->nshared + 1, sizeof *P->mstamp[sk]);
+		P->mval[sk] = malloc(((size_t)P->nshared + 1) * sizeof *P->mval[sk]);
+		if (!P->mstamp[sk] || !P->mval[sk]) {
+			free(P->mstamp[sk]);
+			free(P->mval[sk]);
+			P->mstamp[sk] = NULL;
+			P->mval[sk] = NULL;
+			return;
+		}
+	}
+	if (P->mnext == UINT32_MAX)
+		return;
+	x->stamp = ++P->mnext;
+}
+
+/* memo lookup: tid + 1, 0 when absent */
+static inline uint32_t memo_get(const pairctx *P, const bctx *x, const hilo_instr *i)
+{
+	if (x->stamp && i->id < P->nshared)
+		return P->mstamp[x->sk][i->id] == x->stamp ? P->mval[x->sk][i->id] + 1 : 0;
+	return (uint32_t)(uintptr_t)hilo_ptrmap_get(&x->memo, i);
+}
+
+static inline bool memo_put(pairctx *P, bctx *x, const hilo_instr *i, tid t)
+{
+	if (x->stamp && i->id < P->nshared) {
+		P->mstamp[x->sk][i->id] = x->stamp;
+		P->mval[x->sk][i->id] = t;
+		return true;
+	}
+	return hilo_ptrmap_put(&x->memo, i, (void *)(uintptr_t)(t + 1));
 }
 
 /* The root term of c inlined on args (memoised by callee and args). */
@@ -859,6 +903,7 @@ static tid inline_comp(pairctx *P, int sk, const hilo_comp *c, const tid *args, 
 			return TID_NONE;
 	bctx x;
 	bctx_init(&x, sk, c, args, P->scratch->arena);
+	bctx_dense(P, &x);
 	tid r = build(P, &x, c->root);
 	hilo_ptrmap_free(&x.memo);
 	if (r != TID_NONE)
@@ -1406,9 +1451,9 @@ static tid leaf(pairctx *P, bctx *x, const hilo_instr *i)
 
 static tid build(pairctx *P, bctx *x, const hilo_instr *root)
 {
-	void *got = hilo_ptrmap_get(&x->memo, root);
+	uint32_t got = memo_get(P, x, root);
 	if (got)
-		return (tid)((uintptr_t)got - 1);
+		return got - 1;
 	typedef struct { const hilo_instr *i; uint32_t k; } frame;
 	uint32_t cap = 64, sp = 0;
 	frame *st = malloc(cap * sizeof *st);
@@ -1424,7 +1469,7 @@ static tid build(pairctx *P, bctx *x, const hilo_instr *root)
 		if (f->k == 0) {
 			tid l = leaf(P, x, i);
 			if (l != TID_NONE - 1) {
-				if (l == TID_NONE || !hilo_ptrmap_put(&x->memo, i, (void *)(uintptr_t)(l + 1)))
+				if (l == TID_NONE || !memo_put(P, x, i, l))
 					goto out;
 				term *lt = &P->T->blocks[l >> BLOCK_BITS][l & (BLOCK - 1)];
 				if (!lt->src)
@@ -1435,7 +1480,7 @@ static tid build(pairctx *P, bctx *x, const hilo_instr *root)
 		}
 		if (f->k < i->noperands) {
 			const hilo_instr *o = i->operands[f->k++];
-			if (hilo_ptrmap_get(&x->memo, o))
+			if (memo_get(P, x, o))
 				continue;
 			if (o->parent != x->c || sp > x->c->ninstrs + 1)
 				goto out; /* operand outside the computation or a cycle */
@@ -1458,17 +1503,17 @@ static tid build(pairctx *P, bctx *x, const hilo_instr *root)
 				goto out;
 		}
 		for (uint32_t k = 0; k < i->noperands; k++)
-			ops[k] = (tid)((uintptr_t)hilo_ptrmap_get(&x->memo, i->operands[k]) - 1);
+			ops[k] = memo_get(P, x, i->operands[k]) - 1;
 		tid t = norm(P, x, i, ops);
-		if (t == TID_NONE || !hilo_ptrmap_put(&x->memo, i, (void *)(uintptr_t)(t + 1)))
+		if (t == TID_NONE || !memo_put(P, x, i, t))
 			goto out;
 		term *tt = &P->T->blocks[t >> BLOCK_BITS][t & (BLOCK - 1)];
 		if (!tt->src)
 			tt->src = i;
 		sp--;
 	}
-	got = hilo_ptrmap_get(&x->memo, root);
-	res = got ? (tid)((uintptr_t)got - 1) : TID_NONE;
+	got = memo_get(P, x, root);
+	res = got ? got - 1 : TID_NONE;
 out:
 	free(st);
 	free(ops);
@@ -1496,6 +1541,12 @@ tid terms_of(pairctx *P, int sk, const hilo_instr *i, bool deep)
 
 void terms_pair_fini(pairctx *P)
 {
+	for (int sk = 0; sk < 2; sk++) {
+		free(P->mstamp[sk]);
+		free(P->mval[sk]);
+		P->mstamp[sk] = NULL;
+		P->mval[sk] = NULL;
+	}
 	for (int sk = 0; sk < 4; sk++) {
 		hilo_ptrmap *m = &P->top[sk];
 		for (size_t k = 0; k < m->cap; k++) {
