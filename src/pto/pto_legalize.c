@@ -860,10 +860,21 @@ static bool pack_allocations(coll *k, plan *pl)
 	bool *use = hilo_arena_alloc(p->arena, (ng + 1) * sizeof *use);
 	if (!use)
 		HILO_PANIC("out of memory");
+	/* a group whose stacked extent would overflow int64 is never packed */
+	bool *too_big = hilo_arena_alloc(p->arena, (ng + 1) * sizeof *too_big);
+	if (!too_big)
+		HILO_PANIC("out of memory");
+	for (size_t g = 0; g < ng; g++) {
+		int64_t total = 0;
+		for (size_t q = 0; q < gs[g].n && !too_big[g]; q++) {
+			too_big[g] = d0[gs[g].members[q]] > INT64_MAX - total;
+			total += too_big[g] ? 0 : d0[gs[g].members[q]];
+		}
+	}
 	while (after > MAX_TENSOR_PARAMS) {
 		size_t best = ng;
 		for (size_t g = 0; g < ng; g++)
-			if (!use[g] && gs[g].n >= 2 && (best == ng || gs[g].n > gs[best].n))
+			if (!use[g] && !too_big[g] && gs[g].n >= 2 && (best == ng || gs[g].n > gs[best].n))
 				best = g;
 		if (best == ng)
 			break;
@@ -895,11 +906,8 @@ static bool pack_allocations(coll *k, plan *pl)
 		const pack_group *gr = &gs[g];
 		const hoist *m0 = &hs[gr->members[0]];
 		int64_t total = 0;
-		for (size_t q = 0; q < gr->n; q++) {
-			if (d0[gr->members[q]] > INT64_MAX - total)
-				HILO_PANIC("arena extent overflows");
-			total += d0[gr->members[q]];
-		}
+		for (size_t q = 0; q < gr->n; q++)
+			total += d0[gr->members[q]]; /* no overflow: too_big */
 		const char *an;
 		do
 			an = pto_intern(p, hilo_arena_printf(p->arena, "%s__arena%d", k->c->f->name, na++));

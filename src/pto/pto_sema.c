@@ -1023,6 +1023,7 @@ bool pto_check_ssa(hilo_pto_program *p, const pto_func *f, hilo_diags *d)
 	pto_map_init(&c.first, tmp);
 	pto_map_init(&c.arm, tmp);
 	pto_map_init(&c.in_else, tmp);
+	pto_map_reserve(&c.first, f->nparams + count_stmts(&f->body));
 	for (size_t i = 0; i < f->nparams; i++)
 		pto_map_put(&c.first, f->params[i].name, NULL);
 	ssa_block(&c, &f->body, NULL, false);
