@@ -26,6 +26,7 @@ enum {
 	HILO_OPF_COLL = 4,  /* collective communication */
 	HILO_OPF_BOUNDS = 8, /* elementwise ternary whose operands 0 and 2 are
 	                      * bounds: scalars or the result's shape (clamp) */
+	HILO_OPF_ANY_ARITY = 16, /* operand count not enforced (rng-bit-generator) */
 };
 
 typedef enum hilo_opcode {
@@ -38,6 +39,10 @@ typedef enum hilo_opcode {
 HILO_API const char *hilo_opcode_name(hilo_opcode op);
 HILO_API int hilo_opcode_arity(hilo_opcode op);        /* -1 = variadic */
 HILO_API unsigned hilo_opcode_flags(hilo_opcode op);
+/* Whether n operands suit op by the table: variadic (arity -1), the
+ * HILO_OPF_ANY_ARITY flag, or exactly the arity. Verifier, proto reader
+ * and evaluator all use this one rule. */
+HILO_API bool hilo_opcode_operands_ok(hilo_opcode op, uint32_t n);
 /* Returns HILO_OP_COUNT when the name is not an opcode. */
 HILO_API hilo_opcode hilo_opcode_lookup(const char *s, size_t len);
 

@@ -529,9 +529,8 @@ hilo_literal *ev_instr(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 {
 	hilo_literal *r;
 	bool handled = true;
-	int arity = hilo_opcode_arity(i->op);
-	if (arity >= 0 && i->noperands != (uint32_t)arity)
-		return ev_err(e, i, "expected %d operands, got %u", arity, i->noperands);
+	if (!hilo_opcode_operands_ok(i->op, i->noperands))
+		return ev_err(e, i, "expected %d operands, got %u", hilo_opcode_arity(i->op), i->noperands);
 	switch (i->op) {
 	case HILO_OP_CONSTANT:
 		if (!i->literal)

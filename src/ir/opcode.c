@@ -13,6 +13,7 @@ static const struct {
 #define SE HILO_OPF_SE
 #define COLL HILO_OPF_COLL
 #define SB HILO_OPF_BOUNDS
+#define NA HILO_OPF_ANY_ARITY
 #define X(e, s, a, f) {s, a, f},
 #include "hilo/opcodes.def"
 #undef X
@@ -20,148 +21,7 @@ static const struct {
 #undef SE
 #undef COLL
 #undef SB
-};
-
-/* Sorted by name for binary search; tests/unit/test_ir.c checks it covers
- * every opcode in the table. */
-static const struct {
-	const char *name;
-	hilo_opcode op;
-} by_name[] = {
-	{"abs", HILO_OP_ABS},
-	{"acos", HILO_OP_ACOS},
-	{"acosh", HILO_OP_ACOSH},
-	{"add", HILO_OP_ADD},
-	{"add-dependency", HILO_OP_ADD_DEPENDENCY},
-	{"after-all", HILO_OP_AFTER_ALL},
-	{"all-gather", HILO_OP_ALL_GATHER},
-	{"all-gather-done", HILO_OP_ALL_GATHER_DONE},
-	{"all-gather-start", HILO_OP_ALL_GATHER_START},
-	{"all-reduce", HILO_OP_ALL_REDUCE},
-	{"all-reduce-done", HILO_OP_ALL_REDUCE_DONE},
-	{"all-reduce-start", HILO_OP_ALL_REDUCE_START},
-	{"all-to-all", HILO_OP_ALL_TO_ALL},
-	{"and", HILO_OP_AND},
-	{"asin", HILO_OP_ASIN},
-	{"asinh", HILO_OP_ASINH},
-	{"async-done", HILO_OP_ASYNC_DONE},
-	{"async-start", HILO_OP_ASYNC_START},
-	{"async-update", HILO_OP_ASYNC_UPDATE},
-	{"atan2", HILO_OP_ATAN2},
-	{"atanh", HILO_OP_ATANH},
-	{"batch-norm-grad", HILO_OP_BATCH_NORM_GRAD},
-	{"batch-norm-inference", HILO_OP_BATCH_NORM_INFERENCE},
-	{"batch-norm-training", HILO_OP_BATCH_NORM_TRAINING},
-	{"bitcast", HILO_OP_BITCAST},
-	{"bitcast-convert", HILO_OP_BITCAST_CONVERT},
-	{"broadcast", HILO_OP_BROADCAST},
-	{"call", HILO_OP_CALL},
-	{"cbrt", HILO_OP_CBRT},
-	{"ceil", HILO_OP_CEIL},
-	{"cholesky", HILO_OP_CHOLESKY},
-	{"clamp", HILO_OP_CLAMP},
-	{"collective-broadcast", HILO_OP_COLLECTIVE_BROADCAST},
-	{"collective-permute", HILO_OP_COLLECTIVE_PERMUTE},
-	{"collective-permute-done", HILO_OP_COLLECTIVE_PERMUTE_DONE},
-	{"collective-permute-start", HILO_OP_COLLECTIVE_PERMUTE_START},
-	{"collective-reduce", HILO_OP_COLLECTIVE_REDUCE},
-	{"compare", HILO_OP_COMPARE},
-	{"complex", HILO_OP_COMPLEX},
-	{"concatenate", HILO_OP_CONCATENATE},
-	{"conditional", HILO_OP_CONDITIONAL},
-	{"constant", HILO_OP_CONSTANT},
-	{"convert", HILO_OP_CONVERT},
-	{"convolution", HILO_OP_CONVOLUTION},
-	{"copy", HILO_OP_COPY},
-	{"copy-done", HILO_OP_COPY_DONE},
-	{"copy-start", HILO_OP_COPY_START},
-	{"cosh", HILO_OP_COSH},
-	{"cosine", HILO_OP_COSINE},
-	{"count-leading-zeros", HILO_OP_CLZ},
-	{"custom-call", HILO_OP_CUSTOM_CALL},
-	{"divide", HILO_OP_DIVIDE},
-	{"domain", HILO_OP_DOMAIN},
-	{"dot", HILO_OP_DOT},
-	{"dynamic-reshape", HILO_OP_DYNAMIC_RESHAPE},
-	{"dynamic-slice", HILO_OP_DYNAMIC_SLICE},
-	{"dynamic-update-slice", HILO_OP_DYNAMIC_UPDATE_SLICE},
-	{"erf", HILO_OP_ERF},
-	{"exponential", HILO_OP_EXP},
-	{"exponential-minus-one", HILO_OP_EXPM1},
-	{"fft", HILO_OP_FFT},
-	{"floor", HILO_OP_FLOOR},
-	{"fusion", HILO_OP_FUSION},
-	{"gather", HILO_OP_GATHER},
-	{"get-dimension-size", HILO_OP_GET_DIMENSION_SIZE},
-	{"get-tuple-element", HILO_OP_GET_TUPLE_ELEMENT},
-	{"imag", HILO_OP_IMAG},
-	{"infeed", HILO_OP_INFEED},
-	{"iota", HILO_OP_IOTA},
-	{"is-finite", HILO_OP_IS_FINITE},
-	{"log", HILO_OP_LOG},
-	{"log-plus-one", HILO_OP_LOG1P},
-	{"logistic", HILO_OP_LOGISTIC},
-	{"map", HILO_OP_MAP},
-	{"maximum", HILO_OP_MAXIMUM},
-	{"minimum", HILO_OP_MINIMUM},
-	{"mulhi", HILO_OP_MULHI},
-	{"multiply", HILO_OP_MULTIPLY},
-	{"negate", HILO_OP_NEGATE},
-	{"not", HILO_OP_NOT},
-	{"opt-barrier", HILO_OP_OPT_BARRIER},
-	{"or", HILO_OP_OR},
-	{"outfeed", HILO_OP_OUTFEED},
-	{"pad", HILO_OP_PAD},
-	{"parameter", HILO_OP_PARAMETER},
-	{"partition-id", HILO_OP_PARTITION_ID},
-	{"popcnt", HILO_OP_POPCNT},
-	{"power", HILO_OP_POWER},
-	{"ragged-all-to-all", HILO_OP_RAGGED_ALL_TO_ALL},
-	{"ragged-dot", HILO_OP_RAGGED_DOT},
-	{"real", HILO_OP_REAL},
-	{"recv", HILO_OP_RECV},
-	{"recv-done", HILO_OP_RECV_DONE},
-	{"reduce", HILO_OP_REDUCE},
-	{"reduce-precision", HILO_OP_REDUCE_PRECISION},
-	{"reduce-scatter", HILO_OP_REDUCE_SCATTER},
-	{"reduce-window", HILO_OP_REDUCE_WINDOW},
-	{"remainder", HILO_OP_REMAINDER},
-	{"replica-id", HILO_OP_REPLICA_ID},
-	{"reshape", HILO_OP_RESHAPE},
-	{"reverse", HILO_OP_REVERSE},
-	{"rng", HILO_OP_RNG},
-	{"rng-bit-generator", HILO_OP_RNG_BIT_GENERATOR},
-	{"rng-get-and-update-state", HILO_OP_RNG_GET_AND_UPDATE_STATE},
-	{"round-nearest-afz", HILO_OP_ROUND_AFZ},
-	{"round-nearest-even", HILO_OP_ROUND_EVEN},
-	{"rsqrt", HILO_OP_RSQRT},
-	{"scaled-dot", HILO_OP_SCALED_DOT},
-	{"scan", HILO_OP_SCAN},
-	{"scatter", HILO_OP_SCATTER},
-	{"select", HILO_OP_SELECT},
-	{"select-and-scatter", HILO_OP_SELECT_AND_SCATTER},
-	{"send", HILO_OP_SEND},
-	{"send-done", HILO_OP_SEND_DONE},
-	{"set-dimension-size", HILO_OP_SET_DIMENSION_SIZE},
-	{"shift-left", HILO_OP_SHL},
-	{"shift-right-arithmetic", HILO_OP_SHRA},
-	{"shift-right-logical", HILO_OP_SHRL},
-	{"sign", HILO_OP_SIGN},
-	{"sine", HILO_OP_SINE},
-	{"sinh", HILO_OP_SINH},
-	{"slice", HILO_OP_SLICE},
-	{"sort", HILO_OP_SORT},
-	{"sqrt", HILO_OP_SQRT},
-	{"stochastic-convert", HILO_OP_STOCHASTIC_CONVERT},
-	{"subtract", HILO_OP_SUBTRACT},
-	{"tan", HILO_OP_TAN},
-	{"tanh", HILO_OP_TANH},
-	{"topk", HILO_OP_TOPK},
-	{"transpose", HILO_OP_TRANSPOSE},
-	{"triangular-solve", HILO_OP_TRIANGULAR_SOLVE},
-	{"tuple", HILO_OP_TUPLE},
-	{"while", HILO_OP_WHILE},
-	{"xor", HILO_OP_XOR},
+#undef NA
 };
 
 const char *hilo_opcode_name(hilo_opcode op)
@@ -179,6 +39,14 @@ unsigned hilo_opcode_flags(hilo_opcode op)
 	return op < HILO_OP_COUNT ? op_info[op].flags : 0;
 }
 
+bool hilo_opcode_operands_ok(hilo_opcode op, uint32_t n)
+{
+	if (op >= HILO_OP_COUNT)
+		return false;
+	int a = op_info[op].arity;
+	return a < 0 || (op_info[op].flags & HILO_OPF_ANY_ARITY) || (uint32_t)a == n;
+}
+
 static int cmpn(const char *a, const char *s, size_t len)
 {
 	int c = strncmp(a, s, len);
@@ -187,14 +55,16 @@ static int cmpn(const char *a, const char *s, size_t len)
 	return a[len] ? 1 : 0;
 }
 
+/* The table's rows are in name order (tests/unit/test_ir.c checks it),
+ * so the enum itself is the sorted index. */
 hilo_opcode hilo_opcode_lookup(const char *s, size_t len)
 {
-	size_t lo = 0, hi = sizeof by_name / sizeof by_name[0];
+	size_t lo = 0, hi = HILO_OP_COUNT;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = cmpn(by_name[mid].name, s, len);
+		int c = cmpn(op_info[mid].name, s, len);
 		if (c == 0)
-			return by_name[mid].op;
+			return (hilo_opcode)mid;
 		if (c < 0)
 			lo = mid + 1;
 		else

@@ -342,10 +342,9 @@ static void check_comp(vctx *V, hilo_comp *c, hilo_ptrmap *comps)
 		if (i->is_root)
 			roots++;
 		bool ops_ok = true;
-		int ar = hilo_opcode_arity(i->op);
-		if (ar >= 0 && i->async_op == HILO_OP_COUNT && (uint32_t)ar != i->noperands &&
-		    !(i->op == HILO_OP_RNG_BIT_GENERATOR)) {
-			fail(V, c, i, "%s takes %d operands, has %u", hilo_opcode_name(i->op), ar, i->noperands);
+		if (i->async_op == HILO_OP_COUNT && !hilo_opcode_operands_ok(i->op, i->noperands)) {
+			fail(V, c, i, "%s takes %d operands, has %u", hilo_opcode_name(i->op),
+				hilo_opcode_arity(i->op), i->noperands);
 			ops_ok = false;
 		}
 		for (uint32_t k = 0; k < i->noperands; k++) {

@@ -866,10 +866,10 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 			rerr(R, "instruction '%s': too many operands", i->name);
 			return false;
 		}
-		int arity = hilo_opcode_arity(i->op);
-		if (arity >= 0 && (size_t)arity != ip->n_operand_ids && i->async_op == HILO_OP_COUNT) {
+		if (!hilo_opcode_operands_ok(i->op, (uint32_t)ip->n_operand_ids) &&
+		    i->async_op == HILO_OP_COUNT) {
 			rerr(R, "instruction '%s' in '%s': %s takes %d operands, not %zu", i->name,
-				cr->c->name, hilo_opcode_name(i->op), arity, ip->n_operand_ids);
+				cr->c->name, hilo_opcode_name(i->op), hilo_opcode_arity(i->op), ip->n_operand_ids);
 			return false;
 		}
 		for (size_t j = 0; j < ip->n_operand_ids; j++) {
