@@ -156,9 +156,33 @@ typedef enum hilo_attr_kind {
 	HILO_ATTR_METADATA,   /* metadata={...}: marks the position only */
 } hilo_attr_kind;
 
+/* Attribute ids: one per row of hilo/attrs.def (the one attribute table,
+ * which also gives each its kind, proto field, print rank and flags).
+ * Passes name attributes by id, never by key string. */
+typedef enum hilo_attr_id {
+#define A(id, key, kind, field, rank, flags) HILO_A_##id,
+#include "hilo/attrs.def"
+#undef A
+	HILO_A_COUNT,
+	HILO_A_UNKNOWN = HILO_A_COUNT /* not in the table: the key names it */
+} hilo_attr_id;
+
+enum {
+	HILO_AF_NOSEM = 1,    /* no effect on the result (sharding, metadata, ...) */
+};
+
+/* The id of a key (HILO_A_UNKNOWN when the table has none). */
+HILO_API hilo_attr_id hilo_attr_lookup(const char *s, size_t len);
+/* Table columns by id ("?" / RAW / 0 for HILO_A_UNKNOWN). */
+HILO_API const char *hilo_attr_id_key(hilo_attr_id id);
+HILO_API hilo_attr_kind hilo_attr_id_kind(hilo_attr_id id);
+HILO_API int hilo_attr_id_rank(hilo_attr_id id);
+HILO_API unsigned hilo_attr_id_flags(hilo_attr_id id);
+
 typedef struct hilo_attr {
-	const char *key;      /* interned */
-	hilo_attr_kind kind;
+	const char *key;      /* the table's key, or interned (unknown keys) */
+	uint16_t id;          /* hilo_attr_id; HILO_A_UNKNOWN for unknown keys */
+	uint8_t kind;         /* hilo_attr_kind */
 	int n;                /* INTS: count; SLICE/PADDING: rank; COMPS: count */
 	union {
 		const char *text; /* RAW, STRING, ENUM */
@@ -316,20 +340,32 @@ HILO_API void hilo_instr_add_called(hilo_module *m, hilo_instr *i, hilo_comp *c)
 HILO_API void hilo_instr_add_ctrl_pred(hilo_module *m, hilo_instr *i, hilo_instr *pred);
 HILO_API void hilo_instr_remove_ctrl_deps(hilo_instr *i);
 
-/* Attribute helpers. get returns NULL when absent. set replaces an
- * existing attribute in place or inserts it in canonical position. */
-HILO_API hilo_attr *hilo_instr_attr(const hilo_instr *i, const char *key);
-HILO_API hilo_attr *hilo_instr_set_attr(hilo_module *m, hilo_instr *i, const char *key,
+/* Attribute helpers by id (hilo/attrs.def). get returns NULL when absent
+ * (always for HILO_A_UNKNOWN). set replaces an existing attribute in place
+ * or inserts it in the table's print rank. */
+HILO_API hilo_attr *hilo_instr_attr(const hilo_instr *i, hilo_attr_id id);
+HILO_API hilo_attr *hilo_instr_set_attr(hilo_module *m, hilo_instr *i, hilo_attr_id id,
 	hilo_attr_kind kind);
-HILO_API void hilo_instr_remove_attr(hilo_instr *i, const char *key);
+HILO_API void hilo_instr_remove_attr(hilo_instr *i, hilo_attr_id id);
+/* The same by key text, for readers of text and proto and for keys the
+ * table does not know (kept verbatim). Passes use the id forms. */
+HILO_API hilo_attr *hilo_instr_attr_named(const hilo_instr *i, const char *key);
+HILO_API hilo_attr *hilo_instr_set_attr_named(hilo_module *m, hilo_instr *i, const char *key,
+	hilo_attr_kind kind);
+/* The attribute of i with a's id (a's key when a is not in the table). */
+HILO_API hilo_attr *hilo_instr_attr_match(const hilo_instr *i, const hilo_attr *a);
 HILO_API void hilo_attr_set_ints(hilo_module *m, hilo_attr *a, const int64_t *v, int n);
-/* Convenience readers: return false when absent or of another kind. */
-HILO_API bool hilo_instr_get_int(const hilo_instr *i, const char *key, int64_t *out);
-HILO_API const int64_t *hilo_instr_get_ints(const hilo_instr *i, const char *key, int *n);
-HILO_API bool hilo_instr_get_bool(const hilo_instr *i, const char *key, bool *out);
-HILO_API const char *hilo_instr_get_string(const hilo_instr *i, const char *key);
-HILO_API const char *hilo_instr_get_enum(const hilo_instr *i, const char *key);
-HILO_API hilo_comp *hilo_instr_get_comp(const hilo_instr *i, const char *key);
+/* Whether an attribute can change a result: false for CONTROL, METADATA
+ * and the table's NOSEM rows (sharding, frontend_attributes, ...). */
+HILO_API bool hilo_attr_is_semantic(const hilo_attr *a);
+/* Typed readers: return false / NULL when absent or of another kind. */
+HILO_API bool hilo_instr_get_int(const hilo_instr *i, hilo_attr_id id, int64_t *out);
+HILO_API const int64_t *hilo_instr_get_ints(const hilo_instr *i, hilo_attr_id id, int *n);
+HILO_API bool hilo_instr_get_bool(const hilo_instr *i, hilo_attr_id id, bool *out);
+HILO_API const char *hilo_instr_get_string(const hilo_instr *i, hilo_attr_id id);
+HILO_API const char *hilo_instr_get_enum(const hilo_instr *i, hilo_attr_id id);
+HILO_API const char *hilo_instr_get_raw(const hilo_instr *i, hilo_attr_id id);
+HILO_API hilo_comp *hilo_instr_get_comp(const hilo_instr *i, hilo_attr_id id);
 /* The value of frontend attribute `key` in frontend_attributes={k="v", ...},
  * unquoted, copied into buf (truncated to cap-1 bytes); false when absent. */
 HILO_API bool hilo_instr_frontend_attr(const hilo_instr *i, const char *key, char *buf,

@@ -146,14 +146,7 @@ static bool correspond(pairctx *P)
 
 bool chk_attr_skip(const hilo_attr *a)
 {
-	static const char *const skip[] = {"sharding", "frontend_attributes", "statistics",
-		"metadata", "control-predecessors", "origin", "result_accuracy"};
-	if (a->kind == HILO_ATTR_CONTROL || a->kind == HILO_ATTR_METADATA)
-		return true;
-	for (size_t q = 0; q < sizeof skip / sizeof *skip; q++)
-		if (!strcmp(a->key, skip[q]))
-			return true;
-	return false;
+	return !hilo_attr_is_semantic(a);
 }
 
 static bool comp_equiv(pairctx *P, const hilo_comp *cb, const hilo_comp *ca)
@@ -568,7 +561,7 @@ static void count(hilo_validator *v, int verdict, const char *method)
 
 static bool is_effect(const hilo_module *m, const hilo_instr *i)
 {
-	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, "custom_call_target") : NULL;
+	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET) : NULL;
 	/* Neuron boundary markers are identities whatever their flag says
 	 * (SPEC section 4: the passes strip them) */
 	if (t && (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End")))
@@ -582,11 +575,11 @@ static bool is_effect(const hilo_module *m, const hilo_instr *i)
  * and custom-call target? (a side effect moved to a fresh instruction) */
 static bool effect_kept(pairctx *P, const hilo_comp *ca, const hilo_instr *b)
 {
-	const char *tb = hilo_instr_get_string(b, "custom_call_target");
+	const char *tb = hilo_instr_get_string(b, HILO_A_CUSTOM_CALL_TARGET);
 	for (const hilo_instr *a = ca->first; a; a = a->next) {
 		if (a->op != b->op || (a->id < P->s[0].nid && P->s[0].by_id[a->id]))
 			continue;
-		const char *ta = hilo_instr_get_string(a, "custom_call_target");
+		const char *ta = hilo_instr_get_string(a, HILO_A_CUSTOM_CALL_TARGET);
 		if ((!ta && !tb) || (ta && tb && !strcmp(ta, tb)))
 			return true;
 	}

@@ -762,16 +762,6 @@ static tid mk_pad(pairctx *P, tid x, tid v, const int64_t *pad, int r, const hil
 
 static tid canon_comp(pairctx *P, int sk, const hilo_comp *c);
 
-static bool skip_attr(const char *k)
-{
-	static const char *const skip[] = {"sharding", "frontend_attributes", "statistics",
-		"metadata", "control-predecessors", "origin", "result_accuracy"};
-	for (size_t q = 0; q < sizeof skip / sizeof *skip; q++)
-		if (!strcmp(k, skip[q]))
-			return true;
-	return false;
-}
-
 /* Hash of the attributes that carry meaning; called computations by their
  * canonical term. *ok = false when a callee could not be built. */
 static uint64_t attr_hash(pairctx *P, int sk, const hilo_instr *i, bool *ok)
@@ -779,7 +769,7 @@ static uint64_t attr_hash(pairctx *P, int sk, const hilo_instr *i, bool *ok)
 	uint64_t h = hcomb(0xa77, (uint64_t)i->async_op);
 	for (uint32_t k = 0; k < i->nattrs; k++) {
 		const hilo_attr *a = &i->attrs[k];
-		if (a->kind == HILO_ATTR_CONTROL || a->kind == HILO_ATTR_METADATA || skip_attr(a->key))
+		if (!hilo_attr_is_semantic(a))
 			continue;
 		h = hstr(h, a->key);
 		h = hcomb(h, (uint64_t)a->kind);
@@ -788,7 +778,7 @@ static uint64_t attr_hash(pairctx *P, int sk, const hilo_instr *i, bool *ok)
 			h = hstr(h, a->v.text);
 			break;
 		case HILO_ATTR_INT: case HILO_ATTR_BOOL:
-			h = hcomb(h, strcmp(a->key, "channel_id") ? (uint64_t)a->v.i : 1);
+			h = hcomb(h, a->id != HILO_A_CHANNEL_ID ? (uint64_t)a->v.i : 1);
 			break;
 		case HILO_ATTR_INTS:
 			for (int q = 0; q < a->n; q++)
@@ -934,7 +924,7 @@ static tid canon_comp(pairctx *P, int sk, const hilo_comp *c)
 
 static bool is_marker(const hilo_instr *i)
 {
-	const char *t = hilo_instr_get_string(i, "custom_call_target");
+	const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
 	return i->op == HILO_OP_CUSTOM_CALL && t &&
 	       (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End"));
 }
@@ -968,7 +958,7 @@ static bool commutative(const hilo_instr *i)
 	case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR:
 		return true;
 	case HILO_OP_COMPARE: {
-		const char *d = hilo_instr_get_enum(i, "direction");
+		const char *d = hilo_instr_get_enum(i, HILO_A_DIRECTION);
 		return d && (!strcmp(d, "EQ") || !strcmp(d, "NE"));
 	}
 	default:
@@ -1058,8 +1048,8 @@ static tid identity(pairctx *P, const hilo_instr *i, const tid *ops)
 
 static tid norm_while(pairctx *P, bctx *x, const hilo_instr *i, const tid *ops, uint64_t ah, bool ahok)
 {
-	hilo_comp *cond = hilo_instr_get_comp(i, "condition");
-	hilo_comp *body = hilo_instr_get_comp(i, "body");
+	hilo_comp *cond = hilo_instr_get_comp(i, HILO_A_CONDITION);
+	hilo_comp *body = hilo_instr_get_comp(i, HILO_A_BODY);
 	if (cond && body && i->noperands == 1) {
 		tid s = ops[0];
 		uint64_t work = 0;
@@ -1165,7 +1155,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 		return mk_const(P, i->literal, shape);
 	case HILO_OP_GET_TUPLE_ELEMENT: {
 		int64_t k = 0;
-		hilo_instr_get_int(i, "index", &k);
+		hilo_instr_get_int(i, HILO_A_INDEX, &k);
 		const term *X = TT(P, ops[0]);
 		if (X->op == HILO_OP_TUPLE && k >= 0 && k < (int64_t)X->n)
 			return X->ops[k];
@@ -1203,7 +1193,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 		const hilo_literal *sel = n ? const_lit(P, ops[0]) : NULL;
 		if (sel && sel->shape->rank == 0 && sel->nbytes) {
 			int64_t v = hilo_elem_get_i64(sel->shape->type, sel->data, 0);
-			hilo_attr *bc = hilo_instr_attr(i, "branch_computations");
+			hilo_attr *bc = hilo_instr_attr(i, HILO_A_BRANCH_COMPUTATIONS);
 			const hilo_comp *br = NULL;
 			if (bc && bc->kind == HILO_ATTR_COMPS && bc->n > 0 &&
 			    bc->v.i + bc->n <= (int64_t)i->ncalled && (int64_t)n == bc->n + 1) {
@@ -1213,8 +1203,8 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 					v = bc->n - 1;
 				br = i->called[bc->v.i + v];
 			} else if (n == 3) {
-				hilo_comp *tc = hilo_instr_get_comp(i, "true_computation");
-				hilo_comp *fc = hilo_instr_get_comp(i, "false_computation");
+				hilo_comp *tc = hilo_instr_get_comp(i, HILO_A_TRUE_COMPUTATION);
+				hilo_comp *fc = hilo_instr_get_comp(i, HILO_A_FALSE_COMPUTATION);
 				v = v ? 0 : 1;
 				br = v == 0 ? tc : fc;
 			}
@@ -1256,7 +1246,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	int r = shape->type == HILO_T_TUPLE ? 0 : shape->rank;
 	switch (i->op) {
 	case HILO_OP_SLICE: {
-		hilo_attr *a = hilo_instr_attr(i, "slice");
+		hilo_attr *a = hilo_instr_attr(i, HILO_A_SLICE);
 		if (!a || a->kind != HILO_ATTR_SLICE || a->n != r || r > MAX_RANK)
 			break;
 		int64_t s[MAX_RANK], l[MAX_RANK], st[MAX_RANK];
@@ -1296,7 +1286,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	case HILO_OP_CONCATENATE: {
 		const int64_t *dv;
 		int nd = 0;
-		if (!(dv = hilo_instr_get_ints(i, "dimensions", &nd)) || nd != 1)
+		if (!(dv = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &nd)) || nd != 1)
 			break;
 		tid t = mk_concat(P, ops, n, dv[0], shape);
 		if (t != TID_NONE)
@@ -1304,7 +1294,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 		break;
 	}
 	case HILO_OP_PAD: {
-		hilo_attr *a = hilo_instr_attr(i, "padding");
+		hilo_attr *a = hilo_instr_attr(i, HILO_A_PADDING);
 		if (!a || a->kind != HILO_ATTR_PADDING || a->n != r || n != 2 || r > MAX_RANK)
 			break;
 		tid t = mk_pad(P, ops[0], ops[1], a->v.ints, r, shape);
@@ -1315,7 +1305,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	case HILO_OP_BROADCAST: {
 		const int64_t *dv;
 		int nd = 0;
-		dv = hilo_instr_get_ints(i, "dimensions", &nd);
+		dv = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &nd);
 		tid t = mk_broadcast(P, ops[0], shape, dv, nd);
 		if (t != TID_NONE)
 			return t;
@@ -1335,7 +1325,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	case HILO_OP_TRANSPOSE: {
 		const int64_t *dv;
 		int nd = 0;
-		dv = hilo_instr_get_ints(i, "dimensions", &nd);
+		dv = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &nd);
 		bool ident = dv && nd == r;
 		for (int d = 0; ident && d < nd; d++)
 			ident = dv[d] == d;

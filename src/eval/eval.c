@@ -406,8 +406,8 @@ static bool is_pred_scalar(const hilo_literal *l)
 
 static hilo_literal *eval_while(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 {
-	hilo_comp *cond = hilo_instr_get_comp(i, "condition");
-	hilo_comp *body = hilo_instr_get_comp(i, "body");
+	hilo_comp *cond = hilo_instr_get_comp(i, HILO_A_CONDITION);
+	hilo_comp *body = hilo_instr_get_comp(i, HILO_A_BODY);
 	if (!cond || !body || i->noperands != 1)
 		return ev_err(e, i, "while needs one operand, condition and body");
 	hilo_arena *outer = e->a, *state_arena = NULL;
@@ -462,9 +462,9 @@ static hilo_literal *eval_while(ev *e, const hilo_instr *i, hilo_literal *const 
 
 static hilo_literal *eval_conditional(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 {
-	hilo_attr *bc = hilo_instr_attr(i, "branch_computations");
-	hilo_comp *tc = hilo_instr_get_comp(i, "true_computation");
-	hilo_comp *fc = hilo_instr_get_comp(i, "false_computation");
+	hilo_attr *bc = hilo_instr_attr(i, HILO_A_BRANCH_COMPUTATIONS);
+	hilo_comp *tc = hilo_instr_get_comp(i, HILO_A_TRUE_COMPUTATION);
+	hilo_comp *fc = hilo_instr_get_comp(i, HILO_A_FALSE_COMPUTATION);
 	int64_t nb;
 	const hilo_comp *br = NULL;
 	if (i->noperands < 1)
@@ -566,7 +566,7 @@ hilo_literal *ev_instr(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 	}
 	case HILO_OP_GET_TUPLE_ELEMENT: {
 		int64_t k = 0;
-		if (!hilo_instr_get_int(i, "index", &k))
+		if (!hilo_instr_get_int(i, HILO_A_INDEX, &k))
 			return ev_err(e, i, "get-tuple-element without index");
 		r = tuple_elem(e, i, ops[0], k);
 		break;
@@ -647,7 +647,7 @@ hilo_literal *ev_instr(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 		int64_t d = -1;
 		const int64_t *dv;
 		int nd = 0;
-		if ((dv = hilo_instr_get_ints(i, "dimensions", &nd)) && nd == 1)
+		if ((dv = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &nd)) && nd == 1)
 			d = dv[0];
 		if (d < 0 || d >= ops[0]->shape->rank)
 			return ev_err(e, i, "bad dimension");

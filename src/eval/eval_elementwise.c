@@ -244,8 +244,8 @@ static hilo_literal *reduce_precision(ev *e, const hilo_instr *i, const hilo_lit
 {
 	int64_t eb = 0, mb = 0;
 	hilo_ptype t = i->shape->type;
-	if (!hilo_instr_get_int(i, "exponent_bits", &eb) ||
-	    !hilo_instr_get_int(i, "mantissa_bits", &mb) || eb < 1 || mb < 0)
+	if (!hilo_instr_get_int(i, HILO_A_EXPONENT_BITS, &eb) ||
+	    !hilo_instr_get_int(i, HILO_A_MANTISSA_BITS, &mb) || eb < 1 || mb < 0)
 		return ev_err(e, i, "reduce-precision needs exponent_bits >= 1 and mantissa_bits >= 0");
 	for (size_t k = 0; k < n; k++) {
 		double v = ev_get_f(a, AT(a, k));
@@ -556,8 +556,8 @@ static bool cmp_result(const char *dir, int c, bool unordered)
 static hilo_literal *compare(ev *e, const hilo_instr *i, const hilo_literal *a,
 	const hilo_literal *b, hilo_literal *r, size_t n)
 {
-	const char *dir = hilo_instr_get_enum(i, "direction");
-	const char *ty = hilo_instr_get_enum(i, "type");
+	const char *dir = hilo_instr_get_enum(i, HILO_A_DIRECTION);
+	const char *ty = hilo_instr_get_enum(i, HILO_A_TYPE);
 	static const char *dirs[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
 	bool okdir = false;
 	for (int q = 0; dir && q < 6; q++)
@@ -684,7 +684,7 @@ static hilo_literal *complex_op(ev *e, const hilo_instr *i, hilo_literal *const 
 	if (!r || !ev_charge(e, i, n))
 		return NULL;
 	hilo_ptype t = os->type;
-	const char *dir = hilo_instr_get_enum(i, "direction");
+	const char *dir = hilo_instr_get_enum(i, HILO_A_DIRECTION);
 	for (size_t k = 0; k < n; k++) {
 		double ar, ai, br = 0, bi = 0, rr = 0, ri = 0;
 		cget(ops[0], AT(ops[0], k), &ar, &ai);

@@ -142,7 +142,7 @@ static void start_range(const hilo_instr *u, uint32_t slot, idx_ranges *r)
 			next = us->rank;
 		}
 	} else {
-		ext = hilo_instr_get_ints(u, "dynamic_slice_sizes", &next);
+		ext = hilo_instr_get_ints(u, HILO_A_DYNAMIC_SLICE_SIZES, &next);
 	}
 	if (!ext || next != in->rank)
 		return;
@@ -158,7 +158,7 @@ static void gather_range(const hilo_instr *u, idx_ranges *r)
 	if (!hilo_shape_is_array(in))
 		return;
 	int n = 0;
-	const int64_t *ss = hilo_instr_get_ints(u, "slice_sizes", &n);
+	const int64_t *ss = hilo_instr_get_ints(u, HILO_A_SLICE_SIZES, &n);
 	int64_t hi = 0;
 	for (int d = 0; d < in->rank; d++) {
 		int64_t h = in->dims[d] - (ss && n == in->rank ? ss[d] : 0);

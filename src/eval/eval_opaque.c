@@ -243,32 +243,22 @@ static bool h_groups(hasher *h, const char *t)
 	return ok;
 }
 
-static bool skip_attr(const char *k)
-{
-	static const char *const skip[] = {"sharding", "frontend_attributes", "statistics",
-		"metadata", "control-predecessors", "origin", "result_accuracy"};
-	for (size_t q = 0; q < sizeof skip / sizeof *skip; q++)
-		if (!strcmp(k, skip[q]))
-			return true;
-	return false;
-}
-
 static void h_attrs(hasher *s, const hilo_instr *i)
 {
 	for (uint32_t k = 0; k < i->nattrs; k++) {
 		const hilo_attr *a = &i->attrs[k];
-		if (a->kind == HILO_ATTR_CONTROL || a->kind == HILO_ATTR_METADATA || skip_attr(a->key))
+		if (!hilo_attr_is_semantic(a))
 			continue;
 		h_str(s, a->key);
 		switch (a->kind) {
 		case HILO_ATTR_RAW: case HILO_ATTR_STRING: case HILO_ATTR_ENUM:
-			if (a->kind == HILO_ATTR_RAW && !strcmp(a->key, "replica_groups") && a->v.text &&
+			if (a->kind == HILO_ATTR_RAW && a->id == HILO_A_REPLICA_GROUPS && a->v.text &&
 			    h_groups(s, a->v.text))
 				break;
 			h_str(s, a->v.text);
 			break;
 		case HILO_ATTR_INT: case HILO_ATTR_BOOL:
-			if (strcmp(a->key, "channel_id"))
+			if (a->id != HILO_A_CHANNEL_ID)
 				h_i64(s, a->v.i);
 			break;
 		case HILO_ATTR_INTS:
@@ -327,7 +317,7 @@ static bool is_opaque(hilo_opcode op)
 
 static bool is_marker(const hilo_instr *i)
 {
-	const char *t = hilo_instr_get_string(i, "custom_call_target");
+	const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
 	return i->op == HILO_OP_CUSTOM_CALL && t &&
 	       (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End"));
 }
@@ -344,7 +334,7 @@ hilo_literal *ev_opaque(ev *e, const hilo_instr *i, hilo_literal *const *ops, bo
 		return ev_err(e, i, "uninterpreted operation: its value is not known");
 	hasher s = {0xcbf29ce484222325ull, e->m->arena};
 	if (i->op == HILO_OP_CUSTOM_CALL)
-		h_str(&s, hilo_instr_get_string(i, "custom_call_target"));
+		h_str(&s, hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET));
 	h_str(&s, hilo_opcode_name(i->op));
 	if (i->async_op != HILO_OP_COUNT)
 		h_str(&s, hilo_opcode_name(i->async_op));

@@ -159,7 +159,7 @@ static hilo_literal *reduce(ev *e, const hilo_instr *i, hilo_literal *const *ops
 		return ev_err(e, i, "reduce needs inputs and as many init values");
 	int n = (int)i->noperands / 2;
 	int nd = 0;
-	const int64_t *dims = hilo_instr_get_ints(i, "dimensions", &nd);
+	const int64_t *dims = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &nd);
 	const hilo_shape *is = ops[0]->shape;
 	if (!is_arr(ops[0]))
 		return ev_err(e, i, "reduce input is not an array");
@@ -183,7 +183,7 @@ static hilo_literal *reduce(ev *e, const hilo_instr *i, hilo_literal *const *ops
 				return ev_err(e, i, "reduce result dimensions do not match");
 		}
 	}
-	hilo_comp *f = hilo_instr_get_comp(i, "to_apply");
+	hilo_comp *f = hilo_instr_get_comp(i, HILO_A_TO_APPLY);
 	hilo_literal *r = ev_lit_new(e, i, i->shape);
 	if (!r)
 		return NULL;
@@ -330,7 +330,7 @@ static hilo_literal *reduce_window(ev *e, const hilo_instr *i, hilo_literal *con
 	const hilo_shape *is = ops[0]->shape;
 	if (!is_arr(ops[0]))
 		return ev_err(e, i, "input is not an array");
-	hilo_attr *wa = hilo_instr_attr(i, "window");
+	hilo_attr *wa = hilo_instr_attr(i, HILO_A_WINDOW);
 	window w;
 	if (!ev_parse_window(wa && wa->kind == HILO_ATTR_RAW ? wa->v.text : NULL, is->rank, &w))
 		return ev_err(e, i, "cannot read the window attribute");
@@ -355,7 +355,7 @@ static hilo_literal *reduce_window(ev *e, const hilo_instr *i, hilo_literal *con
 			if (os->dims[d] != os0->dims[d] || ops[q]->shape->dims[d] != is->dims[d])
 				return ev_err(e, i, "operand %d does not match", q);
 	}
-	hilo_comp *f = hilo_instr_get_comp(i, "to_apply");
+	hilo_comp *f = hilo_instr_get_comp(i, HILO_A_TO_APPLY);
 	hilo_literal *r = ev_lit_new(e, i, i->shape);
 	if (!r)
 		return NULL;
@@ -425,7 +425,7 @@ static hilo_literal *map(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 		if (!is_arr(ops[q]) || ops[q]->shape->rank != i->shape->rank ||
 		    hilo_shape_elements(ops[q]->shape) != hilo_shape_elements(i->shape))
 			return ev_err(e, i, "map operand %d does not match the result", q);
-	hilo_comp *f = hilo_instr_get_comp(i, "to_apply");
+	hilo_comp *f = hilo_instr_get_comp(i, HILO_A_TO_APPLY);
 	hilo_literal *r = ev_lit_new(e, i, i->shape);
 	if (!r)
 		return NULL;
@@ -491,7 +491,7 @@ static hilo_literal *sort(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 	int n = (int)i->noperands;
 	int64_t dim = 0;
 	int nd = 0;
-	const int64_t *dv = hilo_instr_get_ints(i, "dimensions", &nd);
+	const int64_t *dv = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &nd);
 	if (n < 1 || n > MAXR || !is_arr(ops[0]) || !dv || nd != 1)
 		return ev_err(e, i, "sort needs operands and one dimension");
 	dim = dv[0];
@@ -507,7 +507,7 @@ static hilo_literal *sort(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 			if (ops[q]->shape->dims[d] != s0->dims[d])
 				return ev_err(e, i, "sort operands differ in shape");
 	}
-	hilo_comp *f = hilo_instr_get_comp(i, "to_apply");
+	hilo_comp *f = hilo_instr_get_comp(i, HILO_A_TO_APPLY);
 	ev_apply ap;
 	if (!ev_apply_init(&ap, e, f, 2 * n))
 		return NULL;
@@ -578,7 +578,7 @@ static hilo_literal *sort(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 
 /* ---- dot --------------------------------------------------------------------- */
 
-static bool dims_attr(const hilo_instr *i, const char *k, const int64_t **v, int *n, int rank)
+static bool dims_attr(const hilo_instr *i, hilo_attr_id k, const int64_t **v, int *n, int rank)
 {
 	*v = hilo_instr_get_ints(i, k, n);
 	if (!*v)
@@ -597,10 +597,10 @@ static hilo_literal *dot(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 	const hilo_shape *as = a->shape, *bs = b->shape, *os = i->shape;
 	const int64_t *lb, *rb, *lc, *rc;
 	int nlb, nrb, nlc, nrc;
-	if (!dims_attr(i, "lhs_batch_dims", &lb, &nlb, as->rank) ||
-	    !dims_attr(i, "rhs_batch_dims", &rb, &nrb, bs->rank) ||
-	    !dims_attr(i, "lhs_contracting_dims", &lc, &nlc, as->rank) ||
-	    !dims_attr(i, "rhs_contracting_dims", &rc, &nrc, bs->rank) || nlb != nrb || nlc != nrc)
+	if (!dims_attr(i, HILO_A_LHS_BATCH_DIMS, &lb, &nlb, as->rank) ||
+	    !dims_attr(i, HILO_A_RHS_BATCH_DIMS, &rb, &nrb, bs->rank) ||
+	    !dims_attr(i, HILO_A_LHS_CONTRACTING_DIMS, &lc, &nlc, as->rank) ||
+	    !dims_attr(i, HILO_A_RHS_CONTRACTING_DIMS, &rc, &nrc, bs->rank) || nlb != nrb || nlc != nrc)
 		return ev_err(e, i, "bad dot dimension numbers");
 	int role_a[MAXR] = {0}, role_b[MAXR] = {0}; /* 0 free, 1 batch, 2 contracting */
 	for (int q = 0; q < nlb; q++) {
@@ -734,15 +734,15 @@ static hilo_literal *gather(ev *e, const hilo_instr *i, hilo_literal *const *ops
 	const int64_t *offd, *coll, *sim, *ssz, *obd, *sbd;
 	int noff, ncoll, nsim, nssz, nobd, nsbd;
 	int64_t ivd = 0;
-	hilo_instr_get_int(i, "index_vector_dim", &ivd);
-	if (!dims_attr(i, "offset_dims", &offd, &noff, os->rank) ||
-	    !dims_attr(i, "collapsed_slice_dims", &coll, &ncoll, as->rank) ||
-	    !dims_attr(i, "start_index_map", &sim, &nsim, as->rank) ||
-	    !dims_attr(i, "operand_batching_dims", &obd, &nobd, as->rank) ||
-	    !dims_attr(i, "start_indices_batching_dims", &sbd, &nsbd, xs->rank) ||
+	hilo_instr_get_int(i, HILO_A_INDEX_VECTOR_DIM, &ivd);
+	if (!dims_attr(i, HILO_A_OFFSET_DIMS, &offd, &noff, os->rank) ||
+	    !dims_attr(i, HILO_A_COLLAPSED_SLICE_DIMS, &coll, &ncoll, as->rank) ||
+	    !dims_attr(i, HILO_A_START_INDEX_MAP, &sim, &nsim, as->rank) ||
+	    !dims_attr(i, HILO_A_OPERAND_BATCHING_DIMS, &obd, &nobd, as->rank) ||
+	    !dims_attr(i, HILO_A_START_INDICES_BATCHING_DIMS, &sbd, &nsbd, xs->rank) ||
 	    nobd != nsbd || ivd < 0 || ivd > xs->rank)
 		return ev_err(e, i, "bad gather dimension numbers");
-	ssz = hilo_instr_get_ints(i, "slice_sizes", &nssz);
+	ssz = hilo_instr_get_ints(i, HILO_A_SLICE_SIZES, &nssz);
 	if (!ssz || nssz != as->rank)
 		return ev_err(e, i, "slice_sizes does not match the operand rank");
 	int64_t vlen = ivd == xs->rank ? 1 : xs->dims[ivd];
@@ -841,12 +841,12 @@ static hilo_literal *scatter(ev *e, const hilo_instr *i, hilo_literal *const *op
 	const int64_t *uwd, *iwd, *sdod, *ibd, *sibd;
 	int nuwd, niwd, nsdod, nibd, nsibd;
 	int64_t ivd = 0;
-	hilo_instr_get_int(i, "index_vector_dim", &ivd);
-	if (!dims_attr(i, "update_window_dims", &uwd, &nuwd, us->rank) ||
-	    !dims_attr(i, "inserted_window_dims", &iwd, &niwd, as->rank) ||
-	    !dims_attr(i, "scatter_dims_to_operand_dims", &sdod, &nsdod, as->rank) ||
-	    !dims_attr(i, "input_batching_dims", &ibd, &nibd, as->rank) ||
-	    !dims_attr(i, "scatter_indices_batching_dims", &sibd, &nsibd, xs->rank) ||
+	hilo_instr_get_int(i, HILO_A_INDEX_VECTOR_DIM, &ivd);
+	if (!dims_attr(i, HILO_A_UPDATE_WINDOW_DIMS, &uwd, &nuwd, us->rank) ||
+	    !dims_attr(i, HILO_A_INSERTED_WINDOW_DIMS, &iwd, &niwd, as->rank) ||
+	    !dims_attr(i, HILO_A_SCATTER_DIMS_TO_OPERAND_DIMS, &sdod, &nsdod, as->rank) ||
+	    !dims_attr(i, HILO_A_INPUT_BATCHING_DIMS, &ibd, &nibd, as->rank) ||
+	    !dims_attr(i, HILO_A_SCATTER_INDICES_BATCHING_DIMS, &sibd, &nsibd, xs->rank) ||
 	    nibd != nsibd || ivd < 0 || ivd > xs->rank)
 		return ev_err(e, i, "bad scatter dimension numbers");
 	int64_t vlen = ivd == xs->rank ? 1 : xs->dims[ivd];
@@ -880,7 +880,7 @@ static hilo_literal *scatter(ev *e, const hilo_instr *i, hilo_literal *const *op
 		if (wsize[winmap[q]] > as->dims[winmap[q]])
 			return ev_err(e, i, "update window larger than the operand");
 	}
-	hilo_comp *f = hilo_instr_get_comp(i, "to_apply");
+	hilo_comp *f = hilo_instr_get_comp(i, HILO_A_TO_APPLY);
 	hilo_literal *r = ev_lit_new(e, i, i->shape);
 	if (!r)
 		return NULL;

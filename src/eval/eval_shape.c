@@ -36,7 +36,7 @@ static hilo_literal *out_new(ev *e, const hilo_instr *i, size_t *n)
 static hilo_literal *broadcast(ev *e, const hilo_instr *i, const hilo_literal *a)
 {
 	int nd = 0;
-	const int64_t *dims = hilo_instr_get_ints(i, "dimensions", &nd);
+	const int64_t *dims = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &nd);
 	const hilo_shape *os = i->shape, *is = a->shape;
 	if (!dims && nd == 0 && is->rank == 0)
 		dims = NULL; /* scalar broadcast may omit dimensions */
@@ -163,7 +163,7 @@ static hilo_literal *bitcast(ev *e, const hilo_instr *i, const hilo_literal *a)
 static hilo_literal *transpose(ev *e, const hilo_instr *i, const hilo_literal *a)
 {
 	int nd = 0;
-	const int64_t *perm = hilo_instr_get_ints(i, "dimensions", &nd);
+	const int64_t *perm = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &nd);
 	const hilo_shape *os = i->shape, *is = a->shape;
 	if (nd != is->rank || nd != os->rank || is->type != os->type)
 		return ev_err(e, i, "transpose dimensions do not match");
@@ -192,7 +192,7 @@ static hilo_literal *transpose(ev *e, const hilo_instr *i, const hilo_literal *a
 
 static hilo_literal *slice(ev *e, const hilo_instr *i, const hilo_literal *a)
 {
-	hilo_attr *at = hilo_instr_attr(i, "slice");
+	hilo_attr *at = hilo_instr_attr(i, HILO_A_SLICE);
 	const hilo_shape *os = i->shape, *is = a->shape;
 	if (!at || at->kind != HILO_ATTR_SLICE || at->n != is->rank || os->rank != is->rank ||
 	    is->type != os->type)
@@ -261,7 +261,7 @@ static hilo_literal *dynamic_slice(ev *e, const hilo_instr *i, hilo_literal *con
 	if (!arr(ops[0]) || os->rank != is->rank || os->type != is->type)
 		return ev_err(e, i, "dynamic-slice result does not match the operand");
 	int nsz = 0;
-	const int64_t *sz = hilo_instr_get_ints(i, "dynamic_slice_sizes", &nsz);
+	const int64_t *sz = hilo_instr_get_ints(i, HILO_A_DYNAMIC_SLICE_SIZES, &nsz);
 	if (sz && nsz == os->rank)
 		for (int d = 0; d < os->rank; d++)
 			if (sz[d] != os->dims[d])
@@ -320,7 +320,7 @@ static hilo_literal *dynamic_update_slice(ev *e, const hilo_instr *i, hilo_liter
 static hilo_literal *concatenate(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 {
 	int nd = 0;
-	const int64_t *dv = hilo_instr_get_ints(i, "dimensions", &nd);
+	const int64_t *dv = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &nd);
 	const hilo_shape *os = i->shape;
 	if (nd != 1 || dv[0] < 0 || dv[0] >= os->rank || i->noperands < 1)
 		return ev_err(e, i, "concatenate needs one dimension");
@@ -361,7 +361,7 @@ static hilo_literal *concatenate(ev *e, const hilo_instr *i, hilo_literal *const
 
 static hilo_literal *pad(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 {
-	hilo_attr *at = hilo_instr_attr(i, "padding");
+	hilo_attr *at = hilo_instr_attr(i, HILO_A_PADDING);
 	const hilo_shape *os = i->shape, *is = ops[0]->shape;
 	if (!arr(ops[0]) || !arr(ops[1]) || ops[1]->shape->rank != 0 || is->type != os->type ||
 	    ops[1]->shape->type != os->type)
@@ -404,7 +404,7 @@ static hilo_literal *iota(ev *e, const hilo_instr *i)
 {
 	int64_t d = 0;
 	const hilo_shape *os = i->shape;
-	if (!hilo_instr_get_int(i, "iota_dimension", &d) || d < 0 || d >= os->rank)
+	if (!hilo_instr_get_int(i, HILO_A_IOTA_DIMENSION, &d) || d < 0 || d >= os->rank)
 		return ev_err(e, i, "iota needs a valid iota_dimension");
 	if (!hilo_ptype_is_int(os->type) && !hilo_ptype_is_float(os->type) &&
 	    !hilo_ptype_is_complex(os->type))
@@ -427,7 +427,7 @@ static hilo_literal *iota(ev *e, const hilo_instr *i)
 static hilo_literal *reverse(ev *e, const hilo_instr *i, const hilo_literal *a)
 {
 	int nd = 0;
-	const int64_t *dims = hilo_instr_get_ints(i, "dimensions", &nd);
+	const int64_t *dims = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &nd);
 	const hilo_shape *os = i->shape, *is = a->shape;
 	if (!hilo_shape_compatible(os, is))
 		return ev_err(e, i, "reverse changes the shape");

@@ -117,54 +117,8 @@ static const char *read_raw(parser *P)
 
 /* ---- typed attribute values ---- */
 
-typedef struct {
-	const char *key;
-	hilo_attr_kind kind;
-} attr_def;
-
-static const attr_def attr_defs[] = {
-	{"index", HILO_ATTR_INT}, {"iota_dimension", HILO_ATTR_INT},
-	{"channel_id", HILO_ATTR_INT}, {"feature_index", HILO_ATTR_INT},
-	{"feature_group_count", HILO_ATTR_INT}, {"batch_group_count", HILO_ATTR_INT},
-	{"exponent_bits", HILO_ATTR_INT}, {"mantissa_bits", HILO_ATTR_INT},
-	{"index_vector_dim", HILO_ATTR_INT}, {"k", HILO_ATTR_INT}, {"delta", HILO_ATTR_INT},
-	{"inferred_dimension", HILO_ATTR_INT}, {"num_carries", HILO_ATTR_INT},
-	{"cross_program_prefetch_index", HILO_ATTR_INT},
-	{"dimensions", HILO_ATTR_INTS}, {"slice_sizes", HILO_ATTR_INTS},
-	{"dynamic_slice_sizes", HILO_ATTR_INTS}, {"fft_length", HILO_ATTR_INTS},
-	{"lhs_contracting_dims", HILO_ATTR_INTS}, {"rhs_contracting_dims", HILO_ATTR_INTS},
-	{"lhs_batch_dims", HILO_ATTR_INTS}, {"rhs_batch_dims", HILO_ATTR_INTS},
-	{"lhs_ragged_dims", HILO_ATTR_INTS}, {"rhs_group_dims", HILO_ATTR_INTS},
-	{"offset_dims", HILO_ATTR_INTS}, {"collapsed_slice_dims", HILO_ATTR_INTS},
-	{"start_index_map", HILO_ATTR_INTS}, {"operand_batching_dims", HILO_ATTR_INTS},
-	{"start_indices_batching_dims", HILO_ATTR_INTS}, {"update_window_dims", HILO_ATTR_INTS},
-	{"inserted_window_dims", HILO_ATTR_INTS}, {"scatter_dims_to_operand_dims", HILO_ATTR_INTS},
-	{"input_batching_dims", HILO_ATTR_INTS}, {"scatter_indices_batching_dims", HILO_ATTR_INTS},
-	{"is_stable", HILO_ATTR_BOOL}, {"constrain_layout", HILO_ATTR_BOOL},
-	{"use_global_device_ids", HILO_ATTR_BOOL}, {"indices_are_sorted", HILO_ATTR_BOOL},
-	{"unique_indices", HILO_ATTR_BOOL}, {"is_host_transfer", HILO_ATTR_BOOL},
-	{"custom_call_has_side_effect", HILO_ATTR_BOOL}, {"largest", HILO_ATTR_BOOL},
-	{"is_composite", HILO_ATTR_BOOL}, {"is_reverse", HILO_ATTR_BOOL},
-	{"has_dynamic_root", HILO_ATTR_BOOL}, {"is_associative", HILO_ATTR_BOOL},
-	{"custom_call_target", HILO_ATTR_STRING}, {"infeed_config", HILO_ATTR_STRING},
-	{"outfeed_config", HILO_ATTR_STRING}, {"async_execution_thread", HILO_ATTR_STRING},
-	{"direction", HILO_ATTR_ENUM}, {"type", HILO_ATTR_ENUM}, {"kind", HILO_ATTR_ENUM},
-	{"fft_type", HILO_ATTR_ENUM}, {"distribution", HILO_ATTR_ENUM},
-	{"slice", HILO_ATTR_SLICE}, {"padding", HILO_ATTR_PADDING},
-	{"to_apply", HILO_ATTR_COMP}, {"calls", HILO_ATTR_COMP}, {"condition", HILO_ATTR_COMP},
-	{"body", HILO_ATTR_COMP}, {"select", HILO_ATTR_COMP}, {"scatter", HILO_ATTR_COMP},
-	{"true_computation", HILO_ATTR_COMP}, {"false_computation", HILO_ATTR_COMP},
-	{"branch_computations", HILO_ATTR_COMPS}, {"called_computations", HILO_ATTR_COMPS},
-	{"control-predecessors", HILO_ATTR_CONTROL}, {"metadata", HILO_ATTR_METADATA},
-};
-
-static hilo_attr_kind attr_kind(const char *k, size_t n)
-{
-	for (size_t i = 0; i < sizeof attr_defs / sizeof *attr_defs; i++)
-		if (strlen(attr_defs[i].key) == n && memcmp(attr_defs[i].key, k, n) == 0)
-			return attr_defs[i].kind;
-	return HILO_ATTR_RAW;
-}
+/* Attribute kinds come from the table (hilo/attrs.def): hilo_attr_lookup
+ * gives the id, hilo_attr_id_kind how to read the value (RAW: verbatim). */
 
 static bool read_int_list(parser *P, hilo_attr *a)
 {
@@ -519,12 +473,13 @@ static bool read_attr(parser *P, hilo_instr *i)
 		return false;
 	}
 	L->p++;
-	const char *key = intern(P, k, kn);
-	if (hilo_instr_attr(i, key)) {
+	hilo_attr_id id = hilo_attr_lookup(k, kn);
+	const char *key = id != HILO_A_UNKNOWN ? hilo_attr_id_key(id) : intern(P, k, kn);
+	if (id != HILO_A_UNKNOWN ? hilo_instr_attr(i, id) != NULL : hilo_instr_attr_named(i, key) != NULL) {
 		lex_error(L, at, "duplicate attribute '%s'", key);
 		return false;
 	}
-	hilo_attr_kind kind = attr_kind(k, kn);
+	hilo_attr_kind kind = hilo_attr_id_kind(id);
 	/* slice_sizes on collective-permute is a list of lists */
 	if (kind == HILO_ATTR_INTS) {
 		lex_skip_ws(L);
@@ -543,7 +498,8 @@ static bool read_attr(parser *P, hilo_instr *i)
 	hilo_attr *a = &i->attrs[i->nattrs++];
 	memset(a, 0, sizeof *a);
 	a->key = key;
-	a->kind = kind;
+	a->id = (uint16_t)id;
+	a->kind = (uint8_t)kind;
 	switch (kind) {
 	case HILO_ATTR_INT:
 		return lex_int(L, &a->v.i);
@@ -652,7 +608,7 @@ static hilo_instr *compact_gte(parser *P, hilo_comp *c, hilo_instr *of, int64_t 
 	g->name = local_unique(P, base);
 	g->shape = of->shape->elems[idx];
 	hilo_instr_add_operand(m, g, of);
-	hilo_attr *a = hilo_instr_set_attr(m, g, "index", HILO_ATTR_INT);
+	hilo_attr *a = hilo_instr_set_attr(m, g, HILO_A_INDEX, HILO_ATTR_INT);
 	a->v.i = idx;
 	hilo_comp_append(c, g);
 	hilo_ptrmap_put(&P->names, g->name, g);
@@ -936,8 +892,8 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 	}
 	/* a broadcast of a scalar may leave out dimensions={} */
 	if (op == HILO_OP_BROADCAST && i->noperands == 1 && i->operands[0]->shape->rank == 0 &&
-	    !hilo_instr_attr(i, "dimensions")) {
-		hilo_attr *a = hilo_instr_set_attr(m, i, "dimensions", HILO_ATTR_INTS);
+	    !hilo_instr_attr(i, HILO_A_DIMENSIONS)) {
+		hilo_attr *a = hilo_instr_set_attr(m, i, HILO_A_DIMENSIONS, HILO_ATTR_INTS);
 		hilo_attr_set_ints(m, a, NULL, 0);
 	}
 	hilo_ptrmap_put(&P->names, name, i);

@@ -122,7 +122,8 @@ static hilo_literal *copy_literal(cloner *k, const hilo_literal *l)
 static void copy_attr(cloner *k, hilo_attr *d, const hilo_attr *a)
 {
 	*d = *a;
-	d->key = intern(k, a->key);
+	/* table keys are static; unknown ones live in the source's arena */
+	d->key = a->id != HILO_A_UNKNOWN ? a->key : intern(k, a->key);
 	switch (a->kind) {
 	case HILO_ATTR_RAW:
 	case HILO_ATTR_STRING:

@@ -299,8 +299,8 @@ void hilo_instr_add_ctrl_pred(hilo_module *m, hilo_instr *i, hilo_instr *pred)
 			return;
 	push_instr(m, &i->ctrl_preds, &i->nctrl_preds, &i->cap_ctrl_preds, pred);
 	push_instr(m, &pred->ctrl_succs, &pred->nctrl_succs, &pred->cap_ctrl_succs, i);
-	if (!hilo_instr_attr(i, "control-predecessors"))
-		hilo_instr_set_attr(m, i, "control-predecessors", HILO_ATTR_CONTROL);
+	if (!hilo_instr_attr(i, HILO_A_CONTROL_PREDECESSORS))
+		hilo_instr_set_attr(m, i, HILO_A_CONTROL_PREDECESSORS, HILO_ATTR_CONTROL);
 }
 
 void hilo_instr_remove_ctrl_deps(hilo_instr *i)
@@ -311,173 +311,10 @@ void hilo_instr_remove_ctrl_deps(hilo_instr *i)
 		hilo_instr *s = i->ctrl_succs[k];
 		remove_instr(s->ctrl_preds, &s->nctrl_preds, i);
 		if (!s->nctrl_preds)
-			hilo_instr_remove_attr(s, "control-predecessors");
+			hilo_instr_remove_attr(s, HILO_A_CONTROL_PREDECESSORS);
 	}
 	i->nctrl_preds = i->nctrl_succs = 0;
-	hilo_instr_remove_attr(i, "control-predecessors");
-}
-
-/* ---- attributes ---- */
-
-/* XLA's print order: op-specific attributes, called computations,
- * then the generic ones in a fixed order. */
-static int attr_rank(const char *key)
-{
-	static const char *const generic[] = {
-		"sharding", "frontend_attributes", "control-predecessors", "statistics",
-		"result_accuracy", "origin", "metadata", "backend_config",
-	};
-	static const char *const comps[] = {
-		"to_apply", "calls", "condition", "body", "select", "scatter",
-		"true_computation", "false_computation", "branch_computations",
-		"called_computations", "is_composite",
-	};
-	for (size_t k = 0; k < sizeof generic / sizeof *generic; k++)
-		if (strcmp(key, generic[k]) == 0)
-			return 2 + (int)k;
-	for (size_t k = 0; k < sizeof comps / sizeof *comps; k++)
-		if (strcmp(key, comps[k]) == 0)
-			return 1;
-	return 0;
-}
-
-hilo_attr *hilo_instr_attr(const hilo_instr *i, const char *key)
-{
-	for (uint32_t k = 0; k < i->nattrs; k++)
-		if (i->attrs[k].key == key || strcmp(i->attrs[k].key, key) == 0)
-			return &i->attrs[k];
-	return NULL;
-}
-
-hilo_attr *hilo_instr_set_attr(hilo_module *m, hilo_instr *i, const char *key,
-	hilo_attr_kind kind)
-{
-	hilo_attr *a = hilo_instr_attr(i, key);
-	if (a) {
-		memset(&a->v, 0, sizeof a->v);
-		a->kind = kind;
-		a->n = 0;
-		return a;
-	}
-	if (i->nattrs == i->cap_attrs) {
-		uint32_t cap = i->cap_attrs ? i->cap_attrs * 2 : 4;
-		i->attrs = hilo_arena_grow(m->arena, i->attrs, i->nattrs, cap, sizeof(hilo_attr));
-		i->cap_attrs = cap;
-	}
-	int r = attr_rank(key);
-	uint32_t at = i->nattrs;
-	while (at > 0 && attr_rank(i->attrs[at - 1].key) > r)
-		at--;
-	memmove(&i->attrs[at + 1], &i->attrs[at], (i->nattrs - at) * sizeof(hilo_attr));
-	i->nattrs++;
-	a = &i->attrs[at];
-	memset(a, 0, sizeof *a);
-	a->key = hilo_intern_cstr(m->strings, key);
-	a->kind = kind;
-	return a;
-}
-
-void hilo_instr_remove_attr(hilo_instr *i, const char *key)
-{
-	hilo_attr *a = hilo_instr_attr(i, key);
-	if (!a)
-		return;
-	uint32_t k = (uint32_t)(a - i->attrs);
-	memmove(&i->attrs[k], &i->attrs[k + 1], (i->nattrs - k - 1) * sizeof(hilo_attr));
-	i->nattrs--;
-}
-
-void hilo_attr_set_ints(hilo_module *m, hilo_attr *a, const int64_t *v, int n)
-{
-	a->n = n;
-	a->v.ints = hilo_arena_alloc(m->arena, (size_t)(n ? n : 1) * sizeof(int64_t));
-	if (n)
-		memcpy(a->v.ints, v, (size_t)n * sizeof(int64_t));
-}
-
-bool hilo_instr_get_int(const hilo_instr *i, const char *key, int64_t *out)
-{
-	hilo_attr *a = hilo_instr_attr(i, key);
-	if (!a || a->kind != HILO_ATTR_INT)
-		return false;
-	*out = a->v.i;
-	return true;
-}
-
-const int64_t *hilo_instr_get_ints(const hilo_instr *i, const char *key, int *n)
-{
-	hilo_attr *a = hilo_instr_attr(i, key);
-	if (!a || a->kind != HILO_ATTR_INTS)
-		return NULL;
-	*n = a->n;
-	return a->v.ints;
-}
-
-bool hilo_instr_get_bool(const hilo_instr *i, const char *key, bool *out)
-{
-	hilo_attr *a = hilo_instr_attr(i, key);
-	if (!a || a->kind != HILO_ATTR_BOOL)
-		return false;
-	*out = a->v.i != 0;
-	return true;
-}
-
-/* Value of frontend attribute `key` in the raw {k="v", ...} text, copied
- * into buf; false when absent. */
-bool hilo_instr_frontend_attr(const hilo_instr *i, const char *key, char *buf, size_t cap)
-{
-	const hilo_attr *a = hilo_instr_attr(i, "frontend_attributes");
-	if (!a || a->kind != HILO_ATTR_RAW || !a->v.text)
-		return false;
-	size_t kl = strlen(key);
-	for (const char *p = a->v.text; (p = strstr(p, key)) != NULL; p += kl) {
-		char before = p == a->v.text ? '{' : p[-1];
-		if (before != '{' && before != ',' && before != ' ')
-			continue;
-		const char *q = p + kl;
-		while (*q == ' ')
-			q++;
-		if (*q != '=')
-			continue;
-		q++;
-		while (*q == ' ')
-			q++;
-		size_t n = 0;
-		if (*q == '"') {
-			q++;
-			while (q[n] && q[n] != '"')
-				n++;
-		} else {
-			while (q[n] && q[n] != ',' && q[n] != '}' && q[n] != ' ')
-				n++;
-		}
-		if (n >= cap)
-			n = cap - 1;
-		memcpy(buf, q, n);
-		buf[n] = 0;
-		return true;
-	}
-	return false;
-}
-
-const char *hilo_instr_get_string(const hilo_instr *i, const char *key)
-{
-	hilo_attr *a = hilo_instr_attr(i, key);
-	return a && a->kind == HILO_ATTR_STRING ? a->v.text : NULL;
-}
-
-const char *hilo_instr_get_enum(const hilo_instr *i, const char *key)
-{
-	hilo_attr *a = hilo_instr_attr(i, key);
-	return a && a->kind == HILO_ATTR_ENUM ? a->v.text : NULL;
-}
-
-hilo_comp *hilo_instr_get_comp(const hilo_instr *i, const char *key)
-{
-	hilo_attr *a = hilo_instr_attr(i, key);
-	if (!a || a->kind != HILO_ATTR_COMP || a->v.i < 0 || (uint32_t)a->v.i >= i->ncalled)
-		return NULL;
-	return i->called[a->v.i];
+	hilo_instr_remove_attr(i, HILO_A_CONTROL_PREDECESSORS);
 }
 
 /* ---- metadata ---- */
@@ -534,7 +371,7 @@ void hilo_instr_set_op_name(hilo_module *m, hilo_instr *i, const char *op_name)
 	hilo_buf_free(&b);
 	if (!i->metadata) {
 		i->metadata = hilo_arena_alloc(m->arena, sizeof *i->metadata);
-		hilo_instr_set_attr(m, i, "metadata", HILO_ATTR_METADATA);
+		hilo_instr_set_attr(m, i, HILO_A_METADATA, HILO_ATTR_METADATA);
 	}
 	hilo_metadata *md = i->metadata;
 	for (int k = 0; k < md->n; k++)
@@ -594,16 +431,16 @@ bool hilo_instr_has_side_effect(const hilo_module *m, const hilo_instr *i)
 		return true;
 	bool b;
 	if (i->op == HILO_OP_CUSTOM_CALL)
-		return hilo_instr_get_bool(i, "custom_call_has_side_effect", &b) && b;
+		return hilo_instr_get_bool(i, HILO_A_CUSTOM_CALL_HAS_SIDE_EFFECT, &b) && b;
 	if (f & HILO_OPF_COLL) {
-		if (hilo_instr_get_bool(i, "constrain_layout", &b) && b)
+		if (hilo_instr_get_bool(i, HILO_A_CONSTRAIN_LAYOUT, &b) && b)
 			return true;
 		bool spmd = false;
 		for (uint32_t k = 0; k < m->nattrs; k++)
 			if (strcmp(m->attrs[k].key, "num_partitions") == 0 &&
 			    strcmp(m->attrs[k].value, "1") != 0)
 				spmd = true;
-		if (!spmd && hilo_instr_attr(i, "channel_id"))
+		if (!spmd && hilo_instr_attr(i, HILO_A_CHANNEL_ID))
 			return true;
 	}
 	return false;

@@ -142,7 +142,7 @@ static bool need_array(ictx *X, uint32_t k)
 }
 
 /* An integer-list attribute; absent gives n = 0 and false. */
-static bool ints(const ictx *X, const char *key, const int64_t **v, int *n)
+static bool ints(const ictx *X, hilo_attr_id key, const int64_t **v, int *n)
 {
 	hilo_attr *a = hilo_instr_attr(X->i, key);
 	*n = 0;
@@ -154,10 +154,10 @@ static bool ints(const ictx *X, const char *key, const int64_t **v, int *n)
 	return true;
 }
 
-static bool need_ints(ictx *X, const char *key, const int64_t **v, int *n)
+static bool need_ints(ictx *X, hilo_attr_id key, const int64_t **v, int *n)
 {
 	if (!ints(X, key, v, n)) {
-		fail(X, "attribute %s= is required", key);
+		fail(X, "attribute %s= is required", hilo_attr_id_key(key));
 		return false;
 	}
 	return true;
@@ -173,11 +173,11 @@ static bool need_dim(ictx *X, const char *what, int64_t d, int rank)
 }
 
 /* A called computation with a root, by attribute key. */
-static hilo_comp *callee(ictx *X, const char *key)
+static hilo_comp *callee(ictx *X, hilo_attr_id key)
 {
 	hilo_comp *c = hilo_instr_get_comp(X->i, key);
 	if (!c || !c->root)
-		fail(X, "attribute %s= is required", key);
+		fail(X, "attribute %s= is required", hilo_attr_id_key(key));
 	return c;
 }
 
@@ -399,7 +399,7 @@ static hilo_shape *gte_op(ictx *X)
 	int64_t idx;
 	if (!need_operands(X, 1))
 		return NULL;
-	if (!hilo_instr_get_int(X->i, "index", &idx))
+	if (!hilo_instr_get_int(X->i, HILO_A_INDEX, &idx))
 		return fail(X, "attribute index= is required");
 	const hilo_shape *t = opshape(X, 0);
 	if (t->type != HILO_T_TUPLE)
@@ -431,7 +431,7 @@ static bool args_fit(ictx *X, const hilo_comp *c, uint32_t first, uint32_t n)
 
 static hilo_shape *call_op(ictx *X)
 {
-	hilo_comp *c = callee(X, "to_apply");
+	hilo_comp *c = callee(X, HILO_A_TO_APPLY);
 	if (!c || !args_fit(X, c, 0, X->i->noperands))
 		return NULL;
 	return c->root->shape;
@@ -441,10 +441,10 @@ static hilo_shape *while_op(ictx *X)
 {
 	if (!need_operands(X, 1))
 		return NULL;
-	hilo_comp *cond = callee(X, "condition");
+	hilo_comp *cond = callee(X, HILO_A_CONDITION);
 	if (!cond)
 		return NULL;
-	hilo_comp *body = callee(X, "body");
+	hilo_comp *body = callee(X, HILO_A_BODY);
 	if (!body)
 		return NULL;
 	const hilo_shape *init = opshape(X, 0), *cr = cond->root->shape;
@@ -469,11 +469,11 @@ static hilo_shape *conditional_op(ictx *X)
 	hilo_comp *br[2], **branches = br;
 	uint32_t n;
 	if (bi->type == HILO_T_PRED) {
-		if (!(br[0] = callee(X, "true_computation")) || !(br[1] = callee(X, "false_computation")))
+		if (!(br[0] = callee(X, HILO_A_TRUE_COMPUTATION)) || !(br[1] = callee(X, HILO_A_FALSE_COMPUTATION)))
 			return NULL;
 		n = 2;
 	} else if (bi->type == HILO_T_S32) {
-		hilo_attr *a = hilo_instr_attr(i, "branch_computations");
+		hilo_attr *a = hilo_instr_attr(i, HILO_A_BRANCH_COMPUTATIONS);
 		if (!a || a->kind != HILO_ATTR_COMPS || a->n < 1)
 			return fail(X, "attribute branch_computations= is required");
 		branches = i->called + a->v.i;
@@ -508,7 +508,7 @@ static hilo_shape *broadcast_op(ictx *X)
 	const hilo_shape *s = opshape(X, 0);
 	const int64_t *dv;
 	int nd;
-	if (!ints(X, "dimensions", &dv, &nd) && s->rank != 0)
+	if (!ints(X, HILO_A_DIMENSIONS, &dv, &nd) && s->rank != 0)
 		return fail(X, "attribute dimensions= is required");
 	if (nd + s->rank > MAXR)
 		return fail(X, "too many dimensions");
@@ -539,7 +539,7 @@ static hilo_shape *concatenate_op(ictx *X)
 	const hilo_instr *i = X->i;
 	const int64_t *dv;
 	int nd;
-	if (!need_ints(X, "dimensions", &dv, &nd))
+	if (!need_ints(X, HILO_A_DIMENSIONS, &dv, &nd))
 		return NULL;
 	if (nd != 1)
 		return fail(X, "dimensions= must hold one dimension");
@@ -590,7 +590,7 @@ static hilo_shape *transpose_op(ictx *X)
 	const hilo_shape *s = opshape(X, 0);
 	const int64_t *p;
 	int n;
-	if (!need_ints(X, "dimensions", &p, &n))
+	if (!need_ints(X, HILO_A_DIMENSIONS, &p, &n))
 		return NULL;
 	if (n != s->rank || !is_permutation(p, n))
 		return fail(X, "dimensions= is not a permutation of the %d dimensions of %s", s->rank, sh(X, s));
@@ -620,7 +620,7 @@ static hilo_shape *reverse_op(ictx *X)
 	const hilo_shape *s = opshape(X, 0);
 	const int64_t *dv;
 	int nd;
-	if (!need_ints(X, "dimensions", &dv, &nd))
+	if (!need_ints(X, HILO_A_DIMENSIONS, &dv, &nd))
 		return NULL;
 	for (int k = 0; k < nd; k++)
 		if (!need_dim(X, "reverse dimension", dv[k], s->rank))
@@ -635,7 +635,7 @@ static hilo_shape *pad_op(ictx *X)
 	const hilo_shape *s = opshape(X, 0), *v = opshape(X, 1);
 	if (v->rank != 0 || v->type != s->type)
 		return fail(X, "the padding value %s is not a scalar of the operand's type", sh(X, v));
-	hilo_attr *a = hilo_instr_attr(X->i, "padding");
+	hilo_attr *a = hilo_instr_attr(X->i, HILO_A_PADDING);
 	if (!a || a->kind != HILO_ATTR_PADDING)
 		return fail(X, "attribute padding= is required");
 	if (a->n != s->rank)
@@ -683,14 +683,14 @@ static hilo_shape *reduce_op(ictx *X)
 	if (i->noperands == 0 || i->noperands % 2)
 		return fail(X, "expects an even number of operands (inputs, then init values), has %u", i->noperands);
 	uint32_t n = i->noperands / 2;
-	hilo_comp *c = callee(X, "to_apply");
+	hilo_comp *c = callee(X, HILO_A_TO_APPLY);
 	if (!c)
 		return NULL;
 	if (c->nparams != 2 * n)
 		return fail(X, "the reducer '%s' takes %u parameters, %u inputs need %u", c->name, c->nparams, n, 2 * n);
 	const int64_t *dv;
 	int nd;
-	if (!need_ints(X, "dimensions", &dv, &nd))
+	if (!need_ints(X, HILO_A_DIMENSIONS, &dv, &nd))
 		return NULL;
 	for (uint32_t k = 0; k < 2 * n; k++)
 		if (!need_array(X, k))
@@ -747,7 +747,7 @@ static bool read_window(ictx *X, int rank, ev_window *w)
 		fail(X, "window of rank %d is too large", rank);
 		return false;
 	}
-	hilo_attr *a = hilo_instr_attr(X->i, "window");
+	hilo_attr *a = hilo_instr_attr(X->i, HILO_A_WINDOW);
 	const char *t = a && a->kind == HILO_ATTR_RAW ? a->v.text : NULL;
 	if (!ev_parse_window(t, rank, w)) {
 		if (t)
@@ -765,7 +765,7 @@ static hilo_shape *reduce_window_op(ictx *X)
 	if (i->noperands == 0 || i->noperands % 2)
 		return fail(X, "expects an even number of operands (inputs, then init values), has %u", i->noperands);
 	uint32_t n = i->noperands / 2;
-	hilo_comp *c = callee(X, "to_apply");
+	hilo_comp *c = callee(X, HILO_A_TO_APPLY);
 	if (!c)
 		return NULL;
 	for (uint32_t k = 0; k < 2 * n; k++)
@@ -797,7 +797,7 @@ static hilo_shape *reduce_window_op(ictx *X)
 static hilo_shape *map_op(ictx *X)
 {
 	const hilo_instr *i = X->i;
-	hilo_comp *c = callee(X, "to_apply");
+	hilo_comp *c = callee(X, HILO_A_TO_APPLY);
 	if (!c)
 		return NULL;
 	if (i->noperands < 1)
@@ -838,7 +838,7 @@ static hilo_shape *scatter_op(ictx *X)
 	if (i->noperands < 3 || i->noperands % 2 == 0)
 		return fail(X, "expects an odd number of operands (inputs, indices, updates), has %u", i->noperands);
 	uint32_t n = i->noperands / 2;
-	if (!callee(X, "to_apply"))
+	if (!callee(X, HILO_A_TO_APPLY))
 		return NULL;
 	if (n == 1)
 		return (hilo_shape *)opshape(X, 0);
@@ -867,10 +867,10 @@ static hilo_shape *dot_of(ictx *X, const hilo_shape *l, const hilo_shape *r, con
 {
 	const int64_t *lc, *rc, *lb, *rb;
 	int nlc, nrc, nlb, nrb;
-	ints(X, "lhs_contracting_dims", &lc, &nlc);
-	ints(X, "rhs_contracting_dims", &rc, &nrc);
-	ints(X, "lhs_batch_dims", &lb, &nlb);
-	ints(X, "rhs_batch_dims", &rb, &nrb);
+	ints(X, HILO_A_LHS_CONTRACTING_DIMS, &lc, &nlc);
+	ints(X, HILO_A_RHS_CONTRACTING_DIMS, &rc, &nrc);
+	ints(X, HILO_A_LHS_BATCH_DIMS, &lb, &nlb);
+	ints(X, HILO_A_RHS_BATCH_DIMS, &rb, &nrb);
 	if (!hilo_shape_is_array(l) || !hilo_shape_is_array(r))
 		return fail(X, "dot operands must be arrays, got %s and %s", sh(X, l), sh(X, r));
 	if (nlc != nrc || nlb != nrb)
@@ -921,10 +921,10 @@ static hilo_shape *ragged_dot_op(ictx *X)
 	const hilo_shape *l = opshape(X, 0), *r = opshape(X, 1), *g = opshape(X, 2);
 	const int64_t *lr, *rg, *lc, *lb;
 	int nlr, nrg, nlc, nlb;
-	ints(X, "lhs_ragged_dims", &lr, &nlr);
-	ints(X, "rhs_group_dims", &rg, &nrg);
-	ints(X, "lhs_contracting_dims", &lc, &nlc);
-	ints(X, "lhs_batch_dims", &lb, &nlb);
+	ints(X, HILO_A_LHS_RAGGED_DIMS, &lr, &nlr);
+	ints(X, HILO_A_RHS_GROUP_DIMS, &rg, &nrg);
+	ints(X, HILO_A_LHS_CONTRACTING_DIMS, &lc, &nlc);
+	ints(X, HILO_A_LHS_BATCH_DIMS, &lb, &nlb);
 	if (nlr != 1)
 		return fail(X, "lhs_ragged_dims= must hold one dimension");
 	if (!hilo_shape_is_array(g) || g->rank < 1)
@@ -1006,7 +1006,7 @@ static hilo_shape *convolution_op(ictx *X)
 	if (!need_operands(X, 2) || !need_array(X, 0) || !need_array(X, 1))
 		return NULL;
 	const hilo_shape *l = opshape(X, 0), *k = opshape(X, 1);
-	hilo_attr *a = hilo_instr_attr(X->i, "dim_labels");
+	hilo_attr *a = hilo_instr_attr(X->i, HILO_A_DIM_LABELS);
 	conv_labels L;
 	if (!a || a->kind != HILO_ATTR_RAW)
 		return fail(X, "attribute dim_labels= is required");
@@ -1015,8 +1015,8 @@ static hilo_shape *convolution_op(ictx *X)
 	if (L.lrank != l->rank || L.krank != k->rank)
 		return fail(X, "dim_labels=%s does not fit %s and %s", a->v.text, sh(X, l), sh(X, k));
 	int64_t fgc = 1, bgc = 1;
-	hilo_instr_get_int(X->i, "feature_group_count", &fgc);
-	hilo_instr_get_int(X->i, "batch_group_count", &bgc);
+	hilo_instr_get_int(X->i, HILO_A_FEATURE_GROUP_COUNT, &fgc);
+	hilo_instr_get_int(X->i, HILO_A_BATCH_GROUP_COUNT, &bgc);
 	if (fgc < 1 || bgc < 1)
 		return fail(X, "group counts must be positive");
 	ev_window w;
@@ -1051,11 +1051,11 @@ static hilo_shape *gather_op(ictx *X)
 	const int64_t *od, *cd, *sim, *ss, *obd;
 	int nod, ncd, nsim, nss, nobd;
 	int64_t ivd;
-	if (!need_ints(X, "offset_dims", &od, &nod) || !need_ints(X, "collapsed_slice_dims", &cd, &ncd) ||
-	    !need_ints(X, "start_index_map", &sim, &nsim) || !need_ints(X, "slice_sizes", &ss, &nss))
+	if (!need_ints(X, HILO_A_OFFSET_DIMS, &od, &nod) || !need_ints(X, HILO_A_COLLAPSED_SLICE_DIMS, &cd, &ncd) ||
+	    !need_ints(X, HILO_A_START_INDEX_MAP, &sim, &nsim) || !need_ints(X, HILO_A_SLICE_SIZES, &ss, &nss))
 		return NULL;
-	ints(X, "operand_batching_dims", &obd, &nobd);
-	if (!hilo_instr_get_int(X->i, "index_vector_dim", &ivd))
+	ints(X, HILO_A_OPERAND_BATCHING_DIMS, &obd, &nobd);
+	if (!hilo_instr_get_int(X->i, HILO_A_INDEX_VECTOR_DIM, &ivd))
 		return fail(X, "attribute index_vector_dim= is required");
 	if (!hilo_ptype_is_int(ix->type))
 		return fail(X, "the start indices %s are not integers", sh(X, ix));
@@ -1102,12 +1102,12 @@ static hilo_shape *fft_op(ictx *X)
 	if (!need_operands(X, 1) || !need_array(X, 0))
 		return NULL;
 	const hilo_shape *s = opshape(X, 0);
-	const char *ty = hilo_instr_get_enum(X->i, "fft_type");
+	const char *ty = hilo_instr_get_enum(X->i, HILO_A_FFT_TYPE);
 	const int64_t *fl;
 	int nfl;
 	if (!ty)
 		return fail(X, "attribute fft_type= is required");
-	if (!need_ints(X, "fft_length", &fl, &nfl))
+	if (!need_ints(X, HILO_A_FFT_LENGTH, &fl, &nfl))
 		return NULL;
 	if (nfl < 1 || nfl > 3 || nfl > s->rank)
 		return fail(X, "fft_length= must hold 1 to 3 lengths, at most the operand's rank");
@@ -1151,7 +1151,7 @@ static hilo_shape *topk_op(ictx *X)
 		return NULL;
 	const hilo_shape *s = opshape(X, 0);
 	int64_t k;
-	if (!hilo_instr_get_int(X->i, "k", &k))
+	if (!hilo_instr_get_int(X->i, HILO_A_K, &k))
 		return fail(X, "attribute k= is required");
 	if (s->rank < 1 || k < 0 || k > s->dims[s->rank - 1])
 		return fail(X, "k=%lld does not fit the last dimension of %s", (long long)k, sh(X, s));
@@ -1176,7 +1176,7 @@ static hilo_shape *batch_norm_op(ictx *X)
 			return NULL;
 	const hilo_shape *s = opshape(X, 0);
 	int64_t f;
-	if (!hilo_instr_get_int(i, "feature_index", &f))
+	if (!hilo_instr_get_int(i, HILO_A_FEATURE_INDEX, &f))
 		return fail(X, "attribute feature_index= is required");
 	if (!need_dim(X, "feature_index", f, s->rank))
 		return NULL;
@@ -1200,15 +1200,15 @@ static hilo_shape *batch_norm_op(ictx *X)
 static hilo_shape *scan_op(ictx *X)
 {
 	const hilo_instr *i = X->i;
-	hilo_comp *c = callee(X, "to_apply");
+	hilo_comp *c = callee(X, HILO_A_TO_APPLY);
 	if (!c)
 		return NULL;
 	int64_t nc;
 	const int64_t *dv;
 	int nd;
-	if (!hilo_instr_get_int(i, "num_carries", &nc))
+	if (!hilo_instr_get_int(i, HILO_A_NUM_CARRIES, &nc))
 		return fail(X, "attribute num_carries= is required");
-	if (!need_ints(X, "dimensions", &dv, &nd))
+	if (!need_ints(X, HILO_A_DIMENSIONS, &dv, &nd))
 		return NULL;
 	if (nd != 1)
 		return fail(X, "dimensions= must hold one dimension");
@@ -1294,7 +1294,7 @@ hilo_shape *hilo_infer_shape(hilo_module *m, const hilo_instr *i, char *err, siz
 	case HILO_OP_SCATTER:
 		return scatter_op(&X);
 	case HILO_OP_SELECT_AND_SCATTER:
-		if (!need_operands(&X, 3) || !callee(&X, "select") || !callee(&X, "scatter"))
+		if (!need_operands(&X, 3) || !callee(&X, HILO_A_SELECT) || !callee(&X, HILO_A_SCATTER))
 			return NULL;
 		return (hilo_shape *)opshape(&X, 0);
 	case HILO_OP_DOT:
@@ -1334,7 +1334,7 @@ hilo_shape *hilo_infer_shape(hilo_module *m, const hilo_instr *i, char *err, siz
 	case HILO_OP_GET_DIMENSION_SIZE: {
 		const int64_t *dv;
 		int nd;
-		if (!need_operands(&X, 1) || !need_array(&X, 0) || !need_ints(&X, "dimensions", &dv, &nd))
+		if (!need_operands(&X, 1) || !need_array(&X, 0) || !need_ints(&X, HILO_A_DIMENSIONS, &dv, &nd))
 			return NULL;
 		if (nd != 1 || !need_dim(&X, "dimension", dv[0], opshape(&X, 0)->rank))
 			return nd != 1 ? fail(&X, "dimensions= must hold one dimension") : NULL;
@@ -1343,7 +1343,7 @@ hilo_shape *hilo_infer_shape(hilo_module *m, const hilo_instr *i, char *err, siz
 	case HILO_OP_SET_DIMENSION_SIZE: {
 		const int64_t *dv;
 		int nd;
-		if (!need_operands(&X, 2) || !need_array(&X, 0) || !need_ints(&X, "dimensions", &dv, &nd))
+		if (!need_operands(&X, 2) || !need_array(&X, 0) || !need_ints(&X, HILO_A_DIMENSIONS, &dv, &nd))
 			return NULL;
 		const hilo_shape *s = opshape(&X, 0), *v = opshape(&X, 1);
 		if (nd != 1 || !need_dim(&X, "dimension", dv[0], s->rank))

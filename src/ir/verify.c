@@ -85,6 +85,42 @@ static bool ew_type_ok(const hilo_instr *i, hilo_ptype ot, hilo_ptype rt)
 	}
 }
 
+static const char *const kind_names[] = {
+	"raw", "int", "ints", "bool", "string", "enum", "slice", "padding",
+	"computation", "computations", "control", "metadata",
+};
+
+/* Attributes against the table (hilo/attrs.def): a known attribute has
+ * the table's kind (or RAW, a value kept verbatim), appears once, and its
+ * computation references are in range. */
+static void check_attrs(vctx *V, hilo_comp *c, hilo_instr *i)
+{
+	for (uint32_t k = 0; k < i->nattrs; k++) {
+		const hilo_attr *a = &i->attrs[k];
+		if (a->kind > HILO_ATTR_METADATA) {
+			fail(V, c, i, "attribute '%s' has an invalid kind %d", a->key, (int)a->kind);
+			continue;
+		}
+		if (a->id > HILO_A_UNKNOWN) {
+			fail(V, c, i, "attribute '%s' has an invalid id %d", a->key, (int)a->id);
+			continue;
+		}
+		hilo_attr_id id = (hilo_attr_id)a->id;
+		if (id != HILO_A_UNKNOWN) {
+			hilo_attr_kind want = hilo_attr_id_kind(id);
+			if (a->kind != want && a->kind != HILO_ATTR_RAW)
+				fail(V, c, i, "attribute '%s' is %s, the attribute table says %s",
+					a->key, kind_names[a->kind], kind_names[want]);
+			if (hilo_instr_attr(i, id) != a)
+				fail(V, c, i, "attribute '%s' appears twice", a->key);
+		}
+		if ((a->kind == HILO_ATTR_COMP && (a->v.i < 0 || (uint64_t)a->v.i >= i->ncalled)) ||
+		    (a->kind == HILO_ATTR_COMPS && (a->v.i < 0 || a->n < 0 ||
+		                                    (uint64_t)a->v.i + (uint64_t)a->n > i->ncalled)))
+			fail(V, c, i, "attribute '%s' names a computation the instruction does not call", a->key);
+	}
+}
+
 static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 {
 	const hilo_shape *s = i->shape;
@@ -113,7 +149,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 		/* XLA accepts only the operand type's own comparison type
 		 * (TOTALORDER also on floats): type=UNSIGNED on s32 would make
 		 * backends and the evaluator disagree */
-		hilo_attr *ta = hilo_instr_attr(i, "type");
+		hilo_attr *ta = hilo_instr_attr(i, HILO_A_TYPE);
 		hilo_ptype t = o[0]->shape->type;
 		if (ta && (ta->kind != HILO_ATTR_ENUM || !hilo_compare_type_ok(t, ta->v.text))) {
 			const char *def = hilo_compare_default_type(t);
@@ -129,7 +165,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 			fail(V, c, i, "convert changes dimensions: %s -> %s", sh(V, o[0]->shape), sh(V, s));
 		return;
 	case HILO_OP_BROADCAST:
-		v = hilo_instr_get_ints(i, "dimensions", &cnt);
+		v = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &cnt);
 		if (!v) {
 			if (o[0]->shape->rank)
 				fail(V, c, i, "broadcast of a non-scalar needs dimensions=");
@@ -151,7 +187,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 			fail(V, c, i, "reshape changes the element count: %s -> %s", sh(V, o[0]->shape), sh(V, s));
 		return;
 	case HILO_OP_TRANSPOSE:
-		v = hilo_instr_get_ints(i, "dimensions", &cnt);
+		v = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &cnt);
 		if (!v || cnt != s->rank || cnt != o[0]->shape->rank) {
 			fail(V, c, i, "transpose needs a dimensions permutation of rank %d", s->rank);
 			return;
@@ -163,7 +199,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 			}
 		return;
 	case HILO_OP_SLICE: {
-		hilo_attr *a = hilo_instr_attr(i, "slice");
+		hilo_attr *a = hilo_instr_attr(i, HILO_A_SLICE);
 		if (!a || a->kind != HILO_ATTR_SLICE || a->n != o[0]->shape->rank || s->rank != a->n) {
 			fail(V, c, i, "slice needs one [start:limit:stride] per operand dimension");
 			return;
@@ -204,7 +240,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 					if (o[1]->shape->dims[k] > s->dims[k])
 						fail(V, c, i, "update %s larger than operand %s", sh(V, o[1]->shape), sh(V, s));
 		} else {
-			v = hilo_instr_get_ints(i, "dynamic_slice_sizes", &cnt);
+			v = hilo_instr_get_ints(i, HILO_A_DYNAMIC_SLICE_SIZES, &cnt);
 			if (!v || cnt != r || s->rank != r) {
 				fail(V, c, i, "dynamic_slice_sizes must have one entry per operand dimension");
 				return;
@@ -218,7 +254,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 		return;
 	}
 	case HILO_OP_CONCATENATE: {
-		v = hilo_instr_get_ints(i, "dimensions", &cnt);
+		v = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &cnt);
 		if (!v || cnt != 1 || v[0] < 0 || v[0] >= s->rank) {
 			fail(V, c, i, "concatenate needs dimensions={d} within the rank");
 			return;
@@ -244,7 +280,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 		return;
 	}
 	case HILO_OP_PAD: {
-		hilo_attr *a = hilo_instr_attr(i, "padding");
+		hilo_attr *a = hilo_instr_attr(i, HILO_A_PADDING);
 		if (!a || a->kind != HILO_ATTR_PADDING || a->n != s->rank || o[0]->shape->rank != s->rank ||
 		    o[1]->shape->rank != 0) {
 			fail(V, c, i, "pad needs a scalar padding value and one padding entry per dimension");
@@ -273,7 +309,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 		return;
 	case HILO_OP_GET_TUPLE_ELEMENT: {
 		int64_t idx;
-		if (!hilo_instr_get_int(i, "index", &idx)) {
+		if (!hilo_instr_get_int(i, HILO_A_INDEX, &idx)) {
 			fail(V, c, i, "get-tuple-element needs index=");
 			return;
 		}
@@ -285,7 +321,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 		return;
 	}
 	case HILO_OP_CALL: {
-		hilo_comp *callee = hilo_instr_get_comp(i, "to_apply");
+		hilo_comp *callee = hilo_instr_get_comp(i, HILO_A_TO_APPLY);
 		if (!callee) {
 			fail(V, c, i, "call needs to_apply=");
 			return;
@@ -369,6 +405,7 @@ static void check_comp(vctx *V, hilo_comp *c, hilo_ptrmap *comps)
 		if (i->op == HILO_OP_PARAMETER &&
 		    ((uint64_t)i->param_no >= c->nparams || c->params[i->param_no] != i))
 			fail(V, c, i, "parameter %lld is not registered", (long long)i->param_no);
+		check_attrs(V, c, i);
 		if (ops_ok)
 			check_shapes(V, c, i);
 		i->mark = 1;

@@ -66,7 +66,7 @@ static void prefix_op_name(hilo_module *m, hilo_instr *clone, const char *prefix
 static const char *decline_reason(const hilo_instr *call, const hilo_comp *callee)
 {
 	char v[64];
-	if (hilo_instr_attr(call, "backend_config"))
+	if (hilo_instr_attr(call, HILO_A_BACKEND_CONFIG))
 		return "call has a backend_config";
 	if (hilo_instr_frontend_attr(call, "inlineable", v, sizeof v) &&
 	    (!strcmp(v, "false") || !strcmp(v, "xla_late")))

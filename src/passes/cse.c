@@ -92,7 +92,7 @@ static bool commutative(const hilo_instr *i)
 static int64_t gte_canonical_index(const hilo_instr *i)
 {
 	int64_t idx;
-	if (!hilo_instr_get_int(i, "index", &idx))
+	if (!hilo_instr_get_int(i, HILO_A_INDEX, &idx))
 		return -1;
 	const hilo_instr *f = i->operands[0];
 	if (f->op != HILO_OP_FUSION || f->ncalled != 1 || !f->called[0]->root)
@@ -213,7 +213,7 @@ static bool identical(const hilo_instr *a, const hilo_instr *b)
 		const hilo_attr *x = &a->attrs[k];
 		if (x->kind == HILO_ATTR_METADATA || x->kind == HILO_ATTR_CONTROL)
 			continue;
-		const hilo_attr *y = hilo_instr_attr(b, x->key);
+		const hilo_attr *y = hilo_instr_attr_match(b, x);
 		if (!y || !attr_equal(a, x, b, y))
 			return false;
 	}
@@ -249,7 +249,7 @@ static bool comp_effect(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo)
 
 static bool must_fuse(const hilo_instr *i)
 {
-	const hilo_attr *a = hilo_instr_attr(i, "frontend_attributes");
+	const hilo_attr *a = hilo_instr_attr(i, HILO_A_FRONTEND_ATTRIBUTES);
 	return a && a->kind == HILO_ATTR_RAW && a->v.text && strstr(a->v.text, "MUST_FUSE");
 }
 

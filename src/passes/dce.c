@@ -75,7 +75,7 @@ static bool is_sharding_annotation(const hilo_instr *i)
 {
 	if (i->op != HILO_OP_CUSTOM_CALL)
 		return false;
-	const char *t = hilo_instr_get_string(i, "custom_call_target");
+	const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
 	return t && (strcmp(t, "Sharding") == 0 || strcmp(t, "xla.sdy.FuncResultSharding") == 0);
 }
 

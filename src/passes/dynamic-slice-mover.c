@@ -71,7 +71,7 @@ static bool is_marker(const hilo_instr *i, bool *end)
 {
 	if (i->op != HILO_OP_CUSTOM_CALL)
 		return false;
-	const char *t = hilo_instr_get_string(i, "custom_call_target");
+	const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
 	if (!t)
 		return false;
 	if (strcmp(t, "NeuronBoundaryMarker-Start") == 0) {
@@ -134,7 +134,7 @@ static bool ds_starts(hilo_pass_ctx *ctx, const hilo_instr *d, int64_t *starts, 
 	const hilo_shape *in = d->operands[0]->shape;
 	int rank = in->rank;
 	int nsz = 0;
-	const int64_t *sizes = hilo_instr_get_ints(d, "dynamic_slice_sizes", &nsz);
+	const int64_t *sizes = hilo_instr_get_ints(d, HILO_A_DYNAMIC_SLICE_SIZES, &nsz);
 	if (!sizes || nsz != rank || !hilo_shape_is_array(d->shape) || d->shape->rank != rank) {
 		snprintf(buf, nbuf, "dynamic-slice sizes do not match its operand rank");
 		return false;
@@ -216,7 +216,7 @@ static bool traces_to_entry_param(hilo_module *m, hilo_instr *v, int depth)
 			return false;
 		int64_t idx;
 		hilo_instr *t = v->operands[0];
-		if (!hilo_instr_get_int(v, "index", &idx))
+		if (!hilo_instr_get_int(v, HILO_A_INDEX, &idx))
 			return false;
 		if (t->op == HILO_OP_TUPLE && idx >= 0 && (uint32_t)idx < t->noperands) {
 			v = t->operands[idx];
@@ -226,7 +226,7 @@ static bool traces_to_entry_param(hilo_module *m, hilo_instr *v, int depth)
 			hilo_instr *r = t->called[0]->root->operands[idx];
 			int64_t ri;
 			if (r->op == HILO_OP_GET_TUPLE_ELEMENT && r->operands[0]->op == HILO_OP_PARAMETER &&
-				hilo_instr_get_int(r, "index", &ri) && ri == idx && t->noperands == 1) {
+				hilo_instr_get_int(r, HILO_A_INDEX, &ri) && ri == idx && t->noperands == 1) {
 				hilo_instr *op = t->operands[0];
 				if (op->op == HILO_OP_TUPLE && (uint32_t)ri < op->noperands)
 					v = op->operands[ri];
@@ -270,7 +270,7 @@ static void copy_metadata(hilo_module *m, hilo_instr *dst, const hilo_instr *src
 	dst->metadata->n = src->metadata->n;
 	dst->metadata->e = hilo_arena_alloc(m->arena, (size_t)(src->metadata->n + 1) * sizeof(hilo_md_entry));
 	memcpy(dst->metadata->e, src->metadata->e, (size_t)src->metadata->n * sizeof(hilo_md_entry));
-	hilo_instr_set_attr(m, dst, "metadata", HILO_ATTR_METADATA);
+	hilo_instr_set_attr(m, dst, HILO_A_METADATA, HILO_ATTR_METADATA);
 }
 
 /* A clone of a shared body runs for one of the original's call sites, so
@@ -301,7 +301,7 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
 	hilo_instr *g = d->operands[0];
 	int64_t j;
 	if (g->op != HILO_OP_GET_TUPLE_ELEMENT || g->operands[0] != param ||
-		!hilo_instr_get_int(g, "index", &j)) {
+		!hilo_instr_get_int(g, HILO_A_INDEX, &j)) {
 		hilo_remark(ctx, body, d, "declined", "Dynamic slice inside call doesn't use GTE as input");
 		return false;
 	}
@@ -363,9 +363,9 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
 	}
 
 	/* the static slice in the caller */
-	hilo_instr *s = hilo_instr_create(m, HILO_OP_SLICE, d->shape, "slice");
+	hilo_instr *s = hilo_instr_create(m, HILO_OP_SLICE, d->shape, "slice"); /* not an attribute key */
 	hilo_instr_add_operand(m, s, src);
-	hilo_attr *sa = hilo_instr_set_attr(m, s, "slice", HILO_ATTR_SLICE);
+	hilo_attr *sa = hilo_instr_set_attr(m, s, HILO_A_SLICE, HILO_ATTR_SLICE);
 	int64_t *tr = hilo_arena_alloc(m->arena, (size_t)(3 * (rank ? rank : 1)) * sizeof *tr);
 	for (int k = 0; k < rank; k++) {
 		tr[3 * k] = starts[k];
@@ -382,7 +382,7 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
 	for (uint32_t u = 0; narrow && u < param->nusers; u++) {
 		hilo_instr *o = param->users[u].user;
 		int64_t oi;
-		if (o->op != HILO_OP_GET_TUPLE_ELEMENT || !hilo_instr_get_int(o, "index", &oi))
+		if (o->op != HILO_OP_GET_TUPLE_ELEMENT || !hilo_instr_get_int(o, HILO_A_INDEX, &oi))
 			narrow = false;
 		else if (oi == j && o != g && o->nusers > 0)
 			narrow = false;
@@ -391,7 +391,7 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
 		for (uint32_t u = param->nusers; u-- > 0;) {
 			hilo_instr *o = param->users[u].user;
 			int64_t oi;
-			if (o != g && hilo_instr_get_int(o, "index", &oi) && oi == j && o->nusers == 0)
+			if (o != g && hilo_instr_get_int(o, HILO_A_INDEX, &oi) && oi == j && o->nusers == 0)
 				hilo_comp_remove(body, o);
 		}
 		hilo_instr_set_operand(m, t, (uint32_t)j, s);
@@ -406,7 +406,7 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
 		param->shape = tuple_shape(m, param->shape, -1, NULL, s->shape);
 		hilo_instr *ng = hilo_instr_create(m, HILO_OP_GET_TUPLE_ELEMENT, s->shape, "get-tuple-element");
 		hilo_instr_add_operand(m, ng, param);
-		hilo_attr *ia = hilo_instr_set_attr(m, ng, "index", HILO_ATTR_INT);
+		hilo_attr *ia = hilo_instr_set_attr(m, ng, HILO_A_INDEX, HILO_ATTR_INT);
 		ia->v.i = ni;
 		hilo_comp_insert_before(body, d, ng);
 		hilo_instr_replace_all_uses(m, d, ng);

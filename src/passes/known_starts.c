@@ -143,7 +143,7 @@ static ks_status known(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *o
 		extent = u->dims;
 	} else {
 		int n = 0;
-		extent = hilo_instr_get_ints(i, "dynamic_slice_sizes", &n);
+		extent = hilo_instr_get_ints(i, HILO_A_DYNAMIC_SLICE_SIZES, &n);
 		if (!extent || n != r)
 			return KS_MALFORMED;
 	}

@@ -152,7 +152,7 @@ static hilo_literal *value_uncached(fold *f, hilo_instr *i, int fr, const int64_
 	}
 	case HILO_OP_GET_TUPLE_ELEMENT: {
 		int64_t k;
-		if (npath >= MAX_PATH || !hilo_instr_get_int(i, "index", &k) || i->noperands != 1)
+		if (npath >= MAX_PATH || !hilo_instr_get_int(i, HILO_A_INDEX, &k) || i->noperands != 1)
 			return NULL;
 		int64_t np[MAX_PATH];
 		np[0] = k;
@@ -267,7 +267,7 @@ static bool starts_in(state *s, hilo_instr *i, int fr, int64_t *out, int *rank)
 			return false;
 		extent = u->dims;
 	} else {
-		extent = hilo_instr_get_ints(i, "dynamic_slice_sizes", &next);
+		extent = hilo_instr_get_ints(i, HILO_A_DYNAMIC_SLICE_SIZES, &next);
 		if (!extent || next != r)
 			return false;
 	}
@@ -364,7 +364,7 @@ static int strip_markers(hilo_pass_ctx *ctx)
 			next = i->next;
 			if (i->op != HILO_OP_CUSTOM_CALL)
 				continue;
-			const char *t = hilo_instr_get_string(i, "custom_call_target");
+			const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
 			if (!t || (strcmp(t, "NeuronBoundaryMarker-Start") && strcmp(t, "NeuronBoundaryMarker-End")))
 				continue;
 			if (i->noperands != 1) {
@@ -496,7 +496,7 @@ hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 		if (g->op != HILO_OP_GET_TUPLE_ELEMENT || fd->conflict || !fd->lit || !g->parent ||
 			g->nctrl_preds || g->nctrl_succs)
 			continue;
-		if (hilo_instr_attr(g, "sharding")) {
+		if (hilo_instr_attr(g, HILO_A_SHARDING)) {
 			/* a sharding is semantics (issue 12 item 5): keep the element */
 			hilo_remark(ctx, g->parent, g, "declined",
 				"get-tuple-element folded to a constant but carries a sharding; not spliced");

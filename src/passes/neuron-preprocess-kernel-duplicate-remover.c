@@ -78,14 +78,14 @@ static bool is_kernel(const hilo_instr *i)
 {
 	if (i->op != HILO_OP_CUSTOM_CALL)
 		return false;
-	const char *t = hilo_instr_get_string(i, "custom_call_target");
+	const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
 	return t && strcmp(t, TARGET) == 0;
 }
 
 /* The raw backend_config text ("" when absent). */
 static const char *backend_config(const hilo_instr *i)
 {
-	const hilo_attr *a = hilo_instr_attr(i, "backend_config");
+	const hilo_attr *a = hilo_instr_attr(i, HILO_A_BACKEND_CONFIG);
 	if (!a || (a->kind != HILO_ATTR_RAW && a->kind != HILO_ATTR_STRING) || !a->v.text)
 		return "";
 	return a->v.text;
@@ -185,7 +185,7 @@ static bool attrs_equal(const hilo_instr *a, const hilo_instr *b)
 		if (ignored_attr(x))
 			continue;
 		na++;
-		const hilo_attr *y = hilo_instr_attr(b, x->key);
+		const hilo_attr *y = hilo_instr_attr_match(b, x);
 		if (!y || !attr_equal(a, x, b, y))
 			return false;
 	}
@@ -231,7 +231,7 @@ static bool same_as_clone(const hilo_instr *d, const hilo_instr *first, const hi
 /* Lexicographic compare of slice starts: < 0 when a starts first. */
 static int cmp_starts(const hilo_instr *a, const hilo_instr *b)
 {
-	const hilo_attr *x = hilo_instr_attr(a, "slice"), *y = hilo_instr_attr(b, "slice");
+	const hilo_attr *x = hilo_instr_attr(a, HILO_A_SLICE), *y = hilo_instr_attr(b, HILO_A_SLICE);
 	if (!x || !y || x->kind != HILO_ATTR_SLICE || y->kind != HILO_ATTR_SLICE)
 		return 0;
 	for (int k = 0; k < x->n && k < y->n; k++)
@@ -334,8 +334,8 @@ hilo_pass_result hilo_pass_neuron_preprocess_kernel_duplicate_remover(hilo_pass_
 				continue;
 			}
 			uint32_t n = d->noperands;
-			if (n != first->noperands && (hilo_instr_attr(first, "operand_layout_constraints") ||
-			    hilo_instr_attr(first, "output_to_operand_aliasing"))) {
+			if (n != first->noperands && (hilo_instr_attr(first, HILO_A_OPERAND_LAYOUT_CONSTRAINTS) ||
+			    hilo_instr_attr(first, HILO_A_OUTPUT_TO_OPERAND_ALIASING))) {
 				hilo_remark(ctx, c, d, "declined",
 					"%s has per-operand attributes for %u operands; a clone on %u operands "
 					"would be malformed", first->name, first->noperands, n);

@@ -315,7 +315,7 @@ static int grp_cmp(const void *a, const void *b)
 /* Appends a canonical rendering of the groups attribute to b. */
 static void put_groups(hilo_buf *b, const hilo_instr *ag)
 {
-	const hilo_attr *a = hilo_instr_attr(ag, "replica_groups");
+	const hilo_attr *a = hilo_instr_attr(ag, HILO_A_REPLICA_GROUPS);
 	const char *text = a && a->kind == HILO_ATTR_RAW ? a->v.text : a ? NULL : "{}";
 	if (!text) {
 		hilo_buf_puts(b, "groups?");
@@ -360,18 +360,15 @@ static void put_groups(hilo_buf *b, const hilo_instr *ag)
  * duplicates. Only what the evaluator ignores is left out. */
 static void put_other_attrs(hilo_buf *b, const hilo_instr *ag)
 {
-	static const char *const known[] = {"replica_groups", "dimensions",
-		"use_global_device_ids", "constrain_layout", "channel_id", "sharding",
-		"frontend_attributes", "statistics", "metadata", "origin", "result_accuracy"};
 	for (uint32_t k = 0; k < ag->nattrs; k++) {
 		const hilo_attr *a = &ag->attrs[k];
-		if (a->kind == HILO_ATTR_CONTROL || a->kind == HILO_ATTR_METADATA)
+		if (!hilo_attr_is_semantic(a))
 			continue;
-		bool skip = false;
-		for (size_t q = 0; q < sizeof known / sizeof *known && !skip; q++)
-			skip = !strcmp(a->key, known[q]);
-		if (skip)
+		switch (a->id) { /* modelled by the key above */
+		case HILO_A_REPLICA_GROUPS: case HILO_A_DIMENSIONS: case HILO_A_USE_GLOBAL_DEVICE_IDS:
+		case HILO_A_CONSTRAIN_LAYOUT: case HILO_A_CHANNEL_ID:
 			continue;
+		}
 		hilo_buf_printf(b, ";%s:%d=", a->key, (int)a->kind);
 		switch (a->kind) {
 		case HILO_ATTR_RAW: case HILO_ATTR_STRING: case HILO_ATTR_ENUM: {
@@ -403,7 +400,7 @@ static void put_config(hilo_buf *b, const hilo_instr *ag, bool with_dim)
 	hilo_buf_puts(b, "shape=");
 	hilo_shape_print(b, ag->shape);
 	int n = 0;
-	const int64_t *d = with_dim ? hilo_instr_get_ints(ag, "dimensions", &n) : NULL;
+	const int64_t *d = with_dim ? hilo_instr_get_ints(ag, HILO_A_DIMENSIONS, &n) : NULL;
 	hilo_buf_puts(b, ";dim=");
 	for (int k = 0; d && k < n; k++) {
 		hilo_buf_put_i64(b, d[k]);
@@ -411,12 +408,12 @@ static void put_config(hilo_buf *b, const hilo_instr *ag, bool with_dim)
 	}
 	bool v = false;
 	hilo_buf_puts(b, ";global=");
-	hilo_buf_putc(b, hilo_instr_get_bool(ag, "use_global_device_ids", &v) && v ? '1' : '0');
+	hilo_buf_putc(b, hilo_instr_get_bool(ag, HILO_A_USE_GLOBAL_DEVICE_IDS, &v) && v ? '1' : '0');
 	v = false;
 	hilo_buf_puts(b, ";constrain=");
-	hilo_buf_putc(b, hilo_instr_get_bool(ag, "constrain_layout", &v) && v ? '1' : '0');
+	hilo_buf_putc(b, hilo_instr_get_bool(ag, HILO_A_CONSTRAIN_LAYOUT, &v) && v ? '1' : '0');
 	hilo_buf_puts(b, ";channel=");
-	hilo_buf_putc(b, hilo_instr_attr(ag, "channel_id") ? '1' : '0');
+	hilo_buf_putc(b, hilo_instr_attr(ag, HILO_A_CHANNEL_ID) ? '1' : '0');
 	hilo_buf_putc(b, ';');
 	put_groups(b, ag);
 	put_other_attrs(b, ag);
@@ -446,7 +443,7 @@ static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, cons
 			return NULL;
 		case HILO_OP_GET_TUPLE_ELEMENT: {
 			int64_t idx;
-			if (node->noperands != 1 || !hilo_instr_get_int(node, "index", &idx)) {
+			if (node->noperands != 1 || !hilo_instr_get_int(node, HILO_A_INDEX, &idx)) {
 				*why = "get-tuple-element without an index";
 				stop = node;
 				goto out;

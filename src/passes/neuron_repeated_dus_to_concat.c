@@ -263,7 +263,7 @@ static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
 	for (int i = 0; i < n; i++)
 		hilo_instr_add_operand(m, cat, ls[i].dus->operands[1]);
 	int64_t ax = axis;
-	hilo_attr_set_ints(m, hilo_instr_set_attr(m, cat, "dimensions", HILO_ATTR_INTS), &ax, 1);
+	hilo_attr_set_ints(m, hilo_instr_set_attr(m, cat, HILO_A_DIMENSIONS, HILO_ATTR_INTS), &ax, 1);
 	hilo_comp_insert_before(c, last, cat);
 	hilo_remark(ctx, c, last, "rewritten",
 		"DUS chain of %d from %s tiles dimension %d exactly -> %s%s", n, bcast->name, axis, cat->name,
@@ -282,7 +282,7 @@ static bool forward_tuple_dus(hilo_module *m, hilo_comp *c)
 	for (hilo_instr *g = c->first; g; g = g->next) {
 		int64_t idx;
 		if (g->op != HILO_OP_GET_TUPLE_ELEMENT || g->noperands != 1 || g->operands[0]->op != HILO_OP_TUPLE ||
-		    !hilo_instr_get_int(g, "index", &idx) || idx < 0 ||
+		    !hilo_instr_get_int(g, HILO_A_INDEX, &idx) || idx < 0 ||
 		    (uint64_t)idx >= g->operands[0]->noperands)
 			continue;
 		hilo_instr *d = g->operands[0]->operands[idx];
@@ -337,13 +337,13 @@ static hilo_instr *movable_dus(hilo_pass_ctx *ctx, hilo_comp *body, int j, int64
 	hilo_instr *g = d->operands[0];
 	int64_t idx;
 	if (g->op != HILO_OP_GET_TUPLE_ELEMENT || g->operands[0] != p || g->nusers != 1 ||
-	    !hilo_instr_get_int(g, "index", &idx) || idx != j)
+	    !hilo_instr_get_int(g, HILO_A_INDEX, &idx) || idx != j)
 		return NULL;
 	/* nothing else may read element j, and p must only feed get-tuple-elements */
 	for (uint32_t u = 0; u < p->nusers; u++) {
 		hilo_instr *x = p->users[u].user;
 		int64_t k;
-		if (x->op != HILO_OP_GET_TUPLE_ELEMENT || !hilo_instr_get_int(x, "index", &k))
+		if (x->op != HILO_OP_GET_TUPLE_ELEMENT || !hilo_instr_get_int(x, HILO_A_INDEX, &k))
 			return NULL;
 		if (k == j && x != g && x->nusers)
 			return NULL;
@@ -403,14 +403,14 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 		for (uint32_t q = 0; q < p->nusers; q++) {
 			hilo_instr *x = p->users[q].user;
 			int64_t k;
-			if (hilo_instr_get_int(x, "index", &k) && k > (int64_t)j)
-				hilo_instr_attr(x, "index")->v.i = k - 1;
+			if (hilo_instr_get_int(x, HILO_A_INDEX, &k) && k > (int64_t)j)
+				hilo_instr_attr(x, HILO_A_INDEX)->v.i = k - 1;
 		}
 		/* dead get-tuple-elements of element j (no users) go too */
 		for (uint32_t q = p->nusers; q-- > 0;) {
 			hilo_instr *x = p->users[q].user;
 			int64_t k;
-			if (hilo_instr_get_int(x, "index", &k) && k == (int64_t)j && x->nusers == 0)
+			if (hilo_instr_get_int(x, HILO_A_INDEX, &k) && k == (int64_t)j && x->nusers == 0)
 				hilo_comp_remove(body, x);
 		}
 		p->shape = ps;
@@ -430,7 +430,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 		hilo_instr *after = call->next;
 		hilo_instr *ug = hilo_instr_create(m, HILO_OP_GET_TUPLE_ELEMENT, u->shape, "get-tuple-element");
 		hilo_instr_add_operand(m, ug, call);
-		hilo_instr_set_attr(m, ug, "index", HILO_ATTR_INT)->v.i = n - 1;
+		hilo_instr_set_attr(m, ug, HILO_A_INDEX, HILO_ATTR_INT)->v.i = n - 1;
 		hilo_comp_insert_before(c, after, ug);
 		hilo_instr *nd = hilo_instr_clone(m, d, NULL);
 		nd->shape = buf_in->shape;
@@ -451,13 +451,13 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 		for (uint32_t q = call->nusers; q-- > 0;) {
 			hilo_instr *x = call->users[q].user;
 			int64_t k;
-			if (x == ug || !hilo_instr_get_int(x, "index", &k))
+			if (x == ug || !hilo_instr_get_int(x, HILO_A_INDEX, &k))
 				continue;
 			if (k == (int64_t)j) {
 				hilo_instr_replace_all_uses(m, x, nd);
 				hilo_comp_remove(c, x);
 			} else if (k > (int64_t)j) {
-				hilo_instr_attr(x, "index")->v.i = k - 1;
+				hilo_instr_attr(x, HILO_A_INDEX)->v.i = k - 1;
 			}
 		}
 		ctx->rewrites++;

@@ -146,7 +146,7 @@ static bool selection_removal(hilo_pass_ctx *ctx, hilo_comp *c)
 
 static hilo_attr *plain_padding(const hilo_instr *pad)
 {
-	hilo_attr *a = hilo_instr_attr(pad, "padding");
+	hilo_attr *a = hilo_instr_attr(pad, HILO_A_PADDING);
 	if (!a || a->kind != HILO_ATTR_PADDING || a->n != pad->shape->rank)
 		return NULL;
 	for (int d = 0; d < a->n; d++)
@@ -160,7 +160,7 @@ static hilo_instr *make_concat(hilo_module *m, hilo_shape *shape, int64_t dim, h
 	hilo_instr *cat = hilo_instr_create(m, HILO_OP_CONCATENATE, shape, "concatenate");
 	for (uint32_t k = 0; k < n; k++)
 		hilo_instr_add_operand(m, cat, ops[k]);
-	hilo_attr_set_ints(m, hilo_instr_set_attr(m, cat, "dimensions", HILO_ATTR_INTS), &dim, 1);
+	hilo_attr_set_ints(m, hilo_instr_set_attr(m, cat, HILO_A_DIMENSIONS, HILO_ATTR_INTS), &dim, 1);
 	return cat;
 }
 
@@ -233,7 +233,7 @@ static bool addition_to_concatenation(hilo_pass_ctx *ctx, hilo_comp *c)
 static int64_t cat_dim(const hilo_instr *i)
 {
 	int n;
-	const int64_t *v = hilo_instr_get_ints(i, "dimensions", &n);
+	const int64_t *v = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &n);
 	return v && n == 1 ? v[0] : -1;
 }
 
@@ -374,7 +374,7 @@ static bool to_pad(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *cat, int64_t d,
 	hilo_instr *pad = hilo_instr_create(m, HILO_OP_PAD, cat->shape, "pad");
 	hilo_instr_add_operand(m, pad, x);
 	hilo_instr_add_operand(m, pad, z);
-	hilo_attr *a = hilo_instr_set_attr(m, pad, "padding", HILO_ATTR_PADDING);
+	hilo_attr *a = hilo_instr_set_attr(m, pad, HILO_A_PADDING, HILO_ATTR_PADDING);
 	a->n = rank;
 	a->v.ints = hilo_arena_alloc(m->arena, (size_t)(3 * rank + 1) * sizeof(int64_t));
 	a->v.ints[3 * d] = lo;

@@ -71,7 +71,7 @@ static int match_operand(const hilo_instr *concat, int64_t cdim, const int64_t *
 static bool concat_dim(const hilo_instr *concat, int64_t *cdim)
 {
 	int n;
-	const int64_t *v = hilo_instr_get_ints(concat, "dimensions", &n);
+	const int64_t *v = hilo_instr_get_ints(concat, HILO_A_DIMENSIONS, &n);
 	if (!v || n != 1 || v[0] < 0 || v[0] >= concat->shape->rank)
 		return false;
 	*cdim = v[0];
@@ -102,7 +102,7 @@ static bool optimize_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 			"Skipping optimization as slice instruction=%s doesn't have concat operand as input", s->name);
 		return false;
 	}
-	hilo_attr *a = hilo_instr_attr(s, "slice");
+	hilo_attr *a = hilo_instr_attr(s, HILO_A_SLICE);
 	int64_t cdim;
 	int rank = concat->shape->rank;
 	if (!a || a->kind != HILO_ATTR_SLICE || a->n != rank || rank > MAX_RANK || !concat_dim(concat, &cdim)) {
@@ -142,7 +142,7 @@ static bool optimize_dynamic_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 	}
 	int rank = concat->shape->rank, nsz;
 	int64_t cdim;
-	const int64_t *sizes = hilo_instr_get_ints(s, "dynamic_slice_sizes", &nsz);
+	const int64_t *sizes = hilo_instr_get_ints(s, HILO_A_DYNAMIC_SLICE_SIZES, &nsz);
 	bool vec = s->noperands == 2 && s->operands[1]->shape->rank == 1 && rank != 1;
 	if (!sizes || nsz != rank || rank > MAX_RANK || !concat_dim(concat, &cdim) ||
 	    (!vec && s->noperands != 1 + (uint32_t)rank)) {

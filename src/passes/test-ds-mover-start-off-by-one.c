@@ -48,7 +48,7 @@ hilo_pass_result hilo_pass_test_ds_mover_start_off_by_one(hilo_pass_ctx *ctx)
 		for (hilo_instr *i = m->comps[ci]->first; i; i = i->next) {
 			if (i->op != HILO_OP_SLICE || i->id < first_new || i->noperands != 1 || !hoisted(i))
 				continue;
-			hilo_attr *a = hilo_instr_attr(i, "slice");
+			hilo_attr *a = hilo_instr_attr(i, HILO_A_SLICE);
 			const hilo_shape *in = i->operands[0]->shape;
 			if (!a || a->kind != HILO_ATTR_SLICE || !hilo_shape_is_array(in) || a->n != in->rank)
 				continue;

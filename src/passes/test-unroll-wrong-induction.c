@@ -40,7 +40,7 @@ typedef struct loop {
 static bool gte_index(const hilo_instr *i, const hilo_instr *param, int64_t *k)
 {
 	return i->op == HILO_OP_GET_TUPLE_ELEMENT && i->noperands == 1 && i->operands[0] == param &&
-		hilo_instr_get_int(i, "index", k);
+		hilo_instr_get_int(i, HILO_A_INDEX, k);
 }
 
 /* The update of element k in a body whose root is a tuple: add/subtract of
@@ -68,8 +68,8 @@ static hilo_instr *step_of(hilo_comp *body, int64_t k, int *iv_slot)
 /* Element k of the state is the induction variable of while w. */
 static bool induction_index(hilo_instr *w, int64_t *k)
 {
-	hilo_comp *cond = hilo_instr_get_comp(w, "condition");
-	hilo_comp *body = hilo_instr_get_comp(w, "body");
+	hilo_comp *cond = hilo_instr_get_comp(w, HILO_A_CONDITION);
+	hilo_comp *body = hilo_instr_get_comp(w, HILO_A_BODY);
 	if (!cond || !body || cond->nparams != 1 || !cond->root || cond->root->op != HILO_OP_COMPARE ||
 	    cond->root->noperands != 2)
 		return false;
@@ -95,7 +95,7 @@ static int plant(hilo_pass_ctx *ctx, hilo_comp *cl, int64_t k)
 	hilo_instr *g = hilo_instr_create(m, HILO_OP_GET_TUPLE_ELEMENT, upd->operands[slot]->shape,
 		"get-tuple-element");
 	hilo_instr_add_operand(m, g, p);
-	hilo_instr_set_attr(m, g, "index", HILO_ATTR_INT)->v.i = k;
+	hilo_instr_set_attr(m, g, HILO_A_INDEX, HILO_ATTR_INT)->v.i = k;
 	hilo_comp_insert_before(cl, p->next, g);
 	hilo_instr *c2 = hilo_cu_int_constant(m, cl, g->next, c->shape->type, step);
 	if (!c2)
@@ -143,7 +143,7 @@ hilo_pass_result hilo_pass_test_unroll_wrong_induction(hilo_pass_ctx *ctx)
 				}
 				ls = g;
 			}
-			ls[n++] = (loop){hilo_instr_get_comp(w, "body")->name, k};
+			ls[n++] = (loop){hilo_instr_get_comp(w, HILO_A_BODY)->name, k};
 		}
 	hilo_pass_result r = hilo_pass_while_loop_unroller(ctx);
 	for (size_t j = 0; r == HILO_PASS_CHANGED && j < n; j++) {

@@ -96,7 +96,7 @@ static int scan(const char *text, const char *key, int64_t *out, int max, int *b
 
 static const char *backend_text(const hilo_instr *i)
 {
-	const hilo_attr *a = hilo_instr_attr(i, "backend_config");
+	const hilo_attr *a = hilo_instr_attr(i, HILO_A_BACKEND_CONFIG);
 	if (!a)
 		return NULL;
 	if (a->kind == HILO_ATTR_RAW || a->kind == HILO_ATTR_STRING || a->kind == HILO_ATTR_ENUM)
@@ -177,7 +177,7 @@ void hilo_tokens_set(hilo_module *m, hilo_instr *i, const char *key,
 		 * setter's copies never see a NULL pointer */
 		if (!i->metadata) {
 			i->metadata = hilo_arena_alloc(m->arena, sizeof *i->metadata);
-			hilo_instr_set_attr(m, i, "metadata", HILO_ATTR_METADATA);
+			hilo_instr_set_attr(m, i, HILO_A_METADATA, HILO_ATTR_METADATA);
 		}
 		if (!i->metadata->e)
 			i->metadata->e = hilo_arena_alloc(m->arena, sizeof *i->metadata->e);
@@ -191,7 +191,7 @@ void hilo_tokens_set(hilo_module *m, hilo_instr *i, const char *key,
  * adjacent comma so the list stays well-formed. */
 static bool remove_from_backend(hilo_module *m, hilo_instr *i, const char *key)
 {
-	hilo_attr *a = hilo_instr_attr(i, "backend_config");
+	hilo_attr *a = hilo_instr_attr(i, HILO_A_BACKEND_CONFIG);
 	const char *text = backend_text(i);
 	if (!a || !text)
 		return false;

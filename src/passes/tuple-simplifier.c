@@ -45,7 +45,7 @@ static bool has_ctrl(const hilo_instr *i)
 /* The sharding attribute's text, or NULL when there is none. */
 static const char *sharding_text(const hilo_instr *i)
 {
-	const hilo_attr *a = hilo_instr_attr(i, "sharding");
+	const hilo_attr *a = hilo_instr_attr(i, HILO_A_SHARDING);
 	if (!a)
 		return NULL;
 	return a->v.text ? a->v.text : "";
@@ -71,7 +71,7 @@ static hilo_instr *whole_tuple_source(const hilo_instr *t)
 		const hilo_instr *g = t->operands[k];
 		int64_t idx;
 		if (g->op != HILO_OP_GET_TUPLE_ELEMENT || g->noperands != 1 ||
-		    !hilo_instr_get_int(g, "index", &idx) || idx != (int64_t)k)
+		    !hilo_instr_get_int(g, HILO_A_INDEX, &idx) || idx != (int64_t)k)
 			return NULL;
 		if (x && g->operands[0] != x)
 			return NULL;
@@ -121,7 +121,7 @@ static bool simplify_comp(hilo_pass_ctx *ctx, hilo_comp *c)
 		           i->operands[0]->op == HILO_OP_TUPLE) {
 			hilo_instr *t = i->operands[0];
 			int64_t idx;
-			if (!hilo_instr_get_int(i, "index", &idx) || idx < 0 ||
+			if (!hilo_instr_get_int(i, HILO_A_INDEX, &idx) || idx < 0 ||
 			    idx >= (int64_t)t->noperands)
 				continue;
 			hilo_instr *e = t->operands[idx];

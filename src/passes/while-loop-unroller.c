@@ -77,7 +77,7 @@ static bool is_gte_of(const hilo_instr *i, const hilo_instr *param, int64_t *ind
 	int64_t k;
 	if (i->op != HILO_OP_GET_TUPLE_ELEMENT || i->noperands != 1 || i->operands[0] != param)
 		return false;
-	if (!hilo_instr_get_int(i, "index", &k))
+	if (!hilo_instr_get_int(i, HILO_A_INDEX, &k))
 		return false;
 	*index = k;
 	return true;
@@ -168,8 +168,8 @@ typedef struct loop_info {
 static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 {
 	hilo_module *m = ctx->m;
-	hilo_comp *cond = hilo_instr_get_comp(w, "condition");
-	hilo_comp *body = hilo_instr_get_comp(w, "body");
+	hilo_comp *cond = hilo_instr_get_comp(w, HILO_A_CONDITION);
+	hilo_comp *body = hilo_instr_get_comp(w, HILO_A_BODY);
 	if (!cond || !body)
 		return "while without condition or body computation";
 	bool scalar = !hilo_shape_is_tuple(w->shape);
@@ -189,7 +189,7 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 	hilo_instr *r = cond->root;
 	if (!r || r->op != HILO_OP_COMPARE || r->noperands != 2)
 		return "unknown trip count: condition root is not a compare";
-	const char *dir = hilo_instr_get_enum(r, "direction");
+	const char *dir = hilo_instr_get_enum(r, HILO_A_DIRECTION);
 	if (!dir)
 		return "unknown trip count: compare without direction";
 	int64_t k = -1, bound = 0;
@@ -284,7 +284,7 @@ static hilo_instr *marker(hilo_module *m, hilo_comp *c, hilo_instr *op, const ch
 {
 	hilo_instr *i = hilo_instr_create(m, HILO_OP_CUSTOM_CALL, op->shape, "custom-call");
 	hilo_instr_add_operand(m, i, op);
-	hilo_attr *a = hilo_instr_set_attr(m, i, "custom_call_target", HILO_ATTR_STRING);
+	hilo_attr *a = hilo_instr_set_attr(m, i, HILO_A_CUSTOM_CALL_TARGET, HILO_ATTR_STRING);
 	a->v.text = hilo_intern_cstr(m->strings, target);
 	hilo_comp_append(c, i);
 	return i;
@@ -294,7 +294,7 @@ static void unroll(hilo_pass_ctx *ctx, hilo_instr *w, const loop_info *li)
 {
 	hilo_module *m = ctx->m;
 	hilo_comp *parent = w->parent;
-	hilo_comp *body = hilo_instr_get_comp(w, "body");
+	hilo_comp *body = hilo_instr_get_comp(w, HILO_A_BODY);
 	hilo_instr *state = w->operands[0];
 	for (int64_t it = 0; it < li->trip; it++) {
 		const char *cname = hilo_arena_printf(m->arena, "%s.unrolled.%lld", body->name, (long long)it);
@@ -321,7 +321,7 @@ static void unroll(hilo_pass_ctx *ctx, hilo_instr *w, const loop_info *li)
 				hilo_instr *g = hilo_instr_create(m, HILO_OP_GET_TUPLE_ELEMENT,
 					w->shape->elems[e], "get-tuple-element");
 				hilo_instr_add_operand(m, g, state);
-				hilo_attr *ia = hilo_instr_set_attr(m, g, "index", HILO_ATTR_INT);
+				hilo_attr *ia = hilo_instr_set_attr(m, g, HILO_A_INDEX, HILO_ATTR_INT);
 				ia->v.i = e;
 				hilo_comp_insert_before(parent, w, g);
 				hilo_instr_add_operand(m, t, g);
@@ -332,7 +332,7 @@ static void unroll(hilo_pass_ctx *ctx, hilo_instr *w, const loop_info *li)
 		hilo_instr *call = hilo_instr_create(m, HILO_OP_CALL, w->shape, "call");
 		hilo_instr_add_operand(m, call, state);
 		hilo_instr_add_called(m, call, cl);
-		hilo_attr *a = hilo_instr_set_attr(m, call, "to_apply", HILO_ATTR_COMP);
+		hilo_attr *a = hilo_instr_set_attr(m, call, HILO_A_TO_APPLY, HILO_ATTR_COMP);
 		a->v.i = (int64_t)call->ncalled - 1;
 		hilo_tokens_set(m, call, HILO_TOK_ITER, &it, 1);
 		hilo_comp_insert_before(parent, w, call);

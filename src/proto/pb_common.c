@@ -204,81 +204,22 @@ const char *pb_check_wire(const uint8_t *p, size_t len,
 
 /* ---- attribute table ---- */
 
-static const pb_attr_def attr_defs[] = {
-	{"index", HILO_ATTR_INT, PBF_TUPLE_INDEX},
-	{"dimensions", HILO_ATTR_INTS, PBF_DIMENSIONS},
-	{"iota_dimension", HILO_ATTR_INT, PBF_IOTA_DIMENSION},
-	{"channel_id", HILO_ATTR_INT, PBF_CHANNEL_ID},
-	{"feature_index", HILO_ATTR_INT, PBF_FEATURE_INDEX},
-	{"feature_group_count", HILO_ATTR_INT, PBF_FEATURE_GROUP_COUNT},
-	{"batch_group_count", HILO_ATTR_INT, PBF_BATCH_GROUP_COUNT},
-	{"exponent_bits", HILO_ATTR_INT, PBF_EXPONENT_BITS},
-	{"mantissa_bits", HILO_ATTR_INT, PBF_MANTISSA_BITS},
-	{"k", HILO_ATTR_INT, PBF_K},
-	{"delta", HILO_ATTR_INT, PBF_DELTA},
-	{"num_carries", HILO_ATTR_INT, PBF_NUM_CARRIES},
-	{"cross_program_prefetch_index", HILO_ATTR_INT, PBF_CPP_INDEX},
-	{"dynamic_slice_sizes", HILO_ATTR_INTS, PBF_DYNAMIC_SLICE_SIZES},
-	{"fft_length", HILO_ATTR_INTS, PBF_FFT_LENGTH},
-	{"slice_sizes", HILO_ATTR_INTS, PBF_GATHER_SLICE_SIZES},
-	{"lhs_contracting_dims", HILO_ATTR_INTS, PBF_DOT_LC},
-	{"rhs_contracting_dims", HILO_ATTR_INTS, PBF_DOT_RC},
-	{"lhs_batch_dims", HILO_ATTR_INTS, PBF_DOT_LB},
-	{"rhs_batch_dims", HILO_ATTR_INTS, PBF_DOT_RB},
-	{"lhs_ragged_dims", HILO_ATTR_INTS, PBF_RAGGED_L},
-	{"rhs_group_dims", HILO_ATTR_INTS, PBF_RAGGED_R},
-	{"offset_dims", HILO_ATTR_INTS, PBF_G_OFFSET},
-	{"collapsed_slice_dims", HILO_ATTR_INTS, PBF_G_COLLAPSED},
-	{"start_index_map", HILO_ATTR_INTS, PBF_G_START_MAP},
-	{"operand_batching_dims", HILO_ATTR_INTS, PBF_G_OBD},
-	{"start_indices_batching_dims", HILO_ATTR_INTS, PBF_G_SIBD},
-	{"update_window_dims", HILO_ATTR_INTS, PBF_S_UWD},
-	{"inserted_window_dims", HILO_ATTR_INTS, PBF_S_IWD},
-	{"scatter_dims_to_operand_dims", HILO_ATTR_INTS, PBF_S_SDOD},
-	{"input_batching_dims", HILO_ATTR_INTS, PBF_S_IBD},
-	{"scatter_indices_batching_dims", HILO_ATTR_INTS, PBF_S_SIBD},
-	{"index_vector_dim", HILO_ATTR_INT, PBF_IVD},
-	{"is_stable", HILO_ATTR_BOOL, PBF_IS_STABLE},
-	{"constrain_layout", HILO_ATTR_BOOL, PBF_CONSTRAIN_LAYOUT},
-	{"use_global_device_ids", HILO_ATTR_BOOL, PBF_USE_GLOBAL_DEVICE_IDS},
-	{"indices_are_sorted", HILO_ATTR_BOOL, PBF_INDICES_SORTED},
-	{"unique_indices", HILO_ATTR_BOOL, PBF_UNIQUE_INDICES},
-	{"is_host_transfer", HILO_ATTR_BOOL, PBF_IS_HOST_TRANSFER},
-	{"custom_call_has_side_effect", HILO_ATTR_BOOL, PBF_CC_SIDE_EFFECT},
-	{"largest", HILO_ATTR_BOOL, PBF_LARGEST},
-	{"is_composite", HILO_ATTR_BOOL, PBF_IS_COMPOSITE},
-	{"is_reverse", HILO_ATTR_BOOL, PBF_IS_REVERSE},
-	{"has_dynamic_root", HILO_ATTR_BOOL, PBF_HAS_DYNAMIC_ROOT},
-	{"is_associative", HILO_ATTR_BOOL, PBF_IS_ASSOCIATIVE},
-	{"custom_call_target", HILO_ATTR_STRING, PBF_CC_TARGET},
-	{"async_execution_thread", HILO_ATTR_STRING, PBF_ASYNC_THREAD},
-	{"infeed_config", HILO_ATTR_STRING, PBF_INFEED_CONFIG},
-	{"outfeed_config", HILO_ATTR_STRING, PBF_OUTFEED_CONFIG},
-	{"direction", HILO_ATTR_ENUM, PBF_DIRECTION},
-	{"type", HILO_ATTR_ENUM, PBF_CMP_TYPE},
-	{"kind", HILO_ATTR_ENUM, PBF_FUSION_KIND},
-	{"fft_type", HILO_ATTR_ENUM, PBF_FFT_TYPE},
-	{"distribution", HILO_ATTR_ENUM, PBF_DISTRIBUTION},
-	{"slice", HILO_ATTR_SLICE, PBF_SLICE},
-	{"padding", HILO_ATTR_PADDING, PBF_PADDING},
-	{"backend_config", HILO_ATTR_RAW, PBF_BACKEND_CONFIG},
-	{"frontend_attributes", HILO_ATTR_RAW, PBF_FRONTEND_ATTRS},
-	{"replica_groups", HILO_ATTR_RAW, PBF_REPLICA_GROUPS},
-	{"source_target_pairs", HILO_ATTR_RAW, PBF_SOURCE_TARGET},
-	{"window", HILO_ATTR_RAW, PBF_WINDOW},
-	{"dim_labels", HILO_ATTR_RAW, PBF_DIM_LABELS},
-	{"sharding", HILO_ATTR_RAW, PBF_SHARDING},
-	{"epsilon", HILO_ATTR_RAW, PBF_EPSILON},
-	{"api_version", HILO_ATTR_RAW, PBF_API_VERSION},
-	{"operand_precision", HILO_ATTR_RAW, PBF_PRECISION},
+/* Generated from the one attribute table (hilo/attrs.def): its proto
+ * field column, by attribute id. */
+static const pb_attr_def attr_defs[HILO_A_COUNT] = {
+#define A(id, key, kind, field, rank, flags) {key, HILO_ATTR_##kind, PBF_##field},
+#include "hilo/attrs.def"
+#undef A
 };
+
+const pb_attr_def *pb_attr_def_of(hilo_attr_id id)
+{
+	return id < HILO_A_COUNT && attr_defs[id].field != PBF_NONE ? &attr_defs[id] : NULL;
+}
 
 const pb_attr_def *pb_attr_lookup(const char *key)
 {
-	for (size_t k = 0; k < sizeof attr_defs / sizeof *attr_defs; k++)
-		if (strcmp(attr_defs[k].key, key) == 0)
-			return &attr_defs[k];
-	return NULL;
+	return pb_attr_def_of(hilo_attr_lookup(key, strlen(key)));
 }
 
 /* ---- metadata ---- */

@@ -72,7 +72,9 @@ typedef struct pb_attr_def {
 	pb_field field;
 } pb_attr_def;
 
-/* The definition for key, or NULL. */
+/* The typed proto field of an attribute (from hilo/attrs.def), or NULL
+ * when it has none (kept as a hilo_attrs entry). */
+const pb_attr_def *pb_attr_def_of(hilo_attr_id id);
 const pb_attr_def *pb_attr_lookup(const char *key);
 
 /* Metadata keys the typed OpMetadata fields cover, in XLA's print order. */

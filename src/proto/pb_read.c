@@ -346,10 +346,11 @@ static hilo_literal *literal_from(reader *R, const Xla__LiteralProto *p, hilo_sh
 
 /* ---- attributes ---- */
 
-static hilo_attr *append_attr(reader *R, hilo_instr *i, const char *key, hilo_attr_kind kind)
+/* Appends attribute id (key k when HILO_A_UNKNOWN) in reading order. */
+static hilo_attr *append_id(reader *R, hilo_instr *i, hilo_attr_id id, const char *k,
+	hilo_attr_kind kind)
 {
-	const char *k = rintern(R, key);
-	if (hilo_instr_attr(i, k)) {
+	if (id != HILO_A_UNKNOWN ? hilo_instr_attr(i, id) != NULL : hilo_instr_attr_named(i, k) != NULL) {
 		rerr(R, "instruction '%s': attribute '%s' appears twice", i->name, k);
 		return NULL;
 	}
@@ -365,8 +366,20 @@ static hilo_attr *append_attr(reader *R, hilo_instr *i, const char *key, hilo_at
 	hilo_attr *a = &i->attrs[i->nattrs++];
 	memset(a, 0, sizeof *a);
 	a->key = k;
-	a->kind = kind;
+	a->id = (uint16_t)id;
+	a->kind = (uint8_t)kind;
 	return a;
+}
+
+static hilo_attr *append_known(reader *R, hilo_instr *i, hilo_attr_id id, hilo_attr_kind kind)
+{
+	return append_id(R, i, id, hilo_attr_id_key(id), kind);
+}
+
+static hilo_attr *append_attr(reader *R, hilo_instr *i, const char *key, hilo_attr_kind kind)
+{
+	hilo_attr_id id = hilo_attr_lookup(key, strlen(key));
+	return append_id(R, i, id, id != HILO_A_UNKNOWN ? hilo_attr_id_key(id) : rintern(R, key), kind);
 }
 
 static void set_ints(hilo_attr *a, int64_t *v, size_t n)
@@ -391,23 +404,23 @@ static const int64_t *nz(const int64_t *p)
 	return p ? p : &zero;
 }
 
-/* Fills attribute `key` from its typed field. false: no typed field. */
+/* Fills attribute id from its typed field. false: no typed field. */
 static bool attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProto *p,
-	const char *key)
+	hilo_attr_id id)
 {
-	const pb_attr_def *def = pb_attr_lookup(key);
+	const pb_attr_def *def = pb_attr_def_of(id);
 	if (!def)
 		return false;
 	if (def->kind == HILO_ATTR_RAW) {
 		R->tmp.len = 0;
 		if (!pbx_render(&R->tmp, p, def->field) || R->tmp.oom)
 			return true; /* absent: nothing to print */
-		hilo_attr *a = append_attr(R, i, key, HILO_ATTR_RAW);
+		hilo_attr *a = append_known(R, i, id, HILO_ATTR_RAW);
 		if (a)
 			a->v.text = hilo_intern(R->m->strings, R->tmp.data, R->tmp.len);
 		return true;
 	}
-	hilo_attr *a = append_attr(R, i, key, def->kind);
+	hilo_attr *a = append_known(R, i, id, def->kind);
 	if (!a)
 		return true;
 	const Xla__DotDimensionNumbers *dd = p->dot_dimension_numbers;
@@ -575,26 +588,26 @@ static void attr_from_ext(reader *R, hilo_instr *i, const Xla__HiloAttr *h)
 static void attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto *p)
 {
 	hilo_opcode op = i->op;
-	const char *const *keys;
-	static const char *const none[] = {NULL};
-	static const char *const k_gte[] = {"index", NULL};
-	static const char *const k_dims[] = {"dimensions", NULL};
-	static const char *const k_iota[] = {"iota_dimension", NULL};
-	static const char *const k_slice[] = {"slice", NULL};
-	static const char *const k_pad[] = {"padding", NULL};
-	static const char *const k_cmp[] = {"direction", "type", NULL};
-	static const char *const k_ds[] = {"dynamic_slice_sizes", NULL};
-	static const char *const k_dot[] = {"lhs_batch_dims", "lhs_contracting_dims",
-		"rhs_batch_dims", "rhs_contracting_dims", NULL};
-	static const char *const k_gather[] = {"offset_dims", "collapsed_slice_dims",
-		"start_index_map", "operand_batching_dims", "start_indices_batching_dims",
-		"index_vector_dim", "slice_sizes", "indices_are_sorted", NULL};
-	static const char *const k_scatter[] = {"update_window_dims", "inserted_window_dims",
-		"scatter_dims_to_operand_dims", "input_batching_dims",
-		"scatter_indices_batching_dims", "index_vector_dim", "indices_are_sorted",
-		"unique_indices", NULL};
-	static const char *const k_cc[] = {"custom_call_target", NULL};
-	static const char *const k_fusion[] = {"kind", NULL};
+	const hilo_attr_id *keys;
+	static const hilo_attr_id none[] = {HILO_A_UNKNOWN};
+	static const hilo_attr_id k_gte[] = {HILO_A_INDEX, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_dims[] = {HILO_A_DIMENSIONS, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_iota[] = {HILO_A_IOTA_DIMENSION, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_slice[] = {HILO_A_SLICE, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_pad[] = {HILO_A_PADDING, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_cmp[] = {HILO_A_DIRECTION, HILO_A_TYPE, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_ds[] = {HILO_A_DYNAMIC_SLICE_SIZES, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_dot[] = {HILO_A_LHS_BATCH_DIMS, HILO_A_LHS_CONTRACTING_DIMS,
+		HILO_A_RHS_BATCH_DIMS, HILO_A_RHS_CONTRACTING_DIMS, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_gather[] = {HILO_A_OFFSET_DIMS, HILO_A_COLLAPSED_SLICE_DIMS,
+		HILO_A_START_INDEX_MAP, HILO_A_OPERAND_BATCHING_DIMS, HILO_A_START_INDICES_BATCHING_DIMS,
+		HILO_A_INDEX_VECTOR_DIM, HILO_A_SLICE_SIZES, HILO_A_INDICES_ARE_SORTED, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_scatter[] = {HILO_A_UPDATE_WINDOW_DIMS, HILO_A_INSERTED_WINDOW_DIMS,
+		HILO_A_SCATTER_DIMS_TO_OPERAND_DIMS, HILO_A_INPUT_BATCHING_DIMS,
+		HILO_A_SCATTER_INDICES_BATCHING_DIMS, HILO_A_INDEX_VECTOR_DIM, HILO_A_INDICES_ARE_SORTED,
+		HILO_A_UNIQUE_INDICES, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_cc[] = {HILO_A_CUSTOM_CALL_TARGET, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_fusion[] = {HILO_A_KIND, HILO_A_UNKNOWN};
 	switch (op) {
 	case HILO_OP_GET_TUPLE_ELEMENT: keys = k_gte; break;
 	case HILO_OP_BROADCAST: case HILO_OP_TRANSPOSE: case HILO_OP_REDUCE:
@@ -613,8 +626,8 @@ static void attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionPro
 	default: keys = none; break;
 	}
 	const pb_attr_def *def;
-	for (int k = 0; keys[k]; k++) {
-		def = pb_attr_lookup(keys[k]);
+	for (int k = 0; keys[k] != HILO_A_UNKNOWN; k++) {
+		def = pb_attr_def_of(keys[k]);
 		bool present = true;
 		if (def->kind == HILO_ATTR_BOOL) {
 			present = (def->field == PBF_INDICES_SORTED && p->indices_are_sorted) ||
@@ -637,72 +650,73 @@ static void attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionPro
 			attr_from_typed(R, i, p, keys[k]);
 	}
 	if (p->window)
-		attr_from_typed(R, i, p, "window");
+		attr_from_typed(R, i, p, HILO_A_WINDOW);
 	if (p->convolution_dimension_numbers)
-		attr_from_typed(R, i, p, "dim_labels");
+		attr_from_typed(R, i, p, HILO_A_DIM_LABELS);
 	if (p->channel_id)
-		attr_from_typed(R, i, p, "channel_id");
+		attr_from_typed(R, i, p, HILO_A_CHANNEL_ID);
 	bool coll = (hilo_opcode_flags(op) & HILO_OPF_COLL) != 0;
 	if (p->n_replica_groups || p->collective_device_list || coll)
-		attr_from_typed(R, i, p, "replica_groups");
-	if (p->n_dimensions && !hilo_instr_attr(i, "dimensions") && op != HILO_OP_IOTA)
-		attr_from_typed(R, i, p, "dimensions");
+		attr_from_typed(R, i, p, HILO_A_REPLICA_GROUPS);
+	if (p->n_dimensions && !hilo_instr_attr(i, HILO_A_DIMENSIONS) && op != HILO_OP_IOTA)
+		attr_from_typed(R, i, p, HILO_A_DIMENSIONS);
 	if (p->constrain_layout)
-		attr_from_typed(R, i, p, "constrain_layout");
+		attr_from_typed(R, i, p, HILO_A_CONSTRAIN_LAYOUT);
 	if (p->use_global_device_ids)
-		attr_from_typed(R, i, p, "use_global_device_ids");
+		attr_from_typed(R, i, p, HILO_A_USE_GLOBAL_DEVICE_IDS);
 	if (p->is_host_transfer)
-		attr_from_typed(R, i, p, "is_host_transfer");
+		attr_from_typed(R, i, p, HILO_A_IS_HOST_TRANSFER);
 	if (p->is_stable)
-		attr_from_typed(R, i, p, "is_stable");
+		attr_from_typed(R, i, p, HILO_A_IS_STABLE);
 	if (p->n_source_target_pairs)
-		attr_from_typed(R, i, p, "source_target_pairs");
+		attr_from_typed(R, i, p, HILO_A_SOURCE_TARGET_PAIRS);
 	/* called computations */
 	if (i->ncalled) {
 		hilo_attr *a = NULL;
 		if (op == HILO_OP_WHILE && i->ncalled == 2) {
-			if ((a = append_attr(R, i, "condition", HILO_ATTR_COMP)))
+			if ((a = append_known(R, i, HILO_A_CONDITION, HILO_ATTR_COMP)))
 				a->v.i = 0;
-			if ((a = append_attr(R, i, "body", HILO_ATTR_COMP)))
+			if ((a = append_known(R, i, HILO_A_BODY, HILO_ATTR_COMP)))
 				a->v.i = 1;
 		} else if (op == HILO_OP_CONDITIONAL || (op == HILO_OP_CUSTOM_CALL && i->ncalled > 1)) {
-			if ((a = append_attr(R, i, op == HILO_OP_CONDITIONAL ? "branch_computations"
-			                                : "called_computations", HILO_ATTR_COMPS))) {
+			if ((a = append_known(R, i, op == HILO_OP_CONDITIONAL ? HILO_A_BRANCH_COMPUTATIONS
+			                                 : HILO_A_CALLED_COMPUTATIONS, HILO_ATTR_COMPS))) {
 				a->v.i = 0;
 				a->n = (int)i->ncalled;
 			}
 		} else if (op == HILO_OP_SELECT_AND_SCATTER && i->ncalled == 2) {
-			if ((a = append_attr(R, i, "select", HILO_ATTR_COMP)))
+			if ((a = append_known(R, i, HILO_A_SELECT, HILO_ATTR_COMP)))
 				a->v.i = 0;
-			if ((a = append_attr(R, i, "scatter", HILO_ATTR_COMP)))
+			if ((a = append_known(R, i, HILO_A_SCATTER, HILO_ATTR_COMP)))
 				a->v.i = 1;
 		} else if (i->ncalled == 1) {
-			const char *key = op == HILO_OP_FUSION || op == HILO_OP_ASYNC_START ? "calls" : "to_apply";
-			if ((a = append_attr(R, i, key, HILO_ATTR_COMP)))
+			hilo_attr_id id = op == HILO_OP_FUSION || op == HILO_OP_ASYNC_START ? HILO_A_CALLS
+			                                                                    : HILO_A_TO_APPLY;
+			if ((a = append_known(R, i, id, HILO_ATTR_COMP)))
 				a->v.i = 0;
 		}
 	}
 	if (p->custom_call_has_side_effect)
-		attr_from_typed(R, i, p, "custom_call_has_side_effect");
+		attr_from_typed(R, i, p, HILO_A_CUSTOM_CALL_HAS_SIDE_EFFECT);
 	if (op == HILO_OP_BATCH_NORM_TRAINING || op == HILO_OP_BATCH_NORM_INFERENCE ||
 	    op == HILO_OP_BATCH_NORM_GRAD) {
-		attr_from_typed(R, i, p, "epsilon");
-		attr_from_typed(R, i, p, "feature_index");
+		attr_from_typed(R, i, p, HILO_A_EPSILON);
+		attr_from_typed(R, i, p, HILO_A_FEATURE_INDEX);
 	}
 	if (p->precision_config && p->precision_config->n_operand_precision)
-		attr_from_typed(R, i, p, "operand_precision");
+		attr_from_typed(R, i, p, HILO_A_OPERAND_PRECISION);
 	if (op == HILO_OP_CUSTOM_CALL && p->custom_call_api_version)
-		attr_from_typed(R, i, p, "api_version");
+		attr_from_typed(R, i, p, HILO_A_API_VERSION);
 	if (p->sharding)
-		attr_from_typed(R, i, p, "sharding");
+		attr_from_typed(R, i, p, HILO_A_SHARDING);
 	if (p->frontend_attributes && p->frontend_attributes->n_map)
-		attr_from_typed(R, i, p, "frontend_attributes");
+		attr_from_typed(R, i, p, HILO_A_FRONTEND_ATTRIBUTES);
 	if (i->nctrl_preds)
-		append_attr(R, i, "control-predecessors", HILO_ATTR_CONTROL);
+		append_known(R, i, HILO_A_CONTROL_PREDECESSORS, HILO_ATTR_CONTROL);
 	if (i->metadata && i->metadata->n)
-		append_attr(R, i, "metadata", HILO_ATTR_METADATA);
+		append_known(R, i, HILO_A_METADATA, HILO_ATTR_METADATA);
 	if (p->backend_config.len && !memchr(p->backend_config.data, 0, p->backend_config.len))
-		attr_from_typed(R, i, p, "backend_config");
+		attr_from_typed(R, i, p, HILO_A_BACKEND_CONFIG);
 }
 
 static void read_metadata(reader *R, hilo_instr *i, const Xla__OpMetadata *md)
@@ -913,13 +927,14 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 		if (own || ip->n_hilo_attr_order) {
 			for (size_t j = 0; j < ip->n_hilo_attr_order && !R->failed; j++) {
 				const char *key = ip->hilo_attr_order[j];
-				if (!strcmp(key, "metadata")) {
+				hilo_attr_id id = hilo_attr_lookup(key, strlen(key));
+				if (id == HILO_A_METADATA) {
 					if (i->metadata)
-						append_attr(R, i, key, HILO_ATTR_METADATA);
+						append_known(R, i, id, HILO_ATTR_METADATA);
 					continue;
 				}
-				if (!strcmp(key, "control-predecessors")) {
-					append_attr(R, i, key, HILO_ATTR_CONTROL);
+				if (id == HILO_A_CONTROL_PREDECESSORS) {
+					append_known(R, i, id, HILO_ATTR_CONTROL);
 					continue;
 				}
 				const Xla__HiloAttr *h = NULL;
@@ -929,13 +944,13 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 				if (h)
 					attr_from_ext(R, i, h);
 				else
-					attr_from_typed(R, i, ip, key);
+					attr_from_typed(R, i, ip, id);
 			}
 		} else {
 			attrs_foreign(R, i, ip);
 		}
-		if (i->nctrl_preds && !hilo_instr_attr(i, "control-predecessors"))
-			append_attr(R, i, "control-predecessors", HILO_ATTR_CONTROL);
+		if (i->nctrl_preds && !hilo_instr_attr(i, HILO_A_CONTROL_PREDECESSORS))
+			append_known(R, i, HILO_A_CONTROL_PREDECESSORS, HILO_ATTR_CONTROL);
 		if (R->failed)
 			return false;
 	}

@@ -325,7 +325,7 @@ static const char *const dist_names[] = {"rng_invalid", "rng_uniform", "rng_norm
  * the typed field cannot reproduce it). */
 static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr *a)
 {
-	const pb_attr_def *def = pb_attr_lookup(a->key);
+	const pb_attr_def *def = pb_attr_def_of((hilo_attr_id)a->id);
 	if (!def || def->kind != a->kind || X->used[def->field])
 		return false;
 	Xla__HloInstructionProto *p = X->p;
@@ -637,7 +637,7 @@ static Xla__HloInstructionProto *instr_pb(writer *W, const hilo_instr *i)
 	for (uint32_t k = 0; k < i->ncalled && p->called_computation_ids; k++)
 		p->called_computation_ids[k] = comp_id(W, i->called[k]);
 	if (i->op == HILO_OP_WHILE && i->ncalled == 2 && p->called_computation_ids) {
-		hilo_attr *cond = hilo_instr_attr(i, "condition");
+		hilo_attr *cond = hilo_instr_attr(i, HILO_A_CONDITION);
 		if (cond && cond->kind == HILO_ATTR_COMP && cond->v.i == 0) {
 			int64_t t = p->called_computation_ids[0];
 			p->called_computation_ids[0] = p->called_computation_ids[1];

@@ -148,7 +148,7 @@ static void node(dotctx *x, const hilo_instr *i)
 	esc_str(b, i->name);
 	hilo_buf_puts(b, "\\n");
 	if (i->op == HILO_OP_CUSTOM_CALL) {
-		const char *t = hilo_instr_get_string(i, "custom_call_target");
+		const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
 		hilo_buf_puts(b, "custom-call ");
 		esc_str(b, t ? t : "?");
 	} else {

@@ -48,7 +48,7 @@ static double elements(const hilo_shape *s)
 }
 
 /* The product of the operand's dims listed in attribute key. */
-static double dims_product(const hilo_instr *i, const char *key, const hilo_shape *s)
+static double dims_product(const hilo_instr *i, hilo_attr_id key, const hilo_shape *s)
 {
 	int n = 0;
 	const int64_t *d = hilo_instr_get_ints(i, key, &n);
@@ -67,7 +67,7 @@ static double conv_per_output(const hilo_instr *i)
 	if (i->noperands < 2 || i->operands[1]->shape->type == HILO_T_TUPLE)
 		return 0;
 	const hilo_shape *k = i->operands[1]->shape;
-	hilo_attr *a = hilo_instr_attr(i, "dim_labels");
+	hilo_attr *a = hilo_instr_attr(i, HILO_A_DIM_LABELS);
 	const char *t = a && a->kind == HILO_ATTR_RAW ? a->v.text : NULL;
 	const char *u = t ? strchr(t, '_') : NULL;
 	double p = 1;
@@ -102,7 +102,7 @@ hilo_cost hilo_instr_cost(const hilo_instr *i)
 	const char *cat = hilo_op_category(i);
 	double out = elements(i->shape);
 	if (i->op == HILO_OP_DOT && i->noperands == 2) {
-		c.flops = 2 * out * dims_product(i, "lhs_contracting_dims", i->operands[0]->shape);
+		c.flops = 2 * out * dims_product(i, HILO_A_LHS_CONTRACTING_DIMS, i->operands[0]->shape);
 	} else if (i->op == HILO_OP_CONVOLUTION) {
 		c.flops = 2 * out * conv_per_output(i);
 	} else if (i->op == HILO_OP_REDUCE) {
@@ -110,7 +110,7 @@ hilo_cost hilo_instr_cost(const hilo_instr *i)
 			c.flops += elements(i->operands[k]->shape);
 	} else if (i->op == HILO_OP_REDUCE_WINDOW && i->noperands >= 2) {
 		const hilo_shape *is = i->operands[0]->shape;
-		hilo_attr *wa = hilo_instr_attr(i, "window");
+		hilo_attr *wa = hilo_instr_attr(i, HILO_A_WINDOW);
 		ev_window w;
 		double win = 1;
 		if (is->type != HILO_T_TUPLE && is->rank <= EV_MAX_WINDOW_RANK &&

@@ -151,17 +151,17 @@ static void test_rewrite(void)
 	/* attributes: set inserts in canonical order, get reads back */
 	hilo_instr *r = find(e, "r");
 	int nd = 0;
-	const int64_t *dims = hilo_instr_get_ints(r, "dimensions", &nd);
+	const int64_t *dims = hilo_instr_get_ints(r, HILO_A_DIMENSIONS, &nd);
 	CHECK(dims && nd == 1 && dims[0] == 0);
-	hilo_comp *add = hilo_instr_get_comp(r, "to_apply");
+	hilo_comp *add = hilo_instr_get_comp(r, HILO_A_TO_APPLY);
 	CHECK(add && strcmp(add->name, "add") == 0);
-	hilo_attr *ch = hilo_instr_set_attr(m, r, "channel_id", HILO_ATTR_INT);
+	hilo_attr *ch = hilo_instr_set_attr(m, r, HILO_A_CHANNEL_ID, HILO_ATTR_INT);
 	ch->v.i = 7;
 	int64_t v = 0;
-	CHECK(hilo_instr_get_int(r, "channel_id", &v) && v == 7);
+	CHECK(hilo_instr_get_int(r, HILO_A_CHANNEL_ID, &v) && v == 7);
 	CHECK(strcmp(r->attrs[r->nattrs - 1].key, "to_apply") == 0); /* op attrs first */
-	hilo_instr_remove_attr(r, "channel_id");
-	CHECK(hilo_instr_attr(r, "channel_id") == NULL);
+	hilo_instr_remove_attr(r, HILO_A_CHANNEL_ID);
+	CHECK(hilo_instr_attr(r, HILO_A_CHANNEL_ID) == NULL);
 	hilo_instr_set_op_name(m, neg, "my/\"neg\"");
 	CHECK_STR(hilo_instr_op_name(m, neg), "my/\"neg\"");
 	CHECK(check_verifies(m));
@@ -360,11 +360,73 @@ static int clone_corpus(const char *dir)
 	return CHECK_DONE();
 }
 
+static void test_attr_table(void)
+{
+	/* rows in strict key order (binary search); every key looks up to its id */
+	for (int k = 0; k < HILO_A_COUNT; k++) {
+		const char *key = hilo_attr_id_key((hilo_attr_id)k);
+		if (k > 0 && !CHECK(strcmp(hilo_attr_id_key((hilo_attr_id)(k - 1)), key) < 0))
+			fprintf(stderr, "  attrs.def out of key order at %s\n", key);
+		if (!CHECK_EQ_I64(hilo_attr_lookup(key, strlen(key)), k))
+			fprintf(stderr, "  attribute %s\n", key);
+	}
+	CHECK_EQ_I64(hilo_attr_lookup("dimension", 9), HILO_A_UNKNOWN); /* prefix only */
+	CHECK_EQ_I64(hilo_attr_lookup("dimensionsx", 11), HILO_A_UNKNOWN);
+	CHECK_EQ_I64(hilo_attr_lookup("dimensions", 10), HILO_A_DIMENSIONS);
+	CHECK_EQ_I64(hilo_attr_lookup("control-predecessors", 20), HILO_A_CONTROL_PREDECESSORS);
+	CHECK_EQ_I64(hilo_attr_id_kind(HILO_A_DIMENSIONS), HILO_ATTR_INTS);
+	CHECK_EQ_I64(hilo_attr_id_kind(HILO_A_TO_APPLY), HILO_ATTR_COMP);
+	CHECK_EQ_I64(hilo_attr_id_kind(HILO_A_UNKNOWN), HILO_ATTR_RAW);
+	CHECK(hilo_attr_id_rank(HILO_A_METADATA) > hilo_attr_id_rank(HILO_A_SHARDING));
+	CHECK(hilo_attr_id_rank(HILO_A_BACKEND_CONFIG) > hilo_attr_id_rank(HILO_A_METADATA));
+	CHECK(hilo_attr_id_flags(HILO_A_SHARDING) & HILO_AF_NOSEM);
+	CHECK(!(hilo_attr_id_flags(HILO_A_BACKEND_CONFIG) & HILO_AF_NOSEM));
+
+	hilo_module *m = check_parse(k_module);
+	if (!CHECK(m))
+		return;
+	hilo_instr *r = find(m->entry, "r");
+	/* unknown keys keep their text, are found by name, never by id */
+	hilo_attr *u = hilo_instr_set_attr_named(m, r, "my_attr", HILO_ATTR_RAW);
+	u->v.text = "{1}";
+	CHECK_EQ_I64(u->id, HILO_A_UNKNOWN);
+	CHECK(hilo_instr_attr_named(r, "my_attr") == u);
+	CHECK(hilo_instr_attr(r, HILO_A_UNKNOWN) == NULL);
+	CHECK(hilo_instr_attr_named(r, "dimensions") == hilo_instr_attr(r, HILO_A_DIMENSIONS));
+	CHECK(!hilo_attr_is_semantic(hilo_instr_set_attr(m, r, HILO_A_SHARDING, HILO_ATTR_RAW)));
+	hilo_instr_attr(r, HILO_A_SHARDING)->v.text = "{replicated}";
+	CHECK(hilo_attr_is_semantic(hilo_instr_attr(r, HILO_A_DIMENSIONS)));
+	/* print rank: sharding after to_apply, backend_config last */
+	hilo_instr_set_attr(m, r, HILO_A_BACKEND_CONFIG, HILO_ATTR_RAW)->v.text = "{}";
+	CHECK_EQ_I64(r->attrs[r->nattrs - 1].id, HILO_A_BACKEND_CONFIG);
+	CHECK_EQ_I64(r->attrs[r->nattrs - 2].id, HILO_A_SHARDING);
+	CHECK(check_verifies(m));
+	/* the verifier holds set attributes to the table's kind */
+	hilo_attr *d = hilo_instr_attr(r, HILO_A_DIMENSIONS);
+	d->kind = HILO_ATTR_INT;
+	hilo_diags dg;
+	hilo_diags_init(&dg);
+	CHECK(!hilo_verify(m, "test.hlo", &dg));
+	CHECK(dg.nerrors > 0);
+	hilo_diags_free(&dg);
+	d->kind = HILO_ATTR_INTS;
+	/* and computation references to the called list */
+	hilo_attr *ta = hilo_instr_attr(r, HILO_A_TO_APPLY);
+	ta->v.i = 5;
+	hilo_diags_init(&dg);
+	CHECK(!hilo_verify(m, "test.hlo", &dg));
+	hilo_diags_free(&dg);
+	ta->v.i = 0;
+	CHECK(check_verifies(m));
+	hilo_module_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
 		return clone_corpus(argv[1]);
 	test_opcodes();
+	test_attr_table();
 	test_rewrite();
 	test_broken_use_list_detected();
 	test_comp_clone();

@@ -6,3 +6,6 @@ foreach(sub real xla-unit/parser/long xla-unit/parser/short)
   add_test(NAME unit.clone_corpus.${tname} COMMAND test_ir ${HILO_CORPUS}/${sub})
   set_tests_properties(unit.clone_corpus.${tname} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+
+# No pass names an attribute by key string (ids of include/hilo/attrs.def).
+add_test(NAME unit.attr_keys COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/attr_keys.sh ${PROJECT_SOURCE_DIR})

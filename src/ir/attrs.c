@@ -1,0 +1,265 @@
+/* The attribute table (hilo/attrs.def) and the instruction attribute API.
+ * Attributes are named by id; the key text is resolved once, when text or
+ * proto is read (hilo_attr_lookup, a binary search over the table, whose
+ * rows are in key order). Unknown keys keep their text and HILO_A_UNKNOWN
+ * and are printed verbatim. */
+#include "hilo/ir.h"
+
+#include <string.h>
+
+static const struct {
+	const char *key;
+	uint8_t kind;
+	uint8_t rank;
+	uint8_t flags;
+} attr_info[HILO_A_COUNT] = {
+#define NOSEM HILO_AF_NOSEM
+#define A(id, key, kind, field, rank, flags) {key, HILO_ATTR_##kind, rank, flags},
+#include "hilo/attrs.def"
+#undef A
+#undef NOSEM
+};
+
+static int cmpn(const char *a, const char *s, size_t len)
+{
+	int c = strncmp(a, s, len);
+	if (c)
+		return c;
+	return a[len] ? 1 : 0;
+}
+
+hilo_attr_id hilo_attr_lookup(const char *s, size_t len)
+{
+	size_t lo = 0, hi = HILO_A_COUNT;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = cmpn(attr_info[mid].key, s, len);
+		if (c == 0)
+			return (hilo_attr_id)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return HILO_A_UNKNOWN;
+}
+
+const char *hilo_attr_id_key(hilo_attr_id id)
+{
+	return id < HILO_A_COUNT ? attr_info[id].key : "?";
+}
+
+hilo_attr_kind hilo_attr_id_kind(hilo_attr_id id)
+{
+	return id < HILO_A_COUNT ? (hilo_attr_kind)attr_info[id].kind : HILO_ATTR_RAW;
+}
+
+int hilo_attr_id_rank(hilo_attr_id id)
+{
+	return id < HILO_A_COUNT ? attr_info[id].rank : 0;
+}
+
+unsigned hilo_attr_id_flags(hilo_attr_id id)
+{
+	return id < HILO_A_COUNT ? attr_info[id].flags : 0;
+}
+
+bool hilo_attr_is_semantic(const hilo_attr *a)
+{
+	return a->kind != HILO_ATTR_CONTROL && a->kind != HILO_ATTR_METADATA &&
+	       !(hilo_attr_id_flags((hilo_attr_id)a->id) & HILO_AF_NOSEM);
+}
+
+/* ---- instruction attributes ---- */
+
+hilo_attr *hilo_instr_attr(const hilo_instr *i, hilo_attr_id id)
+{
+	if (id >= HILO_A_COUNT)
+		return NULL;
+	for (uint32_t k = 0; k < i->nattrs; k++)
+		if (i->attrs[k].id == id)
+			return &i->attrs[k];
+	return NULL;
+}
+
+hilo_attr *hilo_instr_attr_named(const hilo_instr *i, const char *key)
+{
+	hilo_attr_id id = hilo_attr_lookup(key, strlen(key));
+	if (id != HILO_A_UNKNOWN)
+		return hilo_instr_attr(i, id);
+	for (uint32_t k = 0; k < i->nattrs; k++)
+		if (i->attrs[k].id == HILO_A_UNKNOWN &&
+		    (i->attrs[k].key == key || strcmp(i->attrs[k].key, key) == 0))
+			return &i->attrs[k];
+	return NULL;
+}
+
+hilo_attr *hilo_instr_attr_match(const hilo_instr *i, const hilo_attr *a)
+{
+	return a->id != HILO_A_UNKNOWN ? hilo_instr_attr(i, (hilo_attr_id)a->id)
+	                               : hilo_instr_attr_named(i, a->key);
+}
+
+/* Inserts a fresh attribute at the table's print rank (after every
+ * attribute of the same or a lower rank). */
+static hilo_attr *insert_attr(hilo_module *m, hilo_instr *i, hilo_attr_id id, const char *key,
+	hilo_attr_kind kind)
+{
+	if (i->nattrs == i->cap_attrs) {
+		uint32_t cap = i->cap_attrs ? i->cap_attrs * 2 : 4;
+		i->attrs = hilo_arena_grow(m->arena, i->attrs, i->nattrs, cap, sizeof(hilo_attr));
+		i->cap_attrs = cap;
+	}
+	int r = hilo_attr_id_rank(id);
+	uint32_t at = i->nattrs;
+	while (at > 0 && hilo_attr_id_rank((hilo_attr_id)i->attrs[at - 1].id) > r)
+		at--;
+	memmove(&i->attrs[at + 1], &i->attrs[at], (i->nattrs - at) * sizeof(hilo_attr));
+	i->nattrs++;
+	hilo_attr *a = &i->attrs[at];
+	memset(a, 0, sizeof *a);
+	a->key = key;
+	a->id = (uint16_t)id;
+	a->kind = (uint8_t)kind;
+	return a;
+}
+
+static hilo_attr *reset_attr(hilo_attr *a, hilo_attr_kind kind)
+{
+	memset(&a->v, 0, sizeof a->v);
+	a->kind = (uint8_t)kind;
+	a->n = 0;
+	return a;
+}
+
+hilo_attr *hilo_instr_set_attr(hilo_module *m, hilo_instr *i, hilo_attr_id id,
+	hilo_attr_kind kind)
+{
+	if (id >= HILO_A_COUNT)
+		HILO_PANIC("hilo_instr_set_attr: attribute id not in the table (use hilo_instr_set_attr_named)");
+	hilo_attr *a = hilo_instr_attr(i, id);
+	if (a)
+		return reset_attr(a, kind);
+	return insert_attr(m, i, id, attr_info[id].key, kind);
+}
+
+hilo_attr *hilo_instr_set_attr_named(hilo_module *m, hilo_instr *i, const char *key,
+	hilo_attr_kind kind)
+{
+	hilo_attr_id id = hilo_attr_lookup(key, strlen(key));
+	if (id != HILO_A_UNKNOWN)
+		return hilo_instr_set_attr(m, i, id, kind);
+	hilo_attr *a = hilo_instr_attr_named(i, key);
+	if (a)
+		return reset_attr(a, kind);
+	return insert_attr(m, i, id, hilo_intern_cstr(m->strings, key), kind);
+}
+
+void hilo_instr_remove_attr(hilo_instr *i, hilo_attr_id id)
+{
+	hilo_attr *a = hilo_instr_attr(i, id);
+	if (!a)
+		return;
+	uint32_t k = (uint32_t)(a - i->attrs);
+	memmove(&i->attrs[k], &i->attrs[k + 1], (i->nattrs - k - 1) * sizeof(hilo_attr));
+	i->nattrs--;
+}
+
+void hilo_attr_set_ints(hilo_module *m, hilo_attr *a, const int64_t *v, int n)
+{
+	a->n = n;
+	a->v.ints = hilo_arena_alloc(m->arena, (size_t)(n ? n : 1) * sizeof(int64_t));
+	if (n)
+		memcpy(a->v.ints, v, (size_t)n * sizeof(int64_t));
+}
+
+bool hilo_instr_get_int(const hilo_instr *i, hilo_attr_id id, int64_t *out)
+{
+	hilo_attr *a = hilo_instr_attr(i, id);
+	if (!a || a->kind != HILO_ATTR_INT)
+		return false;
+	*out = a->v.i;
+	return true;
+}
+
+const int64_t *hilo_instr_get_ints(const hilo_instr *i, hilo_attr_id id, int *n)
+{
+	hilo_attr *a = hilo_instr_attr(i, id);
+	if (!a || a->kind != HILO_ATTR_INTS)
+		return NULL;
+	*n = a->n;
+	return a->v.ints;
+}
+
+bool hilo_instr_get_bool(const hilo_instr *i, hilo_attr_id id, bool *out)
+{
+	hilo_attr *a = hilo_instr_attr(i, id);
+	if (!a || a->kind != HILO_ATTR_BOOL)
+		return false;
+	*out = a->v.i != 0;
+	return true;
+}
+
+const char *hilo_instr_get_string(const hilo_instr *i, hilo_attr_id id)
+{
+	hilo_attr *a = hilo_instr_attr(i, id);
+	return a && a->kind == HILO_ATTR_STRING ? a->v.text : NULL;
+}
+
+const char *hilo_instr_get_enum(const hilo_instr *i, hilo_attr_id id)
+{
+	hilo_attr *a = hilo_instr_attr(i, id);
+	return a && a->kind == HILO_ATTR_ENUM ? a->v.text : NULL;
+}
+
+const char *hilo_instr_get_raw(const hilo_instr *i, hilo_attr_id id)
+{
+	hilo_attr *a = hilo_instr_attr(i, id);
+	return a && a->kind == HILO_ATTR_RAW ? a->v.text : NULL;
+}
+
+hilo_comp *hilo_instr_get_comp(const hilo_instr *i, hilo_attr_id id)
+{
+	hilo_attr *a = hilo_instr_attr(i, id);
+	if (!a || a->kind != HILO_ATTR_COMP || a->v.i < 0 || (uint32_t)a->v.i >= i->ncalled)
+		return NULL;
+	return i->called[a->v.i];
+}
+
+/* Value of frontend attribute `key` in the raw {k="v", ...} text, copied
+ * into buf; false when absent. */
+bool hilo_instr_frontend_attr(const hilo_instr *i, const char *key, char *buf, size_t cap)
+{
+	const hilo_attr *a = hilo_instr_attr(i, HILO_A_FRONTEND_ATTRIBUTES);
+	if (!a || a->kind != HILO_ATTR_RAW || !a->v.text)
+		return false;
+	size_t kl = strlen(key);
+	for (const char *p = a->v.text; (p = strstr(p, key)) != NULL; p += kl) {
+		char before = p == a->v.text ? '{' : p[-1];
+		if (before != '{' && before != ',' && before != ' ')
+			continue;
+		const char *q = p + kl;
+		while (*q == ' ')
+			q++;
+		if (*q != '=')
+			continue;
+		q++;
+		while (*q == ' ')
+			q++;
+		size_t n = 0;
+		if (*q == '"') {
+			q++;
+			while (q[n] && q[n] != '"')
+				n++;
+		} else {
+			while (q[n] && q[n] != ',' && q[n] != '}' && q[n] != ' ')
+				n++;
+		}
+		if (n >= cap)
+			n = cap - 1;
+		memcpy(buf, q, n);
+		buf[n] = 0;
+		return true;
+	}
+	return false;
+}
