@@ -676,8 +676,10 @@ static bool move_ctrl_edges(hilo_module *m, hilo_instr *dup, hilo_instr *keep, u
 		hilo_heap_free(m->arena, succs);
 		return false;
 	}
-	memcpy(preds, dup->ctrl_preds, np * sizeof *preds);
-	memcpy(succs, dup->ctrl_succs, ns * sizeof *succs);
+	if (np) /* the arrays are NULL when empty: no memcpy from NULL */
+		memcpy(preds, dup->ctrl_preds, np * sizeof *preds);
+	if (ns)
+		memcpy(succs, dup->ctrl_succs, ns * sizeof *succs);
 	hilo_instr_remove_ctrl_deps(dup);
 	for (uint32_t s = 0; s < ns; s++) {
 		hilo_instr_add_ctrl_pred(m, succs[s], keep);
