@@ -299,7 +299,7 @@ static bool commutes(const hilo_instr *i)
 	case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR:
 		return true;
 	case HILO_OP_COMPARE: {
-		const char *d = hilo_instr_get_enum(i, "direction");
+		const char *d = hilo_instr_get_enum(i, HILO_A_DIRECTION);
 		return d && (!strcmp(d, "EQ") || !strcmp(d, "NE"));
 	}
 	default:
@@ -557,7 +557,7 @@ static tv *top_leaf(tctx *X, const hilo_instr *i)
 	const hilo_instr *x = i;
 	while (x->op == HILO_OP_GET_TUPLE_ELEMENT && x->noperands == 1 && depth < PATH_MAX_DEPTH) {
 		int64_t k = 0;
-		if (!hilo_instr_get_int(x, "index", &k))
+		if (!hilo_instr_get_int(x, HILO_A_INDEX, &k))
 			break;
 		rev[depth++] = k;
 		x = x->operands[0];
@@ -710,7 +710,7 @@ static bool comp_pure(tctx *X, const hilo_comp *c, int depth)
 
 static bool is_marker(const hilo_instr *i)
 {
-	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, "custom_call_target") : NULL;
+	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET) : NULL;
 	return t && (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End"));
 }
 
@@ -944,7 +944,7 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 	case HILO_OP_GET_TUPLE_ELEMENT: {
 		int64_t k = 0;
 		tv *t = n == 1 ? split_tuple(X, ops[0]) : NULL;
-		if (!t || !hilo_instr_get_int(i, "index", &k) || k < 0 || k >= t->n)
+		if (!t || !hilo_instr_get_int(i, HILO_A_INDEX, &k) || k < 0 || k >= t->n)
 			return no(X, "%s: bad tuple index", i->name);
 		return t->el[k];
 	}
@@ -962,7 +962,7 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 			return no(X, "%s: the branch depends on the input", i->name);
 		const hilo_literal *sel = ops[0]->lit;
 		int64_t v = hilo_elem_get_i64(sel->shape->type, sel->data, 0);
-		hilo_attr *bc = hilo_instr_attr(i, "branch_computations");
+		hilo_attr *bc = hilo_instr_attr(i, HILO_A_BRANCH_COMPUTATIONS);
 		const hilo_comp *br = NULL;
 		if (bc && bc->kind == HILO_ATTR_COMPS && bc->n > 0 && bc->v.i >= 0 &&
 		    bc->v.i + bc->n <= (int64_t)i->ncalled && (int64_t)n == bc->n + 1) {
@@ -973,7 +973,7 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 			br = i->called[bc->v.i + v];
 		} else if (n == 3) {
 			v = v ? 0 : 1;
-			br = hilo_instr_get_comp(i, v == 0 ? "true_computation" : "false_computation");
+			br = hilo_instr_get_comp(i, v == 0 ? HILO_A_TRUE_COMPUTATION : HILO_A_FALSE_COMPUTATION);
 		}
 		if (!br)
 			return no(X, "%s: no branch", i->name);

@@ -1106,14 +1106,14 @@ static tid cond_term(pairctx *P, bctx *x, const hilo_instr *i, const tid *ops)
 	uint32_t n = i->noperands;
 	const hilo_comp *br[64];
 	uint32_t nb = 0;
-	hilo_attr *bc = hilo_instr_attr(i, "branch_computations");
+	hilo_attr *bc = hilo_instr_attr(i, HILO_A_BRANCH_COMPUTATIONS);
 	if (bc && bc->kind == HILO_ATTR_COMPS && bc->n > 0 && bc->n < 64 &&
 	    bc->v.i >= 0 && bc->v.i + bc->n <= (int64_t)i->ncalled && (int64_t)n == bc->n + 1) {
 		for (int k = 0; k < bc->n; k++)
 			br[nb++] = i->called[bc->v.i + k];
 	} else if (n == 3) {
-		br[0] = hilo_instr_get_comp(i, "true_computation");
-		br[1] = hilo_instr_get_comp(i, "false_computation");
+		br[0] = hilo_instr_get_comp(i, HILO_A_TRUE_COMPUTATION);
+		br[1] = hilo_instr_get_comp(i, HILO_A_FALSE_COMPUTATION);
 		nb = 2;
 		if (!br[0] || !br[1])
 			return TID_NONE;
@@ -1416,7 +1416,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	const int64_t *piv = NULL;
 	int pn = 0;
 	if (i->op == HILO_OP_TRANSPOSE && n == 1) {
-		piv = hilo_instr_get_ints(i, "dimensions", &pn);
+		piv = hilo_instr_get_ints(i, HILO_A_DIMENSIONS, &pn);
 		if (!piv || pn != r)
 			piv = NULL, pn = 0;
 	}
