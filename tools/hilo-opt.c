@@ -660,9 +660,13 @@ static void print_pass_list(bool all)
 	size_t n;
 	const hilo_pass *p = hilo_pass_list(&n);
 	for (size_t k = 0; k < n; k++)
-		if (all || !p[k].test_only)
-			printf("%-44s %s%s\n", p[k].name, p[k].test_only ? "(test only) " : "",
+		if (all || !p[k].test_only) {
+			printf("%-44s %s%s", p[k].name, p[k].test_only ? "(test only) " : "",
 				p[k].description);
+			for (size_t a = 0; hilo_pass_alias(&p[k], a); a++)
+				printf("%s%s", a ? ", " : " (alias: ", hilo_pass_alias(&p[k], a));
+			puts(hilo_pass_alias(&p[k], 0) ? ")" : "");
+		}
 }
 
 int main(int argc, char **argv)

@@ -50,7 +50,7 @@ HILO_API void *hilo_handle_to_proto(hilo_handle *h, size_t *len, char **error);
 
 /* ---- passes -------------------------------------------------------------- */
 
-/* [{"name": ..., "description": ..., "test_only": bool}, ...] in registry
+/* [{"name": ..., "description": ..., "test_only": bool, "aliases": [...]}, ...] in registry
  * order; test_only marks the deliberately unsound test passes. */
 HILO_API char *hilo_passes_json(void);
 /* {"neuron": ["simplify-concat", ...]} */

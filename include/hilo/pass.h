@@ -69,8 +69,11 @@ typedef struct hilo_pass {
 
 /* All registered passes, in registry order (test-only ones included). */
 HILO_API const hilo_pass *hilo_pass_list(size_t *n);
-/* NULL if unknown. */
+/* The pass of that name or alias (XLA's spelling where it differs from
+ * ours: constant_folding, while_loop_unroller); NULL if unknown. */
 HILO_API const hilo_pass *hilo_pass_find(const char *name);
+/* The k-th alias of p (0-based), or NULL past the last. */
+HILO_API const char *hilo_pass_alias(const hilo_pass *p, size_t k);
 
 /* Writes {"pass","computation","instruction","action","reason"} to the
  * remarks sink (no-op without one). action is "rewritten" or "declined"

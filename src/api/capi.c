@@ -234,7 +234,13 @@ char *hilo_passes_json(void)
 		hilo_json_str(j.f, p[k].name);
 		fputs(", \"description\": ", j.f);
 		hilo_json_str(j.f, p[k].description);
-		fputs(p[k].test_only ? ", \"test_only\": true}" : ", \"test_only\": false}", j.f);
+		fputs(p[k].test_only ? ", \"test_only\": true" : ", \"test_only\": false", j.f);
+		fputs(", \"aliases\": [", j.f);
+		for (size_t a = 0; hilo_pass_alias(&p[k], a); a++) {
+			fputs(a ? ", " : "", j.f);
+			hilo_json_str(j.f, hilo_pass_alias(&p[k], a));
+		}
+		fputs("]}", j.f);
 	}
 	fputc(']', j.f);
 	return jfinish(&j);

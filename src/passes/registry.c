@@ -19,11 +19,40 @@ const hilo_pass *hilo_pass_list(size_t *n)
 	return registry;
 }
 
-const hilo_pass *hilo_pass_find(const char *name)
+/* PASS_ALIAS lines: {pass name, alias} */
+static const char *const aliases[][2] = {
+#define PASS(id, name, desc)
+#define TEST_PASS(id, name, desc)
+#define PASS_ALIAS(name, alias) {name, alias},
+#include "passes.def"
+#undef PASS_ALIAS
+#undef TEST_PASS
+#undef PASS
+	{NULL, NULL},
+};
+
+static const hilo_pass *find_exact(const char *name)
 {
 	for (size_t k = 0; registry[k].name; k++)
 		if (strcmp(registry[k].name, name) == 0)
 			return &registry[k];
+	return NULL;
+}
+
+const hilo_pass *hilo_pass_find(const char *name)
+{
+	const hilo_pass *p = find_exact(name);
+	for (size_t k = 0; !p && aliases[k][0]; k++)
+		if (strcmp(aliases[k][1], name) == 0)
+			p = find_exact(aliases[k][0]);
+	return p;
+}
+
+const char *hilo_pass_alias(const hilo_pass *p, size_t k)
+{
+	for (size_t j = 0; p && aliases[j][0]; j++)
+		if (strcmp(aliases[j][0], p->name) == 0 && k-- == 0)
+			return aliases[j][1];
 	return NULL;
 }
 
