@@ -180,11 +180,49 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
-#define USAGE "usage: hilo-bench [--min-time=SEC] [--tsv=FILE] FILE...\n"
+#define USAGE \
+	"usage: hilo-bench [--min-time=SEC] [--tsv=FILE] [-h|--help] [--version] FILE...\n"
 
+/* --help: what the tool does, every option with its default, the exit
+ * status, the environment it reads, examples (man/hilo-bench.1 says the same). */
 static void help(void)
 {
-	fputs(USAGE, stdout);
+	static const char *const text[] = {
+		"Measures, for each HLO text FILE in a child process of its own, the throughput",
+		"of the parser, verifier and printer and of the binary proto writer and reader,",
+		"beside the read and memory-copy floors measured in the same run, and prints one",
+		"table row per file: MB/s per phase, parsed instructions per second and peak RSS.",
+		"",
+		"Options (a value goes after '=' or in the next argument; '--' ends the options;",
+		"long options are never abbreviated):",
+		"  --min-time=SEC            time each phase for at least SEC seconds, best run",
+		"                            kept (at least 3 and at most 50 runs; default 0.3)",
+		"  --tsv=FILE                also append one tab-separated row per file to FILE",
+		"                            (file, bytes, instructions, seconds per phase, peak",
+		"                            RSS bytes, round trip ok, proto bytes, proto write",
+		"                            and read seconds)",
+		"  -h, --help                print this help and exit",
+		"  --version                 print the version and exit",
+		"",
+		"Exit status:",
+		"  0  success",
+		"  1  a file could not be read or parsed, or did not print back byte for byte",
+		"     (noted in its row; the other files still run)",
+		"  2  usage error: unknown option, bad option value, no FILE",
+		"  3  a child process or pipe could not be created",
+		"",
+		"Environment:",
+		"  HILO_FAIL_ALLOC=K         only in builds configured with",
+		"                            -DHILO_FAULT_INJECTION=ON: the K-th memory",
+		"                            allocation fails (for testing error paths)",
+		"",
+		"Examples:",
+		"  hilo-bench examples/*.hlo",
+		"  hilo-bench --min-time=1 --tsv=bench.tsv model.hlo",
+	};
+	fputs(USAGE "\n", stdout);
+	for (size_t k = 0; k < sizeof text / sizeof *text; k++)
+		puts(text[k]);
 }
 
 enum { O_MIN_TIME = CLI_LONG, O_TSV, O_VERSION };

@@ -1,10 +1,6 @@
-/* hilo-opt: read an HLO module (text), verify it, run passes, print it.
- *
- *   hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]
- *            [--print-style=auto|default|long|short] [--split-input-file]
- *            [--format=hlo|pb] [--emit-proto] [--list-passes [--all]] [--verify-each] [--stats]
- *            [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]
- *            [--unroll-markers] [--eval-budget=N] [--assume-equivalent-kernels]
+/* hilo-opt: read an HLO module (text or binary proto), verify it, run
+ * passes, print it. USAGE below is the synopsis, help() every option with
+ * its default (man/hilo-opt.1 says the same); tools/common/cli.c parses.
  *
  * --list-passes shows the passes a user runs; --all adds the test-only ones
  * (deliberately unsound, marked "test only").
@@ -72,30 +68,130 @@ typedef struct options {
 
 #define USAGE \
 	"usage: hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]\n" \
-	"                [--print-style=auto|default|long|short] [--split-input-file]\n" \
-	"                [--format=hlo|pb] [--emit-proto] [--list-passes [--all]] [--verify-each] [--stats]\n" \
-	"                [--remarks=FILE] [--check-equivalence[=N|module|strict]] [--seed=S]\n" \
-	"                [--unroll-markers] [--eval-budget=N] [--assume-equivalent-kernels]\n" \
-	"                [--emit=dot [--around=NAME] [--depth=N]] [--stats=ops|ops-json]\n" \
-	"                [--extract=NAME [--height=N]] [--report=FILE.html]\n"
+	"                [--list-passes [--all]] [--verify-each] [--stats[=ops|ops-json]]\n" \
+	"                [--remarks=FILE] [--check-equivalence[=N|module|strict]]\n" \
+	"                [--seed=S] [--eval-budget=N] [--unroll-markers]\n" \
+	"                [--assume-equivalent-kernels] [--print-style=STYLE]\n" \
+	"                [--format=hlo|pb] [--emit-proto] [--split-input-file]\n" \
+	"                [--emit=hlo|dot [--around=NAME [--depth=N]]]\n" \
+	"                [--extract=NAME [--height=N]] [--report=FILE.html]\n" \
+	"                [-h|--help] [--version]\n"
 
+/* --help: what the tool does, every option with its default, the exit
+ * status, the environment it reads, examples (man/hilo-opt.1 says the same). */
 static void help(void)
 {
-	fputs(USAGE
-	      "  --assume-equivalent-kernels: neuron-preprocess-kernel-duplicate-remover performs the\n"
-	      "                seed's dedup (a kernel configured differently is replaced by a clone of\n"
-	      "                the first); unprovable, reported as assumed by --check-equivalence\n"
-	      "  --report=FILE.html: one self-contained page with a before/after picture of every\n"
-	      "                rewrite and its verdict (implies --check-equivalence), the passes'\n"
-	      "                statistics and the declined candidates\n"
-	      "  --emit=dot: Graphviz DOT of the module after the passes (--around: only the\n"
-	      "                neighbourhood of NAME, --depth edges away, default 2)\n"
-	      "  --stats=ops: opcode counts, bytes and a FLOP estimate per computation (text or JSON)\n"
-	      "  --extract=NAME: a standalone module computing NAME from parameters --height levels up\n"
-	      "  -o OUT, --remarks=FILE: '-' is stdout; files are replaced atomically, devices and\n"
-	      "                FIFOs written in place\n"
-	      "  --print-style=auto keeps the input's style and every field (short drops metadata)\n"
-	      "  --split-input-file and --emit-proto (or -o FILE.pb) exclude each other (exit 2)\n", stdout);
+	static const char *const text[] = {
+		"Reads an HLO module (HLO text or a binary HloModuleProto, told apart by content)",
+		"from INPUT or standard input, verifies it, runs the passes asked for and writes",
+		"the module back in the style it came in: an unchanged module prints back byte",
+		"for byte.",
+		"",
+		"Options (a value goes after '=' or in the next argument; -oFILE is -o FILE; '--'",
+		"ends the options; long options are never abbreviated):",
+		"  -o OUT                    write the result to OUT (default: standard output,",
+		"                            also '-'); a file is replaced atomically, only on",
+		"                            success; OUT ending in .pb writes a binary",
+		"                            HloModuleProto",
+		"  --passes=a,b,...          run these passes in order (default: none);",
+		"                            --list-passes names them, XLA's names",
+		"                            (constant_folding, ...) work too",
+		"  --pipeline=neuron         run the Neuron pipeline: simplify-concat,",
+		"                            neuron-preprocess-kernel-duplicate-remover,",
+		"                            neuron-dus-ds-index-simplifier, dynamic-slice-mover,",
+		"                            neuron_all_gather_duplicate_remover,",
+		"                            slice-of-concat-optimizer,",
+		"                            neuron_repeated_dus_to_concat, dce",
+		"  --list-passes             print each pass a user runs, with its aliases, and",
+		"                            exit",
+		"  --all                     with --list-passes: the deliberately unsound test",
+		"                            passes too",
+		"  --verify-each             run the verifier after every pass (default: once at",
+		"                            the end)",
+		"  --stats                   per pass: time, instructions before/after, rewrites",
+		"                            (stderr)",
+		"  --stats=ops|ops-json      write opcode counts, bytes and a FLOP estimate per",
+		"                            computation (text or JSON) instead of the module",
+		"  --remarks=FILE            write one JSON object per rewrite and per declined",
+		"                            candidate to FILE ('-' = stdout; keys in",
+		"                            docs/remarks.md)",
+		"  --check-equivalence[=N|module|strict]",
+		"                            judge every rewrite with the reference evaluator:",
+		"                            proved, or tested on N seeded inputs (default 3) bit",
+		"                            for bit; exit 4 when one changes the result. =module",
+		"                            compares the whole module before and after instead;",
+		"                            =strict also fails when a rewrite could not be",
+		"                            judged (skipped)",
+		"  --seed=S                  seed of the generated inputs (default 0)",
+		"  --eval-budget=N           work limit of each equivalence check, in element",
+		"                            operations (default 100000000); a rewrite over it is",
+		"                            reported skipped, with the budget and this flag",
+		"  --unroll-markers          while-loop-unroller wraps the root of every unrolled",
+		"                            iteration in a NeuronBoundaryMarker-Start and a",
+		"                            NeuronBoundaryMarker-End custom-call, which mark",
+		"                            where each iteration ends for the Neuron passes",
+		"                            after it (they strip the markers); default: no",
+		"                            markers",
+		"  --assume-equivalent-kernels",
+		"                            neuron-preprocess-kernel-duplicate-remover replaces",
+		"                            a kernel configured differently by a copy of the",
+		"                            first one; this cannot be proved and",
+		"                            --check-equivalence reports it as assumed (default:",
+		"                            such kernels are left alone)",
+		"  --print-style=STYLE       auto (default: keep the input's style and every",
+		"                            field), default (XLA's ToString), long (adds operand",
+		"                            shapes), short (XLA's short form; drops metadata)",
+		"  --format=hlo|pb           read INPUT as HLO text or as a binary proto",
+		"                            (default: detect)",
+		"  --emit-proto              write a binary HloModuleProto (default: HLO text)",
+		"  --split-input-file        process each '// -----'-separated module of INPUT on",
+		"                            its own; not with --emit-proto or -o FILE.pb (exit",
+		"                            2)",
+		"  --emit=hlo|dot            write the module (hlo, default) or its Graphviz DOT",
+		"                            graph",
+		"  --around=NAME             with --emit=dot: only the neighbourhood of",
+		"                            instruction NAME",
+		"  --depth=N                 with --around: edges away from NAME (default 2)",
+		"  --extract=NAME            write a standalone module computing instruction NAME",
+		"  --height=N                with --extract: levels of operands kept above NAME,",
+		"                            the rest become parameters (default: all)",
+		"  --report=FILE.html        write one page with a before/after picture of every",
+		"                            rewrite and its verdict, the pass statistics and the",
+		"                            declined candidates (implies --check-equivalence)",
+		"  -h, --help                print this help and exit",
+		"  --version                 print the version and exit",
+		"",
+		"Exit status:",
+		"  0  success",
+		"  1  bad input: parse or verify error, unreadable or empty file, a pass rejected",
+		"     the module; or out of memory",
+		"  2  usage error: unknown option or pass, bad option value",
+		"  3  internal error: a pass produced a module the verifier rejects (nothing is",
+		"     written)",
+		"  4  the equivalence check failed: a rewrite changed the program's result",
+		"",
+		"Environment:",
+		"  NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1",
+		"                            dynamic-slice-mover leaves in place the slices of",
+		"                            values that come from an entry parameter, as the",
+		"                            Neuron compiler does",
+		"  TMPDIR                    folder for the temporary files of --report (default",
+		"                            /tmp)",
+		"  HILO_FAIL_ALLOC=K, HILO_FAIL_WRITE=K",
+		"                            only in builds configured with",
+		"                            -DHILO_FAULT_INJECTION=ON: the K-th memory",
+		"                            allocation fails (reported as out of memory, exit",
+		"                            1), or the K-th write of -o/--remarks output fails",
+		"                            (for testing error paths)",
+		"",
+		"Examples:",
+		"  hilo-opt model.hlo --pipeline=neuron --check-equivalence -o model.opt.hlo",
+		"  hilo-opt model.pb --passes=dce,cse,constant_folding --stats --remarks=r.jsonl",
+		"  hilo-opt loop.hlo --passes=while_loop_unroller --unroll-markers -o out.hlo",
+	};
+	fputs(USAGE "\n", stdout);
+	for (size_t k = 0; k < sizeof text / sizeof *text; k++)
+		puts(text[k]);
 }
 
 static void list_known(FILE *f)
@@ -435,6 +531,42 @@ static int write_report(const options *o, const char *fname, hilo_report *rep,
 	return rc;
 }
 
+/* Why the validator skipped rewrites, counted from its records (and the
+ * records handed on to the report). */
+typedef struct skip_tally {
+	hilo_report *report;
+	uint64_t over_budget, other;
+} skip_tally;
+
+static void on_record(void *arg, const hilo_check_record *r)
+{
+	skip_tally *t = arg;
+	if (t->report)
+		hilo_report_on_record(t->report, r);
+	if (!strcmp(r->verdict, "skipped")) {
+		if (r->reason && strstr(r->reason, "budget"))
+			t->over_budget++;
+		else
+			t->other++;
+	}
+}
+
+/* After the summary line: which budget the skipped rewrites exceeded and
+ * the flag that raises it, and where the other reasons are. */
+static void say_skipped(const options *o, const skip_tally *t)
+{
+	if (t->over_budget)
+		fprintf(stderr, "equivalence: %llu rewrite%s skipped over the evaluation budget of %llu "
+			"element-ops per check; --eval-budget=N raises it\n",
+			(unsigned long long)t->over_budget, t->over_budget == 1 ? "" : "s",
+			(unsigned long long)(o->eval_budget ? o->eval_budget : HILO_EVAL_DEFAULT_BUDGET));
+	if (t->other)
+		fprintf(stderr, "equivalence: %llu rewrite%s skipped for another reason (an operation "
+			"the evaluator cannot run, elided constants, ...)%s\n",
+			(unsigned long long)t->other, t->other == 1 ? "" : "s",
+			o->remarks_path ? "; the remarks give each reason" : "; --remarks=FILE gives each reason");
+}
+
 /* Runs the passes (and the equivalence check) on a parsed, verified module. */
 static int run_passes(const options *o, const char *fname, hilo_module *m,
 	const char *text, size_t len, hilo_diags *d)
@@ -451,6 +583,7 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	};
 	hilo_validator *val = NULL;
 	hilo_report *report = NULL;
+	skip_tally tally = {0};
 	if (o->equiv_n && !o->equiv_module) {
 		hilo_validate_opts vo = {.inputs = o->equiv_n, .seed = o->seed,
 			.budget = o->eval_budget, .remarks = o->remarks, .filename = fname};
@@ -458,8 +591,9 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory");
 			return EXIT_INPUT;
 		}
-		vo.on_record = report ? hilo_report_on_record : NULL;
-		vo.on_record_arg = report;
+		tally.report = report;
+		vo.on_record = on_record;
+		vo.on_record_arg = &tally;
 		if (!(val = hilo_validator_create(&vo))) {
 			hilo_report_destroy(report);
 			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory");
@@ -507,6 +641,7 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		if (vs.assumed)
 			fprintf(stderr, "; %llu assumed", (unsigned long long)vs.assumed);
 		fputc('\n', stderr);
+		say_skipped(o, &tally);
 		if (vs.failed)
 			return EXIT_EQUIV;
 		if (o->equiv_strict && vs.skipped) {
@@ -563,7 +698,8 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		return EXIT_INPUT;
 	}
 	if (r.status == 2)
-		fprintf(stderr, "equivalence: skipped (%s)\n", r.message);
+		fprintf(stderr, "equivalence: skipped (%s)%s\n", r.message,
+			strstr(r.message, "budget") ? "; --eval-budget=N raises the budget" : "");
 	return EXIT_OK;
 }
 

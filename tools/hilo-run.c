@@ -29,13 +29,63 @@
 
 #define USAGE \
 	"usage: hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]\n" \
-	"                [-o OUT] [--output-dir=DIR]\n"
+	"                [-o OUT] [--output-dir=DIR] [-h|--help] [--version]\n"
 
+/* --help: what the tool does, every option with its default, the exit
+ * status, the environment it reads, examples (man/hilo-run.1 says the same). */
 static void help(void)
 {
-	fputs(USAGE
-	      "  MODULE: HLO text or binary HloModuleProto; --input: .npy or HLO literal text,\n"
-	      "  one per entry parameter (default: seeded random values)\n", stdout);
+	static const char *const text[] = {
+		"Evaluates the entry computation of an HLO module (HLO text or a binary",
+		"HloModuleProto, told apart by content) with the reference evaluator and prints",
+		"its outputs. Standard error names the inputs used (the seed and the shapes).",
+		"",
+		"Options (a value goes after '=' or in the next argument; -oFILE is -o FILE; '--'",
+		"ends the options; long options are never abbreviated):",
+		"  --input=FILE              the value of the next entry parameter, one --input",
+		"                            per parameter in order: a NumPy .npy file (np.save;",
+		"                            bf16 and f8 as raw unsigned views, see",
+		"                            include/hilo/npy.h) or HLO literal text such as",
+		"                            \"f32[2] {1, 2}\" (default: seeded pseudo-random",
+		"                            values for every parameter)",
+		"  --seed=S                  seed of the generated inputs (default 0)",
+		"  --print                   print each output as an HLO literal, and each input",
+		"                            on standard error (default: one line per output with",
+		"                            its shape and a hash of its bytes)",
+		"  --budget=N                work limit of the evaluation in element operations",
+		"                            (default 100000000); over it is an error (exit 1)",
+		"  -o OUT                    write the outputs to OUT (default: standard output,",
+		"                            also '-'); a file is replaced atomically, only on",
+		"                            success",
+		"  --output-dir=DIR          also write output K as DIR/output_K.npy (the",
+		"                            elements of a tuple output as DIR/output_K_J.npy)",
+		"  -h, --help                print this help and exit",
+		"  --version                 print the version and exit",
+		"",
+		"Exit status:",
+		"  0  success",
+		"  1  bad input: parse or verify error, unreadable or empty file, an --input that",
+		"     does not match its parameter, or an evaluation that fails (over the budget,",
+		"     an elided constant, an unsupported operation)",
+		"  2  usage error: unknown option, bad option value, no MODULE",
+		"  3  out of memory before the module was read",
+		"",
+		"Environment:",
+		"  HILO_FAIL_ALLOC=K, HILO_FAIL_WRITE=K",
+		"                            only in builds configured with",
+		"                            -DHILO_FAULT_INJECTION=ON: the K-th memory",
+		"                            allocation fails (reported as out of memory, exit",
+		"                            1), or the K-th write of -o/--output-dir output",
+		"                            fails (for testing error paths)",
+		"",
+		"Examples:",
+		"  hilo-run model.hlo --seed=3 --print",
+		"  hilo-run model.pb --input=x.npy --input=w.npy --output-dir=out",
+		"  hilo-run model.hlo --input=x.txt -o outputs.txt",
+	};
+	fputs(USAGE "\n", stdout);
+	for (size_t k = 0; k < sizeof text / sizeof *text; k++)
+		puts(text[k]);
 }
 
 enum { O_SEED = CLI_LONG, O_BUDGET, O_INPUT, O_PRINT, O_OUTPUT_DIR, O_VERSION };

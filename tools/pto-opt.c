@@ -1,4 +1,4 @@
-/* pto-opt - the PyPTO-program CLI for LegalizeGraphBoundary (SPEC §3, §7).
+/* pto-opt - the PyPTO-program CLI for LegalizeGraphBoundary (docs/pto.md).
  *
  *   pto-opt [INPUT|-] [-o OUT] [--passes=legalize-graph-boundary[,verify-graph-boundary]]
  *           [--runtime=host_build_graph|tensormap_and_ringbuffer] [--no-verify]
@@ -24,25 +24,74 @@
 static const char *known_passes[] = { "legalize-graph-boundary", "verify-graph-boundary", NULL };
 
 #define USAGE \
-	"usage: pto-opt [INPUT|-] [-o OUT] [--passes=P1,P2,...] [--runtime=RT] [--no-verify]\n" \
-	"               [--slot-loop-allocations] [--hoist-scalar-shaped-allocations] [--list-passes]\n"
+	"usage: pto-opt [INPUT|-] [-o OUT] [--passes=P1,P2,...] [--runtime=RT]\n" \
+	"               [--no-verify] [--slot-loop-allocations]\n" \
+	"               [--hoist-scalar-shaped-allocations] [--list-passes]\n" \
+	"               [-h|--help] [--version]\n"
 
+/* --help: what the tool does, every option with its default, the exit
+ * status, the environment it reads, examples (man/pto-opt.1 says the same). */
 static void help(void)
 {
-	fputs(USAGE
-		"  --passes=       comma-separated passes; empty prints the input unchanged\n"
-		"                  (default: legalize-graph-boundary)\n"
-		"  --runtime=      host_build_graph | tensormap_and_ringbuffer (default)\n"
-		"  --no-verify     do not run verify-graph-boundary after legalize-graph-boundary\n"
-		"  --slot-loop-allocations\n"
-		"                  beyond PyPTO: an allocation in a constant-trip loop becomes a slot\n"
-		"                  of one call-site buffer instead of staying in the region\n"
-		"  --hoist-scalar-shaped-allocations\n"
-		"                  beyond PyPTO: an allocation whose shape reads boundary scalars is\n"
-		"                  created at the call site, which computes the shape, instead of GB010\n"
-		"  --list-passes   print the known passes\n"
-		"exit status: 0 ok, 1 bad input or rejected program, 2 usage error, 3 internal error\n",
-		stdout);
+	static const char *const text[] = {
+		"Reads a PyPTO program (as PyPTO's printer writes it) from INPUT or standard",
+		"input, runs the passes and prints the program in the same style; an unchanged",
+		"program prints back byte for byte.",
+		"",
+		"The default runtime is tensormap_and_ringbuffer, PyPTO's default: a program with",
+		"a FunctionType.Graph function is rejected there (error GB001) and needs",
+		"--runtime=host_build_graph.",
+		"",
+		"Options (a value goes after '=' or in the next argument; -oFILE is -o FILE; '--'",
+		"ends the options; long options are never abbreviated):",
+		"  -o OUT                    write the program to OUT (default: standard output,",
+		"                            also '-'); a file is replaced atomically, only on",
+		"                            success",
+		"  --passes=P1,P2,...        run these passes in order (default:",
+		"                            legalize-graph-boundary); empty (--passes=) prints",
+		"                            the input unchanged",
+		"  --runtime=RT              the runtime the program is compiled for:",
+		"                            host_build_graph or tensormap_and_ringbuffer",
+		"                            (default: tensormap_and_ringbuffer)",
+		"  --no-verify               do not run verify-graph-boundary after",
+		"                            legalize-graph-boundary (default: it runs, and a",
+		"                            violation is an internal error)",
+		"  --slot-loop-allocations   beyond PyPTO: an allocation in a loop with a",
+		"                            constant trip count becomes a slot of one buffer",
+		"                            allocated at the call site (default: it stays in the",
+		"                            loop)",
+		"  --hoist-scalar-shaped-allocations",
+		"                            beyond PyPTO: an allocation whose shape reads",
+		"                            boundary scalars is created at the call site, which",
+		"                            computes the shape, and passed in (default: GB010)",
+		"  --list-passes             print the known passes and exit",
+		"  -h, --help                print this help and exit",
+		"  --version                 print the version and exit",
+		"",
+		"Exit status:",
+		"  0  success",
+		"  1  bad input (unreadable or empty file, located parse error) or a rejected",
+		"     program (error GBnnn)",
+		"  2  usage error: unknown option, pass or runtime",
+		"  3  internal error: legalize-graph-boundary produced a program its verifier",
+		"     rejects",
+		"",
+		"Environment:",
+		"  HILO_FAIL_ALLOC=K, HILO_FAIL_WRITE=K",
+		"                            only in builds configured with",
+		"                            -DHILO_FAULT_INJECTION=ON: the K-th memory",
+		"                            allocation fails (reported as out of memory), or the",
+		"                            K-th write of -o output fails (for testing error",
+		"                            paths)",
+		"",
+		"Examples:",
+		"  pto-opt --runtime=host_build_graph examples/pto/decoder_layer.py",
+		"  pto-opt --runtime=host_build_graph model.py -o model.legal.py",
+		"  pto-opt --passes=verify-graph-boundary --runtime=host_build_graph model.py",
+	};
+	fputs(USAGE "\n", stdout);
+	for (size_t k = 0; k < sizeof text / sizeof *text; k++)
+		puts(text[k]);
 }
 
 enum { O_PASSES = CLI_LONG, O_RUNTIME, O_SLOT, O_SCALAR_SHAPES, O_NO_VERIFY, O_LIST_PASSES, O_VERSION };

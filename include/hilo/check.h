@@ -1,5 +1,4 @@
-/* hilo/check.h - per-rewrite translation validation (SPEC section 6a,
- * docs/proof.md).
+/* hilo/check.h - per-rewrite translation validation (docs/proof.md).
  *
  * The driver clones the module before each pass and hands (before, after,
  * pass) to hilo_validate_pass(). The validator derives the rewrite records

@@ -1,6 +1,6 @@
 /* hilo/eval.h - the reference evaluator.
  *
- * A direct interpreter over the IR (SPEC section 6). Literals are dense,
+ * A direct interpreter over the IR (docs/evaluator.md). Literals are dense,
  * row-major in logical index order (layouts are ignored), one
  * hilo_ptype_bytes() slot per element, allocated in the module's arena.
  * Custom-calls, collectives, rng, infeed and other opaque or side-effecting

@@ -83,7 +83,7 @@ HILO_API void hilo_remark(hilo_pass_ctx *ctx, const hilo_comp *c, const hilo_ins
 
 /* ---- run state ----------------------------------------------------------
  * What a pass proved and a later pass of the same run may rely on, keyed by
- * stable instruction id (never by text in the module: SPEC section 5).
+ * stable instruction id (never by text in the module: docs/tokens.md).
  *
  * Proven start indices: neuron-dus-ds-index-simplifier records the effective
  * (clamped) start of each dynamic-slice / dynamic-update-slice whose start
@@ -122,7 +122,7 @@ HILO_API int hilo_proven_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, i
  * dimension (the clamp pins it at 0); or hilo_proven_starts() holds it. A
  * constant operand always wins over a proven value. Values are effective
  * starts, clamped into [0, dim - size] as the ops clamp. Index tokens in
- * the module text are never read as facts (SPEC section 5).
+ * the module text are never read as facts (docs/tokens.md).
  * Returns the rank and stores up to max starts, or -1 when some dimension
  * is unknown or i is not a well-formed dynamic-slice / -update-slice
  * (scalar index operands, or the old single rank-1 index vector). */

@@ -1,4 +1,4 @@
-/* hilo/tokens.h - index tokens (SPEC section 5), the metadata protocol
+/* hilo/tokens.h - index tokens (docs/tokens.md), the metadata protocol
  * between neuron-dus-ds-index-simplifier, dynamic-slice-mover,
  * slice-of-concat-optimizer and neuron_repeated_dus_to_concat.
  *

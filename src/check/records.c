@@ -563,7 +563,7 @@ static bool is_effect(const hilo_module *m, const hilo_instr *i)
 {
 	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET) : NULL;
 	/* Neuron boundary markers are identities whatever their flag says
-	 * (SPEC section 4: the passes strip them) */
+	 * (the passes strip them) */
 	if (t && (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End")))
 		return false;
 	if (hilo_instr_has_side_effect(m, i))

@@ -1,4 +1,4 @@
-/* eval_opaque.c - uninterpreted semantics (SPEC section 6).
+/* eval_opaque.c - uninterpreted semantics (docs/evaluator.md).
  *
  * Custom-calls, collectives (and their start/done forms), rng, infeed,
  * outfeed, send/recv and the deterministic ops the evaluator does not model

@@ -1,6 +1,6 @@
 /* HLO text printer: regenerates XLA's canonical text from the IR.
  *
- * Styles (SPEC section 2): DEFAULT is HloModule::ToString() (% sigils,
+ * Styles (docs/hlo-text.md): DEFAULT is HloModule::ToString() (% sigils,
  * no operand shapes, layouts, metadata, /\*index=N*\/ every fifth operand);
  * LONG adds operand shapes; SHORT drops sigils, operand shapes, metadata
  * and computation signatures. AUTO prints in the style of the input

@@ -13,7 +13,7 @@
  * replacing one with its operand keeps every value.
  *
  * Seed: 003 (the marker stripping neuron-dus-ds-index-simplifier and
- * dynamic-slice-mover perform), SPEC section 4.
+ * dynamic-slice-mover perform).
  */
 #include "hilo/pass.h"
 

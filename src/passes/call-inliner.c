@@ -11,7 +11,7 @@
  *
  * Metadata: a clone's op_name N becomes "P/N" where P is the call's
  * op_name, unless N already starts with "P/", P is empty, or the result
- * would exceed 1024 characters (XLA's rule). Index tokens (SPEC section 5:
+ * would exceed 1024 characters (XLA's rule). Index tokens (docs/tokens.md:
  * dsidxnow= / dusidxnow= / iterationidx=) travel with the op_name text; an
  * op_name that starts with a token gets "P," in front instead of "P/" so
  * the token stays readable.

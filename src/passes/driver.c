@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-/* SPEC section 4: the order of --pipeline=neuron. */
+/* The order of --pipeline=neuron (the Neuron hlo-opt order). */
 static const char *const neuron_pipeline[] = {
 	"simplify-concat",
 	"neuron-preprocess-kernel-duplicate-remover",
@@ -161,7 +161,7 @@ static hilo_driver_status run_passes(hilo_module *m, const hilo_pass *const *pas
 		status = run_one(m, passes[k], k, run, fname, o, d, stats, &snapshot);
 	if (snapshot)
 		hilo_module_destroy(snapshot);
-	/* SPEC section 3: the final module is always verified before anything
+	/* The tools' contract: the final module is always verified before anything
 	 * is written (with --verify-each the last pass's check already did) */
 	if (status == HILO_DRIVER_OK && n > 0 && !(o && o->verify_each))
 		status = verify_after(m, passes[n - 1]->name, true, fname, d);

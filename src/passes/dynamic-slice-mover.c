@@ -1,6 +1,6 @@
 /* dynamic-slice-mover (#87): lowers a dynamic-slice with known start
  * indices inside a called computation to a static slice and hoists it into
- * the caller (seed 003, "NeuronDynamicSliceMover"; SPEC section 4).
+ * the caller (seed 003, "NeuronDynamicSliceMover").
  *
  * Rewrites, for `c = call(T), to_apply=B` and, in B,
  *   g = get-tuple-element(param), index=j ; d = dynamic-slice(g, i0, ...)

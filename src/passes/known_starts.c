@@ -1,5 +1,5 @@
 /* The one reader of "the known start of this dynamic-slice /
- * dynamic-update-slice" (SPEC section 5; include/hilo/pass.h, "known
+ * dynamic-update-slice" (docs/tokens.md; include/hilo/pass.h, "known
  * starts"). Every pass that acts on a start index asks here.
  *
  * A start is known, per dimension, only when hilo itself established it:
@@ -37,7 +37,7 @@ enum {
 };
 
 /* Broadcast and iota are left out as constant folding leaves them out
- * (SPEC section 4; XLA's HloConstantFolding never folds them): the index
+ * (XLA's HloConstantFolding never folds them): the index
  * simplifier's "folded to a constant" must mean what folding the inlined
  * clone means, or it would splice constants over broadcast bases. */
 bool hilo_index_op_foldable(hilo_opcode op)

@@ -1,7 +1,7 @@
 /* neuron-dus-ds-index-simplifier (#80): proves now-constant start indices
  * of dynamic-slice / dynamic-update-slice, records them for later passes
  * of the same run and writes them as index tokens (seed 003,
- * "NeuronDynamicUpdateSliceDynamicSliceSimplifier"; SPEC sections 4-5;
+ * "NeuronDynamicUpdateSliceDynamicSliceSimplifier";
  * docs/tokens.md).
  *
  * What it does (no structural DUS/DS rewrite):

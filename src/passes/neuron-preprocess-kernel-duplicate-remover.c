@@ -1,5 +1,5 @@
 /* neuron-preprocess-kernel-duplicate-remover (#76, seed 004 "#76 -
- * NeuronPreprocessKernelDuplicateRemover", SPEC section 4).
+ * NeuronPreprocessKernelDuplicateRemover").
  *
  * What it rewrites, only with --assume-equivalent-kernels (see below): a
  * flash-attention kernel (an AwsNeuronCustomNativeKernel custom-call)
@@ -52,7 +52,7 @@
  *
  * What still holds with the flag (each failure declines with a remark):
  * the clone has the first kernel's result shape, so a duplicate with
- * another shape is declined (SPEC section 4); a duplicate with side
+ * another shape is declined; a duplicate with side
  * effects or control edges is declined (the clone would run the effect
  * twice, or the edges would need rewiring); when the first kernel carries
  * per-operand attributes (operand_layout_constraints,

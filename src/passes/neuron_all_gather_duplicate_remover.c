@@ -1,5 +1,5 @@
 /* neuron_all_gather_duplicate_remover (#106, seed 004 "#106 -
- * NeuronDuplicateParameterAllGatherRemover", SPEC section 4).
+ * NeuronDuplicateParameterAllGatherRemover").
  *
  * What it rewrites: within one computation, an all-gather that gathers the
  * same parameter value as an earlier all-gather (post order), with the same
@@ -45,7 +45,7 @@
  *  - the seed keys on groups alone; the same group list means different
  *    devices under different modes (cross-replica vs. cross-partition vs.
  *    global ids, see XLA PR #45395), so the mode and the dimension are in
- *    the key (SPEC section 4);
+ *    the key;
  *  - the seed forgets the configuration of all-gathers crossed by the walk;
  *    two differently grouped inner gathers of one parameter can have equal
  *    shapes, so each crossed gather's configuration is part of the key;

@@ -15,7 +15,7 @@
  *     operand 0 (a link with another user ends the chain there);
  *   - every start index is known: a constant operand, or an axis where the
  *     update is as long as the base (dynamic-update-slice clamps that start
- *     to 0), or "dusidxnow=" tokens, one per dimension (SPEC section 5);
+ *     to 0), or "dusidxnow=" tokens, one per dimension (docs/tokens.md);
  *     each start is clamped into [0, dim - update_dim] exactly as
  *     dynamic-update-slice clamps it; the offsets decide, "iterationidx="
  *     only orders the remark text;

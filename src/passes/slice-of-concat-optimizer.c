@@ -19,7 +19,7 @@
  * folds to a constant (evaluator), an axis where sizes[d] == concat.dims[d]
  * (the clamp pins it at 0), or the start neuron-dus-ds-index-simplifier
  * proved for this instruction earlier in the same run. `dsidxnow=` tokens
- * in the input are never taken as the start (SPEC section 5: a stale token
+ * in the input are never taken as the start (docs/tokens.md: a stale token
  * would pick the wrong operand); a decline mentions them ("token ignored:
  * not proven"). "iterationidx=" is a loop iteration number, not an element
  * offset, and is never used as a start.

@@ -10,7 +10,7 @@
  * (tests/eval/cli.sh expects exit 4). It is NOT sound and never runs in a
  * pipeline; only an explicit --passes=test-swap-operands runs it.
  *
- * Seed: none (SPEC section 3, --check-equivalence; issue 3).
+ * Seed: none (it exists to show that --check-equivalence catches a wrong rewrite).
  */
 #include "hilo/pass.h"
 

@@ -1,4 +1,4 @@
-/* Index tokens (SPEC section 5): reading and writing `key<int>` entries in
+/* Index tokens (docs/tokens.md): reading and writing `key<int>` entries in
  * an instruction's metadata op_name (or, for reading, backend_config).
  * See include/hilo/tokens.h for the grammar. */
 #include "hilo/tokens.h"

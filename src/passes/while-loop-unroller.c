@@ -1,6 +1,6 @@
 /* while-loop-unroller (#112): fully unrolls while loops with a statically
  * known trip count into a chain of calls (seed 003, "While-Loop Unroll"
- * upstream step; SPEC section 4).
+ * upstream step).
  *
  * Rewrites: `while(init), condition=C, body=B` becomes
  *   s1 = call(init), to_apply=B.iter0 ; s2 = call(s1), to_apply=B.iter1 ; ...
@@ -10,7 +10,7 @@
  * while is redirected to the last call (or to init when the trip count is
  * zero) and the while is removed. Every cloned dynamic-slice,
  * dynamic-update-slice and call, and the new per-iteration call, gets the
- * token `iterationidx=k` (SPEC section 5). With ctx->unroll_markers the
+ * token `iterationidx=k` (docs/tokens.md). With ctx->unroll_markers the
  * root r of each clone becomes
  *   custom-call(custom-call(r), custom_call_target="NeuronBoundaryMarker-Start"),
  *   custom_call_target="NeuronBoundaryMarker-End".
@@ -36,7 +36,7 @@
  *  - simulating i = init; while cmp(i, bound): i += step (in the
  *    induction variable's integer type, wrapping as it does) terminates
  *    within the budget: trip count <= 1000, instructions in B <= 100000,
- *    trip count x instructions <= 800000 (SPEC section 4).
+ *    trip count x instructions <= 800000.
  *
  * Why it is sound: the condition reads only the induction variable, which
  * only the body's own add/subtract of a constant changes, so the sequence
