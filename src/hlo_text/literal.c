@@ -499,9 +499,19 @@ hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
 			if (L->p < L->end && *L->p != '{' && *L->p != '(' && !(*L->p >= '0' && *L->p <= '9') &&
 			    *L->p != '-' && !lex_starts(L, L->p, "true") && !lex_starts(L, L->p, "false") &&
 			    !lex_starts(L, L->p, "nan") && !lex_starts(L, L->p, "inf")) {
-				es = lex_shape(L); /* an element with its shape */
+				/* an element with its shape: it must be the tuple's
+				 * element shape (layout aside), or the literal would
+				 * not match its own shape (and print as text that does
+				 * not read back) */
+				const char *at = L->p;
+				es = lex_shape(L);
 				if (!es)
 					return NULL;
+				if (!hilo_shape_compatible(es, shape->elems[i])) {
+					lex_error(L, at, "tuple element %d has shape %s, expected %s", i,
+						hilo_shape_str(m->arena, es), hilo_shape_str(m->arena, shape->elems[i]));
+					return NULL;
+				}
 			}
 			lit->elems[i] = lex_literal(L, es);
 			if (!lit->elems[i])
@@ -547,9 +557,14 @@ hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
 		}
 		if (!read_elem(L, shape->type, lit->data, 0))
 			return NULL;
-		size_t eb = (size_t)hilo_ptype_bytes(shape->type);
-		for (size_t e = 1; e < (size_t)n; e++)
-			memcpy((char *)lit->data + e * eb, lit->data, eb);
+		/* copied by doubling: one memcpy per element took seconds on a
+		 * few hundred million elements (a fuzz finding) */
+		size_t eb = (size_t)hilo_ptype_bytes(shape->type), done = eb, all = (size_t)n * eb;
+		while (done < all) {
+			size_t c = done < all - done ? done : all - done;
+			memcpy((char *)lit->data + done, lit->data, c);
+			done += c;
+		}
 		lit->splat = true;
 		return lit;
 	}
