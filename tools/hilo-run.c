@@ -304,8 +304,11 @@ int main(int argc, char **argv)
 				(unsigned long long)fnv(l, 0xcbf29ce484222325ull));
 		}
 	}
-	bool wrote = outpath ? hilo_write_output(outpath, b.data ? b.data : "", b.len, &d)
-		: fwrite(b.data ? b.data : "", 1, b.len, stdout) == b.len;
+	/* -o or standard output: the one output routine ("-" unbuffered,
+	 * write errors reported) */
+	bool wrote = !b.oom && hilo_write_output(outpath ? outpath : "-", b.data ? b.data : "", b.len, &d);
+	if (b.oom)
+		hilo_diag_oom(&d, NULL);
 	hilo_buf_free(&b);
 	if (!wrote)
 		goto done;

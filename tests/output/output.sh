@@ -3,9 +3,9 @@
 # pto-opt go through one routine (hilo_write_output). Everything happens
 # inside a mktemp -d folder: the real /dev/null or any shared path is never
 # touched.
-#   output.sh HILO_OPT PTO_OPT PTO_INPUT REMARKS_INPUT FAULT_INJECTION(0|1)
+#   output.sh HILO_OPT PTO_OPT PTO_INPUT REMARKS_INPUT FAULT_INJECTION(0|1) HILO_RUN
 set -u
-opt=$1 pto=$2 pto_in=$3 rem_in=$4 fault=$5
+opt=$1 pto=$2 pto_in=$3 rem_in=$4 fault=$5 run=$6
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hilo_output.XXXXXX") || exit 1
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 fails=0
@@ -153,6 +153,51 @@ if [ "$fault" = 1 ]; then
 	[ "$(cat full/out.hlo)" = previous ] || fail "HILO_FAIL_WRITE: target modified"
 	only full out.hlo || fail "HILO_FAIL_WRITE: files left: $(ls -A full)"
 	ok "write failure (HILO_FAIL_WRITE)"
+	# every tool and every output of a tool: HILO_FAIL_WRITE=K fails the
+	# K-th output write of the run; the run exits 1 naming the file, that
+	# file (and every later one) keeps its previous contents and no
+	# temporary is left. fw NAME K FILES... -- CMD...: FILES are the
+	# outputs in the order the tool writes them, each pre-filled.
+	fw() {
+		_n=$1 _k=$2; shift 2
+		rm -rf fw; mkdir fw
+		_files=""
+		while [ "$1" != -- ]; do
+			echo "previous $1" >"fw/$1"; _files="$_files $1"; shift
+		done
+		shift
+		HILO_FAIL_WRITE=$_k "$@" >fw.stdout 2>fw.err; _rc=$?
+		[ $_rc = 1 ] || { fail "$_n HILO_FAIL_WRITE=$_k: exit $_rc, expected 1 ($(head -c 300 fw.err))"; return; }
+		_i=0 _failed=""
+		for _f in $_files; do
+			_i=$((_i + 1))
+			[ $_i = "$_k" ] && _failed=$_f
+			if [ $_i -ge "$_k" ]; then
+				[ "$(cat "fw/$_f")" = "previous $_f" ] || fail "$_n HILO_FAIL_WRITE=$_k: fw/$_f modified"
+			else
+				[ "$(cat "fw/$_f")" != "previous $_f" ] || fail "$_n HILO_FAIL_WRITE=$_k: fw/$_f (written before the failure) not written"
+			fi
+		done
+		grep -q "fw/$_failed: error: cannot write: Input/output error" fw.err ||
+			fail "$_n HILO_FAIL_WRITE=$_k: message: $(head -c 300 fw.err)"
+		only fw $_files || fail "$_n HILO_FAIL_WRITE=$_k: files left: $(ls -A fw)"
+		ok "$_n: HILO_FAIL_WRITE=$_k leaves fw/$_failed untouched"
+	}
+	fw "hilo-opt --remarks" 1 rem.jsonl out.hlo -- "$opt" "$rem_in" --passes=while-loop-unroller --remarks=fw/rem.jsonl -o fw/out.hlo
+	fw "hilo-opt -o after --remarks" 2 rem.jsonl out.hlo -- "$opt" "$rem_in" --passes=while-loop-unroller --remarks=fw/rem.jsonl -o fw/out.hlo
+	fw "hilo-opt --report" 1 rep.html out.hlo -- "$opt" "$rem_in" --passes=while-loop-unroller --check-equivalence --report=fw/rep.html -o fw/out.hlo
+	fw "hilo-opt --emit-proto" 1 out.pb -- "$opt" m.hlo --emit-proto -o fw/out.pb
+	fw "pto-opt -o" 1 out.py -- "$pto" --runtime=host_build_graph "$pto_in" -o fw/out.py
+	fw "hilo-run -o" 1 out.txt -- "$run" m.hlo -o fw/out.txt
+	fw "hilo-run --output-dir" 2 out.txt output_0.npy -- "$run" m.hlo -o fw/out.txt --output-dir=fw
+	#    standard output too: exit 1 with the message, nothing half written
+	HILO_FAIL_WRITE=1 "$run" m.hlo >fw.stdout 2>fw.err; rc=$?
+	[ $rc = 1 ] && grep -q "error: cannot write: Input/output error" fw.err && [ ! -s fw.stdout ] ||
+		fail "hilo-run to stdout, HILO_FAIL_WRITE=1: exit $rc ($(head -c 300 fw.err))"
+	HILO_FAIL_WRITE=1 "$opt" m.hlo -o - >fw.stdout 2>fw.err; rc=$?
+	[ $rc = 1 ] && grep -q "error: cannot write: Input/output error" fw.err && [ ! -s fw.stdout ] ||
+		fail "hilo-opt -o -, HILO_FAIL_WRITE=1: exit $rc ($(head -c 300 fw.err))"
+	ok "standard output: HILO_FAIL_WRITE=1 is an error"
 fi
 
 # 7. "-" is standard output, for -o and --remarks; no file named "-"
