@@ -21,3 +21,10 @@ set(hilo_thread_inputs
 add_test(NAME threads.pipeline
   COMMAND sh -c "for run in 1 2 3; do \"$0\" \"$@\" || exit 1; done" $<TARGET_FILE:test_threads> ${hilo_thread_inputs})
 set_tests_properties(threads.pipeline PROPERTIES TIMEOUT 600)
+# No mutable statics at all (the precondition of the test above): the
+# release library's writable sections hold only the C runtime's objects.
+if(NOT HILO_SANITIZE AND NOT HILO_TSAN AND NOT HILO_FAULT_INJECTION)
+  add_test(NAME threads.no_mutable_statics
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/no_statics.sh $<TARGET_FILE:hilo_shared>)
+  set_tests_properties(threads.no_mutable_statics PROPERTIES SKIP_RETURN_CODE 77)
+endif()
