@@ -719,7 +719,7 @@ static int write_result(const options *o, const char *fname, hilo_module *m,
 		hilo_dot_opts dopt = {.around = o->around, .depth = o->depth,
 			.max_nodes = o->around ? 0 : 20000};
 		if (!hilo_write_dot(out, m, &dopt, d))
-			rc = EXIT_USAGE;
+			rc = d->oom ? EXIT_INPUT : EXIT_USAGE;
 	} else if (o->stats_ops) {
 		hilo_write_stats(out, m, o->stats_ops == 2);
 	} else if (o->emit_proto) {

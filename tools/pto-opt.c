@@ -228,6 +228,9 @@ int main(int argc, char **argv)
 				break;
 			}
 			if (verify_after && !verified_explicitly && hilo_pto_verify_graph_boundary(p, &d) != 0) {
+				rc = 1;
+				if (d.oom) /* reported as such: not a pass bug */
+					break;
 				fprintf(stderr, "pto-opt: internal error: legalize-graph-boundary produced a program "
 					"verify-graph-boundary rejects\n");
 				rc = 3;
@@ -242,7 +245,7 @@ int main(int argc, char **argv)
 		hilo_pto_print(p, &b);
 		if (b.oom) {
 			fprintf(stderr, "pto-opt: error: out of memory\n");
-			rc = 3;
+			rc = 1;
 		} else if (!hilo_write_output(output ? output : "-", b.data, b.len, &d)) {
 			rc = 1;
 		}

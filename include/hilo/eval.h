@@ -97,7 +97,7 @@ HILO_API bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_liter
 
 /* How many consecutive seeds hilo_eval_random_args needs so that every
  * index-aware parameter of c takes every value of its ranges (0 when no
- * parameter has ranges of at most 64 values). */
+ * parameter has ranges of at most 64 values); -1 when out of memory. */
 HILO_API int hilo_eval_index_sweep(const hilo_module *m, const hilo_comp *c);
 
 /* Bitwise equality with NaN == NaN (any payload) for float types. */

@@ -36,7 +36,8 @@ typedef struct hilo_dot_opts {
  * operand edges labelled with the operand index where the operand order
  * matters, dashed edges to called computations, small constants folded
  * into their users' labels. Returns false (with a diagnostic) when
- * `around` names no instruction. o may be NULL. */
+ * `around` names no instruction, or when out of memory ("out of memory",
+ * d->oom; also when out's growth failed). o may be NULL. */
 HILO_API bool hilo_write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
 	hilo_diags *d);
 
@@ -64,7 +65,8 @@ HILO_API hilo_cost hilo_instr_cost(const hilo_instr *i);
 
 /* Writes per computation and for the module: instruction counts per
  * opcode, parameter and output bytes, FLOPs and bytes accessed per op
- * category. json selects JSON (one object) instead of text. */
+ * category. json selects JSON (one object) instead of text. Allocates
+ * only out's growth: when that fails out->oom is set (report it). */
 HILO_API void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json);
 
 /* ---- extraction --------------------------------------------------------------- */

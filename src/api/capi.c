@@ -373,6 +373,11 @@ char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each
 	char *rbuf = NULL;
 	size_t rlen = 0;
 	FILE *rf = open_memstream(&rbuf, &rlen);
+	if (!rf) { /* the remarks would be dropped without a word */
+		hilo_module_destroy(work);
+		set_error(error, NULL, "out of memory");
+		return NULL;
+	}
 	hilo_diags d;
 	hilo_diags_init(&d);
 	hilo_driver_opts o = {.filename = h->filename, .verify_each = verify_each != 0,
@@ -382,8 +387,7 @@ char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each
 		hilo_validate_opts vo = {.inputs = inputs > 0 ? inputs : 3, .seed = seed,
 			.remarks = rf, .filename = h->filename};
 		if (!(val = hilo_validator_create(&vo))) {
-			if (rf)
-				fclose(rf);
+			fclose(rf);
 			free(rbuf);
 			hilo_module_destroy(work);
 			set_error(error, NULL, "out of memory");
@@ -420,14 +424,21 @@ char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each
 	memset(&r, 0, sizeof r);
 	if (ok && module_mode) {
 		hilo_check_equivalence(h->m, work, inputs > 0 ? inputs : 3, seed, NULL, &r);
-		if (r.status == 1) {
+		if (r.status == 3) { /* not a skipped check: a failed call */
+			hilo_diag_oom(&d, h->filename);
+			ok = false;
+		} else if (r.status == 1) {
 			hilo_diag_add(&d, HILO_SEV_ERROR, h->filename, 0, 0, NULL, 0,
 				"equivalence check failed: %s", r.message);
 			ok = false;
 		}
 	}
-	if (rf)
-		fclose(rf);
+	/* a remark lost to a full stream fails the call like any other
+	 * allocation failure */
+	if (fclose(rf) != 0 && ok) {
+		hilo_diag_oom(&d, h->filename);
+		ok = false;
+	}
 	char *result = NULL;
 	jout j;
 	if (ok && jopen(&j)) {
@@ -573,6 +584,15 @@ int hilo_handle_evaluate(hilo_handle *h, size_t n, const void *const *inputs,
 	const hilo_comp *c = m->entry;
 	hilo_diags d;
 	hilo_diags_init(&d);
+	/* building the inputs and evaluating allocate from the copy's arena:
+	 * out of memory there (the nested evaluator entry points leave this
+	 * guard in charge) fails the call and frees the copy */
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_module_destroy(m);
+		hilo_diags_free(&d);
+		set_error(error, NULL, "out of memory");
+		return -1;
+	}
 	hilo_literal **args = NULL;
 	int rc = -1;
 	if (!c) {
@@ -623,6 +643,7 @@ int hilo_handle_evaluate(hilo_handle *h, size_t n, const void *const *inputs,
 	}
 	hilo_eval_opts eo = {budget};
 	hilo_literal *res = hilo_eval_comp(m, c, args, &eo, &d);
+	hilo_oom_end(&g);
 	if (!res) {
 		set_error(error, &d, "evaluation failed");
 		goto out;
@@ -639,6 +660,7 @@ int hilo_handle_evaluate(hilo_handle *h, size_t n, const void *const *inputs,
 	m = NULL;
 	rc = (int)h->nouts;
 out:
+	hilo_oom_end(&g); /* (a no-op when already ended) */
 	if (m)
 		hilo_module_destroy(m);
 	hilo_diags_free(&d);

@@ -168,14 +168,17 @@ static void gather_range(const hilo_instr *u, idx_ranges *r)
 	add_range(r, -1, hi + 1);
 }
 
-/* Follows p's value forward and collects the ranges of its index uses. */
-static void index_uses(const hilo_instr *p, idx_ranges *r)
+/* Follows p's value forward and collects the ranges of its index uses.
+ * The work list and the seen set are tracked heap of a, and the callers
+ * hold a guard on a: out of memory jumps to it (never a silently shorter
+ * walk, which would quietly weaken the equivalence check's inputs). */
+static void index_uses(hilo_arena *a, const hilo_instr *p, idx_ranges *r)
 {
 	hilo_ptrmap seen;
-	hilo_ptrmap_init(&seen);
+	hilo_ptrmap_init_in(&seen, a);
 	size_t n = 0, cap = 64, visited = 0;
-	const hilo_instr **st = malloc(cap * sizeof *st);
-	if (!st) {
+	const hilo_instr **st = hilo_heap_alloc(a, cap * sizeof *st);
+	if (!st) { /* (only without a guard) */
 		hilo_ptrmap_free(&seen);
 		return;
 	}
@@ -240,7 +243,7 @@ static void index_uses(const hilo_instr *p, idx_ranges *r)
 					continue;
 				hilo_ptrmap_put(&seen, next[k], (void *)1);
 				if (n == cap) {
-					const hilo_instr **g = realloc(st, 2 * cap * sizeof *st);
+					const hilo_instr **g = hilo_heap_realloc(a, st, 2 * cap * sizeof *st);
 					if (!g)
 						goto out;
 					st = g;
@@ -251,7 +254,7 @@ static void index_uses(const hilo_instr *p, idx_ranges *r)
 		}
 	}
 out:
-	free(st);
+	hilo_heap_free(a, st);
 	hilo_ptrmap_free(&seen);
 }
 
@@ -303,17 +306,19 @@ static void fill_index(hilo_literal *l, const idx_ranges *r, uint64_t seed, uint
 
 int hilo_eval_index_sweep(const hilo_module *m, const hilo_comp *c)
 {
-	(void)m;
+	HILO_OOM_CATCH(g, m->arena)
+		return -1;
 	uint64_t need = 0;
 	for (uint32_t k = 0; k < c->nparams; k++) {
 		if (!index_candidate(c->params[k]))
 			continue;
 		idx_ranges r = {0};
-		index_uses(c->params[k], &r);
+		index_uses(m->arena, c->params[k], &r);
 		uint64_t s = ranges_size(&r);
 		if (s <= IDX_SWEEP && s > need)
 			need = s;
 	}
+	hilo_oom_end(&g);
 	return (int)need;
 }
 static hilo_literal **random_args(hilo_module *m, const hilo_comp *c,
@@ -362,7 +367,7 @@ static hilo_literal **random_args(hilo_module *m, const hilo_comp *c,
 		}
 		idx_ranges r = {0};
 		if (index_candidate(p))
-			index_uses(p, &r);
+			index_uses(m->arena, p, &r);
 		if (r.n)
 			fill_index(args[k], &r, seed, k);
 		else
@@ -537,6 +542,11 @@ void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
 	}
 	/* enough consecutive seeds to try every value of small index ranges */
 	int sweep = hilo_eval_index_sweep(before, ca);
+	if (sweep < 0) {
+		r->status = 3;
+		snprintf(r->message, sizeof r->message, "out of memory");
+		return;
+	}
 	if (sweep > n)
 		n = sweep;
 	for (int t = 0; t < n; t++) {

@@ -66,7 +66,7 @@ static hilo_instr *plant(hilo_pass_ctx *ctx, hilo_instr *b, hilo_instr *d1)
 			break;
 		cur = cur->users[0].user;
 	}
-	win *w = malloc((size_t)n * sizeof *w);
+	win *w = hilo_heap_alloc(ctx->m->arena, (size_t)n * sizeof *w);
 	if (!w)
 		return NULL;
 	int64_t st[MAX_RANK];
@@ -137,7 +137,7 @@ static hilo_instr *plant(hilo_pass_ctx *ctx, hilo_instr *b, hilo_instr *d1)
 		"test only: gap [%lld, %lld) on dimension %d filled with the update of %s",
 		(long long)gap_at, (long long)(gap_at + gap_len), axis, nb->dus->name);
 out:
-	free(w);
+	hilo_heap_free(ctx->m->arena, w);
 	return ph;
 }
 
@@ -157,9 +157,9 @@ hilo_pass_result hilo_pass_test_dus_concat_gap_filled(hilo_pass_ctx *ctx)
 				continue;
 			if (n == cap) {
 				cap = cap ? 2 * cap : 8;
-				hilo_instr **g = realloc(phantoms, cap * sizeof *g);
+				hilo_instr **g = hilo_heap_realloc(m->arena, phantoms, cap * sizeof *g);
 				if (!g) {
-					free(phantoms);
+					hilo_heap_free(m->arena, phantoms);
 					hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, 0, 0, NULL, 0,
 						"%s: out of memory", ctx->pass ? ctx->pass : "test-dus-concat-gap-filled");
 					return HILO_PASS_ERROR;
@@ -178,6 +178,6 @@ hilo_pass_result hilo_pass_test_dus_concat_gap_filled(hilo_pass_ctx *ctx)
 		hilo_instr_replace_all_uses(m, ph, ph->operands[0]);
 		hilo_cu_erase_dead(m, ph);
 	}
-	free(phantoms);
+	hilo_heap_free(m->arena, phantoms);
 	return r;
 }

@@ -134,9 +134,9 @@ hilo_pass_result hilo_pass_test_unroll_wrong_induction(hilo_pass_ctx *ctx)
 				continue;
 			if (n == cap) {
 				cap = cap ? 2 * cap : 16;
-				loop *g = realloc(ls, cap * sizeof *g);
+				loop *g = hilo_heap_realloc(m->arena, ls, cap * sizeof *g);
 				if (!g) {
-					free(ls);
+					hilo_heap_free(m->arena, ls);
 					hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, 0, 0, NULL, 0,
 						"%s: out of memory", ctx->pass ? ctx->pass : "test-unroll-wrong-induction");
 					return HILO_PASS_ERROR;
@@ -157,6 +157,6 @@ hilo_pass_result hilo_pass_test_unroll_wrong_induction(hilo_pass_ctx *ctx)
 			"test only: %d read(s) of induction element %lld in %s see the next iteration's value",
 			reads, (long long)ls[j].k, cl->name);
 	}
-	free(ls);
+	hilo_heap_free(m->arena, ls);
 	return r;
 }

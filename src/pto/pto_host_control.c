@@ -262,9 +262,9 @@ int lg_check_host_control(hilo_pto_program *p, pto_func *f, hilo_diags *d, bool 
 {
 	if (f->type != PTO_FT_GRAPH && f->type != PTO_FT_ORCHESTRATION)
 		return 0;
-	hilo_arena *tmp = hilo_arena_create();
+	hilo_arena *tmp = hilo_arena_create_in(p->arena);
 	if (!tmp)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	hc h;
 	memset(&h, 0, sizeof h);
 	h.p = p;

@@ -4,6 +4,13 @@
 #include <stdarg.h>
 #include <string.h>
 
+void pto_oom(hilo_arena *a)
+{
+	hilo_oom_raise(a);
+	/* every public PTO entry point holds a guard on the program's arena */
+	HILO_PANIC("out of memory outside a guarded PTO entry point");
+}
+
 const char *pto_intern(hilo_pto_program *p, const char *s)
 {
 	return hilo_intern_cstr(p->strs, s);
@@ -13,7 +20,7 @@ pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, int line, int col)
 {
 	pto_expr *e = hilo_arena_alloc(p->arena, sizeof *e);
 	if (!e)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	e->kind = k;
 	e->line = line;
 	e->col = col;
@@ -62,7 +69,7 @@ void pto_items_push(hilo_pto_program *p, pto_expr ***items, uint32_t *n, pto_exp
 		size_t ncap = *n == 0 ? 2 : (size_t)cap * 2;
 		*items = hilo_arena_grow(p->arena, *items, *n, ncap, sizeof **items);
 		if (!*items)
-			HILO_PANIC("out of memory");
+			pto_oom(p->arena);
 	}
 	(*items)[(*n)++] = e;
 }
@@ -73,7 +80,7 @@ pto_expr *pto_expr_clone(hilo_pto_program *p, const pto_expr *e)
 		return NULL;
 	pto_expr *c = hilo_arena_alloc(p->arena, sizeof *c);
 	if (!c)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	*c = *e;
 	c->base = pto_expr_clone(p, e->base);
 	c->rhs = pto_expr_clone(p, e->rhs);
@@ -105,7 +112,7 @@ void pto_block_push(hilo_pto_program *p, pto_block *b, pto_stmt *s)
 		uint32_t ncap = b->cap ? b->cap * 2 : 8;
 		b->stmts = hilo_arena_grow(p->arena, b->stmts, b->n, ncap, sizeof *b->stmts);
 		if (!b->stmts)
-			HILO_PANIC("out of memory");
+			pto_oom(p->arena);
 		b->cap = ncap;
 	}
 	b->stmts[b->n++] = s;
@@ -124,7 +131,7 @@ void pto_func_add_param(hilo_pto_program *p, pto_func *f, const char *name, pto_
 		size_t ncap = f->cap_params ? f->cap_params * 2 : 8;
 		f->params = hilo_arena_grow(p->arena, f->params, f->nparams, ncap, sizeof *f->params);
 		if (!f->params)
-			HILO_PANIC("out of memory");
+			pto_oom(p->arena);
 		f->cap_params = ncap;
 	}
 	pto_param *pa = &f->params[f->nparams++];

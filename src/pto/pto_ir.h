@@ -179,6 +179,10 @@ pto_expr *pto_attr(hilo_pto_program *p, pto_expr *base, const char *name);
 pto_expr *pto_sub1(hilo_pto_program *p, pto_expr *base, pto_expr *index);
 pto_expr *pto_expr_clone(hilo_pto_program *p, const pto_expr *e);
 void pto_items_push(hilo_pto_program *p, pto_expr ***items, uint32_t *n, pto_expr *e);
+/* Out of memory on a (the program's arena or a child of it): jumps to the
+ * guard of the running entry point (hilo_pto_parse / legalize / verify,
+ * docs/architecture.md "Out of memory"). */
+void pto_oom(hilo_arena *a) __attribute__((noreturn));
 void pto_block_push(hilo_pto_program *p, pto_block *b, pto_stmt *s);
 void pto_block_insert(hilo_pto_program *p, pto_block *b, size_t at, pto_stmt *s);
 void pto_func_add_param(hilo_pto_program *p, pto_func *f, const char *name, pto_expr *ann);

@@ -79,7 +79,7 @@ static void *vec_push(hilo_arena *a, vec *v, size_t sz)
 		size_t ncap = v->cap ? v->cap * 2 : 8;
 		v->data = hilo_arena_grow(a, v->data, v->n, ncap, sz);
 		if (!v->data)
-			HILO_PANIC("out of memory");
+			pto_oom(a);
 		v->cap = ncap;
 	}
 	return (char *)v->data + sz * v->n++;
@@ -314,7 +314,7 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 		pname = pto_intern(p, hilo_arena_printf(p->arena, "%s__slots%d", var, q));
 	pto_var *pv = hilo_arena_alloc(p->arena, sizeof *pv); /* reserve the name */
 	if (!pv)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	pv->name = pname;
 	pv->kind = PTO_V_LOCAL;
 	pv->tensor = true;
@@ -620,7 +620,7 @@ static void collect_deps(hilo_pto_program *p, const plan *pl, hoist *h, const pt
 		if (d && d != h) {
 			h->deps = hilo_arena_grow(p->arena, h->deps, h->ndeps, h->ndeps + 1, sizeof *h->deps);
 			if (!h->deps)
-				HILO_PANIC("out of memory");
+				pto_oom(p->arena);
 			h->deps[h->ndeps++] = d->pos;
 		}
 		return;
@@ -692,7 +692,7 @@ static void order_hoists(hilo_pto_program *p, plan *pl)
 	heap hs = { hilo_arena_alloc(p->arena, (n + 1) * sizeof(size_t)), 0 };
 	heap ht = { hilo_arena_alloc(p->arena, (n + 1) * sizeof(size_t)), 0 };
 	if (!byd || !pl->order || !hs.v || !ht.v)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	for (size_t i = 0; i < n; i++)
 		byd[i] = &((hoist *)pl->hoisted.data)[i];
 	qsort(byd, n, sizeof *byd, cmp_defidx);
@@ -709,7 +709,7 @@ static void order_hoists(hilo_pto_program *p, plan *pl)
 				size_t nc = d->capusers ? d->capusers * 2 : 4;
 				d->users = hilo_arena_grow(p->arena, d->users, d->nusers, nc, sizeof *d->users);
 				if (!d->users)
-					HILO_PANIC("out of memory");
+					pto_oom(p->arena);
 				d->capusers = nc;
 			}
 			d->users[d->nusers++] = i;
@@ -1103,7 +1103,7 @@ static void keep_lead(hilo_pto_program *p, const char ***lead, uint32_t *n, cons
 		return;
 	const char **nl = hilo_arena_alloc(p->arena, (*n + s->nlead) * sizeof *nl);
 	if (!nl)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	if (*n)
 		memcpy(nl, *lead, *n * sizeof *nl);
 	memcpy(nl + *n, s->lead, s->nlead * sizeof *nl);
@@ -1151,7 +1151,7 @@ static void rewrite_block(pto_block *b, const plan *pl)
 	if (nlead) {
 		pto_stmt *c = hilo_arena_alloc(pl->p->arena, sizeof *c);
 		if (!c)
-			HILO_PANIC("out of memory");
+			pto_oom(pl->p->arena);
 		c->kind = PTO_S_COMMENT;
 		c->lead = lead;
 		c->nlead = nlead;
@@ -1333,7 +1333,7 @@ static void rewrite_call(void *ud, pto_call *cl)
 		pto_map_put(site_names(st), local, (void *)1);
 		pto_stmt *s = hilo_arena_alloc(p->arena, sizeof *s);
 		if (!s)
-			HILO_PANIC("out of memory");
+			pto_oom(p->arena);
 		s->kind = PTO_S_ASSIGN;
 		s->line = cl->e->line;
 		s->col = cl->e->col;
@@ -1417,7 +1417,22 @@ int hilo_pto_legalize_graph_boundary(hilo_pto_program *p, hilo_pto_runtime rt, h
 	return hilo_pto_legalize_graph_boundary_ex(p, rt, 0, d);
 }
 
+static int legalize(hilo_pto_program *p, hilo_pto_runtime rt, unsigned flags, hilo_diags *d);
+
+/* Out of memory during the pass jumps here: the program may be half
+ * rewritten (destroy it), the status is an error. */
 int hilo_pto_legalize_graph_boundary_ex(hilo_pto_program *p, hilo_pto_runtime rt, unsigned flags, hilo_diags *d)
+{
+	HILO_OOM_CATCH(g, p->arena) {
+		hilo_diag_oom(d, p->file);
+		return -1;
+	}
+	int r = legalize(p, rt, flags, d);
+	hilo_oom_end(&g);
+	return r;
+}
+
+static int legalize(hilo_pto_program *p, hilo_pto_runtime rt, unsigned flags, hilo_diags *d)
 {
 	bool any = false;
 	for (size_t i = 0; i < p->nfuncs; i++)

@@ -34,10 +34,10 @@ static void push_line(parser *ps, lline *l)
 {
 	if (ps->nlines == ps->cap) {
 		size_t ncap = ps->cap ? ps->cap * 2 : 64;
-		/* malloc'd scratch, freed after parsing: realloc grows in place */
-		lline *nl = realloc(ps->lines, ncap * sizeof *ps->lines);
+		/* tracked heap scratch, freed after parsing (or by the guard) */
+		lline *nl = hilo_heap_realloc(ps->p->arena, ps->lines, ncap * sizeof *ps->lines);
 		if (!nl)
-			HILO_PANIC("out of memory");
+			pto_oom(ps->p->arena);
 		ps->lines = nl;
 		ps->cap = ncap;
 	}
@@ -102,9 +102,9 @@ static bool lex(parser *ps, const char **qp, int *linep, const char *ls, lline *
 		}
 		if (nt == tcap) {
 			tcap = tcap ? tcap * 2 : 16;
-			tok *nb = realloc(toks, tcap * sizeof *toks);
+			tok *nb = hilo_heap_realloc(p->arena, toks, tcap * sizeof *toks);
 			if (!nb)
-				HILO_PANIC("out of memory");
+				pto_oom(p->arena);
 			toks = ps->scratch = nb;
 			ps->scap = tcap;
 		}
@@ -239,13 +239,13 @@ static bool check_indent(parser *ps, indent_stack *st, int line, int ind8, int i
 			goto tab;
 		if (st->n == st->cap) {
 			size_t nc = st->cap * 2;
-			int *a = realloc(st->w8, nc * sizeof *a);
+			int *a = hilo_heap_realloc(ps->p->arena, st->w8, nc * sizeof *a);
 			if (!a)
-				HILO_PANIC("out of memory");
+				pto_oom(ps->p->arena);
 			st->w8 = a;
-			int *b = realloc(st->w1, nc * sizeof *b);
+			int *b = hilo_heap_realloc(ps->p->arena, st->w1, nc * sizeof *b);
 			if (!b)
-				HILO_PANIC("out of memory");
+				pto_oom(ps->p->arena);
 			st->w1 = b;
 			st->cap = nc;
 		}
@@ -309,13 +309,14 @@ static bool split_lines_(parser *ps, indent_stack *ist);
 
 bool pto_lex_split_lines(parser *ps)
 {
-	indent_stack ist = { malloc(16 * sizeof(int)), malloc(16 * sizeof(int)), 1, 16 };
+	hilo_arena *a = ps->p->arena;
+	indent_stack ist = { hilo_heap_alloc(a, 16 * sizeof(int)), hilo_heap_alloc(a, 16 * sizeof(int)), 1, 16 };
 	if (!ist.w8 || !ist.w1)
-		HILO_PANIC("out of memory");
+		pto_oom(a);
 	ist.w8[0] = ist.w1[0] = 0;
 	bool ok = split_lines_(ps, &ist);
-	free(ist.w8);
-	free(ist.w1);
+	hilo_heap_free(a, ist.w8);
+	hilo_heap_free(a, ist.w1);
 	return ok;
 }
 

@@ -53,7 +53,7 @@ static bool parse_items(parser *ps, const char *close, pto_expr *into, bool call
 				into->kwnames = hilo_arena_grow(ps->p->arena, into->kwnames, n, ncap, sizeof *into->kwnames);
 				into->kwvals = hilo_arena_grow(ps->p->arena, into->kwvals, n, ncap, sizeof *into->kwvals);
 				if (!into->kwnames || !into->kwvals)
-					HILO_PANIC("out of memory");
+					pto_oom(ps->p->arena);
 			}
 			into->kwnames[n] = kw;
 			into->kwvals[n] = v;
@@ -471,7 +471,7 @@ static pto_stmt *new_stmt(parser *ps, pto_stmt_kind k, const lline *L)
 {
 	pto_stmt *s = hilo_arena_alloc(ps->p->arena, sizeof *s);
 	if (!s)
-		HILO_PANIC("out of memory");
+		pto_oom(ps->p->arena);
 	s->kind = k;
 	s->line = L->line;
 	s->col = L->indent + 1;
@@ -780,7 +780,7 @@ static void add_item(hilo_pto_program *p, const char *raw, pto_func *f)
 		size_t ncap = p->cap_items ? p->cap_items * 2 : 32;
 		p->items = hilo_arena_grow(p->arena, p->items, p->nitems, ncap, sizeof *p->items);
 		if (!p->items)
-			HILO_PANIC("out of memory");
+			pto_oom(p->arena);
 		p->cap_items = ncap;
 	}
 	p->items[p->nitems].raw = raw;
@@ -865,11 +865,11 @@ static bool parse_def(parser *ps, pto_func *f)
 	return parse_block(ps, &f->body, ps->lines[j].indent, L->line);
 }
 
-hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, hilo_diags *diags)
+/* Parses into a's program; NULL (diagnostics added) on bad input. The
+ * caller holds the out-of-memory guard on a and destroys a on failure. */
+static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const char *src, size_t len,
+	hilo_diags *diags)
 {
-	hilo_arena *a = hilo_arena_create();
-	if (!a)
-		return NULL;
 	hilo_pto_program *p = hilo_arena_alloc(a, sizeof *p);
 	p->arena = a;
 	p->strs = hilo_strtab_create(a);
@@ -967,7 +967,7 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 				if (bad) {
 					/* a function silently skipped would escape every check */
 					hilo_buf tb;
-					hilo_buf_init(&tb);
+					hilo_buf_init_in(&tb, a);
 					pto_print_expr(&tb, bad);
 					pto_lex_error(&ps, bad->line, bad->col, "unknown function type '%s' (PyPTO's FunctionType "
 						"is Opaque, Orchestration, InCore, AIC, AIV, Group, Spmd, Inline or Graph)",
@@ -999,14 +999,35 @@ hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, 
 	}
 	if (ps.failed)
 		goto fail;
-	free(ps.scratch);
-	free(ps.lines);
+	hilo_heap_free(a, ps.scratch);
+	hilo_heap_free(a, ps.lines);
 	return p;
 fail:
-	free(ps.scratch);
-	free(ps.lines);
+	hilo_heap_free(a, ps.scratch);
+	hilo_heap_free(a, ps.lines);
 	if (!ps.failed)
 		hilo_diag_add(diags, HILO_SEV_ERROR, p->file, 1, 1, NULL, 0, "malformed program");
-	hilo_arena_destroy(a);
 	return NULL;
+}
+
+/* The entry point: out of memory anywhere in the parse (the program's
+ * arena, its scratch child arenas, the lexer's tracked-heap line and token
+ * tables) jumps to the guard here, which reports it and frees it all. */
+hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, hilo_diags *diags)
+{
+	hilo_arena *a = hilo_arena_create();
+	if (!a) {
+		hilo_diag_oom(diags, file ? file : "<input>");
+		return NULL;
+	}
+	HILO_OOM_CATCH(g, a) {
+		hilo_diag_oom(diags, file ? file : "<input>");
+		hilo_arena_destroy(a);
+		return NULL;
+	}
+	hilo_pto_program *p = parse_program(a, file, src, len, diags);
+	hilo_oom_end(&g);
+	if (!p)
+		hilo_arena_destroy(a);
+	return p;
 }

@@ -40,7 +40,7 @@ static void map_rehash(pto_map *m, size_t ncap)
 	const void **nk = hilo_arena_alloc(m->arena, ncap * sizeof *nk);
 	void **nv = hilo_arena_alloc(m->arena, ncap * sizeof *nv);
 	if (!nk || !nv)
-		HILO_PANIC("out of memory");
+		pto_oom(m->arena);
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->keys[i])
 			continue;
@@ -188,7 +188,7 @@ static pto_var *new_var(pto_fctx *c, const char *name, pto_var_kind k)
 {
 	pto_var *v = hilo_arena_alloc(c->p->arena, sizeof *v);
 	if (!v)
-		HILO_PANIC("out of memory");
+		pto_oom(c->p->arena);
 	v->name = name;
 	v->kind = k;
 	pto_map_put(&c->vars, name, v);
@@ -1017,9 +1017,9 @@ bool pto_check_ssa(hilo_pto_program *p, const pto_func *f, hilo_diags *d)
 	c.f = f;
 	c.d = d;
 	/* a scratch arena: the maps are dead once the check returns */
-	hilo_arena *tmp = hilo_arena_create();
+	hilo_arena *tmp = hilo_arena_create_in(p->arena);
 	if (!tmp)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	pto_map_init(&c.first, tmp);
 	pto_map_init(&c.arm, tmp);
 	pto_map_init(&c.in_else, tmp);

@@ -621,9 +621,22 @@ static void verify_bindings(vctx *v, const pto_block *b)
 	}
 }
 
+static int verify(hilo_pto_program *p, hilo_diags *d);
+
 int hilo_pto_verify_graph_boundary(const hilo_pto_program *cp, hilo_diags *d)
 {
 	hilo_pto_program *p = (hilo_pto_program *)cp; /* analyses allocate from the arena only */
+	HILO_OOM_CATCH(g, p->arena) {
+		hilo_diag_oom(d, p->file);
+		return 1;
+	}
+	int r = verify(p, d);
+	hilo_oom_end(&g);
+	return r;
+}
+
+static int verify(hilo_pto_program *p, hilo_diags *d)
+{
 	int errors = 0;
 	bool any = false;
 	for (size_t i = 0; i < p->nfuncs; i++)

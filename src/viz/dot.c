@@ -155,7 +155,7 @@ static void node(dotctx *x, const hilo_instr *i)
 		esc_str(b, hilo_opcode_name(i->op));
 	}
 	hilo_buf sh;
-	hilo_buf_init(&sh);
+	hilo_buf_init_in(&sh, x->m->arena);
 	hilo_shape_print_human(&sh, i->shape);
 	hilo_buf_puts(b, "\\n");
 	esc(b, sh.data ? sh.data : "", 120); /* long tuple shapes are cut */
@@ -168,7 +168,7 @@ static void node(dotctx *x, const hilo_instr *i)
 		if (!small_constant(o))
 			continue;
 		hilo_buf lit;
-		hilo_buf_init(&lit);
+		hilo_buf_init_in(&lit, x->m->arena);
 		hilo_print_literal(&lit, o->literal, false);
 		hilo_buf_printf(b, "\\nop%u = ", k);
 		esc(b, lit.data ? lit.data : "", 48);
@@ -186,14 +186,10 @@ static void node(dotctx *x, const hilo_instr *i)
 /* Neighbourhood of `root`, `depth` edges away in both directions. */
 static void mark_around(dotctx *x, const hilo_instr *root, int depth)
 {
-	const hilo_instr **q = malloc(sizeof *q * 64);
-	int *dist = malloc(sizeof *dist * 64);
+	hilo_arena *a = x->m->arena;
+	const hilo_instr **q = hilo_heap_alloc(a, sizeof *q * 64);
+	int *dist = hilo_heap_alloc(a, sizeof *dist * 64);
 	size_t cap = 64, head = 0, tail = 0;
-	if (!q || !dist) {
-		free(q);
-		free(dist);
-		return;
-	}
 	hilo_ptrmap_put(&x->shown, root, (void *)1);
 	q[tail] = root;
 	dist[tail++] = 0;
@@ -208,14 +204,8 @@ static void mark_around(dotctx *x, const hilo_instr *root, int depth)
 				continue;
 			if (tail == cap) {
 				size_t nc = cap * 2;
-				const hilo_instr **nq = realloc(q, sizeof *q * nc);
-				if (!nq)
-					goto out;
-				q = nq;
-				int *nd = realloc(dist, sizeof *dist * nc);
-				if (!nd)
-					goto out;
-				dist = nd;
+				q = hilo_heap_realloc(a, q, sizeof *q * nc);
+				dist = hilo_heap_realloc(a, dist, sizeof *dist * nc);
 				cap = nc;
 			}
 			hilo_ptrmap_put(&x->shown, n, (void *)1);
@@ -223,9 +213,8 @@ static void mark_around(dotctx *x, const hilo_instr *root, int depth)
 			dist[tail++] = di + 1;
 		}
 	}
-out:
-	free(q);
-	free(dist);
+	hilo_heap_free(a, q);
+	hilo_heap_free(a, dist);
 }
 
 hilo_instr *viz_find_instr(const hilo_module *m, const char *name)
@@ -237,14 +226,35 @@ hilo_instr *viz_find_instr(const hilo_module *m, const char *name)
 	return NULL;
 }
 
+static bool write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
+	hilo_diags *d);
+
+/* Out of memory (the side tables live on the module arena's tracked heap,
+ * under a guard on it) is an error, as is a full output buffer. */
 bool hilo_write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
+	hilo_diags *d)
+{
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(d, NULL);
+		return false;
+	}
+	bool ok = write_dot(out, m, o, d);
+	hilo_oom_end(&g);
+	if (ok && out->oom) {
+		hilo_diag_oom(d, NULL);
+		ok = false;
+	}
+	return ok;
+}
+
+static bool write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
 	hilo_diags *d)
 {
 	hilo_dot_opts none;
 	memset(&none, 0, sizeof none);
 	dotctx x = {.b = out, .m = m, .o = o ? o : &none};
-	hilo_ptrmap_init(&x.shown);
-	hilo_ptrmap_init(&x.hl);
+	hilo_ptrmap_init_in(&x.shown, m->arena);
+	hilo_ptrmap_init_in(&x.hl, m->arena);
 	for (size_t k = 0; k < x.o->nhighlight; k++)
 		hilo_ptrmap_put(&x.hl, (void *)((uintptr_t)x.o->highlight[k] + 1), (void *)1);
 	if (x.o->around) {
@@ -267,7 +277,7 @@ bool hilo_write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
 	/* computations called by drawn nodes but not drawn themselves become
 	 * one box each (around mode) */
 	hilo_ptrmap comp_drawn;
-	hilo_ptrmap_init(&comp_drawn);
+	hilo_ptrmap_init_in(&comp_drawn, m->arena);
 	for (uint32_t c = 0; c < m->ncomps && !x.cut; c++) {
 		const hilo_comp *comp = m->comps[c];
 		bool any = false;

@@ -22,7 +22,6 @@ typedef struct xctx {
 	hilo_comp *e;            /* the new entry */
 	hilo_ptrmap map;         /* old instr -> new instr */
 	uint32_t nparams;
-	bool oom;
 } xctx;
 
 /* The new instruction standing for old instruction i at depth `depth`
@@ -37,11 +36,7 @@ static hilo_instr *build(xctx *x, hilo_instr *root, int height)
 		uint32_t next;       /* next operand to visit */
 	} frame;
 	size_t cap = 64, n = 0;
-	frame *st = malloc(cap * sizeof *st);
-	if (!st) {
-		x->oom = true;
-		return NULL;
-	}
+	frame *st = hilo_heap_alloc(x->m->arena, cap * sizeof *st);
 	st[n++] = (frame){root, 0, 0};
 	hilo_instr *result = NULL;
 	while (n) {
@@ -68,12 +63,7 @@ static hilo_instr *build(xctx *x, hilo_instr *root, int height)
 			hilo_instr *o = i->operands[f->next++];
 			if (!hilo_ptrmap_get(&x->map, o)) {
 				if (n == cap) {
-					frame *ns = realloc(st, 2 * cap * sizeof *st);
-					if (!ns) {
-						x->oom = true;
-						break;
-					}
-					st = ns;
+					st = hilo_heap_realloc(x->m->arena, st, 2 * cap * sizeof *st);
 					cap *= 2;
 				}
 				int d = st[n - 1].depth + 1;
@@ -89,12 +79,16 @@ static hilo_instr *build(xctx *x, hilo_instr *root, int height)
 		hilo_ptrmap_put(&x->map, i, c);
 		n--;
 	}
-	free(st);
-	if (!x->oom)
-		result = hilo_ptrmap_get(&x->map, root);
+	hilo_heap_free(x->m->arena, st);
+	result = hilo_ptrmap_get(&x->map, root);
 	return result;
 }
 
+static bool extract(hilo_module *m, const char *name, int height, hilo_diags *d);
+
+/* The copy is built under a guard on its arena: out of memory anywhere
+ * (the copy's IR, the side tables on its tracked heap, its verification)
+ * is reported and the copy destroyed. */
 hilo_module *hilo_extract(const hilo_module *src, const char *name, int height,
 	hilo_diags *d)
 {
@@ -105,12 +99,29 @@ hilo_module *hilo_extract(const hilo_module *src, const char *name, int height,
 	}
 	hilo_module *m = hilo_module_clone(src);
 	if (!m) {
-		hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0, "out of memory");
+		hilo_diag_oom(d, NULL);
 		return NULL;
 	}
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(d, NULL);
+		hilo_module_destroy(m);
+		return NULL;
+	}
+	bool ok = extract(m, name, height, d);
+	hilo_oom_end(&g);
+	if (!ok) {
+		hilo_module_destroy(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* Turns m (a copy) into the extracted module; false with a diagnostic. */
+static bool extract(hilo_module *m, const char *name, int height, hilo_diags *d)
+{
 	hilo_instr *t = viz_find_instr(m, name);
 	xctx x = {.m = m};
-	hilo_ptrmap_init(&x.map);
+	hilo_ptrmap_init_in(&x.map, m->arena);
 	char ename[512];
 	snprintf(ename, sizeof ename, "extracted_%s", name);
 	const char *en = hilo_module_unique_name(m, ename);
@@ -118,9 +129,9 @@ hilo_module *hilo_extract(const hilo_module *src, const char *name, int height,
 	hilo_instr *root = build(&x, t, height);
 	hilo_ptrmap_free(&x.map);
 	if (!root) {
-		hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0, "out of memory");
-		hilo_module_destroy(m);
-		return NULL;
+		hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0,
+			"internal error: extracting '%s' built no root", name);
+		return false;
 	}
 	hilo_comp_set_root(x.e, root);
 	x.e->print_signature = true;
@@ -133,7 +144,7 @@ hilo_module *hilo_extract(const hilo_module *src, const char *name, int height,
 	uint32_t n = 0;
 	hilo_comp **order = hilo_module_comp_post_order(m, &n);
 	hilo_ptrmap reach;
-	hilo_ptrmap_init(&reach);
+	hilo_ptrmap_init_in(&reach, m->arena);
 	hilo_ptrmap_put(&reach, x.e, (void *)1);
 	for (uint32_t k = n; k-- > 0;) {
 		hilo_comp *c = order[k];
@@ -167,8 +178,7 @@ hilo_module *hilo_extract(const hilo_module *src, const char *name, int height,
 	if (!hilo_verify(m, m->name, d)) {
 		hilo_diag_add(d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0,
 			"internal error: the extracted module of '%s' does not verify", name);
-		hilo_module_destroy(m);
-		return NULL;
+		return false;
 	}
-	return m;
+	return true;
 }

@@ -117,6 +117,8 @@ static char *region_dot(hilo_report *r, const hilo_instr *i, const char *color, 
 	char *s = NULL;
 	if (i->parent && i->parent->parent && hilo_write_dot(&b, i->parent->parent, &o, &d))
 		s = xstrdup(r, hilo_buf_cstr(&b));
+	else if (d.oom)
+		r->oom = true; /* a missing picture would go unnoticed */
 	hilo_buf_free(&b);
 	hilo_diags_free(&d);
 	return s;
@@ -147,6 +149,10 @@ void hilo_report_on_record(void *arg, const hilo_check_record *rec)
 	char key[512];
 	snprintf(key, sizeof key, "%s|%s|%s|%s|%s", rec->pass, rec->verdict, rec->method, bop, aop);
 	const char *ik = hilo_intern_cstr(r->keys, key);
+	if (!ik) {
+		r->oom = true;
+		return;
+	}
 	uintptr_t gi = (uintptr_t)hilo_ptrmap_get(&r->by_key, ik);
 	group *g;
 	if (!gi) {
@@ -162,7 +168,8 @@ void hilo_report_on_record(void *arg, const hilo_check_record *rec)
 		}
 		g = &r->groups[r->ngroups++];
 		memset(g, 0, sizeof *g);
-		hilo_ptrmap_put(&r->by_key, ik, (void *)(uintptr_t)r->ngroups);
+		if (!hilo_ptrmap_put(&r->by_key, ik, (void *)(uintptr_t)r->ngroups))
+			r->oom = true; /* look-alikes would no longer fold */
 		g->key = xstrdup(r, key);
 		g->pass = xstrdup(r, rec->pass);
 		g->verdict = xstrdup(r, rec->verdict);
@@ -204,8 +211,12 @@ void hilo_report_on_record(void *arg, const hilo_check_record *rec)
 			hilo_buf_init(&bw);
 			where(&bw, rec->before);
 			hilo_buf_printf(&w, "%s(was %s)", w.len ? " " : "", hilo_buf_cstr(&bw));
+			if (bw.oom)
+				r->oom = true;
 			hilo_buf_free(&bw);
 		}
+		if (w.oom)
+			r->oom = true; /* a truncated location would go unnoticed */
 		mb->before = xstrdup(r, rec->before->name);
 		mb->after = xstrdup(r, rec->after ? rec->after->name : "");
 		mb->where = xstrdup(r, hilo_buf_cstr(&w));
@@ -485,6 +496,7 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 	const char *p = info && info->remarks ? info->remarks : "";
 	const char *e = p + (info && info->remarks ? info->remarks_len : 0);
 	char *line = malloc(65536);
+	bool complete = line != NULL; /* every declined remark listed */
 	char pass[256], inst[512], action[64], reason[4096];
 	while (line && p < e) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
@@ -500,8 +512,12 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 		json_get(line, "instruction", inst, sizeof inst) || (inst[0] = 0);
 		json_get(line, "reason", reason, sizeof reason) || (reason[0] = 0);
 		const char *ip = hilo_intern_cstr(r->keys, pass);
+		if (!ip) {
+			complete = false;
+			break;
+		}
 		if (!hilo_ptrmap_get(&seen, ip)) {
-			hilo_ptrmap_put(&seen, ip, (void *)1);
+			complete &= hilo_ptrmap_put(&seen, ip, (void *)1);
 			hilo_buf_puts(&passes, "<option>");
 			html(&passes, pass);
 			hilo_buf_puts(&passes, "</option>");
@@ -527,11 +543,12 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 	hilo_buf_puts(out, "<table id=\"declined\"><thead><tr><th>pass</th><th>instruction</th><th>reason</th></tr></thead><tbody>\n");
 	hilo_buf_put(out, rows.data ? rows.data : "", rows.len);
 	hilo_buf_puts(out, "</tbody></table>\n</body></html>\n");
+	complete &= !rows.oom && !passes.oom && !out->oom && !r->oom;
 	hilo_buf_free(&rows);
 	hilo_buf_free(&passes);
 	for (size_t k = 0; k < n; k++)
 		free(svg[k]);
 	free(svg);
 	free(dots);
-	return true;
+	return complete; /* a truncated page is never written */
 }

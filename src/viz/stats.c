@@ -204,87 +204,73 @@ static void text_tally(hilo_buf *b, const char *title, const tally *t)
 			hilo_buf_printf(b, "    %-14s %14.6g flops %14.6g bytes\n", cats[k], t->flops[k], t->bytes[k]);
 }
 
-static void json_tally(FILE *f, const tally *t)
+static void json_tally(hilo_buf *b, const tally *t)
 {
-	fprintf(f, "\"instructions\": %llu, \"parameter_bytes\": %.0f, \"output_bytes\": %.0f, \"opcodes\": {",
+	hilo_buf_printf(b, "\"instructions\": %llu, \"parameter_bytes\": %.0f, \"output_bytes\": %.0f, \"opcodes\": {",
 		(unsigned long long)t->instrs, t->param_bytes, t->out_bytes);
 	bool first = true;
 	for (int k = 0; k < HILO_OP_COUNT; k++)
 		if (t->ops[k]) {
-			fprintf(f, "%s\"%s\": %llu", first ? "" : ", ", hilo_opcode_name((hilo_opcode)k),
+			hilo_buf_printf(b, "%s\"%s\": %llu", first ? "" : ", ", hilo_opcode_name((hilo_opcode)k),
 				(unsigned long long)t->ops[k]);
 			first = false;
 		}
-	fprintf(f, "}, \"flops\": %.17g, \"bytes_accessed\": %.17g, \"categories\": {", sum(t->flops), sum(t->bytes));
+	hilo_buf_printf(b, "}, \"flops\": %.17g, \"bytes_accessed\": %.17g, \"categories\": {", sum(t->flops),
+		sum(t->bytes));
 	first = true;
 	for (int k = 0; k < NCAT; k++)
 		if (t->flops[k] || t->bytes[k]) {
-			fprintf(f, "%s\"%s\": {\"flops\": %.17g, \"bytes\": %.17g}", first ? "" : ", ", cats[k],
+			hilo_buf_printf(b, "%s\"%s\": {\"flops\": %.17g, \"bytes\": %.17g}", first ? "" : ", ", cats[k],
 				t->flops[k], t->bytes[k]);
 			first = false;
 		}
-	fputc('}', f);
+	hilo_buf_putc(b, '}');
 }
 
+/* Allocates nothing but out's growth: a full buffer sets out->oom, which
+ * the caller reports (never a silently empty or truncated result). */
 void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json)
 {
-	tally *all = calloc(1, sizeof *all), *t = calloc(1, sizeof *t);
-	if (!all || !t) {
-		free(all);
-		free(t);
-		return;
-	}
-	char *js = NULL;
-	size_t jl = 0;
-	FILE *f = json ? open_memstream(&js, &jl) : NULL;
-	if (json && !f) {
-		free(all);
-		free(t);
-		return;
-	}
-	if (f) {
-		fputs("{\"module\": ", f);
-		hilo_json_str(f, m->name);
-		fputs(", \"computations\": [", f);
+	tally all, t;
+	memset(&all, 0, sizeof all);
+	if (json) {
+		hilo_buf_puts(out, "{\"module\": ");
+		hilo_json_str_buf(out, m->name);
+		hilo_buf_puts(out, ", \"computations\": [");
 	}
 	double entry_params = 0, entry_out = 0;
 	for (uint32_t c = 0; c < m->ncomps; c++) {
-		memset(t, 0, sizeof *t);
-		count(t, m->comps[c]);
-		add(all, t);
+		memset(&t, 0, sizeof t);
+		count(&t, m->comps[c]);
+		add(&all, &t);
 		if (m->comps[c]->is_entry) {
-			entry_params = t->param_bytes;
-			entry_out = t->out_bytes;
+			entry_params = t.param_bytes;
+			entry_out = t.out_bytes;
 		}
-		if (f) {
-			fputs(c ? ", {\"name\": " : "{\"name\": ", f);
-			hilo_json_str(f, m->comps[c]->name);
-			fprintf(f, ", \"entry\": %s, ", m->comps[c]->is_entry ? "true" : "false");
-			json_tally(f, t);
-			fputc('}', f);
+		if (json) {
+			hilo_buf_puts(out, c ? ", {\"name\": " : "{\"name\": ");
+			hilo_json_str_buf(out, m->comps[c]->name);
+			hilo_buf_printf(out, ", \"entry\": %s, ", m->comps[c]->is_entry ? "true" : "false");
+			json_tally(out, &t);
+			hilo_buf_putc(out, '}');
 		} else {
 			char title[512];
 			snprintf(title, sizeof title, "computation %s%s", m->comps[c]->is_entry ? "ENTRY " : "",
 				m->comps[c]->name);
-			text_tally(out, title, t);
+			text_tally(out, title, &t);
 		}
 	}
 	/* the module's inputs and outputs are the entry computation's */
-	all->param_bytes = entry_params;
-	all->out_bytes = entry_out;
-	if (f) {
-		fputs("], \"total\": {", f);
-		json_tally(f, all);
-		fputs("}}\n", f);
-		if (fclose(f) == 0 && js)
-			hilo_buf_put(out, js, jl);
-		free(js);
+	all.param_bytes = entry_params;
+	all.out_bytes = entry_out;
+	if (json) {
+		hilo_buf_puts(out, "], \"total\": {");
+		json_tally(out, &all);
+		hilo_buf_puts(out, "}}\n");
 	} else {
 		char title[512];
 		snprintf(title, sizeof title, "module %s (%u computations; static counts)", m->name ? m->name : "",
 			m->ncomps);
-		text_tally(out, title, all);
+		text_tally(out, title, &all);
 	}
-	free(all);
-	free(t);
 }

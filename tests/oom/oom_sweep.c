@@ -1,6 +1,6 @@
 /* oom_sweep.c - the out-of-memory sweep (issue 14 item 3), in process.
  *
- *   oom_sweep [--max-runs=N] FILE...
+ *   oom_sweep [--max-runs=N] [--workload=tool|viz|api] FILE...
  *
  * For each module file the workload of `hilo-opt FILE --pipeline=neuron
  * --verify-each --check-equivalence` (the rewrite validator after every
@@ -12,13 +12,22 @@
  * in a failed status with an "out of memory" diagnostic -- no crash, no
  * other error, no result -- and the sanitizer build checks that nothing
  * leaks. Needs a -DHILO_FAULT_INJECTION=ON build.
+ *
+ * --workload=viz sweeps the views of src/viz instead (DOT of the whole
+ * module and of a neighbourhood, statistics as text and JSON, extraction
+ * of the root's operand cone, and the rewrite report over a validated
+ * pipeline run); --workload=api the flat C API of src/api (load, passes
+ * with both equivalence modes, print, proto, signature, evaluation),
+ * where a failed call must say "out of memory" in its error text.
  */
+#include "hilo/capi.h"
 #include "hilo/check.h"
 #include "hilo/driver.h"
 #include "hilo/eval.h"
 #include "hilo/hlo_text.h"
 #include "hilo/proto.h"
 #include "hilo/verify.h"
+#include "hilo/viz.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +150,164 @@ out:
 	return rc;
 }
 
+/* The src/viz views of one module. */
+static int workload_viz(const char *text, size_t len, const char *name)
+{
+	hilo_diags d;
+	hilo_diags_init(&d);
+	int rc = OTHER;
+	hilo_module *x = NULL;
+	hilo_report *rep = NULL;
+	hilo_validator *val = NULL;
+	hilo_buf b;
+	hilo_buf_init(&b);
+	hilo_module *m = hilo_parse_text(text, len, name, &d);
+	if (!m || !hilo_verify(m, name, &d) || !m->entry || !m->entry->root)
+		goto out;
+	if (!hilo_write_dot(&b, m, NULL, &d))
+		goto out;
+	hilo_dot_opts around = {.around = m->entry->root->name, .depth = 2};
+	if (!hilo_write_dot(&b, m, &around, &d))
+		goto out;
+	hilo_write_stats(&b, m, false);
+	hilo_write_stats(&b, m, true);
+	if (b.oom) {
+		hilo_diag_oom(&d, name);
+		goto out;
+	}
+	if (!(x = hilo_extract(m, m->entry->root->name, -1, &d)))
+		goto out;
+	/* the report: the validator's records drawn, then the page */
+	size_t n = 0;
+	const char *const *names = hilo_pipeline_passes("neuron", &n);
+	const hilo_pass *passes[64];
+	size_t np = 0;
+	for (size_t k = 0; k < n && np < 64; k++)
+		if (hilo_pass_find(names[k]))
+			passes[np++] = hilo_pass_find(names[k]);
+	if (!(rep = hilo_report_create(name))) {
+		hilo_diag_oom(&d, name);
+		goto out;
+	}
+	hilo_validate_opts vo = {.inputs = 1, .budget = 2000000, .filename = name,
+		.on_record = hilo_report_on_record, .on_record_arg = rep};
+	if (!(val = hilo_validator_create(&vo))) {
+		hilo_diag_oom(&d, name);
+		goto out;
+	}
+	hilo_driver_opts o = {.filename = name, .validate = val};
+	if (hilo_run_passes(m, passes, np, &o, &d, NULL) != HILO_DRIVER_OK)
+		goto out;
+	hilo_buf_free(&b);
+	hilo_buf_init(&b);
+	hilo_report_info info = {name, "equivalence", NULL, 0, NULL, 0};
+	if (!hilo_report_write(rep, &b, &info)) {
+		hilo_diag_oom(&d, name);
+		goto out;
+	}
+	rc = OK;
+out:
+	if (rc != OK && has_oom(&d))
+		rc = OOM;
+	if (rc == OTHER) {
+		fprintf(stderr, "%s: failed without \"out of memory\":\n", name);
+		hilo_diags_print(stderr, &d);
+	}
+	hilo_validator_destroy(val);
+	hilo_report_destroy(rep);
+	hilo_module_destroy(x);
+	hilo_module_destroy(m);
+	hilo_buf_free(&b);
+	hilo_diags_free(&d);
+	return rc;
+}
+
+/* One call of the flat C API: NULL/-1 results must come with an error
+ * text saying "out of memory" (*oom), anything else is a bug (*other). */
+static bool api_ok(bool ok, char *err, const char *what, bool *oom, bool *other)
+{
+	if (!ok) {
+		if (err && strstr(err, "out of memory")) {
+			*oom = true;
+		} else {
+			fprintf(stderr, "%s failed without \"out of memory\": %s", what, err ? err : "(no error text)\n");
+			*other = true;
+		}
+	}
+	hilo_free(err);
+	return ok;
+}
+
+/* The flat C API over one module. */
+static int workload_api(const char *text, size_t len, const char *name)
+{
+	bool oom = false, other = false;
+	char *err = NULL;
+	hilo_handle *h = hilo_handle_from_text(text, len, name, &err);
+	if (!api_ok(h != NULL, err, "hilo_handle_from_text", &oom, &other))
+		goto out;
+	err = NULL;
+	char *r = hilo_handle_run_passes(h, "pipeline:neuron", 1, "rewrites", 1, 0, &err);
+	hilo_free(r);
+	if (!api_ok(r != NULL, err, "hilo_handle_run_passes (rewrites)", &oom, &other))
+		goto out;
+	err = NULL;
+	r = hilo_handle_run_passes(h, "pipeline:neuron", 0, "module", 1, 0, &err);
+	hilo_free(r);
+	if (!api_ok(r != NULL, err, "hilo_handle_run_passes (module)", &oom, &other))
+		goto out;
+	err = NULL;
+	r = hilo_handle_to_text(h, NULL, &err);
+	hilo_free(r);
+	if (!api_ok(r != NULL, err, "hilo_handle_to_text", &oom, &other))
+		goto out;
+	err = NULL;
+	size_t plen = 0;
+	void *pb = hilo_handle_to_proto(h, &plen, &err);
+	bool pok = pb != NULL;
+	hilo_handle *back = NULL;
+	if (pok) {
+		char *err2 = NULL;
+		back = hilo_handle_from_proto(pb, plen, name, &err2);
+		hilo_free(pb);
+		if (!api_ok(back != NULL, err2, "hilo_handle_from_proto", &oom, &other)) {
+			hilo_free(err);
+			goto out;
+		}
+		hilo_handle_free(back);
+	}
+	if (!api_ok(pok, err, "hilo_handle_to_proto", &oom, &other))
+		goto out;
+	err = NULL;
+	int nout = hilo_handle_evaluate(h, 0, NULL, NULL, 0, 2000000, &err);
+	if (!api_ok(nout >= 0, err, "hilo_handle_evaluate", &oom, &other))
+		goto out;
+	/* and with the caller's inputs (zeros of each parameter's size) */
+	const hilo_comp *c = hilo_handle_module(h)->entry;
+	const void *ins[16];
+	size_t sizes[16];
+	static const unsigned char zeros[4096];
+	size_t ni = c && c->nparams <= 16 ? c->nparams : 0;
+	for (size_t k = 0; k < ni; k++) {
+		int64_t nb = c->params[k] ? hilo_shape_bytes(c->params[k]->shape) : -1;
+		if (nb < 0 || nb > (int64_t)sizeof zeros)
+			ni = 0;
+		else {
+			ins[k] = zeros;
+			sizes[k] = (size_t)nb;
+		}
+	}
+	if (ni) {
+		err = NULL;
+		nout = hilo_handle_evaluate(h, ni, ins, sizes, 0, 2000000, &err);
+		if (!api_ok(nout >= 0, err, "hilo_handle_evaluate (inputs)", &oom, &other))
+			goto out;
+	}
+out:
+	hilo_handle_free(h);
+	return other ? OTHER : oom ? OOM : OK;
+}
+
 static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -169,12 +336,23 @@ static int cmp_ul(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	unsigned long max_runs = 2000;
+	int (*workload_fn)(const char *, size_t, const char *) = workload;
 	int bad = 0;
 	unsigned long all_runs = 0, all_allocs = 0;
 	size_t all_sites = 0, all_hit = 0;
 	for (int a = 1; a < argc; a++) {
 		if (!strncmp(argv[a], "--max-runs=", 11)) {
 			max_runs = strtoul(argv[a] + 11, NULL, 10);
+			continue;
+		}
+		if (!strncmp(argv[a], "--workload=", 11)) {
+			const char *w = argv[a] + 11;
+			workload_fn = !strcmp(w, "viz") ? workload_viz : !strcmp(w, "api") ? workload_api
+				: !strcmp(w, "tool") ? workload : NULL;
+			if (!workload_fn) {
+				fprintf(stderr, "oom_sweep: unknown workload '%s' (tool, viz, api)\n", w);
+				return 2;
+			}
 			continue;
 		}
 		size_t len = 0;
@@ -185,7 +363,7 @@ int main(int argc, char **argv)
 		}
 		sites s = {0};
 		hilo_fault_configure(0, observe, &s);
-		int rc = workload(text, len, argv[a]);
+		int rc = workload_fn(text, len, argv[a]);
 		hilo_fault_configure(0, NULL, NULL);
 		if (rc != OK) {
 			fprintf(stderr, "%s: the workload fails without fault injection\n", argv[a]);
@@ -207,7 +385,7 @@ int main(int argc, char **argv)
 				continue;
 			runs++;
 			hilo_fault_configure(ks[j], NULL, NULL);
-			rc = workload(text, len, argv[a]);
+			rc = workload_fn(text, len, argv[a]);
 			int line = 0;
 			const char *file = hilo_fault_failed_site(&line);
 			hilo_fault_configure(0, NULL, NULL);

@@ -43,5 +43,9 @@ sweep() {
 }
 sweep "hilo-opt text" "$hopt" "$hlo" --pipeline=neuron --verify-each --check-equivalence -o "$tmp/out/OUT"
 sweep "hilo-opt proto" "$hopt" "$hlo" --pipeline=neuron --emit-proto -o "$tmp/out/OUT"
-[ "$popt" = - ] || sweep "pto-opt" "$popt" "$py" -o "$tmp/out/OUT"
+sweep "hilo-opt dot" "$hopt" "$hlo" --emit=dot -o "$tmp/out/OUT"
+sweep "hilo-opt stats" "$hopt" "$hlo" --stats=ops-json -o "$tmp/out/OUT"
+root=$(sed -n 's/^ *ROOT %\{0,1\}\([^ ]*\) = .*/\1/p' "$hlo" | tail -n 1)
+sweep "hilo-opt extract" "$hopt" "$hlo" --extract="$root" -o "$tmp/out/OUT"
+[ "$popt" = - ] || sweep "pto-opt" "$popt" --runtime=host_build_graph "$py" -o "$tmp/out/OUT"
 exit $bad
