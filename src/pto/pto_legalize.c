@@ -782,12 +782,12 @@ static const char *pack_key(hilo_pto_program *p, const hoist *h, int64_t *d0)
 	c->items[0]->items[0] = pto_int(p, 0);
 	((pto_expr *)pto_type_unwrap(a, NULL))->items[0]->items[0] = pto_int(p, 0);
 	hilo_buf b;
-	hilo_buf_init(&b);
+	hilo_buf_init_in(&b, p->arena); /* tracked: growth failure jumps */
 	pto_print_expr(&b, c);
 	hilo_buf_put(&b, " : ", 3);
 	pto_print_expr(&b, a);
 	if (b.oom)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	const char *key = hilo_intern(p->strs, b.data, b.len);
 	hilo_buf_free(&b);
 	*d0 = ext[0];
@@ -826,7 +826,7 @@ static bool pack_allocations(coll *k, plan *pl)
 	vec groups = { NULL, 0, 0 };
 	int64_t *d0 = hilo_arena_alloc(p->arena, (nh + 1) * sizeof *d0);
 	if (!d0)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	for (size_t i = 0; i < nh; i++) {
 		if (!hs[i].stmt)
 			continue;
@@ -849,7 +849,7 @@ static bool pack_allocations(coll *k, plan *pl)
 			size_t nc = gr->cap ? gr->cap * 2 : 4;
 			gr->members = hilo_arena_grow(p->arena, gr->members, gr->n, nc, sizeof *gr->members);
 			if (!gr->members)
-				HILO_PANIC("out of memory");
+				pto_oom(p->arena);
 			gr->cap = nc;
 		}
 		gr->members[gr->n++] = i;
@@ -859,11 +859,11 @@ static bool pack_allocations(coll *k, plan *pl)
 	size_t ng = groups.n, packed = 0, arenas = 0, after = tensors;
 	bool *use = hilo_arena_alloc(p->arena, (ng + 1) * sizeof *use);
 	if (!use)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	/* a group whose stacked extent would overflow int64 is never packed */
 	bool *too_big = hilo_arena_alloc(p->arena, (ng + 1) * sizeof *too_big);
 	if (!too_big)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	for (size_t g = 0; g < ng; g++) {
 		int64_t total = 0;
 		for (size_t q = 0; q < gs[g].n && !too_big[g]; q++) {
@@ -898,7 +898,7 @@ static bool pack_allocations(coll *k, plan *pl)
 	bool *first = hilo_arena_alloc(p->arena, (nh + 1) * sizeof *first);
 	hoist *arena_h = hilo_arena_alloc(p->arena, (ng + 1) * sizeof *arena_h);
 	if (!arena_of || !first || !arena_h)
-		HILO_PANIC("out of memory");
+		pto_oom(p->arena);
 	int na = 0;
 	for (size_t g = 0; g < ng; g++) {
 		if (!use[g])
@@ -914,7 +914,7 @@ static bool pack_allocations(coll *k, plan *pl)
 		while (pto_map_has(&k->c->vars, an));
 		pto_var *av = hilo_arena_alloc(p->arena, sizeof *av); /* reserve the name */
 		if (!av)
-			HILO_PANIC("out of memory");
+			pto_oom(p->arena);
 		av->name = an;
 		av->kind = PTO_V_LOCAL;
 		av->tensor = true;

@@ -404,7 +404,7 @@ static void arena_block(arena_chk *a, const pto_block *b)
 					size_t nc = a->capwin ? a->capwin * 2 : 8;
 					a->win = hilo_arena_grow(v->p->arena, a->win, a->nwin, nc, sizeof *a->win);
 					if (!a->win)
-						HILO_PANIC("out of memory");
+						pto_oom(v->p->arena);
 					a->capwin = nc;
 				}
 				memcpy(a->win[a->nwin][0], off, sizeof off);
