@@ -89,6 +89,13 @@ static bool head_same(const pairctx *P, const term *X, const term *Y)
 	return true;
 }
 
+/* 1 when two terms have the same operation and shape (a pairing hint) */
+static int heads_match(const pairctx *P, tid x, tid y)
+{
+	const term *X = terms_get(P, x), *Y = terms_get(P, y);
+	return X->op == Y->op && chk_shape_same(X->shape, Y->shape);
+}
+
 static bool push(cutctx *C, tid b, tid a)
 {
 	if (b == a)
@@ -453,6 +460,12 @@ void cut_judge(pairctx *P, tid tb, tid ta, bool deep, cone_result *r)
 					paired = true;
 				} else if (X->ops[1] == Y->ops[0] && X->ops[0] != Y->ops[0]) {
 					ok = push(&C, X->ops[0], Y->ops[1]);
+					paired = true;
+				} else if (heads_match(P, X->ops[0], Y->ops[1]) + heads_match(P, X->ops[1], Y->ops[0]) >
+				           heads_match(P, X->ops[0], Y->ops[0]) + heads_match(P, X->ops[1], Y->ops[1])) {
+					/* both differ: the operands were ordered by term id,
+					 * which can swap them; pair by kind */
+					ok = push(&C, X->ops[0], Y->ops[1]) && push(&C, X->ops[1], Y->ops[0]);
 					paired = true;
 				}
 			}
