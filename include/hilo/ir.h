@@ -83,6 +83,10 @@ HILO_API const char *hilo_compare_default_type(hilo_ptype t);
  * TOTALORDER on real floats. */
 HILO_API bool hilo_compare_type_ok(hilo_ptype t, const char *type);
 
+/* The largest rank the library's fixed-size per-dimension buffers take
+ * (passes decline higher ranks; the text parser rejects them). */
+enum { HILO_MAX_RANK = 64 };
+
 enum { HILO_DIM_STATIC = 0, HILO_DIM_BOUNDED = 1, HILO_DIM_UNBOUNDED = 2 };
 
 typedef struct hilo_layout {
@@ -113,7 +117,8 @@ HILO_API int64_t hilo_shape_elements(const hilo_shape *s);
 HILO_API int64_t hilo_shape_bytes(const hilo_shape *s);
 HILO_API bool hilo_shape_is_tuple(const hilo_shape *s);
 HILO_API bool hilo_shape_is_array(const hilo_shape *s);
-/* Same element type and dims (layout ignored). */
+/* Same element type and dims, tuples elementwise (layout ignored); NULL
+ * equals only NULL. */
 HILO_API bool hilo_shape_compatible(const hilo_shape *a, const hilo_shape *b);
 /* Same type, dims, dynamic flags and layout. */
 HILO_API bool hilo_shape_equal(const hilo_shape *a, const hilo_shape *b);
@@ -138,6 +143,11 @@ struct hilo_literal {
 	int ntuple;             /* tuple literals */
 	hilo_literal **elems;
 };
+
+/* Element k of a literal of integer or pred type whose values are known
+ * (not elided), as int64 (as XLA's GetIntegralAsS64: unsigned values past
+ * INT64_MAX wrap negative); false otherwise or when k is out of range. */
+HILO_API bool hilo_literal_int_at(const hilo_literal *l, size_t k, int64_t *out);
 
 /* ---- attributes ------------------------------------------------------- */
 
@@ -381,6 +391,10 @@ HILO_API void hilo_instr_set_op_name(hilo_module *m, hilo_instr *i, const char *
 HILO_API hilo_instr *hilo_instr_clone(hilo_module *m, const hilo_instr *src, const char *name);
 
 HILO_API bool hilo_instr_has_side_effect(const hilo_module *m, const hilo_instr *i);
+
+/* Element k of constant i's value by hilo_literal_int_at: the one reader
+ * of integer constants for passes, evaluator and checker. */
+HILO_API bool hilo_instr_const_int_at(const hilo_instr *i, size_t k, int64_t *out);
 
 /* ---- computation editing ------------------------------------------------ */
 

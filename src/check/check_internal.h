@@ -75,10 +75,6 @@ static inline bool is_same(const pairctx *P, const hilo_instr *i)
 	return i->id < P->nshared && P->shared[i->id];
 }
 
-/* Shapes equal for values: element type and dims (tuples recursively);
- * layouts ignored (the evaluator is logical; bitcast hashes layouts). */
-bool chk_shape_same(const hilo_shape *a, const hilo_shape *b);
-
 /* ---- terms (terms.c) ------------------------------------------------- */
 enum {
 	T_LEAF = HILO_OP_COUNT + 1, /* shared instruction (ah = id) */

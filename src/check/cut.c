@@ -78,13 +78,13 @@ static bool is_commutative_op(const term *X)
 static bool head_same(const pairctx *P, const term *X, const term *Y)
 {
 	if (X->op != Y->op || X->n != Y->n || X->n == 0 || X->ah != Y->ah || X->niv != Y->niv ||
-	    X->lit || Y->lit || X->op == T_CALLKEY || !chk_shape_same(X->shape, Y->shape))
+	    X->lit || Y->lit || X->op == T_CALLKEY || !hilo_shape_compatible(X->shape, Y->shape))
 		return false;
 	for (int k = 0; k < X->niv; k++)
 		if (X->iv[k] != Y->iv[k])
 			return false;
 	for (uint32_t k = 0; k < X->n; k++)
-		if (!chk_shape_same(terms_get(P, X->ops[k])->shape, terms_get(P, Y->ops[k])->shape))
+		if (!hilo_shape_compatible(terms_get(P, X->ops[k])->shape, terms_get(P, Y->ops[k])->shape))
 			return false;
 	return true;
 }
@@ -387,7 +387,7 @@ static int judge_points(pairctx *P, const term *X, tid tx, const term *Y, tid ty
 	char *msg, size_t cap)
 {
 	const hilo_shape *s = X->shape;
-	if (s->type == HILO_T_TUPLE || s->rank > MAXR || !chk_shape_same(s, Y->shape))
+	if (s->type == HILO_T_TUPLE || s->rank > MAXR || !hilo_shape_compatible(s, Y->shape))
 		return 2;
 	size_t eb = (size_t)hilo_ptype_bytes(s->type);
 	int64_t ne = hilo_shape_elements(s);
@@ -476,8 +476,8 @@ void cut_judge(pairctx *P, tid tb, tid ta, bool deep, cone_result *r)
 		/* a cut: every one is looked at (one that differs decides) */
 		ncuts++;
 		char msg[700];
-		int s = chk_shape_same(X->shape, Y->shape) ? judge_consts(P, X, Y, msg, sizeof msg) : 2;
-		if (s == 2 && chk_shape_same(X->shape, Y->shape))
+		int s = hilo_shape_compatible(X->shape, Y->shape) ? judge_consts(P, X, Y, msg, sizeof msg) : 2;
+		if (s == 2 && hilo_shape_compatible(X->shape, Y->shape))
 			s = judge_points(P, X, b, Y, a, C.deep, msg, sizeof msg);
 		if (s == 1) {
 			snprintf(r->msg, sizeof r->msg, "%s (the rest of the cone is the same on both sides)",

@@ -93,11 +93,11 @@ static int cmp_comp_name(const void *a, const void *b)
 static bool same_signature(const hilo_comp *a, const hilo_comp *b)
 {
 	if (a->nparams != b->nparams || !a->root || !b->root ||
-	    !chk_shape_same(a->root->shape, b->root->shape))
+	    !hilo_shape_compatible(a->root->shape, b->root->shape))
 		return false;
 	for (uint32_t k = 0; k < a->nparams; k++)
 		if (!a->params[k] || !b->params[k] ||
-		    !chk_shape_same(a->params[k]->shape, b->params[k]->shape))
+		    !hilo_shape_compatible(a->params[k]->shape, b->params[k]->shape))
 			return false;
 	return true;
 }
@@ -217,7 +217,7 @@ static bool lit_bytes_same(const hilo_literal *a, const hilo_literal *b)
 static bool same_local(pairctx *P, const hilo_instr *b, const hilo_instr *a)
 {
 	if (b->op != a->op || b->async_op != a->async_op || b->noperands != a->noperands ||
-	    b->ncalled != a->ncalled || !chk_shape_same(b->shape, a->shape))
+	    b->ncalled != a->ncalled || !hilo_shape_compatible(b->shape, a->shape))
 		return false;
 	if (a->op == HILO_OP_PARAMETER && a->param_no != b->param_no)
 		return false;
@@ -482,7 +482,7 @@ static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_di
 		method = "structure";
 		verdict = V_FAILED;
 		snprintf(why, sizeof why, "a live side effect was dropped");
-	} else if (!chk_shape_same(r->b->shape, r->a->shape)) {
+	} else if (!hilo_shape_compatible(r->b->shape, r->a->shape)) {
 		method = "structure";
 		verdict = V_FAILED;
 		snprintf(why, sizeof why, "the value's shape changed");
@@ -635,7 +635,7 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 			if (a->operands[q]->id < P->nshared && reshaped[a->operands[q]->id])
 				via_reshaped = true;
 		if (!same_local(P, b, a) || via_reshaped) {
-			if (!chk_shape_same(b->shape, a->shape)) {
+			if (!hilo_shape_compatible(b->shape, a->shape)) {
 				if (a->id < P->nshared)
 					reshaped[a->id] = 1; /* ids are unique: no reset needed */
 				continue;

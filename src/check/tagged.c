@@ -949,7 +949,7 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 		return t->el[k];
 	}
 	case HILO_OP_COPY: case HILO_OP_OPT_BARRIER: case HILO_OP_DOMAIN: case HILO_OP_ADD_DEPENDENCY:
-		if (n >= 1 && chk_shape_same(ops[0]->shape, i->shape))
+		if (n >= 1 && hilo_shape_compatible(ops[0]->shape, i->shape))
 			return ops[0];
 		return no(X, "%s changes the shape", i->name);
 	case HILO_OP_CALL: case HILO_OP_FUSION:
@@ -982,7 +982,7 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 	default:
 		break;
 	}
-	if (is_marker(i) && n == 1 && chk_shape_same(ops[0]->shape, i->shape))
+	if (is_marker(i) && n == 1 && hilo_shape_compatible(ops[0]->shape, i->shape))
 		return ops[0];
 	/* an enumerated index may only reach starts (the domain argument) */
 	uint32_t first = first_index_slot(i);
@@ -1132,7 +1132,7 @@ static tv *eval_comp_args(tctx *X, const hilo_comp *c, tv **args, uint32_t nargs
 	if (!c || !c->root || c->nparams != nargs)
 		return no(X, "a call whose operands do not match its callee");
 	for (uint32_t k = 0; k < nargs; k++)
-		if (!c->params[k] || !chk_shape_same(c->params[k]->shape, args[k]->shape))
+		if (!c->params[k] || !hilo_shape_compatible(c->params[k]->shape, args[k]->shape))
 			return no(X, "a call whose operands do not match %s", c->name);
 	return eval_in(X, c, args, c->root, depth);
 }

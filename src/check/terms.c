@@ -48,7 +48,7 @@
 #include <stdlib.h>
 
 
-enum { FOLD_MAX = 1 << 12, CONST_BY_VALUE_MAX = 1 << 12, MAX_RANK = 64 };
+enum { FOLD_MAX = 1 << 12, CONST_BY_VALUE_MAX = 1 << 12 };
 
 
 enum { BLOCK_BITS = 14, BLOCK = 1 << BLOCK_BITS };
@@ -102,28 +102,6 @@ static uint64_t hbytes(uint64_t h, const void *p, size_t n)
 static uint64_t hstr(uint64_t h, const char *s)
 {
 	return s ? hbytes(h, s, strlen(s)) : hcomb(h, 0x5eed);
-}
-
-bool chk_shape_same(const hilo_shape *a, const hilo_shape *b)
-{
-	if (a == b)
-		return true;
-	if (!a || !b || a->type != b->type)
-		return false;
-	if (a->type == HILO_T_TUPLE) {
-		if (a->ntuple != b->ntuple)
-			return false;
-		for (int k = 0; k < a->ntuple; k++)
-			if (!chk_shape_same(a->elems[k], b->elems[k]))
-				return false;
-		return true;
-	}
-	if (a->rank != b->rank)
-		return false;
-	for (int d = 0; d < a->rank; d++)
-		if (a->dims[d] != b->dims[d])
-			return false;
-	return true;
 }
 
 static uint64_t shape_hash(uint64_t h, const hilo_shape *s)
@@ -204,7 +182,7 @@ static uint64_t lit_hash(uint64_t h, const hilo_literal *l)
 static bool term_eq(const term *a, const term *b)
 {
 	if (a->h != b->h || a->op != b->op || a->n != b->n || a->ah != b->ah ||
-	    a->niv != b->niv || !chk_shape_same(a->shape, b->shape))
+	    a->niv != b->niv || !hilo_shape_compatible(a->shape, b->shape))
 		return false;
 	for (uint32_t k = 0; k < a->n; k++)
 		if (a->ops[k] != b->ops[k])
@@ -415,9 +393,9 @@ static tid mk_broadcast(pairctx *P, tid y, const hilo_shape *shape, const int64_
 	if (ident)
 		return y;
 	if (Y->op == HILO_OP_BROADCAST && Y->n == 1 && Y->niv == TT(P, Y->ops[0])->shape->rank) {
-		int64_t cd[MAX_RANK];
+		int64_t cd[HILO_MAX_RANK];
 		int zr = Y->niv;
-		if (zr > MAX_RANK)
+		if (zr > HILO_MAX_RANK)
 			return TID_NONE;
 		for (int j = 0; j < zr; j++)
 			cd[j] = dims[Y->iv[j]];
@@ -435,9 +413,9 @@ static tid mk_slice(pairctx *P, tid x, const int64_t *s0, const int64_t *l0, con
 	const term *X = TT(P, x);
 	const hilo_shape *xs = X->shape;
 	int r = xs->rank;
-	if (xs->type == HILO_T_TUPLE || r > MAX_RANK)
+	if (xs->type == HILO_T_TUPLE || r > HILO_MAX_RANK)
 		return TID_NONE;
-	int64_t s[MAX_RANK], l[MAX_RANK], st[MAX_RANK], n[MAX_RANK];
+	int64_t s[HILO_MAX_RANK], l[HILO_MAX_RANK], st[HILO_MAX_RANK], n[HILO_MAX_RANK];
 	bool full = true;
 	for (int d = 0; d < r; d++) {
 		s[d] = s0[d];
@@ -460,7 +438,7 @@ static tid mk_slice(pairctx *P, tid x, const int64_t *s0, const int64_t *l0, con
 	if (full)
 		return x;
 	if (X->op == HILO_OP_SLICE && X->niv == 3 * r) {
-		int64_t cs[MAX_RANK], cl[MAX_RANK], cst[MAX_RANK];
+		int64_t cs[HILO_MAX_RANK], cl[HILO_MAX_RANK], cst[HILO_MAX_RANK];
 		for (int d = 0; d < r; d++) {
 			cs[d] = X->iv[d] + s[d] * X->iv[2 * r + d];
 			cst[d] = X->iv[2 * r + d] * st[d];
@@ -475,7 +453,7 @@ static tid mk_slice(pairctx *P, tid x, const int64_t *s0, const int64_t *l0, con
 		for (uint32_t k = 0; k < X->n; k++) {
 			int64_t len = TT(P, X->ops[k])->shape->dims[cd];
 			if (first >= off && last < off + len) {
-				int64_t ls[MAX_RANK], ll[MAX_RANK];
+				int64_t ls[HILO_MAX_RANK], ll[HILO_MAX_RANK];
 				memcpy(ls, s, (size_t)r * sizeof *ls);
 				memcpy(ll, l, (size_t)r * sizeof *ll);
 				ls[cd] -= off;
@@ -497,7 +475,7 @@ static tid mk_slice(pairctx *P, tid x, const int64_t *s0, const int64_t *l0, con
 				int64_t lo = first > off ? first : off;
 				int64_t hi = last + 1 < off + len ? last + 1 : off + len;
 				if (lo < hi) {
-					int64_t ls[MAX_RANK], ll[MAX_RANK];
+					int64_t ls[HILO_MAX_RANK], ll[HILO_MAX_RANK];
 					memcpy(ls, s, (size_t)r * sizeof *ls);
 					memcpy(ll, l, (size_t)r * sizeof *ll);
 					ls[cd] = lo - off;
@@ -515,8 +493,8 @@ static tid mk_slice(pairctx *P, tid x, const int64_t *s0, const int64_t *l0, con
 	if (X->op == HILO_OP_BROADCAST && X->n == 1) {
 		const term *Y = TT(P, X->ops[0]);
 		int yr = Y->shape->rank;
-		if (X->niv == yr && yr <= MAX_RANK) {
-			int64_t ys[MAX_RANK], yl[MAX_RANK], yst[MAX_RANK];
+		if (X->niv == yr && yr <= HILO_MAX_RANK) {
+			int64_t ys[HILO_MAX_RANK], yl[HILO_MAX_RANK], yst[HILO_MAX_RANK];
 			for (int j = 0; j < yr; j++) {
 				int64_t d = X->iv[j];
 				ys[j] = s[d];
@@ -541,7 +519,7 @@ static tid mk_slice(pairctx *P, tid x, const int64_t *s0, const int64_t *l0, con
 		if (outside)
 			return mk_slice(P, X->ops[0], s, l, st, shape);
 		if (inside) {
-			int64_t us[MAX_RANK], ul[MAX_RANK];
+			int64_t us[HILO_MAX_RANK], ul[HILO_MAX_RANK];
 			for (int d = 0; d < r; d++) {
 				us[d] = s[d] - X->iv[d];
 				ul[d] = l[d] - X->iv[d];
@@ -549,7 +527,7 @@ static tid mk_slice(pairctx *P, tid x, const int64_t *s0, const int64_t *l0, con
 			return mk_slice(P, X->ops[1], us, ul, st, shape);
 		}
 	}
-	int64_t iv[3 * MAX_RANK];
+	int64_t iv[3 * HILO_MAX_RANK];
 	for (int d = 0; d < r; d++) {
 		iv[d] = s[d];
 		iv[r + d] = l[d];
@@ -561,7 +539,7 @@ static tid mk_slice(pairctx *P, tid x, const int64_t *s0, const int64_t *l0, con
 static tid slice_along(pairctx *P, tid x, int64_t dim, int64_t lo, int64_t hi)
 {
 	const hilo_shape *xs = TT(P, x)->shape;
-	int64_t s[MAX_RANK], l[MAX_RANK], st[MAX_RANK];
+	int64_t s[HILO_MAX_RANK], l[HILO_MAX_RANK], st[HILO_MAX_RANK];
 	for (int d = 0; d < xs->rank; d++) {
 		s[d] = 0;
 		l[d] = xs->dims[d];
@@ -623,7 +601,7 @@ static tid mk_concat(pairctx *P, const tid *ops0, uint32_t n0, int64_t dim, cons
 						same = A->iv[d] == X->iv[d] && A->iv[r + d] == X->iv[r + d] &&
 						       A->iv[2 * r + d] == X->iv[2 * r + d];
 				if (same) {
-					int64_t s[MAX_RANK], l[MAX_RANK], st[MAX_RANK];
+					int64_t s[HILO_MAX_RANK], l[HILO_MAX_RANK], st[HILO_MAX_RANK];
 					for (int d = 0; d < r; d++) {
 						s[d] = A->iv[d];
 						l[d] = d == dim ? X->iv[r + d] : A->iv[r + d];
@@ -655,7 +633,7 @@ static tid mk_concat(pairctx *P, const tid *ops0, uint32_t n0, int64_t dim, cons
 			const term *A = TT(P, ops[n - 1]);
 			if (A->op == HILO_OP_BROADCAST && X->op == HILO_OP_BROADCAST && A->niv == 0 &&
 			    X->niv == 0 && A->ops[0] == X->ops[0]) {
-				int64_t dims[MAX_RANK];
+				int64_t dims[HILO_MAX_RANK];
 				memcpy(dims, A->shape->dims, (size_t)r * sizeof *dims);
 				dims[dim] += X->shape->dims[dim];
 				tid m = mk_broadcast(P, A->ops[0], new_shape(P, A->shape->type, r, dims), NULL, 0);
@@ -681,7 +659,7 @@ static tid mk_concat(pairctx *P, const tid *ops0, uint32_t n0, int64_t dim, cons
 	free(stack);
 	tid res = TID_NONE;
 	if (ok) {
-		if (n == 1 && chk_shape_same(TT(P, ops[0])->shape, shape))
+		if (n == 1 && hilo_shape_compatible(TT(P, ops[0])->shape, shape))
 			res = ops[0];
 		else if (n > 0)
 			res = mk(P, HILO_OP_CONCATENATE, shape, 0xc0, ops, n, NULL, &dim, 1);
@@ -738,7 +716,7 @@ static tid mk_pad(pairctx *P, tid x, tid v, const int64_t *pad, int r, const hil
 		if (t == TID_NONE || (lo <= 0 && hi <= 0))
 			continue;
 		ts = TT(P, t)->shape;
-		int64_t dims[MAX_RANK];
+		int64_t dims[HILO_MAX_RANK];
 		memcpy(dims, ts->dims, (size_t)r * sizeof *dims);
 		tid parts[3];
 		uint32_t np = 0;
@@ -889,7 +867,7 @@ static tid inline_comp(pairctx *P, int sk, const hilo_comp *c, const tid *args, 
 	if (got)
 		return (tid)((uintptr_t)got - 1);
 	for (uint32_t k = 0; k < nargs; k++)
-		if (!c->params[k] || !chk_shape_same(TT(P, args[k])->shape, c->params[k]->shape))
+		if (!c->params[k] || !hilo_shape_compatible(TT(P, args[k])->shape, c->params[k]->shape))
 			return TID_NONE;
 	bctx x;
 	bctx_init(&x, sk, c, args, P->scratch->arena);
@@ -1016,7 +994,7 @@ static tid identity(pairctx *P, const hilo_instr *i, const tid *ops)
 	for (int side = 0; side < 2; side++) {
 		const hilo_literal *c = splat(P, ops[side]);
 		tid other = ops[1 - side];
-		if (!c || !chk_shape_same(TT(P, other)->shape, i->shape))
+		if (!c || !hilo_shape_compatible(TT(P, other)->shape, i->shape))
 			continue;
 		switch (i->op) {
 		case HILO_OP_ADD:
@@ -1077,7 +1055,7 @@ static bool const_starts(pairctx *P, const hilo_instr *i, const tid *ops, uint32
 	const hilo_shape *os, const hilo_shape *win, int64_t *out)
 {
 	int r = os->rank;
-	if (r > MAX_RANK || win->rank != r)
+	if (r > HILO_MAX_RANK || win->rank != r)
 		return false;
 	if (i->noperands == first + (uint32_t)r) {
 		for (int d = 0; d < r; d++) {
@@ -1124,7 +1102,7 @@ static tid cond_term(pairctx *P, bctx *x, const hilo_instr *i, const tid *ops)
 	vals[0] = ops[0];
 	for (uint32_t k = 0; k < nb; k++) {
 		vals[1 + k] = inline_comp(P, x->sk, br[k], &ops[1 + k], 1, 1);
-		if (vals[1 + k] == TID_NONE || !chk_shape_same(TT(P, vals[1 + k])->shape, i->shape))
+		if (vals[1 + k] == TID_NONE || !hilo_shape_compatible(TT(P, vals[1 + k])->shape, i->shape))
 			return TID_NONE;
 	}
 	return mk(P, HILO_OP_CONDITIONAL, i->shape, 0xc0d0 + nb, vals, nb + 1, NULL, NULL, 0);
@@ -1182,11 +1160,11 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 		return TID_NONE;
 	case HILO_OP_COPY: case HILO_OP_OPT_BARRIER: case HILO_OP_DOMAIN:
 	case HILO_OP_ADD_DEPENDENCY:
-		if (n >= 1 && chk_shape_same(TT(P, ops[0])->shape, shape))
+		if (n >= 1 && hilo_shape_compatible(TT(P, ops[0])->shape, shape))
 			return ops[0];
 		break;
 	case HILO_OP_CUSTOM_CALL:
-		if (is_marker(i) && n == 1 && chk_shape_same(TT(P, ops[0])->shape, shape))
+		if (is_marker(i) && n == 1 && hilo_shape_compatible(TT(P, ops[0])->shape, shape))
 			return ops[0];
 		break;
 	case HILO_OP_CONDITIONAL: {
@@ -1247,9 +1225,9 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	switch (i->op) {
 	case HILO_OP_SLICE: {
 		hilo_attr *a = hilo_instr_attr(i, HILO_A_SLICE);
-		if (!a || a->kind != HILO_ATTR_SLICE || a->n != r || r > MAX_RANK)
+		if (!a || a->kind != HILO_ATTR_SLICE || a->n != r || r > HILO_MAX_RANK)
 			break;
-		int64_t s[MAX_RANK], l[MAX_RANK], st[MAX_RANK];
+		int64_t s[HILO_MAX_RANK], l[HILO_MAX_RANK], st[HILO_MAX_RANK];
 		for (int d = 0; d < r; d++) {
 			s[d] = a->v.ints[3 * d];
 			l[d] = a->v.ints[3 * d + 1];
@@ -1261,7 +1239,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 		break;
 	}
 	case HILO_OP_DYNAMIC_SLICE: {
-		int64_t s[MAX_RANK], l[MAX_RANK], st[MAX_RANK];
+		int64_t s[HILO_MAX_RANK], l[HILO_MAX_RANK], st[HILO_MAX_RANK];
 		const hilo_shape *os = TT(P, ops[0])->shape;
 		if (n < 1 || !const_starts(P, i, ops, 1, os, shape, s))
 			break;
@@ -1275,7 +1253,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 		break;
 	}
 	case HILO_OP_DYNAMIC_UPDATE_SLICE: {
-		int64_t s[MAX_RANK];
+		int64_t s[HILO_MAX_RANK];
 		if (n < 2 || !const_starts(P, i, ops, 2, shape, TT(P, ops[1])->shape, s))
 			break;
 		tid t = mk_dus(P, ops[0], ops[1], s, shape);
@@ -1295,7 +1273,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	}
 	case HILO_OP_PAD: {
 		hilo_attr *a = hilo_instr_attr(i, HILO_A_PADDING);
-		if (!a || a->kind != HILO_ATTR_PADDING || a->n != r || n != 2 || r > MAX_RANK)
+		if (!a || a->kind != HILO_ATTR_PADDING || a->n != r || n != 2 || r > HILO_MAX_RANK)
 			break;
 		tid t = mk_pad(P, ops[0], ops[1], a->v.ints, r, shape);
 		if (t != TID_NONE)
@@ -1313,12 +1291,12 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	}
 	case HILO_OP_RESHAPE: {
 		const term *X = TT(P, ops[0]);
-		if (chk_shape_same(X->shape, shape))
+		if (hilo_shape_compatible(X->shape, shape))
 			return ops[0];
 		if (splat(P, ops[0]))
 			return mk_broadcast(P, X->op == HILO_OP_BROADCAST ? X->ops[0] : ops[0], shape, NULL, 0);
 		tid src = X->op == HILO_OP_RESHAPE ? X->ops[0] : ops[0];
-		if (chk_shape_same(TT(P, src)->shape, shape))
+		if (hilo_shape_compatible(TT(P, src)->shape, shape))
 			return src;
 		return mk(P, HILO_OP_RESHAPE, shape, 0x3e, &src, 1, NULL, NULL, 0);
 	}
@@ -1334,7 +1312,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 		break;
 	}
 	case HILO_OP_CONVERT:
-		if (chk_shape_same(TT(P, ops[0])->shape, shape))
+		if (hilo_shape_compatible(TT(P, ops[0])->shape, shape))
 			return ops[0];
 		break;
 	case HILO_OP_SELECT: {
@@ -1343,7 +1321,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 			return ops[1];
 		if (pl && pl->nbytes == 1) {
 			tid pick = *(const unsigned char *)pl->data ? ops[1] : ops[2];
-			if (chk_shape_same(TT(P, pick)->shape, shape))
+			if (hilo_shape_compatible(TT(P, pick)->shape, shape))
 				return pick;
 		}
 		break;
@@ -1371,7 +1349,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 		for (int q = 0; q < 2 && r > 0; q++) {
 			const term *C = TT(P, ops[q]);
 			if (C->op != HILO_OP_CONCATENATE || C->niv != 1 ||
-			    !chk_shape_same(TT(P, ops[1 - q])->shape, C->shape))
+			    !hilo_shape_compatible(TT(P, ops[1 - q])->shape, C->shape))
 				continue;
 			int64_t cd = C->iv[0], off = 0;
 			tid *parts = malloc(C->n * sizeof *parts);
@@ -1385,7 +1363,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 				pq[q] = TT(P, ops[q])->ops[k];
 				pq[1 - q] = slice_along(P, ops[1 - q], cd, off, off + len);
 				off += len;
-				int64_t dims[MAX_RANK];
+				int64_t dims[HILO_MAX_RANK];
 				memcpy(dims, shape->dims, (size_t)r * sizeof *dims);
 				dims[cd] = len;
 				hilo_shape *ps = new_shape(P, shape->type, r, dims);

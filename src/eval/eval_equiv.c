@@ -117,12 +117,8 @@ static uint64_t ranges_size(const idx_ranges *r)
 
 static bool scalar_const(const hilo_instr *i, int64_t *v)
 {
-	if (i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided || !i->literal->data ||
-	    !hilo_shape_is_array(i->shape) || hilo_shape_elements(i->shape) != 1 ||
-	    !(hilo_ptype_is_int(i->shape->type) || i->shape->type == HILO_T_PRED))
-		return false;
-	*v = hilo_elem_get_i64(i->shape->type, i->literal->data, 0);
-	return true;
+	return hilo_shape_is_array(i->shape) && hilo_shape_elements(i->shape) == 1 &&
+	       hilo_instr_const_int_at(i, 0, v);
 }
 
 /* The clamped start range of index operand `slot` of DS/DUS u. */

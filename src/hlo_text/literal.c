@@ -194,15 +194,15 @@ static hilo_shape *parse_shape(lexer *L)
 	s->type = t;
 	if (!lex_expect(L, '['))
 		return NULL;
-	int64_t dims[64];
-	uint8_t dyn[64];
+	int64_t dims[HILO_MAX_RANK];
+	uint8_t dyn[HILO_MAX_RANK];
 	bool any_dyn = false;
 	int rank = 0;
 	lex_skip_ws(L);
 	if (!lex_accept(L, ']')) {
 		for (;;) {
-			if (rank >= 64) {
-				lex_error(L, L->p, "too many dimensions (more than 64)");
+			if (rank >= HILO_MAX_RANK) {
+				lex_error(L, L->p, "too many dimensions (more than %d)", HILO_MAX_RANK);
 				return NULL;
 			}
 			uint8_t d = HILO_DIM_STATIC;

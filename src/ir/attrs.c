@@ -4,6 +4,7 @@
  * rows are in key order). Unknown keys keep their text and HILO_A_UNKNOWN
  * and are printed verbatim. */
 #include "hilo/ir.h"
+#include "table.h"
 
 #include <string.h>
 
@@ -20,28 +21,9 @@ static const struct {
 #undef NOSEM
 };
 
-static int cmpn(const char *a, const char *s, size_t len)
-{
-	int c = strncmp(a, s, len);
-	if (c)
-		return c;
-	return a[len] ? 1 : 0;
-}
-
 hilo_attr_id hilo_attr_lookup(const char *s, size_t len)
 {
-	size_t lo = 0, hi = HILO_A_COUNT;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = cmpn(attr_info[mid].key, s, len);
-		if (c == 0)
-			return (hilo_attr_id)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return HILO_A_UNKNOWN;
+	return (hilo_attr_id)hilo_table_find(attr_info, HILO_A_COUNT, sizeof attr_info[0], s, len);
 }
 
 const char *hilo_attr_id_key(hilo_attr_id id)

@@ -1,6 +1,7 @@
 /* Opcode table accessors and primitive types, all derived from
  * hilo/opcodes.def (the one opcode table). */
 #include "hilo/ir.h"
+#include "table.h"
 
 #include <string.h>
 
@@ -47,7 +48,7 @@ bool hilo_opcode_operands_ok(hilo_opcode op, uint32_t n)
 	return a < 0 || (op_info[op].flags & HILO_OPF_ANY_ARITY) || (uint32_t)a == n;
 }
 
-static int cmpn(const char *a, const char *s, size_t len)
+int hilo_table_cmpn(const char *a, const char *s, size_t len)
 {
 	int c = strncmp(a, s, len);
 	if (c)
@@ -55,22 +56,28 @@ static int cmpn(const char *a, const char *s, size_t len)
 	return a[len] ? 1 : 0;
 }
 
-/* The table's rows are in name order (tests/unit/test_ir.c checks it),
- * so the enum itself is the sorted index. */
-hilo_opcode hilo_opcode_lookup(const char *s, size_t len)
+size_t hilo_table_find(const void *rows, size_t n, size_t stride, const char *s, size_t len)
 {
-	size_t lo = 0, hi = HILO_OP_COUNT;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = cmpn(op_info[mid].name, s, len);
+		const char *name = *(const char *const *)((const char *)rows + mid * stride);
+		int c = hilo_table_cmpn(name, s, len);
 		if (c == 0)
-			return (hilo_opcode)mid;
+			return mid;
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return HILO_OP_COUNT;
+	return n;
+}
+
+/* The table's rows are in name order (tests/unit/test_ir.c checks it),
+ * so the enum itself is the sorted index. */
+hilo_opcode hilo_opcode_lookup(const char *s, size_t len)
+{
+	return (hilo_opcode)hilo_table_find(op_info, HILO_OP_COUNT, sizeof op_info[0], s, len);
 }
 
 /* ---- primitive types ---- */
@@ -108,7 +115,7 @@ const char *hilo_ptype_name(hilo_ptype t)
 hilo_ptype hilo_ptype_lookup(const char *s, size_t len)
 {
 	for (int t = HILO_T_PRED; t <= HILO_T_OPAQUE; t++)
-		if (cmpn(pt_info[t].name, s, len) == 0)
+		if (hilo_table_cmpn(pt_info[t].name, s, len) == 0)
 			return (hilo_ptype)t;
 	return HILO_T_INVALID;
 }

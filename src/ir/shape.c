@@ -1,5 +1,6 @@
 /* Shapes: element counts, comparison and XLA's printed form. */
 #include "hilo/ir.h"
+#include "hilo/float.h"
 
 #include <string.h>
 
@@ -41,7 +42,7 @@ bool hilo_shape_compatible(const hilo_shape *a, const hilo_shape *b)
 {
 	if (a == b)
 		return true;
-	if (a->type != b->type)
+	if (!a || !b || a->type != b->type)
 		return false;
 	if (a->type == HILO_T_TUPLE) {
 		if (a->ntuple != b->ntuple)
@@ -170,4 +171,26 @@ char *hilo_shape_str(hilo_arena *a, const hilo_shape *s)
 	char *r = hilo_arena_strdup(a, hilo_buf_cstr(&b));
 	hilo_buf_free(&b);
 	return r;
+}
+
+/* ---- integer constants ---- */
+
+bool hilo_literal_int_at(const hilo_literal *l, size_t k, int64_t *out)
+{
+	if (!l || l->elided || !l->data || !l->shape || !hilo_shape_is_array(l->shape))
+		return false;
+	hilo_ptype t = l->shape->type;
+	if (!hilo_ptype_is_int(t) && t != HILO_T_PRED)
+		return false;
+	int64_t n = hilo_shape_elements(l->shape);
+	size_t w = (size_t)hilo_ptype_bytes(t);
+	if (n < 0 || (uint64_t)k >= (uint64_t)n || l->nbytes / w <= k)
+		return false;
+	*out = hilo_elem_get_i64(t, l->data, k);
+	return true;
+}
+
+bool hilo_instr_const_int_at(const hilo_instr *i, size_t k, int64_t *out)
+{
+	return i && i->op == HILO_OP_CONSTANT && hilo_literal_int_at(i->literal, k, out);
 }

@@ -63,7 +63,6 @@ enum {
 	MAX_PATH = 16,        /* tuple nesting followed */
 	MAX_DEPTH = 20000,    /* recursion guard */
 	MAX_CONTEXTS = 64,    /* call contexts per computation */
-	MAX_RANK = 64,
 };
 
 typedef struct frame {
@@ -208,7 +207,7 @@ static hilo_literal *value_uncached(fold *f, hilo_instr *i, int fr, const int64_
 typedef struct finding {
 	hilo_instr *instr;
 	int n;                 /* dims, or -1 unknown */
-	int64_t v[MAX_RANK];
+	int64_t v[HILO_MAX_RANK];
 	hilo_literal *lit;     /* GTE splice candidate */
 	bool conflict;
 	bool seen;
@@ -253,7 +252,7 @@ static bool starts_in(state *s, hilo_instr *i, int fr, int64_t *out, int *rank)
 {
 	bool dus = i->op == HILO_OP_DYNAMIC_UPDATE_SLICE;
 	const hilo_shape *in = i->operands[0]->shape;
-	if (!hilo_shape_is_array(in) || in->rank > MAX_RANK)
+	if (!hilo_shape_is_array(in) || in->rank > HILO_MAX_RANK)
 		return false;
 	int r = in->rank;
 	uint32_t first = dus ? 2 : 1;
@@ -328,7 +327,7 @@ static void visit(state *s, hilo_comp *c, int fr, int depth)
 	hilo_ptrmap_put(&s->ctxcount, c, (void *)(cnt + 1));
 	for (hilo_instr *i = c->first; i; i = i->next) {
 		if (i->op == HILO_OP_DYNAMIC_SLICE || i->op == HILO_OP_DYNAMIC_UPDATE_SLICE) {
-			int64_t v[MAX_RANK];
+			int64_t v[HILO_MAX_RANK];
 			int n = 0;
 			bool ok = starts_in(s, i, fr, v, &n);
 			finding *fd = get_finding(s, i);
@@ -418,8 +417,8 @@ static bool record_starts(hilo_pass_ctx *ctx, hilo_comp *comp, hilo_instr *i, co
 		return changed;
 	}
 	hilo_proven_starts_set(ctx, i, fd->v, fd->n);
-	int64_t bv[MAX_RANK];
-	int nb = hilo_tokens_get_backend(m, i, key, bv, MAX_RANK);
+	int64_t bv[HILO_MAX_RANK];
+	int nb = hilo_tokens_get_backend(m, i, key, bv, HILO_MAX_RANK);
 	if ((nb && (nb != fd->n || memcmp(bv, fd->v, (size_t)fd->n * sizeof *bv) != 0)) ||
 	    (!hilo_tokens_get(m, i, key, NULL, 0) && hilo_tokens_malformed(m, i, key)))
 		changed |= hilo_tokens_remove(m, i, key, false, true);

@@ -60,11 +60,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_RANK = 64 };
 
 typedef struct link {
 	hilo_instr *dus;
-	int64_t start[MAX_RANK];  /* clamped */
+	int64_t start[HILO_MAX_RANK];  /* clamped */
 	int64_t iter;             /* first iterationidx= value, or -1 */
 } link;
 
@@ -74,7 +73,7 @@ typedef struct link {
 static bool link_starts(hilo_pass_ctx *ctx, hilo_instr *d, const hilo_shape *base, link *l)
 {
 	if (!hilo_shape_compatible(d->operands[0]->shape, base) ||
-	    hilo_known_starts(ctx, d, l->start, MAX_RANK) != base->rank)
+	    hilo_known_starts(ctx, d, l->start, HILO_MAX_RANK) != base->rank)
 		return false;
 	int64_t it;
 	l->iter = hilo_tokens_get(ctx->m, d, HILO_TOK_ITER, &it, 1) > 0 ? it : -1;
@@ -156,7 +155,7 @@ static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
 	hilo_comp *c = d1->parent;
 	const hilo_shape *base = bcast->shape;
 	int rank = base->rank;
-	if (!hilo_shape_is_array(base) || rank > MAX_RANK || rank == 0) {
+	if (!hilo_shape_is_array(base) || rank > HILO_MAX_RANK || rank == 0) {
 		hilo_remark(ctx, c, d1, "declined", "DUS chain base %s has an unsupported shape", bcast->name);
 		return false;
 	}
@@ -349,7 +348,7 @@ static hilo_instr *movable_dus(hilo_pass_ctx *ctx, hilo_comp *body, int j, int64
 			return NULL;
 	}
 	link l;
-	if (d->shape->rank > MAX_RANK || !link_starts(ctx, d, d->shape, &l))
+	if (d->shape->rank > HILO_MAX_RANK || !link_starts(ctx, d, d->shape, &l))
 		return NULL;
 	memcpy(starts, l.start, (size_t)d->shape->rank * sizeof *starts);
 	return d;
@@ -377,7 +376,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 	    r->noperands != t->noperands || p->shape->ntuple < 2)
 		return false;
 	for (uint32_t j = 0; j < r->noperands; j++) {
-		int64_t st[MAX_RANK];
+		int64_t st[HILO_MAX_RANK];
 		hilo_instr *d = movable_dus(ctx, body, (int)j, st);
 		if (!d)
 			continue;

@@ -37,12 +37,7 @@ int64_t hilo_plant_raw_start(const hilo_instr *ds, int d, int64_t clamped);
  * reading of a start or step; false when i is not such a constant. */
 static inline bool hilo_plant_const_int(const hilo_instr *i, size_t k, int64_t *v)
 {
-	if (!i || i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided || !i->literal->data ||
-	    !hilo_shape_is_array(i->shape) || !hilo_ptype_is_int(i->shape->type) ||
-	    hilo_shape_elements(i->shape) <= (int64_t)k)
-		return false;
-	*v = hilo_elem_get_i64(i->shape->type, i->literal->data, k);
-	return true;
+	return i && hilo_ptype_is_int(i->shape->type) && hilo_instr_const_int_at(i, k, v);
 }
 
 /* Runs real pass fn with planted bug bit(s) set; the pass's result. */

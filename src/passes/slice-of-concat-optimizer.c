@@ -43,7 +43,6 @@
 
 #include <stdlib.h>
 
-enum { MAX_RANK = 64 };
 
 /* Finds k such that window [start, limit) on cdim and full extent elsewhere
  * is exactly operand k; -1 when none. bias is 0 (1 only while
@@ -105,12 +104,12 @@ static bool optimize_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 	hilo_attr *a = hilo_instr_attr(s, HILO_A_SLICE);
 	int64_t cdim;
 	int rank = concat->shape->rank;
-	if (!a || a->kind != HILO_ATTR_SLICE || a->n != rank || rank > MAX_RANK || !concat_dim(concat, &cdim)) {
+	if (!a || a->kind != HILO_ATTR_SLICE || a->n != rank || rank > HILO_MAX_RANK || !concat_dim(concat, &cdim)) {
 		hilo_remark(ctx, s->parent, s, "declined",
 			"Skipping optimization for slice instruction=%s: malformed slice or concat", s->name);
 		return false;
 	}
-	int64_t start[MAX_RANK], limit[MAX_RANK];
+	int64_t start[HILO_MAX_RANK], limit[HILO_MAX_RANK];
 	for (int d = 0; d < rank; d++) {
 		if (a->v.ints[3 * d + 2] != 1) {
 			hilo_remark(ctx, s->parent, s, "declined",
@@ -144,14 +143,14 @@ static bool optimize_dynamic_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 	int64_t cdim;
 	const int64_t *sizes = hilo_instr_get_ints(s, HILO_A_DYNAMIC_SLICE_SIZES, &nsz);
 	bool vec = s->noperands == 2 && s->operands[1]->shape->rank == 1 && rank != 1;
-	if (!sizes || nsz != rank || rank > MAX_RANK || !concat_dim(concat, &cdim) ||
+	if (!sizes || nsz != rank || rank > HILO_MAX_RANK || !concat_dim(concat, &cdim) ||
 	    (!vec && s->noperands != 1 + (uint32_t)rank)) {
 		hilo_remark(ctx, s->parent, s, "declined",
 			"Skipping optimization for dynamic-slice instruction=%s: malformed sizes or indices", s->name);
 		return false;
 	}
-	int64_t start[MAX_RANK], limit[MAX_RANK];
-	if (hilo_known_starts(ctx, s, start, MAX_RANK) != rank) {
+	int64_t start[HILO_MAX_RANK], limit[HILO_MAX_RANK];
+	if (hilo_known_starts(ctx, s, start, HILO_MAX_RANK) != rank) {
 		char why[256];
 		hilo_known_starts_why(ctx, s, why, sizeof why);
 		hilo_remark(ctx, s->parent, s, "declined",

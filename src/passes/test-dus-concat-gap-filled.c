@@ -26,7 +26,7 @@
 
 #include <stdlib.h>
 
-enum { MAX_RANK = 64, MAX_LINKS = 1024 };
+enum { MAX_LINKS = 1024 };
 
 typedef struct win {
 	hilo_instr *dus;
@@ -43,7 +43,7 @@ static bool const_starts(hilo_pass_ctx *ctx, const hilo_instr *d, const hilo_sha
 	const hilo_shape *us = d->operands[1]->shape;
 	if (!hilo_shape_is_array(us) || us->rank != rank || us->type != base->type)
 		return false;
-	return hilo_known_starts(ctx, d, st, MAX_RANK) == rank;
+	return hilo_known_starts(ctx, d, st, HILO_MAX_RANK) == rank;
 }
 
 /* Plants the phantom link in the chain b -> d1 -> ...; returns it, or NULL
@@ -53,7 +53,7 @@ static hilo_instr *plant(hilo_pass_ctx *ctx, hilo_instr *b, hilo_instr *d1)
 	hilo_module *m = ctx->m;
 	const hilo_shape *base = b->shape;
 	int rank = base->rank;
-	if (!hilo_shape_is_array(base) || rank == 0 || rank > MAX_RANK)
+	if (!hilo_shape_is_array(base) || rank == 0 || rank > HILO_MAX_RANK)
 		return NULL;
 	hilo_instr *chain[MAX_LINKS];
 	int n = 0;
@@ -69,7 +69,7 @@ static hilo_instr *plant(hilo_pass_ctx *ctx, hilo_instr *b, hilo_instr *d1)
 	win *w = hilo_heap_alloc(ctx->m->arena, (size_t)n * sizeof *w);
 	if (!w)
 		return NULL;
-	int64_t st[MAX_RANK];
+	int64_t st[HILO_MAX_RANK];
 	int axis = -1;
 	for (int a = 0; a < rank && axis < 0; a++) {
 		bool ok = true;

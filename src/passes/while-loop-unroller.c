@@ -61,15 +61,7 @@ enum {
 
 static bool scalar_int_const(const hilo_instr *i, int64_t *v)
 {
-	if (i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided)
-		return false;
-	const hilo_shape *s = i->shape;
-	if (!hilo_shape_is_array(s) || s->rank != 0 || !hilo_ptype_is_int(s->type))
-		return false;
-	if (!i->literal->data || i->literal->nbytes < (size_t)hilo_ptype_bytes(s->type))
-		return false;
-	*v = hilo_elem_get_i64(s->type, i->literal->data, 0);
-	return true;
+	return i->shape->rank == 0 && i->shape->type != HILO_T_PRED && hilo_instr_const_int_at(i, 0, v);
 }
 
 static bool is_gte_of(const hilo_instr *i, const hilo_instr *param, int64_t *index)
