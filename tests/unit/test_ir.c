@@ -421,12 +421,43 @@ static void test_attr_table(void)
 	hilo_module_destroy(m);
 }
 
+static void test_const_int(void)
+{
+	static const char *text =
+		"HloModule k\n\nENTRY main {\n"
+		"  a = s32[] constant(-5)\n"
+		"  b = u8[2]{0} constant({7, 250})\n"
+		"  c = f32[] constant(1)\n"
+		"  d = pred[] constant(true)\n"
+		"  e = s32[3]{0} constant({...})\n"
+		"  f = s32[] parameter(0)\n"
+		"  ROOT t = (s32[], u8[2]{0}, f32[], pred[], s32[3]{0}, s32[]) tuple(a, b, c, d, e, f)\n"
+		"}\n";
+	hilo_module *m = check_parse(text);
+	if (!CHECK(m))
+		return;
+	hilo_comp *e = m->entry;
+	int64_t v = 0;
+	CHECK(hilo_instr_const_int_at(find(e, "a"), 0, &v) && v == -5);
+	CHECK(!hilo_instr_const_int_at(find(e, "a"), 1, &v));  /* out of range */
+	CHECK(hilo_instr_const_int_at(find(e, "b"), 1, &v) && v == 250);
+	CHECK(!hilo_instr_const_int_at(find(e, "b"), 2, &v));
+	CHECK(!hilo_instr_const_int_at(find(e, "c"), 0, &v));  /* float */
+	CHECK(hilo_instr_const_int_at(find(e, "d"), 0, &v) && v == 1);
+	CHECK(!hilo_instr_const_int_at(find(e, "e"), 0, &v));  /* elided */
+	CHECK(!hilo_instr_const_int_at(find(e, "f"), 0, &v));  /* not a constant */
+	CHECK(!hilo_instr_const_int_at(NULL, 0, &v));
+	CHECK(hilo_literal_int_at(find(e, "b")->literal, 0, &v) && v == 7);
+	hilo_module_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
 		return clone_corpus(argv[1]);
 	test_opcodes();
 	test_attr_table();
+	test_const_int();
 	test_rewrite();
 	test_broken_use_list_detected();
 	test_comp_clone();
