@@ -11,6 +11,13 @@
 #     each 10x step must cost at most 11x, peak RSS at most 3x the text;
 #  4. every bench/*_bench.sh (called with BUILD SHARED).
 # Prints figures and verdicts; exits non-zero only when a tool fails.
+# Machine-readable results (to compare commits), rewritten each run:
+#  BUILD/bench.tsv        metric<TAB>value<TAB>unit, one figure a line
+#                         (the totals and verdict figures of 1-3);
+#  BUILD/bench-files.tsv  one row per file of 1 and 3: set, file, bytes,
+#                         instrs, seconds of read/copy/parse/verify/print,
+#                         peak RSS bytes, round trip ok, proto bytes,
+#                         seconds of proto write/read.
 set -u
 build=${1:-build}
 shared=${2:-../shared}
@@ -21,6 +28,11 @@ opt=$build/hilo-opt
 work=$(mktemp -d "${TMPDIR:-/tmp}/hilo_bench.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 rc=0
+out_tsv=$build/bench.tsv
+files_tsv=$build/bench-files.tsv
+printf 'metric\tvalue\tunit\n' >"$out_tsv"
+printf 'set\tfile\tbytes\tinstrs\tread_s\tcopy_s\tparse_s\tverify_s\tprint_s\tpeak_rss_bytes\troundtrip_ok\tpb_bytes\tpb_write_s\tpb_read_s\n' >"$files_tsv"
+metric() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$out_tsv"; }
 
 now_ns() { date +%s%N; }
 
@@ -33,6 +45,16 @@ if [ -d "$shared/corpus/real" ]; then
 		printf "   parse %s, print %s the 300 MB/s target\n", (b/p/1e6 >= 300 ? "meets" : "is below"), (b/pr/1e6 >= 300 ? "meets" : "is below");
 		if (pw > 0 && prd > 0)
 			printf "   proto: %.1f MB: write %.1f MB/s, read %.1f MB/s (%s the 300 MB/s target)\n", pb/1e6, pb/pw/1e6, pb/prd/1e6, (pb/pw/1e6 >= 300 && pb/prd/1e6 >= 300 ? "meets" : "below") } }' "$work/real.tsv"
+	sed 's/^/real\t/' "$work/real.tsv" >>"$files_tsv"
+	awk -F'\t' '{b+=$2; n+=$3; rd+=$4; cp+=$5; p+=$6; v+=$7; pr+=$8; pb+=$11; pw+=$12; prd+=$13;
+		r = $9 / $2; if (r > rmax) rmax = r }
+	END { if (p > 0) {
+		printf "real_bytes\t%d\tB\nreal_instrs\t%d\tinstrs\n", b, n;
+		printf "real_floor_read\t%.1f\tMB/s\nreal_floor_copy\t%.1f\tMB/s\n", b/rd/1e6, b/cp/1e6;
+		printf "real_parse\t%.1f\tMB/s\nreal_verify\t%.1f\tMB/s\nreal_print\t%.1f\tMB/s\n", b/p/1e6, b/v/1e6, b/pr/1e6;
+		if (pw > 0 && prd > 0)
+			printf "real_pb_write\t%.1f\tMB/s\nreal_pb_read\t%.1f\tMB/s\n", pb/pw/1e6, pb/prd/1e6;
+		printf "real_peak_rss_max_ratio\t%.2f\tx text\n", rmax } }' "$work/real.tsv" >>"$out_tsv"
 else
 	echo "   skipped: $shared/corpus/real not found"
 fi
@@ -51,6 +73,7 @@ if [ -d "$shared/corpus/real" ] && "$opt" --help 2>&1 | grep -q -- '--pipeline';
 		awk -v n="$(basename "$f")" -v a=$base -v b=$pipe 'BEGIN {
 			r = a > 0 ? b / a : 0;
 			printf "   %-62s %6d ms -> %6d ms  %.2fx %s\n", n, a, b, r, (r <= 2 ? "" : "(over 2x)") }'
+		metric "pipeline_ratio:$(basename "$f")" "$(awk -v a=$base -v b=$pipe 'BEGIN { printf "%.2f", a > 0 ? b / a : 0 }')" "x no-passes"
 	done
 else
 	echo "   skipped: no corpus or hilo-opt has no --pipeline yet"
@@ -73,10 +96,23 @@ END {
 		printf "   %s: peak RSS %.0f MB = %.2fx the %.0f MB text %s\n", name[k], rss[k]/1048576, rss[k]/bytes[k], bytes[k]/1e6,
 			(rss[k] <= 3 * bytes[k]) ? "" : "(over 3x)";
 }' "$work/gen.tsv"
+sed 's/^/gen\t/' "$work/gen.tsv" >>"$files_tsv"
+awk -F'\t' '{ name[NR]=$1; bytes[NR]=$2; p[NR]=$6; v[NR]=$7; pr[NR]=$8; rss[NR]=$9; pb[NR]=$11; pw[NR]=$12; prd[NR]=$13 }
+END {
+	for (k = 1; k <= NR; k++) {
+		printf "%s_parse\t%.1f\tMB/s\n%s_verify\t%.1f\tMB/s\n%s_print\t%.1f\tMB/s\n", name[k], bytes[k]/p[k]/1e6, name[k], bytes[k]/v[k]/1e6, name[k], bytes[k]/pr[k]/1e6;
+		if (pw[k] > 0 && prd[k] > 0)
+			printf "%s_pb_write\t%.1f\tMB/s\n%s_pb_read\t%.1f\tMB/s\n", name[k], pb[k]/pw[k]/1e6, name[k], pb[k]/prd[k]/1e6;
+		printf "%s_peak_rss_ratio\t%.2f\tx text\n", name[k], rss[k]/bytes[k];
+	}
+	for (k = 2; k <= NR; k++)
+		printf "step_%s_parse\t%.2f\tx\nstep_%s_verify\t%.2f\tx\nstep_%s_print\t%.2f\tx\n", name[k], p[k]/p[k-1], name[k], v[k]/v[k-1], name[k], pr[k]/pr[k-1];
+}' "$work/gen.tsv" >>"$out_tsv"
 if "$opt" --help 2>&1 | grep -q -- '--pipeline'; then
 	for n in 10000 100000 1000000; do
 		t0=$(now_ns); "$opt" "$work/gen_$n.hlo" --pipeline=neuron >/dev/null 2>&1; s=$?; t1=$(now_ns)
 		printf "   hilo-opt --pipeline=neuron gen_%s.hlo: %d ms (exit %d)\n" $n $(( (t1 - t0) / 1000000 )) $s
+		metric "pipeline_gen_$n" $(( (t1 - t0) / 1000000 )) ms
 	done
 fi
 
@@ -86,4 +122,6 @@ for b in "$here"/*_bench.sh; do
 	echo "== $(basename "$b")"
 	sh "$b" "$build" "$shared" || rc=1
 done
+echo
+echo "== machine-readable: $out_tsv, $files_tsv"
 exit $rc
