@@ -93,7 +93,7 @@ static bool head_same(const pairctx *P, const term *X, const term *Y)
 static int heads_match(const pairctx *P, tid x, tid y)
 {
 	const term *X = terms_get(P, x), *Y = terms_get(P, y);
-	return X->op == Y->op && chk_shape_same(X->shape, Y->shape);
+	return X->op == Y->op && hilo_shape_compatible(X->shape, Y->shape);
 }
 
 static bool push(cutctx *C, tid b, tid a)
