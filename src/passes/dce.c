@@ -26,9 +26,25 @@
  * A computation is removed when no instruction reachable from the entry
  * computation calls it (directly or through other computations).
  *
+ * Multi-output fusions (XLA's RemoveMultiOutputFusionsUnusedOutputs): a
+ * fusion that is the only caller of its fused computation, whose fused
+ * root is a tuple (without sharding, users or control edges) and whose
+ * users are all get-tuple-elements loses the outputs no get-tuple-element
+ * reads, unless the output is side-effecting: the root tuple keeps the
+ * rest in order, the fusion's shape follows, get-tuple-element indices are
+ * renumbered; with one output left the fusion returns it directly and its
+ * get-tuple-elements are replaced by the fusion (their control edges move
+ * to it). Then dead code of the fused computation goes, and so do its
+ * parameters nothing reads, with the fusion's matching operands. Declined
+ * (remark) for fusions with control dependencies, output_to_operand_
+ * aliasing, kind=kCustom, a sharding (hilo only: a tuple sharding would no
+ * longer match the shape), or that are their computation's root.
+ *
  * Why it is sound: a dead, effect-free instruction cannot influence any
  * value the program returns or any effect it performs; an unreachable
- * computation is never executed.
+ * computation is never executed. An output no one reads is dead code of
+ * the fused computation (effects are kept), and a fusion's parameter that
+ * nothing in its only fused computation reads is an unused argument.
  *
  * Seed: none (XLA semantics, reference/xla-equivalents.md item 4); the
  * seed passes call it as their final clean-up.
@@ -147,6 +163,212 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 	return removed;
 }
 
+/* ---- multi-output fusions (XLA's RemoveMultiOutputFusionsUnusedOutputs) ---- */
+
+/* The fusion instruction that is the only caller of c, or NULL. */
+static hilo_instr *sole_fusion_caller(hilo_module *m, const hilo_comp *c)
+{
+	hilo_instr *found = NULL;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
+			for (uint32_t j = 0; j < i->ncalled; j++)
+				if (i->called[j] == c) {
+					if (found || i->op != HILO_OP_FUSION || i->ncalled != 1)
+						return NULL;
+					found = i;
+				}
+	return found;
+}
+
+/* Why the outputs of fusion f (calling fc, root a tuple) are left alone,
+ * or NULL. */
+static const char *mof_decline(const hilo_instr *f, const hilo_comp *fc)
+{
+	const hilo_instr *r = fc->root;
+	if (!r || r->op != HILO_OP_TUPLE || !hilo_shape_is_tuple(f->shape) ||
+	    f->shape->ntuple != (int)r->noperands)
+		return NULL; /* not a multi-output fusion: nothing to say */
+	if (hilo_instr_attr(r, "sharding"))
+		return "fused root tuple has a sharding";
+	if (r->nusers || r->nctrl_preds || r->nctrl_succs)
+		return "fused root tuple has users or control dependencies";
+	if (hilo_instr_attr(f, "sharding"))
+		return "fusion has a sharding";
+	if (hilo_instr_attr(f, "output_to_operand_aliasing"))
+		return "fusion has output_to_operand_aliasing";
+	if (f->nctrl_preds || f->nctrl_succs)
+		return "fusion has control dependencies";
+	const char *kind = hilo_instr_get_enum(f, "kind");
+	if (kind && !strcmp(kind, "kCustom"))
+		return "custom fusion";
+	if (f->parent && f->parent->root == f)
+		return "fusion is its computation's root";
+	if (!f->nusers)
+		return "fusion has no users";
+	for (uint32_t k = 0; k < f->nusers; k++)
+		if (f->users[k].user->op != HILO_OP_GET_TUPLE_ELEMENT)
+			return "a user of the fusion is not a get-tuple-element";
+	return "";
+}
+
+/* The tuple shape of old's elements k with newidx[k] >= 0, in order. */
+static hilo_shape *tuple_subset(hilo_module *m, const hilo_shape *old, const int64_t *newidx,
+	uint32_t used)
+{
+	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
+	*s = *old;
+	s->ntuple = (int)used;
+	s->elems = hilo_arena_alloc(m->arena, used * sizeof *s->elems);
+	for (int k = 0; k < old->ntuple; k++)
+		if (newidx[k] >= 0)
+			s->elems[newidx[k]] = old->elems[k];
+	s->layout = NULL;
+	return s;
+}
+
+/* Drops the unused outputs of fusion f: the fused root tuple keeps the
+ * used (and side-effecting) elements in order, the fusion's shape
+ * follows, get-tuple-elements are renumbered; with one output left the
+ * fusion returns it directly and its get-tuple-elements are replaced by
+ * the fusion (their control successors move to the fusion). Returns
+ * whether it changed anything. */
+static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *fc,
+	hilo_ptrmap *memo)
+{
+	hilo_module *m = ctx->m;
+	const char *why = mof_decline(f, fc);
+	if (!why)
+		return false;
+	if (*why) {
+		hilo_remark(ctx, f->parent, f, "declined", "unused fusion outputs kept: %s", why);
+		return false;
+	}
+	hilo_instr *r = fc->root;
+	uint32_t n = r->noperands;
+	int64_t *newidx = malloc((size_t)n * sizeof *newidx);
+	if (!newidx)
+		return false;
+	for (uint32_t k = 0; k < n; k++)
+		newidx[k] = -1;
+	for (uint32_t k = 0; k < f->nusers; k++) {
+		int64_t idx;
+		if (!hilo_instr_get_int(f->users[k].user, "index", &idx) || idx < 0 ||
+		    idx >= (int64_t)n) {
+			free(newidx);
+			return false;
+		}
+		newidx[idx] = 0;
+	}
+	uint32_t used = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		if (newidx[k] < 0 && instr_has_effect(m, r->operands[k], memo))
+			newidx[k] = 0; /* side-effecting outputs stay */
+		if (newidx[k] >= 0)
+			newidx[k] = used++;
+	}
+	if (used == n) {
+		free(newidx);
+		return false;
+	}
+	hilo_instr **keep = malloc((size_t)used * sizeof *keep);
+	hilo_shape **shapes = malloc((size_t)used * sizeof *shapes);
+	if (!keep || !shapes) {
+		free(newidx);
+		free(keep);
+		free(shapes);
+		return false;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		if (newidx[k] >= 0) {
+			keep[newidx[k]] = r->operands[k];
+			shapes[newidx[k]] = f->shape->elems[k];
+		}
+	hilo_remark(ctx, f->parent, f, "rewritten", "removed %u unused fusion outputs of %u",
+		n - used, n);
+	if (used == 1) {
+		/* the fusion returns its one output; its get-tuple-elements go */
+		uint32_t ng = f->nusers;
+		hilo_instr **gtes = malloc((size_t)ng * sizeof *gtes);
+		if (!gtes) {
+			free(newidx);
+			free(keep);
+			free(shapes);
+			return false;
+		}
+		for (uint32_t k = 0; k < ng; k++)
+			gtes[k] = f->users[k].user;
+		f->shape = shapes[0];
+		for (uint32_t q = 0; q < ng; q++) {
+			hilo_instr *g = gtes[q];
+			if (!g->parent)
+				continue; /* read the fusion twice: already replaced */
+			for (uint32_t k = 0; k < g->nctrl_preds; k++)
+				hilo_instr_add_ctrl_pred(m, f, g->ctrl_preds[k]);
+			for (uint32_t k = 0; k < g->nctrl_succs; k++)
+				hilo_instr_add_ctrl_pred(m, g->ctrl_succs[k], f);
+			hilo_instr_remove_ctrl_deps(g);
+			hilo_instr_replace_all_uses(m, g, f);
+			hilo_comp_remove(g->parent, g);
+		}
+		free(gtes);
+		hilo_comp_set_root(fc, keep[0]);
+	} else {
+		f->shape = tuple_subset(m, f->shape, newidx, used);
+		for (uint32_t k = 0; k < f->nusers; k++) {
+			hilo_instr *g = f->users[k].user;
+			int64_t idx;
+			hilo_instr_get_int(g, "index", &idx);
+			hilo_instr_set_attr(m, g, "index", HILO_ATTR_INT)->v.i = newidx[idx];
+		}
+		/* the fused root tuple keeps its name and metadata */
+		r->shape = tuple_subset(m, r->shape, newidx, used);
+		hilo_instr_clear_operands(r);
+		for (uint32_t k = 0; k < used; k++)
+			hilo_instr_add_operand(m, r, keep[k]);
+	}
+	if (used == 1)
+		hilo_comp_remove(fc, r);
+	free(newidx);
+	free(keep);
+	free(shapes);
+	return true;
+}
+
+/* Removes parameters of fusion computation fc (called only by f) that
+ * nothing uses, with the matching operands of f; the rest renumbered. */
+static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *fc)
+{
+	hilo_module *m = ctx->m;
+	if (f->noperands != fc->nparams)
+		return 0;
+	uint64_t removed = 0;
+	for (uint32_t k = fc->nparams; k-- > 0;) {
+		hilo_instr *p = fc->params[k];
+		if (!p || p->nusers || p->nctrl_preds || p->nctrl_succs || fc->root == p)
+			continue;
+		hilo_instr **ops = malloc((size_t)f->noperands * sizeof *ops);
+		if (!ops)
+			return removed;
+		uint32_t nops = f->noperands;
+		memcpy(ops, f->operands, nops * sizeof *ops);
+		hilo_instr_clear_operands(f);
+		for (uint32_t j = 0; j < nops; j++)
+			if (j != k)
+				hilo_instr_add_operand(m, f, ops[j]);
+		hilo_remark(ctx, fc, p, "rewritten", "removed unused fusion parameter %u", k);
+		hilo_comp_remove(fc, p);
+		for (uint32_t j = k + 1; j < fc->nparams; j++) {
+			fc->params[j - 1] = fc->params[j];
+			if (fc->params[j - 1])
+				fc->params[j - 1]->param_no = j - 1;
+		}
+		fc->nparams--;
+		removed++;
+		free(ops);
+	}
+	return removed;
+}
+
 /* Removes computations the entry cannot reach; returns how many. */
 static uint64_t remove_unreachable(hilo_pass_ctx *ctx)
 {
@@ -199,6 +421,29 @@ hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		if (m->comps[k] != m->entry)
 			removed += dce_comp(ctx, m->comps[k], &memo);
+	/* multi-output fusions: drop outputs no get-tuple-element reads, then
+	 * what they alone computed, then parameters nothing reads any more;
+	 * callers first (reverse call-graph post order), so a fusion nested in
+	 * a fused computation is seen after its caller lost its outputs */
+	uint32_t nc;
+	hilo_comp **post = hilo_module_comp_post_order(m, &nc);
+	for (uint32_t k = nc; k-- > 0;) {
+		hilo_comp *fc = post[k];
+		hilo_instr *f = fc->root ? sole_fusion_caller(m, fc) : NULL;
+		if (!f || !f->parent)
+			continue;
+		bool shrunk = shrink_fusion_outputs(ctx, f, fc, &memo);
+		if (shrunk) {
+			removed++;
+			removed += dce_comp(ctx, f->parent, &memo);
+		}
+		removed += dce_comp(ctx, fc, &memo);
+		uint64_t params = remove_dead_fusion_params(ctx, f, fc);
+		if (params) {
+			removed += params;
+			removed += dce_comp(ctx, f->parent, &memo);
+		}
+	}
 	hilo_ptrmap_free(&memo);
 	removed += remove_unreachable(ctx);
 	ctx->rewrites += removed;
