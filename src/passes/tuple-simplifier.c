@@ -10,9 +10,17 @@
  *     one level at a time in post order, so gte(gte(tuple(tuple(..)))) ends
  *     at the innermost element), when ei's shape is compatible with the
  *     gte's.
- * Instructions with control predecessors or successors are left alone
- * (declined with a remark); a replaced instruction left without users is
- * removed (its now-dead operands are left to dce).
+ * A replaced instruction left without users is removed (its now-dead
+ * operands are left to dce).
+ *
+ * Control dependencies (XLA's RelayControlDependenciesSafely): each
+ * control predecessor P of the replaced instruction I becomes a control
+ * predecessor of every user of I (of every control successor of I when I
+ * has no users), and the replacement R becomes a control predecessor of
+ * every control successor of I; then I's edges are dropped. P is not put
+ * on R: R is computed before I and may have to stay before P. Every order
+ * the old edges forced on an effect is still forced: what waited for I
+ * waits for R (R is I's value) and for P through I's users or successors.
  *
  * Shardings (XLA replaces with preserve_sharding=true): when the replaced
  * tuple / get-tuple-element carries a `sharding`, the replacement must
@@ -83,9 +91,33 @@ static hilo_instr *whole_tuple_source(const hilo_instr *t)
 	return x;
 }
 
+/* Moves old's control edges before it is replaced by with (see the
+ * header). */
+static void relay_control(hilo_module *m, hilo_instr *old, hilo_instr *with)
+{
+	for (uint32_t k = 0; k < old->nctrl_preds; k++) {
+		hilo_instr *p = old->ctrl_preds[k];
+		if (old->nusers) {
+			for (uint32_t u = 0; u < old->nusers; u++)
+				if (old->users[u].user != p)
+					hilo_instr_add_ctrl_pred(m, old->users[u].user, p);
+		} else {
+			for (uint32_t j = 0; j < old->nctrl_succs; j++)
+				if (old->ctrl_succs[j] != p)
+					hilo_instr_add_ctrl_pred(m, old->ctrl_succs[j], p);
+		}
+	}
+	for (uint32_t j = 0; j < old->nctrl_succs; j++)
+		if (old->ctrl_succs[j] != with)
+			hilo_instr_add_ctrl_pred(m, old->ctrl_succs[j], with);
+	hilo_instr_remove_ctrl_deps(old);
+}
+
 static void replace(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *old, hilo_instr *with,
 	const char *why)
 {
+	if (has_ctrl(old))
+		relay_control(ctx->m, old, with);
 	hilo_remark(ctx, c, old, "rewritten", "%s -> %s", why, with->name);
 	hilo_instr_replace_all_uses(ctx->m, old, with);
 	if (old->nusers == 0 && c->root != old)
@@ -106,10 +138,6 @@ static bool simplify_comp(hilo_pass_ctx *ctx, hilo_comp *c)
 			hilo_instr *x = whole_tuple_source(i);
 			if (!x)
 				continue;
-			if (has_ctrl(i)) {
-				hilo_remark(ctx, c, i, "declined", "tuple of all elements of %s has control dependencies", x->name);
-				continue;
-			}
 			if (!sharding_preserved(i, x)) {
 				hilo_remark(ctx, c, i, "declined",
 					"tuple carries a sharding that %s does not have", x->name);
@@ -127,10 +155,6 @@ static bool simplify_comp(hilo_pass_ctx *ctx, hilo_comp *c)
 			hilo_instr *e = t->operands[idx];
 			if (!hilo_shape_compatible(e->shape, i->shape)) {
 				hilo_remark(ctx, c, i, "declined", "tuple element shape differs from the get-tuple-element's");
-				continue;
-			}
-			if (has_ctrl(i)) {
-				hilo_remark(ctx, c, i, "declined", "get-tuple-element has control dependencies");
 				continue;
 			}
 			if (!sharding_preserved(i, e)) {
