@@ -380,6 +380,12 @@ HILO_API hilo_comp *hilo_instr_get_comp(const hilo_instr *i, hilo_attr_id id);
  * unquoted, copied into buf (truncated to cap-1 bytes); false when absent. */
 HILO_API bool hilo_instr_frontend_attr(const hilo_instr *i, const char *key, char *buf,
 	size_t cap);
+/* Sets frontend attribute key to the (unescaped, quote-free) value,
+ * replacing its entry or inserting it in XLA's sorted print order. */
+HILO_API void hilo_instr_set_frontend_attr(hilo_module *m, hilo_instr *i, const char *key,
+	const char *value);
+/* Gives dst a copy of src's metadata (none when src has none). */
+HILO_API void hilo_instr_copy_metadata(hilo_module *m, hilo_instr *dst, const hilo_instr *src);
 
 /* Metadata: get op_name (unquoted, unescaped into the arena) or NULL. */
 HILO_API const char *hilo_instr_op_name(hilo_module *m, const hilo_instr *i);

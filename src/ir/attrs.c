@@ -208,6 +208,108 @@ hilo_comp *hilo_instr_get_comp(const hilo_instr *i, hilo_attr_id id)
 	return i->called[a->v.i];
 }
 
+/* Splits the raw {k=v, ...} text into top-level entries (commas outside
+ * quotes and nested braces); returns the count, storing up to max
+ * (start, length) pairs. */
+static int frontend_entries(const char *t, const char **start, size_t *len, int max)
+{
+	int n = 0, depth = 0;
+	bool quoted = false;
+	if (*t == '{')
+		t++;
+	const char *b = t;
+	for (const char *p = t;; p++) {
+		char ch = *p;
+		if (quoted) {
+			if (ch == '\\' && p[1])
+				p++;
+			else if (ch == '"')
+				quoted = false;
+			continue;
+		}
+		if (ch == '"') {
+			quoted = true;
+		} else if (ch == '{') {
+			depth++;
+		} else if ((ch == '}' && depth == 0) || ch == 0 || (ch == ',' && depth == 0)) {
+			const char *e = p;
+			while (b < e && *b == ' ')
+				b++;
+			if (e > b) {
+				if (n < max) {
+					start[n] = b;
+					len[n] = (size_t)(e - b);
+				}
+				n++;
+			}
+			if (ch != ',')
+				return n;
+			b = p + 1;
+		} else if (ch == '}') {
+			depth--;
+		}
+	}
+}
+
+void hilo_instr_set_frontend_attr(hilo_module *m, hilo_instr *i, const char *key,
+	const char *value)
+{
+	enum { MAX_ENTRIES = 256 };
+	const char *start[MAX_ENTRIES];
+	size_t len[MAX_ENTRIES];
+	const hilo_attr *a = hilo_instr_attr(i, HILO_A_FRONTEND_ATTRIBUTES);
+	int n = 0;
+	if (a && a->kind == HILO_ATTR_RAW && a->v.text)
+		n = frontend_entries(a->v.text, start, len, MAX_ENTRIES);
+	if (n > MAX_ENTRIES)
+		return; /* not ours to rewrite */
+	size_t kl = strlen(key);
+	hilo_buf b;
+	hilo_buf_init(&b);
+	hilo_buf_putc(&b, '{');
+	bool done = false;
+	for (int k = 0; k <= n; k++) {
+		/* entries keep their order; the key replaces its entry, or goes
+		 * before the first entry that sorts after it (XLA prints them
+		 * sorted) */
+		bool same = k < n && len[k] > kl && !strncmp(start[k], key, kl) &&
+			(start[k][kl] == '=' || start[k][kl] == ' ');
+		bool after = k < n && !same && strncmp(start[k], key, kl) > 0;
+		if (!done && (same || after || k == n)) {
+			if (b.len > 1)
+				hilo_buf_putc(&b, ',');
+			hilo_buf_put(&b, key, kl);
+			hilo_buf_put(&b, "=\"", 2);
+			hilo_buf_put(&b, value, strlen(value));
+			hilo_buf_putc(&b, '"');
+			done = true;
+			if (same)
+				continue;
+		}
+		if (k < n) {
+			if (b.len > 1)
+				hilo_buf_putc(&b, ',');
+			hilo_buf_put(&b, start[k], len[k]);
+		}
+	}
+	hilo_buf_putc(&b, '}');
+	const char *text = hilo_arena_strdup(m->arena, hilo_buf_cstr(&b));
+	hilo_buf_free(&b);
+	hilo_instr_set_attr(m, i, HILO_A_FRONTEND_ATTRIBUTES, HILO_ATTR_RAW)->v.text = text;
+}
+
+void hilo_instr_copy_metadata(hilo_module *m, hilo_instr *dst, const hilo_instr *src)
+{
+	if (!src->metadata)
+		return;
+	dst->metadata = hilo_arena_alloc(m->arena, sizeof *dst->metadata);
+	dst->metadata->n = src->metadata->n;
+	dst->metadata->e = hilo_arena_alloc(m->arena,
+		(size_t)(src->metadata->n + 1) * sizeof(hilo_md_entry));
+	memcpy(dst->metadata->e, src->metadata->e, (size_t)src->metadata->n * sizeof(hilo_md_entry));
+	hilo_instr_set_attr(m, dst, HILO_A_METADATA, HILO_ATTR_METADATA);
+}
+
 /* Value of frontend attribute `key` in the raw {k="v", ...} text, copied
  * into buf; false when absent. */
 bool hilo_instr_frontend_attr(const hilo_instr *i, const char *key, char *buf, size_t cap)

@@ -9,22 +9,41 @@
  * first, so a callee's own calls are already inlined when it is copied.
  * Afterwards dce runs, as in XLA, so callees nothing calls any more go.
  *
- * Metadata: a clone's op_name N becomes "P/N" where P is the call's
- * op_name, unless N already starts with "P/", P is empty, or the result
- * would exceed 1024 characters (XLA's rule). Index tokens (docs/tokens.md:
- * dsidxnow= / dusidxnow= / iterationidx=) travel with the op_name text; an
- * op_name that starts with a token gets "P," in front instead of "P/" so
- * the token stays readable.
+ * Metadata (XLA's PropagateCallMetadata::UpdateOpName): with P the call's
+ * op_name without a trailing '/', a clone's op_name N (leading and
+ * trailing '/' stripped) becomes "P/N"; an empty or absent N becomes P;
+ * N is kept when it already starts with P, when P is empty, or when the
+ * result would reach 1024 characters. The same prefix goes, recursively,
+ * onto every instruction of the computations called by control-flow
+ * clones (while condition and body, conditional branches, async ops; not
+ * embedded computations such as a reduce's to_apply or a fusion), in place
+ * as XLA does. Index tokens (docs/tokens.md: dsidxnow= / dusidxnow= /
+ * iterationidx=) travel with the op_name text; an op_name that starts with
+ * a token gets "P," in front instead of "P/" so the token stays readable.
+ *
+ * Frontend attributes (XLA's CallInliner::Inline): MUST_FUSE (else
+ * MAXIMAL_FUSE) and mosaic_fusion_group of the call are set on every
+ * fusible clone (not parameters, while, conditional, call, domain or
+ * side-effecting instructions), overwriting an inner value; the call's
+ * other frontend attributes are not carried.
+ *
+ * Control dependencies (XLA's SubcomputationInsertionVisitor): every clone
+ * gets the call's control predecessors, and the call's control successors
+ * get the clone of the callee's root; when that root is a parameter (the
+ * replacement is one of the call's operands) the successors also get the
+ * call's predecessors directly, so nothing ordered after them by the call
+ * loses that order.
  *
  * Declined (with a remark): calls with a backend_config, with frontend
- * attribute inlineable="false" or "xla_late", calls with control
- * predecessors or successors, calls in or to computations on a non-main
- * execution thread, and calls whose operand count does not match the
- * callee's parameters.
+ * attribute inlineable="false" or "xla_late", calls in or to computations
+ * on a non-main execution thread, and calls whose operand count does not
+ * match the callee's parameters.
  *
  * Why it is sound: a call evaluates its callee on its operands; the copy
  * computes the same values from the same operands in the same order
- * constraints (control edges inside the body are kept).
+ * constraints (control edges inside the body are kept, and every edge of
+ * the call still orders the same effects). Metadata and the fusion
+ * frontend attributes are hints, not semantics.
  *
  * Seed: none (XLA semantics, reference/xla-equivalents.md item 5); seed
  * 003's neuron-dus-ds-index-simplifier inlines calls in a clone.
@@ -42,24 +61,91 @@ static bool starts_with_token(const char *s)
 		!strncmp(s, "iterationidx=", 13);
 }
 
-static void prefix_op_name(hilo_module *m, hilo_instr *clone, const char *prefix)
+/* XLA's UpdateOpName: the prefix without a trailing '/', the name without
+ * a leading or trailing '/'; a name that already starts with the prefix, or
+ * a result of 1024 characters or more, is left alone; an empty name
+ * becomes the prefix. */
+static void prefix_op_name(hilo_module *m, hilo_instr *i, const char *prefix)
 {
-	const char *name = hilo_instr_op_name(m, clone);
-	if (!name || !*name)
+	size_t pl = strlen(prefix);
+	while (pl && prefix[pl - 1] == '/')
+		pl--;
+	if (!pl)
 		return;
-	size_t pl = strlen(prefix), nl = strlen(name);
-	if (nl > pl && !strncmp(name, prefix, pl) && name[pl] == '/')
+	const char *name = hilo_instr_op_name(m, i);
+	if (!name)
+		name = "";
+	while (*name == '/')
+		name++;
+	size_t nl = strlen(name);
+	while (nl && name[nl - 1] == '/')
+		nl--;
+	if (nl >= pl && !strncmp(name, prefix, pl))
 		return; /* already prefixed */
-	if (pl + 1 + nl > MAX_OP_NAME)
+	if (pl + nl >= MAX_OP_NAME)
 		return;
 	char *buf = hilo_heap_alloc(m->arena, pl + nl + 2);
 	if (!buf)
 		return;
 	memcpy(buf, prefix, pl);
-	buf[pl] = starts_with_token(name) ? ',' : '/';
-	memcpy(buf + pl + 1, name, nl + 1);
-	hilo_instr_set_op_name(m, clone, buf);
+	size_t o = pl;
+	if (nl) {
+		buf[o++] = starts_with_token(name) ? ',' : '/';
+		memcpy(buf + o, name, nl);
+		o += nl;
+	}
+	buf[o] = 0;
+	hilo_instr_set_op_name(m, i, buf);
 	hilo_heap_free(m->arena, buf);
+}
+
+/* Control-flow callees (while, conditional, async ops; not call, whose
+ * callees are inlined in turn; not embedded computations such as a
+ * reduce's to_apply or a fusion) share the prefix, recursively, as XLA's
+ * PropagateCallMetadata does. Each computation once per inlined call. */
+static void prefix_called(hilo_module *m, const hilo_instr *i, const char *prefix,
+	hilo_ptrmap *seen)
+{
+	switch (i->op) {
+	case HILO_OP_WHILE:
+	case HILO_OP_CONDITIONAL:
+	case HILO_OP_ASYNC_START:
+	case HILO_OP_ASYNC_UPDATE:
+	case HILO_OP_ASYNC_DONE:
+		break;
+	default:
+		return;
+	}
+	for (uint32_t k = 0; k < i->ncalled; k++) {
+		hilo_comp *cc = i->called[k];
+		if (hilo_ptrmap_get(seen, cc))
+			continue;
+		hilo_ptrmap_put(seen, cc, cc);
+		for (hilo_instr *j = cc->first; j; j = j->next) {
+			prefix_called(m, j, prefix, seen);
+			prefix_op_name(m, j, prefix);
+		}
+	}
+}
+
+/* XLA's HloInstruction::IsFusible, as far as hilo models it. */
+static bool fusible(const hilo_module *m, const hilo_instr *i)
+{
+	switch (i->op) {
+	case HILO_OP_DOMAIN:
+	case HILO_OP_PARAMETER:
+	case HILO_OP_WHILE:
+	case HILO_OP_CONDITIONAL:
+	case HILO_OP_CALL:
+		return false;
+	case HILO_OP_FUSION:
+	case HILO_OP_MAP:
+	case HILO_OP_REDUCE:
+	case HILO_OP_REDUCE_WINDOW:
+		return true;
+	default:
+		return !hilo_instr_has_side_effect(m, i);
+	}
 }
 
 /* Why a call cannot be inlined, or NULL. */
@@ -71,8 +157,6 @@ static const char *decline_reason(const hilo_instr *call, const hilo_comp *calle
 	if (hilo_instr_frontend_attr(call, "inlineable", v, sizeof v) &&
 	    (!strcmp(v, "false") || !strcmp(v, "xla_late")))
 		return "call is marked inlineable=false or xla_late";
-	if (call->nctrl_preds || call->nctrl_succs)
-		return "call has control dependencies";
 	if (call->parent->execution_thread || callee->execution_thread)
 		return "call on a non-main execution thread";
 	if (callee->nparams != call->noperands)
@@ -91,6 +175,17 @@ static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo
 {
 	hilo_module *m = ctx->m;
 	const char *prefix = hilo_instr_op_name(m, call);
+	/* the fusion attributes XLA carries from the call to every fusible
+	 * inlined instruction (MUST_FUSE, else MAXIMAL_FUSE; and
+	 * mosaic_fusion_group), overwriting inner values */
+	char fuse[256], group[256];
+	const char *fuse_key = hilo_instr_frontend_attr(call, "MUST_FUSE", fuse, sizeof fuse)
+		? "MUST_FUSE"
+		: hilo_instr_frontend_attr(call, "MAXIMAL_FUSE", fuse, sizeof fuse) ? "MAXIMAL_FUSE"
+		                                                                   : NULL;
+	bool has_group = hilo_instr_frontend_attr(call, "mosaic_fusion_group", group, sizeof group);
+	hilo_ptrmap seen;
+	hilo_ptrmap_init(&seen);
 	for (hilo_instr *i = callee->first; i; i = i->next)
 		i->aux = NULL;
 	for (uint32_t k = 0; k < callee->nparams; k++)
@@ -104,11 +199,20 @@ static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo
 		hilo_instr *cl = hilo_instr_clone(m, i, NULL);
 		for (uint32_t j = 0; j < i->noperands; j++)
 			hilo_instr_add_operand(m, cl, i->operands[j]->aux);
-		if (prefix && *prefix)
+		if (prefix && *prefix) {
+			prefix_called(m, cl, prefix, &seen);
 			prefix_op_name(m, cl, prefix);
+		}
+		if (fusible(m, cl)) {
+			if (fuse_key)
+				hilo_instr_set_frontend_attr(m, cl, fuse_key, fuse);
+			if (has_group)
+				hilo_instr_set_frontend_attr(m, cl, "mosaic_fusion_group", group);
+		}
 		hilo_comp_insert_before(c, call, cl);
 		i->aux = cl;
 	}
+	hilo_ptrmap_free(&seen);
 	for (uint32_t k = 0; k < n; k++) {
 		hilo_instr *i = order[k];
 		if (i->op == HILO_OP_PARAMETER)
@@ -118,8 +222,23 @@ static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo
 			if (p->op != HILO_OP_PARAMETER && p->aux)
 				hilo_instr_add_ctrl_pred(m, i->aux, p->aux);
 		}
+		/* every inlined instruction waits for what the call waited for */
+		for (uint32_t j = 0; j < call->nctrl_preds; j++)
+			hilo_instr_add_ctrl_pred(m, i->aux, call->ctrl_preds[j]);
 	}
 	hilo_instr *result = callee->root->aux;
+	/* what waited for the call waits for the inlined root; when the root
+	 * is one of the call's operands (the callee returns a parameter) also
+	 * for the call's predecessors, which nothing inlined carries then */
+	bool root_inlined = callee->root->op != HILO_OP_PARAMETER;
+	for (uint32_t j = 0; j < call->nctrl_succs; j++) {
+		hilo_instr *s = call->ctrl_succs[j];
+		hilo_instr_add_ctrl_pred(m, s, result);
+		if (!root_inlined)
+			for (uint32_t q = 0; q < call->nctrl_preds; q++)
+				hilo_instr_add_ctrl_pred(m, s, call->ctrl_preds[q]);
+	}
+	hilo_instr_remove_ctrl_deps(call);
 	hilo_remark(ctx, c, call, "rewritten", "inlined %s (%u instructions)", callee->name, n);
 	hilo_instr_replace_all_uses(m, call, result);
 	hilo_comp_remove(c, call);

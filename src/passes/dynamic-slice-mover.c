@@ -262,17 +262,6 @@ static hilo_shape *tuple_shape(hilo_module *m, const hilo_shape *old, int replac
 	return s;
 }
 
-static void copy_metadata(hilo_module *m, hilo_instr *dst, const hilo_instr *src)
-{
-	if (!src->metadata)
-		return;
-	dst->metadata = hilo_arena_alloc(m->arena, sizeof *dst->metadata);
-	dst->metadata->n = src->metadata->n;
-	dst->metadata->e = hilo_arena_alloc(m->arena, (size_t)(src->metadata->n + 1) * sizeof(hilo_md_entry));
-	memcpy(dst->metadata->e, src->metadata->e, (size_t)src->metadata->n * sizeof(hilo_md_entry));
-	hilo_instr_set_attr(m, dst, HILO_A_METADATA, HILO_ATTR_METADATA);
-}
-
 /* A clone of a shared body runs for one of the original's call sites, so
  * what was proved for a dynamic-slice of the original (on every execution)
  * holds for its clone: carry the proven starts over (hilo_comp_clone keeps
@@ -374,7 +363,7 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
 	}
 	sa->n = rank;
 	sa->v.ints = tr;
-	copy_metadata(m, s, d);
+	hilo_instr_copy_metadata(m, s, d);
 	hilo_comp_insert_before(c->parent, t, s);
 
 	/* narrow element j when d is its only reader, else append */
