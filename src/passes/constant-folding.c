@@ -8,7 +8,7 @@
  *    constant, or an iota, and at least one operand is a constant (XLA's
  *    default level; an instruction without operands is never folded);
  *  - it is not a parameter, constant, tuple, broadcast or iota (folding
- *    those only grows the module), nor a while, call, conditional, fft,
+ *    those only grows the module), nor a while, conditional, fft,
  *    custom-call, collective, domain, opt-barrier, get-dimension-size,
  *    partition-id, replica-id, rng, after-all, infeed/outfeed/send/recv or
  *    an asynchronous op; not pad(broadcast, ...); not a bitcast-convert
@@ -21,6 +21,24 @@
  *    the result nor any operand has more than 45,000,000 elements;
  *  - the evaluator computes it (anything it cannot evaluate is declined
  *    with its reason as the remark).
+ *  - a call is folded like any instruction (the evaluator runs its
+ *    callee) when every instruction of the callee, recursively through
+ *    nested calls, would be foldable itself: parameters, constants and
+ *    tuples are, broadcasts, iotas, opt-barriers, custom-calls, whiles,
+ *    rng, side effects and the other exclusions above are not (XLA's
+ *    IsFoldable over the called computation; FoldCall,
+ *    DontFoldCallContainingOptimizationBarrier, FoldCallToFft).
+ * The folded constant keeps the replaced instruction's metadata (as XLA's).
+ *
+ * Interprocedural first step (XLA's): before folding, a parameter of a
+ * non-entry computation that only `call` instructions call, each with
+ * some non-constant operand (a call whose operands are all constants is
+ * folded instead, or not at all), and that receives the same known
+ * constant (equal shape, layout included, and bytes) at every call site,
+ * is replaced in the callee by a fresh constant of that value; parameters
+ * nothing reads are left alone. The call sites keep their operands (dce
+ * may later remove the callee's dead parameters only with the callers').
+ *
  * Elided constants (`{...}`, values unknown) are never read: a user of one
  * is declined. Instructions are visited in post order, so folded values
  * feed later folds; the folded instruction is removed, and so are operands
@@ -28,7 +46,10 @@
  *
  * Why it is sound: the evaluator computes exactly the HLO semantics of the
  * instruction on its only possible operand values; the replacement
- * constant therefore holds the value every execution would compute.
+ * constant therefore holds the value every execution would compute. A
+ * callee only calls reach gets, in every execution, one of its callers'
+ * operands as the parameter's value; when all of them are the same
+ * constant, the parameter is that constant.
  *
  * Seed: none (XLA semantics, reference/xla-equivalents.md item 6); seed
  * 003's neuron-dus-ds-index-simplifier folds a clone of the module.
@@ -50,7 +71,6 @@ static bool never_folded(const hilo_instr *i)
 	case HILO_OP_BROADCAST:
 	case HILO_OP_IOTA:
 	case HILO_OP_WHILE:
-	case HILO_OP_CALL:
 	case HILO_OP_CONDITIONAL:
 	case HILO_OP_FFT:
 	case HILO_OP_CUSTOM_CALL:
@@ -82,6 +102,42 @@ static bool never_folded(const hilo_instr *i)
 }
 
 enum { ST_NO = 1, ST_YES = 2, ST_BUSY = 3 };
+
+static bool callee_unfoldable(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo);
+
+/* Whether an instruction inside a called computation keeps its caller
+ * from being folded: XLA's IsFoldable on every instruction of the callee
+ * (broadcast, iota, fft, while, rng, after-all, side effects, ... are not
+ * foldable; parameters, constants and tuples are, and nested calls when
+ * their callees are). */
+static bool instr_blocks_call_fold(hilo_module *m, const hilo_instr *i, hilo_ptrmap *memo)
+{
+	switch (i->op) {
+	case HILO_OP_PARAMETER:
+	case HILO_OP_CONSTANT:
+	case HILO_OP_TUPLE:
+		return false;
+	case HILO_OP_CALL:
+		return i->ncalled != 1 || i->nctrl_preds || i->nctrl_succs ||
+			callee_unfoldable(m, i->called[0], memo);
+	default:
+		return never_folded(i) || i->nctrl_preds || i->nctrl_succs ||
+			hilo_instr_has_side_effect(m, i);
+	}
+}
+
+static bool callee_unfoldable(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo)
+{
+	uintptr_t s = (uintptr_t)hilo_ptrmap_get(memo, c);
+	if (s)
+		return s != ST_NO;
+	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)ST_BUSY);
+	bool bad = false;
+	for (hilo_instr *i = c->first; i && !bad; i = i->next)
+		bad = instr_blocks_call_fold(m, i, memo);
+	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)(bad ? ST_YES : ST_NO));
+	return bad;
+}
 
 static bool comp_unfoldable(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo)
 {
@@ -197,7 +253,8 @@ static void remove_dead_feeders(hilo_comp *c, hilo_instr *i, int depth)
 }
 
 /* Tries to fold i; returns true when it was replaced. */
-static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *memo)
+static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *memo,
+	hilo_ptrmap *call_memo)
 {
 	hilo_module *m = ctx->m;
 	if (i->noperands == 0 || never_folded(i))
@@ -221,6 +278,12 @@ static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *m
 	}
 	if (hilo_instr_has_side_effect(m, i)) {
 		hilo_remark(ctx, c, i, "declined", "has side effects");
+		return false;
+	}
+	if (i->op == HILO_OP_CALL &&
+	    (i->ncalled != 1 || callee_unfoldable(m, i->called[0], call_memo))) {
+		hilo_remark(ctx, c, i, "declined", "callee has an instruction that is not foldable "
+			"(broadcast, iota, fft, while, opt-barrier, custom-call, rng, side effects, ...)");
 		return false;
 	}
 	for (uint32_t k = 0; k < i->ncalled; k++)
@@ -273,6 +336,7 @@ static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *m
 	r->shape = i->shape; /* keep the instruction's layout */
 	hilo_instr *k = hilo_instr_create(m, HILO_OP_CONSTANT, i->shape, NULL);
 	k->literal = r;
+	hilo_instr_copy_metadata(m, k, i); /* XLA: the constant keeps the metadata */
 	hilo_comp_insert_before(c, i, k);
 	hilo_remark(ctx, c, i, "rewritten", "folded to %s", k->name);
 	hilo_instr_replace_all_uses(m, i, k);
@@ -286,23 +350,113 @@ static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *m
 	return true;
 }
 
+static bool same_constant(const hilo_instr *a, const hilo_instr *b)
+{
+	if (a == b)
+		return true;
+	const hilo_literal *x = a->literal, *y = b->literal;
+	return hilo_shape_equal(a->shape, b->shape) && x->nbytes == y->nbytes &&
+		(x->nbytes == 0 || !memcmp(x->data, y->data, x->nbytes));
+}
+
+/* XLA's interprocedural step: a parameter of a computation that only
+ * `call` instructions call, which receives the same known constant (equal
+ * shape, layout included, and bytes) at every call site, is replaced in
+ * the callee by that constant; the in-callee folding then follows. The
+ * call sites keep their operands. Parameters nothing reads are left alone.
+ * Returns the number of parameters replaced. */
+static uint64_t propagate_call_constants(hilo_pass_ctx *ctx)
+{
+	hilo_module *m = ctx->m;
+	uint64_t replaced = 0;
+	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
+		hilo_comp *callee = m->comps[ci];
+		if (callee == m->entry || callee->execution_thread || !callee->nparams)
+			continue;
+		/* the callers: all of them `call`s with one operand per parameter */
+		size_t ncalls = 0, cap = 8;
+		hilo_instr **calls = hilo_heap_alloc(m->arena, cap * sizeof *calls);
+		if (!calls)
+			return replaced;
+		bool only_calls = true;
+		for (uint32_t k = 0; k < m->ncomps && only_calls; k++)
+			for (hilo_instr *i = m->comps[k]->first; i && only_calls; i = i->next)
+				for (uint32_t j = 0; j < i->ncalled; j++) {
+					if (i->called[j] != callee)
+						continue;
+					if (i->op != HILO_OP_CALL || i->ncalled != 1 ||
+					    i->noperands != callee->nparams) {
+						only_calls = false;
+						break;
+					}
+					if (ncalls == cap) {
+						hilo_instr **g = hilo_heap_realloc(m->arena, calls,
+							2 * cap * sizeof *g);
+						if (!g) {
+							only_calls = false;
+							break;
+						}
+						calls = g;
+						cap *= 2;
+					}
+					calls[ncalls++] = i;
+				}
+		/* a call site whose operands are all constants is folded itself
+		 * (or not at all): the step is for calls with some constant
+		 * operands (XLA's DontFoldCallContainingOptimizationBarrier
+		 * leaves such a callee untouched) */
+		for (size_t k = 0; k < ncalls && only_calls; k++) {
+			bool all = true;
+			for (uint32_t j = 0; j < calls[k]->noperands; j++)
+				all &= known_constant(calls[k]->operands[j]);
+			if (all)
+				only_calls = false;
+		}
+		hilo_instr *at = callee->first;
+		for (uint32_t p = 0; only_calls && ncalls && p < callee->nparams; p++) {
+			hilo_instr *param = callee->params[p];
+			if (!param || !param->nusers)
+				continue;
+			hilo_instr *first = calls[0]->operands[p];
+			bool same = known_constant(first) && hilo_shape_equal(first->shape, param->shape);
+			for (size_t k = 1; k < ncalls && same; k++)
+				same = known_constant(calls[k]->operands[p]) &&
+					same_constant(first, calls[k]->operands[p]);
+			if (!same)
+				continue;
+			hilo_instr *k = hilo_instr_create(m, HILO_OP_CONSTANT, param->shape, NULL);
+			k->literal = first->literal; /* literals are immutable: share */
+			hilo_comp_insert_before(callee, at, k);
+			hilo_remark(ctx, callee, param, "rewritten",
+				"every call passes the same constant (%s): replaced by %s in the callee",
+				first->name, k->name);
+			hilo_instr_replace_all_uses(m, param, k);
+			replaced++;
+		}
+		hilo_heap_free(m->arena, calls);
+	}
+	return replaced;
+}
+
 hilo_pass_result hilo_pass_constant_folding(hilo_pass_ctx *ctx)
 {
 	hilo_module *m = ctx->m;
-	hilo_ptrmap memo;
+	hilo_ptrmap memo, call_memo;
 	hilo_ptrmap_init_in(&memo, m->arena);
-	uint64_t folded = 0;
+	hilo_ptrmap_init_in(&call_memo, m->arena);
+	uint64_t folded = propagate_call_constants(ctx);
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		hilo_comp *c = m->comps[ci];
 		uint32_t n;
 		hilo_instr **order = hilo_comp_post_order(m, c, &n);
 		for (uint32_t k = 0; k < n; k++) {
 			hilo_instr *i = order[k];
-			if (i->parent == c && fold(ctx, c, i, &memo))
+			if (i->parent == c && fold(ctx, c, i, &memo, &call_memo))
 				folded++;
 		}
 	}
 	hilo_ptrmap_free(&memo);
+	hilo_ptrmap_free(&call_memo);
 	ctx->rewrites += folded;
 	return folded ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 }
