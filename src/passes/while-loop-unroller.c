@@ -21,16 +21,19 @@
  *    a tuple, or a scalar integer that is itself the induction variable
  *    (then "element k" below means the whole state);
  *  - C has one parameter and its root is `compare(a, b)` where one side is
- *    `get-tuple-element(param), index=k` and the other a scalar integer
- *    constant, or a loop-invariant tuple element (`get-tuple-element(param),
- *    index=b` that B's root passes through unchanged and whose init is a
- *    scalar integer constant: JAX's fori_loop with the bound in the
- *    carry), either order; direction LT, LE, GT, GE, EQ or NE; nothing in C
- *    (or what it calls) has a side effect;
- *  - B's root is a tuple whose element k is `add(gte_k, constant)`,
- *    `add(constant, gte_k)` or `subtract(gte_k, constant)` with gte_k =
- *    get-tuple-element(B's parameter), index=k and a scalar integer constant
- *    step;
+ *    `get-tuple-element(param), index=k` and the other a loop constant,
+ *    either order; direction LT, LE, GT, GE, EQ or NE; nothing in C (or
+ *    what it calls) has a side effect. A loop constant is a scalar integer
+ *    constant, or a loop-invariant tuple element: `get-tuple-element(param),
+ *    index=b`, b != k, that B's root passes through unchanged and whose
+ *    init (tuple operand or tuple-constant element) is a scalar integer
+ *    constant (JAX's fori_loop with the bound or the step in the carry; the
+ *    fact XLA's WhileLoopUnroller gets by sinking constants into the loop
+ *    before its trip-count analysis);
+ *  - B's root is a tuple whose element k is `add(gte_k, s)`,
+ *    `add(s, gte_k)` or `subtract(gte_k, s)` with gte_k =
+ *    get-tuple-element(B's parameter), index=k and s a loop constant (the
+ *    step);
  *  - the while operand is a `tuple` instruction whose element k is a scalar
  *    integer constant, or a tuple constant;
  *  - simulating i = init; while cmp(i, bound): i += step (in the
@@ -132,23 +135,56 @@ static bool comp_has_side_effect(hilo_module *m, const hilo_comp *c, int depth)
 	return false;
 }
 
-/* A loop-invariant constant bound: `get-tuple-element(cond param), index=b`
- * where the body passes element b through unchanged and the init tuple
- * holds a scalar integer constant there. */
-static bool invariant_const(const hilo_instr *g, const hilo_comp *cond, const hilo_comp *body,
+/* The scalar integer element e of the while's init: an element of a
+ * tuple instruction or of a tuple constant. */
+static bool init_elem_const(const hilo_instr *init, int64_t e, int64_t *v)
+{
+	if (e < 0)
+		return false;
+	if (init->op == HILO_OP_TUPLE)
+		return (uint64_t)e < init->noperands && scalar_int_const(init->operands[e], v);
+	if (init->op == HILO_OP_CONSTANT && init->literal && !init->literal->elided &&
+	    init->literal->ntuple > e) {
+		const hilo_literal *l = init->literal->elems[e];
+		if (!l || !l->data || !l->shape || !hilo_shape_is_array(l->shape) || l->shape->rank != 0 ||
+		    !hilo_ptype_is_int(l->shape->type) || l->nbytes < (size_t)hilo_ptype_bytes(l->shape->type))
+			return false;
+		*v = hilo_elem_get_i64(l->shape->type, l->data, 0);
+		return true;
+	}
+	return false;
+}
+
+/* A loop-invariant constant (XLA prepares loops by sinking constants into
+ * the body and condition before trip-count analysis; this is the same
+ * fact found in place): `get-tuple-element(param of comp), index=b`, comp
+ * the condition or the body, where the body's root passes element b
+ * through unchanged (get-tuple-element(body param), index=b) and the init
+ * holds a scalar integer constant there. Every iteration then sees that
+ * constant. */
+static bool invariant_const(const hilo_instr *g, const hilo_comp *comp, const hilo_comp *body,
 	const hilo_instr *init, int64_t *v)
 {
 	int64_t b, bb;
-	if (!is_gte_of(g, cond->params[0], &b) || b < 0)
+	if (!is_gte_of(g, comp->params[0], &b) || b < 0)
 		return false;
 	const hilo_instr *br = body->root;
 	if (!br || br->op != HILO_OP_TUPLE || (uint64_t)b >= br->noperands)
 		return false;
 	if (!is_gte_of(br->operands[b], body->params[0], &bb) || bb != b)
 		return false;
-	if (init->op != HILO_OP_TUPLE || (uint64_t)b >= init->noperands)
-		return false;
-	return scalar_int_const(init->operands[b], v);
+	return init_elem_const(init, b, v);
+}
+
+/* A scalar integer constant, or (tuple state) a loop-invariant one. */
+static bool loop_const(const hilo_instr *i, const hilo_comp *comp, const hilo_comp *body,
+	const hilo_instr *init, bool scalar, int64_t iv_index, int64_t *v)
+{
+	if (scalar_int_const(i, v))
+		return true;
+	int64_t b;
+	return !scalar && is_gte_of(i, comp->params[0], &b) && b != iv_index &&
+		invariant_const(i, comp, body, init, v);
 }
 
 typedef struct loop_info {
@@ -187,16 +223,11 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 	int64_t k = -1, bound = 0;
 	bool swapped = false;
 	hilo_instr *init0 = w->operands[0];
-	int64_t k2 = -1;
 	if (iv_ref(r->operands[0], cond->params[0], scalar, &k) &&
-		(scalar_int_const(r->operands[1], &bound) ||
-		 (!scalar && invariant_const(r->operands[1], cond, body, init0, &bound) &&
-		  is_gte_of(r->operands[1], cond->params[0], &k2) && k2 != k))) {
+	    loop_const(r->operands[1], cond, body, init0, scalar, k, &bound)) {
 		swapped = false;
 	} else if (iv_ref(r->operands[1], cond->params[0], scalar, &k) &&
-		(scalar_int_const(r->operands[0], &bound) ||
-		 (!scalar && invariant_const(r->operands[0], cond, body, init0, &bound) &&
-		  is_gte_of(r->operands[0], cond->params[0], &k2) && k2 != k))) {
+	           loop_const(r->operands[0], cond, body, init0, scalar, k, &bound)) {
 		swapped = true;
 	} else {
 		return "unknown trip count: condition does not compare a tuple element with a constant";
@@ -225,12 +256,15 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 	int64_t step = 0, gk = -2;
 	bool found = false;
 	if (upd->op == HILO_OP_ADD && upd->noperands == 2) {
-		if (iv_ref(upd->operands[0], bp, scalar, &gk) && scalar_int_const(upd->operands[1], &step))
+		if (iv_ref(upd->operands[0], bp, scalar, &gk) &&
+		    loop_const(upd->operands[1], body, body, init0, scalar, k, &step))
 			found = true;
-		else if (iv_ref(upd->operands[1], bp, scalar, &gk) && scalar_int_const(upd->operands[0], &step))
+		else if (iv_ref(upd->operands[1], bp, scalar, &gk) &&
+		         loop_const(upd->operands[0], body, body, init0, scalar, k, &step))
 			found = true;
 	} else if (upd->op == HILO_OP_SUBTRACT && upd->noperands == 2) {
-		if (iv_ref(upd->operands[0], bp, scalar, &gk) && scalar_int_const(upd->operands[1], &step)) {
+		if (iv_ref(upd->operands[0], bp, scalar, &gk) &&
+		    loop_const(upd->operands[1], body, body, init0, scalar, k, &step)) {
 			step = wrap(t, (int64_t)(0 - (uint64_t)step));
 			found = true;
 		}
@@ -247,10 +281,9 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 	} else if (init->op == HILO_OP_TUPLE && (int64_t)init->noperands > k) {
 		if (!scalar_int_const(init->operands[k], &iv))
 			return "unknown trip count: induction variable init is not a constant";
-	} else if (init->op == HILO_OP_CONSTANT && init->literal && !init->literal->elided &&
-		init->literal->ntuple > k && init->literal->elems[k]->data &&
-		init->literal->elems[k]->shape && init->literal->elems[k]->shape->rank == 0) {
-		iv = hilo_elem_get_i64(t, init->literal->elems[k]->data, 0);
+	} else if (init->op == HILO_OP_CONSTANT) {
+		if (!init_elem_const(init, k, &iv))
+			return "unknown trip count: induction variable init is not a constant";
 	} else {
 		return "unknown trip count: loop init is not a tuple with a constant induction variable";
 	}
