@@ -43,6 +43,7 @@ typedef struct options {
 	bool stats;
 	bool unroll_markers;
 	bool assume_equivalent_kernels; /* --assume-equivalent-kernels */
+	bool assume_no_signed_zeros; /* --assume-no-signed-zeros (LLVM's nsz) */
 	bool disable_slice_move;
 	const char *remarks_path;
 	int equiv_n;              /* 0 = no equivalence check; else inputs per test */
@@ -71,7 +72,8 @@ typedef struct options {
 	"                [--list-passes [--all]] [--verify-each] [--stats[=ops|ops-json]]\n" \
 	"                [--remarks=FILE] [--check-equivalence[=N|module|strict]]\n" \
 	"                [--seed=S] [--eval-budget=N] [--unroll-markers]\n" \
-	"                [--assume-equivalent-kernels] [--print-style=STYLE]\n" \
+	"                [--assume-equivalent-kernels] [--assume-no-signed-zeros]\n" \
+	"                [--print-style=STYLE]\n" \
 	"                [--format=hlo|pb] [--emit-proto] [--split-input-file]\n" \
 	"                [--emit=hlo|dot [--around=NAME [--depth=N]]]\n" \
 	"                [--extract=NAME [--height=N]] [--report=FILE.html]\n" \
@@ -138,6 +140,11 @@ static void help(void)
 		"                            first one; this cannot be proved and",
 		"                            --check-equivalence reports it as assumed (default:",
 		"                            such kernels are left alone)",
+		"  --assume-no-signed-zeros  passes may treat -0 and +0 as one value (LLVM's",
+		"                            nsz): simplify-concat counts +0 pads as additive",
+		"                            identities; --check-equivalence then compares",
+		"                            modulo the sign of zero and says so (default: only",
+		"                            -0 is an additive identity)",
 		"  --print-style=STYLE       auto (default: keep the input's style and every",
 		"                            field), default (XLA's ToString), long (adds operand",
 		"                            shapes), short (XLA's short form; drops metadata)",
@@ -255,7 +262,7 @@ static int add_pass_list(options *o, const char *s)
 enum {
 	O_PASSES = CLI_LONG, O_PIPELINE, O_PRINT_STYLE, O_SPLIT, O_FORMAT, O_EMIT_PROTO,
 	O_LIST_PASSES, O_ALL, O_VERIFY_EACH, O_STATS, O_REMARKS, O_CHECK, O_SEED, O_UNROLL,
-	O_EVAL_BUDGET, O_ASSUME, O_EMIT, O_AROUND, O_DEPTH, O_EXTRACT, O_HEIGHT, O_REPORT,
+	O_EVAL_BUDGET, O_ASSUME, O_NSZ, O_EMIT, O_AROUND, O_DEPTH, O_EXTRACT, O_HEIGHT, O_REPORT,
 	O_VERSION,
 };
 
@@ -276,6 +283,7 @@ static const struct option long_options[] = {
 	{"unroll-markers", no_argument, NULL, O_UNROLL},
 	{"eval-budget", required_argument, NULL, O_EVAL_BUDGET},
 	{"assume-equivalent-kernels", no_argument, NULL, O_ASSUME},
+	{"assume-no-signed-zeros", no_argument, NULL, O_NSZ},
 	{"emit", required_argument, NULL, O_EMIT},
 	{"around", required_argument, NULL, O_AROUND},
 	{"depth", required_argument, NULL, O_DEPTH},
@@ -385,6 +393,9 @@ static int parse_args(int argc, char **argv, options *o)
 			break;
 		case O_ASSUME:
 			o->assume_equivalent_kernels = true;
+			break;
+		case O_NSZ:
+			o->assume_no_signed_zeros = true;
 			break;
 		case O_REMARKS:
 			if (!*a)
@@ -579,6 +590,7 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		.remarks = o->remarks,
 		.unroll_markers = o->unroll_markers,
 		.assume_equivalent_kernels = o->assume_equivalent_kernels,
+		.assume_no_signed_zeros = o->assume_no_signed_zeros,
 		.disable_slice_move_from_param = o->disable_slice_move,
 	};
 	hilo_validator *val = NULL;
@@ -586,7 +598,8 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	skip_tally tally = {0};
 	if (o->equiv_n && !o->equiv_module) {
 		hilo_validate_opts vo = {.inputs = o->equiv_n, .seed = o->seed,
-			.budget = o->eval_budget, .remarks = o->remarks, .filename = fname};
+			.budget = o->eval_budget, .remarks = o->remarks, .filename = fname,
+			.zero_sign_insensitive = o->assume_no_signed_zeros};
 		if (o->report_path && !(report = hilo_report_create(fname))) {
 			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory");
 			return EXIT_INPUT;
@@ -640,6 +653,8 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 			(unsigned long long)vs.skipped, (unsigned long long)vs.failed);
 		if (vs.assumed)
 			fprintf(stderr, "; %llu assumed", (unsigned long long)vs.assumed);
+		if (o->assume_no_signed_zeros)
+			fputs("; compared modulo the sign of zero (--assume-no-signed-zeros)", stderr);
 		fputc('\n', stderr);
 		say_skipped(o, &tally);
 		if (vs.failed)
@@ -677,7 +692,7 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	hilo_equiv_report r;
 	memset(&r, 0, sizeof r);
 	hilo_eval_opts eo = {o->eval_budget};
-	hilo_check_equivalence(ref, m, o->equiv_n, o->seed, &eo, &r);
+	hilo_check_equivalence_nsz(ref, m, o->equiv_n, o->seed, &eo, o->assume_no_signed_zeros, &r);
 	hilo_module_destroy(ref);
 	if (r.status == 1) {
 		/* the whole-module comparison cannot say which rewrite broke it;

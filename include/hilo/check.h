@@ -51,6 +51,9 @@ typedef struct hilo_validate_opts {
 	const char *filename;    /* for diagnostics */
 	hilo_check_record_fn on_record; /* called once per record with its verdict, or NULL */
 	void *on_record_arg;
+	bool zero_sign_insensitive; /* tested cones compare -0 and +0 as equal
+	                             * (hilo-opt --assume-no-signed-zeros, LLVM's nsz);
+	                             * the test's finding says so */
 } hilo_validate_opts;
 
 typedef struct hilo_validate_summary {

@@ -35,6 +35,7 @@ typedef struct hilo_driver_opts {
 	bool unroll_markers;
 	bool disable_slice_move_from_param;
 	bool assume_equivalent_kernels; /* hilo_pass_ctx.assume_equivalent_kernels */
+	bool assume_no_signed_zeros;    /* hilo_pass_ctx.assume_no_signed_zeros */
 	/* When set, the module is cloned before each pass and the validator
 	 * judges every rewrite the pass made (hilo/check.h). Its failures are
 	 * error diagnostics but do not stop the run: the caller reads the

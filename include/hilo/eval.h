@@ -56,6 +56,10 @@ typedef struct hilo_equiv_report {
  * index ranges is tried. */
 HILO_API void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
 	uint64_t seed, const hilo_eval_opts *o, hilo_equiv_report *r);
+/* The same, with -0 and +0 compared equal when zero_sign_insensitive
+ * (hilo-opt --assume-no-signed-zeros, the meaning of LLVM's nsz). */
+HILO_API void hilo_check_equivalence_nsz(hilo_module *before, hilo_module *after, int n,
+	uint64_t seed, const hilo_eval_opts *o, bool zero_sign_insensitive, hilo_equiv_report *r);
 
 /* ---- helpers shared by hilo-run and tests ---------------------------- */
 
@@ -94,6 +98,10 @@ HILO_API hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c
  * when they are equal. */
 HILO_API bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_literal *b, uint64_t seed,
 	char *msg, size_t cap);
+/* The same, with -0 and +0 compared equal when zero_sign_insensitive
+ * (floats and complex halves; the meaning of LLVM's nsz). */
+HILO_API bool hilo_literal_describe_diff_nsz(const hilo_literal *a, const hilo_literal *b,
+	uint64_t seed, bool zero_sign_insensitive, char *msg, size_t cap);
 
 /* How many consecutive seeds hilo_eval_random_args needs so that every
  * index-aware parameter of c takes every value of its ranges (0 when no

@@ -43,6 +43,9 @@ typedef struct hilo_pass_ctx {
 	bool disable_slice_move_from_param; /* NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1 */
 	bool assume_equivalent_kernels; /* --assume-equivalent-kernels: the kernel dedup
 	                                 * may assume differently configured kernels equal */
+	bool assume_no_signed_zeros; /* --assume-no-signed-zeros (LLVM's nsz): passes may
+	                              * treat -0 and +0 as the same value (simplify-concat's
+	                              * +0 pads are additive identities) */
 	unsigned planted;        /* test-only passes: HILO_PLANT_* bits (src/passes/planted.h)
 	                          * that make a real pass plant a known bug; always 0 otherwise */
 } hilo_pass_ctx;

@@ -58,6 +58,7 @@ struct pairctx {
 	uint32_t mnext;
 	uint64_t work;        /* instructions visited while building terms */
 	uint64_t work_limit;
+	bool zero_sign_insensitive; /* hilo_validate_opts.zero_sign_insensitive */
 };
 
 /* A frontier leaf: shared, and not a value known by itself (a constant

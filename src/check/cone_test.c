@@ -286,7 +286,8 @@ void cone_test(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n,
 			first_error(&E.d, why, sizeof why);
 			snprintf(r->msg, sizeof r->msg, "%s: %s", vb ? "after" : "before", why);
 			status = 2;
-		} else if (hilo_literal_describe_diff(vb, va, E.seed, r->msg, sizeof r->msg)) {
+		} else if (hilo_literal_describe_diff_nsz(vb, va, E.seed, P->zero_sign_insensitive, r->msg,
+				   sizeof r->msg)) {
 			status = 1;
 		}
 		hilo_ptrmap_free(&E.leaves);
@@ -298,8 +299,9 @@ void cone_test(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n,
 			return;
 		}
 	}
-	snprintf(r->msg, sizeof r->msg, "%d input set%s agree (seeds %llu..%llu%s)", n,
-		n == 1 ? "" : "s", (unsigned long long)seed, (unsigned long long)(seed + (uint64_t)n - 1),
+	snprintf(r->msg, sizeof r->msg, "%d input set%s agree%s (seeds %llu..%llu%s)", n,
+		n == 1 ? "" : "s", P->zero_sign_insensitive ? " modulo the sign of zero" : "",
+		(unsigned long long)seed, (unsigned long long)(seed + (uint64_t)n - 1),
 		params_only ? ", from the computation's parameters" : "");
 }
 

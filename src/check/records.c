@@ -694,6 +694,7 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 	pairctx P;
 	memset(&P, 0, sizeof P);
 	P.v = v;
+	P.zero_sign_insensitive = v->o.zero_sign_insensitive;
 	P.pass = pass;
 	P.work_limit = 50000000;
 	uint32_t nid = before->next_id > after->next_id ? before->next_id : after->next_id;

@@ -378,8 +378,15 @@ static bool is_nan_elem(hilo_ptype t, const void *data, size_t k)
 	       isnan(hilo_elem_get_f64(t, data, k));
 }
 
-/* Index of the first differing element, or -1 when equal. */
-static int64_t first_diff(const hilo_literal *a, const hilo_literal *b)
+/* Both elements are zeros of either sign (floats only). */
+static bool both_zero(hilo_ptype t, const void *x, const void *y)
+{
+	return hilo_ptype_is_float(t) && hilo_elem_get_f64(t, x, 0) == 0 &&
+	       hilo_elem_get_f64(t, y, 0) == 0;
+}
+
+/* Index of the first differing element, or -1 when equal; nsz: -0 == +0. */
+static int64_t first_diff(const hilo_literal *a, const hilo_literal *b, bool nsz)
 {
 	hilo_ptype t = a->shape->type;
 	int eb = hilo_ptype_bytes(t);
@@ -398,12 +405,15 @@ static int64_t first_diff(const hilo_literal *a, const hilo_literal *b)
 				const unsigned char *xb = pb + k * (size_t)eb + (size_t)(q * h);
 				hilo_ptype ht = t == HILO_T_C64 ? HILO_T_F32 : HILO_T_F64;
 				if (memcmp(xa, xb, (size_t)h) &&
-				    !(is_nan_elem(ht, xa, 0) && is_nan_elem(ht, xb, 0)))
+				    !(is_nan_elem(ht, xa, 0) && is_nan_elem(ht, xb, 0)) &&
+				    !(nsz && both_zero(ht, xa, xb)))
 					return (int64_t)k;
 			}
 			continue;
 		}
 		if (is_nan_elem(t, pa, k) && is_nan_elem(t, pb, k))
+			continue;
+		if (nsz && both_zero(t, pa + k * (size_t)eb, pb + k * (size_t)eb))
 			continue;
 		return (int64_t)k;
 	}
@@ -426,12 +436,12 @@ bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b)
 	}
 	if (a->nbytes != b->nbytes || a->elided || b->elided)
 		return false;
-	return first_diff(a, b) < 0;
+	return first_diff(a, b, false) < 0;
 }
 
 /* Describes the first mismatch between outputs a and b into msg. */
 static bool describe_diff(hilo_buf *path, const hilo_literal *a, const hilo_literal *b,
-	char *msg, size_t cap, uint64_t seed)
+	char *msg, size_t cap, uint64_t seed, bool nsz)
 {
 	if (!hilo_shape_compatible(a->shape, b->shape)) {
 		snprintf(msg, cap, "output%s: shapes differ (seed %llu)",
@@ -442,7 +452,7 @@ static bool describe_diff(hilo_buf *path, const hilo_literal *a, const hilo_lite
 		for (int k = 0; k < a->ntuple && k < b->ntuple; k++) {
 			size_t len = path->len;
 			hilo_buf_printf(path, "{%d}", k);
-			bool d = describe_diff(path, a->elems[k], b->elems[k], msg, cap, seed);
+			bool d = describe_diff(path, a->elems[k], b->elems[k], msg, cap, seed, nsz);
 			path->len = len;
 			if (path->data)
 				path->data[len] = 0;
@@ -451,7 +461,7 @@ static bool describe_diff(hilo_buf *path, const hilo_literal *a, const hilo_lite
 		}
 		return false;
 	}
-	int64_t k = first_diff(a, b);
+	int64_t k = first_diff(a, b, nsz);
 	if (k < 0)
 		return false;
 	char idx[256];
@@ -487,14 +497,20 @@ static bool describe_diff(hilo_buf *path, const hilo_literal *a, const hilo_lite
 	return true;
 }
 
-bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_literal *b, uint64_t seed,
-	char *msg, size_t cap)
+bool hilo_literal_describe_diff_nsz(const hilo_literal *a, const hilo_literal *b,
+	uint64_t seed, bool zero_sign_insensitive, char *msg, size_t cap)
 {
 	hilo_buf path;
 	hilo_buf_init(&path);
-	bool diff = describe_diff(&path, a, b, msg, cap, seed);
+	bool diff = describe_diff(&path, a, b, msg, cap, seed, zero_sign_insensitive);
 	hilo_buf_free(&path);
 	return diff;
+}
+
+bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_literal *b, uint64_t seed,
+	char *msg, size_t cap)
+{
+	return hilo_literal_describe_diff_nsz(a, b, seed, false, msg, cap);
 }
 
 static bool same_signature(const hilo_comp *a, const hilo_comp *b)
@@ -520,6 +536,12 @@ static void first_error(const hilo_diags *d, char *out, size_t cap)
 
 void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
 	uint64_t seed, const hilo_eval_opts *o, hilo_equiv_report *r)
+{
+	hilo_check_equivalence_nsz(before, after, n, seed, o, false, r);
+}
+
+void hilo_check_equivalence_nsz(hilo_module *before, hilo_module *after, int n,
+	uint64_t seed, const hilo_eval_opts *o, bool nsz, hilo_equiv_report *r)
 {
 	memset(r, 0, sizeof *r);
 	if (n <= 0)
@@ -574,7 +596,7 @@ void hilo_check_equivalence(hilo_module *before, hilo_module *after, int n,
 		hilo_diags_free(&d);
 		hilo_buf path;
 		hilo_buf_init(&path);
-		bool diff = describe_diff(&path, ra, rb, r->message, sizeof r->message, s);
+		bool diff = describe_diff(&path, ra, rb, r->message, sizeof r->message, s, nsz);
 		bool oom = path.oom;
 		hilo_buf_free(&path);
 		if (oom) {

@@ -86,6 +86,7 @@ static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
 		ctx.unroll_markers = o->unroll_markers;
 		ctx.disable_slice_move_from_param = o->disable_slice_move_from_param;
 		ctx.assume_equivalent_kernels = o->assume_equivalent_kernels;
+		ctx.assume_no_signed_zeros = o->assume_no_signed_zeros;
 	}
 	uint64_t before = hilo_module_instr_count(m);
 	/* the rewrite validator compares against a snapshot (ids preserved) */

@@ -21,7 +21,11 @@
  *    *negative* zero only. Sound: each element is x + z with z the identity
  *    of the addition; for floats only -0 is an exact identity (x + -0 == x
  *    for every x including -0 and NaN, while -0 + +0 == +0), so pads with
- *    +0 are declined with a remark.
+ *    +0 are declined with a remark. With --assume-no-signed-zeros
+ *    (ctx->assume_no_signed_zeros, the meaning of LLVM's nsz; XLA's
+ *    algebraic simplifier rewrites A + 0 => A unconditionally) +0 pads
+ *    count too: the result then differs at most in the sign of a zero,
+ *    and the equivalence check compares modulo the sign of zero.
  *
  * 3. fuseConcatenations: concatenate(..., concatenate(y1..yk), ...) on the
  *    same dimension -> concatenate(..., y1..yk, ...), in place. Sound:
@@ -76,8 +80,9 @@ static bool same_bits(const hilo_instr *a, const hilo_instr *b)
 		memcmp(a->literal->data, b->literal->data, a->literal->nbytes) == 0;
 }
 
-/* Exact additive identity for type t: integer 0, or float -0. */
-static bool additive_identity(hilo_instr *z, hilo_ptype t)
+/* Exact additive identity for type t: integer 0, or float -0; any float
+ * zero with nsz (--assume-no-signed-zeros). */
+static bool additive_identity(hilo_instr *z, hilo_ptype t, bool nsz)
 {
 	hilo_instr *c = scalar_const(z);
 	if (!c || c->shape->type != t || !hilo_cu_is_zero(c))
@@ -86,7 +91,7 @@ static bool additive_identity(hilo_instr *z, hilo_ptype t)
 		return true;
 	if (!hilo_ptype_is_float(t))
 		return false;
-	return signbit(hilo_elem_get_f64(t, c->literal->data, 0)) != 0;
+	return nsz || signbit(hilo_elem_get_f64(t, c->literal->data, 0)) != 0;
 }
 
 static hilo_instr **snapshot(hilo_module *m, hilo_comp *c, uint32_t *n)
@@ -210,16 +215,18 @@ static bool addition_to_concatenation(hilo_pass_ctx *ctx, hilo_comp *c)
 				"additionToConcatenation: pad regions on dimension %d are not complementary", axis);
 			continue;
 		}
-		if (!additive_identity(pa->operands[1], t) || !additive_identity(pb->operands[1], t)) {
+		bool nsz = ctx->assume_no_signed_zeros;
+		if (!additive_identity(pa->operands[1], t, nsz) ||
+		    !additive_identity(pb->operands[1], t, nsz)) {
 			hilo_remark(ctx, c, add, "declined",
 				"additionToConcatenation: padding values are not an exact additive identity "
-				"(integer 0 or float -0)");
+				"(integer 0 or float -0%s)", nsz ? "" : "; +0 only with --assume-no-signed-zeros");
 			continue;
 		}
 		hilo_instr *cat = make_concat(m, add->shape, axis, ops, 2);
 		hilo_comp_insert_before(c, add, cat);
-		hilo_remark(ctx, c, add, "rewritten", "additionToConcatenation: add of complementary pads -> %s",
-			cat->name);
+		hilo_remark(ctx, c, add, "rewritten", "additionToConcatenation: add of complementary pads -> %s%s",
+			cat->name, nsz ? " (assuming no signed zeros)" : "");
 		hilo_instr_replace_all_uses(m, add, cat);
 		hilo_cu_erase_dead(m, add);
 		ctx->rewrites++;
