@@ -34,6 +34,9 @@
  * arithmetic terms is inconclusive (x + x and 2 * x differ as terms): the
  * record goes on to random testing.
  *
+ * With hilo_validate_opts.zero_sign_insensitive (--assume-no-signed-zeros)
+ * two float zero constants of opposite sign count as equal elements.
+ *
  * Cost: linear in the elements evaluated; everything is charged to the
  * per-cone budget (all enumerated runs together).
  */
@@ -1155,6 +1158,18 @@ static uint64_t elem_tag(tctx *X, const tv *v, int64_t k)
 	return const_tag(X, v->lit, (size_t)k);
 }
 
+/* Both tags are float zero constants (of either sign): equal when the
+ * validator compares modulo the sign of zero (--assume-no-signed-zeros). */
+static bool zeros_modulo_sign(const tctx *X, uint64_t x, uint64_t y)
+{
+	if (!X->P->zero_sign_insensitive || !is_node(x) || !is_node(y))
+		return false;
+	const node *cx = N(X, x), *cy = N(X, y);
+	return cx->op == N_CONST && cy->op == N_CONST && cx->type == cy->type &&
+	       hilo_ptype_is_float(cx->type) && hilo_elem_get_f64(cx->type, &cx->a[0], 0) == 0 &&
+	       hilo_elem_get_f64(cy->type, &cy->a[0], 0) == 0;
+}
+
 /* First differing element of two values; false on failure. */
 static bool compare(tctx *X, tv *b, tv *a, diff *df, int depth)
 {
@@ -1185,7 +1200,7 @@ static bool compare(tctx *X, tv *b, tv *a, diff *df, int depth)
 		uint64_t x = elem_tag(X, b, k), y = elem_tag(X, a, k);
 		if (!x || !y)
 			return false;
-		if (x != y) {
+		if (x != y && !zeros_modulo_sign(X, x, y)) {
 			df->found = true;
 			df->tb = x;
 			df->ta = y;
