@@ -245,7 +245,7 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 	}
 	hilo_instr *r = fc->root;
 	uint32_t n = r->noperands;
-	int64_t *newidx = malloc((size_t)n * sizeof *newidx);
+	int64_t *newidx = hilo_heap_alloc(m->arena, (size_t)n * sizeof *newidx);
 	if (!newidx)
 		return false;
 	for (uint32_t k = 0; k < n; k++)
@@ -254,7 +254,7 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 		int64_t idx;
 		if (!hilo_instr_get_int(f->users[k].user, "index", &idx) || idx < 0 ||
 		    idx >= (int64_t)n) {
-			free(newidx);
+			hilo_heap_free(m->arena, newidx);
 			return false;
 		}
 		newidx[idx] = 0;
@@ -267,15 +267,15 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 			newidx[k] = used++;
 	}
 	if (used == n) {
-		free(newidx);
+		hilo_heap_free(m->arena, newidx);
 		return false;
 	}
-	hilo_instr **keep = malloc((size_t)used * sizeof *keep);
-	hilo_shape **shapes = malloc((size_t)used * sizeof *shapes);
+	hilo_instr **keep = hilo_heap_alloc(m->arena, (size_t)used * sizeof *keep);
+	hilo_shape **shapes = hilo_heap_alloc(m->arena, (size_t)used * sizeof *shapes);
 	if (!keep || !shapes) {
-		free(newidx);
-		free(keep);
-		free(shapes);
+		hilo_heap_free(m->arena, newidx);
+		hilo_heap_free(m->arena, keep);
+		hilo_heap_free(m->arena, shapes);
 		return false;
 	}
 	for (uint32_t k = 0; k < n; k++)
@@ -288,11 +288,11 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 	if (used == 1) {
 		/* the fusion returns its one output; its get-tuple-elements go */
 		uint32_t ng = f->nusers;
-		hilo_instr **gtes = malloc((size_t)ng * sizeof *gtes);
+		hilo_instr **gtes = hilo_heap_alloc(m->arena, (size_t)ng * sizeof *gtes);
 		if (!gtes) {
-			free(newidx);
-			free(keep);
-			free(shapes);
+			hilo_heap_free(m->arena, newidx);
+			hilo_heap_free(m->arena, keep);
+			hilo_heap_free(m->arena, shapes);
 			return false;
 		}
 		for (uint32_t k = 0; k < ng; k++)
@@ -310,7 +310,7 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 			hilo_instr_replace_all_uses(m, g, f);
 			hilo_comp_remove(g->parent, g);
 		}
-		free(gtes);
+		hilo_heap_free(m->arena, gtes);
 		hilo_comp_set_root(fc, keep[0]);
 	} else {
 		f->shape = tuple_subset(m, f->shape, newidx, used);
@@ -328,9 +328,9 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 	}
 	if (used == 1)
 		hilo_comp_remove(fc, r);
-	free(newidx);
-	free(keep);
-	free(shapes);
+	hilo_heap_free(m->arena, newidx);
+	hilo_heap_free(m->arena, keep);
+	hilo_heap_free(m->arena, shapes);
 	return true;
 }
 
@@ -346,7 +346,7 @@ static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hil
 		hilo_instr *p = fc->params[k];
 		if (!p || p->nusers || p->nctrl_preds || p->nctrl_succs || fc->root == p)
 			continue;
-		hilo_instr **ops = malloc((size_t)f->noperands * sizeof *ops);
+		hilo_instr **ops = hilo_heap_alloc(m->arena, (size_t)f->noperands * sizeof *ops);
 		if (!ops)
 			return removed;
 		uint32_t nops = f->noperands;
@@ -364,7 +364,7 @@ static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hil
 		}
 		fc->nparams--;
 		removed++;
-		free(ops);
+		hilo_heap_free(m->arena, ops);
 	}
 	return removed;
 }
