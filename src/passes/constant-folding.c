@@ -359,6 +359,20 @@ static bool same_constant(const hilo_instr *a, const hilo_instr *b)
 		(x->nbytes == 0 || !memcmp(x->data, y->data, x->nbytes));
 }
 
+typedef struct callsite {
+	hilo_comp *callee;
+	hilo_instr *caller;
+} callsite;
+
+/* By callee, then by the caller's id (a deterministic order). */
+static int callsite_cmp(const void *a, const void *b)
+{
+	const callsite *x = a, *y = b;
+	if (x->callee != y->callee)
+		return (uintptr_t)x->callee < (uintptr_t)y->callee ? -1 : 1;
+	return x->caller->id < y->caller->id ? -1 : x->caller->id > y->caller->id;
+}
+
 /* XLA's interprocedural step: a parameter of a computation that only
  * `call` instructions call, which receives the same known constant (equal
  * shape, layout included, and bytes) at every call site, is replaced in
@@ -369,38 +383,49 @@ static uint64_t propagate_call_constants(hilo_pass_ctx *ctx)
 {
 	hilo_module *m = ctx->m;
 	uint64_t replaced = 0;
+	/* every (callee, calling instruction) pair, sorted by callee: one walk
+	 * and a sort, so the step stays linear-ish in the module's size */
+	size_t total = 0;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
+			total += i->ncalled;
+	if (!total)
+		return 0;
+	callsite *sites = hilo_heap_alloc(m->arena, total * sizeof *sites);
+	hilo_instr **calls = hilo_heap_alloc(m->arena, total * sizeof *calls);
+	if (!sites || !calls) {
+		hilo_heap_free(m->arena, sites);
+		hilo_heap_free(m->arena, calls);
+		return 0;
+	}
+	size_t ns = 0;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
+			for (uint32_t j = 0; j < i->ncalled; j++)
+				sites[ns++] = (callsite){i->called[j], i};
+	qsort(sites, ns, sizeof *sites, callsite_cmp);
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		hilo_comp *callee = m->comps[ci];
 		if (callee == m->entry || callee->execution_thread || !callee->nparams)
 			continue;
 		/* the callers: all of them `call`s with one operand per parameter */
-		size_t ncalls = 0, cap = 8;
-		hilo_instr **calls = hilo_heap_alloc(m->arena, cap * sizeof *calls);
-		if (!calls)
-			return replaced;
+		size_t lo = 0, hi = ns;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if ((uintptr_t)sites[mid].callee < (uintptr_t)callee)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		size_t ncalls = 0;
 		bool only_calls = true;
-		for (uint32_t k = 0; k < m->ncomps && only_calls; k++)
-			for (hilo_instr *i = m->comps[k]->first; i && only_calls; i = i->next)
-				for (uint32_t j = 0; j < i->ncalled; j++) {
-					if (i->called[j] != callee)
-						continue;
-					if (i->op != HILO_OP_CALL || i->ncalled != 1 ||
-					    i->noperands != callee->nparams) {
-						only_calls = false;
-						break;
-					}
-					if (ncalls == cap) {
-						hilo_instr **g = hilo_heap_realloc(m->arena, calls,
-							2 * cap * sizeof *g);
-						if (!g) {
-							only_calls = false;
-							break;
-						}
-						calls = g;
-						cap *= 2;
-					}
-					calls[ncalls++] = i;
-				}
+		for (size_t k = lo; k < ns && sites[k].callee == callee && only_calls; k++) {
+			hilo_instr *i = sites[k].caller;
+			if (i->op != HILO_OP_CALL || i->ncalled != 1 || i->noperands != callee->nparams)
+				only_calls = false;
+			else
+				calls[ncalls++] = i;
+		}
 		/* a call site whose operands are all constants is folded itself
 		 * (or not at all): the step is for calls with some constant
 		 * operands (XLA's DontFoldCallContainingOptimizationBarrier
@@ -433,8 +458,9 @@ static uint64_t propagate_call_constants(hilo_pass_ctx *ctx)
 			hilo_instr_replace_all_uses(m, param, k);
 			replaced++;
 		}
-		hilo_heap_free(m->arena, calls);
 	}
+	hilo_heap_free(m->arena, sites);
+	hilo_heap_free(m->arena, calls);
 	return replaced;
 }
 

@@ -165,19 +165,26 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 
 /* ---- multi-output fusions (XLA's RemoveMultiOutputFusionsUnusedOutputs) ---- */
 
-/* The fusion instruction that is the only caller of c, or NULL. */
-static hilo_instr *sole_fusion_caller(hilo_module *m, const hilo_comp *c)
+/* For every computation, its only caller when that is a fusion calling
+ * nothing else; (void *)1 when it has other or several callers. One walk
+ * over the module (linear). */
+static void fusion_callers(hilo_module *m, hilo_ptrmap *out)
 {
-	hilo_instr *found = NULL;
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
-			for (uint32_t j = 0; j < i->ncalled; j++)
-				if (i->called[j] == c) {
-					if (found || i->op != HILO_OP_FUSION || i->ncalled != 1)
-						return NULL;
-					found = i;
-				}
-	return found;
+			for (uint32_t j = 0; j < i->ncalled; j++) {
+				hilo_comp *c = i->called[j];
+				bool first = !hilo_ptrmap_get(out, c);
+				bool fusion = i->op == HILO_OP_FUSION && i->ncalled == 1;
+				hilo_ptrmap_put(out, c, first && fusion ? (void *)i : (void *)1);
+			}
+}
+
+/* The fusion instruction that is the only caller of c, or NULL. */
+static hilo_instr *sole_fusion_caller(const hilo_ptrmap *callers, const hilo_comp *c)
+{
+	void *v = hilo_ptrmap_get(callers, c);
+	return v == (void *)1 ? NULL : v;
 }
 
 /* Why the outputs of fusion f (calling fc, root a tuple) are left alone,
@@ -427,23 +434,28 @@ hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 	 * a fused computation is seen after its caller lost its outputs */
 	uint32_t nc;
 	hilo_comp **post = hilo_module_comp_post_order(m, &nc);
+	hilo_ptrmap callers;
+	hilo_ptrmap_init_in(&callers, m->arena);
+	fusion_callers(m, &callers);
+	bool again = false;
 	for (uint32_t k = nc; k-- > 0;) {
 		hilo_comp *fc = post[k];
-		hilo_instr *f = fc->root ? sole_fusion_caller(m, fc) : NULL;
+		hilo_instr *f = fc->root ? sole_fusion_caller(&callers, fc) : NULL;
 		if (!f || !f->parent)
 			continue;
-		bool shrunk = shrink_fusion_outputs(ctx, f, fc, &memo);
-		if (shrunk) {
+		if (shrink_fusion_outputs(ctx, f, fc, &memo)) {
 			removed++;
-			removed += dce_comp(ctx, f->parent, &memo);
+			removed += dce_comp(ctx, fc, &memo);
 		}
-		removed += dce_comp(ctx, fc, &memo);
 		uint64_t params = remove_dead_fusion_params(ctx, f, fc);
-		if (params) {
-			removed += params;
-			removed += dce_comp(ctx, f->parent, &memo);
-		}
+		removed += params;
+		again |= params != 0;
 	}
+	hilo_ptrmap_free(&callers);
+	/* operands of fusions that lost parameters may be dead now: one more
+	 * linear sweep (not one per fusion) */
+	for (uint32_t k = 0; again && k < m->ncomps; k++)
+		removed += dce_comp(ctx, m->comps[k], &memo);
 	hilo_ptrmap_free(&memo);
 	removed += remove_unreachable(ctx);
 	ctx->rewrites += removed;
