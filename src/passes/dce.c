@@ -195,17 +195,17 @@ static const char *mof_decline(const hilo_instr *f, const hilo_comp *fc)
 	if (!r || r->op != HILO_OP_TUPLE || !hilo_shape_is_tuple(f->shape) ||
 	    f->shape->ntuple != (int)r->noperands)
 		return NULL; /* not a multi-output fusion: nothing to say */
-	if (hilo_instr_attr(r, "sharding"))
+	if (hilo_instr_attr(r, HILO_A_SHARDING))
 		return "fused root tuple has a sharding";
 	if (r->nusers || r->nctrl_preds || r->nctrl_succs)
 		return "fused root tuple has users or control dependencies";
-	if (hilo_instr_attr(f, "sharding"))
+	if (hilo_instr_attr(f, HILO_A_SHARDING))
 		return "fusion has a sharding";
-	if (hilo_instr_attr(f, "output_to_operand_aliasing"))
+	if (hilo_instr_attr(f, HILO_A_OUTPUT_TO_OPERAND_ALIASING))
 		return "fusion has output_to_operand_aliasing";
 	if (f->nctrl_preds || f->nctrl_succs)
 		return "fusion has control dependencies";
-	const char *kind = hilo_instr_get_enum(f, "kind");
+	const char *kind = hilo_instr_get_enum(f, HILO_A_KIND);
 	if (kind && !strcmp(kind, "kCustom"))
 		return "custom fusion";
 	if (f->parent && f->parent->root == f)
@@ -259,7 +259,7 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 		newidx[k] = -1;
 	for (uint32_t k = 0; k < f->nusers; k++) {
 		int64_t idx;
-		if (!hilo_instr_get_int(f->users[k].user, "index", &idx) || idx < 0 ||
+		if (!hilo_instr_get_int(f->users[k].user, HILO_A_INDEX, &idx) || idx < 0 ||
 		    idx >= (int64_t)n) {
 			hilo_heap_free(m->arena, newidx);
 			return false;
@@ -324,8 +324,8 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 		for (uint32_t k = 0; k < f->nusers; k++) {
 			hilo_instr *g = f->users[k].user;
 			int64_t idx;
-			hilo_instr_get_int(g, "index", &idx);
-			hilo_instr_set_attr(m, g, "index", HILO_ATTR_INT)->v.i = newidx[idx];
+			hilo_instr_get_int(g, HILO_A_INDEX, &idx);
+			hilo_instr_set_attr(m, g, HILO_A_INDEX, HILO_ATTR_INT)->v.i = newidx[idx];
 		}
 		/* the fused root tuple keeps its name and metadata */
 		r->shape = tuple_subset(m, r->shape, newidx, used);
