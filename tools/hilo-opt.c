@@ -715,6 +715,9 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	if (r.status == 2)
 		fprintf(stderr, "equivalence: skipped (%s)%s\n", r.message,
 			strstr(r.message, "budget") ? "; --eval-budget=N raises the budget" : "");
+	else if (o->assume_no_signed_zeros)
+		fprintf(stderr, "equivalence: module outputs agree, compared modulo the sign of zero "
+			"(--assume-no-signed-zeros)\n");
 	return EXIT_OK;
 }
 
