@@ -73,7 +73,7 @@ if [ -d "$shared/corpus/real" ] && "$opt" --help 2>&1 | grep -q -- '--pipeline';
 		awk -v n="$(basename "$f")" -v a=$base -v b=$pipe 'BEGIN {
 			r = a > 0 ? b / a : 0;
 			printf "   %-62s %6d ms -> %6d ms  %.2fx %s\n", n, a, b, r, (r <= 2 ? "" : "(over 2x)") }'
-		metric "pipeline_ratio:$(basename "$f")" "$(awk -v a=$base -v b=$pipe 'BEGIN { printf "%.2f", a > 0 ? b / a : 0 }')" "x no-passes"
+		metric "pipeline_ratio:$(basename "$f")" "$(awk -v a=$base -v b=$pipe 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')" "x no-passes"
 	done
 else
 	echo "   skipped: no corpus or hilo-opt has no --pipeline yet"
