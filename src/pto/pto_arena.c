@@ -28,7 +28,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define MAX_TENSOR_PARAMS 128 /* GRAPH_MAX_TENSOR_ARGS */
 
 /* Does e read a name rooted at tensor r (a view of it, its tensor.dim)? */
 static bool reads_root(coll *k, const pto_expr *e, const char *r)
@@ -113,7 +112,7 @@ bool lg_pack_allocations(coll *k, plan *pl)
 	size_t tensors = k->tensor_params.n, nh = pl->hoisted.n;
 	for (size_t i = 0; i < nh; i++)
 		tensors += hs[i].tensor;
-	if (tensors <= MAX_TENSOR_PARAMS)
+	if (tensors <= PTO_GRAPH_MAX_TENSORS)
 		return true;
 	/* group the packable allocations */
 	pto_map gidx;
@@ -166,7 +165,7 @@ bool lg_pack_allocations(coll *k, plan *pl)
 			total += too_big[g] ? 0 : d0[gs[g].members[q]];
 		}
 	}
-	while (after > MAX_TENSOR_PARAMS) {
+	while (after > PTO_GRAPH_MAX_TENSORS) {
 		size_t best = ng;
 		for (size_t g = 0; g < ng; g++)
 			if (!use[g] && !too_big[g] && gs[g].n >= 2 && (best == ng || gs[g].n > gs[best].n))
@@ -178,13 +177,13 @@ bool lg_pack_allocations(coll *k, plan *pl)
 		packed += gs[best].n;
 		arenas++;
 	}
-	if (after > MAX_TENSOR_PARAMS) {
+	if (after > PTO_GRAPH_MAX_TENSORS) {
 		pto_error(p, k->d, k->c->f->line, k->c->f->col, "GB003",
 			"Graph function '%s' takes %zu tensor parameters after hoisting, over the runtime's "
 			"boundary limit of %d, and packing its hoisted allocations (into one arena per element "
 			"type and trailing shape: %zu allocations into %zu arenas) leaves %zu. Pack several of "
 			"the parameters into one larger tensor and slice it inside the region, or split the "
-			"region.", k->c->f->name, tensors, MAX_TENSOR_PARAMS, packed, arenas, after);
+			"region.", k->c->f->name, tensors, PTO_GRAPH_MAX_TENSORS, packed, arenas, after);
 		return false;
 	}
 	/* build the arenas; the hoisted vector keeps its order, an arena at its

@@ -7,6 +7,13 @@
 
 #include "pto/pto_sema.h"
 
+/* The runtime's boundary limits of a Graph function (PyPTO's
+ * GRAPH_MAX_TENSOR_ARGS and GRAPH_MAX_SCALAR_ARGS): the Step D check,
+ * the arena packing that keeps a hoisted Graph inside them, and the
+ * verifier all read these. */
+#define PTO_GRAPH_MAX_TENSORS 128
+#define PTO_GRAPH_MAX_SCALARS 64
+
 bool lg_check_signature(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 bool lg_check_alloc(hilo_pto_program *p, pto_func *f, unsigned flags, hilo_diags *d);
 bool lg_check_launch_spec(hilo_pto_program *p, pto_func *f, hilo_diags *d);

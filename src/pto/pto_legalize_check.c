@@ -22,8 +22,6 @@
 
 #include <string.h>
 
-#define MAX_TENSORS 128
-#define MAX_SCALARS 64
 #define MAX_NODES 1024
 #define ALLOC_BATCH 16
 
@@ -74,18 +72,18 @@ bool lg_check_signature(hilo_pto_program *p, pto_func *f, hilo_diags *d)
 			"nothing to patch on replay and the runtime refuses to cache it.", fname(f));
 		return false;
 	}
-	if (tensors > MAX_TENSORS) {
+	if (tensors > PTO_GRAPH_MAX_TENSORS) {
 		pto_error(p, d, f->line, f->col, "GB003",
 			"Graph function '%s' takes %zu tensor parameters, over the runtime's boundary limit of "
 			"%d. Pack several of them into one larger tensor and slice it inside the region.",
-			fname(f), tensors, MAX_TENSORS);
+			fname(f), tensors, PTO_GRAPH_MAX_TENSORS);
 		return false;
 	}
-	if (scalars > MAX_SCALARS) {
+	if (scalars > PTO_GRAPH_MAX_SCALARS) {
 		pto_error(p, d, f->line, f->col, "GB004",
 			"Graph function '%s' takes %zu scalar parameters, over the runtime's boundary limit of "
 			"%d. Some of these may have been added by hoisting values the body derived; compute them "
-			"at the call site and pass fewer, or split the region.", fname(f), scalars, MAX_SCALARS);
+			"at the call site and pass fewer, or split the region.", fname(f), scalars, PTO_GRAPH_MAX_SCALARS);
 		return false;
 	}
 	return true;

@@ -489,12 +489,12 @@ static void verify_graph(vctx *v)
 		REPORT(v, f->line, f->col, "GB002", "Graph function '%s' takes no tensor parameters. A graph "
 			"with an empty boundary has nothing to patch on replay and the runtime refuses to cache it.",
 			f->name);
-	if (tensors > 128)
+	if (tensors > PTO_GRAPH_MAX_TENSORS)
 		REPORT(v, f->line, f->col, "GB003", "Graph function '%s' takes %zu tensor parameters, over the "
-			"runtime's boundary limit of 128.", f->name, tensors);
-	if (scalars > 64)
+			"runtime's boundary limit of %d.", f->name, tensors, PTO_GRAPH_MAX_TENSORS);
+	if (scalars > PTO_GRAPH_MAX_SCALARS)
 		REPORT(v, f->line, f->col, "GB004", "Graph function '%s' takes %zu scalar parameters, over the "
-			"runtime's boundary limit of 64.", f->name, scalars);
+			"runtime's boundary limit of %d.", f->name, scalars, PTO_GRAPH_MAX_SCALARS);
 	pto_stmt *r = pto_first_return(&f->body);
 	if (r && r->value) {
 		size_t n = r->value->kind == PTO_E_TUPLE ? r->value->nitems : 1;
