@@ -329,6 +329,11 @@ HILO_API hilo_comp *hilo_comp_create(hilo_module *m, const char *name);
 /* Appends (or inserts before `before`, which may be NULL) in print order. */
 HILO_API void hilo_module_add_comp(hilo_module *m, hilo_comp *c, hilo_comp *before);
 HILO_API void hilo_module_remove_comp(hilo_module *m, hilo_comp *c);
+/* Removes every computation keep() rejects, in one pass over the list
+ * (order of the rest kept): removing many computations one call each is
+ * quadratic in the module's computation count. */
+HILO_API void hilo_module_retain_comps(hilo_module *m, bool (*keep)(const hilo_comp *c, void *ud),
+	void *ud);
 HILO_API hilo_comp *hilo_module_find_comp(const hilo_module *m, const char *name);
 
 /* Returns a module-unique name derived from base ("add" -> "add.3"). */

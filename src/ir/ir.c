@@ -188,6 +188,15 @@ void hilo_module_remove_comp(hilo_module *m, hilo_comp *c)
 		}
 }
 
+void hilo_module_retain_comps(hilo_module *m, bool (*keep)(const hilo_comp *c, void *ud), void *ud)
+{
+	uint32_t w = 0;
+	for (uint32_t i = 0; i < m->ncomps; i++)
+		if (keep(m->comps[i], ud))
+			m->comps[w++] = m->comps[i];
+	m->ncomps = w;
+}
+
 hilo_comp *hilo_module_find_comp(const hilo_module *m, const char *name)
 {
 	for (uint32_t i = 0; i < m->ncomps; i++)

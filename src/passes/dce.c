@@ -377,6 +377,11 @@ static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hil
 }
 
 /* Removes computations the entry cannot reach; returns how many. */
+static bool comp_reached(const hilo_comp *c, void *reached)
+{
+	return hilo_ptrmap_get(reached, c) != NULL;
+}
+
 static uint64_t remove_unreachable(hilo_pass_ctx *ctx)
 {
 	hilo_module *m = ctx->m;
@@ -408,9 +413,12 @@ static uint64_t remove_unreachable(hilo_pass_ctx *ctx)
 		if (hilo_ptrmap_get(&reached, c))
 			continue;
 		hilo_remark(ctx, c, NULL, "rewritten", "removed unreachable computation");
-		hilo_module_remove_comp(m, c);
 		removed++;
 	}
+	/* in one pass: one removal at a time was quadratic (10^5 inlined
+	 * callees took seconds) */
+	if (removed)
+		hilo_module_retain_comps(m, comp_reached, &reached);
 	hilo_ptrmap_free(&reached);
 	return removed;
 }

@@ -86,6 +86,11 @@ static hilo_instr *build(xctx *x, hilo_instr *root, int height)
 
 static bool extract(hilo_module *m, const char *name, int height, hilo_diags *d);
 
+static bool comp_reached(const hilo_comp *c, void *reach)
+{
+	return hilo_ptrmap_get(reach, c) != NULL;
+}
+
 /* The copy is built under a guard on its arena: out of memory anywhere
  * (the copy's IR, the side tables on its tracked heap, its verification)
  * is reported and the copy destroyed. */
@@ -161,8 +166,8 @@ static bool extract(hilo_module *m, const char *name, int height, hilo_diags *d)
 		/* drop the computation's instructions' uses before unlinking it */
 		for (hilo_instr *i = comp->last; i; i = i->prev)
 			hilo_instr_clear_operands(i);
-		hilo_module_remove_comp(m, comp);
 	}
+	hilo_module_retain_comps(m, comp_reached, &reach);
 	hilo_ptrmap_free(&reach);
 	/* the old signature's module attributes no longer apply */
 	uint32_t w = 0;

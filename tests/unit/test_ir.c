@@ -451,6 +451,33 @@ static void test_const_int(void)
 	hilo_module_destroy(m);
 }
 
+static bool odd_name(const hilo_comp *c, void *ud)
+{
+	(void)ud;
+	size_t n = strlen(c->name);
+	return ((c->name[n - 1] - '0') & 1) != 0;
+}
+
+/* hilo_module_retain_comps (dce's one-pass removal of unreachable
+ * computations): the rejected ones go, the rest keep their order. */
+static void test_retain_comps(void)
+{
+	hilo_module *m = hilo_module_create("r");
+	char name[16];
+	for (int k = 0; k < 10; k++) {
+		snprintf(name, sizeof name, "c%d", k);
+		hilo_module_add_comp(m, hilo_comp_create(m, name), NULL);
+	}
+	hilo_module_retain_comps(m, odd_name, NULL);
+	CHECK_EQ_I64(m->ncomps, 5);
+	for (uint32_t k = 0; k < m->ncomps; k++) {
+		snprintf(name, sizeof name, "c%u", 2 * k + 1);
+		CHECK_STR(m->comps[k]->name, name);
+	}
+	CHECK(hilo_module_find_comp(m, "c4") == NULL);
+	hilo_module_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -463,5 +490,6 @@ int main(int argc, char **argv)
 	test_comp_clone();
 	test_unique_names();
 	test_module_clone();
+	test_retain_comps();
 	return CHECK_DONE();
 }
