@@ -36,6 +36,7 @@ typedef struct group {
 	char *pass, *verdict, *method, *title;
 	char *dot_before, *dot_after; /* DOT of the first member's region */
 	uint64_t count;          /* rewrites in the group (records x their counts) */
+	uint64_t nrecords;       /* validator records in the group (what the proof line counts) */
 	member *members;
 	size_t nmembers, cap;
 } group;
@@ -191,6 +192,7 @@ void hilo_report_on_record(void *arg, const hilo_check_record *rec)
 		g = &r->groups[gi - 1];
 	}
 	g->count += rec->count ? rec->count : 1;
+	g->nrecords++;
 	if (g->nmembers < MAX_MEMBERS) {
 		if (g->nmembers == g->cap) {
 			size_t nc = g->cap ? 2 * g->cap : 8;
@@ -438,12 +440,18 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 	}
 	hilo_buf_puts(out, "</tbody></table>\n");
 	/* rewrites */
-	uint64_t total = 0;
-	for (size_t k = 0; k < r->ngroups; k++)
+	uint64_t total = 0, records = 0;
+	for (size_t k = 0; k < r->ngroups; k++) {
 		total += r->groups[k].count;
-	hilo_buf_printf(out, "<h2>Rewrites</h2>\n<p>%llu rewrite%s in %zu group%s (rewrites with the same pass, "
-		"verdict, method and opcodes share one picture: the first of the group).</p>\n",
-		(unsigned long long)total, total == 1 ? "" : "s", r->ngroups, r->ngroups == 1 ? "" : "s");
+		records += r->groups[k].nrecords;
+	}
+	/* The proof line counts records; one record may stand for several
+	 * instructions (the dead code of a computation, identical rewrites). */
+	hilo_buf_printf(out, "<h2>Rewrites</h2>\n<p>%llu rewrite%s (as the equivalence line counts them) covering "
+		"%llu instruction%s, in %zu group%s (rewrites with the same pass, verdict, method and opcodes share "
+		"one picture: the first of the group).</p>\n",
+		(unsigned long long)records, records == 1 ? "" : "s", (unsigned long long)total,
+		total == 1 ? "" : "s", r->ngroups, r->ngroups == 1 ? "" : "s");
 	for (size_t k = 0; k < r->ngroups; k++) {
 		group *g = &r->groups[k];
 		hilo_buf_printf(out, "<section class=\"rewrite\" id=\"rewrite-%zu\" data-pass=\"", k + 1);
@@ -456,8 +464,11 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 		html(out, g->title);
 		hilo_buf_printf(out, " &mdash; <span class=\"%s\">%s</span> (", g->verdict, g->verdict);
 		html(out, g->method);
-		hilo_buf_printf(out, "), %llu rewrite%s</h3>\n<div class=\"pair\">", (unsigned long long)g->count,
-			g->count == 1 ? "" : "s");
+		hilo_buf_printf(out, "), %llu rewrite%s", (unsigned long long)g->nrecords, g->nrecords == 1 ? "" : "s");
+		if (g->count != g->nrecords)
+			hilo_buf_printf(out, " covering %llu instruction%s", (unsigned long long)g->count,
+				g->count == 1 ? "" : "s");
+		hilo_buf_puts(out, "</h3>\n<div class=\"pair\">");
 		member *m0 = g->nmembers ? &g->members[0] : NULL;
 		char cap[600];
 		snprintf(cap, sizeof cap, "before: %s", m0 ? m0->before : "");

@@ -66,6 +66,8 @@ for ex in ["unrolled_loop", "dus_chain"]:
     secs = check_report(html, ex, have_dot)
     m = re.search(r"equivalence: (\d+) rewrites", p.stderr)
     check(m and "equivalence: %s rewrites" % m.group(1) in html, "%s: the summary line is in the report" % ex)
+    check(m and re.search(r"<p>%s rewrites? \(as the equivalence line counts them\)" % m.group(1), html),
+          "%s: the report counts rewrites as the summary line does" % ex)
     check("neuron_repeated_dus_to_concat" in html or ex != "dus_chain", "dus_chain: the concat rewrite is shown")
 
 # no Graphviz: DOT embedded, with a note
