@@ -13,7 +13,10 @@
  *
  * Records (grouped when identical), per corresponding computation pair:
  *  (a) an operand slot of a same-defined instruction whose operand id
- *      changed: old operand value vs new operand value;
+ *      changed: old operand value vs new operand value; when one neither
+ *      proves nor passes a test, the instructions using it are judged
+ *      whole (before vs after, as in (b)): an in-place operand swap of a
+ *      commutative op is sound though its slots differ;
  *  (b) an instruction with the same id but another definition;
  *  (r) a computation whose root id changed: old root vs new root;
  *  (c) a side-effecting instruction that disappeared: failed (a live
@@ -466,11 +469,11 @@ static int judge_cuts(pairctx *P, tid sb, tid sa, tid db, tid da, char *why, siz
  * called computation, so a counterexample found with free parameters may
  * be impossible in the calling contexts (a pass may specialise a body to
  * its only call site): the call sites are judged instead. */
-static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_diags *d,
-	bool may_defer, const char **method_out)
+/* The verdict of one record, before assumptions and deferral. */
+static int judge_value(pairctx *P, const record *r, char *why, size_t whycap,
+	const char **method_out)
 {
 	hilo_validator *v = P->v;
-	char why[1000] = "";
 	const char *method = "term";
 	int verdict;
 	if (r->kind == R_DEAD) {
@@ -481,11 +484,11 @@ static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_di
 	} else if (r->kind == R_REMOVED) {
 		method = "structure";
 		verdict = V_FAILED;
-		snprintf(why, sizeof why, "a live side effect was dropped");
+		snprintf(why, whycap, "a live side effect was dropped");
 	} else if (!hilo_shape_compatible(r->b->shape, r->a->shape)) {
 		method = "structure";
 		verdict = V_FAILED;
-		snprintf(why, sizeof why, "the value's shape changed");
+		snprintf(why, whycap, "the value's shape changed");
 	} else {
 		tid sb = terms_of(P, 0, r->b, false);
 		tid sa = sb != TID_NONE ? terms_of(P, 1, r->a, false) : TID_NONE;
@@ -500,28 +503,37 @@ static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_di
 			verdict = V_PROVED;
 		} else if (tagged_judge(P, r->b, r->a, v->o.budget, &tr), tr.status != 2) {
 			method = tr.method;
-			snprintf(why, sizeof why, "%s", tr.msg);
+			snprintf(why, whycap, "%s", tr.msg);
 			verdict = tr.status == 0 ? V_PROVED : V_FAILED;
 		} else {
 			method = "random";
 			cone_result cr;
 			ensure_marks(P, r->b->parent);
 			cone_test(P, r->b, r->a, v->o.inputs, v->o.seed, v->o.budget, &cr);
-			snprintf(why, sizeof why, "%s", cr.msg);
+			snprintf(why, whycap, "%s", cr.msg);
 			verdict = cr.status == 0 ? V_TESTED : cr.status == 1 ? V_FAILED : V_SKIPPED;
 			if (verdict == V_SKIPPED)
-				verdict = judge_cuts(P, sb, sa, tb, ta, why, sizeof why, &method);
+				verdict = judge_cuts(P, sb, sa, tb, ta, why, whycap, &method);
 		}
 	}
+	*method_out = method;
+	return verdict;
+}
+
+/* Applies assumptions and deferral to a verdict, emits the remark and the
+ * failure diagnostic; returns the final verdict. */
+static int judge_report(pairctx *P, const record *r, int verdict, const char *method, char *why,
+	size_t whycap, const hilo_run_state *run, hilo_diags *d, bool may_defer)
+{
+	hilo_validator *v = P->v;
 	if (verdict != V_PROVED && verdict != V_TESTED && is_assumed(run, r))
 		verdict = V_ASSUMED;
 	if ((verdict == V_FAILED || verdict == V_SKIPPED) && may_defer && strcmp(method, "structure")) {
 		verdict = V_DEFERRED;
 		P->deferred++;
 		size_t len = strlen(why);
-		snprintf(why + len, sizeof why - len, "; judged again at the call sites");
+		snprintf(why + len, whycap - len, "; judged again at the call sites");
 	}
-	*method_out = method;
 	remark(P, r, verdict, method, why);
 	if (verdict == V_FAILED) {
 		char what[600], fr[400];
@@ -536,6 +548,14 @@ static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_di
 			"frontier: %s; method %s: %s", P->pass, what, fr, method, why);
 	}
 	return verdict;
+}
+
+static int judge(pairctx *P, const record *r, const hilo_run_state *run, hilo_diags *d,
+	bool may_defer, const char **method_out)
+{
+	char why[1000] = "";
+	int verdict = judge_value(P, r, why, sizeof why, method_out);
+	return judge_report(P, r, verdict, *method_out, why, sizeof why, run, d, may_defer);
 }
 
 static void count(hilo_validator *v, int verdict, const char *method)
@@ -669,15 +689,80 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 		ok = rec_add(&R, R_DEAD, dead, NULL, NULL, 0);
 		R.v[R.n - 1].count += ndead;
 	}
-	free(ord);
 	bool all_good = ok;
+	/* operand records that neither prove nor pass a test (bad[k] = 1) wait:
+	 * the instructions using them are judged whole first (below) */
+	uint8_t *bad = ok ? calloc(R.n + 1, 1) : NULL;
+	uint32_t *left = ok ? calloc(R.n + 1, sizeof *left) : NULL;
+	ok = ok && bad && left;
+	size_t nbad = 0;
 	for (size_t k = 0; k < R.n && ok; k++) {
+		const char *method = "";
+		char why[1000] = "";
+		int verdict = judge_value(P, &R.v[k], why, sizeof why, &method);
+		if (R.v[k].kind == R_OPERAND && verdict != V_PROVED && verdict != V_TESTED &&
+		    !is_assumed(run, &R.v[k])) {
+			bad[k] = 1;
+			left[k] = R.v[k].count; /* uses not judged whole yet */
+			nbad++;
+			continue;
+		}
+		verdict = judge_report(P, &R.v[k], verdict, method, why, sizeof why, run, d,
+			!ca->is_entry);
+		count(P->v, verdict, method);
+		if (verdict == V_SKIPPED || verdict == V_FAILED || verdict == V_DEFERRED)
+			all_good = false;
+	}
+	/* an instruction with the same id and definition whose operand slots
+	 * changed, one of them badly (e.g. its operands swapped in place: add(a,b)
+	 * -> add(b,a)): its own value is judged, before vs after, as a redefined
+	 * instruction. A slot record all of whose uses are in instructions that
+	 * hold whole is not reported; any other is (the more precise message). */
+	for (uint32_t k = 0; k < n && ok && nbad; k++) {
+		const hilo_instr *a = ord[k];
+		const hilo_instr *b = a->id < SB->nid ? SB->by_id[a->id] : NULL;
+		if (!b || b->parent != cb || is_same(P, a) || !same_local(P, b, a))
+			continue;
+		bool any = false, via_reshaped = false;
+		for (uint32_t q = 0; q < a->noperands; q++) {
+			if (a->operands[q]->id < P->nshared && reshaped[a->operands[q]->id])
+				via_reshaped = true;
+			if (a->operands[q]->id == b->operands[q]->id)
+				continue;
+			uint64_t key = ((uint64_t)b->operands[q]->id << 32 | a->operands[q]->id) + 1;
+			uintptr_t at = (uintptr_t)hilo_ptrmap_get(&R.idx, (void *)(uintptr_t)key);
+			any = any || (at && bad[at - 1]);
+		}
+		if (!any || via_reshaped)
+			continue;
+		record whole = {R_REDEF, b, a, NULL, 0, 1};
+		const char *method = "";
+		char why[1000] = "";
+		int verdict = judge_value(P, &whole, why, sizeof why, &method);
+		if (verdict != V_PROVED && verdict != V_TESTED)
+			continue;
+		verdict = judge_report(P, &whole, verdict, method, why, sizeof why, run, d,
+			!ca->is_entry);
+		count(P->v, verdict, method);
+		for (uint32_t q = 0; q < a->noperands; q++) {
+			uint64_t key = ((uint64_t)b->operands[q]->id << 32 | a->operands[q]->id) + 1;
+			uintptr_t at = (uintptr_t)hilo_ptrmap_get(&R.idx, (void *)(uintptr_t)key);
+			if (a->operands[q]->id != b->operands[q]->id && at && bad[at - 1] && left[at - 1])
+				left[at - 1]--;
+		}
+	}
+	for (size_t k = 0; k < R.n && ok; k++) {
+		if (!bad[k] || !left[k])
+			continue;
 		const char *method = "";
 		int verdict = judge(P, &R.v[k], run, d, !ca->is_entry, &method);
 		count(P->v, verdict, method);
 		if (verdict == V_SKIPPED || verdict == V_FAILED || verdict == V_DEFERRED)
 			all_good = false;
 	}
+	free(bad);
+	free(left);
+	free(ord);
 	if (ok && all_good)
 		ok = hilo_ptrmap_put(&P->equiv, ca, (void *)1);
 	free(R.v);

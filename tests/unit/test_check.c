@@ -4,7 +4,8 @@
  * records (operand, root, dead, removed side effect), term proofs (DUS chain
  * -> concatenate, slice of concatenate, IEEE-exact x + -0, call inlining),
  * the testing fallback (x + +0 is tested, never proved), a wrong rewrite
- * failing with the pass named, and assumed rewrites. */
+ * failing with the pass named, assumed rewrites, and in-place operand
+ * swaps (a commuted add proved, a swapped subtract failed). */
 #include "check.h"
 
 #include "hilo/check.h"
@@ -218,6 +219,40 @@ static void cut_same_elements(hilo_module *m, hilo_pass_ctx *ctx)
 	hilo_instr_set_operand(m, find(m, "r"), 3, find(m, "et"));
 }
 
+/* in-place operand swaps: the instruction keeps its id and definition,
+ * its two operand slots change (x vs y, y vs x: neither proves alone);
+ * the instruction's value is judged instead: add commutes (proved by the
+ * terms' commutative ordering), subtract does not (failed) */
+static const char *swap_text =
+	"HloModule m\n"
+	"ENTRY main {\n"
+	"  x = f32[4] parameter(0)\n"
+	"  y = f32[4] parameter(1)\n"
+	"  sum = f32[4] add(x, y)\n"
+	"  dif = f32[4] subtract(x, y)\n"
+	"  ROOT r = (f32[4], f32[4]) tuple(sum, dif)\n"
+	"}\n";
+
+static void swap_in_place(hilo_module *m, const char *name)
+{
+	hilo_instr *i = find(m, name);
+	hilo_instr *a = i->operands[0], *b = i->operands[1];
+	hilo_instr_set_operand(m, i, 0, b);
+	hilo_instr_set_operand(m, i, 1, a);
+}
+
+static void swap_add(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	swap_in_place(m, "sum");
+}
+
+static void swap_sub(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	swap_in_place(m, "dif");
+}
+
 int main(void)
 {
 	bool named;
@@ -277,5 +312,15 @@ int main(void)
 	CHECK_EQ_I64(s.rewrites, 1);
 	CHECK_EQ_I64(s.proved, 1);
 	CHECK_EQ_I64(s.failed, 0);
+
+	s = judge(swap_text, swap_add, &named, NULL);
+	CHECK_EQ_I64(s.rewrites, 1); /* one record: the instruction's value */
+	CHECK_EQ_I64(s.proved, 1);
+	CHECK_EQ_I64(s.failed, 0);
+	CHECK(!named);
+	s = judge_b(swap_text, swap_sub, &named, NULL, 0, "dif");
+	CHECK(s.failed >= 1);
+	CHECK_EQ_I64(s.proved, 0);
+	CHECK(named);
 	return CHECK_DONE();
 }
