@@ -5,7 +5,8 @@
  * -> concatenate, slice of concatenate, IEEE-exact x + -0, call inlining),
  * the testing fallback (x + +0 is tested, never proved), a wrong rewrite
  * failing with the pass named, assumed rewrites, and in-place operand
- * swaps (a commuted add proved, a swapped subtract failed). */
+ * swaps (a commuted add proved, a swapped subtract failed), and related
+ * frontier leaves (a difference re-evaluated from the parameters). */
 #include "check.h"
 
 #include "hilo/check.h"
@@ -253,6 +254,37 @@ static void swap_sub(hilo_module *m, hilo_pass_ctx *ctx)
 	swap_in_place(m, "dif");
 }
 
+/* two shared frontier leaves with common ancestors: (x+y)*z and x*z+y*z
+ * are equal for wrapping s32 arithmetic (no term or tagged proof); drawn
+ * as independent random values they differ, which is not realisable: the
+ * cone is re-evaluated from the parameters (tested, never failed) */
+static const char *leaves_text =
+	"HloModule m\n"
+	"ENTRY main {\n"
+	"  x = s32[4] parameter(0)\n"
+	"  y = s32[4] parameter(1)\n"
+	"  z = s32[4] parameter(2)\n"
+	"  s = s32[4] add(x, y)\n"
+	"  m1 = s32[4] multiply(s, z)\n"
+	"  xz = s32[4] multiply(x, z)\n"
+	"  yz = s32[4] multiply(y, z)\n"
+	"  m2 = s32[4] add(xz, yz)\n"
+	"  m3 = s32[4] subtract(xz, yz)\n"
+	"  ROOT r = s32[4] negate(m1)\n"
+	"}\n";
+
+static void leaves_distribute(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "m2"));
+}
+
+static void leaves_wrong(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "m3"));
+}
+
 int main(void)
 {
 	bool named;
@@ -321,6 +353,15 @@ int main(void)
 	s = judge_b(swap_text, swap_sub, &named, NULL, 0, "dif");
 	CHECK(s.failed >= 1);
 	CHECK_EQ_I64(s.proved, 0);
+	CHECK(named);
+
+	s = judge(leaves_text, leaves_distribute, &named, NULL);
+	CHECK_EQ_I64(s.rewrites, 1);
+	CHECK_EQ_I64(s.tested, 1);
+	CHECK_EQ_I64(s.failed, 0);
+	CHECK(!named);
+	s = judge_b(leaves_text, leaves_wrong, &named, NULL, 0, "from the computation's parameters");
+	CHECK_EQ_I64(s.failed, 1);
 	CHECK(named);
 	return CHECK_DONE();
 }
