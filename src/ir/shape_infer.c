@@ -29,8 +29,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAXR 64
-
 typedef struct ictx {
 	hilo_module *m;
 	const hilo_instr *i;
@@ -510,10 +508,10 @@ static hilo_shape *broadcast_op(ictx *X)
 	int nd;
 	if (!ints(X, HILO_A_DIMENSIONS, &dv, &nd) && s->rank != 0)
 		return fail(X, "attribute dimensions= is required");
-	if (nd + s->rank > MAXR)
+	if (nd + s->rank > HILO_MAX_RANK)
 		return fail(X, "too many dimensions");
-	int64_t dims[MAXR];
-	uint8_t dyn[MAXR] = {0};
+	int64_t dims[HILO_MAX_RANK];
+	uint8_t dyn[HILO_MAX_RANK] = {0};
 	for (int k = 0; k < nd; k++) {
 		if (dv[k] < 0)
 			return fail(X, "dimensions={...} read as sizes holds a negative size %lld", (long long)dv[k]);
@@ -552,8 +550,8 @@ static hilo_shape *concatenate_op(ictx *X)
 	int64_t d = dv[0];
 	if (!need_dim(X, "concatenate dimension", d, s0->rank))
 		return NULL;
-	int64_t dims[MAXR];
-	uint8_t dyn[MAXR];
+	int64_t dims[HILO_MAX_RANK];
+	uint8_t dyn[HILO_MAX_RANK];
 	for (int k = 0; k < s0->rank; k++) {
 		dims[k] = s0->dims[k];
 		dyn[k] = dyn_of(s0, k);
@@ -574,7 +572,7 @@ static hilo_shape *concatenate_op(ictx *X)
 
 static bool is_permutation(const int64_t *p, int n)
 {
-	bool seen[MAXR] = {false};
+	bool seen[HILO_MAX_RANK] = {false};
 	for (int k = 0; k < n; k++) {
 		if (p[k] < 0 || p[k] >= n || seen[p[k]])
 			return false;
@@ -594,8 +592,8 @@ static hilo_shape *transpose_op(ictx *X)
 		return NULL;
 	if (n != s->rank || !is_permutation(p, n))
 		return fail(X, "dimensions= is not a permutation of the %d dimensions of %s", s->rank, sh(X, s));
-	int64_t dims[MAXR], inv[MAXR];
-	uint8_t dyn[MAXR];
+	int64_t dims[HILO_MAX_RANK], inv[HILO_MAX_RANK];
+	uint8_t dyn[HILO_MAX_RANK];
 	for (int k = 0; k < n; k++) {
 		dims[k] = s->dims[p[k]];
 		dyn[k] = dyn_of(s, (int)p[k]);
@@ -640,8 +638,8 @@ static hilo_shape *pad_op(ictx *X)
 		return fail(X, "attribute padding= is required");
 	if (a->n != s->rank)
 		return fail(X, "padding= has %d dimensions, the operand %s has %d", a->n, sh(X, s), s->rank);
-	int64_t dims[MAXR];
-	uint8_t dyn[MAXR];
+	int64_t dims[HILO_MAX_RANK];
+	uint8_t dyn[HILO_MAX_RANK];
 	for (int k = 0; k < s->rank; k++) {
 		const int64_t *q = &a->v.ints[3 * k];
 		if (q[2] < 0)
@@ -677,43 +675,28 @@ static bool reducer_type(ictx *X, const hilo_comp *c, uint32_t k, uint32_t n, hi
 	return true;
 }
 
-static hilo_shape *reduce_op(ictx *X)
+/* The operands of reduce and reduce-window: N inputs then N init values,
+ * and the to_apply reducer (NULL after a diagnostic). */
+static hilo_comp *reducer_operands(ictx *X, uint32_t *n)
 {
 	const hilo_instr *i = X->i;
-	if (i->noperands == 0 || i->noperands % 2)
-		return fail(X, "expects an even number of operands (inputs, then init values), has %u", i->noperands);
-	uint32_t n = i->noperands / 2;
-	hilo_comp *c = callee(X, HILO_A_TO_APPLY);
-	if (!c)
+	if (i->noperands == 0 || i->noperands % 2) {
+		fail(X, "expects an even number of operands (inputs, then init values), has %u", i->noperands);
 		return NULL;
-	if (c->nparams != 2 * n)
-		return fail(X, "the reducer '%s' takes %u parameters, %u inputs need %u", c->name, c->nparams, n, 2 * n);
-	const int64_t *dv;
-	int nd;
-	if (!need_ints(X, HILO_A_DIMENSIONS, &dv, &nd))
-		return NULL;
-	for (uint32_t k = 0; k < 2 * n; k++)
-		if (!need_array(X, k))
-			return NULL;
-	const hilo_shape *s0 = opshape(X, 0);
-	bool drop[MAXR] = {false};
-	for (int k = 0; k < nd; k++) {
-		if (!need_dim(X, "reduce dimension", dv[k], s0->rank))
-			return NULL;
-		if (drop[dv[k]])
-			return fail(X, "reduce dimension %lld appears twice", (long long)dv[k]);
-		drop[dv[k]] = true;
 	}
-	int64_t dims[MAXR];
-	uint8_t dyn[MAXR];
-	int rank = 0;
-	for (int d = 0; d < s0->rank; d++)
-		if (!drop[d]) {
-			dims[rank] = s0->dims[d];
-			dyn[rank++] = dyn_of(s0, d);
-		}
-	hilo_shape *el[MAXR];
-	if (n > MAXR)
+	*n = i->noperands / 2;
+	return callee(X, HILO_A_TO_APPLY);
+}
+
+/* The result of reduce and reduce-window: one array of the given
+ * dimensions per input, of the reducer's k-th result type, checking that
+ * every input has input 0's dimensions and every init value is a scalar. */
+static hilo_shape *reducer_results(ictx *X, hilo_comp *c, uint32_t n, int rank, const int64_t *dims,
+				   const uint8_t *dyn)
+{
+	const hilo_shape *s0 = opshape(X, 0);
+	hilo_shape *el[HILO_MAX_RANK];
+	if (n > HILO_MAX_RANK)
 		return fail(X, "too many inputs");
 	for (uint32_t k = 0; k < n; k++) {
 		const hilo_shape *s = opshape(X, k), *init = opshape(X, n + k);
@@ -727,6 +710,41 @@ static hilo_shape *reduce_op(ictx *X)
 		el[k] = array(X, t, rank, dims, dyn);
 	}
 	return n == 1 ? el[0] : tuple(X, (int)n, el);
+}
+
+static hilo_shape *reduce_op(ictx *X)
+{
+	uint32_t n;
+	hilo_comp *c = reducer_operands(X, &n);
+	if (!c)
+		return NULL;
+	if (c->nparams != 2 * n)
+		return fail(X, "the reducer '%s' takes %u parameters, %u inputs need %u", c->name, c->nparams, n, 2 * n);
+	const int64_t *dv;
+	int nd;
+	if (!need_ints(X, HILO_A_DIMENSIONS, &dv, &nd))
+		return NULL;
+	for (uint32_t k = 0; k < 2 * n; k++)
+		if (!need_array(X, k))
+			return NULL;
+	const hilo_shape *s0 = opshape(X, 0);
+	bool drop[HILO_MAX_RANK] = {false};
+	for (int k = 0; k < nd; k++) {
+		if (!need_dim(X, "reduce dimension", dv[k], s0->rank))
+			return NULL;
+		if (drop[dv[k]])
+			return fail(X, "reduce dimension %lld appears twice", (long long)dv[k]);
+		drop[dv[k]] = true;
+	}
+	int64_t dims[HILO_MAX_RANK];
+	uint8_t dyn[HILO_MAX_RANK];
+	int rank = 0;
+	for (int d = 0; d < s0->rank; d++)
+		if (!drop[d]) {
+			dims[rank] = s0->dims[d];
+			dyn[rank++] = dyn_of(s0, d);
+		}
+	return reducer_results(X, c, n, rank, dims, dyn);
 }
 
 /* One output dimension of a windowed op (ShapeInference's
@@ -761,11 +779,8 @@ static bool read_window(ictx *X, int rank, ev_window *w)
 
 static hilo_shape *reduce_window_op(ictx *X)
 {
-	const hilo_instr *i = X->i;
-	if (i->noperands == 0 || i->noperands % 2)
-		return fail(X, "expects an even number of operands (inputs, then init values), has %u", i->noperands);
-	uint32_t n = i->noperands / 2;
-	hilo_comp *c = callee(X, HILO_A_TO_APPLY);
+	uint32_t n;
+	hilo_comp *c = reducer_operands(X, &n);
 	if (!c)
 		return NULL;
 	for (uint32_t k = 0; k < 2 * n; k++)
@@ -775,23 +790,10 @@ static hilo_shape *reduce_window_op(ictx *X)
 	ev_window w;
 	if (!read_window(X, s0->rank, &w))
 		return NULL;
-	int64_t dims[MAXR];
+	int64_t dims[HILO_MAX_RANK];
 	for (int d = 0; d < s0->rank; d++)
 		dims[d] = window_out(&w, d, s0->dims[d]);
-	hilo_shape *el[MAXR];
-	if (n > MAXR)
-		return fail(X, "too many inputs");
-	for (uint32_t k = 0; k < n; k++) {
-		if (!same_dims(opshape(X, k), s0))
-			return fail(X, "input %u %s and input 0 %s differ in dimensions", k, sh(X, opshape(X, k)), sh(X, s0));
-		if (opshape(X, n + k)->rank != 0)
-			return fail(X, "init value %u %s is not a scalar", k, sh(X, opshape(X, n + k)));
-		hilo_ptype t;
-		if (!reducer_type(X, c, k, n, &t))
-			return NULL;
-		el[k] = array(X, t, s0->rank, dims, NULL);
-	}
-	return n == 1 ? el[0] : tuple(X, (int)n, el);
+	return reducer_results(X, c, n, s0->rank, dims, NULL);
 }
 
 static hilo_shape *map_op(ictx *X)
@@ -842,8 +844,8 @@ static hilo_shape *scatter_op(ictx *X)
 		return NULL;
 	if (n == 1)
 		return (hilo_shape *)opshape(X, 0);
-	hilo_shape *el[MAXR];
-	if (n > MAXR)
+	hilo_shape *el[HILO_MAX_RANK];
+	if (n > HILO_MAX_RANK)
 		return fail(X, "too many inputs");
 	for (uint32_t k = 0; k < n; k++)
 		el[k] = X->i->operands[k]->shape;
@@ -894,19 +896,19 @@ static hilo_shape *dot_of(ictx *X, const hilo_shape *l, const hilo_shape *r, con
 	hilo_ptype t;
 	if (!merge_type(l->type, r->type, &t))
 		return fail(X, "dot operand element types differ: %s and %s", sh(X, l), sh(X, r));
-	int64_t dims[MAXR];
-	uint8_t dyn[MAXR];
+	int64_t dims[HILO_MAX_RANK];
+	uint8_t dyn[HILO_MAX_RANK];
 	int n = 0;
-	for (int k = 0; k < nlb && n < MAXR; k++) {
+	for (int k = 0; k < nlb && n < HILO_MAX_RANK; k++) {
 		dims[n] = l->dims[lb[k]];
 		dyn[n++] = dyn_of(l, (int)lb[k]);
 	}
-	for (int d = 0; d < l->rank && n < MAXR; d++)
+	for (int d = 0; d < l->rank && n < HILO_MAX_RANK; d++)
 		if (!in_list(lb, nlb, d) && !in_list(lc, nlc, d)) {
 			dims[n] = l->dims[d];
 			dyn[n++] = dyn_of(l, d);
 		}
-	for (int d = 0; d < r->rank && n < MAXR; d++)
+	for (int d = 0; d < r->rank && n < HILO_MAX_RANK; d++)
 		if (!in_list(rb, nrb, d) && !in_list(rc, nrc, d) && !in_list(skip_rhs, nskip, d)) {
 			dims[n] = r->dims[d];
 			dyn[n++] = dyn_of(r, d);
@@ -931,10 +933,10 @@ static hilo_shape *ragged_dot_op(ictx *X)
 		return fail(X, "the group sizes %s are not an array", sh(X, g));
 	if (in_list(lc, nlc, lr[0])) { /* ragged contracting: a group dim leads */
 		hilo_shape *d = dot_of(X, l, r, NULL, 0);
-		if (!d || d->rank + 1 > MAXR)
+		if (!d || d->rank + 1 > HILO_MAX_RANK)
 			return d;
-		int64_t dims[MAXR];
-		uint8_t dyn[MAXR] = {0};
+		int64_t dims[HILO_MAX_RANK];
+		uint8_t dyn[HILO_MAX_RANK] = {0};
 		dims[0] = g->dims[g->rank - 1];
 		for (int k = 0; k < d->rank; k++) {
 			dims[k + 1] = d->dims[k];
@@ -955,9 +957,9 @@ static hilo_shape *ragged_dot_op(ictx *X)
  * spatial ones. */
 typedef struct conv_labels {
 	int n;  /* spatial dimensions */
-	int lb, lf, ls[MAXR];
-	int ki, ko, ks[MAXR];
-	int ob, of, os[MAXR];
+	int lb, lf, ls[HILO_MAX_RANK];
+	int ki, ko, ks[HILO_MAX_RANK];
+	int ob, of, os[HILO_MAX_RANK];
 	int lrank, krank, orank;
 } conv_labels;
 
@@ -973,7 +975,7 @@ static bool read_part(const char *s, size_t len, char a, char b, int *pa, int *p
 			*pb = (int)k;
 		else if (c >= '0' && c <= '9') {
 			int d = c - '0';
-			if (d >= MAXR)
+			if (d >= HILO_MAX_RANK)
 				return false;
 			sp[d] = (int)k;
 			if (d + 1 > n)
@@ -1035,7 +1037,7 @@ static hilo_shape *convolution_op(ictx *X)
 	hilo_ptype t;
 	if (!merge_type(l->type, k->type, &t))
 		return fail(X, "convolution operand element types differ: %s and %s", sh(X, l), sh(X, k));
-	int64_t dims[MAXR] = {0};
+	int64_t dims[HILO_MAX_RANK] = {0};
 	dims[L.ob] = l->dims[L.lb] / bgc;
 	dims[L.of] = k->dims[L.ko];
 	for (int s = 0; s < L.n; s++)
@@ -1065,9 +1067,9 @@ static hilo_shape *gather_op(ictx *X)
 		return fail(X, "slice_sizes= has %d entries, the operand %s has rank %d", nss, sh(X, s), s->rank);
 	int nbatch = ix->rank - (ivd < ix->rank ? 1 : 0);
 	int orank = nbatch + nod;
-	if (orank > MAXR)
+	if (orank > HILO_MAX_RANK)
 		return fail(X, "too many dimensions");
-	int64_t offs[MAXR];
+	int64_t offs[HILO_MAX_RANK];
 	int noff = 0;
 	for (int d = 0; d < s->rank; d++) {
 		if (ss[d] < 0 || ss[d] > s->dims[d])
@@ -1077,7 +1079,7 @@ static hilo_shape *gather_op(ictx *X)
 	}
 	if (noff != nod)
 		return fail(X, "offset_dims= has %d entries, the slices keep %d dimensions", nod, noff);
-	int64_t dims[MAXR];
+	int64_t dims[HILO_MAX_RANK];
 	int oi = 0, bi = 0;
 	for (int d = 0; d < orank; d++) {
 		if (in_list(od, nod, d)) {
@@ -1223,8 +1225,8 @@ static hilo_shape *scan_op(ictx *X)
 	int64_t len = opshape(X, 0)->dims[dv[0]];
 	const hilo_shape *r = c->root->shape;
 	int nr = r->type == HILO_T_TUPLE ? r->ntuple : 1;
-	hilo_shape *el[MAXR];
-	if (nr > MAXR)
+	hilo_shape *el[HILO_MAX_RANK];
+	if (nr > HILO_MAX_RANK)
 		return fail(X, "too many results");
 	for (int k = 0; k < nr; k++) {
 		const hilo_shape *e = r->type == HILO_T_TUPLE ? r->elems[k] : r;
@@ -1233,10 +1235,10 @@ static hilo_shape *scan_op(ictx *X)
 			el[k] = (hilo_shape *)e;
 			continue;
 		}
-		if (!hilo_shape_is_array(e) || e->rank + 1 > MAXR || dv[0] > e->rank)
+		if (!hilo_shape_is_array(e) || e->rank + 1 > HILO_MAX_RANK || dv[0] > e->rank)
 			return fail(X, "'%s' result %d %s cannot take the scan dimension", c->name, k, sh(X, e));
-		int64_t dims[MAXR];
-		uint8_t dyn[MAXR] = {0};
+		int64_t dims[HILO_MAX_RANK];
+		uint8_t dyn[HILO_MAX_RANK] = {0};
 		for (int d = 0, s = 0; d < e->rank + 1; d++) {
 			if (d == dv[0]) {
 				dims[d] = len;
@@ -1350,7 +1352,7 @@ hilo_shape *hilo_infer_shape(hilo_module *m, const hilo_instr *i, char *err, siz
 			return nd != 1 ? fail(&X, "dimensions= must hold one dimension") : NULL;
 		if (v->type != HILO_T_S32 || v->rank != 0)
 			return fail(&X, "the size %s is not an s32 scalar", sh(&X, v));
-		uint8_t dyn[MAXR];
+		uint8_t dyn[HILO_MAX_RANK];
 		for (int k = 0; k < s->rank; k++)
 			dyn[k] = dyn_of(s, k);
 		if (dyn[dv[0]] == HILO_DIM_STATIC)

@@ -33,7 +33,6 @@ enum {
 	FOLD_MAX_ELEMS = 1024, /* largest value folded */
 	FOLD_NODES = 256,      /* instructions folded per start operand */
 	FOLD_DEPTH = 64,
-	KS_MAX_RANK = 64,
 };
 
 /* Broadcast and iota are left out as constant folding leaves them out
@@ -126,7 +125,7 @@ static ks_status known(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *o
 	if ((!dus && i->op != HILO_OP_DYNAMIC_SLICE) || i->noperands < (dus ? 3u : 2u))
 		return KS_MALFORMED;
 	const hilo_shape *in = i->operands[0]->shape;
-	if (!hilo_shape_is_array(in) || in->rank > KS_MAX_RANK)
+	if (!hilo_shape_is_array(in) || in->rank > HILO_MAX_RANK)
 		return KS_MALFORMED;
 	int r = in->rank;
 	uint32_t first = dus ? 2 : 1;
@@ -150,8 +149,8 @@ static ks_status known(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *o
 	for (int d = 0; d < r; d++)
 		if (extent[d] < 0 || extent[d] > in->dims[d])
 			return KS_MALFORMED;
-	int64_t proven[KS_MAX_RANK];
-	int np = hilo_proven_starts(ctx, i, proven, KS_MAX_RANK);
+	int64_t proven[HILO_MAX_RANK];
+	int np = hilo_proven_starts(ctx, i, proven, HILO_MAX_RANK);
 	hilo_literal *vl = vec ? hilo_fold_constant_cone(ctx->m, i->operands[first]) : NULL;
 	for (int d = 0; d < r; d++) {
 		int64_t hi = in->dims[d] - extent[d], v;
@@ -174,7 +173,7 @@ static ks_status known(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *o
 
 int hilo_known_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *out, int max)
 {
-	int64_t v[KS_MAX_RANK];
+	int64_t v[HILO_MAX_RANK];
 	int r = 0, bad;
 	if (known(ctx, i, v, &r, &bad) != KS_OK)
 		return -1;
@@ -185,7 +184,7 @@ int hilo_known_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *ou
 
 void hilo_known_starts_why(const hilo_pass_ctx *ctx, const hilo_instr *i, char *buf, size_t n)
 {
-	int64_t v[KS_MAX_RANK];
+	int64_t v[HILO_MAX_RANK];
 	int r = 0, bad;
 	ks_status st = known(ctx, i, v, &r, &bad);
 	if (!n)
