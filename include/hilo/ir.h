@@ -391,6 +391,9 @@ HILO_API void hilo_instr_set_frontend_attr(hilo_module *m, hilo_instr *i, const 
 	const char *value);
 /* Gives dst a copy of src's metadata (none when src has none). */
 HILO_API void hilo_instr_copy_metadata(hilo_module *m, hilo_instr *dst, const hilo_instr *src);
+/* Is i a NeuronBoundaryMarker-Start or -End custom-call? (The markers are
+ * identities of their operand's value whatever their side-effect flag.) */
+HILO_API bool hilo_instr_is_boundary_marker(const hilo_instr *i);
 
 /* Metadata: get op_name (unquoted, unescaped into the arena) or NULL. */
 HILO_API const char *hilo_instr_op_name(hilo_module *m, const hilo_instr *i);

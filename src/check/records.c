@@ -581,13 +581,13 @@ static void count(hilo_validator *v, int verdict, const char *method)
 
 static bool is_effect(const hilo_module *m, const hilo_instr *i)
 {
-	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET) : NULL;
 	/* Neuron boundary markers are identities whatever their flag says
 	 * (the passes strip them) */
-	if (t && (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End")))
+	if (hilo_instr_is_boundary_marker(i))
 		return false;
 	if (hilo_instr_has_side_effect(m, i))
 		return true;
+	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET) : NULL;
 	return t && !strcmp(t, "Sharding");
 }
 

@@ -711,11 +711,6 @@ static bool comp_pure(tctx *X, const hilo_comp *c, int depth)
 	return ok;
 }
 
-static bool is_marker(const hilo_instr *i)
-{
-	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET) : NULL;
-	return t && (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End"));
-}
 
 static bool data_movement(hilo_opcode op)
 {
@@ -985,7 +980,7 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 	default:
 		break;
 	}
-	if (is_marker(i) && n == 1 && hilo_shape_compatible(ops[0]->shape, i->shape))
+	if (hilo_instr_is_boundary_marker(i) && n == 1 && hilo_shape_compatible(ops[0]->shape, i->shape))
 		return ops[0];
 	/* an enumerated index may only reach starts (the domain argument) */
 	uint32_t first = first_index_slot(i);

@@ -900,12 +900,6 @@ static tid canon_comp(pairctx *P, int sk, const hilo_comp *c)
 	return r;
 }
 
-static bool is_marker(const hilo_instr *i)
-{
-	const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
-	return i->op == HILO_OP_CUSTOM_CALL && t &&
-	       (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End"));
-}
 
 static bool never_fold(hilo_opcode op)
 {
@@ -1164,7 +1158,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 			return ops[0];
 		break;
 	case HILO_OP_CUSTOM_CALL:
-		if (is_marker(i) && n == 1 && hilo_shape_compatible(TT(P, ops[0])->shape, shape))
+		if (hilo_instr_is_boundary_marker(i) && n == 1 && hilo_shape_compatible(TT(P, ops[0])->shape, shape))
 			return ops[0];
 		break;
 	case HILO_OP_CONDITIONAL: {

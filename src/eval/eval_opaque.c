@@ -315,12 +315,6 @@ static bool is_opaque(hilo_opcode op)
 	}
 }
 
-static bool is_marker(const hilo_instr *i)
-{
-	const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
-	return i->op == HILO_OP_CUSTOM_CALL && t &&
-	       (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End"));
-}
 
 hilo_literal *ev_opaque(ev *e, const hilo_instr *i, hilo_literal *const *ops, bool *handled)
 {
@@ -328,7 +322,7 @@ hilo_literal *ev_opaque(ev *e, const hilo_instr *i, hilo_literal *const *ops, bo
 		*handled = false;
 		return NULL;
 	}
-	if (is_marker(i) && i->noperands == 1 && hilo_shape_compatible(ops[0]->shape, i->shape))
+	if (hilo_instr_is_boundary_marker(i) && i->noperands == 1 && hilo_shape_compatible(ops[0]->shape, i->shape))
 		return ops[0];
 	if (!e->allow_opaque)
 		return ev_err(e, i, "uninterpreted operation: its value is not known");

@@ -312,6 +312,12 @@ void hilo_instr_copy_metadata(hilo_module *m, hilo_instr *dst, const hilo_instr 
 
 /* Value of frontend attribute `key` in the raw {k="v", ...} text, copied
  * into buf; false when absent. */
+bool hilo_instr_is_boundary_marker(const hilo_instr *i)
+{
+	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET) : NULL;
+	return t && (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End"));
+}
+
 bool hilo_instr_frontend_attr(const hilo_instr *i, const char *key, char *buf, size_t cap)
 {
 	const hilo_attr *a = hilo_instr_attr(i, HILO_A_FRONTEND_ATTRIBUTES);

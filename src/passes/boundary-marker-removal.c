@@ -19,14 +19,6 @@
 
 #include <string.h>
 
-static bool is_marker(const hilo_instr *i)
-{
-	if (i->op != HILO_OP_CUSTOM_CALL)
-		return false;
-	const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
-	return t && (!strcmp(t, "NeuronBoundaryMarker-Start") ||
-		!strcmp(t, "NeuronBoundaryMarker-End"));
-}
 
 hilo_pass_result hilo_pass_boundary_marker_removal(hilo_pass_ctx *ctx)
 {
@@ -36,7 +28,7 @@ hilo_pass_result hilo_pass_boundary_marker_removal(hilo_pass_ctx *ctx)
 		hilo_instr *next;
 		for (hilo_instr *i = c->first; i; i = next) {
 			next = i->next;
-			if (!is_marker(i))
+			if (!hilo_instr_is_boundary_marker(i))
 				continue;
 			if (i->noperands != 1) {
 				hilo_remark(ctx, c, i, "declined", "boundary marker with %u operands (expected one)", i->noperands);

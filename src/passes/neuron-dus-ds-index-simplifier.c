@@ -361,11 +361,9 @@ static int strip_markers(hilo_pass_ctx *ctx)
 		hilo_comp *comp = m->comps[c];
 		for (hilo_instr *i = comp->first, *next; i; i = next) {
 			next = i->next;
-			if (i->op != HILO_OP_CUSTOM_CALL)
+			if (!hilo_instr_is_boundary_marker(i))
 				continue;
 			const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
-			if (!t || (strcmp(t, "NeuronBoundaryMarker-Start") && strcmp(t, "NeuronBoundaryMarker-End")))
-				continue;
 			if (i->noperands != 1) {
 				hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, i->line, i->col, NULL, 0,
 					"%s expected to have 1 operand but has %u (%s)", t, i->noperands, i->name);
