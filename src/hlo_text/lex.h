@@ -23,13 +23,47 @@ typedef struct lexer {
 
 void lex_error(lexer *L, const char *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void lex_skip_ws(lexer *L);
-bool lex_is_ident_char(int c);
+/* Character classes: LEX_C_IDENT [A-Za-z0-9_.-], LEX_C_SKIP what may
+ * start whitespace or a comment (space, tab, CR, LF, '/'). */
+enum { LEX_C_IDENT = 1, LEX_C_SKIP = 2 };
+extern const unsigned char lex_class[256];
+
+void lex_skip_ws_slow(lexer *L);
+/* Skips whitespace and comments (the common case, nothing to skip, inline). */
+static inline void lex_skip_ws(lexer *L)
+{
+	if (L->p < L->end && (lex_class[(unsigned char)*L->p] & LEX_C_SKIP))
+		lex_skip_ws_slow(L);
+}
+static inline bool lex_is_ident_char(int c)
+{
+	return (lex_class[(unsigned char)c] & LEX_C_IDENT) != 0;
+}
 /* Reads [A-Za-z0-9_.-]+ ; returns its length (0 if none). */
-size_t lex_ident(lexer *L, const char **s);
-bool lex_accept(lexer *L, char c);       /* skips ws first */
+static inline size_t lex_ident(lexer *L, const char **s)
+{
+	const char *p = L->p, *e = L->end;
+	while (p < e && (lex_class[(unsigned char)*p] & LEX_C_IDENT))
+		p++;
+	*s = L->p;
+	size_t n = (size_t)(p - L->p);
+	L->p = p;
+	return n;
+}
+static inline bool lex_peek(lexer *L, char c)     /* skips ws first */
+{
+	lex_skip_ws(L);
+	return L->p < L->end && *L->p == c;
+}
+static inline bool lex_accept(lexer *L, char c)   /* skips ws first */
+{
+	if (lex_peek(L, c)) {
+		L->p++;
+		return true;
+	}
+	return false;
+}
 bool lex_expect(lexer *L, char c);       /* error if missing */
-bool lex_peek(lexer *L, char c);         /* skips ws first */
 bool lex_int(lexer *L, int64_t *out);    /* decimal, optional '-' */
 /* Whether the text at p (bounded by L->end, which need not be followed by
  * a NUL) starts with word. */

@@ -43,7 +43,26 @@ void lex_error(lexer *L, const char *at, const char *fmt, ...)
 	va_end(ap);
 }
 
-void lex_skip_ws(lexer *L)
+#define I_ LEX_C_IDENT
+#define S_ LEX_C_SKIP
+const unsigned char lex_class[256] = {
+	['\t'] = S_, ['\n'] = S_, ['\r'] = S_, [' '] = S_, ['/'] = S_,
+	['-'] = I_, ['.'] = I_, ['_'] = I_,
+	['0'] = I_, ['1'] = I_, ['2'] = I_, ['3'] = I_, ['4'] = I_,
+	['5'] = I_, ['6'] = I_, ['7'] = I_, ['8'] = I_, ['9'] = I_,
+	['A'] = I_, ['B'] = I_, ['C'] = I_, ['D'] = I_, ['E'] = I_, ['F'] = I_, ['G'] = I_,
+	['H'] = I_, ['I'] = I_, ['J'] = I_, ['K'] = I_, ['L'] = I_, ['M'] = I_, ['N'] = I_,
+	['O'] = I_, ['P'] = I_, ['Q'] = I_, ['R'] = I_, ['S'] = I_, ['T'] = I_, ['U'] = I_,
+	['V'] = I_, ['W'] = I_, ['X'] = I_, ['Y'] = I_, ['Z'] = I_,
+	['a'] = I_, ['b'] = I_, ['c'] = I_, ['d'] = I_, ['e'] = I_, ['f'] = I_, ['g'] = I_,
+	['h'] = I_, ['i'] = I_, ['j'] = I_, ['k'] = I_, ['l'] = I_, ['m'] = I_, ['n'] = I_,
+	['o'] = I_, ['p'] = I_, ['q'] = I_, ['r'] = I_, ['s'] = I_, ['t'] = I_, ['u'] = I_,
+	['v'] = I_, ['w'] = I_, ['x'] = I_, ['y'] = I_, ['z'] = I_,
+};
+#undef I_
+#undef S_
+
+void lex_skip_ws_slow(lexer *L)
 {
 	const char *p = L->p, *e = L->end;
 	for (;;) {
@@ -80,38 +99,6 @@ void lex_skip_ws(lexer *L)
 		break;
 	}
 	L->p = p;
-}
-
-bool lex_is_ident_char(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == '-';
-}
-
-size_t lex_ident(lexer *L, const char **s)
-{
-	const char *p = L->p;
-	while (p < L->end && lex_is_ident_char((unsigned char)*p))
-		p++;
-	*s = L->p;
-	size_t n = (size_t)(p - L->p);
-	L->p = p;
-	return n;
-}
-
-bool lex_peek(lexer *L, char c)
-{
-	lex_skip_ws(L);
-	return L->p < L->end && *L->p == c;
-}
-
-bool lex_accept(lexer *L, char c)
-{
-	if (lex_peek(L, c)) {
-		L->p++;
-		return true;
-	}
-	return false;
 }
 
 const char *lex_show_char(char buf[16], const lexer *L)

@@ -48,11 +48,16 @@ bool hilo_opcode_operands_ok(hilo_opcode op, uint32_t n)
 	return a < 0 || (op_info[op].flags & HILO_OPF_ANY_ARITY) || (uint32_t)a == n;
 }
 
+/* Byte loop, no library call: the names are short and the parser looks
+ * one up per instruction (opcode), per shape (element type) and per
+ * attribute. */
 int hilo_table_cmpn(const char *a, const char *s, size_t len)
 {
-	int c = strncmp(a, s, len);
-	if (c)
-		return c;
+	for (size_t k = 0; k < len; k++) {
+		unsigned char x = (unsigned char)a[k], y = (unsigned char)s[k];
+		if (x != y || !x)
+			return x < y || !x ? -1 : 1; /* a ended: a sorts first */
+	}
 	return a[len] ? 1 : 0;
 }
 
@@ -114,8 +119,10 @@ const char *hilo_ptype_name(hilo_ptype t)
 
 hilo_ptype hilo_ptype_lookup(const char *s, size_t len)
 {
+	if (len < 2 || len > 13)
+		return HILO_T_INVALID;
 	for (int t = HILO_T_PRED; t <= HILO_T_OPAQUE; t++)
-		if (hilo_table_cmpn(pt_info[t].name, s, len) == 0)
+		if (pt_info[t].name[0] == s[0] && hilo_table_cmpn(pt_info[t].name, s, len) == 0)
 			return (hilo_ptype)t;
 	return HILO_T_INVALID;
 }
