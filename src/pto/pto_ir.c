@@ -18,7 +18,7 @@ const char *pto_intern(hilo_pto_program *p, const char *s)
 
 pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, int line, int col)
 {
-	pto_expr *e = hilo_arena_alloc(p->arena, sizeof *e);
+	pto_expr *e = hilo_arena_alloc(p->arena, pto_expr_size(k));
 	if (!e)
 		pto_oom(p->arena);
 	e->kind = k;
@@ -78,14 +78,18 @@ pto_expr *pto_expr_clone(hilo_pto_program *p, const pto_expr *e)
 {
 	if (!e)
 		return NULL;
-	pto_expr *c = hilo_arena_alloc(p->arena, sizeof *c);
+	size_t size = pto_expr_size(e->kind);
+	pto_expr *c = hilo_arena_alloc(p->arena, size);
 	if (!c)
 		pto_oom(p->arena);
-	*c = *e;
+	memcpy(c, e, size);
 	c->base = pto_expr_clone(p, e->base);
-	c->rhs = pto_expr_clone(p, e->rhs);
-	c->items = NULL;
-	c->nitems = 0;
+	if (e->kind == PTO_E_BIN)
+		c->rhs = pto_expr_clone(p, e->rhs);
+	if (size > offsetof(pto_expr, items)) {
+		c->items = NULL;
+		c->nitems = 0;
+	}
 	for (size_t i = 0; i < e->nitems; i++)
 		pto_items_push(p, &c->items, &c->nitems, pto_expr_clone(p, e->items[i]));
 	if (e->kind == PTO_E_DICT && e->keys) {

@@ -21,6 +21,8 @@
 #ifndef HILO_PTO_IR_H
 #define HILO_PTO_IR_H
 
+#include <stddef.h>
+
 #include "hilo/base.h"
 #include "hilo/pto.h"
 
@@ -46,9 +48,15 @@ typedef enum pto_expr_kind {
 
 typedef struct pto_expr pto_expr;
 struct pto_expr {
-	/* 64 bytes (expressions are the bulk of a program's memory): one-byte
-	 * kind, 16-bit keyword count (the parser caps it), and the DICT keys
-	 * sharing a slot with the CALL keyword names */
+	/* Variable size (expressions are the bulk of a program's memory): a
+	 * node is allocated only up to the last field its kind uses, see
+	 * pto_expr_size - 32 bytes for names, literals, ATTR, UNARY, PAREN and
+	 * STAR, 48 for SUB, LIST, TUPLE and BIN, 64 for CALL and DICT. A
+	 * field beyond a node's size must not be read: `items` is read only
+	 * below `nitems` (zero for the 32-byte kinds), `rhs` only through
+	 * pto_expr_rhs, the keyword and DICT-key fields only below `nkw` or
+	 * for their kinds. One-byte kind, 16-bit keyword count (the parser
+	 * caps it), the DICT keys sharing a slot with the CALL keyword names. */
 	uint8_t kind;         /* pto_expr_kind */
 	bool paren;           /* TUPLE: written with parentheses */
 	uint16_t nkw;         /* CALL: keyword arguments (at most PTO_MAX_KWARGS) */
@@ -60,14 +68,40 @@ struct pto_expr {
 		const char *op;   /* BIN/UNARY/STAR: operator spelling */
 	};
 	pto_expr *base;       /* ATTR/CALL/SUB/UNARY/PAREN/STAR operand; BIN left */
-	pto_expr *rhs;        /* BIN right */
+	/* ---- 32 bytes: the end of names, literals, ATTR/UNARY/PAREN/STAR */
 	pto_expr **items;     /* CALL positional args, SUB/LIST/TUPLE/DICT items */
+	pto_expr *rhs;        /* BIN right (read it through pto_expr_rhs) */
+	/* ---- 48 bytes: the end of SUB/LIST/TUPLE/BIN */
 	union {
 		const char **kwnames; /* CALL: keyword names, interned */
 		pto_expr **keys;      /* DICT keys (nitems of them); test kind, not the pointer */
 	};
 	pto_expr **kwvals;    /* CALL: keyword values */
 };
+
+/* Bytes a node of kind k occupies (pto_expr_new allocates that many). */
+static inline size_t pto_expr_size(unsigned k)
+{
+	switch (k) {
+	case PTO_E_CALL:
+	case PTO_E_DICT:
+		return sizeof(pto_expr);
+	case PTO_E_SUB:
+	case PTO_E_LIST:
+	case PTO_E_TUPLE:
+	case PTO_E_BIN:
+		return offsetof(pto_expr, kwnames);
+	default:
+		return offsetof(pto_expr, items);
+	}
+}
+
+/* BIN's right operand; NULL for every other kind (whose node may end
+ * before the field). */
+static inline pto_expr *pto_expr_rhs(const pto_expr *e)
+{
+	return e && e->kind == PTO_E_BIN ? e->rhs : NULL;
+}
 
 #define PTO_MAX_KWARGS 65535
 

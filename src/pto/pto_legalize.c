@@ -99,7 +99,7 @@ static bool derivable(coll *k, const pto_expr *e)
 	}
 	if (e->base && !derivable(k, e->base))
 		return false;
-	if (e->rhs && !derivable(k, e->rhs))
+	if (pto_expr_rhs(e) && !derivable(k, pto_expr_rhs(e)))
 		return false;
 	for (size_t i = 0; i < e->nitems; i++)
 		if (!derivable(k, e->items[i]))
@@ -561,7 +561,7 @@ static void collect_deps(hilo_pto_program *p, const plan *pl, hoist *h, const pt
 	if (e->kind == PTO_E_ATTR)
 		return;
 	collect_deps(p, pl, h, e->base);
-	collect_deps(p, pl, h, e->rhs);
+	collect_deps(p, pl, h, pto_expr_rhs(e));
 	for (size_t i = 0; i < e->nitems; i++)
 		collect_deps(p, pl, h, e->items[i]);
 	for (size_t i = 0; i < e->nkw; i++)
@@ -773,7 +773,7 @@ static void rename_expr(pto_expr *e, const pto_map *repl)
 	if (e->kind == PTO_E_ATTR)
 		return;
 	rename_expr(e->base, repl);
-	rename_expr(e->rhs, repl);
+	rename_expr(pto_expr_rhs(e), repl);
 	for (size_t i = 0; i < e->nitems; i++)
 		rename_expr(e->items[i], repl);
 	for (size_t i = 0; i < e->nkw; i++)
@@ -788,7 +788,7 @@ static bool mentions(const pto_expr *e, const pto_map *names)
 		return pto_map_has(names, e->name);
 	if (e->kind == PTO_E_ATTR)
 		return false;
-	if (mentions(e->base, names) || mentions(e->rhs, names))
+	if (mentions(e->base, names) || mentions(pto_expr_rhs(e), names))
 		return true;
 	for (size_t i = 0; i < e->nitems; i++)
 		if (mentions(e->items[i], names))
@@ -947,7 +947,7 @@ static bool mentions_bound(const plan *pl, const pto_map *bind, const pto_expr *
 		return bound_to(pl, bind, e->name) != NULL;
 	if (e->kind == PTO_E_ATTR)
 		return false;
-	if (mentions_bound(pl, bind, e->base) || mentions_bound(pl, bind, e->rhs))
+	if (mentions_bound(pl, bind, e->base) || mentions_bound(pl, bind, pto_expr_rhs(e)))
 		return true;
 	for (size_t i = 0; i < e->nitems; i++)
 		if (mentions_bound(pl, bind, e->items[i]))
@@ -970,9 +970,10 @@ static pto_expr *subst(hilo_pto_program *p, const plan *pl, const pto_expr *e, c
 		return pto_expr_clone(p, e);
 	/* shallow copy of this node, children substituted */
 	pto_expr *c = pto_expr_new(p, e->kind, e->line, e->col);
-	*c = *e;
+	memcpy(c, e, pto_expr_size(e->kind));
 	c->base = subst(p, pl, e->base, bind);
-	c->rhs = subst(p, pl, e->rhs, bind);
+	if (e->kind == PTO_E_BIN)
+		c->rhs = subst(p, pl, e->rhs, bind);
 	if (e->nitems) {
 		size_t cap = 2; /* pto_items_push expects power-of-two capacity */
 		while (cap < e->nitems)
@@ -1065,7 +1066,7 @@ static void expr_names(const pto_expr *e, pto_map *names)
 		return;
 	}
 	expr_names(e->base, names);
-	expr_names(e->rhs, names);
+	expr_names(pto_expr_rhs(e), names);
 	for (size_t i = 0; i < e->nitems; i++)
 		expr_names(e->items[i], names);
 	for (size_t i = 0; i < e->nkw; i++)

@@ -114,13 +114,13 @@ void pto_print_expr(hilo_buf *b, const pto_expr *e)
 		break;
 	case PTO_E_BIN: {
 		int p = prec(e);
-		int lp = prec(e->base), rp = prec(e->rhs);
+		int lp = prec(e->base), rp = prec(pto_expr_rhs(e));
 		bool pow = p == 12;
 		print_child(b, e->base, pow ? lp <= p : lp < p);
 		hilo_buf_putc(b, ' ');
 		hilo_buf_puts(b, e->op);
 		hilo_buf_putc(b, ' ');
-		print_child(b, e->rhs, pow ? rp < p && rp != 11 : rp <= p);
+		print_child(b, pto_expr_rhs(e), pow ? rp < p && rp != 11 : rp <= p);
 		break;
 	}
 	case PTO_E_UNARY:

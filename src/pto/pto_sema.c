@@ -477,7 +477,7 @@ void pto_walk_calls(hilo_pto_program *p, pto_expr *e, pto_call_fn fn, void *ud)
 	}
 	if (e->kind != PTO_E_CALL)
 		pto_walk_calls(p, e->base, fn, ud);
-	pto_walk_calls(p, e->rhs, fn, ud);
+	pto_walk_calls(p, pto_expr_rhs(e), fn, ud);
 	for (size_t i = 0; i < e->nitems; i++)
 		pto_walk_calls(p, e->items[i], fn, ud);
 	for (size_t i = 0; i < e->nkw; i++)
@@ -573,7 +573,7 @@ bool pto_is_literal(const pto_expr *e)
 	case PTO_E_NAME:
 		return !strcmp(e->name, "True") || !strcmp(e->name, "False");
 	case PTO_E_BIN:
-		return pto_is_literal(e->base) && pto_is_literal(e->rhs);
+		return pto_is_literal(e->base) && pto_is_literal(pto_expr_rhs(e));
 	case PTO_E_UNARY:
 	case PTO_E_PAREN:
 		return pto_is_literal(e->base);
@@ -625,7 +625,7 @@ bool pto_expr_refs(const pto_expr *e, const pto_map *names)
 	if (e->kind == PTO_E_NAME)
 		return pto_map_has(names, e->name);
 	if (e->kind == PTO_E_BIN)
-		return pto_expr_refs(e->base, names) || pto_expr_refs(e->rhs, names);
+		return pto_expr_refs(e->base, names) || pto_expr_refs(pto_expr_rhs(e), names);
 	if (e->kind == PTO_E_UNARY || e->kind == PTO_E_PAREN)
 		return pto_expr_refs(e->base, names);
 	size_t n = pto_scalar_intrinsic(e);
@@ -860,7 +860,7 @@ bool pto_inv_is_invariant(const pto_invset *s, const pto_expr *e)
 	}
 	if (e->base && !pto_inv_is_invariant(s, e->base))
 		return false;
-	if (e->rhs && !pto_inv_is_invariant(s, e->rhs))
+	if (pto_expr_rhs(e) && !pto_inv_is_invariant(s, pto_expr_rhs(e)))
 		return false;
 	for (size_t i = 0; i < e->nitems; i++)
 		if (!pto_inv_is_invariant(s, e->items[i]))

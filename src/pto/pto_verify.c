@@ -350,7 +350,7 @@ static size_t count_refs(const pto_expr *e, const char *name)
 		return e->name == name;
 	if (e->kind == PTO_E_ATTR)
 		return 0;
-	size_t n = count_refs(e->base, name) + count_refs(e->rhs, name);
+	size_t n = count_refs(e->base, name) + count_refs(pto_expr_rhs(e), name);
 	for (size_t i = 0; i < e->nitems; i++)
 		n += count_refs(e->items[i], name);
 	for (size_t i = 0; i < e->nkw; i++)
@@ -590,7 +590,7 @@ static const char *unbound_name(vctx *v, const pto_expr *e)
 		return unbound_name(v, e->base);
 	const char *n = unbound_name(v, e->base);
 	if (!n)
-		n = unbound_name(v, e->rhs);
+		n = unbound_name(v, pto_expr_rhs(e));
 	for (size_t i = 0; !n && i < e->nitems; i++)
 		n = unbound_name(v, e->items[i]);
 	for (size_t i = 0; !n && i < e->nkw; i++)

@@ -533,6 +533,7 @@ struct hilo_strtab {
 	hilo_arena *a;
 	slot *slots;
 	size_t cap, n;
+	bool heap_slots;    /* slots are a tracked heap block (grown once) */
 };
 
 /* Eight bytes a step (FNV-1a's byte chain was a multiply per byte, the
@@ -591,12 +592,14 @@ hilo_strtab *hilo_strtab_create(hilo_arena *a)
 	return t->slots ? t : NULL;
 }
 
-/* Slot arrays live in the arena; a grown table abandons the old array
- * (at most as many bytes again as the final one). */
+/* The first slot array lives in the arena; grown ones are tracked heap
+ * blocks, and a growth frees the array it replaces (an arena would keep
+ * it: as many bytes again as the final table, on a program of 100k names
+ * several MB of dead slots). */
 static bool rehash(hilo_strtab *t)
 {
 	size_t ncap = t->cap * 2;
-	slot *ns = (hilo_arena_alloc)(t->a, ncap * sizeof(slot));
+	slot *ns = (hilo_heap_alloc)(t->a, ncap * sizeof(slot));
 	if (!ns)
 		return false;
 	for (size_t i = 0; i < t->cap; i++) {
@@ -608,6 +611,9 @@ static bool rehash(hilo_strtab *t)
 			j = (j + 1) & (ncap - 1);
 		ns[j] = s;
 	}
+	if (t->heap_slots)
+		hilo_heap_free(t->a, t->slots);
+	t->heap_slots = true;
 	t->slots = ns;
 	t->cap = ncap;
 	return true;
