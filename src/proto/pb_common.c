@@ -27,35 +27,36 @@ void pb_arena_allocator(ProtobufCAllocator *pa, hilo_arena *a)
 
 /* ---- element types ---- */
 
-static const struct {
-	hilo_ptype t;
-	int xla;
-} ptypes[] = {
-	{HILO_T_PRED, 1}, {HILO_T_S1, 30}, {HILO_T_S2, 26}, {HILO_T_S4, 21}, {HILO_T_S8, 2},
-	{HILO_T_S16, 3}, {HILO_T_S32, 4}, {HILO_T_S64, 5}, {HILO_T_U1, 31}, {HILO_T_U2, 27},
-	{HILO_T_U4, 22}, {HILO_T_U8, 6}, {HILO_T_U16, 7}, {HILO_T_U32, 8}, {HILO_T_U64, 9},
-	{HILO_T_F16, 10}, {HILO_T_F32, 11}, {HILO_T_BF16, 16}, {HILO_T_F64, 12},
-	{HILO_T_F8E5M2, 19}, {HILO_T_F8E4M3, 28}, {HILO_T_F8E4M3FN, 20},
-	{HILO_T_F8E4M3B11FNUZ, 23}, {HILO_T_F8E3M4, 29}, {HILO_T_F8E5M2FNUZ, 24},
-	{HILO_T_F8E4M3FNUZ, 25}, {HILO_T_F4E2M1FN, 32}, {HILO_T_F8E8M0FNU, 33},
-	{HILO_T_C64, 15}, {HILO_T_C128, 18}, {HILO_T_TUPLE, 13}, {HILO_T_OPAQUE, 14},
-	{HILO_T_TOKEN, 17}, {HILO_T_F6E2M3FN, 1001}, {HILO_T_F6E3M2FN, 1002},
-};
+/* One list of the pairs; both directions are switches built from it. */
+#define PB_PTYPES(T) \
+	T(HILO_T_PRED, 1) T(HILO_T_S1, 30) T(HILO_T_S2, 26) T(HILO_T_S4, 21) T(HILO_T_S8, 2) \
+	T(HILO_T_S16, 3) T(HILO_T_S32, 4) T(HILO_T_S64, 5) T(HILO_T_U1, 31) T(HILO_T_U2, 27) \
+	T(HILO_T_U4, 22) T(HILO_T_U8, 6) T(HILO_T_U16, 7) T(HILO_T_U32, 8) T(HILO_T_U64, 9) \
+	T(HILO_T_F16, 10) T(HILO_T_F32, 11) T(HILO_T_BF16, 16) T(HILO_T_F64, 12) \
+	T(HILO_T_F8E5M2, 19) T(HILO_T_F8E4M3, 28) T(HILO_T_F8E4M3FN, 20) \
+	T(HILO_T_F8E4M3B11FNUZ, 23) T(HILO_T_F8E3M4, 29) T(HILO_T_F8E5M2FNUZ, 24) \
+	T(HILO_T_F8E4M3FNUZ, 25) T(HILO_T_F4E2M1FN, 32) T(HILO_T_F8E8M0FNU, 33) \
+	T(HILO_T_C64, 15) T(HILO_T_C128, 18) T(HILO_T_TUPLE, 13) T(HILO_T_OPAQUE, 14) \
+	T(HILO_T_TOKEN, 17) T(HILO_T_F6E2M3FN, 1001) T(HILO_T_F6E3M2FN, 1002)
 
 int pb_ptype_to_xla(hilo_ptype t)
 {
-	for (size_t k = 0; k < sizeof ptypes / sizeof *ptypes; k++)
-		if (ptypes[k].t == t)
-			return ptypes[k].xla;
-	return 0;
+	switch (t) {
+#define T(h, x) case h: return x;
+	PB_PTYPES(T)
+#undef T
+	default: return 0;
+	}
 }
 
 hilo_ptype pb_ptype_from_xla(int v)
 {
-	for (size_t k = 0; k < sizeof ptypes / sizeof *ptypes; k++)
-		if (ptypes[k].xla == v)
-			return ptypes[k].t;
-	return HILO_T_INVALID;
+	switch (v) {
+#define T(h, x) case x: return h;
+	PB_PTYPES(T)
+#undef T
+	default: return HILO_T_INVALID;
+	}
 }
 
 /* ---- escapes ---- */

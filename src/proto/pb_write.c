@@ -1,24 +1,43 @@
-/* HloModuleProto writer: IR -> protobuf-c structs -> bytes.
+/* HloModuleProto writer: IR -> wire bytes, written straight into the
+ * output buffer.
  *
- * Every proto struct lives in a scratch arena freed at the end; large
- * literal arrays point straight at the IR's buffers (no copy) where the
- * IR layout equals the wire layout. Ids: instructions keep their IR ids,
- * computations are numbered by position; operand, control-predecessor
- * and called-computation ids all refer to those. Attributes with a typed
- * XLA field go there; the rest, and text details XLA does not record,
- * go to hilo's extension fields (see proto/hlo.proto).
+ * Design (issue 19): the hot messages (HloModuleProto, HloComputationProto,
+ * ProgramShapeProto, HloInstructionProto, ShapeProto, LayoutProto,
+ * LiteralProto, OpMetadata, hilo's HiloAttr and HiloKeyValue) are encoded
+ * by hand from the IR with the primitives of pb_wire.h: no intermediate
+ * message structs, no size pass (nested lengths are patched in place), no
+ * copies of literal data beyond the one into the output. Fields go out in
+ * field-number order with proto3's zero-skipping, so the bytes are the
+ * ones protobuf-c's packer wrote for the same messages (tests/proto
+ * compares the corpus with the previous writer's output). The cold typed
+ * attribute messages (window, convolution dimension numbers, dot, gather,
+ * scatter, sharding, replica groups, precision, frontend attributes...) are
+ * still built as protobuf-c structs by attr_typed / pb_attrs.c in a
+ * scratch arena and packed one sub-message at a time. Fields the reader
+ * kept unmodelled (hilo_module.proto_extra) are appended to their message
+ * unchanged.
+ *
+ * Ids: instructions keep their IR ids, computations are numbered by
+ * position; operand, control-predecessor and called-computation ids all
+ * refer to those. Attributes with a typed XLA field go there; the rest,
+ * and text details XLA does not record, go to hilo's extension fields
+ * (see proto/hlo.proto). On failure the output buffer is left as it was.
  */
 #include "pb_attrs.h"
+#include "pb_wire.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct writer {
-	hilo_arena *a;
+	hilo_arena *a;         /* scratch: typed attribute messages */
 	const hilo_module *m;
 	hilo_diags *d;
+	hilo_buf *out;
 	hilo_buf tmp;
 	hilo_ptrmap comp_ids;  /* comp -> (void*)(id + 1) */
+	uint8_t *ext;          /* per attribute of the current instruction: to hilo_attrs */
+	size_t cap_ext;
 	bool oom;
 } writer;
 
@@ -38,136 +57,186 @@ static char *wstr(writer *W, const char *s, size_t n)
 	return r;
 }
 
-static int64_t *wints(writer *W, const int64_t *v, size_t n)
+/* A protobuf-c sub-message (the cold typed attribute messages). */
+static void put_pc(writer *W, uint32_t field, const void *msg)
 {
-	int64_t *r = walloc(W, n * sizeof *r);
-	if (r && n)
-		memcpy(r, v, n * sizeof *r);
-	return r;
+	if (!msg)
+		return;
+	hilo_buf *b = W->out;
+	size_t n = protobuf_c_message_get_packed_size(msg);
+	pw_tag(b, field, PB_LEN);
+	pw_varint(b, n);
+	uint8_t *q = pw_need(b, n);
+	if (q)
+		b->len += protobuf_c_message_pack(msg, q);
+}
+
+static void put_unknown(hilo_buf *b, const pb_unknown *u)
+{
+	for (size_t k = 0; k < u->n; k++) {
+		const ProtobufCMessageUnknownField *f = &u->f[k];
+		pw_varint(b, ((uint64_t)f->tag << 3) | (uint64_t)f->wire_type);
+		pw_raw(b, f->data, f->len);
+	}
 }
 
 /* ---- shapes ---- */
 
-static Xla__ShapeProto *shape_pb(writer *W, const hilo_shape *s, int depth)
+static void put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth)
 {
-	Xla__ShapeProto *p = walloc(W, sizeof *p);
-	if (!p)
-		return NULL;
-	xla__shape_proto__init(p);
-	p->element_type = (Xla__PrimitiveType)pb_ptype_to_xla(s->type);
-	p->hilo_buffer = s->buffer;
+	hilo_buf *b = W->out;
+	size_t at = pw_open(b, field);
+	pw_int(b, 2, pb_ptype_to_xla(s->type));
 	if (s->type == HILO_T_TUPLE) {
-		p->n_tuple_shapes = (size_t)s->ntuple;
-		p->tuple_shapes = walloc(W, (size_t)s->ntuple * sizeof *p->tuple_shapes);
-		if (!p->tuple_shapes || depth > 200)
-			return W->oom = true, p;
+		if (depth > 200) {
+			W->oom = true;
+			return;
+		}
 		for (int k = 0; k < s->ntuple; k++)
-			p->tuple_shapes[k] = shape_pb(W, s->elems[k], depth + 1);
-		return p;
+			put_shape(W, 4, s->elems[k], depth + 1);
+	} else {
+		if (s->rank) {
+			size_t sz = 0;
+			for (int k = 0; k < s->rank; k++) {
+				bool unb = s->dyn && s->dyn[k] == HILO_DIM_UNBOUNDED;
+				sz += unb ? 10 : pw_varint_size((uint64_t)s->dims[k]);
+			}
+			pw_tag(b, 3, PB_LEN);
+			pw_varint(b, sz);
+			uint8_t *q = pw_need(b, sz);
+			if (q) {
+				for (int k = 0; k < s->rank; k++) {
+					bool unb = s->dyn && s->dyn[k] == HILO_DIM_UNBOUNDED;
+					q = pw_varint_at(q, unb ? (uint64_t)INT64_MIN : (uint64_t)s->dims[k]);
+				}
+				b->len += sz;
+			}
+		}
+		if (s->layout) {
+			size_t l = pw_open(b, 5);
+			pw_packed_i64(b, 1, s->layout->minor_to_major, (size_t)s->layout->n);
+			pw_str(b, 1000, s->layout->tail);
+			pw_close(b, l);
+		}
+		if (s->dyn && s->rank) {
+			pw_tag(b, 6, PB_LEN);
+			pw_varint(b, (uint64_t)s->rank);
+			uint8_t *q = pw_need(b, (size_t)s->rank);
+			if (q) {
+				for (int k = 0; k < s->rank; k++)
+					q[k] = s->dyn[k] != HILO_DIM_STATIC;
+				b->len += (size_t)s->rank;
+			}
+		}
 	}
-	p->n_dimensions = (size_t)s->rank;
-	p->dimensions = walloc(W, (size_t)s->rank * sizeof *p->dimensions);
-	if (s->dyn) {
-		p->n_is_dynamic_dimension = (size_t)s->rank;
-		p->is_dynamic_dimension = walloc(W, (size_t)s->rank * sizeof *p->is_dynamic_dimension);
-	}
-	if (W->oom)
-		return p;
-	for (int k = 0; k < s->rank; k++) {
-		int dyn = s->dyn ? s->dyn[k] : HILO_DIM_STATIC;
-		p->dimensions[k] = dyn == HILO_DIM_UNBOUNDED ? INT64_MIN : s->dims[k];
-		if (s->dyn)
-			p->is_dynamic_dimension[k] = dyn != HILO_DIM_STATIC;
-	}
-	if (s->layout) {
-		Xla__LayoutProto *l = walloc(W, sizeof *l);
-		if (!l)
-			return p;
-		xla__layout_proto__init(l);
-		l->n_minor_to_major = (size_t)s->layout->n;
-		l->minor_to_major = s->layout->minor_to_major;
-		if (s->layout->tail)
-			l->hilo_tail = (char *)s->layout->tail;
-		p->layout = l;
-	}
-	return p;
+	pw_int(b, 1000, s->buffer);
+	pw_close(b, at);
 }
 
 /* ---- literals ---- */
 
-static ProtobufCBinaryData bin(const hilo_literal *l)
+/* LiteralProto field of the byte-per-value and 16-bit types. */
+static uint32_t literal_bytes_field(hilo_ptype t)
 {
-	return (ProtobufCBinaryData){l->nbytes, (uint8_t *)l->data};
+	switch (t) {
+	case HILO_T_S1: return 30;
+	case HILO_T_S2: return 26;
+	case HILO_T_S4: return 21;
+	case HILO_T_S8: return 15;
+	case HILO_T_U1: return 31;
+	case HILO_T_U2: return 27;
+	case HILO_T_U4: return 22;
+	case HILO_T_U8: return 3;
+	case HILO_T_S16: return 17;
+	case HILO_T_U16: return 16;
+	case HILO_T_F16: return 11;
+	case HILO_T_BF16: return 13;
+	case HILO_T_F4E2M1FN: return 32;
+	case HILO_T_F8E3M4: return 29;
+	case HILO_T_F8E4M3B11FNUZ: return 23;
+	case HILO_T_F8E4M3FN: return 20;
+	case HILO_T_F8E4M3FNUZ: return 25;
+	case HILO_T_F8E4M3: return 28;
+	case HILO_T_F8E5M2FNUZ: return 24;
+	case HILO_T_F8E5M2: return 19;
+	case HILO_T_F8E8M0FNU: return 33;
+	case HILO_T_F6E2M3FN: return 1001;
+	case HILO_T_F6E3M2FN: return 1002;
+	default: return 0;
+	}
 }
 
-static Xla__LiteralProto *literal_pb(writer *W, const hilo_literal *l, int depth)
+static void put_literal(writer *W, uint32_t field, const hilo_literal *l, int depth)
 {
-	Xla__LiteralProto *p = walloc(W, sizeof *p);
-	if (!p)
-		return NULL;
-	xla__literal_proto__init(p);
-	p->shape = shape_pb(W, l->shape, 0);
-	p->hilo_pred_as_int = l->pred_as_int;
-	p->hilo_splat = l->splat;
-	if (l->elided) {
-		p->hilo_elided = true;
-		return p;
-	}
-	if (l->shape->type == HILO_T_TUPLE) {
-		p->n_tuple_literals = (size_t)l->ntuple;
-		p->tuple_literals = walloc(W, (size_t)l->ntuple * sizeof *p->tuple_literals);
-		if (!p->tuple_literals || depth > 200)
-			return W->oom = true, p;
-		for (int k = 0; k < l->ntuple; k++)
-			p->tuple_literals[k] = literal_pb(W, l->elems[k], depth + 1);
-		return p;
-	}
-	size_t es = (size_t)hilo_ptype_bytes(l->shape->type);
+	hilo_buf *b = W->out;
+	size_t at = pw_open(b, field);
+	put_shape(W, 1, l->shape, 0);
+	hilo_ptype t = l->shape->type;
+	size_t es = (size_t)hilo_ptype_bytes(t);
 	size_t n = es ? l->nbytes / es : 0;
-	switch (l->shape->type) {
-	case HILO_T_PRED: {
-		p->n_preds = n;
-		p->preds = walloc(W, n * sizeof *p->preds);
-		if (p->preds)
+	uint32_t bf;
+	if (l->elided) {
+		/* flags only */
+	} else if (t == HILO_T_TUPLE) {
+		if (depth > 200) {
+			W->oom = true;
+			return;
+		}
+		for (int k = 0; k < l->ntuple; k++)
+			put_literal(W, 10, l->elems[k], depth + 1);
+	} else if ((bf = literal_bytes_field(t))) {
+		pw_bytes(b, bf, l->data, l->nbytes);
+	} else if (t == HILO_T_PRED && n) {
+		pw_tag(b, 2, PB_LEN);
+		pw_varint(b, n);
+		uint8_t *q = pw_need(b, n);
+		if (q) {
 			for (size_t k = 0; k < n; k++)
-				p->preds[k] = ((const uint8_t *)l->data)[k] != 0;
-		break;
+				q[k] = ((const uint8_t *)l->data)[k] != 0;
+			b->len += n;
+		}
+	} else if ((t == HILO_T_F32 || t == HILO_T_F64 || t == HILO_T_C64 || t == HILO_T_C128) && n) {
+		/* packed fixed32/fixed64: the IR's little-endian bytes as they are */
+		pw_tag(b, t == HILO_T_F32 ? 8 : t == HILO_T_F64 ? 9 : t == HILO_T_C64 ? 12 : 18, PB_LEN);
+		pw_varint(b, n * es);
+		pw_raw(b, l->data, n * es);
+	} else if ((t == HILO_T_S32 || t == HILO_T_U32 || t == HILO_T_S64 || t == HILO_T_U64) && n) {
+		/* packed varints: s32 sign-extended, u32 zero-extended */
+		size_t sz = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			uint8_t *q = NULL;
+			if (pass) {
+				pw_tag(b, t == HILO_T_S32 ? 4 : t == HILO_T_S64 ? 5 : t == HILO_T_U32 ? 6 : 7, PB_LEN);
+				pw_varint(b, sz);
+				if (!(q = pw_need(b, sz)))
+					break;
+			}
+			for (size_t k = 0; k < n; k++) {
+				uint64_t v;
+				if (t == HILO_T_S32) {
+					int32_t x;
+					memcpy(&x, (const char *)l->data + 4 * k, 4);
+					v = (uint64_t)(int64_t)x;
+				} else if (t == HILO_T_U32) {
+					uint32_t x;
+					memcpy(&x, (const char *)l->data + 4 * k, 4);
+					v = x;
+				} else {
+					memcpy(&v, (const char *)l->data + 8 * k, 8);
+				}
+				if (pass)
+					q = pw_varint_at(q, v);
+				else
+					sz += pw_varint_size(v);
+			}
+			if (pass)
+				b->len += sz;
+		}
 	}
-	case HILO_T_S1: p->s1s = bin(l); break;
-	case HILO_T_S2: p->s2s = bin(l); break;
-	case HILO_T_S4: p->s4s = bin(l); break;
-	case HILO_T_S8: p->s8s = bin(l); break;
-	case HILO_T_U1: p->u1s = bin(l); break;
-	case HILO_T_U2: p->u2s = bin(l); break;
-	case HILO_T_U4: p->u4s = bin(l); break;
-	case HILO_T_U8: p->u8s = bin(l); break;
-	case HILO_T_S16: p->s16s = bin(l); break;
-	case HILO_T_U16: p->u16s = bin(l); break;
-	case HILO_T_F16: p->f16s = bin(l); break;
-	case HILO_T_BF16: p->bf16s = bin(l); break;
-	case HILO_T_F4E2M1FN: p->f4e2m1fns = bin(l); break;
-	case HILO_T_F8E3M4: p->f8e3m4s = bin(l); break;
-	case HILO_T_F8E4M3B11FNUZ: p->f8e4m3b11fnuzs = bin(l); break;
-	case HILO_T_F8E4M3FN: p->f8e4m3fns = bin(l); break;
-	case HILO_T_F8E4M3FNUZ: p->f8e4m3fnuzs = bin(l); break;
-	case HILO_T_F8E4M3: p->f8e4m3s = bin(l); break;
-	case HILO_T_F8E5M2FNUZ: p->f8e5m2fnuzs = bin(l); break;
-	case HILO_T_F8E5M2: p->f8e5m2s = bin(l); break;
-	case HILO_T_F8E8M0FNU: p->f8e8m0fnus = bin(l); break;
-	case HILO_T_F6E2M3FN: p->hilo_f6e2m3fns = bin(l); break;
-	case HILO_T_F6E3M2FN: p->hilo_f6e3m2fns = bin(l); break;
-	case HILO_T_S32: p->n_s32s = n; p->s32s = l->data; break;
-	case HILO_T_S64: p->n_s64s = n; p->s64s = l->data; break;
-	case HILO_T_U32: p->n_u32s = n; p->u32s = l->data; break;
-	case HILO_T_U64: p->n_u64s = n; p->u64s = l->data; break;
-	case HILO_T_F32: p->n_f32s = n; p->f32s = l->data; break;
-	case HILO_T_F64: p->n_f64s = n; p->f64s = l->data; break;
-	case HILO_T_C64: p->n_c64s = 2 * n; p->c64s = l->data; break;
-	case HILO_T_C128: p->n_c128s = 2 * n; p->c128s = l->data; break;
-	default:
-		break;
-	}
-	return p;
+	pw_int(b, 1003, l->elided);
+	pw_int(b, 1004, l->pred_as_int);
+	pw_int(b, 1005, l->splat);
+	pw_close(b, at);
 }
 
 /* ---- metadata ---- */
@@ -184,83 +253,153 @@ static bool parse_i64(const char *s, int64_t *out)
 	return true;
 }
 
-static Xla__OpMetadata *metadata_pb(writer *W, const hilo_metadata *md)
+/* Does escaping raw[0..n) give exactly text[0..tn)? */
+static bool escapes_to(const char *raw, size_t n, const char *text, size_t tn)
 {
-	Xla__OpMetadata *p = walloc(W, sizeof *p);
-	if (!p)
-		return NULL;
-	xla__op_metadata__init(p);
-	bool exact = true;
+	size_t j = 0;
+	for (size_t k = 0; k < n; k++) {
+		unsigned char c = (unsigned char)raw[k];
+		char e[5];
+		size_t en = 2;
+		e[0] = '\\';
+		switch (c) {
+		case '\n': e[1] = 'n'; break;
+		case '\r': e[1] = 'r'; break;
+		case '\t': e[1] = 't'; break;
+		case '"': e[1] = '"'; break;
+		case '\'': e[1] = '\''; break;
+		case '\\': e[1] = '\\'; break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				e[1] = (char)('0' + (c >> 6));
+				e[2] = (char)('0' + ((c >> 3) & 7));
+				e[3] = (char)('0' + (c & 7));
+				en = 4;
+			} else {
+				e[0] = (char)c;
+				en = 1;
+			}
+		}
+		if (tn - j < en)
+			return false;
+		for (size_t q = 0; q < en; q++)
+			if (text[j + q] != e[q])
+				return false;
+		j += en;
+	}
+	return j == tn;
+}
+
+/* Metadata entries go to OpMetadata's typed fields when the reader's
+ * rendering of those fields (pb_md_entries: XLA's order, quoted escaped
+ * strings, decimal integers, empty and zero values left out) gives the
+ * entries back exactly; otherwise they also travel verbatim in
+ * hilo_entries (the typed fields then hold what was read before the
+ * first entry they could not take, as before). */
+static void put_metadata(writer *W, const hilo_metadata *md)
+{
+	enum { ND = 12 };
+	bool set[ND] = {0};
+	size_t off[ND], len[ND];
+	const char *direct[ND]; /* the string's bytes in the entry, or NULL: at off in tmp */
+	int64_t iv[ND];
+	bool exact = true; /* every entry taken by a typed field */
+	bool same = true;  /* and rendering them back gives the entries */
+	int last = -1;
+	W->tmp.len = 0;
 	for (int k = 0; k < md->n && exact; k++) {
 		const char *key = md->e[k].key, *v = md->e[k].value;
 		int def = -1;
-		for (int j = 0; j < pb_n_md_defs; j++)
+		for (int j = 0; j < pb_n_md_defs && def < 0; j++)
 			if (!strcmp(pb_md_defs[j].key, key))
 				def = j;
 		if (def < 0) {
 			exact = false;
 			break;
 		}
+		if (def <= last)
+			same = false; /* out of XLA's order or twice */
+		last = def;
 		if (pb_md_defs[def].kind == PBM_STRING) {
 			size_t vn = strlen(v);
-			W->tmp.len = 0;
-			if (vn < 2 || v[0] != '"' || v[vn - 1] != '"' || !pb_unescape(&W->tmp, v + 1, vn - 2)) {
+			if (vn < 2 || v[0] != '"' || v[vn - 1] != '"') {
 				exact = false;
 				break;
 			}
-			char *s = wstr(W, W->tmp.data ? W->tmp.data : "", W->tmp.len);
-			if (!s)
-				return p;
-			switch (def) {
-			case 0: p->op_type = s; break;
-			case 1: p->op_name = s; break;
-			case 2: p->source_file = s; break;
-			case 7: p->deduplicated_name = s; break;
-			case 8: p->scheduling_name = s; break;
+			/* fast path: nothing escaped or to escape, the bytes are the text */
+			bool plain = vn > 2;
+			for (size_t j = 1; j + 1 < vn && plain; j++) {
+				unsigned char c = (unsigned char)v[j];
+				plain = c >= 0x20 && c != 0x7f && c != '\\' && c != '"' && c != '\'';
 			}
+			if (plain) {
+				set[def] = true;
+				direct[def] = v + 1;
+				len[def] = vn - 2;
+				continue;
+			}
+			size_t o = W->tmp.len;
+			if (!pb_unescape(&W->tmp, v + 1, vn - 2)) {
+				W->tmp.len = o;
+				exact = false;
+				break;
+			}
+			size_t rn = W->tmp.len - o;
+			const char *raw = W->tmp.data ? W->tmp.data + o : "";
+			size_t cn = strnlen(raw, rn); /* a C string: up to the first NUL */
+			if (!cn || cn != rn || !escapes_to(raw, rn, v + 1, vn - 2))
+				same = false;
+			set[def] = true;
+			direct[def] = NULL;
+			off[def] = o;
+			len[def] = cn;
 		} else {
 			int64_t x;
 			if (!parse_i64(v, &x)) {
 				exact = false;
 				break;
 			}
-			switch (def) {
-			case 3: p->source_line = (int32_t)x; exact = x == p->source_line; break;
-			case 4: p->source_end_line = (int32_t)x; exact = x == p->source_end_line; break;
-			case 5: p->source_column = (int32_t)x; exact = x == p->source_column; break;
-			case 6: p->source_end_column = (int32_t)x; exact = x == p->source_end_column; break;
-			case 9: p->stack_frame_id = (int32_t)x; exact = x == p->stack_frame_id; break;
-			case 10: p->size_of_generated_code_in_bytes = x; break;
-			case 11: p->size_of_memory_working_set_in_bytes = x; break;
+			bool i32 = def <= 6 || def == 9;
+			if (i32 && x != (int32_t)x) {
+				exact = false;
+				x = (int32_t)x;
 			}
+			char tmp[24];
+			snprintf(tmp, sizeof tmp, "%lld", (long long)x);
+			if (!x || strcmp(tmp, v))
+				same = false;
+			set[def] = true;
+			iv[def] = x;
 		}
 	}
-	if (exact) {
-		/* would the reader print the same entries back? */
-		hilo_md_entry back[32];
-		int nb = pb_md_entries(W->a, p, back, 32);
-		if (nb != md->n)
-			exact = false;
-		for (int k = 0; k < nb && exact; k++)
-			if (strcmp(back[k].key, md->e[k].key) || strcmp(back[k].value, md->e[k].value))
-				exact = false;
+	exact = exact && same;
+	if (W->tmp.oom)
+		W->oom = true;
+	hilo_buf *b = W->out;
+	size_t at = pw_open(b, 7);
+	/* field numbers of pb_md_defs, in number order */
+	static const struct { uint8_t def, field; } order[ND] = {
+		{0, 1}, {1, 2}, {2, 3}, {3, 4}, {10, 8}, {11, 9}, {7, 12}, {9, 15}, {8, 16},
+		{4, 17}, {5, 18}, {6, 19},
+	};
+	for (int k = 0; k < ND; k++) {
+		int def = order[k].def;
+		if (!set[def])
+			continue;
+		if (pb_md_defs[def].kind == PBM_STRING)
+			pw_bytes(b, order[k].field, direct[def] ? direct[def] : W->tmp.data + off[def], len[def]);
+		else
+			pw_int(b, order[k].field, iv[def]);
 	}
 	if (!exact) {
-		p->n_hilo_entries = (size_t)md->n;
-		p->hilo_entries = walloc(W, (size_t)md->n * sizeof *p->hilo_entries);
-		if (!p->hilo_entries)
-			return p;
 		for (int k = 0; k < md->n; k++) {
-			Xla__HiloKeyValue *kv = walloc(W, sizeof *kv);
-			if (!kv)
-				return p;
-			xla__hilo_key_value__init(kv);
-			kv->key = (char *)md->e[k].key;
-			kv->value = (char *)md->e[k].value;
-			p->hilo_entries[k] = kv;
+			size_t e = pw_open(b, 1000);
+			pw_str(b, 1, md->e[k].key);
+			pw_str(b, 2, md->e[k].value);
+			pw_close(b, e);
 		}
 	}
-	return p;
+	pw_close(b, at);
 }
 
 /* ---- attributes ---- */
@@ -272,6 +411,7 @@ typedef struct inst_ctx {
 	Xla__GatherDimensionNumbers *gather;
 	Xla__ScatterDimensionNumbers *scatter;
 	Xla__RaggedDotDimensionNumbers *ragged;
+	int64_t iota;
 } inst_ctx;
 
 static Xla__DotDimensionNumbers *dot_of(writer *W, inst_ctx *X)
@@ -338,11 +478,11 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 	case PBF_DIMENSIONS:
 		if (X->used[PBF_IOTA_DIMENSION])
 			return false;
-		p->n_dimensions = n; p->dimensions = wints(W, iv, n); break;
+		p->n_dimensions = n; p->dimensions = (int64_t *)iv; break;
 	case PBF_IOTA_DIMENSION:
 		if (X->used[PBF_DIMENSIONS])
 			return false;
-		p->n_dimensions = 1; p->dimensions = wints(W, &v, 1); break;
+		X->iota = v; p->n_dimensions = 1; p->dimensions = &X->iota; break;
 	case PBF_CHANNEL_ID: p->channel_id = v; break;
 	case PBF_FEATURE_INDEX: p->feature_index = v; break;
 	case PBF_FEATURE_GROUP_COUNT: p->feature_group_count = v; break;
@@ -362,16 +502,16 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 			XLA__HLO_INSTRUCTION_PROTO__OPTIONAL_CROSS_PROGRAM_PREFETCH_INDEX_CROSS_PROGRAM_PREFETCH_INDEX;
 		p->cross_program_prefetch_index = (int32_t)v;
 		break;
-	case PBF_DYNAMIC_SLICE_SIZES: p->n_dynamic_slice_sizes = n; p->dynamic_slice_sizes = wints(W, iv, n); break;
-	case PBF_FFT_LENGTH: p->n_fft_length = n; p->fft_length = wints(W, iv, n); break;
+	case PBF_DYNAMIC_SLICE_SIZES: p->n_dynamic_slice_sizes = n; p->dynamic_slice_sizes = (int64_t *)iv; break;
+	case PBF_FFT_LENGTH: p->n_fft_length = n; p->fft_length = (int64_t *)iv; break;
 	case PBF_GATHER_SLICE_SIZES:
 		if (op != HILO_OP_GATHER) return false;
-		p->n_gather_slice_sizes = n; p->gather_slice_sizes = wints(W, iv, n); break;
+		p->n_gather_slice_sizes = n; p->gather_slice_sizes = (int64_t *)iv; break;
 	case PBF_DOT_LC: case PBF_DOT_RC: case PBF_DOT_LB: case PBF_DOT_RB: {
 		if (op != HILO_OP_DOT && op != HILO_OP_RAGGED_DOT) return false;
 		Xla__DotDimensionNumbers *dd = dot_of(W, X);
 		if (!dd) return false;
-		int64_t *c = wints(W, iv, n);
+		int64_t *c = (int64_t *)iv;
 		if (def->field == PBF_DOT_LC) { dd->n_lhs_contracting_dimensions = n; dd->lhs_contracting_dimensions = c; }
 		if (def->field == PBF_DOT_RC) { dd->n_rhs_contracting_dimensions = n; dd->rhs_contracting_dimensions = c; }
 		if (def->field == PBF_DOT_LB) { dd->n_lhs_batch_dimensions = n; dd->lhs_batch_dimensions = c; }
@@ -380,7 +520,7 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 	}
 	case PBF_RAGGED_L: case PBF_RAGGED_R: {
 		if (op != HILO_OP_RAGGED_DOT || !dot_of(W, X) || !X->ragged) return false;
-		int64_t *c = wints(W, iv, n);
+		int64_t *c = (int64_t *)iv;
 		if (def->field == PBF_RAGGED_L) { X->ragged->n_lhs_ragged_dimensions = n; X->ragged->lhs_ragged_dimensions = c; }
 		else { X->ragged->n_rhs_group_dimensions = n; X->ragged->rhs_group_dimensions = c; }
 		break;
@@ -394,7 +534,7 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 			p->gather_dimension_numbers = X->gather;
 		}
 		Xla__GatherDimensionNumbers *g = X->gather;
-		int64_t *c = wints(W, iv, n);
+		int64_t *c = (int64_t *)iv;
 		if (def->field == PBF_G_OFFSET) { g->n_offset_dims = n; g->offset_dims = c; }
 		if (def->field == PBF_G_COLLAPSED) { g->n_collapsed_slice_dims = n; g->collapsed_slice_dims = c; }
 		if (def->field == PBF_G_START_MAP) { g->n_start_index_map = n; g->start_index_map = c; }
@@ -411,7 +551,7 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 			p->scatter_dimension_numbers = X->scatter;
 		}
 		Xla__ScatterDimensionNumbers *s = X->scatter;
-		int64_t *c = wints(W, iv, n);
+		int64_t *c = (int64_t *)iv;
 		if (def->field == PBF_S_UWD) { s->n_update_window_dims = n; s->update_window_dims = c; }
 		if (def->field == PBF_S_IWD) { s->n_inserted_window_dims = n; s->inserted_window_dims = c; }
 		if (def->field == PBF_S_SDOD) { s->n_scatter_dims_to_operand_dims = n; s->scatter_dims_to_operand_dims = c; }
@@ -570,32 +710,30 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 	return !W->oom;
 }
 
-static Xla__HiloAttr *attr_ext(writer *W, const hilo_attr *a)
+
+/* An attribute without a typed field (or whose text the typed field
+ * cannot reproduce): hilo's HiloAttr, field 1000. */
+static void put_hilo_attr(hilo_buf *b, const hilo_attr *a)
 {
-	Xla__HiloAttr *h = walloc(W, sizeof *h);
-	if (!h)
-		return NULL;
-	xla__hilo_attr__init(h);
-	h->key = (char *)a->key;
-	h->kind = (int32_t)a->kind;
-	h->n = a->n;
+	size_t at = pw_open(b, 1000);
+	pw_str(b, 1, a->key);
+	pw_int(b, 2, (int32_t)a->kind);
 	switch (a->kind) {
 	case HILO_ATTR_RAW: case HILO_ATTR_STRING: case HILO_ATTR_ENUM:
-		h->text = (char *)(a->v.text ? a->v.text : "");
+		pw_str(b, 3, a->v.text);
 		break;
 	case HILO_ATTR_INTS:
-		h->n_ints = (size_t)a->n;
-		h->ints = a->v.ints;
+		pw_packed_i64(b, 4, a->v.ints, (size_t)a->n);
 		break;
 	case HILO_ATTR_SLICE: case HILO_ATTR_PADDING:
-		h->n_ints = 3 * (size_t)a->n;
-		h->ints = a->v.ints;
+		pw_packed_i64(b, 4, a->v.ints, 3 * (size_t)a->n);
 		break;
 	default:
-		h->i = a->v.i;
+		pw_int(b, 5, a->v.i);
 		break;
 	}
-	return h;
+	pw_int(b, 6, (int32_t)a->n);
+	pw_close(b, at);
 }
 
 /* ---- instructions ---- */
@@ -605,139 +743,220 @@ static int64_t comp_id(writer *W, const hilo_comp *c)
 	return (int64_t)(uintptr_t)hilo_ptrmap_get(&W->comp_ids, c) - 1; /* ids from 1 */
 }
 
-static Xla__HloInstructionProto *instr_pb(writer *W, const hilo_instr *i)
+static void put_ids(hilo_buf *b, uint32_t field, hilo_instr *const *v, uint32_t n)
 {
-	Xla__HloInstructionProto *p = walloc(W, sizeof *p);
-	if (!p)
-		return NULL;
-	xla__hlo_instruction_proto__init(p);
-	p->name = (char *)i->name;
-	p->opcode = (char *)hilo_opcode_name(i->op);
-	if (i->async_op != HILO_OP_COUNT)
-		p->hilo_async_op = (char *)hilo_opcode_name(i->async_op);
-	p->shape = shape_pb(W, i->shape, 0);
-	p->id = i->id;
-	if (i->op == HILO_OP_PARAMETER)
-		p->parameter_number = i->param_no;
-	if (i->literal)
-		p->literal = literal_pb(W, i->literal, 0);
-	if (i->metadata)
-		p->metadata = metadata_pb(W, i->metadata);
-	p->n_operand_ids = i->noperands;
-	p->operand_ids = walloc(W, i->noperands * sizeof *p->operand_ids);
-	for (uint32_t k = 0; k < i->noperands && p->operand_ids; k++)
-		p->operand_ids[k] = i->operands[k]->id;
-	p->n_control_predecessor_ids = i->nctrl_preds;
-	p->control_predecessor_ids = walloc(W, i->nctrl_preds * sizeof *p->control_predecessor_ids);
-	for (uint32_t k = 0; k < i->nctrl_preds && p->control_predecessor_ids; k++)
-		p->control_predecessor_ids[k] = i->ctrl_preds[k]->id;
-	/* called computations; XLA orders a while's as {body, condition} */
-	p->n_called_computation_ids = i->ncalled;
-	p->called_computation_ids = walloc(W, i->ncalled * sizeof *p->called_computation_ids);
-	for (uint32_t k = 0; k < i->ncalled && p->called_computation_ids; k++)
-		p->called_computation_ids[k] = comp_id(W, i->called[k]);
-	if (i->op == HILO_OP_WHILE && i->ncalled == 2 && p->called_computation_ids) {
-		hilo_attr *cond = hilo_instr_attr(i, HILO_A_CONDITION);
-		if (cond && cond->kind == HILO_ATTR_COMP && cond->v.i == 0) {
-			int64_t t = p->called_computation_ids[0];
-			p->called_computation_ids[0] = p->called_computation_ids[1];
-			p->called_computation_ids[1] = t;
-		}
+	if (!n)
+		return;
+	size_t sz = 0;
+	for (uint32_t k = 0; k < n; k++)
+		sz += pw_varint_size(v[k]->id);
+	pw_tag(b, field, PB_LEN);
+	pw_varint(b, sz);
+	uint8_t *q = pw_need(b, sz);
+	if (!q)
+		return;
+	for (uint32_t k = 0; k < n; k++)
+		q = pw_varint_at(q, v[k]->id);
+	b->len += sz;
+}
+
+/* Typed attribute fields below the id (field 35) and above the
+ * called-computation ids (38), in field-number order. */
+static void put_typed_lo(writer *W, const Xla__HloInstructionProto *p)
+{
+	hilo_buf *b = W->out;
+	pw_str(b, 11, p->fusion_kind);
+	pw_int(b, 13, p->tuple_index);
+	pw_packed_i64(b, 14, p->dimensions, p->n_dimensions);
+	put_pc(W, 15, p->window);
+	put_pc(W, 16, p->convolution_dimension_numbers);
+	for (size_t k = 0; k < p->n_slice_dimensions; k++)
+		put_pc(W, 17, p->slice_dimensions[k]);
+	pw_int(b, 18, p->exponent_bits);
+	pw_int(b, 19, p->mantissa_bits);
+	pw_packed_i64(b, 20, p->dynamic_slice_sizes, p->n_dynamic_slice_sizes);
+	put_pc(W, 21, p->padding_config);
+	pw_bytes(b, 22, p->outfeed_config.data, p->outfeed_config.len);
+	pw_int(b, 23, p->distribution);
+	uint32_t eps;
+	memcpy(&eps, &p->epsilon, 4);
+	if (eps) {
+		pw_tag(b, 24, PB_I32);
+		pw_raw(b, &eps, 4);
 	}
-	if (i->comment)
-		p->hilo_comment = (char *)i->comment;
-	const pb_extra *x = W->m->proto_extra;
-	if (x && i->id < x->ninstr && x->instr[i->id].n) {
-		p->base.n_unknown_fields = x->instr[i->id].n;
-		p->base.unknown_fields = x->instr[i->id].f;
+	pw_int(b, 25, p->feature_index);
+	pw_int(b, 26, p->channel_id);
+	pw_bytes(b, 27, p->infeed_config.data, p->infeed_config.len);
+	pw_str(b, 28, p->custom_call_target);
+	put_pc(W, 30, p->dot_dimension_numbers);
+	pw_int(b, 31, p->fft_type);
+	pw_packed_i64(b, 32, p->fft_length, p->n_fft_length);
+	put_pc(W, 33, p->gather_dimension_numbers);
+	pw_packed_i64(b, 34, p->gather_slice_sizes, p->n_gather_slice_sizes);
+}
+
+static void put_typed_hi(writer *W, const Xla__HloInstructionProto *p)
+{
+	hilo_buf *b = W->out;
+	put_pc(W, 40, p->sharding);
+	pw_bytes(b, 43, p->backend_config.data, p->backend_config.len);
+	pw_int(b, 47, p->is_host_transfer);
+	put_pc(W, 48, p->scatter_dimension_numbers);
+	for (size_t k = 0; k < p->n_replica_groups; k++)
+		put_pc(W, 49, p->replica_groups[k]);
+	pw_int(b, 50, p->feature_group_count);
+	put_pc(W, 51, p->precision_config);
+	for (size_t k = 0; k < p->n_source_target_pairs; k++)
+		put_pc(W, 52, p->source_target_pairs[k]);
+	pw_int(b, 56, p->constrain_layout);
+	pw_int(b, 58, p->batch_group_count);
+	pw_int(b, 60, p->is_stable);
+	pw_str(b, 63, p->comparison_direction);
+	pw_int(b, 65, p->custom_call_has_side_effect);
+	pw_int(b, 66, p->delta);
+	pw_int(b, 67, p->indices_are_sorted);
+	put_pc(W, 68, p->frontend_attributes);
+	pw_int(b, 69, p->unique_indices);
+	pw_int(b, 71, p->use_global_device_ids);
+	pw_str(b, 72, p->comparison_type);
+	pw_int(b, 77, p->custom_call_api_version);
+	pw_str(b, 79, p->async_execution_thread);
+	if (p->optional_cross_program_prefetch_index_case ==
+	    XLA__HLO_INSTRUCTION_PROTO__OPTIONAL_CROSS_PROGRAM_PREFETCH_INDEX_CROSS_PROGRAM_PREFETCH_INDEX) {
+		pw_tag(b, 80, PB_VARINT);
+		pw_varint(b, (uint64_t)(int64_t)p->cross_program_prefetch_index);
 	}
+	pw_int(b, 81, p->k);
+	pw_int(b, 85, p->largest);
+	put_pc(W, 87, p->collective_device_list);
+	pw_int(b, 89, p->is_composite);
+	put_pc(W, 90, p->ragged_dot_dimension_numbers);
+	pw_int(b, 94, p->is_reverse);
+	pw_int(b, 95, p->num_carries);
+	pw_int(b, 96, p->is_associative);
+	pw_int(b, 100, p->has_dynamic_root);
+}
+
+static void put_instr(writer *W, const hilo_instr *i)
+{
+	hilo_buf *b = W->out;
+	/* typed attribute fields first, into a scratch message */
+	Xla__HloInstructionProto p;
+	bool typed = false; /* p initialised and holding some typed field */
 	inst_ctx X;
 	memset(&X, 0, sizeof X);
-	X.p = p;
-	if (i->nattrs) {
-		p->n_hilo_attr_order = i->nattrs;
-		p->hilo_attr_order = walloc(W, i->nattrs * sizeof *p->hilo_attr_order);
-		p->hilo_attrs = walloc(W, i->nattrs * sizeof *p->hilo_attrs);
-		if (!p->hilo_attr_order || !p->hilo_attrs)
-			return p;
+	X.p = &p;
+	if (i->nattrs > W->cap_ext) {
+		W->cap_ext = 2 * (size_t)i->nattrs;
+		if (!(W->ext = walloc(W, W->cap_ext)))
+			return;
 	}
 	for (uint32_t k = 0; k < i->nattrs; k++) {
 		const hilo_attr *a = &i->attrs[k];
-		p->hilo_attr_order[k] = (char *)a->key;
+		W->ext[k] = 0;
 		if (a->kind == HILO_ATTR_METADATA || a->kind == HILO_ATTR_CONTROL)
 			continue;
-		if (attr_typed(W, &X, i, a))
+		if (!typed && pb_attr_def_of((hilo_attr_id)a->id)) {
+			xla__hlo_instruction_proto__init(&p);
+			p.opcode = (char *)hilo_opcode_name(i->op);
+			typed = true;
+		}
+		if (typed && attr_typed(W, &X, i, a))
 			continue;
 		if (W->oom)
-			return p;
-		p->hilo_attrs[p->n_hilo_attrs++] = attr_ext(W, a);
+			return;
+		W->ext[k] = 1;
 	}
-	return p;
+	size_t at = pw_open(b, 2);
+	pw_str(b, 1, i->name);
+	pw_str(b, 2, hilo_opcode_name(i->op));
+	put_shape(W, 3, i->shape, 0);
+	if (i->metadata)
+		put_metadata(W, i->metadata);
+	if (i->literal)
+		put_literal(W, 8, i->literal, 0);
+	if (i->op == HILO_OP_PARAMETER)
+		pw_int(b, 9, i->param_no);
+	if (typed)
+		put_typed_lo(W, &p);
+	pw_int(b, 35, i->id);
+	put_ids(b, 36, i->operands, i->noperands);
+	put_ids(b, 37, i->ctrl_preds, i->nctrl_preds);
+	/* called computations; XLA orders a while's as {body, condition} */
+	if (i->ncalled) {
+		int64_t *ids = walloc(W, i->ncalled * sizeof *ids);
+		if (!ids)
+			return;
+		for (uint32_t k = 0; k < i->ncalled; k++)
+			ids[k] = comp_id(W, i->called[k]);
+		if (i->op == HILO_OP_WHILE && i->ncalled == 2) {
+			hilo_attr *cond = hilo_instr_attr(i, HILO_A_CONDITION);
+			if (cond && cond->kind == HILO_ATTR_COMP && cond->v.i == 0) {
+				int64_t t = ids[0];
+				ids[0] = ids[1];
+				ids[1] = t;
+			}
+		}
+		pw_packed_i64(b, 38, ids, i->ncalled);
+	}
+	if (typed)
+		put_typed_hi(W, &p);
+	for (uint32_t k = 0; k < i->nattrs; k++)
+		if (W->ext[k])
+			put_hilo_attr(b, &i->attrs[k]);
+	for (uint32_t k = 0; k < i->nattrs; k++)
+		pw_str_elem(b, 1001, i->attrs[k].key);
+	pw_str(b, 1002, i->comment);
+	if (i->async_op != HILO_OP_COUNT)
+		pw_str(b, 1003, hilo_opcode_name(i->async_op));
+	const pb_extra *x = W->m->proto_extra;
+	if (x && i->id < x->ninstr)
+		put_unknown(b, &x->instr[i->id]);
+	pw_close(b, at);
 }
 
 /* ---- computations and module ---- */
 
-static Xla__ProgramShapeProto *program_shape(writer *W, const hilo_comp *c)
+static void put_program_shape(writer *W, uint32_t field, const hilo_comp *c)
 {
-	Xla__ProgramShapeProto *ps = walloc(W, sizeof *ps);
-	if (!ps)
-		return NULL;
-	xla__program_shape_proto__init(ps);
-	ps->n_parameters = c->nparams;
-	ps->parameters = walloc(W, c->nparams * sizeof *ps->parameters);
-	ps->n_parameter_names = c->nparams;
-	ps->parameter_names = walloc(W, c->nparams * sizeof *ps->parameter_names);
-	if (!ps->parameters || !ps->parameter_names)
-		return ps;
+	hilo_buf *b = W->out;
+	size_t at = pw_open(b, field);
 	for (uint32_t k = 0; k < c->nparams; k++) {
 		const hilo_instr *pi = c->params[k];
-		ps->parameters[k] = pi ? shape_pb(W, pi->shape, 0) : NULL;
-		ps->parameter_names[k] = (char *)(pi ? pi->name : "");
-		if (!pi) {
-			ps->parameters[k] = walloc(W, sizeof(Xla__ShapeProto));
-			if (ps->parameters[k])
-				xla__shape_proto__init(ps->parameters[k]);
-		}
+		if (pi)
+			put_shape(W, 1, pi->shape, 0);
+		else
+			pw_close(b, pw_open(b, 1));
 	}
 	if (c->root)
-		ps->result = shape_pb(W, c->root->shape, 0);
-	return ps;
+		put_shape(W, 2, c->root->shape, 0);
+	for (uint32_t k = 0; k < c->nparams; k++)
+		pw_str_elem(b, 3, c->params[k] ? c->params[k]->name : "");
+	pw_close(b, at);
 }
 
-static Xla__HloComputationProto *comp_pb(writer *W, const hilo_comp *c, int64_t id,
-	bool fusion)
+static void put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
 {
-	Xla__HloComputationProto *p = walloc(W, sizeof *p);
-	if (!p)
-		return NULL;
-	xla__hlo_computation_proto__init(p);
-	p->name = (char *)c->name;
-	p->id = id;
-	p->root_id = c->root ? (int64_t)c->root->id : -1;
-	p->is_fusion_computation = fusion;
-	p->program_shape = program_shape(W, c);
-	p->hilo_print_signature = c->print_signature;
-	if (c->gap_before)
-		p->hilo_gap_before = (char *)c->gap_before;
-	if (c->execution_thread) {
-		p->execution_thread = (char *)c->execution_thread;
-		p->hilo_has_execution_thread = true;
-	}
+	hilo_buf *b = W->out;
+	size_t at = pw_open(b, 3);
+	pw_str(b, 1, c->name);
+	uint32_t k = 0;
+	for (hilo_instr *i = c->first; i && k < c->ninstrs && !W->oom; i = i->next, k++)
+		put_instr(W, i);
+	put_program_shape(W, 4, c);
+	pw_int(b, 5, id);
+	pw_int(b, 6, c->root ? (int64_t)c->root->id : -1);
+	pw_int(b, 7, fusion);
+	if (c->execution_thread)
+		pw_str(b, 8, c->execution_thread);
+	pw_int(b, 1000, c->print_signature);
+	pw_str(b, 1001, c->gap_before);
+	pw_int(b, 1002, c->execution_thread != NULL);
 	const pb_extra *x = W->m->proto_extra;
-	for (size_t k = 0; x && k < x->ncomp; k++)
-		if (x->comp[k] == c) {
-			p->base.n_unknown_fields = x->comp_f[k].n;
-			p->base.unknown_fields = x->comp_f[k].f;
-		}
-	p->n_instructions = c->ninstrs;
-	p->instructions = walloc(W, c->ninstrs * sizeof *p->instructions);
-	if (!p->instructions)
-		return p;
-	size_t k = 0;
-	for (hilo_instr *i = c->first; i && k < c->ninstrs; i = i->next)
-		p->instructions[k++] = instr_pb(W, i);
-	p->n_instructions = k;
-	return p;
+	for (size_t j = 0; x && j < x->ncomp; j++)
+		if (x->comp[j] == c)
+			put_unknown(b, &x->comp_f[j]);
+	pw_close(b, at);
 }
 
 static bool write_module(writer *wp, hilo_buf *out);
@@ -757,21 +976,29 @@ bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 	HILO_OOM_CATCH(g, W.a) {
 		hilo_arena_destroy(W.a);
 		out->len = len0; /* no partial output */
+		if (out->data && out->cap > len0)
+			out->data[len0] = 0;
 		hilo_diag_oom(d, NULL);
 		return false;
 	}
 	bool ok = write_module(&W, out);
 	hilo_oom_end(&g);
 	hilo_arena_destroy(W.a);
+	if (!ok) {
+		out->len = len0;
+		if (out->data && out->cap > len0)
+			out->data[len0] = 0;
+	}
 	return ok;
 }
 
-/* Builds the message in W->a and packs it onto out. */
+/* Writes the module message onto out. */
 static bool write_module(writer *wp, hilo_buf *out)
 {
 	writer W = *wp; /* the fields below are read through W */
 	const hilo_module *m = W.m;
 	hilo_diags *d = W.d;
+	W.out = out;
 	hilo_buf_init_in(&W.tmp, W.a);
 	hilo_ptrmap_init_in(&W.comp_ids, W.a);
 	for (uint32_t k = 0; k < m->ncomps; k++)
@@ -784,78 +1011,54 @@ static bool write_module(writer *wp, hilo_buf *out)
 			if (i->op == HILO_OP_FUSION)
 				for (uint32_t j = 0; j < i->ncalled; j++)
 					hilo_ptrmap_put(&fused, i->called[j], (void *)1);
-
-	Xla__HloModuleProto mp;
-	xla__hlo_module_proto__init(&mp);
-	mp.name = (char *)m->name;
-	if (m->entry) {
-		mp.entry_computation_name = (char *)m->entry->name;
-		mp.entry_computation_id = comp_id(&W, m->entry);
-		mp.host_program_shape = program_shape(&W, m->entry);
-	}
-	mp.n_computations = m->ncomps;
-	mp.computations = walloc(&W, m->ncomps * sizeof *mp.computations);
-	for (uint32_t k = 0; k < m->ncomps && mp.computations; k++)
-		mp.computations[k] = comp_pb(&W, m->comps[k], (int64_t)k + 1,
-			hilo_ptrmap_get(&fused, m->comps[k]) != NULL);
-	mp.n_hilo_module_attrs = m->nattrs;
-	mp.hilo_module_attrs = walloc(&W, m->nattrs * sizeof *mp.hilo_module_attrs);
-	for (uint32_t k = 0; k < m->nattrs && mp.hilo_module_attrs; k++) {
-		Xla__HiloKeyValue *kv = walloc(&W, sizeof *kv);
-		if (!kv)
-			break;
-		xla__hilo_key_value__init(kv);
-		kv->key = (char *)m->attrs[k].key;
-		kv->value = (char *)m->attrs[k].value;
-		if (m->attrs[k].sep)
-			kv->sep = (char *)m->attrs[k].sep;
-		mp.hilo_module_attrs[k] = kv;
-	}
 	/* typed copies of module attributes XLA models (the text stays verbatim) */
+	Xla__FrontendAttributes *fa = NULL;
+	Xla__HloInputOutputAliasProto *io = NULL;
+	Xla__HloBufferDonorProto *bd = NULL;
 	for (uint32_t k = 0; k < m->nattrs; k++) {
 		const char *key = m->attrs[k].key, *v = m->attrs[k].value;
 		if (!strcmp(key, "frontend_attributes"))
-			pbx_module_fa(W.a, &mp.frontend_attributes, v);
+			pbx_module_fa(W.a, &fa, v);
 		else if (!strcmp(key, "input_output_alias"))
-			pbx_io_alias(W.a, &mp.input_output_alias, v);
+			pbx_io_alias(W.a, &io, v);
 		else if (!strcmp(key, "buffer_donor"))
-			pbx_buffer_donor(W.a, &mp.buffer_donor, v);
+			pbx_buffer_donor(W.a, &bd, v);
 	}
-	if (m->header)
-		mp.hilo_header = (char *)m->header;
-	if (m->gap) {
-		mp.hilo_gap = (char *)m->gap;
-		mp.hilo_has_gap = true;
-	}
-	if (m->trailer) {
-		mp.hilo_trailer = (char *)m->trailer;
-		mp.hilo_has_trailer = true;
-	}
-	if (m->stack_frames)
-		mp.hilo_stack_frames = (char *)m->stack_frames;
-	mp.hilo_style = (int32_t)m->style;
-	mp.hilo_entry_last_no_keyword = m->entry_last_no_keyword;
-	mp.hilo_written = true;
-	if (m->proto_extra) {
-		const pb_extra *x = m->proto_extra;
-		mp.base.n_unknown_fields = x->module.n;
-		mp.base.unknown_fields = x->module.f;
-	}
-	mp.hilo_no_entry_layout = m->no_entry_layout;
-	mp.hilo_no_final_newline = m->no_final_newline;
 
-	bool ok = !W.oom;
-	if (ok) {
-		size_t n = xla__hlo_module_proto__get_packed_size(&mp);
-		hilo_buf_reserve(out, n + 1);
-		if (out->oom) {
-			ok = false;
-		} else {
-			size_t w = xla__hlo_module_proto__pack(&mp, (uint8_t *)out->data + out->len);
-			out->len += w;
-			ok = w == n;
-		}
+	hilo_buf *b = out;
+	pw_str(b, 1, m->name);
+	if (m->entry)
+		pw_str(b, 2, m->entry->name);
+	for (uint32_t k = 0; k < m->ncomps && !W.oom; k++)
+		put_comp(&W, m->comps[k], (int64_t)k + 1, hilo_ptrmap_get(&fused, m->comps[k]) != NULL);
+	if (m->entry) {
+		put_program_shape(&W, 4, m->entry);
+		pw_int(b, 6, comp_id(&W, m->entry));
 	}
+	put_pc(&W, 8, io);
+	put_pc(&W, 18, bd);
+	put_pc(&W, 19, fa);
+	for (uint32_t k = 0; k < m->nattrs; k++) {
+		size_t at = pw_open(b, 1000);
+		pw_str(b, 1, m->attrs[k].key);
+		pw_str(b, 2, m->attrs[k].value);
+		pw_str(b, 3, m->attrs[k].sep);
+		pw_close(b, at);
+	}
+	pw_str(b, 1001, m->header);
+	pw_str(b, 1002, m->gap);
+	pw_str(b, 1003, m->trailer);
+	pw_str(b, 1004, m->stack_frames);
+	pw_int(b, 1005, (int32_t)m->style);
+	pw_int(b, 1006, m->entry_last_no_keyword);
+	pw_int(b, 1007, m->gap != NULL);
+	pw_int(b, 1008, m->trailer != NULL);
+	pw_int(b, 1009, 1); /* hilo_written */
+	pw_int(b, 1010, m->no_entry_layout);
+	pw_int(b, 1011, m->no_final_newline);
+	if (m->proto_extra)
+		put_unknown(b, &((const pb_extra *)m->proto_extra)->module);
+	bool ok = !W.oom && !out->oom && !W.tmp.oom;
 	if (!ok)
 		hilo_diag_oom(d, NULL);
 	hilo_ptrmap_free(&fused);
