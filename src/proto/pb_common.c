@@ -113,10 +113,24 @@ bool pb_unescape(hilo_buf *out, const char *s, size_t n)
 	return true;
 }
 
+static bool needs_escape(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f || c == '"' || c == '\'' || c == '\\';
+}
+
 void pb_escape(hilo_buf *out, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+	size_t i = 0;
+	while (i < n) {
+		/* a run of bytes printed as they are, in one copy */
+		size_t j = i;
+		while (j < n && !needs_escape((unsigned char)s[j]))
+			j++;
+		if (j > i)
+			hilo_buf_put(out, s + i, j - i);
+		if (j == n)
+			break;
+		unsigned char c = (unsigned char)s[j];
 		switch (c) {
 		case '\n': hilo_buf_put(out, "\\n", 2); break;
 		case '\r': hilo_buf_put(out, "\\r", 2); break;
@@ -124,12 +138,12 @@ void pb_escape(hilo_buf *out, const char *s, size_t n)
 		case '"': hilo_buf_put(out, "\\\"", 2); break;
 		case '\'': hilo_buf_put(out, "\\'", 2); break;
 		case '\\': hilo_buf_put(out, "\\\\", 2); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				hilo_buf_printf(out, "\\%03o", c);
-			else
-				hilo_buf_putc(out, (char)c);
+		default: {
+			char o[4] = {'\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)), (char)('0' + (c & 7))};
+			hilo_buf_put(out, o, 4);
 		}
+		}
+		i = j + 1;
 	}
 }
 

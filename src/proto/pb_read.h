@@ -1,0 +1,190 @@
+/* The hand-written HloModuleProto reader's shared pieces (src/proto):
+ * the reader state, the field walker over the input bytes and the
+ * decoders the three reader files share. pb_read.c builds modules,
+ * computations and instructions, pb_read_msg.c decodes the value
+ * messages (ShapeProto, LayoutProto, LiteralProto, OpMetadata) and the
+ * repeated-field and unknown-field helpers, pb_read_attrs.c turns typed
+ * fields into attributes. Everything here is internal to libhilo. */
+#ifndef HILO_PB_READ_H
+#define HILO_PB_READ_H
+
+#include "pb_attrs.h"
+#include "pb_wire.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_DEPTH = 64 };
+
+typedef struct slice {
+	const uint8_t *p;
+	size_t n;
+} slice;
+
+typedef struct reader {
+	hilo_module *m;
+	hilo_diags *d;
+	const char *file;
+	bool failed;
+	hilo_buf tmp;
+	const uint8_t *base;   /* the input: byte offsets in errors */
+	const char *kind;      /* HloModuleProto, HloProto, HloSnapshot */
+	ProtobufCAllocator pa; /* protobuf-c's allocations in the module arena */
+	pb_extra *x;           /* unknown fields, made on the first one */
+	struct svec {          /* per-instruction scratch, reused: operand, control and */
+		void *p;           /* called-computation ids, attribute order */
+		size_t n, cap;
+	} sv[4];
+	size_t what_k;         /* the instruction being built, for messages */
+	const char *what_comp;
+	char what[300];
+} reader;
+
+typedef struct field {
+	uint32_t num;
+	int wt;
+	const uint8_t *at;   /* the tag */
+	const uint8_t *val;  /* after the tag (an unknown field's raw bytes start here) */
+	const uint8_t *end;
+	uint64_t v;          /* varint, fixed32 or fixed64 value */
+	slice s;             /* length-delimited payload */
+} field;
+
+/* The next field of the window; false at its end or on bad bytes (then
+ * R->failed, with the byte offset). */
+
+void pbr_rerr(reader *R, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "not a valid binary KIND: WHAT at byte N" */
+void pbr_werr(reader *R, const uint8_t *at, const char *what);
+void *pbr_ralloc(reader *R, size_t n);
+const char *pbr_rintern(reader *R, const char *s);
+/* What a message names: the given text, or the instruction being built. */
+const char *pbr_what_of(reader *R, const char *what);
+#define WHAT pbr_what_of(R, what)
+
+/* Arena arrays that grow by appending (capacity a function of the length). */
+void *pbr_grow_to(reader *R, void *old, size_t n, size_t add, size_t sz);
+/* Repeated scalars, packed or not, appended: varints of es 8 (int64),
+ * 4 (the low 32 bits) or 1 (bool); fixed32/fixed64; length-delimited
+ * payloads; int64 varints into a reused scratch vector. */
+bool pbr_rep_varint(reader *R, const field *f, size_t es, void **arr, size_t *n);
+bool pbr_rep_fixed(reader *R, const field *f, size_t es, void **arr, size_t *n);
+bool pbr_rep_slice(reader *R, const field *f, slice **arr, size_t *n);
+bool pbr_rep_varint_sv(reader *R, const field *f, struct svec *v);
+bool pbr_sv_push_slice(reader *R, struct svec *v, slice s);
+char *pbr_sdup(reader *R, slice s);
+/* Unknown fields: kept with their tag and raw bytes; other_field skips
+ * the ones desc declares. */
+bool pbr_keep_field(reader *R, const field *f, pb_unknown *u);
+bool pbr_other_field(reader *R, const field *f, const ProtobufCMessageDescriptor *desc,
+	pb_unknown *u);
+/* A cold sub-message through protobuf-c, its nesting bounded first. */
+void *pbr_unpack_sub(reader *R, const field *f, const ProtobufCMessageDescriptor *desc, int depth);
+
+/* Value messages (pb_read_msg.c); NULL + diagnostic on bad input. */
+hilo_shape *pbr_shape_from(reader *R, const slice *sp, int depth, const char *what);
+hilo_literal *pbr_literal_from(reader *R, slice lp, hilo_shape *shape, int depth,
+	const char *what);
+void pbr_read_metadata(reader *R, hilo_instr *i, slice ms);
+
+/* Attributes (pb_read_attrs.c). */
+hilo_attr *pbr_append_known(reader *R, hilo_instr *i, hilo_attr_id id, hilo_attr_kind kind);
+bool pbr_attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProto *p,
+	hilo_attr_id id);
+void pbr_attr_from_ext(reader *R, hilo_instr *i, const Xla__HiloAttr *h);
+void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto *p);
+
+static inline bool pbr_next_field(reader *R, pr_cur *c, field *f)
+{
+	if (c->p >= c->end || R->failed)
+		return false;
+	f->at = c->p;
+	f->v = 0;
+	uint64_t tag;
+	if (!pr_varint(c, &tag)) {
+		pbr_werr(R, f->at, "truncated field tag");
+		return false;
+	}
+	uint64_t num = tag >> 3;
+	if (num == 0 || num > 536870911u) {
+		pbr_werr(R, f->at, "invalid field number");
+		return false;
+	}
+	f->num = (uint32_t)num;
+	f->wt = (int)(tag & 7);
+	f->val = c->p;
+	switch (f->wt) {
+	case PB_VARINT:
+		if (!pr_varint(c, &f->v)) {
+			pbr_werr(R, f->val, "truncated varint");
+			return false;
+		}
+		break;
+	case PB_I64:
+		if (c->end - c->p < 8) {
+			pbr_werr(R, f->val, "truncated 64-bit field");
+			return false;
+		}
+		memcpy(&f->v, c->p, 8);
+		c->p += 8;
+		break;
+	case PB_I32: {
+		if (c->end - c->p < 4) {
+			pbr_werr(R, f->val, "truncated 32-bit field");
+			return false;
+		}
+		uint32_t x;
+		memcpy(&x, c->p, 4);
+		f->v = x;
+		c->p += 4;
+		break;
+	}
+	case PB_LEN: {
+		uint64_t n;
+		if (!pr_varint(c, &n)) {
+			pbr_werr(R, f->val, "truncated length");
+			return false;
+		}
+		if (n > (uint64_t)(c->end - c->p)) {
+			pbr_werr(R, f->val, "field length runs past the end of the data");
+			return false;
+		}
+		f->s.p = c->p;
+		f->s.n = (size_t)n;
+		c->p += n;
+		break;
+	}
+	default:
+		pbr_werr(R, f->at, "unsupported wire type (groups or garbage)");
+		return false;
+	}
+	f->end = c->p;
+	return true;
+}
+
+static inline bool pbr_want(reader *R, const field *f, int wt)
+{
+	if (f->wt == wt)
+		return true;
+	{
+		pbr_rerr(R, "not a valid binary %s: field %u has wire type %d, not %d, at byte %zu", R->kind,
+			f->num, f->wt, wt, (size_t)(f->at - R->base));
+	}
+	return false;
+}
+
+static inline bool pbr_str_field(reader *R, const field *f, slice *out)
+{
+	if (!pbr_want(R, f, PB_LEN))
+		return false;
+	out->p = f->s.p;
+	out->n = strnlen((const char *)f->s.p, f->s.n);
+	return true;
+}
+
+static inline const char *pbr_sintern(reader *R, slice s)
+{
+	return hilo_intern(R->m->strings, s.n ? (const char *)s.p : "", s.n);
+}
+
+#endif

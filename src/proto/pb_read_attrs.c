@@ -1,0 +1,381 @@
+/* HloModuleProto reader, attributes (see pb_read.h): typed
+ * HloInstructionProto fields -> hilo attributes in hilo's recorded order
+ * (attr_from_typed, hilo's HiloAttr extension: attr_from_ext), or in
+ * XLA's print order for protos hilo did not write (attrs_foreign). */
+#include "pb_read.h"
+
+/* ---- attributes ---- */
+
+/* Appends attribute id (key k when HILO_A_UNKNOWN) in reading order. */
+static hilo_attr *append_id(reader *R, hilo_instr *i, hilo_attr_id id, const char *k,
+	hilo_attr_kind kind)
+{
+	if (id != HILO_A_UNKNOWN ? hilo_instr_attr(i, id) != NULL : hilo_instr_attr_named(i, k) != NULL) {
+		pbr_rerr(R, "instruction '%s': attribute '%s' appears twice", i->name, k);
+		return NULL;
+	}
+	if (i->nattrs == i->cap_attrs) {
+		uint32_t cap = i->cap_attrs ? i->cap_attrs * 2 : 4;
+		i->attrs = hilo_arena_grow(R->m->arena, i->attrs, i->nattrs, cap, sizeof(hilo_attr));
+		if (!i->attrs) {
+			pbr_rerr(R, "out of memory");
+			return NULL;
+		}
+		i->cap_attrs = cap;
+	}
+	hilo_attr *a = &i->attrs[i->nattrs++];
+	memset(a, 0, sizeof *a);
+	a->key = k;
+	a->id = (uint16_t)id;
+	a->kind = (uint8_t)kind;
+	return a;
+}
+
+hilo_attr *pbr_append_known(reader *R, hilo_instr *i, hilo_attr_id id, hilo_attr_kind kind)
+{
+	return append_id(R, i, id, hilo_attr_id_key(id), kind);
+}
+
+static hilo_attr *append_attr(reader *R, hilo_instr *i, const char *key, hilo_attr_kind kind)
+{
+	hilo_attr_id id = hilo_attr_lookup(key, strlen(key));
+	return append_id(R, i, id, id != HILO_A_UNKNOWN ? hilo_attr_id_key(id) : pbr_rintern(R, key), kind);
+}
+
+static void set_ints(hilo_attr *a, int64_t *v, size_t n)
+{
+	a->n = (int)n;
+	a->v.ints = v;
+}
+
+static const char *escaped(reader *R, const char *s, size_t n)
+{
+	R->tmp.len = 0;
+	pb_escape(&R->tmp, s, n);
+	return hilo_intern(R->m->strings, R->tmp.data ? R->tmp.data : "", R->tmp.len);
+}
+
+static const char *const fft_names[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
+static const char *const dist_names[] = {"rng_invalid", "rng_uniform", "rng_normal"};
+
+static const int64_t *nz(const int64_t *p)
+{
+	static const int64_t zero = 0;
+	return p ? p : &zero;
+}
+
+/* Fills attribute id from its typed field. false: no typed field. */
+bool pbr_attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProto *p,
+	hilo_attr_id id)
+{
+	const pb_attr_def *def = pb_attr_def_of(id);
+	if (!def)
+		return false;
+	if (def->kind == HILO_ATTR_RAW) {
+		R->tmp.len = 0;
+		if (!pbx_render(&R->tmp, p, def->field) || R->tmp.oom)
+			return true; /* absent: nothing to print */
+		hilo_attr *a = pbr_append_known(R, i, id, HILO_ATTR_RAW);
+		if (a)
+			a->v.text = hilo_intern(R->m->strings, R->tmp.data, R->tmp.len);
+		return true;
+	}
+	hilo_attr *a = pbr_append_known(R, i, id, def->kind);
+	if (!a)
+		return true;
+	const Xla__DotDimensionNumbers *dd = p->dot_dimension_numbers;
+	if (!dd && p->ragged_dot_dimension_numbers)
+		dd = p->ragged_dot_dimension_numbers->dot_dimension_numbers;
+	const Xla__GatherDimensionNumbers *g = p->gather_dimension_numbers;
+	const Xla__ScatterDimensionNumbers *sc = p->scatter_dimension_numbers;
+	const Xla__RaggedDotDimensionNumbers *rg = p->ragged_dot_dimension_numbers;
+	switch (def->field) {
+	case PBF_TUPLE_INDEX: a->v.i = p->tuple_index; break;
+	case PBF_DIMENSIONS: set_ints(a, p->dimensions, p->n_dimensions); break;
+	case PBF_IOTA_DIMENSION: a->v.i = p->n_dimensions ? p->dimensions[0] : 0; break;
+	case PBF_CHANNEL_ID: a->v.i = p->channel_id; break;
+	case PBF_FEATURE_INDEX: a->v.i = p->feature_index; break;
+	case PBF_FEATURE_GROUP_COUNT: a->v.i = p->feature_group_count; break;
+	case PBF_BATCH_GROUP_COUNT: a->v.i = p->batch_group_count; break;
+	case PBF_EXPONENT_BITS: a->v.i = p->exponent_bits; break;
+	case PBF_MANTISSA_BITS: a->v.i = p->mantissa_bits; break;
+	case PBF_K: a->v.i = p->k; break;
+	case PBF_DELTA: a->v.i = p->delta; break;
+	case PBF_NUM_CARRIES: a->v.i = p->num_carries; break;
+	case PBF_CPP_INDEX: a->v.i = p->cross_program_prefetch_index; break;
+	case PBF_DYNAMIC_SLICE_SIZES: set_ints(a, p->dynamic_slice_sizes, p->n_dynamic_slice_sizes); break;
+	case PBF_FFT_LENGTH: set_ints(a, p->fft_length, p->n_fft_length); break;
+	case PBF_GATHER_SLICE_SIZES: set_ints(a, p->gather_slice_sizes, p->n_gather_slice_sizes); break;
+	case PBF_DOT_LC: if (dd) set_ints(a, dd->lhs_contracting_dimensions, dd->n_lhs_contracting_dimensions); break;
+	case PBF_DOT_RC: if (dd) set_ints(a, dd->rhs_contracting_dimensions, dd->n_rhs_contracting_dimensions); break;
+	case PBF_DOT_LB: if (dd) set_ints(a, dd->lhs_batch_dimensions, dd->n_lhs_batch_dimensions); break;
+	case PBF_DOT_RB: if (dd) set_ints(a, dd->rhs_batch_dimensions, dd->n_rhs_batch_dimensions); break;
+	case PBF_RAGGED_L: if (rg) set_ints(a, rg->lhs_ragged_dimensions, rg->n_lhs_ragged_dimensions); break;
+	case PBF_RAGGED_R: if (rg) set_ints(a, rg->rhs_group_dimensions, rg->n_rhs_group_dimensions); break;
+	case PBF_G_OFFSET: if (g) set_ints(a, g->offset_dims, g->n_offset_dims); break;
+	case PBF_G_COLLAPSED: if (g) set_ints(a, g->collapsed_slice_dims, g->n_collapsed_slice_dims); break;
+	case PBF_G_START_MAP: if (g) set_ints(a, g->start_index_map, g->n_start_index_map); break;
+	case PBF_G_OBD: if (g) set_ints(a, g->operand_batching_dims, g->n_operand_batching_dims); break;
+	case PBF_G_SIBD: if (g) set_ints(a, g->start_indices_batching_dims, g->n_start_indices_batching_dims); break;
+	case PBF_S_UWD: if (sc) set_ints(a, sc->update_window_dims, sc->n_update_window_dims); break;
+	case PBF_S_IWD: if (sc) set_ints(a, sc->inserted_window_dims, sc->n_inserted_window_dims); break;
+	case PBF_S_SDOD: if (sc) set_ints(a, sc->scatter_dims_to_operand_dims, sc->n_scatter_dims_to_operand_dims); break;
+	case PBF_S_IBD: if (sc) set_ints(a, sc->input_batching_dims, sc->n_input_batching_dims); break;
+	case PBF_S_SIBD: if (sc) set_ints(a, sc->scatter_indices_batching_dims, sc->n_scatter_indices_batching_dims); break;
+	case PBF_IVD: a->v.i = g ? g->index_vector_dim : sc ? sc->index_vector_dim : 0; break;
+	case PBF_IS_STABLE: a->v.i = p->is_stable; break;
+	case PBF_CONSTRAIN_LAYOUT: a->v.i = p->constrain_layout; break;
+	case PBF_USE_GLOBAL_DEVICE_IDS: a->v.i = p->use_global_device_ids; break;
+	case PBF_INDICES_SORTED: a->v.i = p->indices_are_sorted; break;
+	case PBF_UNIQUE_INDICES: a->v.i = p->unique_indices; break;
+	case PBF_IS_HOST_TRANSFER: a->v.i = p->is_host_transfer; break;
+	case PBF_CC_SIDE_EFFECT: a->v.i = p->custom_call_has_side_effect; break;
+	case PBF_LARGEST: a->v.i = p->largest; break;
+	case PBF_IS_COMPOSITE: a->v.i = p->is_composite; break;
+	case PBF_IS_REVERSE: a->v.i = p->is_reverse; break;
+	case PBF_HAS_DYNAMIC_ROOT: a->v.i = p->has_dynamic_root; break;
+	case PBF_IS_ASSOCIATIVE: a->v.i = p->is_associative; break;
+	case PBF_CC_TARGET: {
+		const char *s = p->custom_call_target ? p->custom_call_target : "";
+		a->v.text = escaped(R, s, strlen(s));
+		break;
+	}
+	case PBF_ASYNC_THREAD: {
+		const char *s = p->async_execution_thread ? p->async_execution_thread : "";
+		a->v.text = escaped(R, s, strlen(s));
+		break;
+	}
+	case PBF_INFEED_CONFIG:
+		a->v.text = escaped(R, (const char *)p->infeed_config.data, p->infeed_config.len);
+		break;
+	case PBF_OUTFEED_CONFIG:
+		a->v.text = escaped(R, (const char *)p->outfeed_config.data, p->outfeed_config.len);
+		break;
+	case PBF_DIRECTION: a->v.text = pbr_rintern(R, p->comparison_direction); break;
+	case PBF_CMP_TYPE: a->v.text = pbr_rintern(R, p->comparison_type); break;
+	case PBF_FUSION_KIND: a->v.text = pbr_rintern(R, p->fusion_kind); break;
+	case PBF_FFT_TYPE:
+		a->v.text = pbr_rintern(R, (unsigned)p->fft_type < 4 ? fft_names[p->fft_type] : "FFT");
+		break;
+	case PBF_DISTRIBUTION:
+		a->v.text = pbr_rintern(R, (unsigned)p->distribution < 3 ? dist_names[p->distribution] : "rng_invalid");
+		break;
+	case PBF_SLICE: {
+		size_t n = p->n_slice_dimensions;
+		int64_t *v = pbr_ralloc(R, 3 * n * sizeof *v);
+		if (!v)
+			return true;
+		for (size_t k = 0; k < n; k++) {
+			v[3 * k] = p->slice_dimensions[k]->start;
+			v[3 * k + 1] = p->slice_dimensions[k]->limit;
+			v[3 * k + 2] = p->slice_dimensions[k]->stride;
+		}
+		set_ints(a, v, n);
+		break;
+	}
+	case PBF_PADDING: {
+		size_t n = p->padding_config ? p->padding_config->n_dimensions : 0;
+		int64_t *v = pbr_ralloc(R, 3 * n * sizeof *v);
+		if (!v)
+			return true;
+		for (size_t k = 0; k < n; k++) {
+			const Xla__PaddingConfig__PaddingConfigDimension *pd = p->padding_config->dimensions[k];
+			v[3 * k] = pd->edge_padding_low;
+			v[3 * k + 1] = pd->edge_padding_high;
+			v[3 * k + 2] = pd->interior_padding;
+		}
+		set_ints(a, v, n);
+		break;
+	}
+	default:
+		break;
+	}
+	if ((a->kind == HILO_ATTR_INTS || a->kind == HILO_ATTR_SLICE || a->kind == HILO_ATTR_PADDING) && !a->v.ints)
+		a->v.ints = (int64_t *)nz(NULL);
+	return true;
+}
+
+void pbr_attr_from_ext(reader *R, hilo_instr *i, const Xla__HiloAttr *h)
+{
+	if (h->kind < HILO_ATTR_RAW || h->kind > HILO_ATTR_METADATA ||
+	    h->kind == HILO_ATTR_CONTROL || h->kind == HILO_ATTR_METADATA) {
+		pbr_rerr(R, "instruction '%s': attribute '%s' has invalid kind %d", i->name, h->key, h->kind);
+		return;
+	}
+	hilo_attr_kind kind = (hilo_attr_kind)h->kind;
+	hilo_attr *a = append_attr(R, i, h->key, kind);
+	if (!a)
+		return;
+	switch (kind) {
+	case HILO_ATTR_RAW: case HILO_ATTR_STRING: case HILO_ATTR_ENUM:
+		a->v.text = pbr_rintern(R, h->text);
+		break;
+	case HILO_ATTR_INTS:
+		set_ints(a, h->ints ? h->ints : (int64_t *)nz(NULL), h->n_ints);
+		break;
+	case HILO_ATTR_SLICE: case HILO_ATTR_PADDING:
+		if (h->n_ints % 3) {
+			pbr_rerr(R, "instruction '%s': attribute '%s' needs triples", i->name, h->key);
+			return;
+		}
+		set_ints(a, h->ints ? h->ints : (int64_t *)nz(NULL), h->n_ints / 3);
+		break;
+	case HILO_ATTR_COMP:
+		if (h->i < 0 || (uint64_t)h->i >= i->ncalled) {
+			pbr_rerr(R, "instruction '%s': attribute '%s' names called computation %lld of %u",
+				i->name, h->key, (long long)h->i, i->ncalled);
+			return;
+		}
+		a->v.i = h->i;
+		break;
+	case HILO_ATTR_COMPS:
+		if (h->i < 0 || h->n < 0 || (uint64_t)h->i + (uint64_t)h->n > i->ncalled) {
+			pbr_rerr(R, "instruction '%s': attribute '%s' names called computations past the %u it has",
+				i->name, h->key, i->ncalled);
+			return;
+		}
+		a->v.i = h->i;
+		a->n = h->n;
+		break;
+	default:
+		a->v.i = h->i;
+		break;
+	}
+}
+
+/* Attributes of a proto hilo did not write: derived from the typed
+ * fields in XLA's print order (best effort). */
+void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto *p)
+{
+	hilo_opcode op = i->op;
+	const hilo_attr_id *keys;
+	static const hilo_attr_id none[] = {HILO_A_UNKNOWN};
+	static const hilo_attr_id k_gte[] = {HILO_A_INDEX, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_dims[] = {HILO_A_DIMENSIONS, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_iota[] = {HILO_A_IOTA_DIMENSION, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_slice[] = {HILO_A_SLICE, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_pad[] = {HILO_A_PADDING, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_cmp[] = {HILO_A_DIRECTION, HILO_A_TYPE, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_ds[] = {HILO_A_DYNAMIC_SLICE_SIZES, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_dot[] = {HILO_A_LHS_BATCH_DIMS, HILO_A_LHS_CONTRACTING_DIMS,
+		HILO_A_RHS_BATCH_DIMS, HILO_A_RHS_CONTRACTING_DIMS, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_gather[] = {HILO_A_OFFSET_DIMS, HILO_A_COLLAPSED_SLICE_DIMS,
+		HILO_A_START_INDEX_MAP, HILO_A_OPERAND_BATCHING_DIMS, HILO_A_START_INDICES_BATCHING_DIMS,
+		HILO_A_INDEX_VECTOR_DIM, HILO_A_SLICE_SIZES, HILO_A_INDICES_ARE_SORTED, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_scatter[] = {HILO_A_UPDATE_WINDOW_DIMS, HILO_A_INSERTED_WINDOW_DIMS,
+		HILO_A_SCATTER_DIMS_TO_OPERAND_DIMS, HILO_A_INPUT_BATCHING_DIMS,
+		HILO_A_SCATTER_INDICES_BATCHING_DIMS, HILO_A_INDEX_VECTOR_DIM, HILO_A_INDICES_ARE_SORTED,
+		HILO_A_UNIQUE_INDICES, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_cc[] = {HILO_A_CUSTOM_CALL_TARGET, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_fusion[] = {HILO_A_KIND, HILO_A_UNKNOWN};
+	switch (op) {
+	case HILO_OP_GET_TUPLE_ELEMENT: keys = k_gte; break;
+	case HILO_OP_BROADCAST: case HILO_OP_TRANSPOSE: case HILO_OP_REDUCE:
+	case HILO_OP_REVERSE: case HILO_OP_CONCATENATE:
+		keys = k_dims; break;
+	case HILO_OP_IOTA: keys = k_iota; break;
+	case HILO_OP_SLICE: keys = k_slice; break;
+	case HILO_OP_PAD: keys = k_pad; break;
+	case HILO_OP_COMPARE: keys = k_cmp; break;
+	case HILO_OP_DYNAMIC_SLICE: keys = k_ds; break;
+	case HILO_OP_DOT: keys = k_dot; break;
+	case HILO_OP_GATHER: keys = k_gather; break;
+	case HILO_OP_SCATTER: keys = k_scatter; break;
+	case HILO_OP_CUSTOM_CALL: keys = k_cc; break;
+	case HILO_OP_FUSION: keys = k_fusion; break;
+	default: keys = none; break;
+	}
+	const pb_attr_def *def;
+	for (int k = 0; keys[k] != HILO_A_UNKNOWN; k++) {
+		def = pb_attr_def_of(keys[k]);
+		bool present = true;
+		if (def->kind == HILO_ATTR_BOOL) {
+			present = (def->field == PBF_INDICES_SORTED && p->indices_are_sorted) ||
+			          (def->field == PBF_UNIQUE_INDICES && p->unique_indices);
+		} else if (def->field == PBF_CMP_TYPE) {
+			present = p->comparison_type && *p->comparison_type;
+		} else if (def->field == PBF_G_OBD || def->field == PBF_G_SIBD) {
+			present = p->gather_dimension_numbers &&
+				(def->field == PBF_G_OBD ? p->gather_dimension_numbers->n_operand_batching_dims
+				 : p->gather_dimension_numbers->n_start_indices_batching_dims);
+		} else if (def->field == PBF_S_IBD || def->field == PBF_S_SIBD) {
+			present = p->scatter_dimension_numbers &&
+				(def->field == PBF_S_IBD ? p->scatter_dimension_numbers->n_input_batching_dims
+				 : p->scatter_dimension_numbers->n_scatter_indices_batching_dims);
+		} else if (def->field == PBF_DOT_LB || def->field == PBF_DOT_RB) {
+			const Xla__DotDimensionNumbers *dd = p->dot_dimension_numbers;
+			present = dd && (def->field == PBF_DOT_LB ? dd->n_lhs_batch_dimensions : dd->n_rhs_batch_dimensions);
+		}
+		if (present)
+			pbr_attr_from_typed(R, i, p, keys[k]);
+	}
+	if (p->window)
+		pbr_attr_from_typed(R, i, p, HILO_A_WINDOW);
+	if (p->convolution_dimension_numbers)
+		pbr_attr_from_typed(R, i, p, HILO_A_DIM_LABELS);
+	if (p->channel_id)
+		pbr_attr_from_typed(R, i, p, HILO_A_CHANNEL_ID);
+	bool coll = (hilo_opcode_flags(op) & HILO_OPF_COLL) != 0;
+	if (p->n_replica_groups || p->collective_device_list || coll)
+		pbr_attr_from_typed(R, i, p, HILO_A_REPLICA_GROUPS);
+	if (p->n_dimensions && !hilo_instr_attr(i, HILO_A_DIMENSIONS) && op != HILO_OP_IOTA)
+		pbr_attr_from_typed(R, i, p, HILO_A_DIMENSIONS);
+	if (p->constrain_layout)
+		pbr_attr_from_typed(R, i, p, HILO_A_CONSTRAIN_LAYOUT);
+	if (p->use_global_device_ids)
+		pbr_attr_from_typed(R, i, p, HILO_A_USE_GLOBAL_DEVICE_IDS);
+	if (p->is_host_transfer)
+		pbr_attr_from_typed(R, i, p, HILO_A_IS_HOST_TRANSFER);
+	if (p->is_stable)
+		pbr_attr_from_typed(R, i, p, HILO_A_IS_STABLE);
+	if (p->n_source_target_pairs)
+		pbr_attr_from_typed(R, i, p, HILO_A_SOURCE_TARGET_PAIRS);
+	/* called computations */
+	if (i->ncalled) {
+		hilo_attr *a = NULL;
+		if (op == HILO_OP_WHILE && i->ncalled == 2) {
+			if ((a = pbr_append_known(R, i, HILO_A_CONDITION, HILO_ATTR_COMP)))
+				a->v.i = 0;
+			if ((a = pbr_append_known(R, i, HILO_A_BODY, HILO_ATTR_COMP)))
+				a->v.i = 1;
+		} else if (op == HILO_OP_CONDITIONAL || (op == HILO_OP_CUSTOM_CALL && i->ncalled > 1)) {
+			if ((a = pbr_append_known(R, i, op == HILO_OP_CONDITIONAL ? HILO_A_BRANCH_COMPUTATIONS
+			                                 : HILO_A_CALLED_COMPUTATIONS, HILO_ATTR_COMPS))) {
+				a->v.i = 0;
+				a->n = (int)i->ncalled;
+			}
+		} else if (op == HILO_OP_SELECT_AND_SCATTER && i->ncalled == 2) {
+			if ((a = pbr_append_known(R, i, HILO_A_SELECT, HILO_ATTR_COMP)))
+				a->v.i = 0;
+			if ((a = pbr_append_known(R, i, HILO_A_SCATTER, HILO_ATTR_COMP)))
+				a->v.i = 1;
+		} else if (i->ncalled == 1) {
+			hilo_attr_id id = op == HILO_OP_FUSION || op == HILO_OP_ASYNC_START ? HILO_A_CALLS
+			                                                                    : HILO_A_TO_APPLY;
+			if ((a = pbr_append_known(R, i, id, HILO_ATTR_COMP)))
+				a->v.i = 0;
+		}
+	}
+	if (p->custom_call_has_side_effect)
+		pbr_attr_from_typed(R, i, p, HILO_A_CUSTOM_CALL_HAS_SIDE_EFFECT);
+	if (op == HILO_OP_BATCH_NORM_TRAINING || op == HILO_OP_BATCH_NORM_INFERENCE ||
+	    op == HILO_OP_BATCH_NORM_GRAD) {
+		pbr_attr_from_typed(R, i, p, HILO_A_EPSILON);
+		pbr_attr_from_typed(R, i, p, HILO_A_FEATURE_INDEX);
+	}
+	if (p->precision_config && p->precision_config->n_operand_precision)
+		pbr_attr_from_typed(R, i, p, HILO_A_OPERAND_PRECISION);
+	if (op == HILO_OP_CUSTOM_CALL && p->custom_call_api_version)
+		pbr_attr_from_typed(R, i, p, HILO_A_API_VERSION);
+	if (p->sharding)
+		pbr_attr_from_typed(R, i, p, HILO_A_SHARDING);
+	if (p->frontend_attributes && p->frontend_attributes->n_map)
+		pbr_attr_from_typed(R, i, p, HILO_A_FRONTEND_ATTRIBUTES);
+	if (i->nctrl_preds)
+		pbr_append_known(R, i, HILO_A_CONTROL_PREDECESSORS, HILO_ATTR_CONTROL);
+	if (i->metadata && i->metadata->n)
+		pbr_append_known(R, i, HILO_A_METADATA, HILO_ATTR_METADATA);
+	if (p->backend_config.len && !memchr(p->backend_config.data, 0, p->backend_config.len))
+		pbr_attr_from_typed(R, i, p, HILO_A_BACKEND_CONFIG);
+}
+

@@ -1,0 +1,725 @@
+/* HloModuleProto reader, value messages (see pb_read.h): ShapeProto with
+ * its LayoutProto, LiteralProto and OpMetadata decoded from the input
+ * bytes straight into the module arena, and the helpers for repeated,
+ * unknown and cold sub-message fields. Repeated scalars are accepted
+ * packed and unpacked; a count is bounded by the bytes that carry it. */
+#include "pb_read.h"
+
+const char *pbr_what_of(reader *R, const char *what)
+{
+	if (what)
+		return what;
+	snprintf(R->what, sizeof R->what, "instruction %zu of computation '%s'", R->what_k,
+		R->what_comp ? R->what_comp : "");
+	return R->what;
+}
+
+void pbr_rerr(reader *R, const char *fmt, ...)
+{
+	if (R->failed)
+		return;
+	R->failed = true;
+	va_list ap;
+	va_start(ap, fmt);
+	hilo_diag_addv(R->d, HILO_SEV_ERROR, R->file, 0, 0, NULL, 0, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void pbr_werr(reader *R, const uint8_t *at, const char *what)
+{
+	pbr_rerr(R, "not a valid binary %s: %s at byte %zu", R->kind, what, (size_t)(at - R->base));
+}
+
+void *pbr_ralloc(reader *R, size_t n)
+{
+	void *p = hilo_arena_alloc(R->m->arena, n ? n : 1);
+	if (!p)
+		pbr_rerr(R, "out of memory");
+	return p;
+}
+
+const char *pbr_rintern(reader *R, const char *s)
+{
+	return hilo_intern_cstr(R->m->strings, s ? s : "");
+}
+
+/* Arena arrays that grow by appending: the capacity is a function of the
+ * length (0, then powers of two from 4), so no capacity is stored. */
+static size_t capof(size_t n)
+{
+	if (!n)
+		return 0;
+	size_t c = 4;
+	while (c < n)
+		c *= 2;
+	return c;
+}
+
+void *pbr_grow_to(reader *R, void *old, size_t n, size_t add, size_t sz)
+{
+	if (old && n + add <= capof(n))
+		return old;
+	if (add > ((size_t)1 << 40) / sz) {
+		pbr_rerr(R, "out of memory");
+		return NULL;
+	}
+	void *p = hilo_arena_grow(R->m->arena, old, n, capof(n + add), sz);
+	if (!p)
+		pbr_rerr(R, "out of memory");
+	return p;
+}
+
+/* A repeated varint field (packed or not) appended to *arr: es 8 (int64,
+ * uint64), 4 (int32/uint32: the low 32 bits) or 1 (bool). */
+bool pbr_rep_varint(reader *R, const field *f, size_t es, void **arr, size_t *n)
+{
+	if (f->wt == PB_VARINT) {
+		uint8_t *a = pbr_grow_to(R, *arr, *n, 1, es);
+		if (!a)
+			return false;
+		if (es == 8)
+			memcpy(a + 8 * *n, &f->v, 8);
+		else if (es == 4) {
+			uint32_t x = (uint32_t)f->v;
+			memcpy(a + 4 * *n, &x, 4);
+		} else
+			a[*n] = f->v != 0;
+		*arr = a;
+		(*n)++;
+		return true;
+	}
+	if (!pbr_want(R, f, PB_LEN))
+		return false;
+	size_t cnt = 0;
+	for (size_t k = 0; k < f->s.n; k++)
+		cnt += f->s.p[k] < 0x80;
+	if (!cnt)
+		return f->s.n == 0 || (pbr_werr(R, f->s.p, "truncated packed varint"), false);
+	uint8_t *a = pbr_grow_to(R, *arr, *n, cnt, es);
+	if (!a)
+		return false;
+	pr_cur c = {f->s.p, f->s.p + f->s.n};
+	size_t k = *n;
+	while (c.p < c.end) {
+		uint64_t v;
+		const uint8_t *at = c.p;
+		if (!pr_varint(&c, &v) || k >= *n + cnt) {
+			pbr_werr(R, at, "truncated packed varint");
+			return false;
+		}
+		if (es == 8)
+			memcpy(a + 8 * k, &v, 8);
+		else if (es == 4) {
+			uint32_t x = (uint32_t)v;
+			memcpy(a + 4 * k, &x, 4);
+		} else
+			a[k] = v != 0;
+		k++;
+	}
+	*arr = a;
+	*n = k;
+	return true;
+}
+
+/* pbr_rep_varint into a scratch vector (heap of the module arena, reused). */
+bool pbr_rep_varint_sv(reader *R, const field *f, struct svec *v)
+{
+	size_t add = f->wt == PB_VARINT ? 1 : f->s.n;
+	if (v->n + add > v->cap) {
+		size_t cap = v->cap ? v->cap : 16;
+		while (cap < v->n + add)
+			cap *= 2;
+		void *np = hilo_heap_realloc(R->m->arena, v->p, cap * 8);
+		if (!np) {
+			pbr_rerr(R, "out of memory");
+			return false;
+		}
+		v->p = np;
+		v->cap = cap;
+	}
+	int64_t *dst = (int64_t *)v->p + v->n;
+	if (f->wt == PB_VARINT) {
+		*dst = (int64_t)f->v;
+		v->n++;
+		return true;
+	}
+	if (!pbr_want(R, f, PB_LEN))
+		return false;
+	pr_cur c = {f->s.p, f->s.p + f->s.n};
+	size_t k = 0;
+	while (c.p < c.end) {
+		uint64_t x;
+		const uint8_t *at = c.p;
+		if (!pr_varint(&c, &x)) {
+			pbr_werr(R, at, "truncated packed varint");
+			return false;
+		}
+		dst[k++] = (int64_t)x;
+	}
+	v->n += k;
+	return true;
+}
+
+bool pbr_sv_push_slice(reader *R, struct svec *v, slice s)
+{
+	if (v->n + 1 > v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 16;
+		void *np = hilo_heap_realloc(R->m->arena, v->p, cap * sizeof(slice));
+		if (!np) {
+			pbr_rerr(R, "out of memory");
+			return false;
+		}
+		v->p = np;
+		v->cap = cap;
+	}
+	((slice *)v->p)[v->n++] = s;
+	return true;
+}
+
+/* A repeated fixed32 (es 4) or fixed64 (es 8) field, packed or not. */
+bool pbr_rep_fixed(reader *R, const field *f, size_t es, void **arr, size_t *n)
+{
+	const uint8_t *src;
+	size_t cnt;
+	if (f->wt == (es == 4 ? PB_I32 : PB_I64)) {
+		src = f->val;
+		cnt = 1;
+	} else {
+		if (!pbr_want(R, f, PB_LEN))
+			return false;
+		if (f->s.n % es) {
+			pbr_werr(R, f->s.p, "packed fixed-width field with a partial value");
+			return false;
+		}
+		src = f->s.p;
+		cnt = f->s.n / es;
+	}
+	if (!cnt)
+		return true;
+	uint8_t *a = pbr_grow_to(R, *arr, *n, cnt, es);
+	if (!a)
+		return false;
+	memcpy(a + es * *n, src, cnt * es);
+	*arr = a;
+	*n += cnt;
+	return true;
+}
+
+bool pbr_rep_slice(reader *R, const field *f, slice **arr, size_t *n)
+{
+	if (!pbr_want(R, f, PB_LEN))
+		return false;
+	slice *a = pbr_grow_to(R, *arr, *n, 1, sizeof *a);
+	if (!a)
+		return false;
+	a[(*n)++] = f->s;
+	*arr = a;
+	return true;
+}
+
+/* A string field: its bytes up to the first NUL (protobuf-c's C strings). */
+char *pbr_sdup(reader *R, slice s)
+{
+	char *r = hilo_arena_strndup(R->m->arena, s.n ? (const char *)s.p : "", s.n);
+	if (!r)
+		pbr_rerr(R, "out of memory");
+	return r;
+}
+
+/* An unknown field of a kept message, copied into the arena. */
+bool pbr_keep_field(reader *R, const field *f, pb_unknown *u)
+{
+	ProtobufCMessageUnknownField *a = pbr_grow_to(R, u->f, u->n, 1, sizeof *a);
+	if (!a)
+		return false;
+	u->f = a;
+	ProtobufCMessageUnknownField *x = &a[u->n++];
+	x->tag = f->num;
+	x->wire_type = (ProtobufCWireType)f->wt;
+	x->len = (size_t)(f->end - f->val);
+	x->data = pbr_ralloc(R, x->len);
+	if (!x->data)
+		return false;
+	memcpy(x->data, f->val, x->len);
+	return true;
+}
+
+/* Fields of desc hilo does not read are skipped; undeclared ones kept. */
+bool pbr_other_field(reader *R, const field *f, const ProtobufCMessageDescriptor *desc,
+	pb_unknown *u)
+{
+	if (protobuf_c_message_descriptor_get_field(desc, f->num))
+		return true;
+	return pbr_keep_field(R, f, u);
+}
+
+/* A cold sub-message through protobuf-c (nesting bounded first). */
+void *pbr_unpack_sub(reader *R, const field *f, const ProtobufCMessageDescriptor *desc, int depth)
+{
+	if (!pbr_want(R, f, PB_LEN))
+		return NULL;
+	const char *e = pb_check_wire(f->s.p, f->s.n, desc, MAX_DEPTH - depth);
+	if (e) {
+		pbr_werr(R, f->at, e);
+		return NULL;
+	}
+	void *m = protobuf_c_message_unpack(desc, &R->pa, f->s.n, f->s.p);
+	if (!m)
+		pbr_werr(R, f->at, "wrong field types or truncated data in a sub-message");
+	return m;
+}
+/* ---- shapes ---- */
+
+hilo_shape *pbr_shape_from(reader *R, const slice *sp, int depth, const char *what)
+{
+	if (!sp) {
+		pbr_rerr(R, "%s has no shape", WHAT);
+		return NULL;
+	}
+	if (depth > MAX_DEPTH) {
+		pbr_rerr(R, "%s: tuple shape nested too deeply", WHAT);
+		return NULL;
+	}
+	int etype = 0;
+	int64_t *dims = NULL;
+	size_t ndims = 0, ndyn = 0, ntup = 0;
+	uint8_t *dynf = NULL;
+	slice *tup = NULL, lay = {0};
+	bool has_layout = false, buffer = false;
+	pr_cur c = {sp->p, sp->p + sp->n};
+	field f;
+	while (pbr_next_field(R, &c, &f)) {
+		switch (f.num) {
+		case 2:
+			if (!pbr_want(R, &f, PB_VARINT))
+				return NULL;
+			etype = (int32_t)f.v;
+			break;
+		case 3:
+			if (!pbr_rep_varint(R, &f, 8, (void **)&dims, &ndims))
+				return NULL;
+			break;
+		case 4:
+			if (!pbr_rep_slice(R, &f, &tup, &ntup))
+				return NULL;
+			break;
+		case 5:
+			if (!pbr_want(R, &f, PB_LEN))
+				return NULL;
+			has_layout = true;
+			lay = f.s;
+			break;
+		case 6:
+			if (!pbr_rep_varint(R, &f, 1, (void **)&dynf, &ndyn))
+				return NULL;
+			break;
+		case 1000:
+			if (!pbr_want(R, &f, PB_VARINT))
+				return NULL;
+			buffer = f.v != 0;
+			break;
+		default:
+			break;
+		}
+	}
+	if (R->failed)
+		return NULL;
+	hilo_shape *s = pbr_ralloc(R, sizeof *s);
+	if (!s)
+		return NULL;
+	s->type = pb_ptype_from_xla(etype);
+	s->buffer = buffer;
+	if (s->type == HILO_T_INVALID) {
+		pbr_rerr(R, "%s: unknown element type %d", WHAT, etype);
+		return NULL;
+	}
+	if (s->type == HILO_T_TUPLE) {
+		if (ndims) {
+			pbr_rerr(R, "%s: a tuple shape has dimensions", WHAT);
+			return NULL;
+		}
+		if (ntup > 1000000) {
+			pbr_rerr(R, "%s: tuple too large", WHAT);
+			return NULL;
+		}
+		s->ntuple = (int)ntup;
+		s->elems = pbr_ralloc(R, ntup * sizeof *s->elems);
+		if (!s->elems)
+			return NULL;
+		for (size_t k = 0; k < ntup; k++)
+			if (!(s->elems[k] = pbr_shape_from(R, &tup[k], depth + 1, what)))
+				return NULL;
+		return s;
+	}
+	if (ntup) {
+		pbr_rerr(R, "%s: an array shape has tuple elements", WHAT);
+		return NULL;
+	}
+	if (ndims > 4096) {
+		pbr_rerr(R, "%s: rank %zu is too large", WHAT, ndims);
+		return NULL;
+	}
+	if (ndyn && ndyn != ndims) {
+		pbr_rerr(R, "%s: %zu dynamic-dimension flags for rank %zu", WHAT, ndyn, ndims);
+		return NULL;
+	}
+	s->rank = (int)ndims;
+	s->dims = dims;
+	bool any_dyn = false;
+	for (size_t k = 0; k < ndyn; k++)
+		any_dyn |= dynf[k] != 0;
+	if (any_dyn) {
+		s->dyn = pbr_ralloc(R, ndims);
+		if (!s->dyn)
+			return NULL;
+		memset(s->dyn, 0, ndims);
+	}
+	for (size_t k = 0; k < ndims; k++) {
+		bool dyn = any_dyn && dynf[k];
+		if (dyn && dims[k] == INT64_MIN) {
+			s->dyn[k] = HILO_DIM_UNBOUNDED;
+			continue;
+		}
+		if (dims[k] < 0) {
+			pbr_rerr(R, "%s: negative dimension size %lld", WHAT, (long long)dims[k]);
+			return NULL;
+		}
+		if (dyn)
+			s->dyn[k] = HILO_DIM_BOUNDED;
+	}
+	if (hilo_shape_elements(s) < 0 && s->rank) {
+		bool unb = false;
+		for (int k = 0; k < s->rank && s->dyn; k++)
+			unb |= s->dyn[k] == HILO_DIM_UNBOUNDED;
+		if (!unb) {
+			pbr_rerr(R, "%s: element count overflows", WHAT);
+			return NULL;
+		}
+	} else if (s->rank && hilo_shape_bytes(s) < 0) {
+		pbr_rerr(R, "%s: shape size in bytes overflows int64", WHAT);
+		return NULL;
+	}
+	if (has_layout) {
+		int64_t *m2m = NULL;
+		size_t nm = 0;
+		slice tail = {0};
+		pr_cur lc = {lay.p, lay.p + lay.n};
+		while (pbr_next_field(R, &lc, &f)) {
+			if (f.num == 1 && !pbr_rep_varint(R, &f, 8, (void **)&m2m, &nm))
+				return NULL;
+			if (f.num == 1000 && !pbr_str_field(R, &f, &tail))
+				return NULL;
+		}
+		if (R->failed)
+			return NULL;
+		if (nm != ndims && !(nm == 0 && tail.n)) {
+			pbr_rerr(R, "%s: layout has %zu entries for rank %zu", WHAT, nm, ndims);
+			return NULL;
+		}
+		for (size_t k = 0; k < nm; k++)
+			if (m2m[k] < 0 || (size_t)m2m[k] >= ndims) {
+				pbr_rerr(R, "%s: layout names dimension %lld of a rank-%zu shape", WHAT,
+					(long long)m2m[k], ndims);
+				return NULL;
+			}
+		s->layout = pbr_ralloc(R, sizeof *s->layout);
+		if (!s->layout)
+			return NULL;
+		s->layout->n = (int)nm;
+		s->layout->minor_to_major = m2m;
+		if (tail.n)
+			s->layout->tail = pbr_sintern(R, tail);
+	}
+	return s;
+}
+
+/* ---- literals ---- */
+
+/* LiteralProto's field for the values of element type t, with the
+ * value encoding: 'b' bytes, 'v' varints (es = element size), 'f' fixed. */
+static uint32_t literal_field(hilo_ptype t, char *enc)
+{
+	*enc = 'b';
+	switch (t) {
+	case HILO_T_PRED: *enc = 'v'; return 2;
+	case HILO_T_S1: return 30;
+	case HILO_T_S2: return 26;
+	case HILO_T_S4: return 21;
+	case HILO_T_S8: return 15;
+	case HILO_T_U1: return 31;
+	case HILO_T_U2: return 27;
+	case HILO_T_U4: return 22;
+	case HILO_T_U8: return 3;
+	case HILO_T_S16: return 17;
+	case HILO_T_U16: return 16;
+	case HILO_T_F16: return 11;
+	case HILO_T_BF16: return 13;
+	case HILO_T_F4E2M1FN: return 32;
+	case HILO_T_F8E3M4: return 29;
+	case HILO_T_F8E4M3B11FNUZ: return 23;
+	case HILO_T_F8E4M3FN: return 20;
+	case HILO_T_F8E4M3FNUZ: return 25;
+	case HILO_T_F8E4M3: return 28;
+	case HILO_T_F8E5M2FNUZ: return 24;
+	case HILO_T_F8E5M2: return 19;
+	case HILO_T_F8E8M0FNU: return 33;
+	case HILO_T_F6E2M3FN: return 1001;
+	case HILO_T_F6E3M2FN: return 1002;
+	case HILO_T_S32: *enc = 'v'; return 4;
+	case HILO_T_S64: *enc = 'v'; return 5;
+	case HILO_T_U32: *enc = 'v'; return 6;
+	case HILO_T_U64: *enc = 'v'; return 7;
+	case HILO_T_F32: *enc = 'f'; return 8;
+	case HILO_T_F64: *enc = 'f'; return 9;
+	case HILO_T_C64: *enc = 'f'; return 12;
+	case HILO_T_C128: *enc = 'f'; return 18;
+	default: *enc = 0; return 0;
+	}
+}
+
+hilo_literal *pbr_literal_from(reader *R, slice lp, hilo_shape *shape, int depth,
+	const char *what)
+{
+	if (depth > MAX_DEPTH) {
+		pbr_rerr(R, "%s: literal nested too deeply", WHAT);
+		return NULL;
+	}
+	char enc;
+	uint32_t vf = shape->type == HILO_T_TUPLE ? 0 : literal_field(shape->type, &enc);
+	size_t es = (size_t)hilo_ptype_bytes(shape->type);
+	/* complex values travel as two floats each */
+	size_t wes = shape->type == HILO_T_C64 ? 4 : shape->type == HILO_T_C128 ? 8 : es;
+	bool has_shape = false, elided = false, pred_int = false, splat = false;
+	slice sh = {0}, bytes = {0}, *tup = NULL;
+	size_t ntup = 0, nv = 0;
+	void *vals = NULL;
+	pr_cur c = {lp.p, lp.p + lp.n};
+	field f;
+	while (pbr_next_field(R, &c, &f)) {
+		if (f.num == vf && vf) {
+			bool ok = enc == 'b' ? pbr_want(R, &f, PB_LEN) && (bytes = f.s, true)
+			        : enc == 'v' ? pbr_rep_varint(R, &f, shape->type == HILO_T_PRED ? 1 : es, &vals, &nv)
+			        : pbr_rep_fixed(R, &f, wes, &vals, &nv);
+			if (!ok)
+				return NULL;
+			continue;
+		}
+		switch (f.num) {
+		case 1:
+			if (!pbr_want(R, &f, PB_LEN))
+				return NULL;
+			has_shape = true;
+			sh = f.s;
+			break;
+		case 10:
+			if (!pbr_rep_slice(R, &f, &tup, &ntup))
+				return NULL;
+			break;
+		case 1003: case 1004: case 1005:
+			if (!pbr_want(R, &f, PB_VARINT))
+				return NULL;
+			*(f.num == 1003 ? &elided : f.num == 1004 ? &pred_int : &splat) = f.v != 0;
+			break;
+		default:
+			break;
+		}
+	}
+	if (R->failed)
+		return NULL;
+	hilo_literal *l = pbr_ralloc(R, sizeof *l);
+	if (!l)
+		return NULL;
+	if (has_shape) {
+		hilo_shape *ls = pbr_shape_from(R, &sh, 0, what);
+		if (!ls)
+			return NULL;
+		if (!hilo_shape_compatible(ls, shape)) {
+			pbr_rerr(R, "%s: literal shape does not match the instruction's", WHAT);
+			return NULL;
+		}
+	}
+	l->shape = shape;
+	l->pred_as_int = pred_int;
+	l->splat = splat;
+	if (elided) {
+		l->elided = true;
+		return l;
+	}
+	if (shape->type == HILO_T_TUPLE) {
+		if (ntup != (size_t)shape->ntuple) {
+			pbr_rerr(R, "%s: tuple literal has %zu elements, the shape %d", WHAT, ntup, shape->ntuple);
+			return NULL;
+		}
+		l->ntuple = shape->ntuple;
+		l->elems = pbr_ralloc(R, (size_t)shape->ntuple * sizeof *l->elems);
+		if (!l->elems)
+			return NULL;
+		for (int k = 0; k < shape->ntuple; k++)
+			if (!(l->elems[k] = pbr_literal_from(R, tup[k], shape->elems[k], depth + 1, what)))
+				return NULL;
+		return l;
+	}
+	if (shape->type == HILO_T_TOKEN || shape->type == HILO_T_OPAQUE)
+		return l;
+	int64_t count = hilo_shape_elements(shape);
+	if (count < 0) {
+		pbr_rerr(R, "%s: literal of a dynamic or overflowing shape", WHAT);
+		return NULL;
+	}
+	if (es && (uint64_t)count > (uint64_t)INT64_MAX / es) {
+		pbr_rerr(R, "%s: literal size in bytes overflows int64", WHAT);
+		return NULL;
+	}
+	size_t want_n = (size_t)count * es;
+	const void *data = NULL;
+	size_t have = 0; /* in bytes */
+	if (!vf) {
+		/* no value field for this type */
+	} else if (enc == 'b') {
+		have = bytes.n;
+		if (have == want_n && have) {
+			void *copy = pbr_ralloc(R, have);
+			if (!copy)
+				return NULL;
+			memcpy(copy, bytes.p, have);
+			data = copy;
+		}
+	} else if (shape->type == HILO_T_PRED) {
+		if (nv == (size_t)count) {
+			data = vals;
+			have = nv;
+		}
+	} else {
+		data = vals;
+		have = nv * (enc == 'f' ? wes : es);
+	}
+	if (have != want_n) {
+		pbr_rerr(R, "%s: literal has %zu bytes of values, its shape needs %zu", WHAT, have, want_n);
+		return NULL;
+	}
+	l->nbytes = want_n;
+	l->data = want_n ? (void *)data : pbr_ralloc(R, 1);
+	if (es == 1 && hilo_ptype_bits(shape->type) < 8 && shape->type != HILO_T_PRED) {
+		/* sub-byte values: one per byte, must fit the type */
+		int bits = hilo_ptype_bits(shape->type);
+		const uint8_t *b = data;
+		for (size_t k = 0; k < want_n; k++) {
+			uint8_t v = b[k];
+			bool ok = hilo_ptype_is_signed_int(shape->type)
+				? ((int8_t)v >= -(1 << (bits - 1)) && (int8_t)v < (1 << (bits - 1)))
+				: v < (1u << bits);
+			if (!ok) {
+				pbr_rerr(R, "%s: literal value %u does not fit %s", WHAT, v,
+					hilo_ptype_name(shape->type));
+				return NULL;
+			}
+		}
+	}
+	return l;
+}
+
+void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
+{
+	/* pb_md_defs order: op_type op_name source_file source_line
+	 * source_end_line source_column source_end_column deduplicated_name
+	 * scheduling_name stack_frame_id size_of_generated_code_in_bytes
+	 * size_of_memory_working_set_in_bytes */
+	enum { ND = 12 };
+	slice sv[ND];
+	int64_t iv[ND];
+	memset(sv, 0, sizeof sv);
+	memset(iv, 0, sizeof iv);
+	slice *ents = NULL;
+	size_t nents = 0;
+	pr_cur c = {ms.p, ms.p + ms.n};
+	field f;
+	while (pbr_next_field(R, &c, &f)) {
+		int def = -1;
+		switch (f.num) {
+		case 1: def = 0; break;
+		case 2: def = 1; break;
+		case 3: def = 2; break;
+		case 4: def = 3; break;
+		case 17: def = 4; break;
+		case 18: def = 5; break;
+		case 19: def = 6; break;
+		case 12: def = 7; break;
+		case 16: def = 8; break;
+		case 15: def = 9; break;
+		case 8: def = 10; break;
+		case 9: def = 11; break;
+		case 1000:
+			if (!pbr_rep_slice(R, &f, &ents, &nents))
+				return;
+			continue;
+		default:
+			continue;
+		}
+		if (pb_md_defs[def].kind == PBM_STRING) {
+			if (!pbr_str_field(R, &f, &sv[def]))
+				return;
+		} else {
+			if (!pbr_want(R, &f, PB_VARINT))
+				return;
+			iv[def] = def >= 10 ? (int64_t)f.v : (int64_t)(int32_t)f.v;
+		}
+	}
+	if (R->failed)
+		return;
+	hilo_metadata *h = pbr_ralloc(R, sizeof *h);
+	if (!h)
+		return;
+	if (nents) {
+		if (nents > 4096) {
+			pbr_rerr(R, "instruction '%s': too many metadata entries", i->name);
+			return;
+		}
+		h->n = (int)nents;
+		h->e = pbr_ralloc(R, (nents + 1) * sizeof *h->e);
+		if (!h->e)
+			return;
+		for (size_t k = 0; k < nents; k++) {
+			slice key = {0}, val = {0};
+			pr_cur ec = {ents[k].p, ents[k].p + ents[k].n};
+			while (pbr_next_field(R, &ec, &f)) {
+				if (f.num == 1 && !pbr_str_field(R, &f, &key))
+					return;
+				if (f.num == 2 && !pbr_str_field(R, &f, &val))
+					return;
+			}
+			if (R->failed)
+				return;
+			h->e[k].key = pbr_sintern(R, key);
+			h->e[k].value = pbr_sdup(R, val);
+		}
+	} else {
+		/* the typed fields as XLA prints them */
+		int n = 0;
+		for (int k = 0; k < ND; k++)
+			n += pb_md_defs[k].kind == PBM_STRING ? sv[k].n != 0 : iv[k] != 0;
+		h->n = n;
+		h->e = pbr_ralloc(R, (size_t)(n + 1) * sizeof *h->e);
+		if (!h->e)
+			return;
+		n = 0;
+		for (int k = 0; k < ND; k++) {
+			R->tmp.len = 0;
+			if (pb_md_defs[k].kind == PBM_STRING) {
+				if (!sv[k].n)
+					continue;
+				hilo_buf_putc(&R->tmp, '"');
+				pb_escape(&R->tmp, (const char *)sv[k].p, sv[k].n);
+				hilo_buf_putc(&R->tmp, '"');
+			} else {
+				if (!iv[k])
+					continue;
+				hilo_buf_put_i64(&R->tmp, iv[k]);
+			}
+			h->e[n].key = pbr_rintern(R, pb_md_defs[k].key);
+			h->e[n].value = hilo_arena_strndup(R->m->arena, R->tmp.data, R->tmp.len);
+			n++;
+		}
+	}
+	i->metadata = h;
+}
+
