@@ -546,15 +546,57 @@ void hilo_instr_replace_all_uses(hilo_module *m, hilo_instr *from, hilo_instr *t
 		hilo_comp_set_root(from->parent, to);
 }
 
+/* The list order of c when it is already a post order: every operand and
+ * control predecessor in c comes before its user. The DFS below, started
+ * from the roots in list order, then visits each instruction after all of
+ * its predecessors were emitted and pushes nothing, so its result is the
+ * list itself; marks end as the DFS leaves them (1). False (marks partly
+ * set) when some edge points forward or out of the list: the caller runs
+ * the DFS. The list is walked once (copied to out, marks cleared) and the
+ * edges are checked over the array: a linked-list walk is one dependent
+ * load per instruction, the array lets the loads of the check overlap. */
+static bool list_is_post_order(hilo_comp *c, hilo_instr **out, uint32_t cap, uint32_t *n)
+{
+	uint32_t no = 0;
+	for (hilo_instr *i = c->first; i; i = i->next) {
+		if (no == cap)
+			return false;
+		i->mark = 0;
+		out[no++] = i;
+	}
+	for (uint32_t k = 0; k < no; k++) {
+		hilo_instr *i = out[k];
+		for (uint32_t j = 0; j < i->noperands; j++) {
+			const hilo_instr *o = i->operands[j];
+			if (o->parent == c && !o->mark)
+				return false;
+		}
+		for (uint32_t j = 0; j < i->nctrl_preds; j++) {
+			const hilo_instr *o = i->ctrl_preds[j];
+			if (o->parent == c && !o->mark)
+				return false;
+		}
+		i->mark = 1;
+	}
+	*n = no;
+	return true;
+}
+
 /* Iterative DFS so deep graphs cannot overflow the C stack. */
 hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n)
 {
 	hilo_instr **out = hilo_arena_alloc(m->arena, (c->ninstrs + 1) * sizeof *out);
 	uint32_t no = 0;
+	if (!out) { /* only without an out-of-memory guard */
+		*n = 0;
+		return NULL;
+	}
+	/* the common case (parsed and most rewritten IR): no stack at all */
+	if (list_is_post_order(c, out, c->ninstrs + 1, n))
+		return out;
 	typedef struct { hilo_instr *i; uint32_t k; } frame;
 	frame *st = hilo_heap_alloc(m->arena, (c->ninstrs + 1) * sizeof *st);
-	if (!out || !st) { /* only without an out-of-memory guard */
-		hilo_heap_free(m->arena, st);
+	if (!st) { /* only without an out-of-memory guard */
 		*n = 0;
 		return NULL;
 	}

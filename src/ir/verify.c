@@ -12,6 +12,7 @@ typedef struct vctx {
 	const char *file;
 	hilo_diags *d;
 	bool ok;
+	bool quiet; /* the fast walk: a failure only clears ok (no diagnostic) */
 } vctx;
 
 static void fail(vctx *V, const hilo_comp *c, const hilo_instr *i, const char *fmt, ...)
@@ -25,6 +26,8 @@ static void fail(vctx *V, const hilo_comp *c, const hilo_instr *i, const char *f
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	V->ok = false;
+	if (V->quiet)
+		return;
 	int line = i ? i->line : c ? c->line : 0, col = i ? i->col : c ? c->col : 0;
 	if (i)
 		hilo_diag_add(V->d, HILO_SEV_ERROR, V->file, line, col, NULL, 0,
@@ -429,14 +432,129 @@ static void check_comp(vctx *V, hilo_comp *c, hilo_ptrmap *comps)
 			fail(V, c, NULL, "parameter %u is missing", k);
 }
 
+/* The fast walk (see verify_module): per instruction id, the computation
+ * that defined it (stamp, 1-based) and its use-list length minus the
+ * operand edges naming it seen so far (bal). */
+typedef struct idslot {
+	uint32_t stamp;
+	int32_t bal;
+} idslot;
+
+typedef struct fast {
+	idslot *ids;
+	uint32_t nids;
+	uint64_t nonzero; /* ids whose bal is not 0 */
+	bool bail;        /* an id out of range or seen twice: not decidable here */
+} fast;
+
+static void balance(fast *F, uint32_t id, int64_t delta)
+{
+	int32_t old = F->ids[id].bal;
+	int64_t nw = (int64_t)old + delta;
+	if (nw < INT32_MIN || nw > INT32_MAX) {
+		F->bail = true;
+		return;
+	}
+	F->ids[id].bal = (int32_t)nw;
+	F->nonzero += (uint64_t)(nw != 0) - (uint64_t)(old != 0);
+}
+
+/* check_comp in one walk and without touching marks: "defined before
+ * use" is the operand's stamp, and the use-list count is kept as a
+ * running balance per id (+nusers at the definition, -1 per operand edge
+ * naming an instruction of c), checked once at the end of the module
+ * (every balance 0). Quiet: it only decides whether the module is valid;
+ * every rule is check_comp's, and any doubt (an error, a forward edge,
+ * an id out of range or repeated) sends verify_module to check_comp. */
+static void check_comp_fast(vctx *V, hilo_comp *c, uint32_t cstamp, hilo_ptrmap *comps, fast *F)
+{
+	if (!c->root || c->root->parent != c) {
+		V->ok = false;
+		return;
+	}
+	uint32_t roots = 0, count = 0;
+	for (hilo_instr *i = c->first; i && V->ok && !F->bail; i = i->next) {
+		count++;
+		if (i->parent != c || i->id >= F->nids || F->ids[i->id].stamp) {
+			V->ok = false;
+			return;
+		}
+		if (i->is_root)
+			roots++;
+		if (i->async_op == HILO_OP_COUNT && !hilo_opcode_operands_ok(i->op, i->noperands)) {
+			V->ok = false;
+			return;
+		}
+		for (uint32_t k = 0; k < i->noperands; k++) {
+			hilo_instr *o = i->operands[k];
+			if (!o || o->parent != c || o->id >= F->nids || F->ids[o->id].stamp != cstamp) {
+				V->ok = false;
+				return;
+			}
+			balance(F, o->id, -1);
+		}
+		for (uint32_t u = 0; u < i->nusers; u++) {
+			hilo_use us = i->users[u];
+			if (!us.user || us.slot >= us.user->noperands || us.user->operands[us.slot] != i) {
+				V->ok = false;
+				return;
+			}
+		}
+		for (uint32_t k = 0; k < i->ncalled; k++)
+			if (!hilo_ptrmap_get(comps, i->called[k])) {
+				V->ok = false;
+				return;
+			}
+		if (i->op == HILO_OP_PARAMETER &&
+		    ((uint64_t)i->param_no >= c->nparams || c->params[i->param_no] != i)) {
+			V->ok = false;
+			return;
+		}
+		check_attrs(V, c, i);
+		check_shapes(V, c, i);
+		F->ids[i->id].stamp = cstamp;
+		balance(F, i->id, i->nusers);
+	}
+	if (roots != 1 || count != c->ninstrs)
+		V->ok = false;
+	for (uint32_t k = 0; k < c->nparams && V->ok; k++)
+		if (!c->params[k] || c->params[k]->parent != c)
+			V->ok = false;
+}
+
+/* Whether check_comp would accept every computation of m without a
+ * diagnostic, in one walk of each list (check_comp takes five). */
+static bool verify_fast(hilo_module *m, hilo_ptrmap *comps)
+{
+	vctx V = {m, NULL, NULL, true, true};
+	fast F = {0};
+	F.nids = m->next_id;
+	F.ids = hilo_heap_alloc(m->arena, ((size_t)F.nids + 1) * sizeof *F.ids);
+	if (!F.ids) /* only without an out-of-memory guard */
+		return false;
+	for (uint32_t k = 0; k < m->ncomps && V.ok && !F.bail; k++)
+		check_comp_fast(&V, m->comps[k], k + 1, comps, &F);
+	bool ok = V.ok && !F.bail && F.nonzero == 0;
+	hilo_heap_free(m->arena, F.ids);
+	return ok;
+}
+
+/* Valid modules (nearly every call) take the fast walk; a module it
+ * does not accept is checked again by check_comp, which writes the
+ * diagnostics, so they are the same whichever walk ran first. */
 static bool verify_module(hilo_module *m, const char *filename, hilo_diags *diags)
 {
-	vctx V = {m, filename, diags, true};
+	vctx V = {m, filename, diags, true, false};
 	hilo_ptrmap comps;
 	hilo_ptrmap_init_in(&comps, m->arena);
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		hilo_ptrmap_put(&comps, m->comps[k], m->comps[k]);
-	if (!m->entry || !hilo_ptrmap_get(&comps, m->entry))
+	bool entry_ok = m->entry && hilo_ptrmap_get(&comps, m->entry);
+	if (entry_ok && verify_fast(m, &comps)) {
+		hilo_ptrmap_free(&comps);
+		return true;
+	}
+	if (!entry_ok)
 		fail(&V, NULL, NULL, "module has no entry computation");
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		check_comp(&V, m->comps[k], &comps);
