@@ -37,7 +37,9 @@ static inline void *vec_push(hilo_arena *a, vec *v, size_t sz)
 {
 	if (v->n == v->cap) {
 		size_t ncap = v->cap ? v->cap * 2 : 8;
-		v->data = hilo_arena_grow(a, v->data, v->n, ncap, sz);
+		/* tracked heap: a growth frees the array it replaces (an arena
+		 * would keep it) */
+		v->data = hilo_heap_realloc(a, v->data, ncap * sz);
 		if (!v->data)
 			pto_oom(a);
 		v->cap = ncap;

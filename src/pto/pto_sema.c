@@ -186,9 +186,14 @@ pto_func *pto_find_func(hilo_pto_program *p, const char *name)
 
 static pto_var *new_var(pto_fctx *c, const char *name, pto_var_kind k)
 {
-	pto_var *v = hilo_arena_alloc(c->p->arena, sizeof *v);
-	if (!v)
-		pto_oom(c->p->arena);
+	pto_var *v;
+	if (c->npool < c->cap_pool) {
+		v = &c->pool[c->npool++];
+	} else { /* beyond the estimate (tuple targets, iter args) */
+		v = hilo_arena_alloc(c->vars.arena, sizeof *v);
+		if (!v)
+			pto_oom(c->vars.arena);
+	}
 	v->name = name;
 	v->kind = k;
 	pto_map_put(&c->vars, name, v);
@@ -197,8 +202,10 @@ static pto_var *new_var(pto_fctx *c, const char *name, pto_var_kind k)
 
 static void set_type(pto_var *v, const pto_expr *ann)
 {
+	pto_dir dir;
 	v->ann = ann;
-	v->type = pto_type_unwrap(ann, &v->dir);
+	v->type = pto_type_unwrap(ann, &dir);
+	v->dir = (uint8_t)dir;
 	v->scalar = pto_type_is_scalar(v->type);
 	v->tensor = pto_type_is_tensor(v->type);
 	const char *dt = v->scalar ? pto_type_dtype(v->type) : NULL;
@@ -297,6 +304,8 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 
 void pto_func_invalidate(pto_func *f)
 {
+	hilo_arena_destroy(f->sema_arena);
+	f->sema_arena = NULL;
 	f->sema_ctx = NULL;
 	f->sema_inv = NULL;
 }
@@ -320,18 +329,33 @@ void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f)
 	memset(c, 0, sizeof *c);
 	c->p = p;
 	c->f = f;
-	pto_map_init(&c->vars, p->arena);
-	pto_map_init(&c->funcs, p->arena);
+	/* a table dropped by a pass that then reads the function again is
+	 * rebuilt in a fresh arena; an invset cached without it goes too */
+	hilo_arena_destroy(f->sema_arena);
+	f->sema_inv = NULL;
+	hilo_arena *a = f->sema_arena = hilo_arena_create_in(p->arena);
+	if (!a)
+		pto_oom(p->arena);
+	pto_map_init(&c->vars, a);
+	pto_map_init(&c->funcs, a);
+	pto_map_reserve(&c->funcs, p->nfuncs);
 	for (size_t i = 0; i < p->nfuncs; i++)
 		pto_map_put(&c->funcs, p->funcs[i]->name, p->funcs[i]);
+	size_t nvars = f->nparams + count_stmts(&f->body);
+	pto_map_reserve(&c->vars, nvars);
+	c->pool = hilo_arena_alloc(a, nvars * sizeof *c->pool);
+	if (!c->pool && nvars)
+		pto_oom(a);
+	c->cap_pool = nvars;
 	for (size_t i = 0; i < f->nparams; i++) {
 		pto_var *v = new_var(c, f->params[i].name, PTO_V_PARAM);
-		v->index = i;
+		v->index = (uint32_t)i;
 		set_type(v, f->params[i].ann);
 	}
-	pto_map_reserve(&c->vars, f->nparams + count_stmts(&f->body));
 	collect_vars(c, &f->body, NULL);
-	pto_fctx *cached = hilo_arena_alloc(p->arena, sizeof *cached);
+	c->pool = NULL;
+	c->npool = c->cap_pool = 0;
+	pto_fctx *cached = hilo_arena_alloc(a, sizeof *cached);
 	*cached = *c;
 	f->sema_ctx = cached;
 }
@@ -914,7 +938,7 @@ void pto_inv_init(pto_invset *s, const pto_fctx *c)
 			v->inv_boundary = true;
 	}
 	inv_collect(s, &c->f->body);
-	pto_invset *cached = hilo_arena_alloc(c->p->arena, sizeof *cached);
+	pto_invset *cached = hilo_arena_alloc(c->f->sema_arena ? c->f->sema_arena : c->p->arena, sizeof *cached);
 	*cached = *s;
 	c->f->sema_inv = cached;
 }

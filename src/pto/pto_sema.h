@@ -44,17 +44,19 @@ pto_expr *const *pto_type_shape(const pto_expr *t, size_t *n);
 typedef enum pto_var_kind { PTO_V_PARAM, PTO_V_LOCAL, PTO_V_LOOPVAR, PTO_V_ITERARG } pto_var_kind;
 
 typedef struct pto_var {
+	/* 56 bytes, allocated in one array per table (a table is sized up
+	 * front: 100k-statement functions have 100k variables) */
 	const char *name;
-	pto_var_kind kind;
-	size_t index;          /* param index, or iter-arg position */
 	const pto_expr *type;  /* unwrapped type expression, or NULL */
 	const pto_expr *ann;   /* annotation as written */
-	pto_dir dir;
 	pto_stmt *def;         /* ASSIGN (locals) or FOR (loop vars, iter args) */
 	pto_stmt *parent;      /* enclosing compound statement, NULL at top level */
+	uint32_t index;        /* param index, or iter-arg position */
+	unsigned ndefs;        /* assignments to the name (SSA input: 1; if/else phis: 2) */
+	uint8_t kind;          /* pto_var_kind */
+	uint8_t dir;           /* pto_dir */
 	bool scalar, tensor, task_id;
 	bool inv_member, inv_boundary; /* ReplayInvariantSet membership (pto_inv_init) */
-	unsigned ndefs;        /* assignments to the name (SSA input: 1; if/else phis: 2) */
 } pto_var;
 
 typedef struct pto_fctx {
@@ -62,11 +64,14 @@ typedef struct pto_fctx {
 	pto_func *f;
 	pto_map vars;          /* name -> pto_var */
 	pto_map funcs;         /* name -> pto_func (program-wide) */
+	pto_var *pool;         /* while building: the table's variables */
+	size_t npool, cap_pool;
 } pto_fctx;
 
 /* Fills *c with f's variable table. Tables are cached per function (they
- * are read-only once built); pto_func_invalidate drops the cache after a
- * rewrite changes the function. */
+ * are read-only once built) in a child arena of the program's;
+ * pto_func_invalidate frees the cache after a rewrite changes the
+ * function (no pointer into it may be kept across that call). */
 void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f);
 void pto_func_invalidate(pto_func *f);
 pto_var *pto_lookup(const pto_fctx *c, const pto_expr *e); /* NAME -> var or NULL */
