@@ -254,7 +254,8 @@ static void walk(hc *h, const pto_block *b)
 		if (s->kind == PTO_S_ASSIGN)
 			track_assign(h, s);
 		walk(h, &s->body);
-		walk(h, &s->orelse);
+		if (s->kind == PTO_S_IF)
+			walk(h, &s->orelse);
 	}
 }
 

@@ -27,6 +27,15 @@ pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, int line, int col)
 	return e;
 }
 
+pto_stmt *pto_stmt_new(hilo_pto_program *p, pto_stmt_kind k)
+{
+	pto_stmt *s = hilo_arena_alloc(p->arena, pto_stmt_size(k));
+	if (!s)
+		pto_oom(p->arena);
+	s->kind = k;
+	return s;
+}
+
 pto_expr *pto_name(hilo_pto_program *p, const char *name)
 {
 	pto_expr *e = pto_expr_new(p, PTO_E_NAME, 0, 0);

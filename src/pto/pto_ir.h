@@ -127,27 +127,47 @@ typedef struct pto_block {
 	uint32_t n, cap;
 } pto_block;
 
-/* 128 bytes: counts are 32-bit (a block, like a file, holds fewer than
- * 2^32 statements: the parser caps the input at 2^31 lines). */
+/* Variable size like expressions (see pto_stmt_size): 80 bytes for the
+ * simple statements (ASSIGN, EXPR, RETURN, PASS, COMMENT), which end after
+ * `body` (always empty for them: walkers may read it), 128 for the others.
+ * `orelse`, `text` and the else fields are read only for the kinds that
+ * have them (IF; KEYWORD). Counts are 32-bit (a block, like a file, holds
+ * fewer than 2^32 statements: the parser caps the input at 2^31 lines). */
 struct pto_stmt {
-	pto_stmt_kind kind;
-	int line, col;
+	uint8_t kind;          /* pto_stmt_kind */
 	bool has_else;
 	bool is_elif;          /* IF printed as `elif` inside the parent's else */
+	uint32_t nlead;
+	int line, col;
 	const char *indent;    /* indentation as written; NULL = synthesised */
 	const char **lead;     /* verbatim comment/blank lines before it */
 	const char *trail;     /* verbatim "  # comment" after the code, or NULL */
-	const char *text;      /* KEYWORD text */
 	pto_expr *target;      /* ASSIGN/FOR/WITH target */
 	pto_expr *ann;         /* ASSIGN annotation */
 	pto_expr *value;       /* ASSIGN/EXPR/RETURN value, FOR iter, WHILE/IF cond, WITH ctx */
 	pto_block body;
+	/* ---- 80 bytes: the end of ASSIGN/EXPR/RETURN/PASS/COMMENT */
 	pto_block orelse;      /* IF */
-	uint32_t nlead;
+	const char *text;      /* KEYWORD text */
 	uint32_t nelse_lead;
 	const char *else_indent;
 	const char **else_lead;
 };
+
+/* Bytes a statement of kind k occupies (pto_stmt_new allocates that many). */
+static inline size_t pto_stmt_size(unsigned k)
+{
+	switch (k) {
+	case PTO_S_ASSIGN:
+	case PTO_S_EXPR:
+	case PTO_S_RETURN:
+	case PTO_S_PASS:
+	case PTO_S_COMMENT:
+		return offsetof(pto_stmt, orelse);
+	default:
+		return sizeof(pto_stmt);
+	}
+}
 
 /* ---- functions and program ------------------------------------------ */
 
@@ -208,6 +228,7 @@ struct hilo_pto_program {
 /* ---- construction helpers (pto_ir.c) -------------------------------- */
 
 pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, int line, int col);
+pto_stmt *pto_stmt_new(hilo_pto_program *p, pto_stmt_kind k);
 pto_expr *pto_name(hilo_pto_program *p, const char *name);
 pto_expr *pto_int(hilo_pto_program *p, int64_t v);
 pto_expr *pto_attr(hilo_pto_program *p, pto_expr *base, const char *name);

@@ -864,15 +864,13 @@ static void rewrite_block(pto_block *b, const plan *pl)
 			rename_expr(s->ann, &pl->repl);
 		}
 		rewrite_block(&s->body, pl);
-		rewrite_block(&s->orelse, pl);
+		if (s->kind == PTO_S_IF)
+			rewrite_block(&s->orelse, pl);
 		b->stmts[w++] = s;
 	}
 	b->n = w;
 	if (nlead) {
-		pto_stmt *c = hilo_arena_alloc(pl->p->arena, sizeof *c);
-		if (!c)
-			pto_oom(pl->p->arena);
-		c->kind = PTO_S_COMMENT;
+		pto_stmt *c = pto_stmt_new(pl->p, PTO_S_COMMENT);
 		c->lead = lead;
 		c->nlead = nlead;
 		pto_block_push(pl->p, b, c);
@@ -1052,10 +1050,7 @@ static void rewrite_call(void *ud, pto_call *cl)
 				p->graph_arg_counter++));
 		} while (pto_map_has(site_names(st), local));
 		pto_map_put(site_names(st), local, (void *)1);
-		pto_stmt *s = hilo_arena_alloc(p->arena, sizeof *s);
-		if (!s)
-			pto_oom(p->arena);
-		s->kind = PTO_S_ASSIGN;
+		pto_stmt *s = pto_stmt_new(p, PTO_S_ASSIGN);
 		s->line = cl->e->line;
 		s->col = cl->e->col;
 		s->indent = st->indent;
@@ -1098,7 +1093,8 @@ static void collect_names(const pto_block *b, pto_map *names)
 		expr_names(s->target, names);
 		expr_names(s->value, names);
 		collect_names(&s->body, names);
-		collect_names(&s->orelse, names);
+		if (s->kind == PTO_S_IF)
+			collect_names(&s->orelse, names);
 	}
 }
 
@@ -1122,7 +1118,8 @@ static bool rewrite_sites(site *st, pto_block *b)
 				pto_block_push(p, &out, ((pto_stmt **)st->prefix.data)[k]);
 		}
 		changed |= rewrite_sites(st, &s->body);
-		changed |= rewrite_sites(st, &s->orelse);
+		if (s->kind == PTO_S_IF)
+			changed |= rewrite_sites(st, &s->orelse);
 		if (inserted)
 			pto_block_push(p, &out, s);
 	}

@@ -330,7 +330,8 @@ static void walk_block(walk *w, const pto_block *b)
 		w->loops += loop;
 		walk_block(w, &s->body);
 		w->loops -= loop;
-		walk_block(w, &s->orelse);
+		if (s->kind == PTO_S_IF)
+			walk_block(w, &s->orelse);
 	}
 }
 

@@ -469,10 +469,7 @@ static size_t next_code(parser *ps, size_t i)
 
 static pto_stmt *new_stmt(parser *ps, pto_stmt_kind k, const lline *L)
 {
-	pto_stmt *s = hilo_arena_alloc(ps->p->arena, sizeof *s);
-	if (!s)
-		pto_oom(ps->p->arena);
-	s->kind = k;
+	pto_stmt *s = pto_stmt_new(ps->p, k);
 	s->line = L->line;
 	s->col = L->indent + 1;
 	s->indent = L->indent_s;
@@ -731,8 +728,7 @@ static bool parse_block_(parser *ps, pto_block *out, int ind, int owner_line)
 		pto_block_push(ps->p, out, s);
 	}
 	if (nlead) {
-		pto_stmt *c = hilo_arena_alloc(ps->p->arena, sizeof *c);
-		c->kind = PTO_S_COMMENT;
+		pto_stmt *c = pto_stmt_new(ps->p, PTO_S_COMMENT);
 		c->lead = lead;
 		c->nlead = nlead;
 		c->line = owner_line;

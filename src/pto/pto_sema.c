@@ -316,7 +316,8 @@ static size_t count_stmts(const pto_block *b)
 {
 	size_t n = b->n;
 	for (size_t i = 0; i < b->n; i++)
-		n += count_stmts(&b->stmts[i]->body) + count_stmts(&b->stmts[i]->orelse);
+		n += count_stmts(&b->stmts[i]->body) +
+			(b->stmts[i]->kind == PTO_S_IF ? count_stmts(&b->stmts[i]->orelse) : 0);
 	return n;
 }
 
@@ -666,7 +667,7 @@ pto_stmt *pto_first_return(const pto_block *b)
 		if (s->kind == PTO_S_RETURN)
 			return s;
 		pto_stmt *r = pto_first_return(&s->body);
-		if (!r)
+		if (!r && s->kind == PTO_S_IF)
 			r = pto_first_return(&s->orelse);
 		if (r)
 			return r;
@@ -912,7 +913,8 @@ static void inv_collect(pto_invset *s, const pto_block *b)
 			}
 		}
 		inv_collect(s, &st->body);
-		inv_collect(s, &st->orelse);
+		if (st->kind == PTO_S_IF)
+			inv_collect(s, &st->orelse);
 	}
 }
 

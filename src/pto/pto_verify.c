@@ -413,7 +413,8 @@ static void arena_block(arena_chk *a, const pto_block *b)
 			}
 		}
 		arena_block(a, &s->body);
-		arena_block(a, &s->orelse);
+		if (s->kind == PTO_S_IF)
+			arena_block(a, &s->orelse);
 	}
 }
 
@@ -554,7 +555,8 @@ static void ref_block(vctx *v, const pto_block *b)
 	for (size_t i = 0; i < b->n; i++) {
 		pto_stmt_walk_calls(v->p, b->stmts[i], ref_call, v);
 		ref_block(v, &b->stmts[i]->body);
-		ref_block(v, &b->stmts[i]->orelse);
+		if (b->stmts[i]->kind == PTO_S_IF)
+			ref_block(v, &b->stmts[i]->orelse);
 	}
 }
 
@@ -617,7 +619,8 @@ static void verify_bindings(vctx *v, const pto_block *b)
 					s->target->name, n, v->f->name);
 		}
 		verify_bindings(v, &s->body);
-		verify_bindings(v, &s->orelse);
+		if (s->kind == PTO_S_IF)
+			verify_bindings(v, &s->orelse);
 	}
 }
 
