@@ -38,7 +38,7 @@ static bool reads_root(coll *k, const pto_expr *e, const char *r)
 		return e->name == r || lg_root_of(k, e) == r;
 	if (e->kind == PTO_E_ATTR)
 		return false;
-	if (reads_root(k, e->base, r) || reads_root(k, pto_expr_rhs(e), r))
+	if (reads_root(k, pto_expr_base(e), r) || reads_root(k, pto_expr_rhs(e), r))
 		return true;
 	for (size_t i = 0; i < e->nitems; i++)
 		if (reads_root(k, e->items[i], r))

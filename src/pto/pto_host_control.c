@@ -50,7 +50,7 @@ typedef struct hc {
 static const char *root_name(hc *h, const pto_expr *e)
 {
 	while (e && e->kind == PTO_E_PAREN)
-		e = e->base;
+		e = pto_expr_base(e);
 	if (!e || e->kind != PTO_E_NAME)
 		return NULL;
 	const char *r = pto_map_get(&h->root, e->name);
@@ -113,8 +113,8 @@ static void track_assign(hc *h, const pto_stmt *s)
 		pto_map_put(&h->tuples, var, val);
 		return;
 	}
-	if (val->kind == PTO_E_SUB && val->nitems == 1 && val->base->kind == PTO_E_NAME) {
-		pto_expr *t = pto_map_get(&h->tuples, val->base->name);
+	if (val->kind == PTO_E_SUB && val->nitems == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
+		pto_expr *t = pto_map_get(&h->tuples, pto_expr_base(val)->name);
 		int64_t idx;
 		if (!t || !pto_const_int(val->items[0], &idx) || idx < 0)
 			return;
@@ -148,8 +148,8 @@ static void track_assign(hc *h, const pto_stmt *s)
 		return;
 	}
 	if (is_launch(&cl)) {
-		if (s->ann && s->ann->kind == PTO_E_SUB && s->ann->base->kind == PTO_E_ATTR &&
-		    !strcmp(s->ann->base->name, "Tuple")) {
+		if (s->ann && s->ann->kind == PTO_E_SUB && pto_expr_base(s->ann)->kind == PTO_E_ATTR &&
+		    !strcmp(pto_expr_base(s->ann)->name, "Tuple")) {
 			pto_map_put(&h->tuples, var, val);
 			return;
 		}
@@ -224,7 +224,7 @@ static void on_call(void *ud, pto_call *cl)
 	for (size_t i = 0; i < cl->nargs; i++) {
 		const pto_expr *a = cl->args[i];
 		while (a->kind == PTO_E_PAREN)
-			a = a->base;
+			a = pto_expr_base(a);
 		if (a->kind != PTO_E_NAME)
 			continue;
 		pto_var *v = pto_lookup(&h->c, a);

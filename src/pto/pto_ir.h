@@ -50,12 +50,13 @@ typedef struct pto_expr pto_expr;
 struct pto_expr {
 	/* Variable size (expressions are the bulk of a program's memory): a
 	 * node is allocated only up to the last field its kind uses, see
-	 * pto_expr_size - 32 bytes for names, literals, ATTR, UNARY, PAREN and
-	 * STAR, 48 for SUB, LIST, TUPLE and BIN, 64 for CALL and DICT. A
-	 * field beyond a node's size must not be read: `items` is read only
-	 * below `nitems` (zero for the 32-byte kinds), `rhs` only through
-	 * pto_expr_rhs, the keyword and DICT-key fields only below `nkw` or
-	 * for their kinds. One-byte kind, 16-bit keyword count (the parser
+	 * pto_expr_size - 24 bytes for names and literals, 32 for ATTR,
+	 * UNARY, PAREN and STAR, 40 for SUB, LIST and TUPLE, 48 for BIN, 64
+	 * for CALL and DICT. A field beyond a node's size must not be read:
+	 * `base` only through pto_expr_base, `items` only below `nitems`
+	 * (zero for the kinds without it), `rhs` only through pto_expr_rhs,
+	 * the keyword and DICT-key fields only below `nkw` or for their
+	 * kinds. One-byte kind, 16-bit keyword count (the parser
 	 * caps it), the DICT keys sharing a slot with the CALL keyword names. */
 	uint8_t kind;         /* pto_expr_kind */
 	bool paren;           /* TUPLE: written with parentheses */
@@ -67,11 +68,14 @@ struct pto_expr {
 		const char *text; /* INT (value via pto_const_int)/FLOAT/STR: literal as written */
 		const char *op;   /* BIN/UNARY/STAR: operator spelling */
 	};
-	pto_expr *base;       /* ATTR/CALL/SUB/UNARY/PAREN/STAR operand; BIN left */
-	/* ---- 32 bytes: the end of names, literals, ATTR/UNARY/PAREN/STAR */
+	/* ---- 24 bytes: the end of names and literals */
+	pto_expr *base;       /* ATTR/CALL/SUB/UNARY/PAREN/STAR operand; BIN left
+	                       * (read it through pto_expr_base) */
+	/* ---- 32 bytes: the end of ATTR/UNARY/PAREN/STAR */
 	pto_expr **items;     /* CALL positional args, SUB/LIST/TUPLE/DICT items */
+	/* ---- 40 bytes: the end of SUB/LIST/TUPLE */
 	pto_expr *rhs;        /* BIN right (read it through pto_expr_rhs) */
-	/* ---- 48 bytes: the end of SUB/LIST/TUPLE/BIN */
+	/* ---- 48 bytes: the end of BIN */
 	union {
 		const char **kwnames; /* CALL: keyword names, interned */
 		pto_expr **keys;      /* DICT keys (nitems of them); test kind, not the pointer */
@@ -86,13 +90,37 @@ static inline size_t pto_expr_size(unsigned k)
 	case PTO_E_CALL:
 	case PTO_E_DICT:
 		return sizeof(pto_expr);
+	case PTO_E_BIN:
+		return offsetof(pto_expr, kwnames);
 	case PTO_E_SUB:
 	case PTO_E_LIST:
 	case PTO_E_TUPLE:
-	case PTO_E_BIN:
-		return offsetof(pto_expr, kwnames);
-	default:
+		return offsetof(pto_expr, rhs);
+	case PTO_E_ATTR:
+	case PTO_E_UNARY:
+	case PTO_E_PAREN:
+	case PTO_E_STAR:
 		return offsetof(pto_expr, items);
+	default: /* NAME, literals, ELLIPSIS */
+		return offsetof(pto_expr, base);
+	}
+}
+
+/* The operand of ATTR/CALL/SUB/UNARY/PAREN/STAR, BIN's left; NULL for
+ * every other kind (names and literals end before the field). */
+static inline pto_expr *pto_expr_base(const pto_expr *e)
+{
+	switch (e ? e->kind : PTO_E_NAME) {
+	case PTO_E_ATTR:
+	case PTO_E_CALL:
+	case PTO_E_SUB:
+	case PTO_E_UNARY:
+	case PTO_E_PAREN:
+	case PTO_E_STAR:
+	case PTO_E_BIN:
+		return e->base;
+	default:
+		return NULL;
 	}
 }
 
@@ -223,6 +251,8 @@ struct hilo_pto_program {
 	size_t nfuncs;
 	bool final_newline;
 	int graph_arg_counter; /* `<name>__graph_arg<N>`: one counter per program */
+	char *enodes;      /* expression nodes: 8-byte aligned bump space in */
+	size_t enodes_left; /* blocks of the arena (its allocations are 16-aligned) */
 };
 
 /* ---- construction helpers (pto_ir.c) -------------------------------- */

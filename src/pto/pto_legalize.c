@@ -70,8 +70,8 @@ static bool derivable(coll *k, const pto_expr *e)
 		/* pl.tensor.dim(t, <literal>) of a tensor the call site names (a
 		 * parameter, an alias or rebind of one, a hoisted view or allocation):
 		 * the caller reads the same extent from its own argument */
-		if (k->allow_dim && e->nitems == 2 && e->base->kind == PTO_E_ATTR && !strcmp(e->base->name, "dim") &&
-		    e->base->base->kind == PTO_E_ATTR && !strcmp(e->base->base->name, "tensor")) {
+		if (k->allow_dim && e->nitems == 2 && pto_expr_base(e)->kind == PTO_E_ATTR && !strcmp(pto_expr_base(e)->name, "dim") &&
+		    pto_expr_base(e->base)->kind == PTO_E_ATTR && !strcmp(pto_expr_base(e->base)->name, "tensor")) {
 			int64_t axis;
 			const char *r = lg_root_of(k, e->items[0]);
 			return r && !pto_map_has(&k->in_place, e->items[0]->name) && pto_const_int(e->items[1], &axis);
@@ -97,7 +97,7 @@ static bool derivable(coll *k, const pto_expr *e)
 	default:
 		break;
 	}
-	if (e->base && !derivable(k, e->base))
+	if (pto_expr_base(e) && !derivable(k, pto_expr_base(e)))
 		return false;
 	if (pto_expr_rhs(e) && !derivable(k, pto_expr_rhs(e)))
 		return false;
@@ -183,8 +183,8 @@ static void root_in_place(coll *k, const char *var, const char *r)
  * the call site has no single name for it. */
 static bool visit_yield(coll *k, const char *var, const pto_expr *val)
 {
-	if (val->kind != PTO_E_CALL || val->nitems != 1 || val->base->kind != PTO_E_ATTR ||
-	    strcmp(val->base->name, "yield_"))
+	if (val->kind != PTO_E_CALL || val->nitems != 1 || pto_expr_base(val)->kind != PTO_E_ATTR ||
+	    strcmp(pto_expr_base(val)->name, "yield_"))
 		return false;
 	const char *r = lg_root_of(k, val->items[0]);
 	if (r)
@@ -376,13 +376,13 @@ static void visit_assign(coll *k, pto_stmt *s)
 		return;
 	}
 	const pto_expr *elem = NULL; /* tp[i] of a tuple literal: an alias of its element */
-	if (val->kind == PTO_E_SUB && val->nitems == 1 && val->base->kind == PTO_E_NAME) {
-		const pto_expr *tl = pto_map_get(&k->tuple_lit, val->base->name);
+	if (val->kind == PTO_E_SUB && val->nitems == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
+		const pto_expr *tl = pto_map_get(&k->tuple_lit, pto_expr_base(val)->name);
 		int64_t idx;
 		if (tl && pto_const_int(val->items[0], &idx) && idx >= 0 && (uint64_t)idx < tl->nitems)
 			elem = tl->items[idx];
 		while (elem && elem->kind == PTO_E_PAREN)
-			elem = elem->base;
+			elem = pto_expr_base(elem);
 		if (elem && elem->kind != PTO_E_NAME)
 			return;
 	}
@@ -401,12 +401,12 @@ static void visit_assign(coll *k, pto_stmt *s)
 	pto_call cl;
 	bool is_call = pto_call_decode(k->p, val, &cl);
 	if (is_call && (cl.kind == PTO_C_FUNC || cl.kind == PTO_C_SUBMIT) && s->ann &&
-	    s->ann->kind == PTO_E_SUB && s->ann->base->kind == PTO_E_ATTR && !strcmp(s->ann->base->name, "Tuple")) {
+	    s->ann->kind == PTO_E_SUB && pto_expr_base(s->ann)->kind == PTO_E_ATTR && !strcmp(pto_expr_base(s->ann)->name, "Tuple")) {
 		pto_map_put(&k->tuple_result, var, val);
 		return;
 	}
-	if (val->kind == PTO_E_SUB && val->nitems == 1 && val->base->kind == PTO_E_NAME) {
-		pto_expr *call = pto_map_get(&k->tuple_result, val->base->name);
+	if (val->kind == PTO_E_SUB && val->nitems == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
+		pto_expr *call = pto_map_get(&k->tuple_result, pto_expr_base(val)->name);
 		int64_t idx;
 		if (call && pto_const_int(val->items[0], &idx) && idx >= 0)
 			propagate(k, var, call, (size_t)idx);
@@ -560,7 +560,7 @@ static void collect_deps(hilo_pto_program *p, const plan *pl, hoist *h, const pt
 	}
 	if (e->kind == PTO_E_ATTR)
 		return;
-	collect_deps(p, pl, h, e->base);
+	collect_deps(p, pl, h, pto_expr_base(e));
 	collect_deps(p, pl, h, pto_expr_rhs(e));
 	for (size_t i = 0; i < e->nitems; i++)
 		collect_deps(p, pl, h, e->items[i]);
@@ -789,7 +789,7 @@ static void rename_expr(pto_expr *e, const pto_map *repl)
 	}
 	if (e->kind == PTO_E_ATTR)
 		return;
-	rename_expr(e->base, repl);
+	rename_expr(pto_expr_base(e), repl);
 	rename_expr(pto_expr_rhs(e), repl);
 	for (size_t i = 0; i < e->nitems; i++)
 		rename_expr(e->items[i], repl);
@@ -805,7 +805,7 @@ static bool mentions(const pto_expr *e, const pto_map *names)
 		return pto_map_has(names, e->name);
 	if (e->kind == PTO_E_ATTR)
 		return false;
-	if (mentions(e->base, names) || mentions(pto_expr_rhs(e), names))
+	if (mentions(pto_expr_base(e), names) || mentions(pto_expr_rhs(e), names))
 		return true;
 	for (size_t i = 0; i < e->nitems; i++)
 		if (mentions(e->items[i], names))
@@ -962,7 +962,7 @@ static bool mentions_bound(const plan *pl, const pto_map *bind, const pto_expr *
 		return bound_to(pl, bind, e->name) != NULL;
 	if (e->kind == PTO_E_ATTR)
 		return false;
-	if (mentions_bound(pl, bind, e->base) || mentions_bound(pl, bind, pto_expr_rhs(e)))
+	if (mentions_bound(pl, bind, pto_expr_base(e)) || mentions_bound(pl, bind, pto_expr_rhs(e)))
 		return true;
 	for (size_t i = 0; i < e->nitems; i++)
 		if (mentions_bound(pl, bind, e->items[i]))
@@ -986,7 +986,7 @@ static pto_expr *subst(hilo_pto_program *p, const plan *pl, const pto_expr *e, c
 	/* shallow copy of this node, children substituted */
 	pto_expr *c = pto_expr_new(p, e->kind, e->line, e->col);
 	memcpy(c, e, pto_expr_size(e->kind));
-	c->base = subst(p, pl, e->base, bind);
+	c->base = subst(p, pl, pto_expr_base(e), bind);
 	if (e->kind == PTO_E_BIN)
 		c->rhs = subst(p, pl, e->rhs, bind);
 	if (e->nitems) {
@@ -1015,7 +1015,7 @@ static void extend_arg_directions(hilo_pto_program *p, pto_call *cl, const plan 
 		if (key->kind != PTO_E_STR || strlen(key->text) != 16 || strncmp(key->text + 1, "arg_directions", 14) ||
 		    lst->kind != PTO_E_LIST)
 			continue;
-		const pto_expr *proto = lst->nitems && lst->items[0]->kind == PTO_E_ATTR ? lst->items[0]->base : NULL;
+		const pto_expr *proto = lst->nitems && lst->items[0]->kind == PTO_E_ATTR ? pto_expr_base(lst->items[0]) : NULL;
 		for (size_t k = 0; k < pl->hoisted.n; k++) {
 			const hoist *h = &((hoist *)pl->hoisted.data)[k];
 			const char *nm = !h->tensor ? "Scalar" : h->dir == PTO_DIR_INOUT ? "InOut" : "Input";
@@ -1077,7 +1077,7 @@ static void expr_names(const pto_expr *e, pto_map *names)
 		pto_map_put(names, e->name, (void *)1);
 		return;
 	}
-	expr_names(e->base, names);
+	expr_names(pto_expr_base(e), names);
 	expr_names(pto_expr_rhs(e), names);
 	for (size_t i = 0; i < e->nitems; i++)
 		expr_names(e->items[i], names);

@@ -116,7 +116,7 @@ static bool expr_scalar(pto_fctx *c, const pto_expr *e, bool *task_id)
 	case PTO_E_UNARY:
 		return true;
 	case PTO_E_PAREN:
-		return expr_scalar(c, e->base, task_id);
+		return expr_scalar(c, pto_expr_base(e), task_id);
 	case PTO_E_NAME: {
 		pto_var *v = pto_lookup(c, e);
 		if (!v)

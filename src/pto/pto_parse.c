@@ -69,7 +69,7 @@ static bool parse_items(parser *ps, const char *close, pto_expr *into, bool call
 				v->op = is_op(ps, "*") ? "*" : "**";
 				ps->ti++;
 				v->base = parse_test(ps);
-				if (!v->base)
+				if (!pto_expr_base(v))
 					return false;
 			} else {
 				v = parse_test(ps);
@@ -278,7 +278,7 @@ static pto_expr *parse_factor(parser *ps)
 		pto_expr *u = mk(ps, PTO_E_UNARY, t);
 		u->op = t->s[0] == '-' ? "-" : t->s[0] == '+' ? "+" : "~";
 		u->base = parse_factor(ps);
-		return u->base ? u : NULL;
+		return pto_expr_base(u) ? u : NULL;
 	}
 	return parse_power(ps);
 }
@@ -382,7 +382,7 @@ static pto_expr *parse_not(parser *ps)
 		pto_expr *u = mk(ps, PTO_E_UNARY, t);
 		u->op = "not";
 		u->base = parse_not(ps);
-		return u->base ? u : NULL;
+		return pto_expr_base(u) ? u : NULL;
 	}
 	return parse_comparison(ps);
 }
@@ -752,8 +752,8 @@ static pto_func_type decode_func_type(const pto_func *f, const pto_expr **bad)
 			if (strcmp(d->kwnames[k], "type"))
 				continue;
 			const pto_expr *v = d->kwvals[k];
-			const char *n = v->kind == PTO_E_ATTR && v->base->kind == PTO_E_ATTR &&
-				!strcmp(v->base->name, "FunctionType") ? v->name : "";
+			const char *n = v->kind == PTO_E_ATTR && pto_expr_base(v)->kind == PTO_E_ATTR &&
+				!strcmp(pto_expr_base(v)->name, "FunctionType") ? v->name : "";
 			static const struct { const char *n; pto_func_type t; } map[] = {
 				{ "Opaque", PTO_FT_OPAQUE }, { "Orchestration", PTO_FT_ORCHESTRATION },
 				{ "InCore", PTO_FT_INCORE }, { "AIC", PTO_FT_AIC }, { "AIV", PTO_FT_AIV },

@@ -64,12 +64,12 @@ void pto_print_expr(hilo_buf *b, const pto_expr *e)
 		hilo_buf_puts(b, "...");
 		break;
 	case PTO_E_ATTR:
-		print_child(b, e->base, prec(e->base) < 100);
+		print_child(b, pto_expr_base(e), prec(pto_expr_base(e)) < 100);
 		hilo_buf_putc(b, '.');
 		hilo_buf_puts(b, e->name);
 		break;
 	case PTO_E_CALL:
-		print_child(b, e->base, prec(e->base) < 100);
+		print_child(b, pto_expr_base(e), prec(pto_expr_base(e)) < 100);
 		hilo_buf_putc(b, '(');
 		print_list(b, e->items, e->nitems);
 		for (size_t i = 0; i < e->nkw; i++) {
@@ -82,7 +82,7 @@ void pto_print_expr(hilo_buf *b, const pto_expr *e)
 		hilo_buf_putc(b, ')');
 		break;
 	case PTO_E_SUB:
-		print_child(b, e->base, prec(e->base) < 100);
+		print_child(b, pto_expr_base(e), prec(pto_expr_base(e)) < 100);
 		hilo_buf_putc(b, '[');
 		print_list(b, e->items, e->nitems);
 		hilo_buf_putc(b, ']');
@@ -114,9 +114,9 @@ void pto_print_expr(hilo_buf *b, const pto_expr *e)
 		break;
 	case PTO_E_BIN: {
 		int p = prec(e);
-		int lp = prec(e->base), rp = prec(pto_expr_rhs(e));
+		int lp = prec(pto_expr_base(e)), rp = prec(pto_expr_rhs(e));
 		bool pow = p == 12;
-		print_child(b, e->base, pow ? lp <= p : lp < p);
+		print_child(b, pto_expr_base(e), pow ? lp <= p : lp < p);
 		hilo_buf_putc(b, ' ');
 		hilo_buf_puts(b, e->op);
 		hilo_buf_putc(b, ' ');
@@ -127,16 +127,16 @@ void pto_print_expr(hilo_buf *b, const pto_expr *e)
 		hilo_buf_puts(b, e->op);
 		if (!strcmp(e->op, "not"))
 			hilo_buf_putc(b, ' ');
-		print_child(b, e->base, prec(e->base) < prec(e));
+		print_child(b, pto_expr_base(e), prec(pto_expr_base(e)) < prec(e));
 		break;
 	case PTO_E_PAREN:
 		hilo_buf_putc(b, '(');
-		pto_print_expr(b, e->base);
+		pto_print_expr(b, pto_expr_base(e));
 		hilo_buf_putc(b, ')');
 		break;
 	case PTO_E_STAR:
 		hilo_buf_puts(b, e->op);
-		pto_print_expr(b, e->base);
+		pto_print_expr(b, pto_expr_base(e));
 		break;
 	}
 }

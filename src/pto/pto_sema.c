@@ -117,7 +117,7 @@ static const char *head_name(const pto_expr *t)
 	if (!t)
 		return "";
 	if (t->kind == PTO_E_SUB)
-		t = t->base;
+		t = pto_expr_base(t);
 	if (t->kind == PTO_E_ATTR || t->kind == PTO_E_NAME)
 		return t->name;
 	return "";
@@ -377,7 +377,7 @@ static bool attr_path(const pto_expr *e, char *buf, size_t n)
 	size_t k = 0;
 	while (e->kind == PTO_E_ATTR && k < 16) {
 		chain[k++] = e;
-		e = e->base;
+		e = pto_expr_base(e);
 	}
 	if (e->kind != PTO_E_NAME || strcmp(e->name, "pl") || k == 0 || k == 16)
 		return false;
@@ -405,7 +405,7 @@ static pto_expr *kwarg(const pto_expr *e, const char *name)
 
 static const char *self_method(const pto_expr *e)
 {
-	if (e->kind == PTO_E_ATTR && e->base->kind == PTO_E_NAME && !strcmp(e->base->name, "self"))
+	if (e->kind == PTO_E_ATTR && pto_expr_base(e)->kind == PTO_E_NAME && !strcmp(pto_expr_base(e)->name, "self"))
 		return e->name;
 	return NULL;
 }
@@ -422,14 +422,14 @@ bool pto_call_decode(hilo_pto_program *p, pto_expr *e, pto_call *out)
 	out->core_num = kwarg(e, "core_num");
 	out->predicate = kwarg(e, "predicate");
 	out->attrs = kwarg(e, "attrs");
-	const char *m = self_method(e->base);
+	const char *m = self_method(pto_expr_base(e));
 	if (m) {
 		out->kind = PTO_C_FUNC;
 		out->callee_name = m;
 		out->callee = pto_find_func(p, m);
 		return true;
 	}
-	if (attr_path(e->base, out->op, sizeof out->op)) {
+	if (attr_path(pto_expr_base(e), out->op, sizeof out->op)) {
 		if ((!strcmp(out->op, "submit") || !strcmp(out->op, "spmd_submit")) && e->nitems >= 1 &&
 		    self_method(e->items[0])) {
 			out->kind = PTO_C_SUBMIT;
@@ -501,7 +501,7 @@ void pto_walk_calls(hilo_pto_program *p, pto_expr *e, pto_call_fn fn, void *ud)
 		break;
 	}
 	if (e->kind != PTO_E_CALL)
-		pto_walk_calls(p, e->base, fn, ud);
+		pto_walk_calls(p, pto_expr_base(e), fn, ud);
 	pto_walk_calls(p, pto_expr_rhs(e), fn, ud);
 	for (size_t i = 0; i < e->nitems; i++)
 		pto_walk_calls(p, e->items[i], fn, ud);
@@ -538,10 +538,10 @@ size_t pto_scalar_intrinsic(const pto_expr *e)
 {
 	if (!e || e->kind != PTO_E_CALL || e->nkw)
 		return 0;
-	const pto_expr *f = e->base;
+	const pto_expr *f = pto_expr_base(e);
 	if (f->kind == PTO_E_NAME)
 		return !strcmp(f->name, "abs") && e->nitems == 1 ? 1 : 0;
-	if (f->kind != PTO_E_ATTR || f->base->kind != PTO_E_NAME || strcmp(f->base->name, "pl") || e->nitems != 2)
+	if (f->kind != PTO_E_ATTR || pto_expr_base(f)->kind != PTO_E_NAME || strcmp(pto_expr_base(f)->name, "pl") || e->nitems != 2)
 		return 0;
 	if (!strcmp(f->name, "min") || !strcmp(f->name, "max"))
 		return 2;
@@ -577,13 +577,13 @@ bool pto_const_int(const pto_expr *e, int64_t *v)
 		return false;
 	if (e->kind == PTO_E_INT)
 		return int_value(e->text, v);
-	if (e->kind == PTO_E_UNARY && !strcmp(e->op, "-") && e->base->kind == PTO_E_INT &&
-	    int_value(e->base->text, v) && *v != INT64_MIN) {
+	if (e->kind == PTO_E_UNARY && !strcmp(e->op, "-") && pto_expr_base(e)->kind == PTO_E_INT &&
+	    int_value(pto_expr_base(e)->text, v) && *v != INT64_MIN) {
 		*v = -*v;
 		return true;
 	}
 	if (e->kind == PTO_E_PAREN)
-		return pto_const_int(e->base, v);
+		return pto_const_int(pto_expr_base(e), v);
 	return false;
 }
 
@@ -598,10 +598,10 @@ bool pto_is_literal(const pto_expr *e)
 	case PTO_E_NAME:
 		return !strcmp(e->name, "True") || !strcmp(e->name, "False");
 	case PTO_E_BIN:
-		return pto_is_literal(e->base) && pto_is_literal(pto_expr_rhs(e));
+		return pto_is_literal(pto_expr_base(e)) && pto_is_literal(pto_expr_rhs(e));
 	case PTO_E_UNARY:
 	case PTO_E_PAREN:
-		return pto_is_literal(e->base);
+		return pto_is_literal(pto_expr_base(e));
 	case PTO_E_CALL: {
 		size_t n = pto_scalar_intrinsic(e);
 		for (size_t i = 0; i < n; i++)
@@ -650,9 +650,9 @@ bool pto_expr_refs(const pto_expr *e, const pto_map *names)
 	if (e->kind == PTO_E_NAME)
 		return pto_map_has(names, e->name);
 	if (e->kind == PTO_E_BIN)
-		return pto_expr_refs(e->base, names) || pto_expr_refs(pto_expr_rhs(e), names);
+		return pto_expr_refs(pto_expr_base(e), names) || pto_expr_refs(pto_expr_rhs(e), names);
 	if (e->kind == PTO_E_UNARY || e->kind == PTO_E_PAREN)
-		return pto_expr_refs(e->base, names);
+		return pto_expr_refs(pto_expr_base(e), names);
 	size_t n = pto_scalar_intrinsic(e);
 	for (size_t i = 0; i < n; i++)
 		if (pto_expr_refs(e->items[i], names))
@@ -741,7 +741,7 @@ static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, i
 	if (!e || depth > 32)
 		return false;
 	if (e->kind == PTO_E_PAREN)
-		return lineage(p, c, e->base, depth + 1, param);
+		return lineage(p, c, pto_expr_base(e), depth + 1, param);
 	if (e->kind == PTO_E_CALL)
 		return call_result_lineage(p, c, (pto_expr *)e, 0, depth, param);
 	pto_var *v = pto_lookup(c, e);
@@ -766,9 +766,9 @@ static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, i
 	const pto_expr *val = v->def->value;
 	if (val->kind == PTO_E_NAME)
 		return lineage(p, c, val, depth + 1, param);
-	if (val->kind == PTO_E_SUB && val->nitems == 1 && val->base->kind == PTO_E_NAME) {
+	if (val->kind == PTO_E_SUB && val->nitems == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
 		int64_t idx;
-		pto_var *tv = pto_lookup(c, val->base);
+		pto_var *tv = pto_lookup(c, pto_expr_base(val));
 		if (tv && tv->def && tv->def->kind == PTO_S_ASSIGN && pto_const_int(val->items[0], &idx) && idx >= 0)
 			return call_result_lineage(p, c, tv->def->value, (size_t)idx, depth, param);
 		return false;
@@ -883,7 +883,7 @@ bool pto_inv_is_invariant(const pto_invset *s, const pto_expr *e)
 	default:
 		break;
 	}
-	if (e->base && !pto_inv_is_invariant(s, e->base))
+	if (pto_expr_base(e) && !pto_inv_is_invariant(s, pto_expr_base(e)))
 		return false;
 	if (pto_expr_rhs(e) && !pto_inv_is_invariant(s, pto_expr_rhs(e)))
 		return false;
@@ -959,8 +959,8 @@ typedef struct ssa_ctx {
 
 static bool is_yield(const pto_expr *v)
 {
-	return v && v->kind == PTO_E_CALL && v->base->kind == PTO_E_ATTR && !strcmp(v->base->name, "yield_") &&
-		v->base->base->kind == PTO_E_NAME && !strcmp(v->base->base->name, "pl");
+	return v && v->kind == PTO_E_CALL && pto_expr_base(v)->kind == PTO_E_ATTR && !strcmp(pto_expr_base(v)->name, "yield_") &&
+		pto_expr_base(v->base)->kind == PTO_E_NAME && !strcmp(pto_expr_base(v->base)->name, "pl");
 }
 
 static void ssa_bind(ssa_ctx *c, const pto_expr *t, pto_stmt *s, int line, int col)
@@ -969,7 +969,7 @@ static void ssa_bind(ssa_ctx *c, const pto_expr *t, pto_stmt *s, int line, int c
 		return;
 	if (t->kind == PTO_E_TUPLE || t->kind == PTO_E_PAREN) {
 		if (t->kind == PTO_E_PAREN)
-			ssa_bind(c, t->base, s, line, col);
+			ssa_bind(c, pto_expr_base(t), s, line, col);
 		for (size_t i = 0; i < t->nitems; i++)
 			ssa_bind(c, t->items[i], s, line, col);
 		return;

@@ -186,7 +186,7 @@ static void track_writeback(vctx *v, const char *var, pto_expr *call, size_t pos
 static bool rooted(const vctx *v, const pto_expr *e)
 {
 	while (e && e->kind == PTO_E_PAREN)
-		e = e->base;
+		e = pto_expr_base(e);
 	return e && e->kind == PTO_E_NAME && pto_map_has(&v->roots, e->name);
 }
 
@@ -222,16 +222,16 @@ static void track(vctx *v, const pto_stmt *s)
 		pto_map_put(&v->tlits, var, val);
 		return;
 	}
-	if (val->kind == PTO_E_CALL && val->base->kind == PTO_E_ATTR && !strcmp(val->base->name, "yield_")) {
+	if (val->kind == PTO_E_CALL && pto_expr_base(val)->kind == PTO_E_ATTR && !strcmp(pto_expr_base(val)->name, "yield_")) {
 		/* a loop's or branch's result is one of the values yielded */
 		for (size_t i = 0; i < val->nitems; i++)
 			if (rooted(v, val->items[i]))
 				pto_map_put(&v->roots, var, (void *)1);
 		return;
 	}
-	if (val->kind == PTO_E_SUB && val->nitems == 1 && val->base->kind == PTO_E_NAME) {
-		pto_expr *call = pto_map_get(&v->tuples, val->base->name);
-		const pto_expr *tl = pto_map_get(&v->tlits, val->base->name);
+	if (val->kind == PTO_E_SUB && val->nitems == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
+		pto_expr *call = pto_map_get(&v->tuples, pto_expr_base(val)->name);
+		const pto_expr *tl = pto_map_get(&v->tlits, pto_expr_base(val)->name);
 		int64_t idx;
 		if (tl && pto_const_int(val->items[0], &idx) && idx >= 0 && (uint64_t)idx < tl->nitems &&
 		    rooted(v, tl->items[idx]))
@@ -243,8 +243,8 @@ static void track(vctx *v, const pto_stmt *s)
 	pto_call cl;
 	if (!pto_call_decode(v->p, val, &cl) || (cl.kind != PTO_C_FUNC && cl.kind != PTO_C_SUBMIT))
 		return;
-	if (s->ann && s->ann->kind == PTO_E_SUB && s->ann->base->kind == PTO_E_ATTR &&
-	    !strcmp(s->ann->base->name, "Tuple")) {
+	if (s->ann && s->ann->kind == PTO_E_SUB && pto_expr_base(s->ann)->kind == PTO_E_ATTR &&
+	    !strcmp(pto_expr_base(s->ann)->name, "Tuple")) {
 		pto_map_put(&v->tuples, var, val);
 		return;
 	}
@@ -350,7 +350,7 @@ static size_t count_refs(const pto_expr *e, const char *name)
 		return e->name == name;
 	if (e->kind == PTO_E_ATTR)
 		return 0;
-	size_t n = count_refs(e->base, name) + count_refs(pto_expr_rhs(e), name);
+	size_t n = count_refs(pto_expr_base(e), name) + count_refs(pto_expr_rhs(e), name);
 	for (size_t i = 0; i < e->nitems; i++)
 		n += count_refs(e->items[i], name);
 	for (size_t i = 0; i < e->nkw; i++)
@@ -589,8 +589,8 @@ static const char *unbound_name(vctx *v, const pto_expr *e)
 		return n;
 	}
 	if (e->kind == PTO_E_ATTR)
-		return unbound_name(v, e->base);
-	const char *n = unbound_name(v, e->base);
+		return unbound_name(v, pto_expr_base(e));
+	const char *n = unbound_name(v, pto_expr_base(e));
 	if (!n)
 		n = unbound_name(v, pto_expr_rhs(e));
 	for (size_t i = 0; !n && i < e->nitems; i++)
