@@ -394,6 +394,8 @@ HILO_API void hilo_instr_copy_metadata(hilo_module *m, hilo_instr *dst, const hi
 /* Is i a NeuronBoundaryMarker-Start or -End custom-call? (The markers are
  * identities of their operand's value whatever their side-effect flag.) */
 HILO_API bool hilo_instr_is_boundary_marker(const hilo_instr *i);
+/* Is i a NeuronBoundaryMarker-End custom-call? */
+HILO_API bool hilo_instr_is_boundary_marker_end(const hilo_instr *i);
 
 /* Metadata: get op_name (unquoted, unescaped into the arena) or NULL. */
 HILO_API const char *hilo_instr_op_name(hilo_module *m, const hilo_instr *i);

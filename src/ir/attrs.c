@@ -310,13 +310,20 @@ void hilo_instr_copy_metadata(hilo_module *m, hilo_instr *dst, const hilo_instr 
 	hilo_instr_set_attr(m, dst, HILO_A_METADATA, HILO_ATTR_METADATA);
 }
 
-/* Value of frontend attribute `key` in the raw {k="v", ...} text, copied
- * into buf; false when absent. */
 bool hilo_instr_is_boundary_marker(const hilo_instr *i)
 {
 	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET) : NULL;
 	return t && (!strcmp(t, "NeuronBoundaryMarker-Start") || !strcmp(t, "NeuronBoundaryMarker-End"));
 }
+
+bool hilo_instr_is_boundary_marker_end(const hilo_instr *i)
+{
+	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET) : NULL;
+	return t && !strcmp(t, "NeuronBoundaryMarker-End");
+}
+
+/* Value of frontend attribute `key` in the raw {k="v", ...} text, copied
+ * into buf; false when absent. */
 
 bool hilo_instr_frontend_attr(const hilo_instr *i, const char *key, char *buf, size_t cap)
 {

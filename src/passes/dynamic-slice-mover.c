@@ -14,8 +14,10 @@
  * users (the root tuple, other slices). T is rebuilt (a private copy when
  * T has other users) and B's parameter shape updated; the call's result
  * shape never changes. NeuronBoundaryMarker-Start/-End custom-calls are
- * stripped everywhere first (each replaced by its single operand; a marker
- * whose shape differs from its operand's is no identity and is kept).
+ * stripped everywhere first, with the one stripping the marker passes
+ * share (hilo_pu_strip_boundary_markers, src/passes/pass_util.h: each
+ * replaced by its single operand, control edges relayed; a marker whose
+ * shape differs from its operand's is no identity and is kept).
  *
  * Exact conditions (each failure is a "declined" remark using the seed's
  * wording where it has one):
@@ -46,8 +48,9 @@
  *    (through tuple / get-tuple-element / call pass-through) to a parameter
  *    of the entry computation is not moved; the seed's notices are emitted
  *    as remarks, the "PRARAMS" typo included.
- * Marker stripping fails with a located error when a marker does not have
- * exactly one operand. The pass ends with the seed's note "Completed
+ * A marker without exactly one operand is kept with a declined remark in
+ * the seed's wording ("NeuronBoundaryMarker-End expected to have 1 operand
+ * but has N"): it is no identity. The pass ends with the seed's note "Completed
  * handling dynamic slices outside calls." and, unconditionally, the dce
  * pass (the seed's trailing HloDCE).
  *
@@ -62,68 +65,11 @@
 #include "hilo/float.h"
 #include "hilo/pass.h"
 #include "hilo/tokens.h"
+#include "pass_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool is_marker(const hilo_instr *i, bool *end)
-{
-	if (i->op != HILO_OP_CUSTOM_CALL)
-		return false;
-	const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
-	if (!t)
-		return false;
-	if (strcmp(t, "NeuronBoundaryMarker-Start") == 0) {
-		if (end)
-			*end = false;
-		return true;
-	}
-	if (strcmp(t, "NeuronBoundaryMarker-End") == 0) {
-		if (end)
-			*end = true;
-		return true;
-	}
-	return false;
-}
-
-/* Strips boundary markers in every computation. Returns -1 on error. */
-static int strip_markers(hilo_pass_ctx *ctx)
-{
-	hilo_module *m = ctx->m;
-	int n = 0;
-	for (uint32_t c = 0; c < m->ncomps; c++) {
-		hilo_comp *comp = m->comps[c];
-		for (hilo_instr *i = comp->first, *next; i; i = next) {
-			next = i->next;
-			bool end = false;
-			if (!is_marker(i, &end))
-				continue;
-			if (i->noperands != 1) {
-				hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, i->line, i->col,
-					NULL, 0, "NeuronBoundaryMarker expected to have 1 operand but has %u (%s)",
-					i->noperands, i->name);
-				return -1;
-			}
-			hilo_instr *op = i->operands[0];
-			if (!hilo_shape_compatible(i->shape, op->shape)) {
-				/* not an identity: removing it would change a shape */
-				hilo_remark(ctx, comp, i, "declined", "boundary marker shape differs from its operand's");
-				continue;
-			}
-			if (i->nctrl_preds || i->nctrl_succs)
-				hilo_instr_remove_ctrl_deps(i);
-			hilo_instr_replace_all_uses(m, i, op);
-			if (comp->root == i)
-				hilo_comp_set_root(comp, op);
-			hilo_comp_remove(comp, i);
-			hilo_remark(ctx, comp, i, "rewritten", "stripped %s",
-				end ? "NeuronBoundaryMarker-End" : "NeuronBoundaryMarker-Start");
-			n++;
-		}
-	}
-	return n;
-}
 
 /* The known, clamped starts of dynamic-slice d (hilo_known_starts: constant
  * operands, full-extent windows, or starts the index simplifier proved in
@@ -168,14 +114,13 @@ static const hilo_instr *gte_bad_user(const hilo_instr *g, const hilo_comp *body
 	*nds = 0;
 	for (uint32_t u = 0; u < g->nusers; u++) {
 		const hilo_instr *us = g->users[u].user;
-		bool end = false;
 		if (us->op == HILO_OP_DYNAMIC_SLICE && g->users[u].slot == 0) {
 			(*nds)++;
 			continue;
 		}
 		if (us == body->root && us->op == HILO_OP_TUPLE)
 			continue;
-		if (is_marker(us, &end) && end)
+		if (hilo_instr_is_boundary_marker_end(us))
 			continue;
 		if (!bad)
 			bad = us;
@@ -192,17 +137,6 @@ static const hilo_instr *param_bad_user(const hilo_instr *param)
 		if (param->users[u].user->op != HILO_OP_GET_TUPLE_ELEMENT)
 			return param->users[u].user;
 	return NULL;
-}
-
-/* Counts, for every computation, the references to it (one pass). */
-static void count_call_sites(const hilo_module *m, hilo_ptrmap *sites)
-{
-	for (uint32_t c = 0; c < m->ncomps; c++)
-		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next)
-			for (uint32_t k = 0; k < i->ncalled; k++) {
-				uintptr_t n = (uintptr_t)hilo_ptrmap_get(sites, i->called[k]);
-				hilo_ptrmap_put(sites, i->called[k], (void *)(n + 1));
-			}
 }
 
 /* Does v trace to a parameter of the entry computation through tuple /
@@ -410,15 +344,12 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
 hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 {
 	hilo_module *m = ctx->m;
-	int stripped = strip_markers(ctx);
-	if (stripped < 0)
-		return HILO_PASS_ERROR;
-	bool changed = stripped > 0;
+	bool changed = hilo_pu_strip_boundary_markers(ctx) > 0;
 	uint32_t nc = 0;
 	hilo_comp **order = hilo_module_comp_post_order(m, &nc);
 	hilo_ptrmap sites;
 	hilo_ptrmap_init_in(&sites, m->arena);
-	count_call_sites(m, &sites);
+	hilo_pu_count_call_sites(m, &sites);
 	for (uint32_t ci = 0; ci < nc; ci++) {
 		hilo_comp *comp = order[ci];
 		uint32_t n = 0;
@@ -441,8 +372,7 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 				hilo_remark(ctx, comp, c, "declined", "Call operand is not a tuple");
 				continue;
 			}
-			uintptr_t nsites = (uintptr_t)hilo_ptrmap_get(&sites, body);
-			if (nsites > 1) {
+			if (hilo_pu_call_sites(&sites, body) > 1) {
 				const char *nm = hilo_arena_printf(m->arena, "%s.clone", body->name);
 				for (int sfx = 1; hilo_module_find_comp(m, nm); sfx++)
 					nm = hilo_arena_printf(m->arena, "%s.clone.%d", body->name, sfx);
@@ -450,13 +380,11 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 				copy_proofs(ctx, body, cl);
 				hilo_module_add_comp(m, cl, comp);
 				c->called[0] = cl;
-				hilo_ptrmap_put(&sites, body, (void *)(nsites - 1));
-				hilo_ptrmap_put(&sites, cl, (void *)1);
+				hilo_pu_call_sites_add(&sites, body, -1);
+				hilo_pu_call_sites_add(&sites, cl, 1);
 				for (hilo_instr *q = cl->first; q; q = q->next)
-					for (uint32_t r = 0; r < q->ncalled; r++) {
-						uintptr_t n2 = (uintptr_t)hilo_ptrmap_get(&sites, q->called[r]);
-						hilo_ptrmap_put(&sites, q->called[r], (void *)(n2 + 1));
-					}
+					for (uint32_t r = 0; r < q->ncalled; r++)
+						hilo_pu_call_sites_add(&sites, q->called[r], 1);
 				body = cl;
 				hilo_remark(ctx, comp, c, "rewritten", "cloned shared body into %s", cl->name);
 				changed = true;

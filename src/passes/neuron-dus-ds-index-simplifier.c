@@ -6,9 +6,13 @@
  *
  * What it does (no structural DUS/DS rewrite):
  *  1. strips NeuronBoundaryMarker-Start/-End custom-calls, each replaced by
- *     its single operand (tuple operands included); a marker without
- *     exactly one operand is a located error ("NeuronBoundaryMarker-Start
- *     expected to have 1 operand but has N");
+ *     its single operand (tuple operands included), with the one stripping
+ *     the marker passes share (hilo_pu_strip_boundary_markers,
+ *     src/passes/pass_util.h): a marker without exactly one operand, or
+ *     whose shape is not its operand's, is no identity and is kept with a
+ *     declined remark (the first in the seed's CHECK wording
+ *     "NeuronBoundaryMarker-Start expected to have 1 operand but has N");
+ *     control edges are relayed, not dropped;
  *  2. finds, for every dynamic-slice and dynamic-update-slice, the value of
  *     its start indices as constant folding of the call-inlined module
  *     would see them. Proved starts (effective, clamped) are recorded in
@@ -54,6 +58,7 @@
 #include "hilo/float.h"
 #include "hilo/pass.h"
 #include "hilo/tokens.h"
+#include "pass_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -352,41 +357,6 @@ static void visit(state *s, hilo_comp *c, int fr, int depth)
 	}
 }
 
-/* Strips boundary markers; -1 on a malformed one. */
-static int strip_markers(hilo_pass_ctx *ctx)
-{
-	hilo_module *m = ctx->m;
-	int n = 0;
-	for (uint32_t c = 0; c < m->ncomps; c++) {
-		hilo_comp *comp = m->comps[c];
-		for (hilo_instr *i = comp->first, *next; i; i = next) {
-			next = i->next;
-			if (!hilo_instr_is_boundary_marker(i))
-				continue;
-			const char *t = hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET);
-			if (i->noperands != 1) {
-				hilo_diag_add(ctx->diags, HILO_SEV_ERROR, ctx->filename, i->line, i->col, NULL, 0,
-					"%s expected to have 1 operand but has %u (%s)", t, i->noperands, i->name);
-				return -1;
-			}
-			hilo_instr *op = i->operands[0];
-			if (!hilo_shape_compatible(i->shape, op->shape)) {
-				/* not an identity: removing it would change a shape */
-				hilo_remark(ctx, comp, i, "declined", "boundary marker shape differs from its operand's");
-				continue;
-			}
-			hilo_instr_remove_ctrl_deps(i);
-			hilo_instr_replace_all_uses(m, i, op);
-			if (comp->root == i)
-				hilo_comp_set_root(comp, op);
-			hilo_comp_remove(comp, i);
-			hilo_remark(ctx, comp, i, "rewritten", "stripped %s", t);
-			n++;
-		}
-	}
-	return n;
-}
-
 /* Records what was proved about DS/DUS i (run state, by instruction id)
  * and makes its tokens say exactly that: the proven effective starts in
  * op_name; tokens it cannot confirm (no proof, or a backend_config value
@@ -435,10 +405,7 @@ static bool record_starts(hilo_pass_ctx *ctx, hilo_comp *comp, hilo_instr *i, co
 hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 {
 	hilo_module *m = ctx->m;
-	int stripped = strip_markers(ctx);
-	if (stripped < 0)
-		return HILO_PASS_ERROR;
-	bool changed = stripped > 0;
+	bool changed = hilo_pu_strip_boundary_markers(ctx) > 0;
 	if (!m->entry)
 		return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 

@@ -55,6 +55,7 @@
 #include "hilo/eval.h"
 #include "hilo/float.h"
 #include "hilo/tokens.h"
+#include "pass_util.h"
 #include "planted.h"
 
 #include <stdlib.h>
@@ -296,18 +297,6 @@ static bool forward_tuple_dus(hilo_module *m, hilo_comp *c)
 
 /* ---- moving a DUS out of a call (the seed's call-wrapped chain) ---------- */
 
-/* Counts, for every computation, the instructions that call it (once per
- * pass run: hoisting neither adds nor removes call sites). */
-static void count_call_sites(const hilo_module *m, hilo_ptrmap *sites)
-{
-	for (uint32_t k = 0; k < m->ncomps; k++)
-		for (const hilo_instr *i = m->comps[k]->first; i; i = i->next)
-			for (uint32_t q = 0; q < i->ncalled; q++) {
-				uintptr_t n = (uintptr_t)hilo_ptrmap_get(sites, i->called[q]);
-				hilo_ptrmap_put(sites, i->called[q], (void *)(n + 1));
-			}
-}
-
 /* A tuple shape equal to s without element drop (or -1) plus `add` (or NULL). */
 static hilo_shape *tuple_shape_edit(hilo_module *m, const hilo_shape *s, int drop, hilo_shape *add)
 {
@@ -366,7 +355,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 	if (body->nparams != 1 || !body->root || body->root->op != HILO_OP_TUPLE || body->root->nusers ||
 	    t->op != HILO_OP_TUPLE ||
 	    t->nusers != 1 || call->is_root || !hilo_shape_is_tuple(call->shape) ||
-	    (uintptr_t)hilo_ptrmap_get(sites, body) != 1)
+	    hilo_pu_call_sites(sites, body) != 1)
 		return false;
 	for (uint32_t u = 0; u < call->nusers; u++)
 		if (call->users[u].user->op != HILO_OP_GET_TUPLE_ELEMENT)
@@ -475,7 +464,7 @@ static bool move_dus_out_of_calls(hilo_pass_ctx *ctx)
 	bool changed = false;
 	hilo_ptrmap sites;
 	hilo_ptrmap_init_in(&sites, m->arena);
-	count_call_sites(m, &sites);
+	hilo_pu_count_call_sites(m, &sites); /* once per run: hoisting neither adds nor removes call sites */
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		hilo_comp *c = m->comps[ci];
 		for (hilo_instr *i = c->first; i; i = i->next)

@@ -42,6 +42,7 @@
  * (neuron_repeated_dus_to_concat) runs it as a clean-up.
  */
 #include "hilo/pass.h"
+#include "pass_util.h"
 
 #include <string.h>
 
@@ -91,33 +92,11 @@ static hilo_instr *whole_tuple_source(const hilo_instr *t)
 	return x;
 }
 
-/* Moves old's control edges before it is replaced by with (see the
- * header). */
-static void relay_control(hilo_module *m, hilo_instr *old, hilo_instr *with)
-{
-	for (uint32_t k = 0; k < old->nctrl_preds; k++) {
-		hilo_instr *p = old->ctrl_preds[k];
-		if (old->nusers) {
-			for (uint32_t u = 0; u < old->nusers; u++)
-				if (old->users[u].user != p)
-					hilo_instr_add_ctrl_pred(m, old->users[u].user, p);
-		} else {
-			for (uint32_t j = 0; j < old->nctrl_succs; j++)
-				if (old->ctrl_succs[j] != p)
-					hilo_instr_add_ctrl_pred(m, old->ctrl_succs[j], p);
-		}
-	}
-	for (uint32_t j = 0; j < old->nctrl_succs; j++)
-		if (old->ctrl_succs[j] != with)
-			hilo_instr_add_ctrl_pred(m, old->ctrl_succs[j], with);
-	hilo_instr_remove_ctrl_deps(old);
-}
-
 static void replace(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *old, hilo_instr *with,
 	const char *why)
 {
 	if (has_ctrl(old))
-		relay_control(ctx->m, old, with);
+		hilo_pu_relay_control(ctx->m, old, with);
 	hilo_remark(ctx, c, old, "rewritten", "%s -> %s", why, with->name);
 	hilo_instr_replace_all_uses(ctx->m, old, with);
 	if (old->nusers == 0 && c->root != old)

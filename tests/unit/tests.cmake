@@ -9,3 +9,7 @@ endforeach()
 
 # No pass names an attribute by key string (ids of include/hilo/attrs.def).
 add_test(NAME unit.attr_keys COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/attr_keys.sh ${PROJECT_SOURCE_DIR})
+
+# Shared pass helpers are defined once (boundary-marker stripping, control
+# relay, call-site counting, the marker predicates; issue 19 item 5).
+add_test(NAME unit.pass_helpers COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pass_helpers.sh ${PROJECT_SOURCE_DIR})
