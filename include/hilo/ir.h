@@ -407,6 +407,20 @@ HILO_API void hilo_instr_set_op_name(hilo_module *m, hilo_instr *i, const char *
 HILO_API hilo_instr *hilo_instr_clone(hilo_module *m, const hilo_instr *src, const char *name);
 
 HILO_API bool hilo_instr_has_side_effect(const hilo_module *m, const hilo_instr *i);
+/* Side effects through called computations (XLA's HasSideEffect, which
+ * looks into called computations; src/ir/effects.c, the one helper): i
+ * itself (hilo_instr_has_side_effect) or any instruction of a computation
+ * i calls (to_apply, calls, a while's body and condition, ...),
+ * transitively. memo caches the answer per computation across calls: a
+ * hilo_ptrmap the caller initialises (hilo_ptrmap_init_in(&memo,
+ * m->arena)), reserves for this and frees; it stays right while no
+ * side-effecting instruction is added to a computation it has seen. NULL:
+ * nothing cached. A call-graph cycle (invalid HLO) counts as a side
+ * effect. Iterative: any call depth. */
+HILO_API bool hilo_instr_has_side_effect_deep(const hilo_module *m, const hilo_instr *i,
+	hilo_ptrmap *memo);
+/* Does any instruction of c, or of what it calls, have a side effect? */
+HILO_API bool hilo_comp_has_side_effect(const hilo_module *m, const hilo_comp *c, hilo_ptrmap *memo);
 
 /* Element k of constant i's value by hilo_literal_int_at: the one reader
  * of integer constants for passes, evaluator and checker. */
@@ -451,5 +465,44 @@ HILO_API hilo_shape *hilo_infer_shape(hilo_module *m, const hilo_instr *i, char 
 HILO_API hilo_module *hilo_module_clone(const hilo_module *src);
 /* The clone's arena is a child of parent (see hilo_module_create_in). */
 HILO_API hilo_module *hilo_module_clone_in(const hilo_module *src, hilo_arena *parent);
+
+/* ---- replica groups (src/ir/replica_groups.c) ----------------------------
+ * The one reader of a collective's replica_groups= text, in both of XLA's
+ * forms:
+ *  - the list form {{0,1},{2,3}} ({} for none; a group may be empty);
+ *  - the iota form [G,S]<=[d0,...,dk] or [G,S]<=[d0,...,dk]T(p0,...,pk)
+ *    (XLA's IotaReplicaGroupList): the device ids are iota(d0*...*dk)
+ *    reshaped to [d0,...,dk], transposed by the permutation p (identity
+ *    without T), and read row-major in G consecutive groups of S. So
+ *    [2,4]<=[8] is {{0,1,2,3},{4,5,6,7}} and [2,4]<=[4,2]T(1,0) is
+ *    {{0,2,4,6},{1,3,5,7}}. G*S must equal d0*...*dk, every d and G, S at
+ *    least 0, and p a permutation of 0..k.
+ * White space (blank, tab, newline) may stand between tokens; ids are
+ * decimal int64 (a leading '-' is read, not judged). */
+#define HILO_REPLICA_GROUPS_MAX_DEVICES (1 << 20) /* ids an expansion may hold */
+typedef struct hilo_replica_groups {
+	int64_t ngroups;      /* number of groups (G in the iota form) */
+	int64_t nids;         /* ids in all groups (0 when not expanded) */
+	int64_t *ids;         /* the ids, group after group (tracked heap) */
+	int64_t *start;       /* ngroups + 1 offsets: group k is ids[start[k]..start[k+1]) */
+	bool iota;            /* written in the iota form; then also: */
+	bool transposed;      /* a T(...) was written */
+	int64_t group_size;   /* S */
+	int ndims;            /* k + 1 */
+	int64_t dims[HILO_MAX_RANK];
+	int64_t perm[HILO_MAX_RANK]; /* identity without T(...) */
+} hilo_replica_groups;
+
+/* Parses text[0..len) into *g. The list form is always expanded; the iota
+ * form only with `expand` (then at most HILO_REPLICA_GROUPS_MAX_DEVICES
+ * ids and groups), else only its G, S, dims and perm are set. ids and
+ * start are blocks of a's tracked heap: release them with
+ * hilo_replica_groups_free (an arena's destruction frees them too). False,
+ * with nothing held, when the text is neither form, or exceeds a limit
+ * (more than HILO_MAX_RANK iota dims, an expansion over the maximum) or
+ * memory runs out. */
+HILO_API bool hilo_replica_groups_parse(hilo_arena *a, const char *text, size_t len, bool expand,
+	hilo_replica_groups *g);
+HILO_API void hilo_replica_groups_free(hilo_arena *a, hilo_replica_groups *g);
 
 #endif

@@ -48,6 +48,8 @@ typedef struct hilo_pass_ctx {
 	                              * +0 pads are additive identities) */
 	unsigned planted;        /* test-only passes: HILO_PLANT_* bits (src/passes/planted.h)
 	                          * that make a real pass plant a known bug; always 0 otherwise */
+	hilo_arena *scratch;     /* this pass run's scratch (hilo_pass_scratch): created on
+	                          * first use, destroyed by the driver when the pass returns */
 } hilo_pass_ctx;
 
 typedef hilo_pass_result (*hilo_pass_fn)(hilo_pass_ctx *ctx);
@@ -83,6 +85,27 @@ HILO_API const char *hilo_pass_alias(const hilo_pass *p, size_t k);
  * (or another verb a pass documents). c and i may be NULL. */
 HILO_API void hilo_remark(hilo_pass_ctx *ctx, const hilo_comp *c, const hilo_instr *i,
 	const char *action, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* ---- scratch memory of one pass run ------------------------------------
+ * The one place for a pass's walking state (visited sets, per-instruction
+ * values, work lists): not the instructions' `mark` / `aux` fields, which
+ * need a reset before use and collide between nested walks, nor private
+ * arenas. hilo_pass_scratch() returns a child arena of the module's
+ * (hilo_arena_create_in: an out-of-memory jump frees it, allocations never
+ * return NULL under the driver's guard), created on first use; the driver
+ * destroys it when the pass returns, so nothing a pass puts there outlives
+ * its run. A pass run outside the driver keeps it until the caller calls
+ * hilo_pass_scratch_release (or destroys the module). A pass another pass
+ * runs as its clean-up (hilo_cu_cleanup) shares the caller's scratch. */
+HILO_API hilo_arena *hilo_pass_scratch(hilo_pass_ctx *ctx);
+/* A zeroed array of `size`-byte elements, one per instruction id the
+ * module has handed out so far (*n of them, m->next_id), in the scratch
+ * arena: dense per-instruction state indexed by hilo_instr.id. Instructions
+ * created later have ids >= *n. */
+HILO_API void *hilo_pass_scratch_by_id(hilo_pass_ctx *ctx, size_t size, uint32_t *n);
+/* Destroys ctx's scratch arena, if any (the driver does this after every
+ * pass). */
+HILO_API void hilo_pass_scratch_release(hilo_pass_ctx *ctx);
 
 /* ---- run state ----------------------------------------------------------
  * What a pass proved and a later pass of the same run may rely on, keyed by

@@ -88,59 +88,15 @@ static void h_comp(hasher *s, const hilo_comp *c)
 	}
 }
 
-/* replica_groups by meaning: the explicit form {{0,1},{2,3}} and the iota
- * form [G,S]<=[dims]T(perm) are expanded to a list of groups; the order of
- * the groups is irrelevant (they are sorted), the order inside a group is
- * kept (it is the rank order). Returns false when the text is neither. */
-/* on the tracked heap of the module's arena: an out-of-memory jump frees it */
-typedef struct { int64_t *v; int n, cap; hilo_arena *a; } ivec;
-
-static bool ivec_push(ivec *x, int64_t v)
+/* replica_groups by meaning: the list form {{0,1},{2,3}} and the iota
+ * form [G,S]<=[dims]T(perm), expanded by hilo_replica_groups_parse (the
+ * one reader, src/ir/replica_groups.c); the order of the groups is
+ * irrelevant (they are sorted when they all have one size), the order
+ * inside a group is kept (it is the rank order). Returns false when the
+ * text is neither form. */
+static int cmp_groups(const int64_t *a, const int64_t *b, int64_t s)
 {
-	if (x->n == x->cap) {
-		int nc = x->cap ? 2 * x->cap : 64;
-		if (nc > (1 << 24))
-			return false;
-		int64_t *nv = hilo_heap_realloc(x->a, x->v, (size_t)nc * sizeof *nv);
-		if (!nv)
-			return false;
-		x->v = nv;
-		x->cap = nc;
-	}
-	x->v[x->n++] = v;
-	return true;
-}
-
-static const char *read_list(const char *p, char open, char close, ivec *out)
-{
-	if (*p != open)
-		return NULL;
-	p++;
-	while (*p == ' ')
-		p++;
-	if (*p == close)
-		return p + 1;
-	for (;;) {
-		char *q;
-		long long v = strtoll(p, &q, 10);
-		if (q == p || !ivec_push(out, v))
-			return NULL;
-		p = q;
-		while (*p == ' ')
-			p++;
-		if (*p == close)
-			return p + 1;
-		if (*p != ',')
-			return NULL;
-		p++;
-		while (*p == ' ')
-			p++;
-	}
-}
-
-static int cmp_groups(const int64_t *a, const int64_t *b, int s)
-{
-	for (int k = 0; k < s; k++)
+	for (int64_t k = 0; k < s; k++)
 		if (a[k] != b[k])
 			return a[k] < b[k] ? -1 : 1;
 	return 0;
@@ -148,99 +104,32 @@ static int cmp_groups(const int64_t *a, const int64_t *b, int s)
 
 static bool h_groups(hasher *h, const char *t)
 {
-	ivec flat = {.a = h->a}, sizes = {.a = h->a};
-	bool ok = true;
-	const char *p = t;
-	if (*p == '[') { /* iota form */
-		ivec gs = {.a = h->a}, dims = {.a = h->a}, perm = {.a = h->a};
-		p = read_list(p, '[', ']', &gs);
-		if (p && p[0] == '<' && p[1] == '=')
-			p = read_list(p + 2, '[', ']', &dims);
-		else
-			p = NULL;
-		if (p && *p == 'T')
-			p = read_list(p + 1, '(', ')', &perm);
-		int64_t total = 1;
-		ok = p && *p == 0 && gs.n == 2 && dims.n > 0 && dims.n <= 16 &&
-		     (perm.n == 0 || perm.n == dims.n);
-		for (int k = 0; ok && k < dims.n; k++) {
-			ok = dims.v[k] > 0 && dims.v[k] <= (1 << 20);
-			total *= ok ? dims.v[k] : 1;
-			ok = ok && total <= (1 << 20);
-		}
-		ok = ok && gs.v[0] * gs.v[1] == total;
-		if (ok) {
-			int r = dims.n;
-			int64_t pm[16], tdims[16], idx[16] = {0}, st[16];
-			for (int k = 0; k < r; k++)
-				pm[k] = perm.n ? perm.v[k] : k;
-			for (int k = 0; k < r; k++)
-				ok = ok && pm[k] >= 0 && pm[k] < r;
-			int64_t acc = 1;
-			for (int k = r - 1; k >= 0; k--) {
-				st[k] = acc;
-				acc *= dims.v[k];
-			}
-			for (int k = 0; ok && k < r; k++)
-				tdims[k] = dims.v[pm[k]];
-			/* walk the transposed array in row-major order */
-			for (int64_t c = 0; ok && c < total; c++) {
-				int64_t off = 0;
-				for (int k = 0; k < r; k++)
-					off += idx[k] * st[pm[k]];
-				ok = ivec_push(&flat, off);
-				for (int k = r - 1; k >= 0; k--) {
-					if (++idx[k] < tdims[k])
-						break;
-					idx[k] = 0;
+	hilo_replica_groups g;
+	if (!hilo_replica_groups_parse(h->a, t, strlen(t), true, &g))
+		return false;
+	int64_t *flat = g.ids;
+	/* sort the groups when they all have one size (the usual case) */
+	bool uniform = true;
+	for (int64_t k = 1; k < g.ngroups; k++)
+		uniform &= g.start[k + 1] - g.start[k] == g.start[1] - g.start[0];
+	if (uniform && g.ngroups > 1) {
+		int64_t s = g.start[1] - g.start[0];
+		for (int64_t k0 = 1; k0 < g.ngroups; k0++) /* insertion sort of groups */
+			for (int64_t k = k0; k > 0 && cmp_groups(flat + (k - 1) * s, flat + k * s, s) > 0; k--)
+				for (int64_t q = 0; q < s; q++) {
+					int64_t x = flat[(k - 1) * s + q];
+					flat[(k - 1) * s + q] = flat[k * s + q];
+					flat[k * s + q] = x;
 				}
-			}
-			for (int64_t g = 0; ok && g < gs.v[0]; g++)
-				ok = ivec_push(&sizes, gs.v[1]);
-		}
-		hilo_heap_free(h->a, gs.v);
-		hilo_heap_free(h->a, dims.v);
-		hilo_heap_free(h->a, perm.v);
-	} else if (*p == '{') { /* explicit form */
-		p++;
-		while (ok && *p == ' ')
-			p++;
-		while (ok && *p == '{') {
-			int before = flat.n;
-			p = read_list(p, '{', '}', &flat);
-			ok = p != NULL && ivec_push(&sizes, flat.n - before);
-			while (ok && (*p == ',' || *p == ' '))
-				p++;
-		}
-		ok = ok && *p == '}' && p[1] == 0;
-	} else {
-		ok = false;
 	}
-	if (ok) {
-		/* sort the groups when they all have one size (the usual case) */
-		bool uniform = true;
-		for (int g = 1; g < sizes.n; g++)
-			uniform &= sizes.v[g] == sizes.v[0];
-		if (uniform && sizes.n > 1) {
-			int s = (int)sizes.v[0];
-			for (int g = 1; g < sizes.n; g++) /* insertion sort of groups */
-				for (int k = g; k > 0 && cmp_groups(flat.v + (k - 1) * s, flat.v + k * s, s) > 0; k--)
-					for (int q = 0; q < s; q++) {
-						int64_t x = flat.v[(k - 1) * s + q];
-						flat.v[(k - 1) * s + q] = flat.v[k * s + q];
-						flat.v[k * s + q] = x;
-					}
-		}
-		h_str(h, "groups");
-		h_i64(h, sizes.n);
-		for (int g = 0; g < sizes.n; g++)
-			h_i64(h, sizes.v[g]);
-		for (int k = 0; k < flat.n; k++)
-			h_i64(h, flat.v[k]);
-	}
-	hilo_heap_free(h->a, flat.v);
-	hilo_heap_free(h->a, sizes.v);
-	return ok;
+	h_str(h, "groups");
+	h_i64(h, g.ngroups);
+	for (int64_t k = 0; k < g.ngroups; k++)
+		h_i64(h, g.start[k + 1] - g.start[k]);
+	for (int64_t k = 0; k < g.nids; k++)
+		h_i64(h, flat[k]);
+	hilo_replica_groups_free(h->a, &g);
+	return true;
 }
 
 static void h_attrs(hasher *s, const hilo_instr *i)

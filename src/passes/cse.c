@@ -220,33 +220,6 @@ static bool identical(const hilo_instr *a, const hilo_instr *b)
 	return true;
 }
 
-enum { SE_NO = 1, SE_YES = 2, SE_BUSY = 3 };
-
-static bool comp_effect(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo);
-
-static bool instr_effect(hilo_module *m, const hilo_instr *i, hilo_ptrmap *memo)
-{
-	if (hilo_instr_has_side_effect(m, i))
-		return true;
-	for (uint32_t k = 0; k < i->ncalled; k++)
-		if (comp_effect(m, i->called[k], memo))
-			return true;
-	return false;
-}
-
-static bool comp_effect(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo)
-{
-	uintptr_t s = (uintptr_t)hilo_ptrmap_get(memo, c);
-	if (s)
-		return s != SE_NO;
-	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)SE_BUSY);
-	bool se = false;
-	for (hilo_instr *i = c->first; i && !se; i = i->next)
-		se = instr_effect(m, i, memo);
-	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)(se ? SE_YES : SE_NO));
-	return se;
-}
-
 static bool must_fuse(const hilo_instr *i)
 {
 	const hilo_attr *a = hilo_instr_attr(i, HILO_A_FRONTEND_ATTRIBUTES);
@@ -275,7 +248,7 @@ static bool candidate(hilo_module *m, const hilo_instr *i, hilo_ptrmap *memo)
 	default:
 		break;
 	}
-	return !must_fuse(i) && !instr_effect(m, i, memo);
+	return !must_fuse(i) && !hilo_instr_has_side_effect_deep(m, i, memo);
 }
 
 static uint64_t cse_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)

@@ -9,7 +9,7 @@
  *  - is not a parameter (parameters of non-entry computations would need
  *    every caller rewritten; entry parameters are the module's signature),
  *  - has no side effect, looking into every computation it calls
- *    (hilo_instr_has_side_effect per instruction, recursively), and
+ *    (hilo_instr_has_side_effect_deep, include/hilo/ir.h), and
  *  - is not an asynchronous start/update/done or copy-start/done (their
  *    pairs live and die together; we never split them), and
  *  - is not a sharding annotation: a custom-call with target "Sharding"
@@ -53,38 +53,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-enum { SE_UNKNOWN = 0, SE_NO = 1, SE_YES = 2, SE_BUSY = 3 };
-
-static bool comp_has_side_effect(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo);
-
-static bool instr_has_effect(hilo_module *m, const hilo_instr *i, hilo_ptrmap *memo)
-{
-	if (hilo_instr_has_side_effect(m, i))
-		return true;
-	for (uint32_t k = 0; k < i->ncalled; k++)
-		if (comp_has_side_effect(m, i->called[k], memo))
-			return true;
-	return false;
-}
-
-/* Call graphs are acyclic in valid HLO; a cycle (SE_BUSY) is treated as
- * side-effecting so nothing is removed on its account. The recursion
- * depth is the call-graph depth, which is small. */
-static bool comp_has_side_effect(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo)
-{
-	uintptr_t s = (uintptr_t)hilo_ptrmap_get(memo, c);
-	if (s == SE_YES || s == SE_BUSY)
-		return true;
-	if (s == SE_NO)
-		return false;
-	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)SE_BUSY);
-	bool se = false;
-	for (hilo_instr *i = c->first; i && !se; i = i->next)
-		se = instr_has_effect(m, i, memo);
-	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)(se ? SE_YES : SE_NO));
-	return se;
-}
 
 /* A sharding annotation, never removed (see the header). */
 static bool is_sharding_annotation(const hilo_instr *i)
@@ -135,7 +103,7 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 			hilo_remark(ctx, c, i, "declined", "dead but a sharding annotation");
 			continue;
 		}
-		if (is_async_piece(i->op) || instr_has_effect(m, i, memo)) {
+		if (is_async_piece(i->op) || hilo_instr_has_side_effect_deep(m, i, memo)) {
 			hilo_remark(ctx, c, i, "declined", "dead but has side effects");
 			continue;
 		}
@@ -268,7 +236,7 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 	}
 	uint32_t used = 0;
 	for (uint32_t k = 0; k < n; k++) {
-		if (newidx[k] < 0 && instr_has_effect(m, r->operands[k], memo))
+		if (newidx[k] < 0 && hilo_instr_has_side_effect_deep(m, r->operands[k], memo))
 			newidx[k] = 0; /* side-effecting outputs stay */
 		if (newidx[k] >= 0)
 			newidx[k] = used++;

@@ -100,6 +100,7 @@ static hilo_driver_status run_one(hilo_module *m, const hilo_pass *p, size_t k,
 	}
 	double t0 = now_seconds();
 	hilo_pass_result r = p->run(&ctx);
+	hilo_pass_scratch_release(&ctx); /* the pass's scratch ends with its run */
 	double t1 = now_seconds();
 	if (stats)
 		stats[k] = (hilo_pass_stat){p->name, t1 - t0, before,

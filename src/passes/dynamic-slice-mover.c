@@ -216,7 +216,7 @@ static void copy_proofs(hilo_pass_ctx *ctx, const hilo_comp *src, const hilo_com
 }
 
 /* Tries to move one dynamic-slice d of the body of call c. */
-static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
+static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d, hilo_ptrmap *noted)
 {
 	hilo_module *m = ctx->m;
 	hilo_comp *body = c->called[0];
@@ -230,9 +230,9 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d)
 	}
 	uint32_t nds = 0;
 	const hilo_instr *bad = gte_bad_user(g, body, &nds);
-	if (!g->aux) {
-		/* once per GTE (aux is reset for the body before the walk) */
-		g->aux = g;
+	if (!hilo_ptrmap_get(noted, g)) {
+		/* once per GTE (a body has one call site when it is walked) */
+		hilo_ptrmap_put(noted, g, g);
 		hilo_remark(ctx, body, g, "note", "Found %u dynamic-slice users for GTE %s", nds, g->name);
 	}
 	if (bad) {
@@ -347,8 +347,9 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 	bool changed = hilo_pu_strip_boundary_markers(ctx) > 0;
 	uint32_t nc = 0;
 	hilo_comp **order = hilo_module_comp_post_order(m, &nc);
-	hilo_ptrmap sites;
-	hilo_ptrmap_init_in(&sites, m->arena);
+	hilo_ptrmap sites, noted; /* noted: the GTEs a "Found N users" note named */
+	hilo_ptrmap_init_in(&sites, hilo_pass_scratch(ctx));
+	hilo_ptrmap_init_in(&noted, hilo_pass_scratch(ctx));
 	hilo_pu_count_call_sites(m, &sites);
 	for (uint32_t ci = 0; ci < nc; ci++) {
 		hilo_comp *comp = order[ci];
@@ -389,14 +390,12 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 				hilo_remark(ctx, comp, c, "rewritten", "cloned shared body into %s", cl->name);
 				changed = true;
 			}
-			for (hilo_instr *i = body->first; i; i = i->next)
-				i->aux = NULL;
 			uint32_t nb = 0;
 			hilo_instr **bi = hilo_comp_post_order(m, body, &nb);
 			for (uint32_t q = 0; q < nb; q++) {
 				if (bi[q]->op != HILO_OP_DYNAMIC_SLICE || !bi[q]->parent)
 					continue;
-				if (move_one(ctx, c, bi[q])) {
+				if (move_one(ctx, c, bi[q], &noted)) {
 					ctx->rewrites++;
 					changed = true;
 				}
@@ -404,6 +403,7 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 		}
 	}
 	hilo_ptrmap_free(&sites);
+	hilo_ptrmap_free(&noted);
 	hilo_remark(ctx, NULL, NULL, "note", "Completed handling dynamic slices outside calls.");
 	/* the seed's trailing HloDCE, unconditionally; its removals are not
 	 * this pass's rewrites */

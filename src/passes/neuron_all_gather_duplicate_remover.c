@@ -68,235 +68,6 @@
 
 /* ---- replica groups ------------------------------------------------- */
 
-#define MAX_GROUP_DEVICES (1 << 20)
-
-typedef struct groups {
-	int64_t *ids;   /* all devices, group after group */
-	int64_t *start; /* ngroups + 1 offsets into ids */
-	int64_t ngroups;
-	hilo_arena *a;  /* tracked heap of the key buffer's arena */
-} groups;
-
-static void groups_free(groups *g)
-{
-	hilo_heap_free(g->a, g->ids);
-	hilo_heap_free(g->a, g->start);
-	g->ids = g->start = NULL;
-	g->ngroups = 0;
-}
-
-static void skip_ws(const char **p)
-{
-	while (**p == ' ' || **p == '\t' || **p == '\n')
-		(*p)++;
-}
-
-static bool parse_int(const char **p, int64_t *out)
-{
-	skip_ws(p);
-	const char *s = *p;
-	bool neg = false;
-	if (*s == '-') {
-		neg = true;
-		s++;
-	}
-	if (*s < '0' || *s > '9')
-		return false;
-	int64_t v = 0;
-	while (*s >= '0' && *s <= '9') {
-		if (v > (INT64_MAX - 9) / 10)
-			return false;
-		v = v * 10 + (*s++ - '0');
-	}
-	*out = neg ? -v : v;
-	*p = s;
-	return true;
-}
-
-/* "[a,b,...]" -> up to max ints; returns the count or -1. */
-static int parse_int_list(const char **p, char open, char close, int64_t *out, int max)
-{
-	skip_ws(p);
-	if (**p != open)
-		return -1;
-	(*p)++;
-	int n = 0;
-	skip_ws(p);
-	if (**p == close) {
-		(*p)++;
-		return 0;
-	}
-	for (;;) {
-		if (n == max || !parse_int(p, &out[n]))
-			return -1;
-		n++;
-		skip_ws(p);
-		if (**p == ',') {
-			(*p)++;
-			continue;
-		}
-		if (**p != close)
-			return -1;
-		(*p)++;
-		return n;
-	}
-}
-
-static bool groups_push(groups *g, int64_t *cap, int64_t nids, int64_t id)
-{
-	if (nids == *cap) {
-		if (*cap >= MAX_GROUP_DEVICES)
-			return false;
-		int64_t nc = *cap ? *cap * 2 : 16;
-		int64_t *n = hilo_heap_realloc(g->a, g->ids, (size_t)nc * sizeof *n);
-		if (!n)
-			return false;
-		g->ids = n;
-		*cap = nc;
-	}
-	g->ids[nids] = id;
-	return true;
-}
-
-static bool groups_open(groups *g, int64_t *gcap, int64_t nids)
-{
-	if (g->ngroups + 1 >= *gcap) {
-		int64_t nc = *gcap * 2 + 8;
-		int64_t *n = hilo_heap_realloc(g->a, g->start, (size_t)nc * sizeof *n);
-		if (!n)
-			return false;
-		g->start = n;
-		*gcap = nc;
-	}
-	g->start[g->ngroups] = nids;
-	return true;
-}
-
-/* {{0,1},{2,3}} or {} */
-static bool parse_list_groups(const char *p, groups *g)
-{
-	int64_t cap = 0, gcap = 0, nids = 0;
-	skip_ws(&p);
-	if (*p++ != '{')
-		return false;
-	skip_ws(&p);
-	if (*p == '}') {
-		p++;
-	} else {
-		for (;;) {
-			skip_ws(&p);
-			if (*p++ != '{' || !groups_open(g, &gcap, nids))
-				return false;
-			skip_ws(&p);
-			if (*p == '}') {
-				p++;
-			} else {
-				for (;;) {
-					int64_t v;
-					if (!parse_int(&p, &v) || !groups_push(g, &cap, nids, v))
-						return false;
-					nids++;
-					skip_ws(&p);
-					if (*p == ',') {
-						p++;
-						continue;
-					}
-					if (*p++ != '}')
-						return false;
-					break;
-				}
-			}
-			g->ngroups++;
-			skip_ws(&p);
-			if (*p == ',') {
-				p++;
-				continue;
-			}
-			if (*p++ != '}')
-				return false;
-			break;
-		}
-	}
-	skip_ws(&p);
-	if (*p)
-		return false;
-	if (!groups_open(g, &gcap, nids))
-		return false;
-	return true;
-}
-
-/* [G,S]<=[d0,d1,...] or [G,S]<=[d0,...]T(p0,...): the device ids are
- * iota(prod d) reshaped to d, transposed by p, and read row-major in
- * groups of S. */
-static bool parse_iota_groups(const char *p, groups *g)
-{
-	enum { MAXR = 16 };
-	int64_t gs[MAXR], dims[MAXR], perm[MAXR];
-	if (parse_int_list(&p, '[', ']', gs, MAXR) != 2)
-		return false;
-	skip_ws(&p);
-	if (p[0] != '<' || p[1] != '=')
-		return false;
-	p += 2;
-	int r = parse_int_list(&p, '[', ']', dims, MAXR);
-	if (r < 1)
-		return false;
-	skip_ws(&p);
-	if (*p == 'T') {
-		p++;
-		if (parse_int_list(&p, '(', ')', perm, MAXR) != r)
-			return false;
-	} else {
-		for (int k = 0; k < r; k++)
-			perm[k] = k;
-	}
-	skip_ws(&p);
-	if (*p)
-		return false;
-	int64_t total = 1;
-	bool seen[MAXR] = {false};
-	for (int k = 0; k < r; k++) {
-		if (dims[k] < 0 || perm[k] < 0 || perm[k] >= r || seen[perm[k]])
-			return false;
-		seen[perm[k]] = true;
-		if (dims[k] && total > MAX_GROUP_DEVICES / dims[k])
-			return false;
-		total *= dims[k];
-	}
-	if (gs[0] < 0 || gs[1] < 0 || gs[0] > MAX_GROUP_DEVICES || gs[1] > MAX_GROUP_DEVICES ||
-	    gs[0] * gs[1] != total || total > MAX_GROUP_DEVICES)
-		return false;
-	g->ids = hilo_heap_alloc(g->a, (size_t)(total ? total : 1) * sizeof *g->ids);
-	g->start = hilo_heap_alloc(g->a, (size_t)(gs[0] + 1) * sizeof *g->start);
-	if (!g->ids || !g->start)
-		return false;
-	/* Transposed dims td[k] = dims[perm[k]]; element at transposed index
-	 * (j0..j_{r-1}) is the iota value at source index i[perm[k]] = j_k. */
-	int64_t td[MAXR], stride[MAXR], idx[MAXR] = {0};
-	int64_t s = 1;
-	for (int k = r - 1; k >= 0; k--) {
-		stride[k] = s;
-		s *= dims[k];
-	}
-	for (int k = 0; k < r; k++)
-		td[k] = dims[perm[k]];
-	for (int64_t n = 0; n < total; n++) {
-		int64_t v = 0;
-		for (int k = 0; k < r; k++)
-			v += idx[k] * stride[perm[k]];
-		g->ids[n] = v;
-		for (int k = r - 1; k >= 0; k--) {
-			if (++idx[k] < td[k])
-				break;
-			idx[k] = 0;
-		}
-	}
-	g->ngroups = gs[0];
-	for (int64_t k = 0; k <= gs[0]; k++)
-		g->start[k] = k * gs[1];
-	return true;
-}
-
 /* Orders groups lexicographically; the order of groups has no meaning. */
 typedef struct grp_ref {
 	const int64_t *v;
@@ -322,16 +93,15 @@ static void put_groups(hilo_buf *b, const hilo_instr *ag)
 		hilo_buf_put_i64(b, (int64_t)(uintptr_t)ag);
 		return;
 	}
-	groups g = {.a = b->arena};
-	const char *t = text;
-	skip_ws(&t);
-	bool ok = *t == '[' ? parse_iota_groups(t, &g) : parse_list_groups(t, &g);
+	hilo_replica_groups g;
+	bool ok = hilo_replica_groups_parse(b->arena, text, strlen(text), true, &g);
 	grp_ref *refs = ok ? hilo_heap_alloc(b->arena, (size_t)(g.ngroups + 1) * sizeof *refs) : NULL;
 	if (!ok || !refs) {
 		hilo_buf_puts(b, "groups-text:");
 		hilo_buf_puts(b, text);
 		hilo_heap_free(b->arena, refs);
-		groups_free(&g);
+		if (ok)
+			hilo_replica_groups_free(b->arena, &g);
 		return;
 	}
 	for (int64_t k = 0; k < g.ngroups; k++) {
@@ -351,7 +121,7 @@ static void put_groups(hilo_buf *b, const hilo_instr *ag)
 	}
 	hilo_buf_putc(b, '}');
 	hilo_heap_free(b->arena, refs);
-	groups_free(&g);
+	hilo_replica_groups_free(b->arena, &g);
 }
 
 /* Attributes the key above does not model (backend_config, unknown ones)
@@ -620,16 +390,29 @@ static hilo_instr *map_find_or_put(key_map *mp, const char *key, size_t len, hil
 
 /* ---- rewriting ------------------------------------------------------- */
 
-/* True if `anc` is `i` or reaches it through operands / control preds. */
-static bool reaches(hilo_instr *anc, hilo_instr *i, uint64_t stamp)
+/* Visited stamps per instruction id, in the pass run's scratch memory
+ * (hilo_pass_scratch_by_id): one walk per stamp, no reset. */
+typedef struct walk {
+	hilo_pass_ctx *ctx;
+	uint32_t *seen;
+	uint32_t n, stamp;
+} walk;
+
+/* True if `anc` is `i` or reaches it through operands / control preds
+ * (also when unsure: an instruction newer than the stamps, no memory). */
+static bool reaches(walk *w, hilo_instr *anc, hilo_instr *i)
 {
+	if (!w->seen)
+		w->seen = hilo_pass_scratch_by_id(w->ctx, sizeof *w->seen, &w->n);
+	hilo_arena *a = hilo_pass_scratch(w->ctx);
+	uint32_t stamp = ++w->stamp;
 	size_t n = 0, cap = 16;
-	hilo_instr **st = hilo_heap_alloc(NULL, cap * sizeof *st);
-	bool found = false;
-	if (!st)
+	hilo_instr **st = w->seen ? hilo_heap_alloc(a, cap * sizeof *st) : NULL;
+	if (!st || i->id >= w->n || stamp == 0)
 		return true; /* be conservative */
+	bool found = false;
 	st[n++] = i;
-	i->mark = (int64_t)stamp;
+	w->seen[i->id] = stamp;
 	while (n && !found) {
 		hilo_instr *x = st[--n];
 		if (x == anc) {
@@ -638,11 +421,15 @@ static bool reaches(hilo_instr *anc, hilo_instr *i, uint64_t stamp)
 		}
 		for (uint32_t k = 0; k < x->noperands + x->nctrl_preds; k++) {
 			hilo_instr *y = k < x->noperands ? x->operands[k] : x->ctrl_preds[k - x->noperands];
-			if (y->mark == (int64_t)stamp)
+			if (y->id >= w->n) {
+				found = true;
+				break;
+			}
+			if (w->seen[y->id] == stamp)
 				continue;
-			y->mark = (int64_t)stamp;
+			w->seen[y->id] = stamp;
 			if (n == cap) {
-				hilo_instr **ns = hilo_heap_realloc(NULL, st, cap * 2 * sizeof *ns);
+				hilo_instr **ns = hilo_heap_realloc(a, st, cap * 2 * sizeof *ns);
 				if (!ns) {
 					found = true;
 					break;
@@ -653,7 +440,7 @@ static bool reaches(hilo_instr *anc, hilo_instr *i, uint64_t stamp)
 			st[n++] = y;
 		}
 	}
-	hilo_heap_free(NULL, st);
+	hilo_heap_free(a, st);
 	return found;
 }
 
@@ -661,12 +448,12 @@ static bool reaches(hilo_instr *anc, hilo_instr *i, uint64_t stamp)
  * ordered after keep and after dup's predecessors, so no ordering the
  * program asked for is lost. False (nothing changed) if that would form a
  * cycle (a successor that keep depends on). */
-static bool move_ctrl_edges(hilo_module *m, hilo_instr *dup, hilo_instr *keep, uint64_t *stamp)
+static bool move_ctrl_edges(hilo_module *m, hilo_instr *dup, hilo_instr *keep, walk *w)
 {
 	if (!dup->nctrl_succs && !dup->nctrl_preds)
 		return true;
 	for (uint32_t k = 0; k < dup->nctrl_succs; k++)
-		if (reaches(dup->ctrl_succs[k], keep, ++*stamp))
+		if (reaches(w, dup->ctrl_succs[k], keep))
 			return false;
 	uint32_t np = dup->nctrl_preds, ns = dup->nctrl_succs;
 	hilo_instr **preds = hilo_heap_alloc(m->arena, (np + 1) * sizeof *preds);
@@ -695,7 +482,7 @@ hilo_pass_result hilo_pass_neuron_all_gather_duplicate_remover(hilo_pass_ctx *ct
 {
 	hilo_module *m = ctx->m;
 	bool changed = false;
-	uint64_t stamp = 0x6a11000000000000ull;
+	walk w = {.ctx = ctx};
 	bool seed_key = ctx->planted & HILO_PLANT_AG_SEED_KEY;
 	hilo_buf key;
 	hilo_buf_init_in(&key, m->arena);
@@ -747,7 +534,7 @@ hilo_pass_result hilo_pass_neuron_all_gather_duplicate_remover(hilo_pass_ctx *ct
 			}
 			if (!keep)
 				continue; /* first of its key: stored for future use */
-			if (!move_ctrl_edges(m, ag, keep, &stamp)) {
+			if (!move_ctrl_edges(m, ag, keep, &w)) {
 				hilo_remark(ctx, c, ag, "declined",
 					"a control successor of the duplicate precedes %s; merging would create a cycle",
 					keep->name);

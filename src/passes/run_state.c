@@ -122,3 +122,30 @@ const hilo_assumed_eq *hilo_run_assumed(const hilo_run_state *s, size_t *n)
 	*n = s ? s->nassumed : 0;
 	return s ? s->assumed : NULL;
 }
+
+/* ---- scratch memory of one pass run (include/hilo/pass.h) ---------------- */
+
+hilo_arena *hilo_pass_scratch(hilo_pass_ctx *ctx)
+{
+	if (!ctx->scratch)
+		ctx->scratch = hilo_arena_create_in(ctx->m->arena);
+	return ctx->scratch;
+}
+
+void *hilo_pass_scratch_by_id(hilo_pass_ctx *ctx, size_t size, uint32_t *n)
+{
+	hilo_arena *a = hilo_pass_scratch(ctx);
+	uint32_t k = ctx->m->next_id;
+	void *v = a ? hilo_arena_alloc(a, ((size_t)k + 1) * size) : NULL;
+	if (v)
+		memset(v, 0, ((size_t)k + 1) * size);
+	*n = v ? k : 0;
+	return v;
+}
+
+void hilo_pass_scratch_release(hilo_pass_ctx *ctx)
+{
+	if (ctx->scratch)
+		hilo_arena_destroy(ctx->scratch);
+	ctx->scratch = NULL;
+}

@@ -119,22 +119,6 @@ static bool cmp_holds(const char *dir, hilo_ptype t, int64_t a, int64_t b)
 	return a != b; /* NE */
 }
 
-/* Any side effect in c or what it calls (depth-limited: deeper nesting
- * counts as a side effect, conservatively). */
-static bool comp_has_side_effect(hilo_module *m, const hilo_comp *c, int depth)
-{
-	if (depth > 32)
-		return true;
-	for (hilo_instr *i = c->first; i; i = i->next) {
-		if (hilo_instr_has_side_effect(m, i))
-			return true;
-		for (uint32_t k = 0; k < i->ncalled; k++)
-			if (comp_has_side_effect(m, i->called[k], depth + 1))
-				return true;
-	}
-	return false;
-}
-
 /* The scalar integer element e of the while's init: an element of a
  * tuple instruction or of a tuple constant. */
 static bool init_elem_const(const hilo_instr *init, int64_t e, int64_t *v)
@@ -210,7 +194,7 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 		return "while has control dependencies";
 	if (cond->nparams != 1 || body->nparams != 1)
 		return "condition or body does not take exactly one parameter";
-	if (comp_has_side_effect(m, cond, 0))
+	if (hilo_comp_has_side_effect(m, cond, NULL))
 		return "condition has side effects";
 
 	/* condition: compare(gte(param, k), constant) in either order */

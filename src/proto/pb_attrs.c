@@ -269,90 +269,51 @@ static bool fa_render(hilo_buf *b, const Xla__FrontendAttributes *fa)
 
 /* ---- replica_groups / source_target_pairs ---- */
 
-static bool groups_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+/* Read by hilo_replica_groups_parse (the one reader, src/ir/replica_groups.c);
+ * the iota form is kept as written (not expanded). The groups' ids stay
+ * on a's tracked heap, freed with the arena. */
+static bool groups_to_proto(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
 {
-	cur c = {t, t + strlen(t)};
-	ws(&c);
-	if (c.p < c.e && *c.p == '[') {
-		/* iota form: [G,S]<=[dims] or [G,S]<=[dims]T(perm) */
-		ivec gs = {0}, dims = {0}, perm = {0};
-		if (!bracket_list(&c, a, &gs) || gs.n != 2 || !lit(&c, "<=") || !bracket_list(&c, a, &dims))
-			return false;
-		if (lit(&c, "T")) {
-			cur q = c;
-			if (!lit(&q, "("))
-				return false;
-			c = q;
-			if (!lit(&c, ")")) {
-				for (;;) {
-					int64_t v;
-					if (!num(&c, &v) || !push(a, &perm, v))
-						return false;
-					if (lit(&c, ","))
-						continue;
-					if (!lit(&c, ")"))
-						return false;
-					break;
-				}
-			}
-			if (perm.n != dims.n)
-				return false;
-		}
-		if (!at_end(&c))
-			return false;
+	hilo_replica_groups g;
+	if (!hilo_replica_groups_parse(a, t, strlen(t), false, &g))
+		return false;
+	if (g.iota) {
 		Xla__CollectiveDeviceListProto *cd = aalloc(a, sizeof *cd);
 		Xla__IotaReplicaGroupListProto *io = aalloc(a, sizeof *io);
-		if (!cd || !io)
+		int64_t *dims = aalloc(a, (size_t)g.ndims * sizeof *dims);
+		int32_t *perm = g.transposed ? aalloc(a, (size_t)g.ndims * sizeof *perm) : NULL;
+		if (!cd || !io || !dims || (g.transposed && !perm))
 			return false;
 		xla__collective_device_list_proto__init(cd);
 		xla__iota_replica_group_list_proto__init(io);
-		io->num_replica_groups = gs.v[0];
-		io->num_devices_per_group = gs.v[1];
-		io->n_iota_reshape_dims = dims.n;
-		io->iota_reshape_dims = dims.v;
-		io->n_iota_transpose_perm = perm.n;
-		io->iota_transpose_perm = aalloc(a, perm.n * sizeof(int32_t));
-		if (!io->iota_transpose_perm)
-			return false;
-		for (size_t k = 0; k < perm.n; k++) {
-			if (perm.v[k] != (int32_t)perm.v[k])
-				return false;
-			io->iota_transpose_perm[k] = (int32_t)perm.v[k];
-		}
+		io->num_replica_groups = g.ngroups;
+		io->num_devices_per_group = g.group_size;
+		memcpy(dims, g.dims, (size_t)g.ndims * sizeof *dims);
+		io->n_iota_reshape_dims = (size_t)g.ndims;
+		io->iota_reshape_dims = dims;
+		io->n_iota_transpose_perm = g.transposed ? (size_t)g.ndims : 0;
+		io->iota_transpose_perm = perm;
+		for (int k = 0; g.transposed && k < g.ndims; k++)
+			perm[k] = (int32_t)g.perm[k];
 		cd->iota_replica_group_list = io;
 		p->collective_device_list = cd;
 		return true;
 	}
-	/* list form: {{0,1},{2,3}} */
-	if (!lit(&c, "{"))
-		return false;
-	size_t cap = 0;
-	if (!lit(&c, "}")) {
-		for (;;) {
-			ivec g = {0};
-			if (!int_list(&c, a, &g))
-				return false;
-			if (p->n_replica_groups == cap) {
-				cap = cap ? cap * 2 : 4;
-				p->replica_groups = hilo_arena_grow(a, p->replica_groups, p->n_replica_groups, cap, sizeof *p->replica_groups);
-				if (!p->replica_groups)
-					return false;
-			}
-			Xla__ReplicaGroup *rg = aalloc(a, sizeof *rg);
-			if (!rg)
-				return false;
-			xla__replica_group__init(rg);
-			rg->n_replica_ids = g.n;
-			rg->replica_ids = g.v;
-			p->replica_groups[p->n_replica_groups++] = rg;
-			if (lit(&c, ","))
-				continue;
-			if (!lit(&c, "}"))
-				return false;
-			break;
-		}
+	if (g.ngroups) {
+		p->replica_groups = aalloc(a, (size_t)g.ngroups * sizeof *p->replica_groups);
+		if (!p->replica_groups)
+			return false;
 	}
-	return at_end(&c);
+	for (int64_t k = 0; k < g.ngroups; k++) {
+		Xla__ReplicaGroup *rg = aalloc(a, sizeof *rg);
+		if (!rg)
+			return false;
+		xla__replica_group__init(rg);
+		rg->n_replica_ids = (size_t)(g.start[k + 1] - g.start[k]);
+		rg->replica_ids = g.ids + g.start[k];
+		p->replica_groups[p->n_replica_groups++] = rg;
+	}
+	return true;
 }
 
 static bool groups_render(hilo_buf *b, const Xla__HloInstructionProto *p)
@@ -941,7 +902,7 @@ bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const cha
 	switch (f) {
 	case PBF_BACKEND_CONFIG: return backend_parse(a, p, text);
 	case PBF_FRONTEND_ATTRS: return fa_parse(a, &p->frontend_attributes, text);
-	case PBF_REPLICA_GROUPS: return groups_parse(a, p, text);
+	case PBF_REPLICA_GROUPS: return groups_to_proto(a, p, text);
 	case PBF_SOURCE_TARGET: return pairs_parse(a, p, text);
 	case PBF_WINDOW: return window_parse(a, p, text);
 	case PBF_DIM_LABELS: return labels_parse(a, p, text);

@@ -5,7 +5,14 @@
 #    control-edge relay (hilo_pu_relay_control): src/passes/pass_util.c;
 #  - call-site counting (hilo_pu_count_call_sites): src/passes/pass_util.c;
 #  - the boundary-marker predicates (a comparison with a
-#    "NeuronBoundaryMarker-..." target): src/ir/attrs.c.
+#    "NeuronBoundaryMarker-..." target): src/ir/attrs.c;
+#  - the replica-group parser (hilo_replica_groups_parse; a function named
+#    like a groups parser/reader, or scanning the iota form's "<=" in the
+#    passes, the evaluator, the checker or the views): src/ir/replica_groups.c;
+#  - side effects through called computations (hilo_instr_has_side_effect_deep,
+#    hilo_comp_has_side_effect; a function named like a computation's or
+#    instruction's side-effect test): src/ir/effects.c (the shallow
+#    hilo_instr_has_side_effect lives in src/ir/ir.c).
 # Definitions are matched (a line starting a function, without ';': a
 # declaration in a header is not a copy). A line may opt out with the comment "not a private helper copy".
 # Usage: pass_helpers.sh SOURCE_DIR
@@ -14,18 +21,21 @@ src=$1
 [ -d "$src/src/passes" ] || { echo "FAIL: $src/src/passes missing"; exit 1; }
 files=$(find "$src/src" -name '*.[ch]' | sort)
 fail=0
-# rule HOME REGEX WHAT: REGEX must match only in HOME (and must match there,
-# so a renamed home is noticed instead of silently passing)
+# rule HOME REGEX WHAT [AREA]: REGEX must match only in HOME (and must
+# match there, so a renamed home is noticed instead of silently passing);
+# AREA (an ERE over paths) limits where a copy is looked for. HOME may be
+# an ERE alternation of paths (a|b).
 rule() {
-	home=$1 re=$2 what=$3
+	home=$1 re=$2 what=$3 area=${4:-.}
 	hits=$(grep -nE "$re" $files /dev/null | grep -v 'not a private helper copy' |
 		grep -vE '^[^:]*:[0-9]+:\s*(\*|/\*|//)' || true)
-	bad=$(printf '%s\n' "$hits" | grep -v "^$src/$home:" | grep -v '^$' || true)
+	bad=$(printf '%s\n' "$hits" | grep -vE "^$src/($home):" | grep -E "^$src/($area)" |
+		grep -v '^$' || true)
 	if [ -n "$bad" ]; then
-		printf '%s\n' "$bad" | sed "s|^$src/||; s|^|FAIL: private $what (its home is $home): |"
+		printf '%s\n' "$bad" | sed "s#^$src/##; s#^#FAIL: private $what (its home is $home): #"
 		fail=1
 	fi
-	if ! printf '%s\n' "$hits" | grep -q "^$src/$home:"; then
+	if ! printf '%s\n' "$hits" | grep -qE "^$src/($home):"; then
 		echo "FAIL: $what not found in its home $home"
 		fail=1
 	fi
@@ -34,5 +44,13 @@ rule src/passes/pass_util.c '^[a-z].*[a-z_]*strip[a-z_]*markers?[a-z_]*\([^;]*$'
 rule src/passes/pass_util.c '^[a-z].*[a-z_]*relay_control[a-z_]*\([^;]*$' 'control-edge relay'
 rule src/passes/pass_util.c '^[a-z].*[a-z_]*count_call_sites[a-z_]*\([^;]*$' 'call-site counter'
 rule src/ir/attrs.c 'strn?cmp\([^;]*"NeuronBoundaryMarker' 'boundary-marker predicate'
+rule src/ir/replica_groups.c \
+	'^[a-z].*[a-z_]*(groups?[a-z_]*(parse|read|scan)|(parse|read|scan)[a-z_]*groups?)[a-z_]*\([^;]*$' \
+	'replica-group parser'
+rule src/ir/replica_groups.c "\"<=\"|'<'.*'='" 'iota replica-group reader' \
+	'src/(passes|eval|check|viz)/|src/ir/replica_groups.c'
+rule 'src/ir/effects.c|src/ir/ir.c' \
+	'^[a-z].*[a-z_]*(comp|instr|body|callee|cond|call)[a-z_]*effect[a-z_]*\([^;]*$' \
+	'side-effect test'
 [ $fail = 0 ] || exit 1
 echo "$(printf '%s\n' $files | wc -l) files: each shared pass helper defined once"
