@@ -184,12 +184,13 @@ static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo
 		: hilo_instr_frontend_attr(call, "MAXIMAL_FUSE", fuse, sizeof fuse) ? "MAXIMAL_FUSE"
 		                                                                   : NULL;
 	bool has_group = hilo_instr_frontend_attr(call, "mosaic_fusion_group", group, sizeof group);
-	hilo_ptrmap seen;
-	hilo_ptrmap_init(&seen);
-	for (hilo_instr *i = callee->first; i; i = i->next)
-		i->aux = NULL;
+	/* callee instruction -> its clone (parameters -> the call's operands),
+	 * in the pass run's scratch memory */
+	hilo_ptrmap seen, map;
+	hilo_ptrmap_init_in(&seen, hilo_pass_scratch(ctx));
+	hilo_ptrmap_init_in(&map, hilo_pass_scratch(ctx));
 	for (uint32_t k = 0; k < callee->nparams; k++)
-		callee->params[k]->aux = call->operands[k];
+		hilo_ptrmap_put(&map, callee->params[k], call->operands[k]);
 	uint32_t n;
 	hilo_instr **order = hilo_comp_post_order(m, callee, &n);
 	for (uint32_t k = 0; k < n; k++) {
@@ -198,7 +199,7 @@ static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo
 			continue;
 		hilo_instr *cl = hilo_instr_clone(m, i, NULL);
 		for (uint32_t j = 0; j < i->noperands; j++)
-			hilo_instr_add_operand(m, cl, i->operands[j]->aux);
+			hilo_instr_add_operand(m, cl, hilo_ptrmap_get(&map, i->operands[j]));
 		if (prefix && *prefix) {
 			prefix_called(m, cl, prefix, &seen);
 			prefix_op_name(m, cl, prefix);
@@ -210,23 +211,26 @@ static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo
 				hilo_instr_set_frontend_attr(m, cl, "mosaic_fusion_group", group);
 		}
 		hilo_comp_insert_before(c, call, cl);
-		i->aux = cl;
+		hilo_ptrmap_put(&map, i, cl);
 	}
 	hilo_ptrmap_free(&seen);
 	for (uint32_t k = 0; k < n; k++) {
 		hilo_instr *i = order[k];
 		if (i->op == HILO_OP_PARAMETER)
 			continue;
+		hilo_instr *cl = hilo_ptrmap_get(&map, i);
 		for (uint32_t j = 0; j < i->nctrl_preds; j++) {
 			hilo_instr *p = i->ctrl_preds[j];
-			if (p->op != HILO_OP_PARAMETER && p->aux)
-				hilo_instr_add_ctrl_pred(m, i->aux, p->aux);
+			hilo_instr *pc = p->op != HILO_OP_PARAMETER ? hilo_ptrmap_get(&map, p) : NULL;
+			if (pc)
+				hilo_instr_add_ctrl_pred(m, cl, pc);
 		}
 		/* every inlined instruction waits for what the call waited for */
 		for (uint32_t j = 0; j < call->nctrl_preds; j++)
-			hilo_instr_add_ctrl_pred(m, i->aux, call->ctrl_preds[j]);
+			hilo_instr_add_ctrl_pred(m, cl, call->ctrl_preds[j]);
 	}
-	hilo_instr *result = callee->root->aux;
+	hilo_instr *result = hilo_ptrmap_get(&map, callee->root);
+	hilo_ptrmap_free(&map);
 	/* what waited for the call waits for the inlined root; when the root
 	 * is one of the call's operands (the callee returns a parameter) also
 	 * for the call's predecessors, which nothing inlined carries then */

@@ -12,7 +12,11 @@
 #  - side effects through called computations (hilo_instr_has_side_effect_deep,
 #    hilo_comp_has_side_effect; a function named like a computation's or
 #    instruction's side-effect test): src/ir/effects.c (the shallow
-#    hilo_instr_has_side_effect lives in src/ir/ir.c).
+#    hilo_instr_has_side_effect lives in src/ir/ir.c);
+#  - walking state in the instructions' scratch fields (->mark, ->aux) in
+#    a pass: a pass keeps it in its run's scratch memory
+#    (hilo_pass_scratch, include/hilo/pass.h; home src/passes/run_state.c,
+#    where the helpers are defined; the fields stay for the IR's own use).
 # Definitions are matched (a line starting a function, without ';': a
 # declaration in a header is not a copy). A line may opt out with the comment "not a private helper copy".
 # Usage: pass_helpers.sh SOURCE_DIR
@@ -52,5 +56,7 @@ rule src/ir/replica_groups.c "\"<=\"|'<'.*'='" 'iota replica-group reader' \
 rule 'src/ir/effects.c|src/ir/ir.c' \
 	'^[a-z].*[a-z_]*(comp|instr|body|callee|cond|call)[a-z_]*effect[a-z_]*\([^;]*$' \
 	'side-effect test'
+rule src/passes/run_state.c '(->(mark|aux)\b)|hilo_pass_scratch\(hilo_pass_ctx' \
+	'instruction scratch field in a pass' 'src/passes/'
 [ $fail = 0 ] || exit 1
 echo "$(printf '%s\n' $files | wc -l) files: each shared pass helper defined once"
