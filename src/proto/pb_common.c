@@ -239,14 +239,16 @@ const pb_attr_def *pb_attr_lookup(const char *key)
 
 /* ---- metadata ---- */
 
+#define MD(key, kind) {key, sizeof key - 1, kind}
 const pb_md_def pb_md_defs[] = {
-	{"op_type", PBM_STRING}, {"op_name", PBM_STRING}, {"source_file", PBM_STRING},
-	{"source_line", PBM_INT}, {"source_end_line", PBM_INT}, {"source_column", PBM_INT},
-	{"source_end_column", PBM_INT}, {"deduplicated_name", PBM_STRING},
-	{"scheduling_name", PBM_STRING}, {"stack_frame_id", PBM_INT},
-	{"size_of_generated_code_in_bytes", PBM_INT},
-	{"size_of_memory_working_set_in_bytes", PBM_INT},
+	MD("op_type", PBM_STRING), MD("op_name", PBM_STRING), MD("source_file", PBM_STRING),
+	MD("source_line", PBM_INT), MD("source_end_line", PBM_INT), MD("source_column", PBM_INT),
+	MD("source_end_column", PBM_INT), MD("deduplicated_name", PBM_STRING),
+	MD("scheduling_name", PBM_STRING), MD("stack_frame_id", PBM_INT),
+	MD("size_of_generated_code_in_bytes", PBM_INT),
+	MD("size_of_memory_working_set_in_bytes", PBM_INT),
 };
+#undef MD
 const int pb_n_md_defs = (int)(sizeof pb_md_defs / sizeof *pb_md_defs);
 
 static const char *md_string(const Xla__OpMetadata *md, int k)

@@ -81,6 +81,7 @@ const pb_attr_def *pb_attr_lookup(const char *key);
 typedef enum pb_md_kind { PBM_STRING, PBM_INT } pb_md_kind;
 typedef struct pb_md_def {
 	const char *key;
+	size_t len;  /* strlen(key) */
 	pb_md_kind kind;
 } pb_md_def;
 extern const pb_md_def pb_md_defs[];

@@ -204,6 +204,26 @@ static bool read_head(reader *R, slice is, instr_head *h)
 	return !R->failed;
 }
 
+/* hilo_opcode_lookup with a small cache (a module repeats a few dozen
+ * opcodes tens of thousands of times). */
+static hilo_opcode opcode_of(reader *R, slice s)
+{
+	if (!s.n)
+		return hilo_opcode_lookup("", 0);
+	uint64_t w = 0;
+	memcpy(&w, s.p, s.n < 8 ? s.n : 8);
+	struct opc *e = &R->opc[((w * 0x9e3779b97f4a7c15ull) >> 58 ^ s.n) & 63];
+	if (e->len == s.n && e->w == w && !memcmp(hilo_opcode_name(e->op), s.p, s.n))
+		return e->op;
+	hilo_opcode op = hilo_opcode_lookup((const char *)s.p, s.n);
+	if (op != HILO_OP_COUNT) {
+		e->w = w;
+		e->len = s.n;
+		e->op = op;
+	}
+	return op;
+}
+
 static bool build_instrs(reader *R, comp_rec *cr)
 {
 	hilo_module *m = R->m;
@@ -225,7 +245,7 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		const char *what = NULL; /* WHAT: "instruction K of computation 'C'", made on an error */
 		R->what_k = k;
 		R->what_comp = c->name;
-		hilo_opcode op = hilo_opcode_lookup((const char *)ip.opcode.p, ip.opcode.n);
+		hilo_opcode op = opcode_of(R, ip.opcode);
 		if (op == HILO_OP_COUNT) {
 			pbr_rerr(R, "%s: unknown opcode '%.*s'", WHAT, (int)ip.opcode.n, (const char *)ip.opcode.p);
 			return false;

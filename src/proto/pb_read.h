@@ -35,6 +35,12 @@ typedef struct reader {
 		void *p;           /* called-computation ids, attribute order */
 		size_t n, cap;
 	} sv[4];
+	const char *md_key[12]; /* pb_md_defs keys, interned on first use */
+	struct opc {           /* opcode names seen: a direct-mapped cache */
+		uint64_t w;        /* their first 8 bytes */
+		size_t len;
+		hilo_opcode op;
+	} opc[64];
 	size_t what_k;         /* the instruction being built, for messages */
 	const char *what_comp;
 	char what[300];

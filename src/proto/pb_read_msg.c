@@ -715,7 +715,9 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 					continue;
 				hilo_buf_put_i64(&R->tmp, iv[k]);
 			}
-			h->e[n].key = pbr_rintern(R, pb_md_defs[k].key);
+			if (!R->md_key[k])
+				R->md_key[k] = pbr_rintern(R, pb_md_defs[k].key);
+			h->e[n].key = R->md_key[k];
 			h->e[n].value = hilo_arena_strndup(R->m->arena, R->tmp.data, R->tmp.len);
 			n++;
 		}

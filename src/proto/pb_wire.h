@@ -3,10 +3,10 @@
  * values and length-delimited fields.
  *
  * Writing appends to a hilo_buf. A nested message is written in place:
- * pw_open reserves one length byte, pw_close fills it in and, when the
- * body turned out to be 128 bytes or longer, moves the body up by the
- * extra length bytes (so no size pass over the message is needed; each
- * byte moves at most once per nesting level that outgrew one byte).
+ * pw_open_n reserves a guessed number of length bytes, pw_close_n fills
+ * them in and, when the guess was wrong, moves the body by the
+ * difference (so no size pass over the message is needed; each byte
+ * moves at most once per nesting level whose guess missed).
  * Lengths and varints are written in their shortest form, so the bytes
  * are the ones protobuf-c's packer writes for the same fields in the
  * same order. After an allocation failure the buffer's oom flag is set
@@ -114,31 +114,41 @@ static inline void pw_str_elem(hilo_buf *b, uint32_t field, const char *s)
 	pw_raw(b, s, n);
 }
 
-/* Opens a nested message or packed field; returns the body's offset. */
-static inline size_t pw_open(hilo_buf *b, uint32_t field)
+/* Opens a nested message or packed field with g length bytes reserved
+ * (a guess of how long the body's length will be); returns the body's
+ * offset. pw_close_n with the same g writes the length and moves the
+ * body only when the guess was wrong. */
+static inline size_t pw_open_n(hilo_buf *b, uint32_t field, size_t g)
 {
 	pw_tag(b, field, PB_LEN);
-	uint8_t *q = pw_need(b, 1);
-	if (q)
-		b->len++;
+	if (pw_need(b, g))
+		b->len += g;
 	return b->len;
 }
 
-static inline void pw_close(hilo_buf *b, size_t start)
+static inline void pw_close_n(hilo_buf *b, size_t start, size_t g)
 {
 	if (b->oom)
 		return;
 	size_t n = b->len - start;
-	if (n < 0x80) {
-		b->data[start - 1] = (char)n;
-		return;
-	}
 	size_t k = pw_varint_size(n);
-	if (!pw_need(b, k - 1))
-		return;
-	memmove(b->data + start - 1 + k, b->data + start, n);
-	pw_varint_at((uint8_t *)b->data + start - 1, n);
-	b->len += k - 1;
+	if (k != g) {
+		if (k > g && !pw_need(b, k - g))
+			return;
+		memmove(b->data + start - g + k, b->data + start, n);
+		b->len = b->len - g + k;
+	}
+	pw_varint_at((uint8_t *)b->data + start - g, n);
+}
+
+static inline size_t pw_open(hilo_buf *b, uint32_t field)
+{
+	return pw_open_n(b, field, 1);
+}
+
+static inline void pw_close(hilo_buf *b, size_t start)
+{
+	pw_close_n(b, start, 1);
 }
 
 /* Packed repeated int64 (varints); nothing when n == 0. */

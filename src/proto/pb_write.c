@@ -309,9 +309,10 @@ static void put_metadata(writer *W, const hilo_metadata *md)
 	W->tmp.len = 0;
 	for (int k = 0; k < md->n && exact; k++) {
 		const char *key = md->e[k].key, *v = md->e[k].value;
+		size_t kn = strlen(key);
 		int def = -1;
 		for (int j = 0; j < pb_n_md_defs && def < 0; j++)
-			if (!strcmp(pb_md_defs[j].key, key))
+			if (pb_md_defs[j].len == kn && !memcmp(pb_md_defs[j].key, key, kn))
 				def = j;
 		if (def < 0) {
 			exact = false;
@@ -867,7 +868,7 @@ static void put_instr(writer *W, const hilo_instr *i)
 			return;
 		W->ext[k] = 1;
 	}
-	size_t at = pw_open(b, 2);
+	size_t at = pw_open_n(b, 2, 2); /* instructions: mostly 128 bytes to 16 KB */
 	pw_str(b, 1, i->name);
 	pw_str(b, 2, hilo_opcode_name(i->op));
 	put_shape(W, 3, i->shape, 0);
@@ -912,7 +913,7 @@ static void put_instr(writer *W, const hilo_instr *i)
 	const pb_extra *x = W->m->proto_extra;
 	if (x && i->id < x->ninstr)
 		put_unknown(b, &x->instr[i->id]);
-	pw_close(b, at);
+	pw_close_n(b, at, 2);
 }
 
 /* ---- computations and module ---- */
@@ -938,7 +939,7 @@ static void put_program_shape(writer *W, uint32_t field, const hilo_comp *c)
 static void put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
 {
 	hilo_buf *b = W->out;
-	size_t at = pw_open(b, 3);
+	size_t at = pw_open_n(b, 3, 3); /* computations: mostly 16 KB to 2 MB */
 	pw_str(b, 1, c->name);
 	uint32_t k = 0;
 	for (hilo_instr *i = c->first; i && k < c->ninstrs && !W->oom; i = i->next, k++)
@@ -956,7 +957,7 @@ static void put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
 	for (size_t j = 0; x && j < x->ncomp; j++)
 		if (x->comp[j] == c)
 			put_unknown(b, &x->comp_f[j]);
-	pw_close(b, at);
+	pw_close_n(b, at, 3);
 }
 
 static bool write_module(writer *wp, hilo_buf *out);
