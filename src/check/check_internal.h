@@ -3,6 +3,7 @@
  *   records.c  id maps, the shared-instruction diff, rewrite records,
  *              verdicts, summary, remarks, failure messages
  *   terms.c    hash-consed canonical terms and their normalisation
+ *   term_moves.c  the terms' data-movement constructors (broadcast ... pad)
  *   tagged.c   injectively tagged evaluation of data-movement cones
  *   cone_test.c  random testing of a cone on seeded frontier values
  *   cut.c      judging differing terms at the cuts where they differ
@@ -116,6 +117,28 @@ void terms_pair_fini(pairctx *P);
  * constants (the tagged evaluator can judge it). */
 bool terms_data_movement(pairctx *P, tid t);
 uint32_t terms_count(const termtab *T);
+/* Interns a term (ops and iv are copied); a fresh array shape in the
+ * table's arena. For the data-movement constructors (term_moves.c). */
+tid terms_mk(pairctx *P, int op, const hilo_shape *shape, uint64_t ah, const tid *ops,
+	uint32_t n, const hilo_literal *lit, const int64_t *iv, int niv);
+hilo_shape *terms_new_shape(pairctx *P, hilo_ptype type, int rank, const int64_t *dims);
+
+/* ---- data-movement term constructors (term_moves.c) ------------------- *
+ * Each normalises as it interns (docs/proof.md, "Canonical terms");
+ * TID_NONE when an operand is TID_NONE or the term cannot be built. */
+/* broadcast(y) to shape with dimension map dims[0..nd) */
+tid terms_broadcast(pairctx *P, tid y, const hilo_shape *shape, const int64_t *dims, int nd);
+/* slice(x) with starts s, limits l, strides st (shape: NULL = derived) */
+tid terms_slice(pairctx *P, tid x, const int64_t *s, const int64_t *l, const int64_t *st,
+	const hilo_shape *shape);
+/* x restricted to [lo, hi) on dimension dim */
+tid terms_slice_along(pairctx *P, tid x, int64_t dim, int64_t lo, int64_t hi);
+/* concatenate(ops[0..n)) on dimension dim */
+tid terms_concat(pairctx *P, const tid *ops, uint32_t n, int64_t dim, const hilo_shape *shape);
+/* dynamic-update-slice of base by upd at in-range static starts */
+tid terms_dus(pairctx *P, tid base, tid upd, const int64_t *starts, const hilo_shape *shape);
+/* pad(x, v) without interior padding (pad: lo, hi, interior per dim) */
+tid terms_pad(pairctx *P, tid x, tid v, const int64_t *pad, int r, const hilo_shape *shape);
 
 /* Attributes that carry no value (metadata, sharding, ...): records.c. */
 bool chk_attr_skip(const hilo_attr *a);
