@@ -142,6 +142,10 @@ tid terms_pad(pairctx *P, tid x, tid v, const int64_t *pad, int r, const hilo_sh
 
 /* Attributes that carry no value (metadata, sharding, ...): records.c. */
 bool chk_attr_skip(const hilo_attr *a);
+/* The parameter of i's computation that i is, or that a chain of
+ * get-tuple-elements i reads; the tuple indices outermost first in
+ * path[0..*depth) (at most max). NULL otherwise (records.c). */
+const hilo_instr *chk_param_element(const hilo_instr *i, int64_t *path, int max, int *depth);
 
 /* ---- tagged evaluation (tagged.c) --------------------------------------- */
 typedef struct tagged_result {

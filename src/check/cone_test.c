@@ -18,7 +18,13 @@
 
 typedef struct cone_eval {
 	pairctx *P;
+	const hilo_comp *cb;      /* the record's before-computation */
 	bool params_only;         /* the frontier is not independent: from parameters */
+	bool wide;                /* parameters take index-aware and boundary values */
+	hilo_ptrmap *ranges;      /* before-parameter -> its ev_ranges (wide) */
+	int sweep;                /* input sets that sweep those values (wide) */
+	bool special;             /* a parameter took such values (wide) */
+	bool derived;             /* a shared non-parameter leaf took a value */
 	hilo_module *sm;          /* arena of this input set's values */
 	uint64_t seed;
 	uint64_t used, budget;
@@ -167,6 +173,42 @@ static int64_t total_elements(const hilo_shape *s)
 	return n;
 }
 
+static bool ranges_of(hilo_arena *a, const hilo_instr *p, ev_ranges *r)
+{
+	HILO_OOM_CATCH(g, a)
+		return false;
+	ev_param_ranges(a, p, true, r);
+	hilo_oom_end(&g);
+	return true;
+}
+
+/* The index-aware and boundary values of parameter i (analysed on the
+ * before-module's parameter of that number, so both sides draw the same
+ * values), memoised across input sets. NULL when out of memory. */
+static const ev_ranges *param_ranges(cone_eval *E, const hilo_instr *i)
+{
+	const hilo_instr *p = leaf_in_before(E->P, i, E->cb);
+	if (!p)
+		p = i;
+	ev_ranges *r = hilo_ptrmap_get(E->ranges, p);
+	if (!r) {
+		hilo_arena *a = E->P->scratch->arena;
+		if (!(r = hilo_arena_alloc(a, sizeof *r)) || !ranges_of(a, p, r) ||
+		    !hilo_ptrmap_put(E->ranges, p, r))
+			goto oom;
+	}
+	int s = ev_ranges_sweep(r);
+	if (s > E->sweep)
+		E->sweep = s;
+	E->special |= r->n || r->nf;
+	return r;
+oom:
+	hilo_diag_add(&E->d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0, "out of memory");
+	return NULL;
+}
+
+enum { GTE_PATH_MAX = 16 };
+
 static hilo_literal *leaf_value(cone_eval *E, const hilo_instr *i)
 {
 	uint64_t stream = i->op == HILO_OP_PARAMETER ? (uint64_t)i->param_no : 0x1000000ull + i->id;
@@ -188,7 +230,25 @@ static hilo_literal *leaf_value(cone_eval *E, const hilo_instr *i)
 			"the frontier value %s is too large to create", i->name);
 		return NULL;
 	}
-	hilo_literal_fill_random(l, E->seed, stream);
+	int64_t path[GTE_PATH_MAX];
+	int np = 0;
+	const hilo_instr *p = i->op == HILO_OP_PARAMETER ? NULL
+		: chk_param_element(i, path, GTE_PATH_MAX, &np);
+	const ev_ranges *r = i->op == HILO_OP_PARAMETER && E->wide ? param_ranges(E, i) : NULL;
+	if (i->op == HILO_OP_PARAMETER && E->wide && !r)
+		return NULL;
+	if (p) {
+		/* an element of a parameter: the value that element takes
+		 * when the whole parameter is drawn (realisable, consistent with
+		 * the parameter and its other elements) */
+		ev_fill_random_at(l, E->seed, (uint64_t)p->param_no, path, np);
+	} else if (r) {
+		ev_fill_ranges(l, r, E->seed, stream);
+	} else {
+		if (i->op != HILO_OP_PARAMETER)
+			E->derived = true;
+		hilo_literal_fill_random(l, E->seed, stream);
+	}
 	return hilo_ptrmap_put(&E->leaves, key, l) ? l : NULL;
 }
 
@@ -265,80 +325,38 @@ static void first_error(const hilo_diags *d, char *out, size_t cap)
 	snprintf(out, cap, "out of memory");
 }
 
-/* Pushes i's operands on a growable stack; false when out of memory. */
-static bool push_operands(const hilo_instr ***st, uint32_t *sp, uint32_t *cap,
-	const hilo_instr *i)
-{
-	for (uint32_t q = 0; q < i->noperands; q++) {
-		if (*sp == *cap) {
-			uint32_t nc = *cap ? *cap * 2 : 64;
-			const hilo_instr **ns = realloc(*st, nc * sizeof *ns);
-			if (!ns)
-				return false;
-			*st = ns;
-			*cap = nc;
-		}
-		(*st)[(*sp)++] = i->operands[q];
-	}
-	return true;
-}
+/* How the input sets of run_sets are drawn and what they met. */
+typedef struct set_mode {
+	bool params_only;         /* from the computation's parameters */
+	bool wide;                /* index-aware and boundary parameter values */
+	hilo_ptrmap *ranges;      /* (wide) memo of the parameters' ranges */
+	bool same_as_plain;       /* (wide) stop after one set if no parameter has
+	                           * such values: the sets would repeat the first */
+	bool derived;             /* out: a shared non-parameter leaf took a value */
+	bool plain;               /* out: (wide) no parameter had such values */
+	int sets;                 /* out: input sets evaluated */
+} set_mode;
 
-/* Do two frontier leaves of the record share an ancestor (a parameter
- * included), or is one an ancestor of another? Then their values are
- * related and independent random values for them may be unrealisable.
- * Each ancestor is visited once (owned by the first leaf reaching it).
- * Undecided (too large, out of memory) counts as related. */
-static bool leaves_related(pairctx *P, const hilo_instr *b, const hilo_instr *a)
-{
-	const hilo_comp *cb = b->parent;
-	hilo_ptrmap seen, leaves, owner;
-	hilo_ptrmap_init_in(&seen, P->scratch->arena);
-	hilo_ptrmap_init_in(&leaves, P->scratch->arena);
-	hilo_ptrmap_init_in(&owner, P->scratch->arena);
-	int64_t minpos = INT64_MAX;
-	bool ok = collect_leaves(P, b, cb, &seen, &leaves, &minpos);
-	hilo_ptrmap_clear(&seen);
-	ok = ok && collect_leaves(P, a, cb, &seen, &leaves, &minpos);
-	bool related = !ok;
-	uint64_t steps = 0;
-	const hilo_instr **st = NULL;
-	uint32_t cap = 0;
-	for (size_t k = 0; !related && k < leaves.cap; k++) {
-		const hilo_instr *l = leaves.keys ? leaves.keys[k] : NULL;
-		if (!l || l->op == HILO_OP_PARAMETER)
-			continue;
-		void *me = (void *)(uintptr_t)(k + 1);
-		uint32_t sp = 0;
-		related = !push_operands(&st, &sp, &cap, l);
-		while (sp && !related) {
-			const hilo_instr *o = st[--sp];
-			if (o->parent != cb)
-				continue;
-			void *got = hilo_ptrmap_get(&owner, o);
-			if (got == me)
-				continue;
-			related = got || hilo_ptrmap_get(&leaves, o) || ++steps > 2000000 ||
-				!hilo_ptrmap_put(&owner, o, me) || !push_operands(&st, &sp, &cap, o);
-		}
-	}
-	free(st);
-	hilo_ptrmap_free(&seen);
-	hilo_ptrmap_free(&leaves);
-	hilo_ptrmap_free(&owner);
-	return related;
-}
-
-/* Evaluates both cones on n input sets; r->status 0 agree, 1 differ, 2
- * could not evaluate. */
+/* Evaluates both cones on n input sets (wide: at least as many as sweep
+ * every parameter's index-aware and boundary values, at most 64); r->status
+ * 0 agree, 1 differ, 2 could not evaluate. */
 static void run_sets(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n, uint64_t seed,
-	uint64_t budget, bool params_only, cone_result *r)
+	uint64_t budget, set_mode *mo, cone_result *r)
 {
 	memset(r, 0, sizeof *r);
-	for (int t = 0; t < n; t++) {
+	int sweep = 0;
+	mo->sets = 0;
+	uint64_t total = 0;
+	/* beyond n, a sweep's sets cost at most an eighth of one cone's budget
+	 * in all (it widens coverage; it is not needed for soundness) */
+	for (int t = 0; t < n || (t < sweep && total <= budget / 8); t++) {
 		cone_eval E;
 		memset(&E, 0, sizeof E);
 		E.P = P;
-		E.params_only = params_only;
+		E.cb = b->parent;
+		E.params_only = mo->params_only;
+		E.wide = mo->wide;
+		E.ranges = mo->ranges;
 		E.seed = seed + (uint64_t)t;
 		E.budget = budget;
 		hilo_ptrmap_init_in(&E.leaves, P->scratch->arena);
@@ -360,46 +378,96 @@ static void run_sets(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n
 		hilo_diags_free(&E.d);
 		if (E.sm)
 			hilo_module_destroy(E.sm);
+		mo->derived |= E.derived;
+		total += E.used;
+		mo->sets = t + 1;
+		if (E.sweep > sweep)
+			sweep = E.sweep;
 		if (status) {
 			r->status = status;
 			return;
 		}
+		if (t == 0 && mo->wide) {
+			mo->plain = !E.special;
+			if (mo->plain && mo->same_as_plain)
+				return;
+		}
 	}
+}
+
+static void append(cone_result *r, const char *text)
+{
+	size_t len = strlen(r->msg);
+	snprintf(r->msg + len, sizeof r->msg - len, "%s", text);
 }
 
 void cone_test(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n,
 	uint64_t seed, uint64_t budget, cone_result *r)
 {
 	/* independent random frontier values only where they are realisable */
-	bool params_only = !frontier_independent(P, b, a);
-	run_sets(P, b, a, n, seed, budget, params_only, r);
-	if (r->status == 1 && !params_only && leaves_related(P, b, a)) {
-		/* a difference on values of related leaves (a common ancestor)
-		 * may not be realisable: judged again from the parameters; never
-		 * failed unless a realisable input differs */
-		char first[sizeof r->msg];
-		snprintf(first, sizeof first, "%s", r->msg);
-		params_only = true;
-		run_sets(P, b, a, n, seed, budget, true, r);
-		if (r->status == 2) {
-			char why[sizeof r->msg];
-			snprintf(why, sizeof why, "%s", r->msg);
-			snprintf(r->msg, sizeof r->msg, "a difference on independent values of frontier "
-				"leaves that share an ancestor (%.300s) may not be realisable; from the "
-				"computation's parameters: %.300s", first, why);
+	set_mode first = {.params_only = !frontier_independent(P, b, a)};
+	run_sets(P, b, a, n, seed, budget, &first, r);
+	if (r->status == 2 || (r->status == 1 && (first.params_only || !first.derived ||
+	    !b->parent->is_entry))) {
+		/* over the budget, or a difference on free values (parameters);
+		 * in a called computation a difference is judged again at the
+		 * call sites whatever its leaves (records.c), so it is not
+		 * confirmed here */
+		if (r->status == 1 && first.params_only)
+			append(r, ", from the computation's parameters");
+		return;
+	}
+	/* Again from the parameters, with index-aware and boundary values (a
+	 * branch index for every branch, a float at the constants it is
+	 * compared with, a start at both ends of its clamp): values real inputs
+	 * take. After a difference on independent values of shared
+	 * non-parameter leaves, which may not be realisable (exp(x) drawn
+	 * negative; leaves with a common ancestor drawn apart), only a
+	 * difference there fails. After agreement, because realisable leaf
+	 * values and boundary values reach what the first draws may miss (a
+	 * branch taken only for an infinite input). */
+	hilo_ptrmap ranges;
+	hilo_ptrmap_init_in(&ranges, P->scratch->arena);
+	set_mode wide = {.params_only = true, .wide = true, .ranges = &ranges,
+		.same_as_plain = !first.derived};
+	cone_result w;
+	run_sets(P, b, a, n, seed, budget, &wide, &w);
+	hilo_ptrmap_free(&ranges);
+	if (r->status == 1) {
+		if (w.status == 2) {
+			char first_msg[sizeof r->msg];
+			snprintf(first_msg, sizeof first_msg, "%s", r->msg);
+			snprintf(r->msg, sizeof r->msg, "a difference on independent values of shared "
+				"frontier leaves (%.300s) may not be realisable; from the computation's "
+				"parameters: %.300s", first_msg, w.msg);
 			return;
 		}
-	}
-	if (r->status == 1 && params_only) {
-		size_t len = strlen(r->msg);
-		snprintf(r->msg + len, sizeof r->msg - len, ", from the computation's parameters");
-	}
-	if (r->status)
+		if (w.status == 1) {
+			*r = w;
+			append(r, ", from the computation's parameters");
+			return;
+		}
+	} else if (w.status == 1) {
+		*r = w;
+		append(r, ", from the computation's parameters with index-aware and boundary values");
 		return;
+	}
+	/* agreement (a difference on unrealisable leaf values is not one) */
+	bool from_params = first.params_only || r->status == 1;
 	snprintf(r->msg, sizeof r->msg, "%d input set%s agree%s (seeds %llu..%llu%s)", n,
 		n == 1 ? "" : "s", P->zero_sign_insensitive ? " modulo the sign of zero" : "",
 		(unsigned long long)seed, (unsigned long long)(seed + (uint64_t)n - 1),
-		params_only ? ", from the computation's parameters" : "");
+		from_params ? ", from the computation's parameters" : "");
+	if (r->status == 1)
+		append(r, "; a difference on independent values of shared frontier leaves was not "
+			"realisable");
+	r->status = 0;
+	if (w.status == 0 && !wide.plain) {
+		char more[160];
+		snprintf(more, sizeof more, "; %d from the computation's parameters with index-aware "
+			"and boundary values agree", wide.sets);
+		append(r, more);
+	}
 }
 
 /* Collects the frontier names of the cone of root into buf. */

@@ -147,6 +147,28 @@ static bool correspond(pairctx *P)
 
 /* ---- attributes and shared instructions ---------------------------------- */
 
+const hilo_instr *chk_param_element(const hilo_instr *i, int64_t *path, int max, int *depth)
+{
+	const hilo_comp *c = i->parent;
+	int n = 0;
+	while (i->op == HILO_OP_GET_TUPLE_ELEMENT && i->noperands == 1) {
+		int64_t k;
+		if (n == max || !hilo_instr_get_int(i, HILO_A_INDEX, &k))
+			return NULL;
+		path[n++] = k;
+		i = i->operands[0];
+	}
+	if (i->op != HILO_OP_PARAMETER || i->param_no < 0 || i->parent != c)
+		return NULL;
+	for (int q = 0; q < n / 2; q++) { /* innermost first -> outermost first */
+		int64_t t = path[q];
+		path[q] = path[n - 1 - q];
+		path[n - 1 - q] = t;
+	}
+	*depth = n;
+	return i;
+}
+
 bool chk_attr_skip(const hilo_attr *a)
 {
 	return !hilo_attr_is_semantic(a);
@@ -520,6 +542,13 @@ static int judge_value(pairctx *P, const record *r, char *why, size_t whycap,
 	return verdict;
 }
 
+/* A verdict judged before it is reported. */
+typedef struct held {
+	int verdict;
+	const char *method;
+	char *why;
+} held;
+
 /* Applies assumptions and deferral to a verdict, emits the remark and the
  * failure diagnostic; returns the final verdict. */
 static int judge_report(pairctx *P, const record *r, int verdict, const char *method, char *why,
@@ -694,7 +723,9 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 	 * the instructions using them are judged whole first (below) */
 	uint8_t *bad = ok ? calloc(R.n + 1, 1) : NULL;
 	uint32_t *left = ok ? calloc(R.n + 1, sizeof *left) : NULL;
-	ok = ok && bad && left;
+	/* a bad slot record's own verdict, kept for when it is reported */
+	held *kept = ok ? calloc(R.n + 1, sizeof *kept) : NULL;
+	ok = ok && bad && left && kept;
 	size_t nbad = 0;
 	for (size_t k = 0; k < R.n && ok; k++) {
 		const char *method = "";
@@ -705,6 +736,9 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 			bad[k] = 1;
 			left[k] = R.v[k].count; /* uses not judged whole yet */
 			nbad++;
+			kept[k].verdict = verdict;
+			kept[k].method = method;
+			ok = (kept[k].why = strdup(why)) != NULL;
 			continue;
 		}
 		verdict = judge_report(P, &R.v[k], verdict, method, why, sizeof why, run, d,
@@ -754,12 +788,18 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 	for (size_t k = 0; k < R.n && ok; k++) {
 		if (!bad[k] || !left[k])
 			continue;
-		const char *method = "";
-		int verdict = judge(P, &R.v[k], run, d, !ca->is_entry, &method);
-		count(P->v, verdict, method);
+		/* its verdict from the first loop (judging is deterministic) */
+		char why[1000];
+		snprintf(why, sizeof why, "%s", kept[k].why);
+		int verdict = judge_report(P, &R.v[k], kept[k].verdict, kept[k].method, why,
+			sizeof why, run, d, !ca->is_entry);
+		count(P->v, verdict, kept[k].method);
 		if (verdict == V_SKIPPED || verdict == V_FAILED || verdict == V_DEFERRED)
 			all_good = false;
 	}
+	for (size_t k = 0; kept && k < R.n; k++)
+		free(kept[k].why);
+	free(kept);
 	free(bad);
 	free(left);
 	free(ord);

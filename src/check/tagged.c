@@ -527,13 +527,9 @@ static tv *leaf_tv(tctx *X, bool param, uint32_t base, int depth, int64_t *path,
 /* Is i a get-tuple-element chain ending at a parameter of its computation? */
 static bool param_element(const hilo_instr *i)
 {
+	int64_t path[PATH_MAX_DEPTH];
 	int depth = 0;
-	const hilo_instr *x = i;
-	while (x->op == HILO_OP_GET_TUPLE_ELEMENT && x->noperands == 1 && depth < PATH_MAX_DEPTH) {
-		x = x->operands[0];
-		depth++;
-	}
-	return depth > 0 && x->op == HILO_OP_PARAMETER && x->parent == i->parent;
+	return chk_param_element(i, path, PATH_MAX_DEPTH, &depth) && depth > 0;
 }
 
 static int64_t total_elements(const hilo_shape *s)
@@ -555,22 +551,13 @@ static int64_t total_elements(const hilo_shape *s)
  * element (free, and the same tags as through the parameter). */
 static tv *top_leaf(tctx *X, const hilo_instr *i)
 {
-	int64_t path[PATH_MAX_DEPTH], rev[PATH_MAX_DEPTH];
+	int64_t path[PATH_MAX_DEPTH];
 	int depth = 0;
-	const hilo_instr *x = i;
-	while (x->op == HILO_OP_GET_TUPLE_ELEMENT && x->noperands == 1 && depth < PATH_MAX_DEPTH) {
-		int64_t k = 0;
-		if (!hilo_instr_get_int(x, HILO_A_INDEX, &k))
-			break;
-		rev[depth++] = k;
-		x = x->operands[0];
-	}
+	const hilo_instr *x = chk_param_element(i, path, PATH_MAX_DEPTH, &depth);
 	int64_t ne = total_elements(i->shape);
 	if (ne < 0 || (uint64_t)ne > X->budget - X->used)
 		return no(X, "the leaf %s is over the budget", i->name);
-	if (x->op == HILO_OP_PARAMETER && x->parent == i->parent && x->param_no >= 0) {
-		for (int k = 0; k < depth; k++)
-			path[k] = rev[depth - 1 - k];
+	if (x) {
 		const hilo_instr *named = (uint64_t)x->param_no < X->cb->nparams
 			? X->cb->params[x->param_no] : x;
 		return leaf_tv(X, true, (uint32_t)x->param_no, depth, path, i->shape,

@@ -24,6 +24,14 @@
  * range (hilo_eval_index_sweep tells the equivalence check how many);
  * otherwise values are drawn uniformly from the intervals, one draw in
  * eight from the small-integer distribution above.
+ *
+ * The rewrite validator's tests from a computation's parameters ask for
+ * more (ev_param_ranges with wide, docs/proof.md "Boundary values"): an
+ * integer or pred parameter reaching a conditional's branch index gets
+ * [-1, branches] ([0, 1] for a pred), and a float parameter of at most
+ * IDX_MAX_ELEMS elements compared with a scalar constant c (or a broadcast
+ * of one) gets c and c -/+ max(|c|, 1)/256 (an infinite c: itself) at
+ * some elements, its ordinary value at the others (fill_floats).
  */
 #include "eval_internal.h"
 
@@ -68,6 +76,16 @@ void hilo_literal_fill_random(hilo_literal *l, uint64_t seed, uint64_t stream)
 	fill(l, mix(mix(seed) ^ mix(stream + 0x51ed27ull)));
 }
 
+void ev_fill_random_at(hilo_literal *l, uint64_t seed, uint64_t stream, const int64_t *path,
+	int npath)
+{
+	/* the keys fill() gives the tuple elements on the way down */
+	uint64_t key = mix(mix(seed) ^ mix(stream + 0x51ed27ull));
+	for (int q = 0; q < npath; q++)
+		key = mix(key ^ (uint64_t)(path[q] + 1) * 0x100000001b3ull);
+	fill(l, key);
+}
+
 /* ---- index-aware inputs ------------------------------------------------ */
 
 enum {
@@ -77,10 +95,8 @@ enum {
 	IDX_WALK = 20000,       /* instructions visited per parameter */
 };
 
-typedef struct idx_ranges {
-	int n;
-	int64_t lo[IDX_MAX_RANGES], hi[IDX_MAX_RANGES];
-} idx_ranges;
+_Static_assert((int)IDX_MAX_RANGES == (int)EV_RANGES_MAX, "ev_ranges holds IDX_MAX_RANGES intervals");
+typedef ev_ranges idx_ranges;
 
 static void add_range(idx_ranges *r, int64_t lo, int64_t hi)
 {
@@ -164,12 +180,48 @@ static void gather_range(const hilo_instr *u, idx_ranges *r)
 	add_range(r, -1, hi + 1);
 }
 
+/* The value of a float scalar constant, or of a broadcast of one. */
+static bool splat_float(const hilo_instr *i, double *v)
+{
+	if (i->op == HILO_OP_BROADCAST && i->noperands == 1)
+		i = i->operands[0];
+	const hilo_literal *l = i->op == HILO_OP_CONSTANT ? i->literal : NULL;
+	if (!l || l->elided || l->ntuple || !l->data || !hilo_shape_is_array(l->shape) ||
+	    !hilo_ptype_is_float(l->shape->type) || hilo_shape_elements(l->shape) != 1)
+		return false;
+	*v = hilo_elem_get_f64(l->shape->type, l->data, 0);
+	return !isnan(*v);
+}
+
+static void add_float1(idx_ranges *r, double v)
+{
+	for (int k = 0; k < r->nf; k++)
+		if (r->fv[k] == v && signbit(r->fv[k]) == signbit(v))
+			return;
+	if (r->nf < EV_FLOATS_MAX)
+		r->fv[r->nf++] = v;
+}
+
+/* A compare against c: c itself and a value on each side of it (one
+ * 256th of |c|, at least 1/256, away), so both outcomes of the compare and
+ * the tie are drawn; an infinity only as itself. */
+static void add_float(idx_ranges *r, double c)
+{
+	add_float1(r, c);
+	if (isinf(c))
+		return;
+	double d = fabs(c) > 1 ? fabs(c) / 256 : 1.0 / 256;
+	add_float1(r, c - d);
+	add_float1(r, c + d);
+}
+
 /* Follows p's value forward and collects the ranges of its index uses.
  * The work list and the seen set are tracked heap of a, and the callers
  * hold a guard on a: out of memory jumps to it (never a silently shorter
  * walk, which would quietly weaken the equivalence check's inputs). */
-static void index_uses(hilo_arena *a, const hilo_instr *p, idx_ranges *r)
+static void index_uses(hilo_arena *a, const hilo_instr *p, idx_ranges *r, bool wide)
 {
+	bool fl = hilo_shape_is_array(p->shape) && hilo_ptype_is_float(p->shape->type);
 	hilo_ptrmap seen;
 	hilo_ptrmap_init_in(&seen, a);
 	size_t n = 0, cap = 64, visited = 0;
@@ -204,11 +256,22 @@ static void index_uses(hilo_arena *a, const hilo_instr *p, idx_ranges *r)
 				break;
 			case HILO_OP_COMPARE: {
 				int64_t c;
-				if (u->noperands == 2 && scalar_const(u->operands[1 - (slot & 1)], &c) &&
-				    c > INT64_MIN && c < INT64_MAX)
+				double f;
+				if (fl) {
+					if (u->noperands == 2 && splat_float(u->operands[1 - (slot & 1)], &f))
+						add_float(r, f);
+				} else if (u->noperands == 2 && scalar_const(u->operands[1 - (slot & 1)], &c) &&
+				    c > INT64_MIN && c < INT64_MAX) {
 					add_range(r, c - 1, c + 1);
+				}
 				break;
 			}
+			case HILO_OP_CONDITIONAL:
+				/* a branch index: every branch and one past each end */
+				if (wide && slot == 0 && !fl)
+					add_range(r, p->shape->type == HILO_T_PRED ? 0 : -1,
+						p->shape->type == HILO_T_PRED ? 1 : (int64_t)u->ncalled);
+				break;
 			default:
 				break;
 			}
@@ -254,10 +317,11 @@ out:
 	hilo_ptrmap_free(&seen);
 }
 
-static bool index_candidate(const hilo_instr *p)
+static bool index_candidate(const hilo_instr *p, bool wide)
 {
 	const hilo_shape *s = p ? p->shape : NULL;
-	if (!s || !hilo_shape_is_array(s) || !(hilo_ptype_is_int(s->type) || s->type == HILO_T_PRED))
+	if (!s || !hilo_shape_is_array(s) || !(hilo_ptype_is_int(s->type) || s->type == HILO_T_PRED ||
+	    (wide && hilo_ptype_is_float(s->type))))
 		return false;
 	int64_t n = hilo_shape_elements(s);
 	return n >= 1 && n <= IDX_MAX_ELEMS;
@@ -306,10 +370,10 @@ int hilo_eval_index_sweep(const hilo_module *m, const hilo_comp *c)
 		return -1;
 	uint64_t need = 0;
 	for (uint32_t k = 0; k < c->nparams; k++) {
-		if (!index_candidate(c->params[k]))
+		if (!index_candidate(c->params[k], false))
 			continue;
 		idx_ranges r = {0};
-		index_uses(m->arena, c->params[k], &r);
+		index_uses(m->arena, c->params[k], &r, false);
 		uint64_t s = ranges_size(&r);
 		if (s <= IDX_SWEEP && s > need)
 			need = s;
@@ -317,6 +381,49 @@ int hilo_eval_index_sweep(const hilo_module *m, const hilo_comp *c)
 	hilo_oom_end(&g);
 	return (int)need;
 }
+void ev_param_ranges(hilo_arena *a, const hilo_instr *p, bool wide, ev_ranges *r)
+{
+	memset(r, 0, sizeof *r);
+	if (index_candidate(p, wide))
+		index_uses(a, p, r, wide);
+}
+
+int ev_ranges_sweep(const ev_ranges *r)
+{
+	uint64_t s = r->nf ? (uint64_t)r->nf + 1 : ranges_size(r);
+	return s <= IDX_SWEEP ? (int)s : 0;
+}
+
+/* Float boundary values: element e takes value number (seed + 5 * stream
+ * + e) mod (nf + 1) of the boundary values, the last number meaning the
+ * ordinary random value, so nf + 1 consecutive seeds draw each boundary
+ * value at each element. */
+static void fill_floats(hilo_literal *l, const idx_ranges *r, uint64_t seed, uint64_t stream)
+{
+	hilo_literal_fill_random(l, seed, stream);
+	hilo_ptype t = l->shape->type;
+	int eb = hilo_ptype_bytes(t);
+	if (eb <= 0)
+		return;
+	size_t n = l->nbytes / (size_t)eb;
+	uint64_t total = (uint64_t)r->nf + 1;
+	for (size_t e = 0; e < n; e++) {
+		uint64_t k = (seed + 5 * stream + e) % total;
+		if (k < (uint64_t)r->nf)
+			hilo_elem_set_f64(t, l->data, e, r->fv[k]);
+	}
+}
+
+void ev_fill_ranges(hilo_literal *l, const ev_ranges *r, uint64_t seed, uint64_t stream)
+{
+	if (r->nf && hilo_shape_is_array(l->shape) && hilo_ptype_is_float(l->shape->type))
+		fill_floats(l, r, seed, stream);
+	else if (r->n)
+		fill_index(l, r, seed, stream);
+	else
+		hilo_literal_fill_random(l, seed, stream);
+}
+
 static hilo_literal **random_args(hilo_module *m, const hilo_comp *c,
 	uint64_t seed, uint64_t budget, hilo_diags *d);
 
@@ -361,13 +468,9 @@ static hilo_literal **random_args(hilo_module *m, const hilo_comp *c,
 				NULL, 0, "evaluator: input for parameter %u is too large to create", k);
 			return NULL;
 		}
-		idx_ranges r = {0};
-		if (index_candidate(p))
-			index_uses(m->arena, p, &r);
-		if (r.n)
-			fill_index(args[k], &r, seed, k);
-		else
-			hilo_literal_fill_random(args[k], seed, k);
+		idx_ranges r;
+		ev_param_ranges(m->arena, p, false, &r);
+		ev_fill_ranges(args[k], &r, seed, k);
 	}
 	return args;
 }

@@ -39,6 +39,38 @@ hilo_literal *ev_instr_in_elided(hilo_module *m, const hilo_instr *i,
 	hilo_literal *const *operands, const hilo_eval_opts *o, uint64_t *used, bool elided_random,
 	uint64_t elided_seed, hilo_diags *d);
 
+/* ---- index-aware inputs (eval_equiv.c) --------------------------------- */
+/* Fills l with the values hilo_literal_fill_random(P, seed, stream) gives
+ * the element of a tuple P at index path path[0..npath) (l has that
+ * element's shape): a tuple element drawn alone, equal to the element of
+ * the whole tuple drawn. */
+void ev_fill_random_at(hilo_literal *l, uint64_t seed, uint64_t stream, const int64_t *path,
+	int npath);
+enum { EV_RANGES_MAX = 16, EV_FLOATS_MAX = 16 };
+/* The interesting values of one parameter: integer intervals (index uses,
+ * compares against constants, select predicates) and float boundary
+ * values (wide only). */
+typedef struct ev_ranges {
+	int n;
+	int64_t lo[EV_RANGES_MAX], hi[EV_RANGES_MAX];
+	int nf;
+	double fv[EV_FLOATS_MAX];
+} ev_ranges;
+/* The ranges hilo_eval_random_args gives parameter p (wide false). wide
+ * (the rewrite validator's tests from the parameters) also gives an
+ * integer or pred parameter that selects a conditional's branch every
+ * branch index and one past each end, and a float parameter of at most 64
+ * elements compared with a scalar constant c (or a broadcast of one) the
+ * values c and c -/+ max(|c|, 1)/256 (an infinite c: itself). Needs an
+ * out-of-memory guard on a. */
+void ev_param_ranges(hilo_arena *a, const hilo_instr *p, bool wide, ev_ranges *r);
+/* Consecutive seeds that draw every value of r (0: none to sweep, or too
+ * many). */
+int ev_ranges_sweep(const ev_ranges *r);
+/* Fills l (the value of the parameter r was computed for; stream: its
+ * number) for input set seed; plain random values when r holds nothing. */
+void ev_fill_ranges(hilo_literal *l, const ev_ranges *r, uint64_t seed, uint64_t stream);
+
 #define EV_MAX_DEPTH 200
 #define EV_MAX_BYTES ((size_t)1 << 31) /* largest single literal */
 

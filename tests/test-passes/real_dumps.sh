@@ -1,53 +1,120 @@
 #!/bin/sh
-# The test-only unsound passes on the real dumps (issue 13 item 5): every
-# planted bug that fires on a module of corpus/real must be caught by plain
-# --check-equivalence: exit 4, the failure naming the planted pass.
+# The planted-bug matrix on the real dumps (issue 13 item 5): every test-only
+# unsound pass (listed by --list-passes --all as "(test only)") x every
+# module of corpus/real. Where the planted bug fires, plain
+# --check-equivalence must catch it: exit 4, the failure naming the pass.
 #   real_dumps.sh BINDIR [CORPUS]      (CORPUS default: ../shared/corpus/real)
 # Exits 77 (skipped, never passed) when the corpus is absent.
 #
-# Where they fire (each test pass run on every dump, alone and in place of
-# its seed pass in --pipeline=neuron and in the unrolled llama flow):
-# test-dus-concat-gap-filled on gemma4; test-ds-mover-start-off-by-one
-# after the unroller and the index simplifier on llama31_70b and deepseek;
-# test-unroll-wrong-induction on llama31_70b, deepseek and torax;
-# test-swap-operands everywhere (tests/check/corpus_proof.sh). The others
-# find nothing to rewrite on these dumps. Not here: the wrong induction on
-# torax (the difference does not reach the tested outputs on random inputs,
-# which turn the solver's state into NaN on both sides: tested, not failed;
-# docs/proof.md "What is not proved").
+# Where a planted pass runs: in place of the seed pass it corrupts, in the
+# fullest flow, FLOW = the while-loop unroller followed by --pipeline=neuron
+# (so the dynamic-slice mover and the concat passes see the unrolled
+# bodies and the index simplifier's proofs, as in the unrolled llama flow).
+# test-swap-operands corrupts no seed pass: it runs alone. "Fires" means
+# the module it writes differs from the one the seed pass writes in the
+# same flow (from the input, for test-swap-operands): a planted pass whose
+# bug finds nothing to act on rewrites exactly as its seed does (the
+# all-gather remover ignoring dimensions on mixtral merges only gathers
+# whose dimensions agree), and its rewrites are then sound.
 #
-# The wrong moves and iterations on the 70B model are in cones far over the
-# evaluation budget (a 134M-element layer slab): they are caught at the cut
-# where the terms differ (src/check/cut.c), which is what this test checks.
+# Where they fire today (each must fire, or the matrix lost a case):
+# test-dus-concat-gap-filled on gemma4; test-ds-mover-start-off-by-one on
+# llama31_70b and deepseek; test-unroll-wrong-induction on llama31_70b,
+# deepseek and torax (a branch only an infinite input takes: boundary
+# values, docs/proof.md "Testing fallback"); test-swap-operands on every
+# dump with a subtract, divide, ... of two values (all but neuron_03). The
+# wrong moves and iterations on the 70B model are in cones far over the
+# evaluation budget and are caught at the cut where the terms differ
+# (src/check/cut.c).
 BIN=$1
 REAL=${2:-$(dirname "$0")/../../../shared/corpus/real}
 [ -d "$REAL" ] || { echo "corpus $REAL absent: skipped"; exit 77; }
+OPT=$BIN/hilo-opt
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-fail=0 ran=0
-case_() { # passes dump [method]
-	passes=$1; dump=$REAL/$2.hlo; method=$3
-	[ -f "$dump" ] || { echo "SKIP $2 (absent)"; return; }
-	ran=$((ran + 1))
-	"$BIN/hilo-opt" "$dump" --passes="$passes" --check-equivalence -o "$T/out.hlo" 2>"$T/err"
-	rc=$?
-	last=${passes##*,}
-	if [ $rc != 4 ]; then
-		echo "FAIL $last on $2: exit $rc, want 4"; head -c 2000 "$T/err"; fail=1
-	elif ! grep -q "pass '$last' changed the program's result" "$T/err"; then
-		echo "FAIL $last on $2: the failure does not name the pass"; head -c 2000 "$T/err"; fail=1
-	elif [ -n "$method" ] && ! grep -q "method $method" "$T/err"; then
-		echo "FAIL $last on $2: not caught by method $method"; head -c 2000 "$T/err"; fail=1
-	else
-		echo "ok   $last on $2"
-	fi
-	grep '^equivalence:' "$T/err"
+FLOW="while-loop-unroller,simplify-concat,neuron-preprocess-kernel-duplicate-remover,neuron-dus-ds-index-simplifier,dynamic-slice-mover,neuron_all_gather_duplicate_remover,slice-of-concat-optimizer,neuron_repeated_dus_to_concat,dce"
+EXPECT="test-dus-concat-gap-filled:gemma4_2b_bf16
+test-ds-mover-start-off-by-one:hlo_llama31_70b_fp8_32x8
+test-ds-mover-start-off-by-one:nv_maxtext_deepseek_1n4g_jit_train_step_before_optimization
+test-unroll-wrong-induction:hlo_llama31_70b_fp8_32x8
+test-unroll-wrong-induction:nv_maxtext_deepseek_1n4g_jit_train_step_before_optimization
+test-unroll-wrong-induction:hlo_torax_iterhybrid_predictor_corrector_f64
+test-swap-operands:gemma4_2b_bf16
+test-swap-operands:graphhelper_neuron_llama2_dp1_tp1_pp1
+test-swap-operands:hlo_llama31_70b_fp8_32x8
+test-swap-operands:hlo_llama31_8b_bf16_1x8
+test-swap-operands:hlo_mixtral_8x7b_bf16_2x8
+test-swap-operands:hlo_torax_iterhybrid_predictor_corrector_f64
+test-swap-operands:mobilenet_v2
+test-swap-operands:neuron_02_nxd_llama2_tp8_pp4_allgather_allreduce
+test-swap-operands:neuron_04_tnx_llama_seqshard_allgather_concat_slice_rmsnorm
+test-swap-operands:neuron_05_tnx_gpt2_tp2_fullyunrolled_scatter_allreduce
+test-swap-operands:nv_maxtext_deepseek_1n4g_jit_train_step_before_optimization"
+
+seed_of() {
+	case $1 in
+	test-soc-*) echo slice-of-concat-optimizer ;;
+	test-dus-concat-*) echo neuron_repeated_dus_to_concat ;;
+	test-all-gather-*) echo neuron_all_gather_duplicate_remover ;;
+	test-ds-mover-*) echo dynamic-slice-mover ;;
+	test-unroll-*) echo while-loop-unroller ;;
+	test-swap-operands) echo - ;;
+	*) echo "" ;;
+	esac
 }
-pre=while-loop-unroller,neuron-dus-ds-index-simplifier
-case_ test-dus-concat-gap-filled gemma4_2b_bf16
-case_ $pre,test-ds-mover-start-off-by-one hlo_llama31_70b_fp8_32x8 cut
-case_ $pre,test-ds-mover-start-off-by-one nv_maxtext_deepseek_1n4g_jit_train_step_before_optimization
-case_ test-unroll-wrong-induction hlo_llama31_70b_fp8_32x8 cut
-case_ test-unroll-wrong-induction nv_maxtext_deepseek_1n4g_jit_train_step_before_optimization
+
+planted=$("$OPT" --list-passes --all | awk '/\(test only\)/ {print $1}')
+[ -n "$planted" ] || { echo "FAIL: no test-only passes listed"; exit 1; }
+fail=0 ran=0 fired=0
+for p in $planted; do
+	[ -n "$(seed_of "$p")" ] || { echo "FAIL: $p: no seed pass known to this test"; fail=1; }
+done
+for f in "$REAL"/*.hlo; do
+	[ -f "$f" ] || continue
+	d=$(basename "$f" .hlo)
+	ran=$((ran + 1))
+	"$OPT" "$f" --passes="$FLOW" -o "$T/seed.hlo" 2>"$T/err" ||
+		{ echo "FAIL $d: the seed flow: exit $?"; head -c 1000 "$T/err"; fail=1; continue; }
+	"$OPT" "$f" -o "$T/input.hlo" 2>"$T/err" ||
+		{ echo "FAIL $d: printing: exit $?"; fail=1; continue; }
+	for p in $planted; do
+		s=$(seed_of "$p")
+		if [ "$s" = - ]; then
+			passes=$p ref=$T/input.hlo
+		else
+			passes=$(echo ",$FLOW," | sed "s/,$s,/,$p,/; s/^,//; s/,\$//") ref=$T/seed.hlo
+		fi
+		"$OPT" "$f" --passes="$passes" -o "$T/out.hlo" 2>"$T/err"
+		rc=$?
+		if [ $rc != 0 ]; then
+			echo "FAIL $p on $d: exit $rc without the check"; head -c 1000 "$T/err"; fail=1
+			continue
+		fi
+		cmp -s "$T/out.hlo" "$ref" && continue
+		fired=$((fired + 1))
+		echo "$p:$d" >>"$T/fired"
+		# checked up to the planted pass: the passes after it are not the
+		# ones under test (its output differs from the seed's there, as the
+		# flows' outputs differ)
+		upto=$(echo ",$passes," | sed "s/,$p,.*/,$p/; s/^,//")
+		"$OPT" "$f" --passes="$upto" --check-equivalence -o "$T/out.hlo" 2>"$T/err"
+		rc=$?
+		line=$(grep '^equivalence:' "$T/err")
+		method=$(grep -m1 "pass '$p' changed the program's result" "$T/err" |
+			sed -n 's/.*; method \([a-z-]*\):.*/\1/p')
+		if [ $rc != 4 ]; then
+			echo "FAIL $p on $d: fires, exit $rc, want 4 ($line)"; head -c 2000 "$T/err"; fail=1
+		elif [ -z "$method" ]; then
+			echo "FAIL $p on $d: fires, the failure does not name the pass"; head -c 2000 "$T/err"; fail=1
+		else
+			echo "ok   $p on $d: fires, caught by method $method ($line)"
+		fi
+	done
+done
 [ $ran -gt 0 ] || { echo "no corpus modules: skipped"; exit 77; }
+for e in $EXPECT; do
+	[ -f "$REAL/${e#*:}.hlo" ] || continue
+	grep -qx "$e" "$T/fired" 2>/dev/null || { echo "FAIL: $e no longer fires"; fail=1; }
+done
+echo "$ran modules x $(echo "$planted" | wc -w) test-only passes: $fired fire"
 exit $fail

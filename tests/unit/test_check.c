@@ -5,8 +5,10 @@
  * -> concatenate, slice of concatenate, IEEE-exact x + -0, call inlining),
  * the testing fallback (x + +0 is tested, never proved), a wrong rewrite
  * failing with the pass named, assumed rewrites, and in-place operand
- * swaps (a commuted add proved, a swapped subtract failed), and related
- * frontier leaves (a difference re-evaluated from the parameters). */
+ * swaps (a commuted add proved, a swapped subtract failed), related
+ * frontier leaves (a difference re-evaluated from the parameters), a lone
+ * shared leaf whose random values no input realises, and a branch taken
+ * only for an infinite input (boundary values from the parameters). */
 #include "check.h"
 
 #include "hilo/check.h"
@@ -285,6 +287,62 @@ static void leaves_wrong(hilo_module *m, hilo_pass_ctx *ctx)
 	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "m3"));
 }
 
+/* a lone shared frontier leaf e = exp(x): abs(e) = e for every x (exp is
+ * +0 or more, or NaN), so replacing abs(e) by e is sound; e drawn as an
+ * independent random value is negative half the time, which no input
+ * realises: judged from the parameters (tested, never failed). With
+ * e = sine(x) the same replacement is wrong and fails from the parameters. */
+#define LONE_TEXT(fn) \
+	"HloModule m\n" \
+	"ENTRY main {\n" \
+	"  x = f32[8] parameter(0)\n" \
+	"  e = f32[8] " fn "(x)\n" \
+	"  a = f32[8] abs(e)\n" \
+	"  ROOT r = f32[8] negate(a)\n" \
+	"}\n"
+
+static void drop_abs(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr *ab = find(m, "a");
+	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "e"));
+	hilo_comp_remove(ab->parent, ab);
+}
+
+/* a branch taken only when t is +inf or NaN (t < inf is true for every
+ * other value): the rewrite changes that branch (negate -> the value
+ * itself), so it is wrong; random values in [-8, 8) never take the branch
+ * (3 input sets agree), the boundary value t = inf from the parameters
+ * does */
+static const char *branch_text =
+	"HloModule m\n"
+	"neg {\n"
+	"  p = f32[4] parameter(0)\n"
+	"  ROOT n = f32[4] negate(p)\n"
+	"}\n"
+	"ident {\n"
+	"  q = f32[4] parameter(0)\n"
+	"  ROOT c = f32[4] copy(q)\n"
+	"}\n"
+	"ENTRY main {\n"
+	"  t = f32[] parameter(0)\n"
+	"  x = f32[4] parameter(1)\n"
+	"  inf = f32[] constant(inf)\n"
+	"  lt = pred[] compare(t, inf), direction=LT\n"
+	"  sel = s32[] convert(lt)\n"
+	"  ROOT r = f32[4] conditional(sel, x, x), branch_computations={neg, ident}\n"
+	"}\n";
+
+static void branch_wrong(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	/* branch 0 (taken for t = inf or NaN) loses its negate */
+	hilo_instr *n = find(m, "n");
+	hilo_comp *c = n->parent;
+	hilo_comp_set_root(c, find(m, "p"));
+	hilo_comp_remove(c, n);
+}
+
 int main(void)
 {
 	bool named;
@@ -362,6 +420,22 @@ int main(void)
 	CHECK(!named);
 	s = judge_b(leaves_text, leaves_wrong, &named, NULL, 0, "from the computation's parameters");
 	CHECK_EQ_I64(s.failed, 1);
+	CHECK(named);
+
+	/* a lone unrealisable leaf value is no counterexample */
+	s = judge(LONE_TEXT("exponential"), drop_abs, &named, NULL);
+	CHECK_EQ_I64(s.rewrites, 2); /* the replacement and the dead abs */
+	CHECK_EQ_I64(s.tested, 1);
+	CHECK_EQ_I64(s.failed, 0);
+	CHECK(!named);
+	s = judge_b(LONE_TEXT("sine"), drop_abs, &named, NULL, 0, "from the computation's parameters");
+	CHECK_EQ_I64(s.failed, 1);
+	CHECK(named);
+
+	/* a branch only an infinite input takes */
+	s = judge_b(branch_text, branch_wrong, &named, NULL, 0, "with index-aware and boundary values");
+	CHECK_EQ_I64(s.failed, 1);
+	CHECK_EQ_I64(s.tested, 0);
 	CHECK(named);
 	return CHECK_DONE();
 }
