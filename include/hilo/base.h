@@ -145,6 +145,11 @@ typedef struct hilo_strtab hilo_strtab;
 HILO_API hilo_strtab *hilo_strtab_create(hilo_arena *a);
 HILO_API const char *hilo_intern(hilo_strtab *t, const char *s, size_t len);
 HILO_API const char *hilo_intern_cstr(hilo_strtab *t, const char *s);
+/* The table's hash of s[0..len) (the same bytes give the same value on
+ * every call); hilo_intern_hashed takes it precomputed, for a caller
+ * that keys a side table by the same text. */
+HILO_API uint32_t hilo_str_hash(const char *s, size_t len);
+HILO_API const char *hilo_intern_hashed(hilo_strtab *t, const char *s, size_t len, uint32_t hash);
 
 /* ---- pointer map (malloc-backed; keys are any non-NULL pointers) ---- */
 
@@ -263,6 +268,7 @@ HILO_API const char *hilo_fault_failed_site(int *line);
 #define hilo_buf_cstr(b) HILO_FI_((hilo_buf_cstr)(b))
 #define hilo_intern(t, s, n) HILO_FI_((hilo_intern)(t, s, n))
 #define hilo_intern_cstr(t, s) HILO_FI_((hilo_intern_cstr)(t, s))
+#define hilo_intern_hashed(t, s, n, h) HILO_FI_((hilo_intern_hashed)(t, s, n, h))
 #define hilo_ptrmap_put(m, k, v) HILO_FI_((hilo_ptrmap_put)(m, k, v))
 #endif
 

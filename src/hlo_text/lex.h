@@ -6,6 +6,30 @@
 
 #include "hilo/hlo_text.h"
 
+/* A text-keyed map for the reader (names in scope, shapes by their text):
+ * entries keep a pointer to the key's bytes, which must outlive the map
+ * (interned strings, or the source text being read). Clearing is O(1)
+ * (entries of an older generation are empty). */
+typedef struct lex_map_entry {
+	const char *s;
+	void *val;
+	uint32_t len, hash, gen;
+} lex_map_entry;
+
+typedef struct lex_map {
+	lex_map_entry *e;
+	uint32_t cap, n, gen;
+	hilo_arena *arena;  /* tracked heap of the module being read */
+} lex_map;
+
+void lex_map_init(lex_map *m, hilo_arena *a);
+void lex_map_free(lex_map *m);
+void lex_map_clear(lex_map *m);
+/* hash is hilo_str_hash(s, len). */
+void *lex_map_get(const lex_map *m, const char *s, size_t len, uint32_t hash);
+/* Adds or replaces; false when out of memory (without a guard). */
+bool lex_map_put(lex_map *m, const char *s, size_t len, uint32_t hash, void *val);
+
 typedef struct lexer {
 	const char *src, *p, *end;
 	const char *file;
@@ -16,7 +40,7 @@ typedef struct lexer {
 	bool failed;
 	int depth;              /* nesting depth guard */
 	bool pred_as_int;       /* a pred literal used 1/0 */
-	hilo_ptrmap *shape_cache; /* exact shape text -> shared shape, or NULL */
+	lex_map *shape_cache;   /* exact shape text -> shared shape, or NULL */
 } lexer;
 
 #define LEX_MAX_DEPTH 200
@@ -32,8 +56,14 @@ void lex_skip_ws_slow(lexer *L);
 /* Skips whitespace and comments (the common case, nothing to skip, inline). */
 static inline void lex_skip_ws(lexer *L)
 {
-	if (L->p < L->end && (lex_class[(unsigned char)*L->p] & LEX_C_SKIP))
-		lex_skip_ws_slow(L);
+	const char *p = L->p;
+	if (p < L->end && (lex_class[(unsigned char)*p] & LEX_C_SKIP)) {
+		/* one space before a non-blank (", " and " = "): no loop */
+		if (*p == ' ' && p + 1 < L->end && !(lex_class[(unsigned char)p[1]] & LEX_C_SKIP))
+			L->p = p + 1;
+		else
+			lex_skip_ws_slow(L);
+	}
 }
 static inline bool lex_is_ident_char(int c)
 {
@@ -63,7 +93,12 @@ static inline bool lex_accept(lexer *L, char c)   /* skips ws first */
 	}
 	return false;
 }
-bool lex_expect(lexer *L, char c);       /* error if missing */
+bool lex_expect_slow(lexer *L, char c);
+/* Like lex_accept, and an error if c is missing. */
+static inline bool lex_expect(lexer *L, char c)
+{
+	return lex_accept(L, c) || lex_expect_slow(L, c);
+}
 bool lex_int(lexer *L, int64_t *out);    /* decimal, optional '-' */
 /* Whether the text at p (bounded by L->end, which need not be followed by
  * a NUL) starts with word. */
@@ -74,6 +109,9 @@ int lex_col(const lexer *L, const char *at);
 const char *lex_show_char(char buf[16], const lexer *L);
 
 hilo_shape *lex_shape(lexer *L);
+/* The shape at L->p when its exact text was read before (then L->p moves
+ * past it), else NULL and nothing consumed but whitespace. */
+hilo_shape *lex_shape_cached(lexer *L);
 hilo_literal *lex_literal(lexer *L, hilo_shape *shape);
 
 #endif

@@ -66,12 +66,16 @@ void lex_skip_ws_slow(lexer *L)
 {
 	const char *p = L->p, *e = L->end;
 	for (;;) {
-		while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) {
-			if (*p == '\n') {
+		while (p < e) {
+			char c = *p;
+			if (c == ' ' || c == '\t' || c == '\r') {
+				p++;
+			} else if (c == '\n') {
 				L->line++;
-				L->line_start = p + 1;
+				L->line_start = ++p;
+			} else {
+				break;
 			}
-			p++;
 		}
 		if (p + 1 < e && p[0] == '/' && p[1] == '/') {
 			while (p < e && *p != '\n')
@@ -113,10 +117,8 @@ const char *lex_show_char(char buf[16], const lexer *L)
 	return buf;
 }
 
-bool lex_expect(lexer *L, char c)
+bool lex_expect_slow(lexer *L, char c)
 {
-	if (lex_accept(L, c))
-		return true;
 	char tmp[16];
 	lex_error(L, L->p, "expected '%c', got %s", c, lex_show_char(tmp, L));
 	return false;
@@ -158,4 +160,91 @@ bool lex_starts(const lexer *L, const char *p, const char *word)
 {
 	size_t n = strlen(word);
 	return p <= L->end && (size_t)(L->end - p) >= n && memcmp(p, word, n) == 0;
+}
+
+/* ---- text-keyed map ---- */
+
+void lex_map_init(lex_map *m, hilo_arena *a)
+{
+	memset(m, 0, sizeof *m);
+	m->gen = 1;
+	m->arena = a;
+}
+
+void lex_map_free(lex_map *m)
+{
+	hilo_heap_free(m->arena, m->e);
+	lex_map_init(m, m->arena);
+}
+
+void lex_map_clear(lex_map *m)
+{
+	/* a big, sparsely used table is dropped (it would spread a small
+	 * scope over many cache lines); otherwise a new generation */
+	if (m->cap > 1024 && (size_t)m->n * 8 < m->cap) {
+		lex_map_free(m);
+		return;
+	}
+	m->n = 0;
+	if (++m->gen == 0) {
+		memset(m->e, 0, (size_t)m->cap * sizeof *m->e);
+		m->gen = 1;
+	}
+}
+
+void *lex_map_get(const lex_map *m, const char *s, size_t len, uint32_t hash)
+{
+	if (!m->cap)
+		return NULL;
+	for (uint32_t i = hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		const lex_map_entry *e = &m->e[i];
+		if (e->gen != m->gen)
+			return NULL;
+		if (e->hash == hash && e->len == len && memcmp(e->s, s, len) == 0)
+			return e->val;
+	}
+}
+
+static bool lex_map_grow(lex_map *m)
+{
+	uint32_t ncap = m->cap ? m->cap * 2 : 64;
+	if (ncap == 0)
+		return false;
+	lex_map_entry *ne = hilo_heap_alloc(m->arena, (size_t)ncap * sizeof *ne);
+	if (!ne)
+		return false;
+	for (uint32_t k = 0; k < m->cap; k++) {
+		const lex_map_entry *e = &m->e[k];
+		if (e->gen != m->gen)
+			continue;
+		uint32_t j = e->hash & (ncap - 1);
+		while (ne[j].gen == m->gen)
+			j = (j + 1) & (ncap - 1);
+		ne[j] = *e;
+	}
+	hilo_heap_free(m->arena, m->e);
+	m->e = ne;
+	m->cap = ncap;
+	return true;
+}
+
+bool lex_map_put(lex_map *m, const char *s, size_t len, uint32_t hash, void *val)
+{
+	if (len > UINT32_MAX)
+		return false;
+	if (((size_t)m->n + 1) * 2 > m->cap && !lex_map_grow(m))
+		return false;
+	uint32_t i = hash & (m->cap - 1);
+	for (;; i = (i + 1) & (m->cap - 1)) {
+		lex_map_entry *e = &m->e[i];
+		if (e->gen != m->gen)
+			break;
+		if (e->hash == hash && e->len == len && memcmp(e->s, s, len) == 0) {
+			e->val = val;
+			return true;
+		}
+	}
+	m->e[i] = (lex_map_entry){s, val, (uint32_t)len, hash, m->gen};
+	m->n++;
+	return true;
 }

@@ -113,6 +113,21 @@ static const char *shape_span_end(const char *p, const char *end)
 
 static hilo_shape *parse_shape(lexer *L);
 
+hilo_shape *lex_shape_cached(lexer *L)
+{
+	lex_skip_ws(L);
+	if (!L->shape_cache || L->depth > 0 || !L->shape_cache->n)
+		return NULL;
+	const char *start = L->p, *end = shape_span_end(L->p, L->end);
+	if (!end)
+		return NULL;
+	size_t n = (size_t)(end - start);
+	hilo_shape *s = lex_map_get(L->shape_cache, start, n, hilo_str_hash(start, n));
+	if (s)
+		L->p = end;
+	return s;
+}
+
 /* Shapes are immutable and shared: identical shape text in one module
  * gives one hilo_shape. */
 hilo_shape *lex_shape(lexer *L)
@@ -123,15 +138,17 @@ hilo_shape *lex_shape(lexer *L)
 	const char *start = L->p, *end = shape_span_end(L->p, L->end);
 	if (!end)
 		return parse_shape(L);
-	const char *key = hilo_intern(L->m->strings, start, (size_t)(end - start));
-	hilo_shape *s = key ? hilo_ptrmap_get(L->shape_cache, key) : NULL;
+	/* keyed by the source text itself (it outlives the parse) */
+	size_t n = (size_t)(end - start);
+	uint32_t h = hilo_str_hash(start, n);
+	hilo_shape *s = lex_map_get(L->shape_cache, start, n, h);
 	if (s) {
 		L->p = end;
 		return s;
 	}
 	s = parse_shape(L);
-	if (s && key && L->p == end)
-		hilo_ptrmap_put(L->shape_cache, key, s);
+	if (s && L->p == end)
+		lex_map_put(L->shape_cache, start, n, h, s);
 	return s;
 }
 

@@ -19,7 +19,8 @@ typedef struct parser {
 	lexer L;
 	hilo_module *m;
 	hilo_ptrmap comps;      /* interned name -> hilo_comp */
-	hilo_ptrmap names;      /* per computation: interned name -> hilo_instr */
+	lex_map names;          /* per computation: name -> hilo_instr (keys interned) */
+	lex_map opcodes;        /* opcode text read -> opcode_key() of what it named */
 	bool saw_percent, saw_no_percent, saw_operand_shapes;
 	bool saw_entry_keyword;
 	/* pending control-predecessor references of the current computation */
@@ -43,6 +44,24 @@ typedef struct parser {
 static const char *intern(parser *P, const char *s, size_t n)
 {
 	return hilo_intern(P->m->strings, s, n);
+}
+
+/* The instruction named s[0..n) in the current scope, or NULL. */
+static hilo_instr *scope_get(parser *P, const char *s, size_t n)
+{
+	return lex_map_get(&P->names, s, n, hilo_str_hash(s, n));
+}
+
+static hilo_instr *scope_get_cstr(parser *P, const char *name)
+{
+	return scope_get(P, name, strlen(name));
+}
+
+/* name: interned (the map keeps the pointer). */
+static void scope_put(parser *P, const char *name, hilo_instr *i)
+{
+	size_t n = strlen(name);
+	lex_map_put(&P->names, name, n, hilo_str_hash(name, n), i);
 }
 
 /* Reads a name, with or without the '%' sigil. */
@@ -267,10 +286,10 @@ static hilo_comp *read_inline_comp(parser *P)
 	c->line = L->line;
 	c->col = lex_col(L, at);
 	c->print_signature = P->sig;
-	hilo_ptrmap outer = P->names;
-	hilo_ptrmap_init_in(&P->names, P->m->arena);
+	lex_map outer = P->names;
+	lex_map_init(&P->names, P->m->arena);
 	bool ok = read_comp_body(P, c, at);
-	hilo_ptrmap_free(&P->names);
+	lex_map_free(&P->names);
 	P->names = outer;
 	if (!ok)
 		return NULL;
@@ -580,7 +599,7 @@ static const char *local_unique(parser *P, const char *base)
 {
 	const char *n = intern(P, base, strlen(base));
 	char tmp[300];
-	for (int k = 1; hilo_ptrmap_get(&P->names, n); k++) {
+	for (int k = 1; scope_get_cstr(P, n); k++) {
 		snprintf(tmp, sizeof tmp, "%.250s.%d", base, k);
 		n = intern(P, tmp, strlen(tmp));
 	}
@@ -611,7 +630,7 @@ static hilo_instr *compact_gte(parser *P, hilo_comp *c, hilo_instr *of, int64_t 
 	hilo_attr *a = hilo_instr_set_attr(m, g, HILO_A_INDEX, HILO_ATTR_INT);
 	a->v.i = idx;
 	hilo_comp_append(c, g);
-	hilo_ptrmap_put(&P->names, g->name, g);
+	scope_put(P, g->name, g);
 	if (P->ngtes == P->capgtes) {
 		size_t cap = P->capgtes ? P->capgtes * 2 : 8;
 		struct synth_gte *n = hilo_heap_realloc(P->m->arena, P->gtes, cap * sizeof *n);
@@ -633,7 +652,12 @@ static hilo_instr *read_operand(parser *P, hilo_comp *c)
 	lexer *L = &P->L;
 	hilo_shape *shape = NULL;
 	const char *shape_at = NULL;
-	if (starts_shape(P)) {
+	lex_skip_ws(L);
+	const char *sat = L->p;
+	if ((shape = lex_shape_cached(L))) {
+		P->saw_operand_shapes = true;
+		shape_at = sat;
+	} else if (starts_shape(P)) {
 		P->saw_operand_shapes = true;
 		lex_skip_ws(L);
 		shape_at = L->p;
@@ -666,7 +690,7 @@ static hilo_instr *read_operand(parser *P, hilo_comp *c)
 		}
 		return anon;
 	}
-	hilo_instr *op = hilo_ptrmap_get(&P->names, intern(P, s, nl));
+	hilo_instr *op = scope_get(P, s, nl);
 	if (!op) {
 		lex_error(L, at, "instruction '%.*s' does not exist (operands must be defined before use)", (int)nl, s);
 		return NULL;
@@ -766,17 +790,18 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 		P->saw_percent = true;
 	else
 		P->saw_no_percent = true;
-	const char *name = intern(P, s, n);
+	uint32_t h = hilo_str_hash(s, n);
+	const char *name = hilo_intern_hashed(P->m->strings, s, n, h);
 	if (!lex_expect(L, '='))
 		return NULL;
-	if (hilo_ptrmap_get(&P->names, name)) {
+	if (lex_map_get(&P->names, s, n, h)) {
 		lex_error(L, s, "instruction '%s' already exists in this computation", name);
 		return NULL;
 	}
 	hilo_shape *shape = NULL;
 	lex_skip_ws(L);
 	const char *shape_at = L->p;
-	if (starts_shape(P)) {
+	if (!(shape = lex_shape_cached(L)) && starts_shape(P)) {
 		shape = lex_shape(L);
 		if (!shape)
 			return NULL;
@@ -794,8 +819,16 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 	lex_skip_ws(L);
 	const char *opat = L->p, *o;
 	size_t on = lex_ident(L, &o);
-	hilo_opcode op = on ? hilo_opcode_lookup(o, on) : HILO_OP_COUNT;
-	hilo_opcode async_op = HILO_OP_COUNT;
+	hilo_opcode op = HILO_OP_COUNT, async_op = HILO_OP_COUNT;
+	/* a module uses few opcodes: each spelling is looked up once */
+	uint32_t oh = on ? hilo_str_hash(o, on) : 0;
+	uintptr_t known = on ? (uintptr_t)lex_map_get(&P->opcodes, o, on, oh) : 0;
+	if (known) {
+		op = (hilo_opcode)((known >> 16) - 1);
+		async_op = (hilo_opcode)((known & 0xffff) - 1);
+	} else if (on) {
+		op = hilo_opcode_lookup(o, on);
+	}
 	if (op == HILO_OP_COUNT && on) {
 		/* async sugar: <op>-start / -update / -done */
 		static const struct { const char *suf; hilo_opcode op; } sug[] = {
@@ -812,6 +845,8 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 			}
 		}
 	}
+	if (!known && op != HILO_OP_COUNT)
+		lex_map_put(&P->opcodes, o, on, oh, (void *)(((uintptr_t)op + 1) << 16 | ((uintptr_t)async_op + 1)));
 	if (op == HILO_OP_COUNT) {
 		if (on && L->p < L->end && *L->p == '[')
 			lex_error(L, opat, "unknown element type '%.*s'", (int)on, o);
@@ -896,7 +931,7 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 		hilo_attr *a = hilo_instr_set_attr(m, i, HILO_A_DIMENSIONS, HILO_ATTR_INTS);
 		hilo_attr_set_ints(m, a, NULL, 0);
 	}
-	hilo_ptrmap_put(&P->names, name, i);
+	scope_put(P, name, i);
 	return i;
 }
 
@@ -1032,7 +1067,7 @@ static bool read_comp_body(parser *P, hilo_comp *c, const char *at)
 			return false;
 		}
 	for (size_t k = ctrl0; k < P->nctrl; k++) {
-		hilo_instr *pred = hilo_ptrmap_get(&P->names, P->ctrl[k].name);
+		hilo_instr *pred = scope_get_cstr(P, P->ctrl[k].name);
 		if (!pred) {
 			lex_error(L, P->ctrl[k].at, "control predecessor '%s' does not exist", P->ctrl[k].name);
 			return false;
@@ -1098,7 +1133,7 @@ static hilo_comp *read_computation(parser *P)
 		if (!read_signature(P))
 			return NULL;
 	}
-	hilo_ptrmap_clear(&P->names);
+	lex_map_clear(&P->names);
 	P->sig = c->print_signature;
 	P->cur_name = name;
 	if (!read_comp_body(P, c, at))
@@ -1216,10 +1251,11 @@ static bool parse_module(hilo_module *m, const char *src, size_t len, const char
 	P.m = m;
 	P.L = (lexer){.src = src, .p = src, .end = src + len, .file = filename, .line = 1, .line_start = src, .diags = diags, .m = m};
 	hilo_ptrmap_init_in(&P.comps, m->arena);
-	hilo_ptrmap_init_in(&P.names, m->arena);
+	lex_map_init(&P.names, m->arena);
+	lex_map_init(&P.opcodes, m->arena);
 	hilo_ptrmap_init_in(&P.inline_names, m->arena);
-	hilo_ptrmap shapes;
-	hilo_ptrmap_init_in(&shapes, m->arena);
+	lex_map shapes;
+	lex_map_init(&shapes, m->arena);
 	lexer *L = &P.L;
 	L->shape_cache = &shapes;
 
@@ -1339,9 +1375,10 @@ computations:
 	if (m->style == HILO_STYLE_LONG)
 		m->no_entry_layout = true;
 	hilo_ptrmap_free(&P.comps);
-	hilo_ptrmap_free(&P.names);
+	lex_map_free(&P.names);
+	lex_map_free(&P.opcodes);
 	hilo_ptrmap_free(&P.inline_names);
-	hilo_ptrmap_free(&shapes);
+	lex_map_free(&shapes);
 	hilo_heap_free(m->arena, P.ctrl);
 	hilo_heap_free(m->arena, P.gtes);
 	return true;
@@ -1349,9 +1386,10 @@ fail:
 	if (!L->failed)
 		lex_error(L, L->p, "parse error");
 	hilo_ptrmap_free(&P.comps);
-	hilo_ptrmap_free(&P.names);
+	lex_map_free(&P.names);
+	lex_map_free(&P.opcodes);
 	hilo_ptrmap_free(&P.inline_names);
-	hilo_ptrmap_free(&shapes);
+	lex_map_free(&shapes);
 	hilo_heap_free(m->arena, P.ctrl);
 	hilo_heap_free(m->arena, P.gtes);
 	return false;

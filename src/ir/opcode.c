@@ -121,7 +121,21 @@ hilo_ptype hilo_ptype_lookup(const char *s, size_t len)
 {
 	if (len < 2 || len > 13)
 		return HILO_T_INVALID;
-	for (int t = HILO_T_PRED; t <= HILO_T_OPAQUE; t++)
+	/* the rows a first letter can start (the enum keeps each letter's
+	 * types together, but for f and c) */
+	int lo, hi;
+	switch (s[0]) {
+	case 'p': lo = HILO_T_PRED; hi = HILO_T_PRED; break;
+	case 's': lo = HILO_T_S1; hi = HILO_T_S64; break;
+	case 'u': lo = HILO_T_U1; hi = HILO_T_U64; break;
+	case 'b': lo = HILO_T_BF16; hi = HILO_T_BF16; break;
+	case 'f': lo = HILO_T_F16; hi = HILO_T_F6E2M3FN; break;
+	case 'c': lo = HILO_T_C64; hi = HILO_T_C128; break;
+	case 't': lo = HILO_T_TOKEN; hi = HILO_T_TOKEN; break;
+	case 'o': lo = HILO_T_OPAQUE; hi = HILO_T_OPAQUE; break;
+	default: return HILO_T_INVALID;
+	}
+	for (int t = lo; t <= hi; t++)
 		if (pt_info[t].name[0] == s[0] && hilo_table_cmpn(pt_info[t].name, s, len) == 0)
 			return (hilo_ptype)t;
 	return HILO_T_INVALID;

@@ -554,7 +554,7 @@ static uint32_t load32(const char *s)
 	return w;
 }
 
-static uint32_t str_hash(const char *s, size_t n)
+uint32_t hilo_str_hash(const char *s, size_t n)
 {
 	const uint64_t k = 0x9e3779b97f4a7c15ull;
 	uint64_t h = (uint64_t)n * k, tail;
@@ -619,9 +619,8 @@ static bool rehash(hilo_strtab *t)
 	return true;
 }
 
-const char *(hilo_intern)(hilo_strtab *t, const char *s, size_t len)
+const char *(hilo_intern_hashed)(hilo_strtab *t, const char *s, size_t len, uint32_t h)
 {
-	uint32_t h = str_hash(s, len);
 	size_t i = h & (t->cap - 1);
 	for (;;) {
 		slot *sl = &t->slots[i];
@@ -634,7 +633,7 @@ const char *(hilo_intern)(hilo_strtab *t, const char *s, size_t len)
 	if ((t->n + 1) * 2 > t->cap) {
 		if (!rehash(t))
 			return NULL;
-		return (hilo_intern)(t, s, len);
+		return (hilo_intern_hashed)(t, s, len, h);
 	}
 	const char *p = (hilo_arena_strndup)(t->a, s, len);
 	if (!p)
@@ -642,6 +641,11 @@ const char *(hilo_intern)(hilo_strtab *t, const char *s, size_t len)
 	t->slots[i] = (slot){p, (uint32_t)len, h};
 	t->n++;
 	return p;
+}
+
+const char *(hilo_intern)(hilo_strtab *t, const char *s, size_t len)
+{
+	return (hilo_intern_hashed)(t, s, len, hilo_str_hash(s, len));
 }
 
 const char *(hilo_intern_cstr)(hilo_strtab *t, const char *s)
