@@ -73,6 +73,10 @@ static inline bool lex_is_ident_char(int c)
 static inline size_t lex_ident(lexer *L, const char **s)
 {
 	const char *p = L->p, *e = L->end;
+	/* four at a time while all four are name characters */
+	while (e - p >= 4 && (lex_class[(unsigned char)p[0]] & lex_class[(unsigned char)p[1]] &
+	                      lex_class[(unsigned char)p[2]] & lex_class[(unsigned char)p[3]] & LEX_C_IDENT))
+		p += 4;
 	while (p < e && (lex_class[(unsigned char)*p] & LEX_C_IDENT))
 		p++;
 	*s = L->p;

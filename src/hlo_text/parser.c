@@ -20,7 +20,8 @@ typedef struct parser {
 	hilo_module *m;
 	hilo_ptrmap comps;      /* interned name -> hilo_comp */
 	lex_map names;          /* per computation: name -> hilo_instr (keys interned) */
-	lex_map opcodes;        /* opcode text read -> opcode_key() of what it named */
+	lex_map opcodes;        /* opcode text read -> (op + 1) << 16 | (async op + 1) */
+	lex_map attr_ids;       /* attribute name read -> its hilo_attr_id + 1 */
 	bool saw_percent, saw_no_percent, saw_operand_shapes;
 	bool saw_entry_keyword;
 	/* pending control-predecessor references of the current computation */
@@ -476,6 +477,19 @@ static bool read_string_body(parser *P, const char **out)
 	return true;
 }
 
+/* The table's id of the attribute named k[0..kn), each spelling looked
+ * up once per parse. */
+static hilo_attr_id attr_id(parser *P, const char *k, size_t kn)
+{
+	uint32_t h = hilo_str_hash(k, kn);
+	uintptr_t v = (uintptr_t)lex_map_get(&P->attr_ids, k, kn, h);
+	if (v)
+		return (hilo_attr_id)(v - 1);
+	hilo_attr_id id = hilo_attr_lookup(k, kn);
+	lex_map_put(&P->attr_ids, k, kn, h, (void *)((uintptr_t)id + 1));
+	return id;
+}
+
 static bool read_attr(parser *P, hilo_instr *i)
 {
 	lexer *L = &P->L;
@@ -492,7 +506,7 @@ static bool read_attr(parser *P, hilo_instr *i)
 		return false;
 	}
 	L->p++;
-	hilo_attr_id id = hilo_attr_lookup(k, kn);
+	hilo_attr_id id = attr_id(P, k, kn);
 	const char *key = id != HILO_A_UNKNOWN ? hilo_attr_id_key(id) : intern(P, k, kn);
 	if (id != HILO_A_UNKNOWN ? hilo_instr_attr(i, id) != NULL : hilo_instr_attr_named(i, key) != NULL) {
 		lex_error(L, at, "duplicate attribute '%s'", key);
@@ -1253,6 +1267,7 @@ static bool parse_module(hilo_module *m, const char *src, size_t len, const char
 	hilo_ptrmap_init_in(&P.comps, m->arena);
 	lex_map_init(&P.names, m->arena);
 	lex_map_init(&P.opcodes, m->arena);
+	lex_map_init(&P.attr_ids, m->arena);
 	hilo_ptrmap_init_in(&P.inline_names, m->arena);
 	lex_map shapes;
 	lex_map_init(&shapes, m->arena);
@@ -1377,6 +1392,7 @@ computations:
 	hilo_ptrmap_free(&P.comps);
 	lex_map_free(&P.names);
 	lex_map_free(&P.opcodes);
+	lex_map_free(&P.attr_ids);
 	hilo_ptrmap_free(&P.inline_names);
 	lex_map_free(&shapes);
 	hilo_heap_free(m->arena, P.ctrl);
@@ -1388,6 +1404,7 @@ fail:
 	hilo_ptrmap_free(&P.comps);
 	lex_map_free(&P.names);
 	lex_map_free(&P.opcodes);
+	lex_map_free(&P.attr_ids);
 	hilo_ptrmap_free(&P.inline_names);
 	lex_map_free(&shapes);
 	hilo_heap_free(m->arena, P.ctrl);

@@ -14,6 +14,54 @@
 
 #include <string.h>
 
+/* Appends inline: one capacity check, no call and no NUL per piece (the
+ * buffer's own functions terminate after every append; hilo_print_text
+ * terminates once at the end). Growth and out of memory as hilo_buf. */
+static inline bool room(hilo_buf *b, size_t n)
+{
+	if (b->cap - b->len > n && !b->oom)
+		return true;
+	hilo_buf_reserve(b, n);
+	return !b->oom;
+}
+
+static inline void out(hilo_buf *b, const char *s, size_t n)
+{
+	if (room(b, n)) {
+		memcpy(b->data + b->len, s, n);
+		b->len += n;
+	}
+}
+
+static inline void out_c(hilo_buf *b, char c)
+{
+	if (room(b, 1))
+		b->data[b->len++] = c;
+}
+
+static inline void out_s(hilo_buf *b, const char *s)
+{
+	out(b, s, strlen(s));
+}
+
+static void out_i64(hilo_buf *b, int64_t v)
+{
+	if (v >= 0 && v < 10) {
+		out_c(b, (char)('0' + v));
+		return;
+	}
+	char tmp[24];
+	char *e = tmp + sizeof tmp, *p = e;
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	out(b, p, (size_t)(e - p));
+}
+
 typedef struct printer {
 	hilo_buf *b;
 	const hilo_module *m;
@@ -21,24 +69,48 @@ typedef struct printer {
 	bool sig_auto;    /* signatures as the input had them */
 	bool opshapes;    /* operand shapes before operand names */
 	bool metadata;    /* print metadata={...} (all but an explicit SHORT) */
+	/* each shape's text, printed once: shape -> offset << 24 | length in
+	 * shape_text (shapes are shared; a failed allocation only stops
+	 * caching) */
+	hilo_ptrmap shapes;
+	hilo_buf shape_text;
 } printer;
+
+static void put_shape(printer *P, const hilo_shape *s)
+{
+	hilo_buf *b = P->b;
+	uintptr_t v = (uintptr_t)hilo_ptrmap_get(&P->shapes, s);
+	if (v) {
+		out(b, P->shape_text.data + (v >> 24), v & 0xffffff);
+		return;
+	}
+	size_t at = b->len;
+	hilo_shape_print(b, s);
+	size_t n = b->len - at, off = P->shape_text.len;
+	if (sizeof(uintptr_t) < 8 || b->oom || P->shape_text.oom || n == 0 || n > 0xffffff ||
+	    off >= ((size_t)1 << 39))
+		return;
+	hilo_buf_put(&P->shape_text, b->data + at, n);
+	if (!P->shape_text.oom)
+		hilo_ptrmap_put(&P->shapes, s, (void *)((uintptr_t)off << 24 | n));
+}
 
 static void put_name(printer *P, const char *name)
 {
 	if (P->style != HILO_STYLE_SHORT)
-		hilo_buf_putc(P->b, '%');
-	hilo_buf_puts(P->b, name);
+		out_c(P->b, '%');
+	out_s(P->b, name);
 }
 
 static void put_ints(hilo_buf *b, const int64_t *v, int n)
 {
-	hilo_buf_putc(b, '{');
+	out_c(b, '{');
 	for (int i = 0; i < n; i++) {
 		if (i)
-			hilo_buf_putc(b, ',');
-		hilo_buf_put_i64(b, v[i]);
+			out_c(b, ',');
+		out_i64(b, v[i]);
 	}
-	hilo_buf_putc(b, '}');
+	out_c(b, '}');
 }
 
 static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
@@ -47,64 +119,64 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 	if (a->kind == HILO_ATTR_METADATA) {
 		if (!P->metadata || !i->metadata)
 			return;
-		hilo_buf_put(b, ", metadata={", 12);
+		out(b, ", metadata={", 12);
 		for (int k = 0; k < i->metadata->n; k++) {
 			if (k)
-				hilo_buf_putc(b, ' ');
-			hilo_buf_puts(b, i->metadata->e[k].key);
-			hilo_buf_putc(b, '=');
-			hilo_buf_puts(b, i->metadata->e[k].value);
+				out_c(b, ' ');
+			out_s(b, i->metadata->e[k].key);
+			out_c(b, '=');
+			out_s(b, i->metadata->e[k].value);
 		}
-		hilo_buf_putc(b, '}');
+		out_c(b, '}');
 		return;
 	}
 	if (a->kind == HILO_ATTR_CONTROL && !i->nctrl_preds)
 		return;
-	hilo_buf_put(b, ", ", 2);
-	hilo_buf_puts(b, a->key);
-	hilo_buf_putc(b, '=');
+	out(b, ", ", 2);
+	out_s(b, a->key);
+	out_c(b, '=');
 	switch (a->kind) {
 	case HILO_ATTR_RAW:
-		hilo_buf_puts(b, a->v.text);
+		out_s(b, a->v.text);
 		break;
 	case HILO_ATTR_INT:
-		hilo_buf_put_i64(b, a->v.i);
+		out_i64(b, a->v.i);
 		break;
 	case HILO_ATTR_INTS:
 		put_ints(b, a->v.ints, a->n);
 		break;
 	case HILO_ATTR_BOOL:
-		hilo_buf_puts(b, a->v.i ? "true" : "false");
+		out_s(b, a->v.i ? "true" : "false");
 		break;
 	case HILO_ATTR_STRING:
-		hilo_buf_putc(b, '"');
-		hilo_buf_puts(b, a->v.text);
-		hilo_buf_putc(b, '"');
+		out_c(b, '"');
+		out_s(b, a->v.text);
+		out_c(b, '"');
 		break;
 	case HILO_ATTR_ENUM:
-		hilo_buf_puts(b, a->v.text);
+		out_s(b, a->v.text);
 		break;
 	case HILO_ATTR_SLICE: {
 		/* strides are printed for every dimension once one is not 1 */
 		bool strided = false;
 		for (int k = 0; k < a->n; k++)
 			strided |= a->v.ints[3 * k + 2] != 1;
-		hilo_buf_putc(b, '{');
+		out_c(b, '{');
 		for (int k = 0; k < a->n; k++) {
 			if (k)
-				hilo_buf_put(b, ", ", 2);
+				out(b, ", ", 2);
 			const int64_t *s = &a->v.ints[3 * k];
-			hilo_buf_putc(b, '[');
-			hilo_buf_put_i64(b, s[0]);
-			hilo_buf_putc(b, ':');
-			hilo_buf_put_i64(b, s[1]);
+			out_c(b, '[');
+			out_i64(b, s[0]);
+			out_c(b, ':');
+			out_i64(b, s[1]);
 			if (strided) {
-				hilo_buf_putc(b, ':');
-				hilo_buf_put_i64(b, s[2]);
+				out_c(b, ':');
+				out_i64(b, s[2]);
 			}
-			hilo_buf_putc(b, ']');
+			out_c(b, ']');
 		}
-		hilo_buf_putc(b, '}');
+		out_c(b, '}');
 		break;
 	}
 	case HILO_ATTR_PADDING: {
@@ -115,13 +187,13 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 		for (int k = 0; k < a->n; k++) {
 			const int64_t *s = &a->v.ints[3 * k];
 			if (k)
-				hilo_buf_putc(b, 'x');
-			hilo_buf_put_i64(b, s[0]);
-			hilo_buf_putc(b, '_');
-			hilo_buf_put_i64(b, s[1]);
+				out_c(b, 'x');
+			out_i64(b, s[0]);
+			out_c(b, '_');
+			out_i64(b, s[1]);
 			if (interior) {
-				hilo_buf_putc(b, '_');
-				hilo_buf_put_i64(b, s[2]);
+				out_c(b, '_');
+				out_i64(b, s[2]);
 			}
 		}
 		break;
@@ -130,22 +202,22 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 		put_name(P, i->called[a->v.i]->name);
 		break;
 	case HILO_ATTR_COMPS:
-		hilo_buf_putc(b, '{');
+		out_c(b, '{');
 		for (int k = 0; k < a->n; k++) {
 			if (k)
-				hilo_buf_put(b, ", ", 2);
+				out(b, ", ", 2);
 			put_name(P, i->called[a->v.i + k]->name);
 		}
-		hilo_buf_putc(b, '}');
+		out_c(b, '}');
 		break;
 	case HILO_ATTR_CONTROL:
-		hilo_buf_putc(b, '{');
+		out_c(b, '{');
 		for (uint32_t k = 0; k < i->nctrl_preds; k++) {
 			if (k)
-				hilo_buf_put(b, ", ", 2);
+				out(b, ", ", 2);
 			put_name(P, i->ctrl_preds[k]->name);
 		}
-		hilo_buf_putc(b, '}');
+		out_c(b, '}');
 		break;
 	case HILO_ATTR_METADATA:
 		break;
@@ -155,28 +227,28 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 static void put_opcode(printer *P, const hilo_instr *i)
 {
 	if (i->async_op != HILO_OP_COUNT) {
-		hilo_buf_puts(P->b, hilo_opcode_name(i->async_op));
-		hilo_buf_puts(P->b, i->op == HILO_OP_ASYNC_START ? "-start"
+		out_s(P->b, hilo_opcode_name(i->async_op));
+		out_s(P->b, i->op == HILO_OP_ASYNC_START ? "-start"
 		                  : i->op == HILO_OP_ASYNC_UPDATE ? "-update" : "-done");
 		return;
 	}
-	hilo_buf_puts(P->b, hilo_opcode_name(i->op));
+	out_s(P->b, hilo_opcode_name(i->op));
 }
 
 static void put_instr(printer *P, const hilo_instr *i)
 {
 	hilo_buf *b = P->b;
 	if (i->comment)
-		hilo_buf_puts(b, i->comment);
-	hilo_buf_put(b, i->is_root ? "  ROOT " : "  ", i->is_root ? 7 : 2);
+		out_s(b, i->comment);
+	out(b, i->is_root ? "  ROOT " : "  ", i->is_root ? 7 : 2);
 	put_name(P, i->name);
-	hilo_buf_put(b, " = ", 3);
-	hilo_shape_print(b, i->shape);
-	hilo_buf_putc(b, ' ');
+	out(b, " = ", 3);
+	put_shape(P, i->shape);
+	out_c(b, ' ');
 	put_opcode(P, i);
-	hilo_buf_putc(b, '(');
+	out_c(b, '(');
 	if (i->op == HILO_OP_PARAMETER) {
-		hilo_buf_put_i64(b, i->param_no);
+		out_i64(b, i->param_no);
 	} else if (i->op == HILO_OP_CONSTANT && i->literal && i->literal->splat &&
 	           i->literal->nbytes && !i->literal->elided) {
 		/* written as one scalar: print it back so (values print in full
@@ -191,21 +263,21 @@ static void put_instr(printer *P, const hilo_instr *i)
 	} else {
 		for (uint32_t k = 0; k < i->noperands; k++) {
 			if (k) {
-				hilo_buf_put(b, ", ", 2);
+				out(b, ", ", 2);
 				if (k % 5 == 0 && P->style != HILO_STYLE_SHORT)
 					hilo_buf_printf(b, "/*index=%u*/", k);
 			}
 			if (P->opshapes) {
-				hilo_shape_print(b, i->operands[k]->shape);
-				hilo_buf_putc(b, ' ');
+				put_shape(P, i->operands[k]->shape);
+				out_c(b, ' ');
 			}
 			put_name(P, i->operands[k]->name);
 		}
 	}
-	hilo_buf_putc(b, ')');
+	out_c(b, ')');
 	for (uint32_t k = 0; k < i->nattrs; k++)
 		put_attr(P, i, &i->attrs[k]);
-	hilo_buf_putc(b, '\n');
+	out_c(b, '\n');
 }
 
 /* Instructions in list order when that order already defines operands
@@ -214,70 +286,75 @@ static void put_comp(printer *P, const hilo_comp *c)
 {
 	hilo_buf *b = P->b;
 	if (c->is_entry)
-		hilo_buf_put(b, "ENTRY ", 6);
+		out(b, "ENTRY ", 6);
 	put_name(P, c->name);
 	bool sig = P->sig_auto ? c->print_signature : P->style != HILO_STYLE_SHORT;
 	if (sig) {
-		hilo_buf_put(b, " (", 2);
+		out(b, " (", 2);
 		for (uint32_t k = 0; k < c->nparams; k++) {
 			if (k)
-				hilo_buf_put(b, ", ", 2);
-			hilo_buf_puts(b, c->params[k] ? c->params[k]->name : "?");
-			hilo_buf_put(b, ": ", 2);
+				out(b, ", ", 2);
+			out_s(b, c->params[k] ? c->params[k]->name : "?");
+			out(b, ": ", 2);
 			if (c->params[k])
 				hilo_shape_print_human(b, c->params[k]->shape);
 		}
-		hilo_buf_put(b, ") -> ", 5);
+		out(b, ") -> ", 5);
 		if (c->root)
 			hilo_shape_print_human(b, c->root->shape);
 	}
-	hilo_buf_put(b, " {\n", 3);
+	out(b, " {\n", 3);
+	/* printed while checking that the list defines operands first; one
+	 * that does not is printed again in post order */
 	bool ordered = true;
 	for (hilo_instr *i = c->first; i; i = i->next)
 		i->mark = 0;
+	size_t start = b->len;
 	for (hilo_instr *i = c->first; i && ordered; i = i->next) {
-		for (uint32_t k = 0; k < i->noperands; k++)
-			if (!i->operands[k]->mark)
-				ordered = false;
-		i->mark = 1;
-	}
-	if (ordered) {
-		for (hilo_instr *i = c->first; i; i = i->next)
+		for (uint32_t k = 0; k < i->noperands && ordered; k++)
+			ordered = i->operands[k]->mark != 0;
+		if (ordered) {
+			i->mark = 1;
 			put_instr(P, i);
-	} else {
+		}
+	}
+	if (!ordered) {
+		if (!b->oom)
+			b->len = start;
 		uint32_t n;
 		hilo_instr **po = hilo_comp_post_order((hilo_module *)P->m, (hilo_comp *)c, &n);
 		for (uint32_t k = 0; k < n; k++)
 			put_instr(P, po[k]);
 	}
-	hilo_buf_putc(b, '}');
+	out_c(b, '}');
 	if (c->execution_thread) {
-		hilo_buf_put(b, ", execution_thread=\"", 20);
-		hilo_buf_puts(b, c->execution_thread);
-		hilo_buf_putc(b, '"');
+		out(b, ", execution_thread=\"", 20);
+		out_s(b, c->execution_thread);
+		out_c(b, '"');
 	}
-	hilo_buf_putc(b, '\n');
+	out_c(b, '\n');
 }
 
 /* entry_computation_layout={(p0, p1, ...)->root}: derived from the entry
  * computation when the module has none (as XLA always prints one). */
-static void put_entry_layout(hilo_buf *b, const hilo_module *m)
+static void put_entry_layout(printer *P, const hilo_module *m)
 {
+	hilo_buf *b = P->b;
 	const hilo_comp *e = m->entry;
-	hilo_buf_puts(b, ", entry_computation_layout={(");
+	out_s(b, ", entry_computation_layout={(");
 	for (uint32_t k = 0; k < e->nparams; k++) {
 		if (k) {
-			hilo_buf_put(b, ", ", 2);
+			out(b, ", ", 2);
 			if (k % 5 == 0)
 				hilo_buf_printf(b, "/*index=%u*/", k);
 		}
 		if (e->params[k])
-			hilo_shape_print(b, e->params[k]->shape);
+			put_shape(P, e->params[k]->shape);
 	}
-	hilo_buf_put(b, ")->", 3);
+	out(b, ")->", 3);
 	if (e->root)
-		hilo_shape_print(b, e->root->shape);
-	hilo_buf_putc(b, '}');
+		put_shape(P, e->root->shape);
+	out_c(b, '}');
 }
 
 static bool after_entry_layout(const char *key)
@@ -296,12 +373,14 @@ static bool after_entry_layout(const char *key)
 bool hilo_print_text(hilo_buf *b, const hilo_module *m, hilo_print_style style)
 {
 	bool autos = style == HILO_STYLE_AUTO;
-	printer P = {b, m, autos ? m->style : style, autos, false, style != HILO_STYLE_SHORT};
+	printer P = {b, m, autos ? m->style : style, autos, false, style != HILO_STYLE_SHORT, {0}, {0}};
+	hilo_ptrmap_init(&P.shapes);
+	hilo_buf_init(&P.shape_text);
 	P.opshapes = P.style == HILO_STYLE_LONG;
 	if (m->header)
-		hilo_buf_puts(b, m->header);
-	hilo_buf_put(b, "HloModule ", 10);
-	hilo_buf_puts(b, m->name);
+		out_s(b, m->header);
+	out(b, "HloModule ", 10);
+	out_s(b, m->name);
 	/* older long-style dumps had no entry_computation_layout: print none in
 	 * that style, so they round-trip; every other style derives one */
 	bool need_layout = m->entry && !(m->no_entry_layout && P.style == HILO_STYLE_LONG);
@@ -310,29 +389,33 @@ bool hilo_print_text(hilo_buf *b, const hilo_module *m, hilo_print_style style)
 			need_layout = false;
 	for (uint32_t k = 0; k < m->nattrs; k++) {
 		if (need_layout && after_entry_layout(m->attrs[k].key)) {
-			put_entry_layout(b, m);
+			put_entry_layout(&P, m);
 			need_layout = false;
 		}
-		hilo_buf_puts(b, m->attrs[k].sep ? m->attrs[k].sep : ", ");
-		hilo_buf_puts(b, m->attrs[k].key);
-		hilo_buf_putc(b, '=');
-		hilo_buf_puts(b, m->attrs[k].value);
+		out_s(b, m->attrs[k].sep ? m->attrs[k].sep : ", ");
+		out_s(b, m->attrs[k].key);
+		out_c(b, '=');
+		out_s(b, m->attrs[k].value);
 	}
 	if (need_layout)
-		put_entry_layout(b, m);
-	hilo_buf_puts(b, m->gap ? m->gap : "\n\n");
+		put_entry_layout(&P, m);
+	out_s(b, m->gap ? m->gap : "\n\n");
 	if (m->stack_frames) {
-		hilo_buf_puts(b, m->stack_frames);
-		hilo_buf_put(b, "\n\n\n", 3);
+		out_s(b, m->stack_frames);
+		out(b, "\n\n\n", 3);
 	}
 	for (uint32_t k = 0; k < m->ncomps; k++) {
 		if (k)
-			hilo_buf_puts(b, m->comps[k]->gap_before ? m->comps[k]->gap_before : "\n");
+			out_s(b, m->comps[k]->gap_before ? m->comps[k]->gap_before : "\n");
 		put_comp(&P, m->comps[k]);
 	}
 	if (m->no_final_newline && b->len && b->data[b->len - 1] == '\n')
 		b->data[--b->len] = 0;
 	else
-		hilo_buf_puts(b, m->trailer ? m->trailer : "\n");
+		out_s(b, m->trailer ? m->trailer : "\n");
+	if (b->data)
+		b->data[b->len] = 0; /* room() kept one byte for it */
+	hilo_ptrmap_free(&P.shapes);
+	hilo_buf_free(&P.shape_text);
 	return !b->oom;
 }
