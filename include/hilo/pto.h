@@ -27,6 +27,13 @@ typedef enum hilo_pto_runtime {
  * malformed input. */
 HILO_API hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len,
 	hilo_diags *diags);
+/* As hilo_pto_parse, but takes src over instead of copying it: a buffer
+ * from malloc holding len bytes and a NUL after them (as hilo_read_file
+ * returns). The program keeps it as its text and frees it; on failure it
+ * is freed before the call returns. Saves the copy, the input's share of
+ * the peak memory while parsing. */
+HILO_API hilo_pto_program *hilo_pto_parse_owned(const char *file, char *src, size_t len,
+	hilo_diags *diags);
 HILO_API void hilo_pto_program_destroy(hilo_pto_program *p);
 
 /* Appends the program text to out. */

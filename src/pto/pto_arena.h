@@ -74,11 +74,20 @@ typedef struct coll {
 	int loop_depth;
 	pto_stmt *loop;       /* innermost enclosing for statement */
 	size_t next_def;
-	pto_map scalar_params, tensor_params, derived, passthrough, root, in_place, created, tuple_result, tuple_lit;
+	pto_map scalar_params, tensor_params, root, in_place, created, tuple_result, tuple_lit;
 	vec derived_l, slices_l, creates_l; /* hoist */
 	pto_map slot_view;    /* create statement -> its slot view (slotted allocations) */
 	vec pass_l;                          /* alias_ent */
 } coll;
+
+/* pto_var.lg_mark bits: a Step A derived scalar, a scalar rename. */
+enum { LG_DERIVED = 1, LG_PASSTHROUGH = 2 };
+
+static inline bool lg_marked(const coll *k, const char *name, unsigned bits)
+{
+	const pto_var *v = pto_map_get(&k->c->vars, name);
+	return v && (v->lg_mark & bits);
+}
 
 /* The tensor parameter or hoisted allocation e (a name) is rooted at, or NULL. */
 const char *lg_root_of(coll *k, const pto_expr *e);

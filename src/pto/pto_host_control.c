@@ -253,7 +253,8 @@ static void walk(hc *h, const pto_block *b)
 		pto_stmt_walk_calls(h->p, s, on_call, h);
 		if (s->kind == PTO_S_ASSIGN)
 			track_assign(h, s);
-		walk(h, &s->body);
+		if (pto_stmt_has_body(s->kind))
+			walk(h, &s->body);
 		if (s->kind == PTO_S_IF)
 			walk(h, &s->orelse);
 	}
@@ -275,7 +276,7 @@ int lg_check_host_control(hilo_pto_program *p, pto_func *f, hilo_diags *d, bool 
 	pto_fctx_init(&h.c, p, f);
 	pto_map *maps[] = { &h.root, &h.alloc, &h.produced, &h.tuples, &h.host, &h.device };
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
-		pto_map_init(maps[i], tmp);
+		pto_map_init_scratch(maps[i], tmp);
 	walk(&h, &f->body);
 	hilo_arena_destroy(tmp);
 	return h.errors;

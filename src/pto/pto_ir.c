@@ -2,6 +2,7 @@
 #include "pto/pto_ir.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 void pto_oom(hilo_arena *a)
@@ -109,9 +110,9 @@ pto_expr *pto_expr_clone(hilo_pto_program *p, const pto_expr *e)
 	pto_expr *c = expr_alloc(p, size);
 	memcpy(c, e, size);
 	c->base = pto_expr_clone(p, pto_expr_base(e));
-	if (e->kind == PTO_E_BIN)
+	if (e->kind == PTO_E_BIN) {
 		c->rhs = pto_expr_clone(p, e->rhs);
-	if (size > offsetof(pto_expr, items)) {
+	} else if (size > offsetof(pto_expr, items)) {
 		c->items = NULL;
 		c->nitems = 0;
 	}
@@ -188,6 +189,9 @@ size_t hilo_pto_statement_count(const hilo_pto_program *p)
 
 void hilo_pto_program_destroy(hilo_pto_program *p)
 {
-	if (p)
+	if (p) {
+		char *owned = p->owned_src;
 		hilo_arena_destroy(p->arena);
+		free(owned);
+	}
 }

@@ -51,12 +51,12 @@ struct pto_expr {
 	/* Variable size (expressions are the bulk of a program's memory): a
 	 * node is allocated only up to the last field its kind uses, see
 	 * pto_expr_size - 24 bytes for names and literals, 32 for ATTR,
-	 * UNARY, PAREN and STAR, 40 for SUB, LIST and TUPLE, 48 for BIN, 64
-	 * for CALL and DICT. A field beyond a node's size must not be read:
+	 * UNARY, PAREN and STAR, 40 for SUB, LIST, TUPLE and BIN, 48 for
+	 * DICT, 56 for CALL. A field beyond a node's size must not be read:
 	 * `base` only through pto_expr_base, `items` only below `nitems`
-	 * (zero for the kinds without it), `rhs` only through pto_expr_rhs,
-	 * the keyword and DICT-key fields only below `nkw` or for their
-	 * kinds. One-byte kind, 16-bit keyword count (the parser
+	 * (zero for the kinds without it; BIN's right operand shares the
+	 * slot), `rhs` only through pto_expr_rhs, the keyword and DICT-key
+	 * fields only below `nkw` or for their kinds. One-byte kind, 16-bit keyword count (the parser
 	 * caps it), the DICT keys sharing a slot with the CALL keyword names. */
 	uint8_t kind;         /* pto_expr_kind */
 	bool paren;           /* TUPLE: written with parentheses */
@@ -72,10 +72,11 @@ struct pto_expr {
 	pto_expr *base;       /* ATTR/CALL/SUB/UNARY/PAREN/STAR operand; BIN left
 	                       * (read it through pto_expr_base) */
 	/* ---- 32 bytes: the end of ATTR/UNARY/PAREN/STAR */
-	pto_expr **items;     /* CALL positional args, SUB/LIST/TUPLE/DICT items */
-	/* ---- 40 bytes: the end of SUB/LIST/TUPLE */
-	pto_expr *rhs;        /* BIN right (read it through pto_expr_rhs) */
-	/* ---- 48 bytes: the end of BIN */
+	union {
+		pto_expr **items; /* CALL positional args, SUB/LIST/TUPLE/DICT items */
+		pto_expr *rhs;    /* BIN right (read it through pto_expr_rhs; BIN has no items) */
+	};
+	/* ---- 40 bytes: the end of SUB/LIST/TUPLE/BIN */
 	union {
 		const char **kwnames; /* CALL: keyword names, interned */
 		pto_expr **keys;      /* DICT keys (nitems of them); test kind, not the pointer */
@@ -88,14 +89,14 @@ static inline size_t pto_expr_size(unsigned k)
 {
 	switch (k) {
 	case PTO_E_CALL:
-	case PTO_E_DICT:
 		return sizeof(pto_expr);
+	case PTO_E_DICT:
+		return offsetof(pto_expr, kwvals);
 	case PTO_E_BIN:
-		return offsetof(pto_expr, kwnames);
 	case PTO_E_SUB:
 	case PTO_E_LIST:
 	case PTO_E_TUPLE:
-		return offsetof(pto_expr, rhs);
+		return offsetof(pto_expr, kwnames);
 	case PTO_E_ATTR:
 	case PTO_E_UNARY:
 	case PTO_E_PAREN:
@@ -155,11 +156,11 @@ typedef struct pto_block {
 	uint32_t n, cap;
 } pto_block;
 
-/* Variable size like expressions (see pto_stmt_size): 80 bytes for the
- * simple statements (ASSIGN, EXPR, RETURN, PASS, COMMENT), which end after
- * `body` (always empty for them: walkers may read it), 128 for the others.
- * `orelse`, `text` and the else fields are read only for the kinds that
- * have them (IF; KEYWORD). Counts are 32-bit (a block, like a file, holds
+/* Variable size like expressions (see pto_stmt_size): 64 bytes for the
+ * simple statements (ASSIGN, EXPR, RETURN, PASS, COMMENT), which end
+ * before `body`, 112 for the others. `body` is read only for the compound
+ * kinds (pto_stmt_has_body), `orelse` and the else fields only for IF,
+ * `text` only for KEYWORD. Counts are 32-bit (a block, like a file, holds
  * fewer than 2^32 statements: the parser caps the input at 2^31 lines). */
 struct pto_stmt {
 	uint8_t kind;          /* pto_stmt_kind */
@@ -173,8 +174,8 @@ struct pto_stmt {
 	pto_expr *target;      /* ASSIGN/FOR/WITH target */
 	pto_expr *ann;         /* ASSIGN annotation */
 	pto_expr *value;       /* ASSIGN/EXPR/RETURN value, FOR iter, WHILE/IF cond, WITH ctx */
-	pto_block body;
-	/* ---- 80 bytes: the end of ASSIGN/EXPR/RETURN/PASS/COMMENT */
+	/* ---- 64 bytes: the end of ASSIGN/EXPR/RETURN/PASS/COMMENT */
+	pto_block body;        /* FOR/WHILE/IF/WITH */
 	pto_block orelse;      /* IF */
 	const char *text;      /* KEYWORD text */
 	uint32_t nelse_lead;
@@ -191,10 +192,16 @@ static inline size_t pto_stmt_size(unsigned k)
 	case PTO_S_RETURN:
 	case PTO_S_PASS:
 	case PTO_S_COMMENT:
-		return offsetof(pto_stmt, orelse);
+		return offsetof(pto_stmt, body);
 	default:
 		return sizeof(pto_stmt);
 	}
+}
+
+/* FOR, WHILE, IF and WITH have a body (the only kinds that do). */
+static inline bool pto_stmt_has_body(unsigned k)
+{
+	return k == PTO_S_FOR || k == PTO_S_WHILE || k == PTO_S_IF || k == PTO_S_WITH;
 }
 
 /* ---- functions and program ------------------------------------------ */
@@ -245,6 +252,7 @@ struct hilo_pto_program {
 	const char *file;
 	const char *src;   /* copy of the input, for caret lines */
 	size_t srclen;
+	char *owned_src;   /* src when taken over (hilo_pto_parse_owned): freed with the program */
 	pto_item *items;
 	size_t nitems, cap_items;
 	pto_func **funcs;  /* the functions, in order */

@@ -87,8 +87,7 @@ static bool derivable(coll *k, const pto_expr *e)
 	case PTO_E_NAME:
 		if (!strcmp(e->name, "True") || !strcmp(e->name, "False"))
 			return true;
-		return pto_map_has(&k->scalar_params, e->name) || pto_map_has(&k->derived, e->name) ||
-			pto_map_has(&k->passthrough, e->name);
+		return pto_map_has(&k->scalar_params, e->name) || lg_marked(k, e->name, LG_DERIVED | LG_PASSTHROUGH);
 	case PTO_E_ATTR:
 	case PTO_E_INT:
 	case PTO_E_FLOAT:
@@ -363,11 +362,11 @@ static void visit_assign(coll *k, pto_stmt *s)
 			return;
 		set_def(k, var);
 		if (val->kind == PTO_E_NAME && strcmp(val->name, "True") && strcmp(val->name, "False")) {
-			pto_map_put(&k->passthrough, var, (void *)1);
+			v->lg_mark |= LG_PASSTHROUGH;
 			push_pass(k, var, val->name);
 			return;
 		}
-		pto_map_put(&k->derived, var, (void *)1);
+		v->lg_mark |= LG_DERIVED;
 		push_hoist(k, &k->derived_l, var, val, s->ann);
 		return;
 	}
@@ -541,6 +540,8 @@ static void visit_block(coll *k, pto_block *b)
 static const char *canon_name(const plan *pl, const char *n)
 {
 	const char *c = pto_map_get(&pl->canon, n);
+	if (!c)
+		c = pto_map_get(&pl->repl, n);
 	return c ? c : n;
 }
 
@@ -683,10 +684,16 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flag
 	hilo_arena *tmp = hilo_arena_create_in(p->arena);
 	if (!tmp)
 		pto_oom(p->arena);
-	pto_map *maps[] = { &k.scalar_params, &k.tensor_params, &k.derived, &k.passthrough, &k.root,
+	/* derived scalars and scalar renames are marks in the variables (a
+	 * table of them cost as much as the variable table): clear what an
+	 * earlier collection left */
+	for (size_t i = 0; i < c.vars.cap; i++)
+		if (c.vars.keys[i])
+			((pto_var *)c.vars.vals[i])->lg_mark = 0;
+	pto_map *maps[] = { &k.scalar_params, &k.tensor_params, &k.root,
 		&k.in_place, &k.created, &k.tuple_result, &k.tuple_lit };
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
-		pto_map_init(maps[i], tmp);
+		pto_map_init_scratch(maps[i], tmp);
 	pto_map_init(&k.slot_view, p->arena);
 	for (size_t i = 0; i < f->nparams; i++) {
 		pto_var *v = pto_map_get(&c.vars, f->params[i].name);
@@ -747,19 +754,19 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flag
 	/* Each alias resolves to the hoist or non-alias name it denotes. A
 	 * target is defined before its alias (SSA definition order), so one
 	 * forward pass memoizes every root: linear in the number of aliases. */
+	/* A scalar rename (substituted away) goes to repl, any other alias to
+	 * canon: canon_name reads both, so no alias is stored twice. */
 	pto_map_init(&pl->canon, p->arena);
-	pto_map_reserve(&pl->canon, k.pass_l.n);
 	size_t nrepl = 0;
 	for (size_t i = 0; i < k.pass_l.n; i++)
-		nrepl += pto_map_has(&k.passthrough, ((alias_ent *)k.pass_l.data)[i].alias);
+		nrepl += lg_marked(&k, ((alias_ent *)k.pass_l.data)[i].alias, LG_PASSTHROUGH);
+	pto_map_reserve(&pl->canon, k.pass_l.n - nrepl);
 	pto_map_reserve(&pl->repl, nrepl);
 	for (size_t i = 0; i < k.pass_l.n; i++) {
 		alias_ent *a = &((alias_ent *)k.pass_l.data)[i];
 		const char *t = a->target;
-		const char *c = pto_map_has(&pl->hoisted_set, t) ? NULL : pto_map_get(&pl->canon, t);
-		pto_map_put(&pl->canon, a->alias, (void *)(c ? c : t));
-		if (pto_map_has(&k.passthrough, a->alias)) /* a scalar rename: substituted away */
-			pto_map_put(&pl->repl, a->alias, (void *)(c ? c : t));
+		const char *c = pto_map_has(&pl->hoisted_set, t) ? t : canon_name(pl, t);
+		pto_map_put(lg_marked(&k, a->alias, LG_PASSTHROUGH) ? &pl->repl : &pl->canon, a->alias, (void *)c);
 	}
 	hilo_arena_destroy(tmp);
 	order_hoists(p, pl);
@@ -863,7 +870,8 @@ static void rewrite_block(pto_block *b, const plan *pl)
 			s->ann = pto_expr_clone(pl->p, s->ann);
 			rename_expr(s->ann, &pl->repl);
 		}
-		rewrite_block(&s->body, pl);
+		if (pto_stmt_has_body(s->kind))
+			rewrite_block(&s->body, pl);
 		if (s->kind == PTO_S_IF)
 			rewrite_block(&s->orelse, pl);
 		b->stmts[w++] = s;
@@ -1092,7 +1100,8 @@ static void collect_names(const pto_block *b, pto_map *names)
 		const pto_stmt *s = b->stmts[i];
 		expr_names(s->target, names);
 		expr_names(s->value, names);
-		collect_names(&s->body, names);
+		if (pto_stmt_has_body(s->kind))
+			collect_names(&s->body, names);
 		if (s->kind == PTO_S_IF)
 			collect_names(&s->orelse, names);
 	}
@@ -1117,7 +1126,8 @@ static bool rewrite_sites(site *st, pto_block *b)
 			for (size_t k = 0; k < st->prefix.n; k++)
 				pto_block_push(p, &out, ((pto_stmt **)st->prefix.data)[k]);
 		}
-		changed |= rewrite_sites(st, &s->body);
+		if (pto_stmt_has_body(s->kind))
+			changed |= rewrite_sites(st, &s->body);
 		if (s->kind == PTO_S_IF)
 			changed |= rewrite_sites(st, &s->orelse);
 		if (inserted)
@@ -1146,6 +1156,7 @@ int hilo_pto_legalize_graph_boundary_ex(hilo_pto_program *p, hilo_pto_runtime rt
 		return -1;
 	}
 	int r = legalize(p, rt, flags, d);
+	pto_program_drop_caches(p);
 	hilo_oom_end(&g);
 	return r;
 }

@@ -328,7 +328,8 @@ static void walk_block(walk *w, const pto_block *b)
 		pto_stmt_walk_calls(w->p, s, on_call, w);
 		bool loop = s->kind == PTO_S_FOR || s->kind == PTO_S_WHILE;
 		w->loops += loop;
-		walk_block(w, &s->body);
+		if (pto_stmt_has_body(s->kind))
+			walk_block(w, &s->body);
 		w->loops -= loop;
 		if (s->kind == PTO_S_IF)
 			walk_block(w, &s->orelse);

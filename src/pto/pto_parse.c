@@ -864,13 +864,13 @@ static bool parse_def(parser *ps, pto_func *f)
 /* Parses into a's program; NULL (diagnostics added) on bad input. The
  * caller holds the out-of-memory guard on a and destroys a on failure. */
 static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const char *src, size_t len,
-	hilo_diags *diags)
+	char *owned, hilo_diags *diags)
 {
 	hilo_pto_program *p = hilo_arena_alloc(a, sizeof *p);
 	p->arena = a;
 	p->strs = hilo_strtab_create(a);
 	p->file = hilo_arena_strdup(a, file ? file : "<input>");
-	p->src = hilo_arena_strndup(a, src, len);
+	p->src = owned ? owned : hilo_arena_strndup(a, src, len);
 	p->srclen = len;
 	p->final_newline = len == 0 || src[len - 1] == '\n';
 	parser ps;
@@ -1009,21 +1009,38 @@ fail:
 /* The entry point: out of memory anywhere in the parse (the program's
  * arena, its scratch child arenas, the lexer's tracked-heap line and token
  * tables) jumps to the guard here, which reports it and frees it all. */
-hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, hilo_diags *diags)
+static hilo_pto_program *parse_entry(const char *file, const char *src, size_t len, char *owned,
+	hilo_diags *diags)
 {
 	hilo_arena *a = hilo_arena_create();
 	if (!a) {
 		hilo_diag_oom(diags, file ? file : "<input>");
+		free(owned);
 		return NULL;
 	}
 	HILO_OOM_CATCH(g, a) {
 		hilo_diag_oom(diags, file ? file : "<input>");
 		hilo_arena_destroy(a);
+		free(owned);
 		return NULL;
 	}
-	hilo_pto_program *p = parse_program(a, file, src, len, diags);
+	hilo_pto_program *p = parse_program(a, file, src, len, owned, diags);
 	hilo_oom_end(&g);
-	if (!p)
+	if (!p) {
 		hilo_arena_destroy(a);
+		free(owned);
+		return NULL;
+	}
+	p->owned_src = owned;
 	return p;
+}
+
+hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, hilo_diags *diags)
+{
+	return parse_entry(file, src, len, NULL, diags);
+}
+
+hilo_pto_program *hilo_pto_parse_owned(const char *file, char *src, size_t len, hilo_diags *diags)
+{
+	return parse_entry(file, src, len, src, diags);
 }

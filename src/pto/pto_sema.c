@@ -35,10 +35,23 @@ void pto_map_init(pto_map *m, hilo_arena *a)
 	m->arena = a;
 }
 
+void pto_map_init_scratch(pto_map *m, hilo_arena *a)
+{
+	pto_map_init(m, a);
+	m->heap = true;
+}
+
 static void map_rehash(pto_map *m, size_t ncap)
 {
-	const void **nk = hilo_arena_alloc(m->arena, ncap * sizeof *nk);
-	void **nv = hilo_arena_alloc(m->arena, ncap * sizeof *nv);
+	const void **nk;
+	void **nv;
+	if (m->heap) {
+		nk = hilo_heap_alloc(m->arena, ncap * (sizeof *nk + sizeof *nv));
+		nv = nk ? (void **)(void *)(nk + ncap) : NULL;
+	} else {
+		nk = hilo_arena_alloc(m->arena, ncap * sizeof *nk);
+		nv = hilo_arena_alloc(m->arena, ncap * sizeof *nv);
+	}
 	if (!nk || !nv)
 		pto_oom(m->arena);
 	for (size_t i = 0; i < m->cap; i++) {
@@ -50,9 +63,12 @@ static void map_rehash(pto_map *m, size_t ncap)
 		nk[h] = m->keys[i];
 		nv[h] = m->vals[i];
 	}
+	if (m->heap)
+		hilo_heap_free(m->arena, (void *)m->keys);
 	m->keys = nk;
 	m->vals = nv;
 	m->cap = ncap;
+	m->room = ncap / 4 * 3; /* load factor 3/4: memory is the bulk cost */
 }
 
 static void map_grow(pto_map *m)
@@ -61,19 +77,24 @@ static void map_grow(pto_map *m)
 }
 
 /* Room for n keys without regrowth: an arena never takes back the arrays
- * a growth abandons, so a table sized up front costs half. */
+ * a growth abandons, so a table sized up front costs half. A table sized
+ * for its final count may fill to 7/8 (a 100k-name function fits 2^17
+ * slots instead of 2^18); n is an upper bound, so the load is usually
+ * lower. */
 void pto_map_reserve(pto_map *m, size_t n)
 {
 	size_t cap = m->cap ? m->cap : 16;
-	while (n * 4 > cap * 3)
+	while (n * 8 > cap * 7)
 		cap *= 2;
 	if (cap != m->cap)
 		map_rehash(m, cap);
+	if (n > m->room)
+		m->room = n;
 }
 
 void pto_map_put(pto_map *m, const void *key, void *val)
 {
-	if ((m->n + 1) * 4 > m->cap * 3) /* load factor 3/4: memory is the bulk cost */
+	if (m->n + 1 > m->room)
 		map_grow(m);
 	size_t h = hash_ptr(key) & (m->cap - 1);
 	while (m->keys[h] && m->keys[h] != key)
@@ -302,6 +323,12 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 	}
 }
 
+void pto_program_drop_caches(hilo_pto_program *p)
+{
+	for (size_t i = 0; i < p->nfuncs; i++)
+		pto_func_invalidate(p->funcs[i]);
+}
+
 void pto_func_invalidate(pto_func *f)
 {
 	hilo_arena_destroy(f->sema_arena);
@@ -316,7 +343,7 @@ static size_t count_stmts(const pto_block *b)
 {
 	size_t n = b->n;
 	for (size_t i = 0; i < b->n; i++)
-		n += count_stmts(&b->stmts[i]->body) +
+		n += (pto_stmt_has_body(b->stmts[i]->kind) ? count_stmts(&b->stmts[i]->body) : 0) +
 			(b->stmts[i]->kind == PTO_S_IF ? count_stmts(&b->stmts[i]->orelse) : 0);
 	return n;
 }
@@ -666,7 +693,7 @@ pto_stmt *pto_first_return(const pto_block *b)
 		pto_stmt *s = b->stmts[i];
 		if (s->kind == PTO_S_RETURN)
 			return s;
-		pto_stmt *r = pto_first_return(&s->body);
+		pto_stmt *r = pto_stmt_has_body(s->kind) ? pto_first_return(&s->body) : NULL;
 		if (!r && s->kind == PTO_S_IF)
 			r = pto_first_return(&s->orelse);
 		if (r)
@@ -912,7 +939,8 @@ static void inv_collect(pto_invset *s, const pto_block *b)
 				v->inv_member = true;
 			}
 		}
-		inv_collect(s, &st->body);
+		if (pto_stmt_has_body(st->kind))
+			inv_collect(s, &st->body);
 		if (st->kind == PTO_S_IF)
 			inv_collect(s, &st->orelse);
 	}
@@ -1046,9 +1074,9 @@ bool pto_check_ssa(hilo_pto_program *p, const pto_func *f, hilo_diags *d)
 	hilo_arena *tmp = hilo_arena_create_in(p->arena);
 	if (!tmp)
 		pto_oom(p->arena);
-	pto_map_init(&c.first, tmp);
-	pto_map_init(&c.arm, tmp);
-	pto_map_init(&c.in_else, tmp);
+	pto_map_init_scratch(&c.first, tmp);
+	pto_map_init_scratch(&c.arm, tmp);
+	pto_map_init_scratch(&c.in_else, tmp);
 	pto_map_reserve(&c.first, f->nparams + count_stmts(&f->body));
 	for (size_t i = 0; i < f->nparams; i++)
 		pto_map_put(&c.first, f->params[i].name, NULL);

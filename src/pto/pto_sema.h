@@ -19,10 +19,15 @@ typedef struct pto_map {
 	const void **keys;
 	void **vals;
 	size_t cap, n;
+	size_t room;           /* n beyond which a put grows the table */
 	hilo_arena *arena;
+	bool heap;             /* arrays on the arena's tracked heap (pto_map_init_scratch) */
 } pto_map;
 
 void pto_map_init(pto_map *m, hilo_arena *a);
+/* A map that is never copied (a pass's own scratch table): its arrays
+ * live on a's tracked heap and a growth frees the ones it replaces. */
+void pto_map_init_scratch(pto_map *m, hilo_arena *a);
 void pto_map_put(pto_map *m, const void *key, void *val);
 void pto_map_reserve(pto_map *m, size_t n);
 void *pto_map_get(const pto_map *m, const void *key);
@@ -57,6 +62,7 @@ typedef struct pto_var {
 	uint8_t dir;           /* pto_dir */
 	bool scalar, tensor, task_id;
 	bool inv_member, inv_boundary; /* ReplayInvariantSet membership (pto_inv_init) */
+	uint8_t lg_mark;       /* legalize's collector: LG_* bits (pto_legalize.c), cleared when it starts */
 } pto_var;
 
 typedef struct pto_fctx {
@@ -74,6 +80,10 @@ typedef struct pto_fctx {
  * function (no pointer into it may be kept across that call). */
 void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f);
 void pto_func_invalidate(pto_func *f);
+/* Frees every function's cached tables: the entry points (legalize,
+ * verify) call it before returning, so what they built does not stay
+ * beside the program (a later pass rebuilds what it reads). */
+void pto_program_drop_caches(hilo_pto_program *p);
 pto_var *pto_lookup(const pto_fctx *c, const pto_expr *e); /* NAME -> var or NULL */
 pto_func *pto_find_func(hilo_pto_program *p, const char *name);
 

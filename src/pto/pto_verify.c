@@ -412,7 +412,8 @@ static void arena_block(arena_chk *a, const pto_block *b)
 				a->nwin++;
 			}
 		}
-		arena_block(a, &s->body);
+		if (pto_stmt_has_body(s->kind))
+			arena_block(a, &s->body);
 		if (s->kind == PTO_S_IF)
 			arena_block(a, &s->orelse);
 	}
@@ -554,7 +555,8 @@ static void ref_block(vctx *v, const pto_block *b)
 {
 	for (size_t i = 0; i < b->n; i++) {
 		pto_stmt_walk_calls(v->p, b->stmts[i], ref_call, v);
-		ref_block(v, &b->stmts[i]->body);
+		if (pto_stmt_has_body(b->stmts[i]->kind))
+			ref_block(v, &b->stmts[i]->body);
 		if (b->stmts[i]->kind == PTO_S_IF)
 			ref_block(v, &b->stmts[i]->orelse);
 	}
@@ -618,7 +620,8 @@ static void verify_bindings(vctx *v, const pto_block *b)
 					"only the caller's arguments, its own names and module-level names.", v->f->name,
 					s->target->name, n, v->f->name);
 		}
-		verify_bindings(v, &s->body);
+		if (pto_stmt_has_body(s->kind))
+			verify_bindings(v, &s->body);
 		if (s->kind == PTO_S_IF)
 			verify_bindings(v, &s->orelse);
 	}
@@ -634,6 +637,7 @@ int hilo_pto_verify_graph_boundary(const hilo_pto_program *cp, hilo_diags *d)
 		return 1;
 	}
 	int r = verify(p, d);
+	pto_program_drop_caches(p);
 	hilo_oom_end(&g);
 	return r;
 }
@@ -659,9 +663,13 @@ static int verify(hilo_pto_program *p, hilo_diags *d)
 		v.f = p->funcs[i];
 		v.d = d;
 		pto_fctx_init(&v.c, p, v.f);
-		pto_map_init(&v.roots, p->arena);
-		pto_map_init(&v.tuples, p->arena);
-		pto_map_init(&v.tlits, p->arena);
+		/* the provenance maps are dead once the function is checked */
+		hilo_arena *tmp = hilo_arena_create_in(p->arena);
+		if (!tmp)
+			pto_oom(p->arena);
+		pto_map_init_scratch(&v.roots, tmp);
+		pto_map_init_scratch(&v.tuples, tmp);
+		pto_map_init_scratch(&v.tlits, tmp);
 		if (v.f->type == PTO_FT_GRAPH) {
 			pto_inv_init(&v.inv, &v.c);
 			verify_graph(&v);
@@ -670,6 +678,7 @@ static int verify(hilo_pto_program *p, hilo_diags *d)
 		ref_block(&v, &v.f->body);
 		if (v.f->type != PTO_FT_GRAPH)
 			verify_bindings(&v, &v.f->body);
+		hilo_arena_destroy(tmp);
 		errors += v.errors + lg_check_host_control(p, v.f, d, true);
 	}
 	return errors;

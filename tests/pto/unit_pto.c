@@ -5,6 +5,7 @@
 #include "pto/pto_sema.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int failures;
@@ -69,6 +70,34 @@ int main(void)
 	hilo_pto_print(p, &out);
 	CHECK(out.len == strlen(PROG) && !memcmp(out.data, PROG, out.len));
 	hilo_buf_free(&out);
+
+	/* hilo_pto_parse_owned takes the buffer over: same program, and the
+	 * buffer is freed with it, or at once on malformed input (the ASan
+	 * build's leak check sees either mistake) */
+	{
+		size_t n = strlen(PROG);
+		char *own = malloc(n + 1);
+		CHECK(own != NULL);
+		memcpy(own, PROG, n + 1);
+		hilo_diags d;
+		hilo_diags_init(&d);
+		hilo_pto_program *q = hilo_pto_parse_owned("owned.py", own, n, &d);
+		CHECK(q != NULL && q->src == own);
+		hilo_buf qb;
+		hilo_buf_init(&qb);
+		if (q)
+			hilo_pto_print(q, &qb);
+		CHECK(qb.len == n && !memcmp(qb.data, PROG, n));
+		hilo_buf_free(&qb);
+		hilo_pto_program_destroy(q);
+		const char *bad = "@pl.program\nclass X:\n    def f(:\n";
+		own = malloc(strlen(bad) + 1);
+		CHECK(own != NULL);
+		memcpy(own, bad, strlen(bad) + 1);
+		CHECK(hilo_pto_parse_owned("bad.py", own, strlen(bad), &d) == NULL);
+		CHECK(d.nerrors > 0);
+		hilo_diags_free(&d);
+	}
 
 	/* trees built by the pass get the parentheses precedence needs */
 	pto_expr *sum = bin(p, "+", pto_name(p, "i"), pto_int(p, 1));
