@@ -356,12 +356,14 @@ static bool split_lines_(parser *ps, indent_stack *ist)
 		L.code = true;
 		L.indent = ind;
 		L.indent_s = hilo_intern(p->strs, ls, (size_t)(q - ls));
-		L.code_start = q;
 		if (!lex(ps, &q, &line, ls, &L))
 			return false;
-		L.ntoks = ps->nscratch;
-		if (L.ntoks)
-			L.first = ps->scratch[0];
+		L.ntoks = ps->nscratch != 0;
+		if (L.ntoks) {
+			const tok *t0 = &ps->scratch[0];
+			L.first = (ltok){ t0->s, t0->len > UINT32_MAX ? UINT32_MAX : (uint32_t)t0->len,
+				(uint8_t)t0->type };
+		}
 		/* verbatim text of the whole logical line, copied only if it is
 		 * used (outside functions) */
 		L.raw_s = ls;
@@ -378,9 +380,9 @@ void pto_lex_set_line(parser *ps, size_t li)
 	ps->li = li;
 	lline *L = &ps->lines[li];
 	if (ps->lexed != li + 1) {
-		const char *q = L->code_start;
+		const char *ls = L->raw_s;
+		const char *q = ls + strlen(L->indent_s);
 		int line = L->line;
-		const char *ls = L->code_start - strlen(L->indent_s);
 		if (!lex(ps, &q, &line, ls, L))
 			HILO_PANIC("re-tokenizing a line failed");
 		ps->lexed = li + 1;

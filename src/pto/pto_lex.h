@@ -24,18 +24,30 @@ typedef struct tok {
 	size_t len;
 } tok;
 
+/* A line's first token as the line table keeps it: what the parser tests
+ * before tokenizing the line again (length saturated at UINT32_MAX: it is
+ * only compared with keywords and single characters). */
+typedef struct ltok {
+	const char *s;
+	uint32_t len;
+	uint8_t type;
+} ltok;
+
+/* 64 bytes: the table holds every line of the input while it is parsed. */
 typedef struct lline {
-	bool code;
-	int line;
-	const char *raw;     /* verbatim text of a blank/comment line */
-	const char *raw_s;   /* code line: its text in the source copy */
+	union {
+		const char *raw;   /* blank/comment line: its verbatim text */
+		const char *raw_s; /* code line: its text in the source copy (the
+		                    * indentation, indent_s, then the code) */
+	};
 	size_t raw_n;
-	int indent;          /* width */
 	const char *indent_s;
-	tok first;           /* first token of a code line */
-	size_t ntoks;
-	const char *code_start;
 	const char *trail;
+	ltok first;          /* first token of a code line */
+	int line;
+	int indent;          /* width */
+	bool code;
+	bool ntoks;          /* the code line has a token */
 } lline;
 
 typedef struct parser {
@@ -109,6 +121,11 @@ static inline bool is_kw(parser *ps, const char *kw)
 }
 
 static inline bool tok_is_kw(const tok *t, const char *kw)
+{
+	return t->type == T_NAME && t->len == strlen(kw) && !memcmp(t->s, kw, t->len);
+}
+
+static inline bool ltok_is_kw(const ltok *t, const char *kw)
 {
 	return t->type == T_NAME && t->len == strlen(kw) && !memcmp(t->s, kw, t->len);
 }

@@ -504,7 +504,7 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 	/* else / elif at the same indentation */
 	size_t j = next_code(ps, ps->li);
 	if (j < ps->nlines && ps->lines[j].indent == L->indent && ps->lines[j].ntoks &&
-	    (tok_is_kw(&ps->lines[j].first, "else") || tok_is_kw(&ps->lines[j].first, "elif"))) {
+	    (ltok_is_kw(&ps->lines[j].first, "else") || ltok_is_kw(&ps->lines[j].first, "elif"))) {
 		size_t nl = j - ps->li;
 		if (nl) {
 			s->else_lead = hilo_arena_alloc(ps->p->arena, nl * sizeof *s->else_lead);
@@ -515,7 +515,7 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 		const lline *E = &ps->lines[j];
 		s->has_else = true;
 		s->else_indent = E->indent_s;
-		if (tok_is_kw(&E->first, "elif")) {
+		if (ltok_is_kw(&E->first, "elif")) {
 			pto_stmt *inner = parse_if(ps, E, true);
 			if (!inner)
 				return NULL;
@@ -708,9 +708,9 @@ static bool parse_block_(parser *ps, pto_block *out, int ind, int owner_line)
 			pto_lex_error(ps, L->line, L->indent + 1, "unexpected indentation");
 			return false;
 		}
-		if (L->ntoks && (tok_is_kw(&L->first, "else") || tok_is_kw(&L->first, "elif"))) {
+		if (L->ntoks && (ltok_is_kw(&L->first, "else") || ltok_is_kw(&L->first, "elif"))) {
 			pto_lex_error(ps, L->line, L->indent + 1, "'%s' without a matching 'if'",
-				tok_is_kw(&L->first, "else") ? "else" : "elif");
+				ltok_is_kw(&L->first, "else") ? "else" : "elif");
 			return false;
 		}
 		if (L->ntoks && (L->first.type == T_OP && L->first.s[0] == '@')) {
@@ -902,7 +902,7 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 		lline *L = &ps.lines[ps.li];
 		bool deco = L->code && L->ntoks && L->first.type == T_OP && L->first.s[0] == '@' &&
 			L->first.len == 1;
-		bool def = L->code && L->ntoks && tok_is_kw(&L->first, "def");
+		bool def = L->code && L->ntoks && ltok_is_kw(&L->first, "def");
 		if (deco) {
 			/* only decorators of a def start a function (not @pl.program) */
 			size_t j = ps.li;
@@ -910,9 +910,9 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 			       ps.lines[j].first.type == T_OP && ps.lines[j].first.s[0] == '@')
 				j++;
 			deco = j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
-				tok_is_kw(&ps.lines[j].first, "def");
+				ltok_is_kw(&ps.lines[j].first, "def");
 			if (!deco && !(j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
-			    tok_is_kw(&ps.lines[j].first, "class"))) {
+			    ltok_is_kw(&ps.lines[j].first, "class"))) {
 				pto_lex_error(&ps, j < ps.nlines ? ps.lines[j].line : L->line, 1,
 					"a decorator must be followed by 'def' or 'class'");
 				goto fail;
@@ -932,7 +932,7 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 			if (!L->code) {
 				size_t j = next_code(&ps, ps.li);
 				if (j < ps.nlines && ps.lines[j].ntoks && (ps.lines[j].first.s[0] == '@' ||
-				    tok_is_kw(&ps.lines[j].first, "def")) && f->ndecos) {
+				    ltok_is_kw(&ps.lines[j].first, "def")) && f->ndecos) {
 					pto_lex_error(&ps, L->line, 1, "comment between a decorator and its function");
 					goto fail;
 				}
@@ -955,7 +955,7 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 				ps.li++;
 				continue;
 			}
-			if (tok_is_kw(&L->first, "def")) {
+			if (ltok_is_kw(&L->first, "def")) {
 				if (!parse_def(&ps, f))
 					goto fail;
 				const pto_expr *bad;
