@@ -140,9 +140,14 @@ void pto_block_push(hilo_pto_program *p, pto_block *b, pto_stmt *s)
 		if (b->cap >= UINT32_MAX / 2)
 			HILO_PANIC("too many statements in a block");
 		uint32_t ncap = b->cap ? b->cap * 2 : 8;
-		b->stmts = hilo_arena_grow(p->arena, b->stmts, b->n, ncap, sizeof *b->stmts);
-		if (!b->stmts)
+		/* tracked heap: a growth frees the array it replaces (an arena
+		 * would keep it: half again of a 100k-statement body). Every
+		 * statement array is made here, so realloc always sees its own
+		 * block; nothing keeps a pointer into one across a push. */
+		pto_stmt **ns = hilo_heap_realloc(p->arena, b->stmts, (size_t)ncap * sizeof *b->stmts);
+		if (!ns)
 			pto_oom(p->arena);
+		b->stmts = ns;
 		b->cap = ncap;
 	}
 	b->stmts[b->n++] = s;
