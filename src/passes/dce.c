@@ -77,17 +77,98 @@ static bool is_async_piece(hilo_opcode op)
 	}
 }
 
-/* Removes dead instructions of c; returns the number removed. */
-static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
+/* The call sites of every computation: the instructions that call
+ * something, in list order, gathered by the first sweep of dce_comp
+ * over each computation. The pass only removes instructions and never
+ * gives one a callee, so the sites of c still in c (parent == c) are c's
+ * call sites at any later point of the pass: the call graph walks below
+ * read them instead of walking every instruction again (they were three
+ * more walks of the whole module, per dce run). */
+typedef struct sites {
+	hilo_arena *a;
+	hilo_ptrmap range; /* comp -> (index into begin/end) + 1 */
+	hilo_instr **v;
+	size_t n, cap;
+	size_t *begin, *end;
+	uint32_t nranges, cap_ranges;
+	bool failed; /* an allocation failed (only without a guard): not used */
+} sites;
+
+static void sites_push(sites *S, hilo_instr *i)
+{
+	if (S->n == S->cap) {
+		size_t cap = S->cap ? 2 * S->cap : 64;
+		hilo_instr **v = hilo_heap_realloc(S->a, S->v, cap * sizeof *v);
+		if (!v) {
+			S->failed = true;
+			return;
+		}
+		S->v = v;
+		S->cap = cap;
+	}
+	S->v[S->n++] = i;
+}
+
+static void sites_open(sites *S, hilo_comp *c)
+{
+	if (S->nranges == S->cap_ranges) {
+		uint32_t cap = S->cap_ranges ? 2 * S->cap_ranges : 16;
+		size_t *b = hilo_heap_realloc(S->a, S->begin, cap * sizeof *b);
+		if (b)
+			S->begin = b;
+		size_t *e = b ? hilo_heap_realloc(S->a, S->end, cap * sizeof *e) : NULL;
+		if (!e) {
+			S->failed = true;
+			return;
+		}
+		S->end = e;
+		S->cap_ranges = cap;
+	}
+	S->begin[S->nranges] = S->end[S->nranges] = S->n;
+	if (!hilo_ptrmap_put(&S->range, c, (void *)(uintptr_t)(S->nranges + 1)))
+		S->failed = true;
+	S->nranges++;
+}
+
+/* The sites of c as [*b, *e) of S->v; false when c was not swept. */
+static bool sites_of(const sites *S, const hilo_comp *c, size_t *b, size_t *e)
+{
+	uintptr_t r = (uintptr_t)hilo_ptrmap_get(&S->range, c);
+	if (!r)
+		return false;
+	*b = S->begin[r - 1];
+	*e = S->end[r - 1];
+	return true;
+}
+
+/* Removes dead instructions of c; returns the number removed. With S,
+ * also records c's call sites (the first sweep). */
+static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo, sites *S)
 {
 	hilo_module *m = ctx->m;
 	size_t cap = c->ninstrs + 1, n = 0;
 	hilo_instr **work = hilo_heap_alloc(m->arena, cap * sizeof *work);
-	if (!work)
+	if (!work) {
+		if (S)
+			S->failed = true;
 		return 0;
-	for (hilo_instr *i = c->first; i; i = i->next)
-		if (i->nusers == 0 && i != c->root)
-			work[n++] = i;
+	}
+	if (S && !S->failed)
+		sites_open(S, c);
+	if (S && !S->failed) {
+		for (hilo_instr *i = c->first; i; i = i->next) {
+			if (i->nusers == 0 && i != c->root)
+				work[n++] = i;
+			if (i->ncalled)
+				sites_push(S, i);
+		}
+		if (!S->failed)
+			S->end[S->nranges - 1] = S->n;
+	} else {
+		for (hilo_instr *i = c->first; i; i = i->next)
+			if (i->nusers == 0 && i != c->root)
+				work[n++] = i;
+	}
 	uint64_t removed = 0;
 	while (n) {
 		hilo_instr *i = work[--n];
@@ -136,16 +217,88 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 /* For every computation, its only caller when that is a fusion calling
  * nothing else; (void *)1 when it has other or several callers. One walk
  * over the module (linear). */
-static void fusion_callers(hilo_module *m, hilo_ptrmap *out)
+static void fusion_call(hilo_ptrmap *out, const hilo_instr *i)
 {
+	for (uint32_t j = 0; j < i->ncalled; j++) {
+		hilo_comp *c = i->called[j];
+		bool first = !hilo_ptrmap_get(out, c);
+		bool fusion = i->op == HILO_OP_FUSION && i->ncalled == 1;
+		hilo_ptrmap_put(out, c, first && fusion ? (void *)i : (void *)1);
+	}
+}
+
+/* From the recorded call sites when every computation has them (the
+ * same instructions in the same order as the walk). */
+static void fusion_callers(hilo_module *m, const sites *S, hilo_ptrmap *out)
+{
+	for (uint32_t k = 0; k < m->ncomps; k++) {
+		hilo_comp *c = m->comps[k];
+		size_t b, e;
+		if (S && sites_of(S, c, &b, &e)) {
+			for (size_t q = b; q < e; q++)
+				if (S->v[q]->parent == c)
+					fusion_call(out, S->v[q]);
+			continue;
+		}
+		for (hilo_instr *i = c->first; i; i = i->next)
+			fusion_call(out, i);
+	}
+}
+
+/* hilo_module_comp_post_order from the recorded call sites: the same DFS
+ * (roots in module order, callees in list and operand order), reading
+ * only the instructions that call something. Falls back to the walk when
+ * a callee was not swept (not a computation of the module). */
+static hilo_comp **comp_post_order(hilo_module *m, const sites *S, uint32_t *n)
+{
+	if (!S)
+		return hilo_module_comp_post_order(m, n);
+	for (size_t q = 0; q < S->n; q++)
+		for (uint32_t k = 0; k < S->v[q]->ncalled; k++)
+			if (!hilo_ptrmap_get(&S->range, S->v[q]->called[k]))
+				return hilo_module_comp_post_order(m, n);
 	for (uint32_t k = 0; k < m->ncomps; k++)
-		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
-			for (uint32_t j = 0; j < i->ncalled; j++) {
-				hilo_comp *c = i->called[j];
-				bool first = !hilo_ptrmap_get(out, c);
-				bool fusion = i->op == HILO_OP_FUSION && i->ncalled == 1;
-				hilo_ptrmap_put(out, c, first && fusion ? (void *)i : (void *)1);
+		if (!hilo_ptrmap_get(&S->range, m->comps[k]))
+			return hilo_module_comp_post_order(m, n);
+	hilo_comp **out = hilo_arena_alloc(m->arena, (m->ncomps + 1) * sizeof *out);
+	typedef struct { hilo_comp *c; size_t q, e; uint32_t k; } frame;
+	frame *st = out ? hilo_heap_alloc(m->arena, (m->ncomps + 1) * sizeof *st) : NULL;
+	if (!st) /* only without an out-of-memory guard */
+		return hilo_module_comp_post_order(m, n);
+	uint32_t no = 0;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		m->comps[k]->mark = 0;
+	for (uint32_t r = 0; r < m->ncomps; r++) {
+		hilo_comp *root = m->comps[r];
+		if (root->mark)
+			continue;
+		uint32_t sp = 0;
+		root->mark = 1;
+		size_t b = 0, e = 0; /* every computation and callee has sites (checked) */
+		sites_of(S, root, &b, &e);
+		st[sp++] = (frame){root, b, e, 0};
+		while (sp) {
+			frame *f = &st[sp - 1];
+			while (f->q < f->e && (S->v[f->q]->parent != f->c || f->k >= S->v[f->q]->ncalled)) {
+				f->q++;
+				f->k = 0;
 			}
+			if (f->q == f->e) {
+				out[no++] = f->c;
+				sp--;
+				continue;
+			}
+			hilo_comp *callee = S->v[f->q]->called[f->k++];
+			if (!callee->mark && sp < m->ncomps) {
+				callee->mark = 1;
+				sites_of(S, callee, &b, &e);
+				st[sp++] = (frame){callee, b, e, 0};
+			}
+		}
+	}
+	hilo_heap_free(m->arena, st);
+	*n = no;
+	return out;
 }
 
 /* The fusion instruction that is the only caller of c, or NULL. */
@@ -350,7 +503,22 @@ static bool comp_reached(const hilo_comp *c, void *reached)
 	return hilo_ptrmap_get(reached, c) != NULL;
 }
 
-static uint64_t remove_unreachable(hilo_pass_ctx *ctx)
+/* Marks and stacks the computations i calls that are not reached yet. */
+static void reach_calls(const hilo_instr *i, hilo_ptrmap *reached, hilo_comp **stack, size_t *sp,
+	uint32_t ncomps)
+{
+	for (uint32_t k = 0; k < i->ncalled; k++) {
+		hilo_comp *cc = i->called[k];
+		if (!hilo_ptrmap_get(reached, cc) && *sp < ncomps) {
+			hilo_ptrmap_put(reached, cc, cc);
+			stack[(*sp)++] = cc;
+		}
+	}
+}
+
+/* Removes computations the entry cannot reach; returns how many. The
+ * call sites S (or NULL: walk the lists) say what each one calls. */
+static uint64_t remove_unreachable(hilo_pass_ctx *ctx, const sites *S)
 {
 	hilo_module *m = ctx->m;
 	if (!m->entry)
@@ -365,14 +533,15 @@ static uint64_t remove_unreachable(hilo_pass_ctx *ctx)
 	stack[sp++] = m->entry;
 	while (sp) {
 		hilo_comp *c = stack[--sp];
-		for (hilo_instr *i = c->first; i; i = i->next)
-			for (uint32_t k = 0; k < i->ncalled; k++) {
-				hilo_comp *cc = i->called[k];
-				if (!hilo_ptrmap_get(&reached, cc) && sp < m->ncomps) {
-					hilo_ptrmap_put(&reached, cc, cc);
-					stack[sp++] = cc;
-				}
-			}
+		size_t b, e;
+		if (S && sites_of(S, c, &b, &e)) {
+			for (size_t q = b; q < e; q++)
+				if (S->v[q]->parent == c)
+					reach_calls(S->v[q], &reached, stack, &sp, m->ncomps);
+		} else {
+			for (hilo_instr *i = c->first; i; i = i->next)
+				reach_calls(i, &reached, stack, &sp, m->ncomps);
+		}
 	}
 	hilo_heap_free(m->arena, stack);
 	uint64_t removed = 0;
@@ -396,23 +565,26 @@ hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 	hilo_module *m = ctx->m;
 	hilo_ptrmap memo;
 	hilo_ptrmap_init_in(&memo, m->arena);
+	sites S = {.a = m->arena};
+	hilo_ptrmap_init_in(&S.range, m->arena);
 	uint64_t removed = 0;
 	/* entry first, then the rest in print order: removing dead callers
 	 * first lets their callees become unreachable */
 	if (m->entry)
-		removed += dce_comp(ctx, m->entry, &memo);
+		removed += dce_comp(ctx, m->entry, &memo, &S);
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		if (m->comps[k] != m->entry)
-			removed += dce_comp(ctx, m->comps[k], &memo);
+			removed += dce_comp(ctx, m->comps[k], &memo, &S);
+	const sites *cs = S.failed ? NULL : &S;
 	/* multi-output fusions: drop outputs no get-tuple-element reads, then
 	 * what they alone computed, then parameters nothing reads any more;
 	 * callers first (reverse call-graph post order), so a fusion nested in
 	 * a fused computation is seen after its caller lost its outputs */
 	uint32_t nc;
-	hilo_comp **post = hilo_module_comp_post_order(m, &nc);
+	hilo_comp **post = comp_post_order(m, cs, &nc);
 	hilo_ptrmap callers;
 	hilo_ptrmap_init_in(&callers, m->arena);
-	fusion_callers(m, &callers);
+	fusion_callers(m, cs, &callers);
 	bool again = false;
 	for (uint32_t k = nc; k-- > 0;) {
 		hilo_comp *fc = post[k];
@@ -421,7 +593,7 @@ hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 			continue;
 		if (shrink_fusion_outputs(ctx, f, fc, &memo)) {
 			removed++;
-			removed += dce_comp(ctx, fc, &memo);
+			removed += dce_comp(ctx, fc, &memo, NULL);
 		}
 		uint64_t params = remove_dead_fusion_params(ctx, f, fc);
 		removed += params;
@@ -431,9 +603,13 @@ hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 	/* operands of fusions that lost parameters may be dead now: one more
 	 * linear sweep (not one per fusion) */
 	for (uint32_t k = 0; again && k < m->ncomps; k++)
-		removed += dce_comp(ctx, m->comps[k], &memo);
+		removed += dce_comp(ctx, m->comps[k], &memo, NULL);
 	hilo_ptrmap_free(&memo);
-	removed += remove_unreachable(ctx);
+	removed += remove_unreachable(ctx, cs);
+	hilo_heap_free(m->arena, S.v);
+	hilo_heap_free(m->arena, S.begin);
+	hilo_heap_free(m->arena, S.end);
+	hilo_ptrmap_free(&S.range);
 	ctx->rewrites += removed;
 	return removed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 }
