@@ -94,9 +94,27 @@ static bool additive_identity(hilo_instr *z, hilo_ptype t, bool nsz)
 	return nsz || signbit(hilo_elem_get_f64(t, c->literal->data, 0)) != 0;
 }
 
-static hilo_instr **snapshot(hilo_module *m, hilo_comp *c, uint32_t *n)
+/* The post order of c the rewrites walk. A rewrite that reports no change
+ * has edited neither the list nor an operand (every edit sets changed),
+ * so the next one walks the same order: computed once until something
+ * changes (five post orders of a large entry computation were the pass's
+ * main cost). */
+typedef struct po_cache {
+	hilo_instr **po;
+	uint32_t n;
+	bool valid;
+} po_cache;
+
+static hilo_instr **snapshot(hilo_module *m, hilo_comp *c, uint32_t *n, po_cache *pc)
 {
-	return hilo_comp_post_order(m, c, n);
+	if (!pc->valid) {
+		pc->po = hilo_comp_post_order(m, c, &pc->n);
+		pc->valid = pc->po != NULL;
+		if (!pc->po)
+			pc->n = 0;
+	}
+	*n = pc->n;
+	return pc->po;
 }
 
 static bool live(const hilo_instr *i, const hilo_comp *c)
@@ -106,10 +124,10 @@ static bool live(const hilo_instr *i, const hilo_comp *c)
 
 /* ---- 1. selectionRemoval ---------------------------------------------- */
 
-static bool selection_removal(hilo_pass_ctx *ctx, hilo_comp *c)
+static bool selection_removal(hilo_pass_ctx *ctx, hilo_comp *c, po_cache *pc)
 {
 	uint32_t n;
-	hilo_instr **po = snapshot(ctx->m, c, &n);
+	hilo_instr **po = snapshot(ctx->m, c, &n, pc);
 	bool changed = false;
 	for (uint32_t k = 0; k < n; k++) {
 		hilo_instr *s = po[k];
@@ -169,11 +187,11 @@ static hilo_instr *make_concat(hilo_module *m, hilo_shape *shape, int64_t dim, h
 	return cat;
 }
 
-static bool addition_to_concatenation(hilo_pass_ctx *ctx, hilo_comp *c)
+static bool addition_to_concatenation(hilo_pass_ctx *ctx, hilo_comp *c, po_cache *pc)
 {
 	hilo_module *m = ctx->m;
 	uint32_t n;
-	hilo_instr **po = snapshot(m, c, &n);
+	hilo_instr **po = snapshot(m, c, &n, pc);
 	bool changed = false;
 	for (uint32_t k = 0; k < n; k++) {
 		hilo_instr *add = po[k];
@@ -244,11 +262,11 @@ static int64_t cat_dim(const hilo_instr *i)
 	return v && n == 1 ? v[0] : -1;
 }
 
-static bool fuse_concatenations(hilo_pass_ctx *ctx, hilo_comp *c)
+static bool fuse_concatenations(hilo_pass_ctx *ctx, hilo_comp *c, po_cache *pc)
 {
 	hilo_module *m = ctx->m;
 	uint32_t n;
-	hilo_instr **po = snapshot(m, c, &n);
+	hilo_instr **po = snapshot(m, c, &n, pc);
 	bool changed = false;
 	for (uint32_t k = 0; k < n; k++) {
 		hilo_instr *cat = po[k];
@@ -309,11 +327,11 @@ static bool only_used_by(const hilo_instr *i, const hilo_instr *user)
 	return !i->is_root;
 }
 
-static bool simplify_concatenated_sum(hilo_pass_ctx *ctx, hilo_comp *c)
+static bool simplify_concatenated_sum(hilo_pass_ctx *ctx, hilo_comp *c, po_cache *pc)
 {
 	hilo_module *m = ctx->m;
 	uint32_t n;
-	hilo_instr **po = snapshot(m, c, &n);
+	hilo_instr **po = snapshot(m, c, &n, pc);
 	bool changed = false;
 	for (uint32_t k = 0; k < n; k++) {
 		hilo_instr *add = po[k];
@@ -395,11 +413,11 @@ static bool to_pad(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *cat, int64_t d,
 	return true;
 }
 
-static bool simplify_concatenated_zeros(hilo_pass_ctx *ctx, hilo_comp *c)
+static bool simplify_concatenated_zeros(hilo_pass_ctx *ctx, hilo_comp *c, po_cache *pc)
 {
 	hilo_module *m = ctx->m;
 	uint32_t n;
-	hilo_instr **po = snapshot(m, c, &n);
+	hilo_instr **po = snapshot(m, c, &n, pc);
 	bool changed = false;
 	for (uint32_t k = 0; k < n; k++) {
 		hilo_instr *cat = po[k];
@@ -491,10 +509,16 @@ hilo_pass_result hilo_pass_simplify_concat(hilo_pass_ctx *ctx)
 	hilo_comp *c = ctx->m->entry;
 	if (!c)
 		return HILO_PASS_UNCHANGED;
-	bool changed = selection_removal(ctx, c);
-	changed |= addition_to_concatenation(ctx, c);
-	changed |= fuse_concatenations(ctx, c);
-	changed |= simplify_concatenated_sum(ctx, c);
-	changed |= simplify_concatenated_zeros(ctx, c);
+	static bool (*const rewrites[])(hilo_pass_ctx *, hilo_comp *, po_cache *) = {
+		selection_removal, addition_to_concatenation, fuse_concatenations,
+		simplify_concatenated_sum, simplify_concatenated_zeros,
+	};
+	po_cache pc = {NULL, 0, false};
+	bool changed = false;
+	for (size_t k = 0; k < sizeof rewrites / sizeof *rewrites; k++)
+		if (rewrites[k](ctx, c, &pc)) {
+			changed = true;
+			pc.valid = false; /* the next rewrite takes a fresh post order */
+		}
 	return changed ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
 }
