@@ -445,6 +445,11 @@ HILO_API void hilo_instr_replace_all_uses(hilo_module *m, hilo_instr *from, hilo
 HILO_API hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n);
 /* Computations in post order of the call graph (callees first). */
 HILO_API hilo_comp **hilo_module_comp_post_order(hilo_module *m, uint32_t *n);
+/* The same order; on the way fn(i, ud) is called once for every
+ * instruction i of the module's computations that calls something (in no
+ * particular order): the callers without a second walk of the module. */
+HILO_API hilo_comp **hilo_module_comp_post_order_calls(hilo_module *m, uint32_t *n,
+	void (*fn)(hilo_instr *call, void *ud), void *ud);
 
 /* Clones a computation (and nothing it calls) under a new name; returns
  * the clone, not yet added to the module. If map is non-NULL it receives

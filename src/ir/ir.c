@@ -633,12 +633,26 @@ hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n)
 
 hilo_comp **hilo_module_comp_post_order(hilo_module *m, uint32_t *n)
 {
+	return hilo_module_comp_post_order_calls(m, n, NULL, NULL);
+}
+
+/* The walk visits every instruction of every computation once (it looks
+ * for the calls), so it hands the callers to fn on the way: a pass that
+ * needs both saves a walk of the whole module. Computations of the module
+ * are marked 2 until visited (1), a callee outside the module stays 0:
+ * its instructions are walked (the order needs them) but not handed on. */
+hilo_comp **hilo_module_comp_post_order_calls(hilo_module *m, uint32_t *n,
+	void (*fn)(hilo_instr *call, void *ud), void *ud)
+{
 	hilo_comp **out = hilo_arena_alloc(m->arena, (m->ncomps + 1) * sizeof *out);
 	uint32_t no = 0;
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		m->comps[k]->mark = 0;
+	if (fn)
+		for (uint32_t k = 0; k < m->ncomps; k++)
+			m->comps[k]->mark = 2;
 	/* explicit stack of (comp, instr cursor, called cursor) */
-	typedef struct { hilo_comp *c; hilo_instr *i; uint32_t k; } frame;
+	typedef struct { hilo_comp *c; hilo_instr *i; uint32_t k; bool hand; } frame;
 	frame *st = out ? hilo_heap_alloc(m->arena, (m->ncomps + 1) * sizeof *st) : NULL;
 	if (!st) { /* only without an out-of-memory guard */
 		*n = 0;
@@ -646,11 +660,12 @@ hilo_comp **hilo_module_comp_post_order(hilo_module *m, uint32_t *n)
 	}
 	for (uint32_t r = 0; r < m->ncomps; r++) {
 		hilo_comp *root = m->comps[r];
-		if (root->mark)
+		if (root->mark == 1)
 			continue;
 		uint32_t sp = 0;
+		bool hand = root->mark == 2;
 		root->mark = 1;
-		st[sp++] = (frame){root, root->first, 0};
+		st[sp++] = (frame){root, root->first, 0, hand};
 		while (sp) {
 			frame *f = &st[sp - 1];
 			while (f->i && f->k >= f->i->ncalled) {
@@ -662,10 +677,13 @@ hilo_comp **hilo_module_comp_post_order(hilo_module *m, uint32_t *n)
 				sp--;
 				continue;
 			}
+			if (f->k == 0 && f->hand)
+				fn(f->i, ud);
 			hilo_comp *callee = f->i->called[f->k++];
-			if (!callee->mark && sp < m->ncomps) {
+			if (callee->mark != 1 && sp < m->ncomps) {
+				bool h = callee->mark == 2;
 				callee->mark = 1;
-				st[sp++] = (frame){callee, callee->first, 0};
+				st[sp++] = (frame){callee, callee->first, 0, h};
 			}
 		}
 	}

@@ -346,11 +346,11 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 	hilo_module *m = ctx->m;
 	bool changed = hilo_pu_strip_boundary_markers(ctx) > 0;
 	uint32_t nc = 0;
-	hilo_comp **order = hilo_module_comp_post_order(m, &nc);
 	hilo_ptrmap sites, noted; /* noted: the GTEs a "Found N users" note named */
 	hilo_ptrmap_init_in(&sites, hilo_pass_scratch(ctx));
 	hilo_ptrmap_init_in(&noted, hilo_pass_scratch(ctx));
-	hilo_pu_count_call_sites(m, &sites);
+	/* the computation order and the call-site counts in one walk */
+	hilo_comp **order = hilo_module_comp_post_order_calls(m, &nc, hilo_pu_add_call_sites_of, &sites);
 	for (uint32_t ci = 0; ci < nc; ci++) {
 		hilo_comp *comp = order[ci];
 		uint32_t n = 0;

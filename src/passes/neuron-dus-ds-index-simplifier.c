@@ -357,6 +357,16 @@ static void visit(state *s, hilo_comp *c, int fr, int depth)
 	}
 }
 
+/* Poisons what caller i refers to other than by a call, and the entry
+ * called (for hilo_module_comp_post_order_calls: st is the state). */
+static void poison_non_call_refs(hilo_instr *i, void *st)
+{
+	state *s = st;
+	for (uint32_t k = 0; k < i->ncalled; k++)
+		if (i->op != HILO_OP_CALL || i->called[k] == s->f.m->entry)
+			hilo_ptrmap_put(&s->poison, i->called[k], (void *)1);
+}
+
 /* Records what was proved about DS/DUS i (run state, by instruction id)
  * and makes its tokens say exactly that: the proven effective starts in
  * op_name; tokens it cannot confirm (no proof, or a backend_config value
@@ -422,12 +432,7 @@ hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 	 * reference to it is a `call` in a computation with the same property
 	 * (or it is the entry); callers first. */
 	uint32_t nco = 0;
-	hilo_comp **order = hilo_module_comp_post_order(m, &nco);
-	for (uint32_t c = 0; c < m->ncomps; c++)
-		for (hilo_instr *i = m->comps[c]->first; i; i = i->next)
-			for (uint32_t k = 0; k < i->ncalled; k++)
-				if (i->op != HILO_OP_CALL || i->called[k] == m->entry)
-					hilo_ptrmap_put(&s.poison, i->called[k], (void *)1);
+	hilo_comp **order = hilo_module_comp_post_order_calls(m, &nco, poison_non_call_refs, &s);
 	visit(&s, m->entry, -1, 0);
 	for (uint32_t c = nco; c-- > 0;) {
 		hilo_comp *comp = order[c];

@@ -58,12 +58,17 @@ uint32_t hilo_pu_strip_boundary_markers(hilo_pass_ctx *ctx)
 	return n;
 }
 
+void hilo_pu_add_call_sites_of(hilo_instr *i, void *sites)
+{
+	for (uint32_t k = 0; k < i->ncalled; k++)
+		hilo_pu_call_sites_add(sites, i->called[k], 1);
+}
+
 void hilo_pu_count_call_sites(const hilo_module *m, hilo_ptrmap *sites)
 {
 	for (uint32_t c = 0; c < m->ncomps; c++)
-		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next)
-			for (uint32_t k = 0; k < i->ncalled; k++)
-				hilo_pu_call_sites_add(sites, i->called[k], 1);
+		for (hilo_instr *i = m->comps[c]->first; i; i = i->next)
+			hilo_pu_add_call_sites_of(i, sites);
 }
 
 uint32_t hilo_pu_call_sites(const hilo_ptrmap *sites, const hilo_comp *c)

@@ -50,6 +50,10 @@ void hilo_pu_relay_control(hilo_module *m, hilo_instr *old, hilo_instr *with);
  * to (void *)(uintptr_t)count; computations nobody calls are absent (count
  * 0). One walk over the module. */
 void hilo_pu_count_call_sites(const hilo_module *m, hilo_ptrmap *sites);
+/* Adds the references of one instruction i to sites (a hilo_ptrmap *):
+ * the callback form, for hilo_module_comp_post_order_calls (the order and
+ * the counts in one walk). */
+void hilo_pu_add_call_sites_of(hilo_instr *i, void *sites);
 /* The count hilo_pu_count_call_sites() stored for c (0 when absent). */
 uint32_t hilo_pu_call_sites(const hilo_ptrmap *sites, const hilo_comp *c);
 /* Adds delta (may be negative) to c's count. */

@@ -2,7 +2,9 @@
  * one-walk check (src/ir/verify.c verify_fast) accepts exactly what the
  * full check accepts and a rejected module gets the full check's
  * diagnostics; hilo_comp_post_order's list-order shortcut gives the DFS
- * order, and a list that is not already a post order still gets the DFS.
+ * order, and a list that is not already a post order still gets the DFS;
+ * hilo_module_comp_post_order_calls keeps the computation order and hands
+ * on every caller once.
  * Each broken module below is rejected with the first diagnostic the
  * full check writes for it. */
 #include "check.h"
@@ -218,9 +220,72 @@ static void test_post_order_paths(void)
 	hilo_module_destroy(m);
 }
 
+static const char *k_calls =
+	"HloModule m\n"
+	"\n"
+	"leaf {\n"
+	"  x = f32[] parameter(0)\n"
+	"  ROOT n = f32[] negate(x)\n"
+	"}\n"
+	"\n"
+	"mid {\n"
+	"  y = f32[] parameter(0)\n"
+	"  a = f32[] call(y), to_apply=leaf\n"
+	"  ROOT b = f32[] call(a), to_apply=leaf\n"
+	"}\n"
+	"\n"
+	"ENTRY main {\n"
+	"  p = f32[] parameter(0)\n"
+	"  q = f32[] negate(p)\n"
+	"  c = f32[] call(q), to_apply=mid\n"
+	"  ROOT d = f32[] call(c), to_apply=leaf\n"
+	"}\n";
+
+static void collect(hilo_instr *i, void *ud)
+{
+	hilo_buf *b = ud;
+	hilo_buf_printf(b, "%s,", i->name);
+}
+
+/* hilo_module_comp_post_order_calls: the order of the plain call, and
+ * every caller of the module handed on exactly once. */
+static void test_comp_post_order_calls(void)
+{
+	hilo_module *m = check_parse(k_calls);
+	if (!CHECK(m))
+		return;
+	/* module order leaf, main, mid: a caller before its callee */
+	if (!CHECK_EQ_I64(m->ncomps, 3)) {
+		hilo_module_destroy(m);
+		return;
+	}
+	hilo_comp *mid = m->comps[1];
+	m->comps[1] = m->comps[2];
+	m->comps[2] = mid;
+	uint32_t n1 = 0, n2 = 0;
+	hilo_comp **o1 = hilo_module_comp_post_order(m, &n1);
+	hilo_buf b;
+	hilo_buf_init(&b);
+	hilo_comp **o2 = hilo_module_comp_post_order_calls(m, &n2, collect, &b);
+	CHECK_EQ_I64(n1, 3);
+	CHECK_EQ_I64(n2, n1);
+	for (uint32_t k = 0; k < n1 && k < n2; k++)
+		CHECK(o1[k] == o2[k]);
+	CHECK_STR(n1 == 3 ? o1[0]->name : "", "leaf");
+	CHECK_STR(n1 == 3 ? o1[1]->name : "", "mid");
+	CHECK_STR(n1 == 3 ? o1[2]->name : "", "main");
+	/* roots in module order (leaf, main, mid): main's c leads into mid
+	 * (a, b) before main's d; mid is not walked a second time */
+	hilo_buf_putc(&b, 0);
+	CHECK_STR(b.data, "c,a,b,d,");
+	hilo_buf_free(&b);
+	hilo_module_destroy(m);
+}
+
 int main(void)
 {
 	test_verify_paths();
 	test_post_order_paths();
+	test_comp_post_order_calls();
 	return CHECK_DONE();
 }
