@@ -475,6 +475,15 @@ static void check_comp_fast(vctx *V, hilo_comp *c, uint32_t cstamp, hilo_ptrmap 
 	uint32_t roots = 0, count = 0;
 	for (hilo_instr *i = c->first; i && V->ok && !F->bail; i = i->next) {
 		count++;
+		/* a list walk is one dependent load per instruction: ask early
+		 * for what the next two need (hints only, no effect on results) */
+		hilo_instr *nx = i->next;
+		if (nx) {
+			if (nx->next)
+				__builtin_prefetch(nx->next);
+			__builtin_prefetch(nx->users);
+			__builtin_prefetch(nx->operands);
+		}
 		if (i->parent != c || i->id >= F->nids || F->ids[i->id].stamp) {
 			V->ok = false;
 			return;
