@@ -130,6 +130,12 @@ static void sites_open(sites *S, hilo_comp *c)
 	S->nranges++;
 }
 
+/* The range of a computation that was swept. */
+static size_t range_index(const sites *S, const hilo_comp *c)
+{
+	return (size_t)(uintptr_t)hilo_ptrmap_get(&S->range, c) - 1;
+}
+
 /* The sites of c as [*b, *e) of S->v; false when c was not swept. */
 static bool sites_of(const sites *S, const hilo_comp *c, size_t *b, size_t *e)
 {
@@ -263,17 +269,19 @@ static hilo_comp **comp_post_order(hilo_module *m, const sites *S, uint32_t *n)
 	hilo_comp **out = hilo_arena_alloc(m->arena, (m->ncomps + 1) * sizeof *out);
 	typedef struct { hilo_comp *c; size_t q, e; uint32_t k; } frame;
 	frame *st = out ? hilo_heap_alloc(m->arena, (m->ncomps + 1) * sizeof *st) : NULL;
-	if (!st) /* only without an out-of-memory guard */
+	/* visited, by range index (every computation has one, checked above) */
+	unsigned char *seen = st ? hilo_heap_alloc(m->arena, (size_t)S->nranges + 1) : NULL;
+	if (!seen) { /* only without an out-of-memory guard */
+		hilo_heap_free(m->arena, st);
 		return hilo_module_comp_post_order(m, n);
+	}
 	uint32_t no = 0;
-	for (uint32_t k = 0; k < m->ncomps; k++)
-		m->comps[k]->mark = 0;
 	for (uint32_t r = 0; r < m->ncomps; r++) {
 		hilo_comp *root = m->comps[r];
-		if (root->mark)
+		if (seen[range_index(S, root)])
 			continue;
 		uint32_t sp = 0;
-		root->mark = 1;
+		seen[range_index(S, root)] = 1;
 		size_t b = 0, e = 0; /* every computation and callee has sites (checked) */
 		sites_of(S, root, &b, &e);
 		st[sp++] = (frame){root, b, e, 0};
@@ -289,14 +297,15 @@ static hilo_comp **comp_post_order(hilo_module *m, const sites *S, uint32_t *n)
 				continue;
 			}
 			hilo_comp *callee = S->v[f->q]->called[f->k++];
-			if (!callee->mark && sp < m->ncomps) {
-				callee->mark = 1;
+			if (!seen[range_index(S, callee)] && sp < m->ncomps) {
+				seen[range_index(S, callee)] = 1;
 				sites_of(S, callee, &b, &e);
 				st[sp++] = (frame){callee, b, e, 0};
 			}
 		}
 	}
 	hilo_heap_free(m->arena, st);
+	hilo_heap_free(m->arena, seen);
 	*n = no;
 	return out;
 }
