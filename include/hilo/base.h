@@ -150,6 +150,9 @@ HILO_API const char *hilo_intern_cstr(hilo_strtab *t, const char *s);
  * that keys a side table by the same text. */
 HILO_API uint32_t hilo_str_hash(const char *s, size_t len);
 HILO_API const char *hilo_intern_hashed(hilo_strtab *t, const char *s, size_t len, uint32_t hash);
+/* Grows the table once so that n more strings fit without a rehash (a
+ * reader that can estimate its count: one growth instead of many). */
+HILO_API void hilo_strtab_reserve(hilo_strtab *t, size_t n);
 
 /* ---- pointer map (malloc-backed; keys are any non-NULL pointers) ---- */
 

@@ -1273,6 +1273,9 @@ static bool parse_module(hilo_module *m, const char *src, size_t len, const char
 	lex_map_init(&shapes, m->arena);
 	lexer *L = &P.L;
 	L->shape_cache = &shapes;
+	/* about one name per 128 bytes of text (real dumps: 90-190, with
+	 * metadata strings): the string table grows once, not log2(n) times */
+	hilo_strtab_reserve(m->strings, len / 128);
 
 	/* NUL bytes or a leading header of comment lines */
 	if (memchr(src, 0, len)) {

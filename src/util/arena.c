@@ -596,9 +596,8 @@ hilo_strtab *hilo_strtab_create(hilo_arena *a)
  * blocks, and a growth frees the array it replaces (an arena would keep
  * it: as many bytes again as the final table, on a program of 100k names
  * several MB of dead slots). */
-static bool rehash(hilo_strtab *t)
+static bool rehash_to(hilo_strtab *t, size_t ncap)
 {
-	size_t ncap = t->cap * 2;
 	slot *ns = (hilo_heap_alloc)(t->a, ncap * sizeof(slot));
 	if (!ns)
 		return false;
@@ -617,6 +616,20 @@ static bool rehash(hilo_strtab *t)
 	t->slots = ns;
 	t->cap = ncap;
 	return true;
+}
+
+static bool rehash(hilo_strtab *t)
+{
+	return rehash_to(t, t->cap * 2);
+}
+
+void hilo_strtab_reserve(hilo_strtab *t, size_t n)
+{
+	size_t cap = t->cap;
+	while ((t->n + n + 1) * 2 > cap && cap < ((size_t)1 << 40) / sizeof(slot))
+		cap *= 2;
+	if (cap > t->cap)
+		rehash_to(t, cap);
 }
 
 const char *(hilo_intern_hashed)(hilo_strtab *t, const char *s, size_t len, uint32_t h)
