@@ -608,10 +608,12 @@ static void count(hilo_validator *v, int verdict, const char *method)
 
 /* ---- per computation -------------------------------------------------------- */
 
-static bool is_effect(const hilo_module *m, const hilo_instr *i)
+/* Is i itself (not through what it calls) an effect the validator keeps
+ * track of? Neuron boundary markers are identities whatever their flag
+ * says (the passes strip them); a Sharding annotation counts (dce keeps
+ * it). */
+static bool is_own_effect(const hilo_module *m, const hilo_instr *i)
 {
-	/* Neuron boundary markers are identities whatever their flag says
-	 * (the passes strip them) */
 	if (hilo_instr_is_boundary_marker(i))
 		return false;
 	if (hilo_instr_has_side_effect(m, i))
@@ -620,19 +622,112 @@ static bool is_effect(const hilo_module *m, const hilo_instr *i)
 	return t && !strcmp(t, "Sharding");
 }
 
-/* Does ca hold a new instruction (not in the before-module) with b's opcode
- * and custom-call target? (a side effect moved to a fresh instruction) */
-static bool effect_kept(pairctx *P, const hilo_comp *ca, const hilo_instr *b)
+/* Is i an effect, itself or through a computation it calls (a call whose
+ * body sends, a while whose body has a side-effecting custom-call)? The
+ * memo (one per validation, keyed by computation) makes the answer for
+ * every computation linear overall. */
+static bool is_effect(pairctx *P, const hilo_module *m, const hilo_instr *i)
 {
+	if (is_own_effect(m, i))
+		return true;
+	return i->ncalled && !hilo_instr_is_boundary_marker(i) &&
+	       hilo_instr_has_side_effect_deep(m, i, &P->effmemo);
+}
+
+/* Effects compare by opcode and custom-call target. */
+static bool same_effect_kind(const hilo_instr *a, const hilo_instr *b)
+{
+	if (a->op != b->op)
+		return false;
+	const char *ta = hilo_instr_get_string(a, HILO_A_CUSTOM_CALL_TARGET);
 	const char *tb = hilo_instr_get_string(b, HILO_A_CUSTOM_CALL_TARGET);
-	for (const hilo_instr *a = ca->first; a; a = a->next) {
-		if (a->op != b->op || (a->id < P->s[0].nid && P->s[0].by_id[a->id]))
+	return (!ta && !tb) || (ta && tb && !strcmp(ta, tb));
+}
+
+/* Is there an effect of e's kind in x itself or anywhere x's computations
+ * call? (seen: computations already searched for this e) */
+static bool holds_effect(const hilo_module *m, const hilo_instr *x, const hilo_instr *e,
+	hilo_ptrmap *seen)
+{
+	if (is_own_effect(m, x) && same_effect_kind(x, e))
+		return true;
+	for (uint32_t k = 0; k < x->ncalled; k++) {
+		const hilo_comp *c = x->called[k];
+		if (hilo_ptrmap_get(seen, c))
 			continue;
-		const char *ta = hilo_instr_get_string(a, HILO_A_CUSTOM_CALL_TARGET);
-		if ((!ta && !tb) || (ta && tb && !strcmp(ta, tb)))
-			return true;
+		if (!hilo_ptrmap_put(seen, c, (void *)1))
+			return true; /* no memory: don't report a failure we cannot show */
+		for (const hilo_instr *y = c->first; y; y = y->next)
+			if (holds_effect(m, y, e, seen))
+				return true;
 	}
 	return false;
+}
+
+/* Does ca hold a new instruction (not in the before-module) that carries
+ * effect e: e's kind itself, or a call of a computation that holds it
+ * (inlining clones a callee's effects into the caller; unrolling moves a
+ * body's effects into fresh calls)? */
+static bool effect_moved(pairctx *P, const hilo_comp *ca, const hilo_instr *e)
+{
+	const hilo_module *ma = P->s[1].m;
+	bool found = false;
+	hilo_ptrmap seen;
+	hilo_ptrmap_init_in(&seen, P->scratch->arena);
+	for (const hilo_instr *a = ca->first; a && !found; a = a->next) {
+		if (a->id < P->s[0].nid && P->s[0].by_id[a->id])
+			continue; /* not new */
+		found = holds_effect(ma, a, e, &seen);
+	}
+	hilo_ptrmap_free(&seen);
+	return found;
+}
+
+/* Pushes c on the stack unless seen; false when out of memory. */
+static bool push_comp(const hilo_comp ***stack, uint32_t *n, uint32_t *cap, hilo_ptrmap *seen,
+	const hilo_comp *c)
+{
+	if (hilo_ptrmap_get(seen, c))
+		return true;
+	if (*n == *cap) {
+		uint32_t nc = *cap ? 2 * *cap : 8;
+		const hilo_comp **ns = realloc(*stack, nc * sizeof *ns);
+		if (!ns)
+			return false;
+		*stack = ns;
+		*cap = nc;
+	}
+	(*stack)[(*n)++] = c;
+	return hilo_ptrmap_put(seen, c, (void *)1);
+}
+
+/* Is every effect of removed instruction b (its own, and each one in the
+ * computations it calls, at any depth) carried by a new instruction of
+ * ca? Out of memory counts as kept (no failure we cannot show). */
+static bool effect_kept(pairctx *P, const hilo_comp *ca, const hilo_instr *b)
+{
+	const hilo_module *mb = P->s[0].m;
+	if (is_own_effect(mb, b) && !effect_moved(P, ca, b))
+		return false;
+	bool ok = true, mem = true;
+	hilo_ptrmap seen;
+	hilo_ptrmap_init_in(&seen, P->scratch->arena);
+	uint32_t n = 0, cap = 0;
+	const hilo_comp **stack = NULL;
+	for (uint32_t k = 0; k < b->ncalled && mem; k++)
+		mem = push_comp(&stack, &n, &cap, &seen, b->called[k]);
+	while (n && ok && mem) {
+		const hilo_comp *c = stack[--n];
+		for (const hilo_instr *y = c->first; y && ok && mem; y = y->next) {
+			if (is_own_effect(mb, y) && !effect_moved(P, ca, y))
+				ok = false;
+			for (uint32_t q = 0; q < y->ncalled && mem; q++)
+				mem = push_comp(&stack, &n, &cap, &seen, y->called[q]);
+		}
+	}
+	free(stack);
+	hilo_ptrmap_free(&seen);
+	return ok || !mem;
 }
 
 static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, hilo_diags *d)
@@ -705,7 +800,7 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 		const hilo_instr *a = b->id < P->s[1].nid ? P->s[1].by_id[b->id] : NULL;
 		if (a && a->parent == ca)
 			continue;
-		if (is_effect(SB->m, b)) {
+		if (is_effect(P, SB->m, b)) {
 			if (!effect_kept(P, ca, b))
 				ok = rec_add(&R, R_REMOVED, b, NULL, NULL, 0);
 		} else if (!dead) {
@@ -825,6 +920,7 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 	uint32_t nid = before->next_id > after->next_id ? before->next_id : after->next_id;
 	hilo_ptrmap_init_in(&P.corr, after->arena);
 	hilo_ptrmap_init_in(&P.equiv, after->arena);
+	hilo_ptrmap_init_in(&P.effmemo, after->arena);
 	for (int k = 0; k < 4; k++)
 		hilo_ptrmap_init_in(&P.top[k], after->arena);
 	for (int k = 0; k < 2; k++) {
@@ -906,6 +1002,7 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 	free(P.s[0].by_id);
 	free(P.s[1].by_id);
 	hilo_ptrmap_free(&P.corr);
+	hilo_ptrmap_free(&P.effmemo);
 	hilo_ptrmap_free(&P.equiv);
 	v->s.seconds += now_seconds() - t0;
 	return ok;

@@ -49,7 +49,7 @@
  * Seed: none (XLA semantics, reference/xla-equivalents.md item 4); the
  * seed passes call it as their final clean-up.
  */
-#include "hilo/pass.h"
+#include "planted.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -190,7 +190,9 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo, si
 			hilo_remark(ctx, c, i, "declined", "dead but a sharding annotation");
 			continue;
 		}
-		if (is_async_piece(i->op) || hilo_instr_has_side_effect_deep(m, i, memo)) {
+		bool effect = (ctx->planted & HILO_PLANT_DCE_SHALLOW) ? hilo_instr_has_side_effect(m, i)
+		                                                      : hilo_instr_has_side_effect_deep(m, i, memo);
+		if (is_async_piece(i->op) || effect) {
 			hilo_remark(ctx, c, i, "declined", "dead but has side effects");
 			continue;
 		}

@@ -27,6 +27,9 @@ enum {
 	 * gather dimension and without the all-gathers the walk crosses
 	 * (test-all-gather-ignore-dimensions) */
 	HILO_PLANT_AG_SEED_KEY = 1u << 3,
+	/* dce: an instruction's side effects are judged by its own opcode
+	 * only, not by the computations it calls (test-dce-shallow-effects) */
+	HILO_PLANT_DCE_SHALLOW = 1u << 4,
 };
 
 /* The start of dimension d of dynamic-slice ds that

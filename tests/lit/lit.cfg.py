@@ -16,8 +16,11 @@ hilo_bin = params.get("hilo_bin")
 if not hilo_bin:
     lit_config.fatal("pass --param hilo_bin=<build dir with hilo-opt>")
 llvm_bin = params.get("llvm_bin", "/usr/lib/llvm-14/bin")
-# Output/ folders go under the build tree, never into the sources.
-config.test_exec_root = os.path.join(hilo_bin, "lit-out")
+# Output/ folders go under the build tree, never into the sources. Each
+# run_lit.sh invocation (one ctest test per folder, run in parallel) gets
+# its own exec root: lit rewrites .lit_test_times.txt there after every
+# run, and two runs sharing one file read each other's half-written copy.
+config.test_exec_root = os.path.join(hilo_bin, "lit-out", params.get("lit_tag", "all"))
 
 # Longest names first so "hilo-opt" is not a prefix problem for others.
 config.substitutions.append(("hilo-opt", os.path.join(hilo_bin, "hilo-opt")))

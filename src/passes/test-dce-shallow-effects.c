@@ -1,0 +1,26 @@
+/* test-dce-shallow-effects: dce that judges an instruction's side effects
+ * by its own opcode only. A deliberately WRONG rewrite, testing only.
+ *
+ * The bug it plants: a dead call (or while, conditional, reduce, ...)
+ * whose called computation performs a side effect -- an outfeed, a send,
+ * a side-effecting custom-call -- is removed because the call itself is
+ * not side-effecting: the mistake of a dce that asks
+ * hilo_instr_has_side_effect where it must ask
+ * hilo_instr_has_side_effect_deep. The real pass's own code runs with
+ * HILO_PLANT_DCE_SHALLOW set (planted.h).
+ *
+ * Why it must be caught: the program no longer performs the effect
+ * (XLA's HloDCE keeps such instructions). The returned values are the
+ * same, so only the validator's effect bookkeeping can see it: a removed
+ * instruction whose callees hold an effect that no new instruction
+ * carries is a failed rewrite (src/check/records.c, effect_kept).
+ * --check-equivalence must fail (exit 4) naming this pass
+ * (tests/lit/test-passes/dce_shallow_effects.hlo). Never in a pipeline;
+ * only an explicit --passes= runs it.
+ */
+#include "planted.h"
+
+hilo_pass_result hilo_pass_test_dce_shallow_effects(hilo_pass_ctx *ctx)
+{
+	return hilo_plant_run(ctx, hilo_pass_dce, HILO_PLANT_DCE_SHALLOW);
+}
