@@ -58,6 +58,7 @@ seed_of() {
 	test-all-gather-*) echo neuron_all_gather_duplicate_remover ;;
 	test-ds-mover-*) echo dynamic-slice-mover ;;
 	test-unroll-*) echo while-loop-unroller ;;
+	test-dce-*) echo dce ;;
 	test-swap-operands) echo - ;;
 	*) echo "" ;;
 	esac
