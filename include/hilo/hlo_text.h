@@ -24,5 +24,8 @@ HILO_API hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_
 HILO_API hilo_literal *hilo_read_input_literal(hilo_module *m, const char *txt, size_t len,
 	const char *path, hilo_diags *d);
 HILO_API void hilo_print_literal(hilo_buf *out, const hilo_literal *lit, bool with_shape);
+/* Element k of an array of element type t at data, as a scalar literal of
+ * that type prints (a one-element view needs no shape). */
+HILO_API void hilo_print_element(hilo_buf *out, hilo_ptype t, const void *data, size_t k);
 
 #endif

@@ -95,10 +95,29 @@ typedef struct hilo_layout {
 	const char *tail;       /* text after ':' (tiles, memory space, ...) or NULL */
 } hilo_layout;
 
-/* Shapes are immutable once built and may be shared by many instructions
- * (the parser gives equal shape text one object): to change a shape, build
- * a new one. */
+/* Shapes are immutable and interned (hash-consed): every shape is made by
+ * the constructors below in a hilo_shape_table, which returns one object
+ * per distinct shape. A module owns one table (m->shapes, in its arena):
+ * within one module two shapes are equal (hilo_shape_equal) exactly when
+ * they are the same pointer, so instructions share a handful of shape
+ * objects. To change a shape, ask the table for the changed one. Never
+ * build or edit a struct hilo_shape by hand outside src/ir/shape.c (the
+ * unit.shape_build test greps for it): a hand-built shape is not interned
+ * (table == NULL), the constructors and hilo_shape_intern take it as a
+ * description and return the interned copy.
+ *
+ * The key of a shape is everything that prints: element type, dims,
+ * dynamic flags (an all-static dyn array is the same as none), the layout
+ * (none, minor_to_major, tail text; "no layout" and the default layout
+ * are different shapes), the b(...) flag and, for tuples, the element
+ * shapes (themselves interned in the same table). Tuples have no layout.
+ *
+ * Shapes outside any module (the rewrite validator's term tables) use a
+ * table of their own (hilo_shape_table_create in their arena); temporary
+ * views that only need a scalar's element type print and count through
+ * hilo_print_element / hilo_dims_elements instead of a shape. */
 typedef struct hilo_shape hilo_shape;
+typedef struct hilo_shape_table hilo_shape_table;
 struct hilo_shape {
 	hilo_ptype type;
 	int rank;               /* arrays: number of dims */
@@ -108,8 +127,62 @@ struct hilo_shape {
 	int ntuple;             /* tuples: element count */
 	hilo_shape **elems;     /* tuples: element shapes */
 	bool buffer;            /* the b(...) wrapper (NEW in XLA) */
+	uint32_t hash;          /* of the key; same in every table */
+	const hilo_shape_table *table; /* the table that interned it; NULL: hand-built */
 };
 
+/* A table of interned shapes in arena a (its shapes live as long as a).
+ * The slots are one tracked-heap block of a, grown by doubling in place:
+ * a guard that catches on a keeps a table made before it intact. NULL only
+ * when out of memory without a guard. */
+HILO_API hilo_shape_table *hilo_shape_table_create(hilo_arena *a);
+/* Distinct shapes in t. */
+HILO_API size_t hilo_shape_table_count(const hilo_shape_table *t);
+
+/* The constructors. Each returns the one shape of t equal to what it
+ * describes; the inputs are copied (they may live anywhere) and shapes
+ * passed in may belong to another table or be hand-built (they are
+ * interned into t first). NULL only when out of memory without a guard. */
+/* An array without layout; dyn (per-dim HILO_DIM_*) may be NULL. */
+HILO_API hilo_shape *hilo_shape_array(hilo_shape_table *t, hilo_ptype type, int rank,
+	const int64_t *dims, const uint8_t *dyn);
+/* An array with the given layout (copied; NULL: none). */
+HILO_API hilo_shape *hilo_shape_array_layout(hilo_shape_table *t, hilo_ptype type, int rank,
+	const int64_t *dims, const uint8_t *dyn, const hilo_layout *layout);
+/* An array with XLA's default layout (minor_to_major rank-1..0,
+ * ShapeUtil::MakeShape); a scalar gets none. */
+HILO_API hilo_shape *hilo_shape_array_default(hilo_shape_table *t, hilo_ptype type, int rank,
+	const int64_t *dims, const uint8_t *dyn);
+/* A scalar (rank 0, no layout); also token[] and opaque[]. */
+HILO_API hilo_shape *hilo_shape_scalar(hilo_shape_table *t, hilo_ptype type);
+/* A tuple of n elements (not a buffer). */
+HILO_API hilo_shape *hilo_shape_tuple(hilo_shape_table *t, int n, hilo_shape *const *elems);
+/* s itself when it is t's, else t's copy of it (deep); NULL for NULL. */
+HILO_API hilo_shape *hilo_shape_intern(hilo_shape_table *t, const hilo_shape *s);
+/* Edits of s (everything else kept): */
+/* the layout replaced (NULL: none); */
+HILO_API hilo_shape *hilo_shape_with_layout(hilo_shape_table *t, const hilo_shape *s,
+	const hilo_layout *layout);
+/* another element type, not a b(...) buffer (ShapeUtil::ChangeElementType); */
+HILO_API hilo_shape *hilo_shape_retype(hilo_shape_table *t, const hilo_shape *s, hilo_ptype type);
+/* dimension d resized to n (its dynamic flag and the layout kept); */
+HILO_API hilo_shape *hilo_shape_with_dim(hilo_shape_table *t, const hilo_shape *s, int d, int64_t n);
+/* other dynamic flags (NULL: all static); */
+HILO_API hilo_shape *hilo_shape_with_dyn(hilo_shape_table *t, const hilo_shape *s, const uint8_t *dyn);
+/* with or without the b(...) wrapper; */
+HILO_API hilo_shape *hilo_shape_with_buffer(hilo_shape_table *t, const hilo_shape *s, bool buffer);
+/* tuple element k replaced by e; */
+HILO_API hilo_shape *hilo_shape_tuple_set(hilo_shape_table *t, const hilo_shape *s, int k,
+	const hilo_shape *e);
+/* e inserted before element k (k == ntuple appends); */
+HILO_API hilo_shape *hilo_shape_tuple_insert(hilo_shape_table *t, const hilo_shape *s, int k,
+	const hilo_shape *e);
+/* tuple element k removed. */
+HILO_API hilo_shape *hilo_shape_tuple_remove(hilo_shape_table *t, const hilo_shape *s, int k);
+
+/* Number of elements of dims[0..rank), or -1 on overflow past 2^62 or a
+ * negative size. */
+HILO_API int64_t hilo_dims_elements(int rank, const int64_t *dims);
 /* Number of elements of an array shape, or -1 on overflow past 2^62. */
 HILO_API int64_t hilo_shape_elements(const hilo_shape *s);
 /* Bytes of an array shape's elements as hilo literals store them, or -1
@@ -118,9 +191,12 @@ HILO_API int64_t hilo_shape_bytes(const hilo_shape *s);
 HILO_API bool hilo_shape_is_tuple(const hilo_shape *s);
 HILO_API bool hilo_shape_is_array(const hilo_shape *s);
 /* Same element type and dims, tuples elementwise (layout ignored); NULL
- * equals only NULL. */
+ * equals only NULL. a == b answers at once. */
 HILO_API bool hilo_shape_compatible(const hilo_shape *a, const hilo_shape *b);
-/* Same type, dims, dynamic flags and layout. */
+/* Same type, dims, dynamic flags, layout and b(...) flag. Shapes of one
+ * table (one module) are equal exactly when they are one pointer: the
+ * function answers that at once; shapes of different tables compare by
+ * hash first, then by content. */
 HILO_API bool hilo_shape_equal(const hilo_shape *a, const hilo_shape *b);
 /* Renders the shape as XLA prints it (with layout when it has one). */
 HILO_API void hilo_shape_print(hilo_buf *b, const hilo_shape *s);
@@ -297,6 +373,7 @@ typedef enum hilo_print_style {
 struct hilo_module {
 	hilo_arena *arena;
 	hilo_strtab *strings;
+	hilo_shape_table *shapes; /* every shape of the module, interned */
 	const char *name;
 	hilo_module_attr *attrs;
 	uint32_t nattrs;

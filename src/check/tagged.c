@@ -447,13 +447,14 @@ static int64_t leaf_ord(tctx *X, bool param, uint32_t base, int depth, const int
 	return X->nleaves++;
 }
 
+/* s with u64 elements (a tag array), in the run module's table. */
 static hilo_shape *retype(tctx *X, const hilo_shape *s)
 {
-	hilo_shape *c = hilo_arena_alloc(X->run->arena, sizeof *c);
+	if (s->type == HILO_T_TUPLE)
+		return no(X, "a tuple where an array was expected");
+	hilo_shape *c = hilo_shape_retype(X->run->shapes, s, HILO_T_U64);
 	if (!c)
 		return no(X, "out of memory");
-	*c = *s;
-	c->type = HILO_T_U64;
 	return c;
 }
 

@@ -61,6 +61,7 @@ struct termtab {
 	uint32_t *slots;           /* tid + 1, 0 empty */
 	uint32_t scap;
 	hilo_arena *a;
+	hilo_shape_table *shapes;  /* the shapes terms make (in a) */
 	bool oom;
 };
 
@@ -129,7 +130,8 @@ termtab *terms_create(hilo_arena *parent)
 	T->a = hilo_arena_create_in(parent);
 	T->scap = 1 << 12;
 	T->slots = calloc(T->scap, sizeof *T->slots);
-	if (!T->a || !T->slots) {
+	T->shapes = T->a ? hilo_shape_table_create(T->a) : NULL;
+	if (!T->a || !T->slots || !T->shapes) {
 		terms_destroy(T);
 		return NULL;
 	}
@@ -293,17 +295,7 @@ const term *terms_get(const pairctx *P, tid t)
 
 static hilo_shape *new_shape(pairctx *P, hilo_ptype type, int rank, const int64_t *dims)
 {
-	hilo_shape *s = hilo_arena_alloc(P->T->a, sizeof *s);
-	if (!s)
-		return NULL;
-	s->type = type;
-	s->rank = rank;
-	s->dims = hilo_arena_alloc(P->T->a, ((size_t)rank + 1) * sizeof *s->dims);
-	if (!s->dims)
-		return NULL;
-	for (int d = 0; d < rank; d++)
-		s->dims[d] = dims[d];
-	return s;
+	return hilo_shape_array(P->T->shapes, type, rank, dims, NULL);
 }
 
 /* For the data-movement constructors (term_moves.c). */
@@ -507,8 +499,7 @@ static tid inline_comp(pairctx *P, int sk, const hilo_comp *c, const tid *args, 
 {
 	if (!c || !c->root || c->nparams != nargs || depth > 64)
 		return TID_NONE;
-	static const hilo_shape key_shape = {HILO_T_TOKEN, 0, NULL, NULL, NULL, 0, NULL, false};
-	tid key = mk(P, T_CALLKEY, &key_shape, (uint64_t)(uintptr_t)c ^ (uint64_t)sk, args, nargs,
+	tid key = mk(P, T_CALLKEY, hilo_shape_scalar(P->T->shapes, HILO_T_TOKEN), (uint64_t)(uintptr_t)c ^ (uint64_t)sk, args, nargs,
 		NULL, NULL, 0);
 	if (key == TID_NONE)
 		return TID_NONE;

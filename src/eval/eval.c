@@ -114,61 +114,39 @@ hilo_literal *ev_lit_copy(hilo_arena *a, const hilo_literal *l)
 	return c;
 }
 
-static hilo_shape *shape_copy(hilo_arena *a, const hilo_shape *s)
+/* s without layouts and dynamic flags, in t (a copied literal's shape). */
+static hilo_shape *shape_plain(hilo_shape_table *t, hilo_arena *a, const hilo_shape *s)
 {
-	hilo_shape *c = hilo_arena_alloc(a, sizeof *c);
-	if (!c)
-		return NULL;
-	*c = *s;
-	c->layout = NULL;
-	c->dyn = NULL;
+	hilo_shape *r;
 	if (s->type == HILO_T_TUPLE) {
-		c->elems = hilo_arena_alloc(a, ((size_t)s->ntuple + 1) * sizeof *c->elems);
-		if (!c->elems)
+		hilo_shape **el = hilo_heap_alloc(a, ((size_t)s->ntuple + 1) * sizeof *el);
+		if (!el)
 			return NULL;
-		for (int k = 0; k < s->ntuple; k++)
-			if (!(c->elems[k] = shape_copy(a, s->elems[k])))
-				return NULL;
-		return c;
+		int k = 0;
+		while (k < s->ntuple && (el[k] = shape_plain(t, a, s->elems[k])))
+			k++;
+		r = k == s->ntuple ? hilo_shape_tuple(t, s->ntuple, el) : NULL;
+		hilo_heap_free(a, el);
+	} else {
+		r = hilo_shape_array(t, s->type, s->rank, s->dims, NULL);
 	}
-	c->dims = hilo_arena_alloc(a, ((size_t)s->rank + 1) * sizeof *c->dims);
-	if (!c->dims)
-		return NULL;
-	for (int d = 0; d < s->rank; d++)
-		c->dims[d] = s->dims[d];
-	return c;
+	return r && s->buffer ? hilo_shape_with_buffer(t, r, true) : r;
 }
 
-static hilo_literal *lit_copy_deep(hilo_arena *a, const hilo_literal *l)
+static hilo_literal *lit_copy_deep(hilo_module *m, const hilo_literal *l)
 {
-	hilo_literal *c = ev_lit_copy(a, l);
-	if (!c || !(c->shape = shape_copy(a, l->shape)))
+	hilo_literal *c = ev_lit_copy(m->arena, l);
+	if (!c || !(c->shape = shape_plain(m->shapes, m->arena, l->shape)))
 		return NULL;
 	for (int k = 0; k < l->ntuple; k++)
-		if (!(c->elems[k] = lit_copy_deep(a, l->elems[k])))
+		if (!(c->elems[k] = lit_copy_deep(m, l->elems[k])))
 			return NULL;
 	return c;
 }
 
 static hilo_literal *literal_copy(hilo_module *m, const hilo_literal *l)
 {
-	return l ? lit_copy_deep(m->arena, l) : NULL;
-}
-
-hilo_shape *ev_shape_new(ev *e, hilo_ptype t, int rank, const int64_t *dims)
-{
-	hilo_arena *a = e->m->arena;
-	hilo_shape *s = hilo_arena_alloc(a, sizeof *s);
-	if (!s)
-		return NULL;
-	s->type = t;
-	s->rank = rank;
-	s->dims = hilo_arena_alloc(a, ((size_t)rank + 1) * sizeof *s->dims);
-	if (!s->dims)
-		return NULL;
-	for (int d = 0; d < rank; d++)
-		s->dims[d] = dims[d];
-	return s;
+	return l ? lit_copy_deep(m, l) : NULL;
 }
 
 /* Does literal l have the structure of shape s (types, dims, sizes)? */

@@ -581,17 +581,8 @@ static bool describe_diff(hilo_buf *path, const hilo_literal *a, const hilo_lite
 	hilo_buf va, vb;
 	hilo_buf_init(&va);
 	hilo_buf_init(&vb);
-	hilo_literal ea = *a, eb = *b;
-	hilo_shape sc = *a->shape;
-	sc.rank = 0;
-	sc.layout = NULL;
-	int w = hilo_ptype_bytes(a->shape->type);
-	ea.shape = eb.shape = &sc;
-	ea.data = (char *)a->data + (size_t)k * (size_t)w;
-	eb.data = (char *)b->data + (size_t)k * (size_t)w;
-	ea.nbytes = eb.nbytes = (size_t)w;
-	hilo_print_literal(&va, &ea, false);
-	hilo_print_literal(&vb, &eb, false);
+	hilo_print_element(&va, a->shape->type, a->data, (size_t)k);
+	hilo_print_element(&vb, a->shape->type, b->data, (size_t)k);
 	snprintf(msg, cap, "output%s element [%s]: before=%s after=%s (seed %llu)",
 		path->len ? hilo_buf_cstr(path) : "", idx, hilo_buf_cstr(&va),
 		hilo_buf_cstr(&vb), (unsigned long long)seed);

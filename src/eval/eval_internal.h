@@ -83,8 +83,6 @@ bool ev_charge(ev *e, const hilo_instr *i, uint64_t n);
 hilo_literal *ev_lit_new(ev *e, const hilo_instr *i, const hilo_shape *s);
 /* Copies a literal (deep) into arena a. */
 hilo_literal *ev_lit_copy(hilo_arena *a, const hilo_literal *l);
-/* A fresh array shape in e->a. */
-hilo_shape *ev_shape_new(ev *e, hilo_ptype t, int rank, const int64_t *dims);
 
 /* Evaluates a called computation on args. */
 hilo_literal *ev_comp(ev *e, const hilo_comp *c, hilo_literal *const *args);
@@ -120,15 +118,21 @@ static inline void ev_strides(const hilo_shape *s, int64_t *st)
 	}
 }
 
-/* Advances a multi-index in row-major order; false after the last. */
-static inline bool ev_next_index(const hilo_shape *s, int64_t *idx)
+/* Advances a multi-index over dims[0..rank) in row-major order; false
+ * after the last. */
+static inline bool ev_next_index_dims(int rank, const int64_t *dims, int64_t *idx)
 {
-	for (int d = s->rank - 1; d >= 0; d--) {
-		if (++idx[d] < s->dims[d])
+	for (int d = rank - 1; d >= 0; d--) {
+		if (++idx[d] < dims[d])
 			return true;
 		idx[d] = 0;
 	}
 	return false;
+}
+
+static inline bool ev_next_index(const hilo_shape *s, int64_t *idx)
+{
+	return ev_next_index_dims(s->rank, s->dims, idx);
 }
 
 /* Per-area entry points: each returns NULL with a diagnostic on failure,

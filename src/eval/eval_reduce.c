@@ -375,11 +375,7 @@ static hilo_literal *reduce_window(ev *e, const hilo_instr *i, hilo_literal *con
 	int rank = is->rank;
 	int64_t ist[MAXR], oidx[MAXR] = {0};
 	ev_strides(is, ist);
-	hilo_shape wshape = {0};
-	wshape.type = HILO_T_S32;
-	wshape.rank = rank;
-	wshape.dims = w.size;
-	int64_t wn = hilo_shape_elements(&wshape);
+	int64_t wn = hilo_dims_elements(rank, w.size);
 	hilo_literal vs[2 * MAXR], *args[2 * MAXR];
 	for (int64_t k = 0; k < nout; k++) {
 		int64_t widx[MAXR] = {0};
@@ -393,7 +389,7 @@ static hilo_literal *reduce_window(ev *e, const hilo_instr *i, hilo_literal *con
 				else
 					s += (c / w.ldil[d]) * ist[d];
 			}
-			ev_next_index(&wshape, widx);
+			ev_next_index_dims(rank, w.size, widx);
 			if (!in)
 				continue;
 			for (int q = 0; q < n; q++) {
@@ -648,13 +644,9 @@ static hilo_literal *dot(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 	int64_t ast[MAXR], bst[MAXR], oidx[MAXR] = {0};
 	ev_strides(as, ast);
 	ev_strides(bs, bst);
-	hilo_shape cs = {0};
 	int64_t cdims[MAXR];
 	for (int q = 0; q < nlc; q++)
 		cdims[q] = as->dims[lc[q]];
-	cs.type = HILO_T_S32;
-	cs.rank = nlc;
-	cs.dims = cdims;
 	for (int64_t k = 0; k < nout; k++) {
 		int64_t abase = 0, bbase = 0;
 		for (int q = 0; q < nlb; q++) {
@@ -687,7 +679,7 @@ static hilo_literal *dot(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 				si += (uint64_t)ev_get_as_i(a, (size_t)ao, ot) *
 				      (uint64_t)ev_get_as_i(b, (size_t)bo, ot);
 			}
-			ev_next_index(&cs, cidx);
+			ev_next_index_dims(nlc, cdims, cidx);
 		}
 		if (fl)
 			hilo_elem_set_f64(ot, r->data, (size_t)k, ot == HILO_T_F64 ? sf : (double)sf32);

@@ -11,20 +11,21 @@
 
 /* ---- shapes ---- */
 
-static hilo_layout *read_layout(lexer *L, int rank)
+/* Reads a layout into *lay (minor_to_major into tmp, HILO_MAX_RANK long);
+ * the shape constructor copies it. */
+static bool read_layout(lexer *L, int rank, hilo_layout *lay, int64_t *tmp)
 {
 	hilo_module *m = L->m;
-	hilo_layout *lay = hilo_arena_alloc(m->arena, sizeof *lay);
-	int64_t tmp[64];
 	int n = 0;
+	lay->tail = NULL;
 	lex_skip_ws(L);
 	while (L->p < L->end && *L->p != '}' && *L->p != ':') {
 		int64_t v;
 		if (!lex_int(L, &v))
-			return NULL;
-		if (n >= 64 || v < 0 || v >= 64) {
+			return false;
+		if (n >= HILO_MAX_RANK || v < 0 || v >= HILO_MAX_RANK) {
 			lex_error(L, L->p, "invalid layout");
-			return NULL;
+			return false;
 		}
 		tmp[n++] = v;
 		if (!lex_accept(L, ','))
@@ -42,30 +43,29 @@ static hilo_layout *read_layout(lexer *L, int rank)
 				depth--;
 			else if (*L->p == '\n') {
 				lex_error(L, L->p, "unterminated layout");
-				return NULL;
+				return false;
 			}
 			L->p++;
 		}
 		lay->tail = hilo_intern(m->strings, s, (size_t)(L->p - s));
 	}
 	if (!lex_expect(L, '}'))
-		return NULL;
+		return false;
 	if (n != rank && !(n == 0 && lay->tail)) {
 		lex_error(L, L->p - 1, "layout has %d entries but the shape has rank %d", n, rank);
-		return NULL;
+		return false;
 	}
 	uint64_t seen = 0;
 	for (int k = 0; k < n; k++) {
 		if (tmp[k] >= rank || (seen >> tmp[k]) & 1) {
 			lex_error(L, L->p - 1, "layout is not a permutation of the %d dimensions", rank);
-			return NULL;
+			return false;
 		}
 		seen |= 1ull << tmp[k];
 	}
 	lay->n = n;
-	lay->minor_to_major = hilo_arena_alloc(m->arena, (size_t)(n ? n : 1) * sizeof(int64_t));
-	memcpy(lay->minor_to_major, tmp, (size_t)n * sizeof(int64_t));
-	return lay;
+	lay->minor_to_major = tmp;
+	return true;
 }
 
 /* End of the shape text starting at p when it can be found by a quick
@@ -160,10 +160,8 @@ static hilo_shape *parse_shape(lexer *L)
 		lex_error(L, L->p, "shape nested too deeply");
 		return NULL;
 	}
-	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
 	if (L->p < L->end && *L->p == '(') {
 		L->p++;
-		s->type = HILO_T_TUPLE;
 		hilo_shape *tmp[16], **el = tmp;
 		int n = 0, cap = 16;
 		if (!lex_accept(L, ')')) {
@@ -185,11 +183,8 @@ static hilo_shape *parse_shape(lexer *L)
 				break;
 			}
 		}
-		s->ntuple = n;
-		s->elems = hilo_arena_alloc(m->arena, (size_t)(n ? n : 1) * sizeof *el);
-		memcpy(s->elems, el, (size_t)n * sizeof *el);
 		L->depth--;
-		return s;
+		return hilo_shape_tuple(m->shapes, n, el);
 	}
 	const char *at = L->p, *id;
 	size_t len = lex_ident(L, &id);
@@ -198,17 +193,14 @@ static hilo_shape *parse_shape(lexer *L)
 		hilo_shape *in = lex_shape(L);
 		if (!in || !lex_expect(L, ')'))
 			return NULL;
-		*s = *in;
-		s->buffer = true;
 		L->depth--;
-		return s;
+		return hilo_shape_with_buffer(m->shapes, in, true);
 	}
 	hilo_ptype t = len ? hilo_ptype_lookup(id, len) : HILO_T_INVALID;
 	if (t == HILO_T_INVALID) {
 		lex_error(L, at, "expected a shape, got '%.*s'", (int)(len ? len : 1), len ? id : at);
 		return NULL;
 	}
-	s->type = t;
 	if (!lex_expect(L, '['))
 		return NULL;
 	int64_t dims[HILO_MAX_RANK];
@@ -252,24 +244,20 @@ static hilo_shape *parse_shape(lexer *L)
 			break;
 		}
 	}
-	s->rank = rank;
-	s->dims = hilo_arena_alloc(m->arena, (size_t)(rank ? rank : 1) * sizeof(int64_t));
-	memcpy(s->dims, dims, (size_t)rank * sizeof(int64_t));
-	if (any_dyn) {
-		s->dyn = hilo_arena_alloc(m->arena, (size_t)rank);
-		memcpy(s->dyn, dyn, (size_t)rank);
-	}
 	bool unbounded = false;
 	for (int k = 0; k < rank; k++)
 		unbounded |= dyn[k] == HILO_DIM_UNBOUNDED;
-	if (!unbounded && hilo_shape_elements(s) < 0) {
+	int64_t ne = hilo_dims_elements(rank, dims);
+	if (!unbounded && ne < 0) {
 		lex_error(L, at, "shape has too many elements");
 		return NULL;
 	}
-	if (!unbounded && hilo_shape_bytes(s) < 0) {
+	int eb = hilo_ptype_bytes(t);
+	if (!unbounded && eb > 1 && ne > INT64_MAX / eb) {
 		lex_error(L, at, "shape size in bytes overflows int64");
 		return NULL;
 	}
+	const uint8_t *dv = any_dyn ? dyn : NULL;
 	/* a '{' is a layout only when followed by an integer or ':' */
 	const char *save = L->p;
 	int save_line = L->line;
@@ -282,26 +270,22 @@ static hilo_shape *parse_shape(lexer *L)
 		if (q < L->end && ((*q >= '0' && *q <= '9') || *q == ':' ||
 		                   (*q == '}' && rank == 0 && false))) {
 			L->p++;
-			s->layout = read_layout(L, rank);
-			if (!s->layout)
+			hilo_layout lay;
+			int64_t m2m[HILO_MAX_RANK];
+			if (!read_layout(L, rank, &lay, m2m))
 				return NULL;
 			L->depth--;
-			return s;
+			return hilo_shape_array_layout(m->shapes, t, rank, dims, dv, &lay);
 		}
 	}
 	L->p = save;
 	L->line = save_line;
 	L->line_start = save_ls;
 	/* no layout written: XLA's default (major-to-minor = 0..rank-1) */
-	if (rank > 0 && hilo_shape_is_array(s)) {
-		s->layout = hilo_arena_alloc(m->arena, sizeof *s->layout);
-		s->layout->n = rank;
-		s->layout->minor_to_major = hilo_arena_alloc(m->arena, (size_t)rank * sizeof(int64_t));
-		for (int k = 0; k < rank; k++)
-			s->layout->minor_to_major[k] = rank - 1 - k;
-	}
 	L->depth--;
-	return s;
+	if (t == HILO_T_TOKEN || t == HILO_T_OPAQUE)
+		return hilo_shape_array(m->shapes, t, rank, dims, dv);
+	return hilo_shape_array_default(m->shapes, t, rank, dims, dv);
 }
 
 /* ---- literal values ---- */
@@ -613,6 +597,11 @@ static void print_elem(hilo_buf *b, hilo_ptype t, const void *data, size_t k)
 	} else {
 		hilo_buf_put_i64(b, hilo_elem_get_i64(t, data, k));
 	}
+}
+
+void hilo_print_element(hilo_buf *b, hilo_ptype t, const void *data, size_t k)
+{
+	print_elem(b, t, data, k);
 }
 
 /* XLA's one-line literal form: rank 1 "{1, 2}"; higher ranks put spaces

@@ -253,11 +253,7 @@ static void put_instr(printer *P, const hilo_instr *i)
 	           i->literal->nbytes && !i->literal->elided) {
 		/* written as one scalar: print it back so (values print in full
 		 * everywhere else, e.g. hilo-run --print) */
-		hilo_literal one = *i->literal;
-		hilo_shape scalar = {.type = i->literal->shape->type};
-		one.shape = &scalar;
-		one.nbytes = (size_t)hilo_ptype_bytes(scalar.type);
-		hilo_print_literal(b, &one, false);
+		hilo_print_element(b, i->literal->shape->type, i->literal->data, 0);
 	} else if (i->op == HILO_OP_CONSTANT) {
 		hilo_print_literal(b, i->literal, false);
 	} else {

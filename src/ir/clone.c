@@ -4,8 +4,8 @@
  * literal, shape, use list (same order), control edge and computation
  * order of the source, so printing the clone gives the same bytes as
  * printing the source. Nothing in the copy points into the source: strings
- * are re-interned in the new module's table, shapes and literals are
- * copied (shared shapes stay shared), called computations and operands are
+ * are re-interned in the new module's table, shapes in its shape table,
+ * literals are copied, called computations and operands are
  * remapped through pointer maps. The source is only read.
  *
  * Keep in step with hilo/ir.h: every pointer field of the IR structs must
@@ -21,7 +21,6 @@
 typedef struct cloner {
 	const hilo_module *src;
 	hilo_module *dst;
-	hilo_ptrmap shapes;   /* src shape -> dst shape */
 	hilo_ptrmap instrs;   /* src instr -> dst instr */
 	hilo_ptrmap comps;    /* src comp -> dst comp */
 	bool oom;
@@ -65,37 +64,13 @@ static const char *intern(cloner *k, const char *s)
 	return r;
 }
 
+/* The clone's shapes are interned in its own table. */
 static hilo_shape *copy_shape(cloner *k, const hilo_shape *s)
 {
 	if (!s)
 		return NULL;
-	hilo_shape *d = hilo_ptrmap_get(&k->shapes, s);
-	if (d)
-		return d;
-	d = alloc(k, sizeof *d);
+	hilo_shape *d = hilo_shape_intern(k->dst->shapes, s);
 	if (!d)
-		return NULL;
-	*d = *s;
-	if (s->rank > 0) {
-		d->dims = dup_bytes(k, s->dims, (size_t)s->rank * sizeof *s->dims);
-		d->dyn = dup_bytes(k, s->dyn, (size_t)s->rank * sizeof *s->dyn);
-	}
-	if (s->layout) {
-		d->layout = alloc(k, sizeof *d->layout);
-		if (d->layout) {
-			d->layout->n = s->layout->n;
-			d->layout->minor_to_major = dup_bytes(k, s->layout->minor_to_major,
-				(size_t)s->layout->n * sizeof(int64_t));
-			d->layout->tail = dup_str(k, s->layout->tail);
-		}
-	}
-	if (s->ntuple > 0) {
-		d->elems = alloc(k, (size_t)s->ntuple * sizeof *d->elems);
-		if (d->elems)
-			for (int e = 0; e < s->ntuple; e++)
-				d->elems[e] = copy_shape(k, s->elems[e]);
-	}
-	if (!hilo_ptrmap_put(&k->shapes, s, d))
 		k->oom = true;
 	return d;
 }
@@ -308,7 +283,6 @@ hilo_module *hilo_module_clone_in(const hilo_module *src, hilo_arena *parent)
 static hilo_module *clone_into(const hilo_module *src, hilo_module *dst)
 {
 	cloner k = {.src = src, .dst = dst};
-	hilo_ptrmap_init_in(&k.shapes, dst->arena);
 	hilo_ptrmap_init_in(&k.instrs, dst->arena);
 	hilo_ptrmap_init_in(&k.comps, dst->arena);
 
@@ -318,10 +292,12 @@ static hilo_module *clone_into(const hilo_module *src, hilo_module *dst)
 	hilo_arena *arena = dst->arena;
 	hilo_strtab *strings = dst->strings;
 	struct name_set *names = dst->names;
+	hilo_shape_table *shapes = dst->shapes;
 	const char *name = dst->name;
 	*dst = *src;
 	dst->arena = arena;
 	dst->strings = strings;
+	dst->shapes = shapes;
 	dst->names = names;
 	dst->name = name;
 	dst->attrs = NULL;
@@ -363,7 +339,6 @@ static hilo_module *clone_into(const hilo_module *src, hilo_module *dst)
 	if (src->entry && !k.oom)
 		dst->entry = hilo_ptrmap_get(&k.comps, src->entry);
 
-	hilo_ptrmap_free(&k.shapes);
 	hilo_ptrmap_free(&k.instrs);
 	hilo_ptrmap_free(&k.comps);
 	if (k.oom)

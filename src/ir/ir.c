@@ -130,7 +130,8 @@ hilo_module *hilo_module_create_in(const char *name, hilo_arena *parent)
 	m->arena = a;
 	m->strings = hilo_strtab_create(a);
 	m->names = hilo_arena_alloc(a, sizeof *m->names);
-	if (!m->strings || !m->names) {
+	m->shapes = hilo_shape_table_create(a);
+	if (!m->strings || !m->names || !m->shapes) {
 		hilo_arena_destroy(a);
 		return NULL;
 	}

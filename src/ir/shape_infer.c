@@ -57,28 +57,7 @@ static const char *sh(ictx *X, const hilo_shape *s)
 /* An array shape with XLA's default layout (ShapeUtil::MakeShape). */
 static hilo_shape *array(ictx *X, hilo_ptype t, int rank, const int64_t *dims, const uint8_t *dyn)
 {
-	hilo_module *m = X->m;
-	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
-	s->type = t;
-	s->rank = rank;
-	s->dims = hilo_arena_alloc(m->arena, (size_t)(rank ? rank : 1) * sizeof(int64_t));
-	if (rank)
-		memcpy(s->dims, dims, (size_t)rank * sizeof(int64_t));
-	bool any = false;
-	for (int k = 0; dyn && k < rank; k++)
-		any |= dyn[k] != HILO_DIM_STATIC;
-	if (any) {
-		s->dyn = hilo_arena_alloc(m->arena, (size_t)rank);
-		memcpy(s->dyn, dyn, (size_t)rank);
-	}
-	if (rank > 0) {
-		s->layout = hilo_arena_alloc(m->arena, sizeof *s->layout);
-		s->layout->n = rank;
-		s->layout->minor_to_major = hilo_arena_alloc(m->arena, (size_t)rank * sizeof(int64_t));
-		for (int k = 0; k < rank; k++)
-			s->layout->minor_to_major[k] = rank - 1 - k;
-	}
-	return s;
+	return hilo_shape_array_default(X->m->shapes, t, rank, dims, dyn);
 }
 
 static hilo_shape *scalar(ictx *X, hilo_ptype t)
@@ -91,22 +70,12 @@ static hilo_shape *retype(ictx *X, const hilo_shape *s, hilo_ptype t)
 {
 	if (s->type == t)
 		return (hilo_shape *)s;
-	hilo_shape *r = hilo_arena_alloc(X->m->arena, sizeof *r);
-	*r = *s;
-	r->type = t;
-	r->buffer = false;
-	return r;
+	return hilo_shape_retype(X->m->shapes, s, t);
 }
 
 static hilo_shape *tuple(ictx *X, int n, hilo_shape *const *elems)
 {
-	hilo_shape *s = hilo_arena_alloc(X->m->arena, sizeof *s);
-	s->type = HILO_T_TUPLE;
-	s->ntuple = n;
-	s->elems = hilo_arena_alloc(X->m->arena, (size_t)(n ? n : 1) * sizeof *s->elems);
-	for (int k = 0; k < n; k++)
-		s->elems[k] = elems[k];
-	return s;
+	return hilo_shape_tuple(X->m->shapes, n, elems);
 }
 
 static uint8_t dyn_of(const hilo_shape *s, int d)
@@ -276,12 +245,11 @@ static hilo_shape *merge_dyn(ictx *X, hilo_shape *a, const hilo_shape *b)
 		differ = b->dyn[d] > a->dyn[d];
 	if (!differ)
 		return a;
-	hilo_shape *r = hilo_arena_alloc(X->m->arena, sizeof *r);
-	*r = *a;
-	r->dyn = hilo_arena_alloc(X->m->arena, (size_t)a->rank);
-	for (int d = 0; d < a->rank; d++)
-		r->dyn[d] = dyn_of(a, d) > b->dyn[d] ? dyn_of(a, d) : b->dyn[d];
-	return r;
+	uint8_t dyn[HILO_MAX_RANK];
+	for (int d = 0; d < a->rank && d < HILO_MAX_RANK; d++)
+		dyn[d] = dyn_of(a, d) > b->dyn[d] ? dyn_of(a, d) : b->dyn[d];
+	return a->rank <= HILO_MAX_RANK ? hilo_shape_with_dyn(X->m->shapes, a, dyn)
+	                                : fail(X, "too many dimensions");
 }
 
 static bool same_dims(const hilo_shape *a, const hilo_shape *b)
@@ -386,10 +354,12 @@ static hilo_shape *clamp_op(ictx *X)
 static hilo_shape *tuple_op(ictx *X)
 {
 	const hilo_instr *i = X->i;
-	hilo_shape **el = hilo_arena_alloc(X->m->arena, (i->noperands + 1) * sizeof *el);
+	hilo_shape **el = hilo_heap_alloc(X->m->arena, (i->noperands + 1) * sizeof *el);
 	for (uint32_t k = 0; k < i->noperands; k++)
 		el[k] = i->operands[k]->shape;
-	return tuple(X, (int)i->noperands, el);
+	hilo_shape *r = tuple(X, (int)i->noperands, el);
+	hilo_heap_free(X->m->arena, el);
+	return r;
 }
 
 static hilo_shape *gte_op(ictx *X)
@@ -599,16 +569,17 @@ static hilo_shape *transpose_op(ictx *X)
 		dyn[k] = dyn_of(s, (int)p[k]);
 		inv[p[k]] = k;
 	}
-	hilo_shape *r = array(X, s->type, n, dims, dyn);
 	if (s->layout && s->layout->n == n) {
 		/* the physical order stays: the transpose is a bitcast */
+		int64_t m2m[HILO_MAX_RANK];
 		for (int k = 0; k < n; k++)
-			r->layout->minor_to_major[k] = inv[s->layout->minor_to_major[k]];
-		r->layout->tail = s->layout->tail;
-	} else if (!s->layout) {
-		r->layout = NULL;
+			m2m[k] = inv[s->layout->minor_to_major[k]];
+		hilo_layout l = {n, m2m, s->layout->tail};
+		return hilo_shape_array_layout(X->m->shapes, s->type, n, dims, dyn, &l);
 	}
-	return r;
+	if (!s->layout)
+		return hilo_shape_array(X->m->shapes, s->type, n, dims, dyn);
+	return array(X, s->type, n, dims, dyn);
 }
 
 static hilo_shape *reverse_op(ictx *X)
@@ -1126,12 +1097,7 @@ static hilo_shape *fft_op(ictx *X)
 			if (s->dims[s->rank - nfl + k] != fl[k])
 				return fail(X, "fft_length= does not match the operand's last dimensions %s", sh(X, s));
 		hilo_shape *r = retype(X, s, s->type == HILO_T_F64 ? HILO_T_C128 : HILO_T_C64);
-		if (r == s)
-			return r;
-		r->dims = hilo_arena_alloc(X->m->arena, (size_t)s->rank * sizeof(int64_t));
-		memcpy(r->dims, s->dims, (size_t)s->rank * sizeof(int64_t));
-		r->dims[last] = fl[nfl - 1] / 2 + 1;
-		return r;
+		return hilo_shape_with_dim(X->m->shapes, r, last, fl[nfl - 1] / 2 + 1);
 	}
 	if (!strcmp(ty, "IRFFT")) {
 		if (!hilo_ptype_is_complex(s->type))
@@ -1139,10 +1105,7 @@ static hilo_shape *fft_op(ictx *X)
 		if (s->dims[last] != fl[nfl - 1] / 2 + 1)
 			return fail(X, "the last dimension of %s is not fft_length/2+1", sh(X, s));
 		hilo_shape *r = retype(X, s, complex_part(s->type));
-		r->dims = hilo_arena_alloc(X->m->arena, (size_t)s->rank * sizeof(int64_t));
-		memcpy(r->dims, s->dims, (size_t)s->rank * sizeof(int64_t));
-		r->dims[last] = fl[nfl - 1];
-		return r;
+		return hilo_shape_with_dim(X->m->shapes, r, last, fl[nfl - 1]);
 	}
 	return fail(X, "unknown fft_type=%s", ty);
 }
@@ -1157,12 +1120,8 @@ static hilo_shape *topk_op(ictx *X)
 		return fail(X, "attribute k= is required");
 	if (s->rank < 1 || k < 0 || k > s->dims[s->rank - 1])
 		return fail(X, "k=%lld does not fit the last dimension of %s", (long long)k, sh(X, s));
-	hilo_shape *v = hilo_arena_alloc(X->m->arena, sizeof *v);
-	*v = *s;
-	v->buffer = false;
-	v->dims = hilo_arena_alloc(X->m->arena, (size_t)s->rank * sizeof(int64_t));
-	memcpy(v->dims, s->dims, (size_t)s->rank * sizeof(int64_t));
-	v->dims[s->rank - 1] = k;
+	hilo_shape *v = hilo_shape_with_dim(X->m->shapes,
+		hilo_shape_with_buffer(X->m->shapes, s, false), s->rank - 1, k);
 	hilo_shape *el[2] = {v, retype(X, v, HILO_T_S32)};
 	return tuple(X, 2, el);
 }
@@ -1357,9 +1316,7 @@ hilo_shape *hilo_infer_shape(hilo_module *m, const hilo_instr *i, char *err, siz
 			dyn[k] = dyn_of(s, k);
 		if (dyn[dv[0]] == HILO_DIM_STATIC)
 			dyn[dv[0]] = HILO_DIM_BOUNDED;
-		hilo_shape *r = array(&X, s->type, s->rank, s->dims, dyn);
-		r->layout = s->layout;
-		return r;
+		return hilo_shape_array_layout(X.m->shapes, s->type, s->rank, s->dims, dyn, s->layout);
 	}
 	case HILO_OP_REPLICA_ID:
 	case HILO_OP_PARTITION_ID:

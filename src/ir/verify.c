@@ -378,6 +378,12 @@ static void check_comp(vctx *V, hilo_comp *c, hilo_ptrmap *comps)
 		count++;
 		if (i->parent != c)
 			fail(V, c, i, "parent link is wrong");
+		if (i->shape && i->shape->table != V->m->shapes)
+			fail(V, c, i, "its shape %s is not interned in the module's shape table (built by hand "
+				"or taken from another module)", sh(V, i->shape));
+		if (i->literal && i->literal->shape && i->literal->shape->table != V->m->shapes)
+			fail(V, c, i, "its literal's shape %s is not interned in the module's shape table",
+				sh(V, i->literal->shape));
 		if (i->is_root)
 			roots++;
 		bool ops_ok = true;

@@ -114,21 +114,10 @@ bool hilo_cu_is_zero(const hilo_instr *i)
 	return true;
 }
 
-hilo_shape *hilo_cu_shape_with_dim(hilo_module *m, const hilo_shape *s, int d, int64_t n)
-{
-	hilo_shape *o = hilo_arena_alloc(m->arena, sizeof *o);
-	*o = *s;
-	o->dims = hilo_arena_alloc(m->arena, (size_t)(s->rank + 1) * sizeof *o->dims);
-	memcpy(o->dims, s->dims, (size_t)s->rank * sizeof *o->dims);
-	o->dims[d] = n;
-	return o;
-}
-
 hilo_instr *hilo_cu_int_constant(hilo_module *m, hilo_comp *c, hilo_instr *before, hilo_ptype t,
 	int64_t v)
 {
-	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
-	s->type = t;
+	hilo_shape *s = hilo_shape_scalar(m->shapes, t);
 	hilo_literal *l = hilo_literal_create(m, s);
 	if (!l)
 		return NULL;

@@ -35,8 +35,4 @@ bool hilo_cu_is_zero(const hilo_instr *i);
 hilo_instr *hilo_cu_int_constant(hilo_module *m, hilo_comp *c, hilo_instr *before, hilo_ptype t,
 	int64_t v);
 
-/* A copy of array shape s (in m's arena) with dimension d set to n; the
- * layout is shared (it depends on the rank only). */
-hilo_shape *hilo_cu_shape_with_dim(hilo_module *m, const hilo_shape *s, int d, int64_t n);
-
 #endif

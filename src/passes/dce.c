@@ -354,14 +354,13 @@ static const char *mof_decline(const hilo_instr *f, const hilo_comp *fc)
 static hilo_shape *tuple_subset(hilo_module *m, const hilo_shape *old, const int64_t *newidx,
 	uint32_t used)
 {
-	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
-	*s = *old;
-	s->ntuple = (int)used;
-	s->elems = hilo_arena_alloc(m->arena, used * sizeof *s->elems);
+	hilo_shape **el = hilo_heap_alloc(m->arena, (used + 1) * sizeof *el);
 	for (int k = 0; k < old->ntuple; k++)
 		if (newidx[k] >= 0)
-			s->elems[newidx[k]] = old->elems[k];
-	s->layout = NULL;
+			el[newidx[k]] = old->elems[k];
+	hilo_shape *s = hilo_shape_with_buffer(m->shapes, hilo_shape_tuple(m->shapes, (int)used, el),
+		old->buffer);
+	hilo_heap_free(m->arena, el);
 	return s;
 }
 

@@ -183,17 +183,8 @@ static bool traces_to_entry_param(hilo_module *m, hilo_instr *v, int depth)
 static hilo_shape *tuple_shape(hilo_module *m, const hilo_shape *old, int replace, hilo_shape *rep,
 	hilo_shape *append)
 {
-	hilo_shape *s = hilo_arena_alloc(m->arena, sizeof *s);
-	*s = *old;
-	int n = old->ntuple + (append ? 1 : 0);
-	s->elems = hilo_arena_alloc(m->arena, (size_t)(n ? n : 1) * sizeof *s->elems);
-	for (int k = 0; k < old->ntuple; k++)
-		s->elems[k] = k == replace ? rep : old->elems[k];
-	if (append)
-		s->elems[old->ntuple] = append;
-	s->ntuple = n;
-	s->layout = NULL;
-	return s;
+	const hilo_shape *s = replace >= 0 ? hilo_shape_tuple_set(m->shapes, old, replace, rep) : old;
+	return append ? hilo_shape_tuple_insert(m->shapes, s, s->ntuple, append) : (hilo_shape *)s;
 }
 
 /* A clone of a shared body runs for one of the original's call sites, so

@@ -300,16 +300,8 @@ static bool forward_tuple_dus(hilo_module *m, hilo_comp *c)
 /* A tuple shape equal to s without element drop (or -1) plus `add` (or NULL). */
 static hilo_shape *tuple_shape_edit(hilo_module *m, const hilo_shape *s, int drop, hilo_shape *add)
 {
-	hilo_shape *o = hilo_arena_alloc(m->arena, sizeof *o);
-	*o = *s;
-	o->elems = hilo_arena_alloc(m->arena, ((size_t)s->ntuple + 2) * sizeof *o->elems);
-	o->ntuple = 0;
-	for (int k = 0; k < s->ntuple; k++)
-		if (k != drop)
-			o->elems[o->ntuple++] = s->elems[k];
-	if (add)
-		o->elems[o->ntuple++] = add;
-	return o;
+	hilo_shape *o = drop >= 0 ? hilo_shape_tuple_remove(m->shapes, s, drop) : (hilo_shape *)s;
+	return add ? hilo_shape_tuple_insert(m->shapes, o, o->ntuple, add) : o;
 }
 
 /* Checks whether element j of the body's result is DUS(gte(p, j), u, idx)

@@ -360,7 +360,7 @@ static bool simplify_concatenated_sum(hilo_pass_ctx *ctx, hilo_comp *c, po_cache
 		if (!parts)
 			return changed;
 		for (uint32_t o = 0; o < x->noperands; o++) {
-			hilo_shape *s = hilo_cu_shape_with_dim(m, add->shape, (int)d, x->operands[o]->shape->dims[d]);
+			hilo_shape *s = hilo_shape_with_dim(m->shapes, add->shape, (int)d, x->operands[o]->shape->dims[d]);
 			hilo_instr *p = hilo_instr_create(m, HILO_OP_ADD, s, "add");
 			hilo_instr_add_operand(m, p, x->operands[o]);
 			hilo_instr_add_operand(m, p, y->operands[o]);
@@ -444,7 +444,7 @@ static bool simplify_concatenated_zeros(hilo_pass_ctx *ctx, hilo_comp *c, po_cac
 		if (!zeros)
 			continue;
 		if (nonzero == 1 && z0->shape->type == cat->shape->type &&
-		    hilo_cu_interchangeable(x->shape, hilo_cu_shape_with_dim(m, cat->shape, (int)d, x->shape->dims[d]))) {
+		    hilo_cu_interchangeable(x->shape, hilo_shape_with_dim(m->shapes, cat->shape, (int)d, x->shape->dims[d]))) {
 			changed |= to_pad(ctx, c, cat, d, x, z0, lo, hi);
 			continue;
 		}
@@ -468,7 +468,7 @@ static bool simplify_concatenated_zeros(hilo_pass_ctx *ctx, hilo_comp *c, po_cac
 			}
 			if (e - o >= 2) {
 				hilo_instr *b = hilo_instr_clone(m, op, NULL);
-				b->shape = hilo_cu_shape_with_dim(m, op->shape, (int)d, ext);
+				b->shape = hilo_shape_with_dim(m->shapes, op->shape, (int)d, ext);
 				hilo_instr_add_operand(m, b, op->operands[0]);
 				hilo_comp_insert_before(c, cat, b);
 				ops[t++] = b;

@@ -324,16 +324,13 @@ hilo_shape *pbr_shape_from(reader *R, const slice *sp, int depth, const char *wh
 	}
 	if (R->failed)
 		return NULL;
-	hilo_shape *s = pbr_ralloc(R, sizeof *s);
-	if (!s)
-		return NULL;
-	s->type = pb_ptype_from_xla(etype);
-	s->buffer = buffer;
-	if (s->type == HILO_T_INVALID) {
+	hilo_shape_table *st = R->m->shapes;
+	hilo_ptype type = pb_ptype_from_xla(etype);
+	if (type == HILO_T_INVALID) {
 		pbr_rerr(R, "%s: unknown element type %d", WHAT, etype);
 		return NULL;
 	}
-	if (s->type == HILO_T_TUPLE) {
+	if (type == HILO_T_TUPLE) {
 		if (ndims) {
 			pbr_rerr(R, "%s: a tuple shape has dimensions", WHAT);
 			return NULL;
@@ -342,13 +339,23 @@ hilo_shape *pbr_shape_from(reader *R, const slice *sp, int depth, const char *wh
 			pbr_rerr(R, "%s: tuple too large", WHAT);
 			return NULL;
 		}
-		s->ntuple = (int)ntup;
-		s->elems = pbr_ralloc(R, ntup * sizeof *s->elems);
-		if (!s->elems)
+		hilo_shape **el = hilo_heap_alloc(R->m->arena, (ntup + 1) * sizeof *el);
+		if (!el) {
+			pbr_rerr(R, "out of memory");
 			return NULL;
-		for (size_t k = 0; k < ntup; k++)
-			if (!(s->elems[k] = pbr_shape_from(R, &tup[k], depth + 1, what)))
-				return NULL;
+		}
+		hilo_shape *s = NULL;
+		size_t k = 0;
+		while (k < ntup && (el[k] = pbr_shape_from(R, &tup[k], depth + 1, what)))
+			k++;
+		if (k == ntup) {
+			s = hilo_shape_tuple(st, (int)k, el);
+			if (s && buffer)
+				s = hilo_shape_with_buffer(st, s, true);
+			if (!s)
+				pbr_rerr(R, "out of memory");
+		}
+		hilo_heap_free(R->m->arena, el);
 		return s;
 	}
 	if (ntup) {
@@ -363,42 +370,44 @@ hilo_shape *pbr_shape_from(reader *R, const slice *sp, int depth, const char *wh
 		pbr_rerr(R, "%s: %zu dynamic-dimension flags for rank %zu", WHAT, ndyn, ndims);
 		return NULL;
 	}
-	s->rank = (int)ndims;
-	s->dims = dims;
 	bool any_dyn = false;
 	for (size_t k = 0; k < ndyn; k++)
 		any_dyn |= dynf[k] != 0;
+	uint8_t dynbuf[HILO_MAX_RANK], *dyn = NULL;
 	if (any_dyn) {
-		s->dyn = pbr_ralloc(R, ndims);
-		if (!s->dyn)
+		dyn = ndims <= HILO_MAX_RANK ? dynbuf : pbr_ralloc(R, ndims);
+		if (!dyn)
 			return NULL;
-		memset(s->dyn, 0, ndims);
+		memset(dyn, 0, ndims);
 	}
+	bool unb = false;
 	for (size_t k = 0; k < ndims; k++) {
-		bool dyn = any_dyn && dynf[k];
-		if (dyn && dims[k] == INT64_MIN) {
-			s->dyn[k] = HILO_DIM_UNBOUNDED;
+		bool d = any_dyn && dynf[k];
+		if (d && dims[k] == INT64_MIN) {
+			dyn[k] = HILO_DIM_UNBOUNDED;
+			unb = true;
 			continue;
 		}
 		if (dims[k] < 0) {
 			pbr_rerr(R, "%s: negative dimension size %lld", WHAT, (long long)dims[k]);
 			return NULL;
 		}
-		if (dyn)
-			s->dyn[k] = HILO_DIM_BOUNDED;
+		if (d)
+			dyn[k] = HILO_DIM_BOUNDED;
 	}
-	if (hilo_shape_elements(s) < 0 && s->rank) {
-		bool unb = false;
-		for (int k = 0; k < s->rank && s->dyn; k++)
-			unb |= s->dyn[k] == HILO_DIM_UNBOUNDED;
+	int rank = (int)ndims;
+	int64_t ne = hilo_dims_elements(rank, dims);
+	int eb = hilo_ptype_bytes(type);
+	if (ne < 0 && rank) {
 		if (!unb) {
 			pbr_rerr(R, "%s: element count overflows", WHAT);
 			return NULL;
 		}
-	} else if (s->rank && hilo_shape_bytes(s) < 0) {
+	} else if (rank && (ne < 0 || (eb > 1 && ne > INT64_MAX / eb))) {
 		pbr_rerr(R, "%s: shape size in bytes overflows int64", WHAT);
 		return NULL;
 	}
+	hilo_layout layout, *lp = NULL;
 	if (has_layout) {
 		int64_t *m2m = NULL;
 		size_t nm = 0;
@@ -422,14 +431,16 @@ hilo_shape *pbr_shape_from(reader *R, const slice *sp, int depth, const char *wh
 					(long long)m2m[k], ndims);
 				return NULL;
 			}
-		s->layout = pbr_ralloc(R, sizeof *s->layout);
-		if (!s->layout)
-			return NULL;
-		s->layout->n = (int)nm;
-		s->layout->minor_to_major = m2m;
-		if (tail.n)
-			s->layout->tail = pbr_sintern(R, tail);
+		layout.n = (int)nm;
+		layout.minor_to_major = m2m;
+		layout.tail = tail.n ? pbr_sintern(R, tail) : NULL;
+		lp = &layout;
 	}
+	hilo_shape *s = hilo_shape_array_layout(st, type, rank, dims, dyn, lp);
+	if (s && buffer)
+		s = hilo_shape_with_buffer(st, s, true);
+	if (!s)
+		pbr_rerr(R, "out of memory");
 	return s;
 }
 

@@ -13,3 +13,6 @@ add_test(NAME unit.attr_keys COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/attr_keys.sh $
 # Shared pass helpers are defined once (boundary-marker stripping, control
 # relay, call-site counting, the marker predicates; issue 19 item 5).
 add_test(NAME unit.pass_helpers COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/pass_helpers.sh ${PROJECT_SOURCE_DIR})
+
+# Shapes are interned: nothing outside src/ir/shape.c builds one by hand.
+add_test(NAME unit.shape_build COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/shape_build.sh ${PROJECT_SOURCE_DIR})
