@@ -500,6 +500,11 @@ static void check_comp_fast(vctx *V, hilo_comp *c, uint32_t cstamp, hilo_ptrmap 
 			V->ok = false;
 			return;
 		}
+		if ((i->shape && i->shape->table != V->m->shapes) ||
+		    (i->literal && i->literal->shape && i->literal->shape->table != V->m->shapes)) {
+			V->ok = false;
+			return;
+		}
 		for (uint32_t k = 0; k < i->noperands; k++) {
 			hilo_instr *o = i->operands[k];
 			if (!o || o->parent != c || o->id >= F->nids || F->ids[o->id].stamp != cstamp) {

@@ -58,15 +58,11 @@ static uint64_t hash_str(uint64_t h, const char *s)
 	return h;
 }
 
+/* Shapes are interned: the table's hash covers the whole key (layout
+ * included), and within the module equal shapes are one pointer. */
 static uint64_t hash_shape(uint64_t h, const hilo_shape *s)
 {
-	h = mix(h, (uint64_t)s->type);
-	h = mix(h, (uint64_t)s->rank);
-	for (int k = 0; k < s->rank; k++)
-		h = mix(h, (uint64_t)s->dims[k]);
-	for (int k = 0; k < s->ntuple; k++)
-		h = hash_shape(h, s->elems[k]);
-	return h;
+	return mix(h, s->hash);
 }
 
 /* Binary ops whose operands may be swapped without changing a bit of the
@@ -191,7 +187,7 @@ static bool literal_equal(const hilo_literal *a, const hilo_literal *b)
 static bool identical(const hilo_instr *a, const hilo_instr *b)
 {
 	if (a->op != b->op || a->async_op != b->async_op || a->noperands != b->noperands ||
-	    a->ncalled != b->ncalled || !hilo_shape_equal(a->shape, b->shape))
+	    a->ncalled != b->ncalled || a->shape != b->shape) /* interned: one module */
 		return false;
 	bool same = true;
 	for (uint32_t k = 0; k < a->noperands && same; k++)

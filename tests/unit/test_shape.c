@@ -273,6 +273,16 @@ static void test_module_interning(void)
 		CHECK(j->shape != in[0]->shape && j->shape->table == k->shapes);
 		CHECK(j->shape == j->next->shape && k->entry->root->shape->elems[0] == j->shape);
 		CHECK_EQ_I64((int64_t)hilo_shape_table_count(k->shapes), 3);
+		/* the verifier rejects a shape of another module */
+		hilo_diags d;
+		hilo_diags_init(&d);
+		CHECK(hilo_verify(k, "k", &d));
+		hilo_shape *own = j->shape;
+		j->shape = in[0]->shape;
+		CHECK(!hilo_verify(k, "k", &d) && d.n > 0 &&
+		      strstr(d.items[d.n - 1].msg, "not interned in the module's shape table"));
+		j->shape = own;
+		hilo_diags_free(&d);
 		hilo_module_destroy(k);
 	}
 	hilo_module_destroy(m);
