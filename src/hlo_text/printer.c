@@ -70,8 +70,7 @@ typedef struct printer {
 	bool opshapes;    /* operand shapes before operand names */
 	bool metadata;    /* print metadata={...} (all but an explicit SHORT) */
 	/* each shape's text, printed once: shape -> offset << 24 | length in
-	 * shape_text (shapes are shared; a failed allocation only stops
-	 * caching) */
+	 * shape_text (shapes are shared) */
 	hilo_ptrmap shapes;
 	hilo_buf shape_text;
 } printer;
@@ -91,8 +90,10 @@ static void put_shape(printer *P, const hilo_shape *s)
 	    off >= ((size_t)1 << 39))
 		return;
 	hilo_buf_put(&P->shape_text, b->data + at, n);
-	if (!P->shape_text.oom)
-		hilo_ptrmap_put(&P->shapes, s, (void *)((uintptr_t)off << 24 | n));
+	/* out of memory in the cache is out of memory of the print (the
+	 * library's one policy: every failed allocation is reported) */
+	if (P->shape_text.oom || !hilo_ptrmap_put(&P->shapes, s, (void *)((uintptr_t)off << 24 | n)))
+		b->oom = true;
 }
 
 static void put_name(printer *P, const char *name)
