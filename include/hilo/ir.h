@@ -299,41 +299,106 @@ typedef struct hilo_use {
 	uint32_t slot;        /* operand index in user */
 } hilo_use;
 
+/* The rarely present parts of an instruction (control dependencies, a
+ * comment), allocated on first use and NULL otherwise; read them through
+ * the accessors below. */
+typedef struct hilo_instr_cold {
+	hilo_instr **ctrl_preds;
+	uint32_t nctrl_preds, cap_ctrl_preds;
+	hilo_instr **ctrl_succs;
+	uint32_t nctrl_succs, cap_ctrl_succs;
+	const char *comment;  /* comment lines printed before it (verbatim), or NULL */
+} hilo_instr_cold;
+
+/* Operands and uses stored inside the instruction; longer lists spill to
+ * an arena array (operands/users then point there instead). */
+enum { HILO_INLINE_OPERANDS = 2, HILO_INLINE_USERS = 2 };
+
+/* The hot instruction record. Budget: HILO_INSTR_SIZE_BUDGET bytes on LP64
+ * (tests/unit/test_compact.c asserts it). Fields that belong to a few
+ * opcodes or few instructions live out of line: control dependencies and
+ * the comment in `cold`; the literal (constants) and parameter number
+ * (parameters) share a union behind hilo_instr_literal/param_no.
+ * operands/users never point into another instruction: copying a
+ * hilo_instr by value is not supported (inline lists would alias). */
+enum { HILO_INSTR_SIZE_BUDGET = 208 };
+
 struct hilo_instr {
-	hilo_opcode op;
+	uint8_t op;           /* hilo_opcode */
+	uint8_t async_op;     /* async sugar (custom-call-start ...): the wrapped
+	                       * hilo_opcode; HILO_OP_COUNT otherwise */
+	bool is_root;
+	uint8_t spare_;
 	uint32_t id;          /* stable, unique within the module */
 	const char *name;     /* interned, without '%' */
 	hilo_shape *shape;
 	hilo_comp *parent;
 	hilo_instr *prev, *next;   /* order in the parent computation */
 
-	hilo_instr **operands;
+	hilo_instr **operands;     /* inline_ops while they fit */
 	uint32_t noperands, cap_operands;
-	hilo_use *users;
+	hilo_use *users;           /* inline_users while they fit */
 	uint32_t nusers, cap_users;
 
 	hilo_comp **called;   /* called computations, referred to by attrs */
-	uint32_t ncalled;
-
-	hilo_instr **ctrl_preds;
-	uint32_t nctrl_preds, cap_ctrl_preds;
-	hilo_instr **ctrl_succs;
-	uint32_t nctrl_succs, cap_ctrl_succs;
-
 	hilo_attr *attrs;     /* in print order */
+	uint32_t ncalled;
 	uint32_t nattrs, cap_attrs;
-	hilo_metadata *metadata;    /* NULL if none */
-
-	hilo_opcode async_op; /* async sugar (custom-call-start ...): the wrapped
-	                       * opcode; HILO_OP_COUNT otherwise */
-	int64_t param_no;     /* parameter(N) */
-	hilo_literal *literal;      /* constant(...) */
-	bool is_root;
-	const char *comment;  /* comment lines printed before it (verbatim), or NULL */
 	int line, col;        /* source position when parsed, else 0 */
+	hilo_metadata *metadata;    /* NULL if none */
+	hilo_instr_cold *cold;      /* NULL if none */
+	union {
+		hilo_literal *literal;  /* CONSTANT: constant(...) */
+		int64_t param_no;       /* PARAMETER: parameter(N) */
+	} u;                  /* read with hilo_instr_literal / hilo_instr_param_no */
 	void *aux;            /* scratch pointer for passes (reset before use) */
 	int64_t mark;         /* scratch integer for passes/walks */
+	hilo_instr *inline_ops[HILO_INLINE_OPERANDS];
+	hilo_use inline_users[HILO_INLINE_USERS];
 };
+
+_Static_assert(HILO_OP_COUNT <= 255, "hilo_instr.op and async_op are 8 bits");
+
+/* The constant's literal (NULL unless i is a CONSTANT). */
+static inline hilo_literal *hilo_instr_literal(const hilo_instr *i)
+{
+	return i->op == HILO_OP_CONSTANT ? i->u.literal : NULL;
+}
+
+/* The parameter number (-1 unless i is a PARAMETER). */
+static inline int64_t hilo_instr_param_no(const hilo_instr *i)
+{
+	return i->op == HILO_OP_PARAMETER ? i->u.param_no : -1;
+}
+
+/* Control predecessors / successors (count and array; the array may be
+ * NULL when the count is 0). Edit them with hilo_instr_add_ctrl_pred and
+ * hilo_instr_remove_ctrl_deps. */
+static inline uint32_t hilo_instr_nctrl_preds(const hilo_instr *i)
+{
+	return i->cold ? i->cold->nctrl_preds : 0;
+}
+
+static inline hilo_instr *const *hilo_instr_ctrl_preds(const hilo_instr *i)
+{
+	return i->cold ? i->cold->ctrl_preds : NULL;
+}
+
+static inline uint32_t hilo_instr_nctrl_succs(const hilo_instr *i)
+{
+	return i->cold ? i->cold->nctrl_succs : 0;
+}
+
+static inline hilo_instr *const *hilo_instr_ctrl_succs(const hilo_instr *i)
+{
+	return i->cold ? i->cold->ctrl_succs : NULL;
+}
+
+/* Comment lines printed before the instruction (verbatim), or NULL. */
+static inline const char *hilo_instr_comment(const hilo_instr *i)
+{
+	return i->cold ? i->cold->comment : NULL;
+}
 
 /* ---- computations ----------------------------------------------------- */
 
@@ -431,6 +496,13 @@ HILO_API void hilo_instr_clear_operands(hilo_instr *i);
 HILO_API void hilo_instr_add_called(hilo_module *m, hilo_instr *i, hilo_comp *c);
 HILO_API void hilo_instr_add_ctrl_pred(hilo_module *m, hilo_instr *i, hilo_instr *pred);
 HILO_API void hilo_instr_remove_ctrl_deps(hilo_instr *i);
+/* Adds the edge pred -> i to both lists as it stands (no duplicate check,
+ * the attribute list untouched): for readers whose input already lists
+ * control-predecessors. */
+HILO_API void hilo_instr_link_ctrl(hilo_module *m, hilo_instr *i, hilo_instr *pred);
+/* The cold record of i, allocated (zeroed) on first use. */
+HILO_API hilo_instr_cold *hilo_instr_cold_get(hilo_module *m, hilo_instr *i);
+HILO_API void hilo_instr_set_comment(hilo_module *m, hilo_instr *i, const char *comment);
 
 /* Attribute helpers by id (hilo/attrs.def). get returns NULL when absent
  * (always for HILO_A_UNKNOWN). set replaces an existing attribute in place

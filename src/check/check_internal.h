@@ -69,7 +69,7 @@ struct pairctx {
 static inline bool is_shared(const pairctx *P, const hilo_instr *i)
 {
 	return i->id < P->nshared && P->shared[i->id] &&
-	       !(i->op == HILO_OP_CONSTANT && i->literal && !i->literal->elided) &&
+	       !(i->op == HILO_OP_CONSTANT && hilo_instr_literal(i) && !hilo_instr_literal(i)->elided) &&
 	       i->op != HILO_OP_IOTA;
 }
 

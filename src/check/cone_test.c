@@ -41,7 +41,7 @@ static bool is_frontier(const pairctx *P, const hilo_instr *i)
 static const hilo_instr *leaf_in_before(pairctx *P, const hilo_instr *i, const hilo_comp *cb)
 {
 	if (i->op == HILO_OP_PARAMETER)
-		return i->param_no >= 0 && (uint64_t)i->param_no < cb->nparams ? cb->params[i->param_no] : NULL;
+		return hilo_instr_param_no(i) >= 0 && (uint64_t)hilo_instr_param_no(i) < cb->nparams ? cb->params[hilo_instr_param_no(i)] : NULL;
 	return i->id < P->s[0].nid ? P->s[0].by_id[i->id] : NULL;
 }
 
@@ -211,7 +211,7 @@ enum { GTE_PATH_MAX = 16 };
 
 static hilo_literal *leaf_value(cone_eval *E, const hilo_instr *i)
 {
-	uint64_t stream = i->op == HILO_OP_PARAMETER ? (uint64_t)i->param_no : 0x1000000ull + i->id;
+	uint64_t stream = i->op == HILO_OP_PARAMETER ? (uint64_t)hilo_instr_param_no(i) : 0x1000000ull + i->id;
 	void *key = (void *)(uintptr_t)(stream + 1);
 	hilo_literal *l = hilo_ptrmap_get(&E->leaves, key);
 	if (l)

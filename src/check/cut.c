@@ -257,7 +257,7 @@ static bool point(const pairctx *P, tid t, int64_t *idx, pval *out)
 		case T_PARAM: case T_LEAF: {
 			const hilo_instr *li = X->op == T_LEAF && X->ah < P->s[0].nid ? P->s[0].by_id[X->ah] : NULL;
 			if (li && li->op == HILO_OP_CONSTANT) {
-				const hilo_literal *l = li->literal;
+				const hilo_literal *l = hilo_instr_literal(li);
 				int64_t k = flat(xs, idx);
 				if (!l || l->elided || l->ntuple || !eb || l->nbytes < (size_t)(k + 1) * eb)
 					return false;

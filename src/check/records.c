@@ -158,7 +158,7 @@ const hilo_instr *chk_param_element(const hilo_instr *i, int64_t *path, int max,
 		path[n++] = k;
 		i = i->operands[0];
 	}
-	if (i->op != HILO_OP_PARAMETER || i->param_no < 0 || i->parent != c)
+	if (i->op != HILO_OP_PARAMETER || hilo_instr_param_no(i) < 0 || i->parent != c)
 		return NULL;
 	for (int q = 0; q < n / 2; q++) { /* innermost first -> outermost first */
 		int64_t t = path[q];
@@ -244,11 +244,11 @@ static bool same_local(pairctx *P, const hilo_instr *b, const hilo_instr *a)
 	if (b->op != a->op || b->async_op != a->async_op || b->noperands != a->noperands ||
 	    b->ncalled != a->ncalled || !hilo_shape_compatible(b->shape, a->shape))
 		return false;
-	if (a->op == HILO_OP_PARAMETER && a->param_no != b->param_no)
+	if (a->op == HILO_OP_PARAMETER && hilo_instr_param_no(a) != hilo_instr_param_no(b))
 		return false;
 	if (a->op == HILO_OP_BITCAST && !hilo_shape_equal(b->shape, a->shape))
 		return false;
-	if (a->op == HILO_OP_CONSTANT && !lit_bytes_same(b->literal, a->literal))
+	if (a->op == HILO_OP_CONSTANT && !lit_bytes_same(hilo_instr_literal(b), hilo_instr_literal(a)))
 		return false;
 	/* a called computation not referenced by an attribute still counts */
 	for (uint32_t k = 0; k < a->ncalled; k++)

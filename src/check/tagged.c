@@ -559,9 +559,9 @@ static tv *top_leaf(tctx *X, const hilo_instr *i)
 	if (ne < 0 || (uint64_t)ne > X->budget - X->used)
 		return no(X, "the leaf %s is over the budget", i->name);
 	if (x) {
-		const hilo_instr *named = (uint64_t)x->param_no < X->cb->nparams
-			? X->cb->params[x->param_no] : x;
-		return leaf_tv(X, true, (uint32_t)x->param_no, depth, path, i->shape,
+		const hilo_instr *named = (uint64_t)hilo_instr_param_no(x) < X->cb->nparams
+			? X->cb->params[hilo_instr_param_no(x)] : x;
+		return leaf_tv(X, true, (uint32_t)hilo_instr_param_no(x), depth, path, i->shape,
 			named ? named->name : x->name);
 	}
 	X->used_id_leaf = true;
@@ -909,11 +909,11 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 	uint32_t n = i->noperands;
 	switch (i->op) {
 	case HILO_OP_CONSTANT: {
-		if (!i->literal || i->literal->elided)
+		if (!hilo_instr_literal(i) || hilo_instr_literal(i)->elided)
 			return no(X, "%s: constant without a value", i->name);
 		tv *v = tv_new(X, TV_CONC, i->shape);
 		if (v)
-			v->lit = i->literal;
+			v->lit = hilo_instr_literal(i);
 		return v;
 	}
 	case HILO_OP_TUPLE: {
@@ -1048,10 +1048,10 @@ static tv *eval_in(tctx *X, const hilo_comp *c, tv **args, const hilo_instr *roo
 			bool is_leaf = false;
 			if (args && i->op == HILO_OP_PARAMETER) {
 				is_leaf = true;
-				if (i->param_no < 0 || (uint64_t)i->param_no >= c->nparams)
+				if (hilo_instr_param_no(i) < 0 || (uint64_t)hilo_instr_param_no(i) >= c->nparams)
 					no(X, "%s: bad parameter number", i->name);
 				else
-					l = args[i->param_no];
+					l = args[hilo_instr_param_no(i)];
 			} else if (!args && (i->op == HILO_OP_PARAMETER || param_element(i) ||
 			                     (!X->deep && is_shared(X->P, i)))) {
 				/* a get-tuple-element chain of a parameter is that

@@ -750,13 +750,13 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	const hilo_shape *shape = i->shape;
 	switch (i->op) {
 	case HILO_OP_CONSTANT:
-		if (i->literal && i->literal->elided && i->line > 0)
+		if (hilo_instr_literal(i) && hilo_instr_literal(i)->elided && i->line > 0)
 			/* an elided constant ({...}): its value is unknown, and no
 			 * pass can make another one; clones (an unrolled body's) keep
 			 * the source position, so it names the value */
 			return mk(P, T_ELIDED, shape, ((uint64_t)(uint32_t)i->line << 32) | (uint32_t)i->col,
 				NULL, 0, NULL, NULL, 0);
-		if (!i->literal || i->literal->elided)
+		if (!hilo_instr_literal(i) || hilo_instr_literal(i)->elided)
 			return mk(P, T_OPAQUE, shape, ((uint64_t)x->sk << 32) | i->id, NULL, 0, NULL, NULL, 0);
 		if (hilo_shape_elements(shape) > CONST_BY_VALUE_MAX) {
 			/* large constants by identity: the same id in both modules
@@ -765,7 +765,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 				return mk(P, T_LEAF, shape, i->id, NULL, 0, NULL, NULL, 0);
 			return mk(P, T_OPAQUE, shape, ((uint64_t)x->sk << 32) | i->id, NULL, 0, NULL, NULL, 0);
 		}
-		return mk_const(P, i->literal, shape);
+		return mk_const(P, hilo_instr_literal(i), shape);
 	case HILO_OP_GET_TUPLE_ELEMENT: {
 		int64_t k = 0;
 		hilo_instr_get_int(i, HILO_A_INDEX, &k);
@@ -1041,12 +1041,12 @@ static tid leaf(pairctx *P, bctx *x, const hilo_instr *i)
 {
 	if (x->args) {
 		if (i->op == HILO_OP_PARAMETER)
-			return i->param_no >= 0 && (uint64_t)i->param_no < x->c->nparams
-				? x->args[i->param_no] : TID_NONE;
+			return hilo_instr_param_no(i) >= 0 && (uint64_t)hilo_instr_param_no(i) < x->c->nparams
+				? x->args[hilo_instr_param_no(i)] : TID_NONE;
 		return TID_NONE - 1;
 	}
 	if (i->op == HILO_OP_PARAMETER)
-		return mk(P, T_PARAM, i->shape, (uint64_t)i->param_no, NULL, 0, NULL, NULL, 0);
+		return mk(P, T_PARAM, i->shape, (uint64_t)hilo_instr_param_no(i), NULL, 0, NULL, NULL, 0);
 	if (!x->deep && is_shared(P, i))
 		return mk(P, T_LEAF, i->shape, i->id, NULL, 0, NULL, NULL, 0);
 	return TID_NONE - 1;

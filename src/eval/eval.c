@@ -331,12 +331,12 @@ hilo_literal *ev_comp(ev *e, const hilo_comp *c, hilo_literal *const *args)
 		const hilo_instr *i = o->v[k];
 		hilo_literal *r;
 		if (i->op == HILO_OP_PARAMETER) {
-			if (i->param_no < 0 || (uint64_t)i->param_no >= c->nparams || !args ||
-			    !args[i->param_no]) {
-				ev_err(e, i, "no argument for parameter %lld", (long long)i->param_no);
+			if (hilo_instr_param_no(i) < 0 || (uint64_t)hilo_instr_param_no(i) >= c->nparams || !args ||
+			    !args[hilo_instr_param_no(i)]) {
+				ev_err(e, i, "no argument for parameter %lld", (long long)hilo_instr_param_no(i));
 				goto out;
 			}
-			r = args[i->param_no];
+			r = args[hilo_instr_param_no(i)];
 			if (!lit_fits(r, i->shape)) {
 				ev_err(e, i, "argument does not have the parameter's shape %s",
 					hilo_shape_str(e->m->arena, i->shape));
@@ -511,9 +511,9 @@ hilo_literal *ev_instr(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 		return ev_err(e, i, "expected %d operands, got %u", hilo_opcode_arity(i->op), i->noperands);
 	switch (i->op) {
 	case HILO_OP_CONSTANT:
-		if (!i->literal)
+		if (!hilo_instr_literal(i))
 			return ev_err(e, i, "constant without a value");
-		if (i->literal->elided && e->elided_random && i->line > 0) {
+		if (hilo_instr_literal(i)->elided && e->elided_random && i->line > 0) {
 			/* unknown values, the same for every copy of the source
 			 * constant (clones keep its position) */
 			int64_t n = hilo_shape_elements(i->shape);
@@ -523,11 +523,11 @@ hilo_literal *ev_instr(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 				((uint64_t)(uint32_t)i->line << 24) | ((uint32_t)i->col & 0xffffffu));
 			return r;
 		}
-		if (i->literal->elided)
+		if (hilo_instr_literal(i)->elided)
 			return ev_err(e, i, "constant values are elided ({...}); cannot evaluate");
-		if (!lit_fits(i->literal, i->shape))
+		if (!lit_fits(hilo_instr_literal(i), i->shape))
 			return ev_err(e, i, "constant literal does not match its shape");
-		return i->literal;
+		return hilo_instr_literal(i);
 	case HILO_OP_PARAMETER:
 		return ev_err(e, i, "parameters have no value outside a computation");
 	case HILO_OP_TUPLE: {

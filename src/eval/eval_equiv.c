@@ -185,7 +185,7 @@ static bool splat_float(const hilo_instr *i, double *v)
 {
 	if (i->op == HILO_OP_BROADCAST && i->noperands == 1)
 		i = i->operands[0];
-	const hilo_literal *l = i->op == HILO_OP_CONSTANT ? i->literal : NULL;
+	const hilo_literal *l = i->op == HILO_OP_CONSTANT ? hilo_instr_literal(i) : NULL;
 	if (!l || l->elided || l->ntuple || !l->data || !hilo_shape_is_array(l->shape) ||
 	    !hilo_ptype_is_float(l->shape->type) || hilo_shape_elements(l->shape) != 1)
 		return false;

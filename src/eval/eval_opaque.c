@@ -83,7 +83,7 @@ static void h_comp(hasher *s, const hilo_comp *c)
 		h_i64(s, i->noperands);
 		h_shape(s, i->shape);
 		if (i->op == HILO_OP_PARAMETER)
-			h_i64(s, i->param_no);
+			h_i64(s, hilo_instr_param_no(i));
 		h_i64(s, i == c->root);
 	}
 }

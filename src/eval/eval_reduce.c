@@ -51,7 +51,7 @@ bool ev_apply_init(ev_apply *ap, ev *e, const hilo_comp *c, int nargs)
 	    r->operands[0]->op == HILO_OP_PARAMETER && r->operands[1]->op == HILO_OP_PARAMETER &&
 	    r->operands[0] != r->operands[1]) {
 		ap->fast = r->op;
-		ap->swapped = r->operands[0]->param_no == 1;
+		ap->swapped = hilo_instr_param_no(r->operands[0]) == 1;
 		ap->fast_instr = r;
 	}
 	ap->scratch = hilo_arena_create_in(e->m->arena);

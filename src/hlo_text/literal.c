@@ -758,9 +758,9 @@ hilo_literal *hilo_read_input_literal(hilo_module *m, const char *txt, size_t le
 	hilo_diags_free(&tmp);
 	hilo_buf_free(&b);
 	hilo_literal *l = NULL;
-	if (im && im->entry && im->entry->root && im->entry->root->literal &&
-	    !im->entry->root->literal->elided)
-		l = copy_guarded(m, im->entry->root->literal, &oom);
+	if (im && im->entry && im->entry->root && hilo_instr_literal(im->entry->root) &&
+	    !hilo_instr_literal(im->entry->root)->elided)
+		l = copy_guarded(m, hilo_instr_literal(im->entry->root), &oom);
 	if (im)
 		hilo_module_destroy(im);
 	if (oom) {

@@ -446,9 +446,10 @@ static bool read_metadata(parser *P, hilo_instr *i)
 		n++;
 		lex_accept(L, ',');
 	}
-	i->metadata = hilo_arena_alloc(P->m->arena, sizeof *i->metadata);
+	/* header and entries in one exact-size block */
+	i->metadata = hilo_arena_alloc(P->m->arena, sizeof *i->metadata + (size_t)n * sizeof(hilo_md_entry));
 	i->metadata->n = n;
-	i->metadata->e = hilo_arena_alloc(P->m->arena, (size_t)(n + 1) * sizeof(hilo_md_entry));
+	i->metadata->e = (hilo_md_entry *)(void *)(i->metadata + 1);
 	memcpy(i->metadata->e, tmp, (size_t)n * sizeof(hilo_md_entry));
 	return true;
 }
@@ -522,7 +523,8 @@ static bool read_attr(parser *P, hilo_instr *i)
 		if (L->p < L->end && *L->p == '{' && q < L->end && *q == '{')
 			kind = HILO_ATTR_RAW;
 	}
-	/* append in input order (print order) */
+	/* append in input order (print order); read_body lends a stack array
+	 * first and keeps an exact-size copy */
 	if (i->nattrs == i->cap_attrs) {
 		uint32_t cap = i->cap_attrs ? i->cap_attrs * 2 : 4;
 		i->attrs = hilo_arena_grow(P->m->arena, i->attrs, i->nattrs, cap, sizeof(hilo_attr));
@@ -752,8 +754,10 @@ static bool read_operands(parser *P, hilo_comp *c, hilo_instr *i)
 			goto out;
 		break;
 	}
-	i->operands = hilo_arena_alloc(P->m->arena, n * sizeof *ops);
-	i->cap_operands = n;
+	if (n > HILO_INLINE_OPERANDS) { /* else hilo_instr_add_operand uses inline_ops */
+		i->operands = hilo_arena_alloc(P->m->arena, n * sizeof *ops);
+		i->cap_operands = n;
+	}
 	for (uint32_t k = 0; k < n; k++)
 		hilo_instr_add_operand(P->m, i, ops[k]);
 	ok = true;
@@ -875,14 +879,14 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 		name = local_unique(P, base);
 	}
 	hilo_instr *i = hilo_arena_alloc(m->arena, sizeof *i);
-	i->op = op;
+	i->op = (uint8_t)op;
 	i->async_op = async_op;
 	i->id = m->next_id++;
 	i->name = name;
 	i->shape = shape;
 	i->line = line;
 	i->col = col;
-	i->comment = comment;
+	hilo_instr_set_comment(m, i, comment);
 	hilo_module_claim_name(m, name);
 	if (!lex_expect(L, '('))
 		return NULL;
@@ -892,26 +896,33 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 	}
 	if (op == HILO_OP_PARAMETER) {
 		const char *pat = L->p;
-		if (!lex_int(L, &i->param_no) || !lex_expect(L, ')'))
+		if (!lex_int(L, &i->u.param_no) || !lex_expect(L, ')'))
 			return NULL;
-		if (i->param_no < 0 || i->param_no > 1000000) {
+		if (hilo_instr_param_no(i) < 0 || hilo_instr_param_no(i) > 1000000) {
 			lex_error(L, pat, "parameter number out of range");
 			return NULL;
 		}
-		if ((uint64_t)i->param_no < c->nparams && c->params[i->param_no]) {
-			lex_error(L, pat, "duplicate parameter number %lld", (long long)i->param_no);
+		if ((uint64_t)hilo_instr_param_no(i) < c->nparams && c->params[hilo_instr_param_no(i)]) {
+			lex_error(L, pat, "duplicate parameter number %lld", (long long)hilo_instr_param_no(i));
 			return NULL;
 		}
 		hilo_comp_add_param(m, c, i);
 	} else if (op == HILO_OP_CONSTANT) {
-		i->literal = lex_literal(L, shape);
-		if (!i->literal || !lex_expect(L, ')'))
+		i->u.literal = lex_literal(L, shape);
+		if (!hilo_instr_literal(i) || !lex_expect(L, ')'))
 			return NULL;
 	} else if (!read_operands(P, c, i)) {
 		return NULL;
 	}
 	/* attributes follow on the same line (comments after it belong to the
-	 * next instruction); anonymous instructions have none */
+	 * next instruction); anonymous instructions have none. They are read
+	 * into atmp and copied to an exact-size array (the doubling arena
+	 * array abandoned its smaller copies and kept unused room). */
+	hilo_attr atmp[8];
+	if (!anon && !i->nattrs) {
+		i->attrs = atmp;
+		i->cap_attrs = 8;
+	}
 	for (; !anon;) {
 		const char *q = L->p;
 		while (q < L->end && (*q == ' ' || *q == '\t'))
@@ -930,6 +941,12 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 		L->p = q + 1;
 		if (!read_attr(P, i))
 			return NULL;
+	}
+	if (i->attrs == atmp) {
+		i->attrs = i->nattrs ? hilo_arena_alloc(m->arena, i->nattrs * sizeof *i->attrs) : NULL;
+		if (i->nattrs)
+			memcpy(i->attrs, atmp, i->nattrs * sizeof *i->attrs);
+		i->cap_attrs = i->nattrs;
 	}
 	if (!i->shape) {
 		/* XLA's parser infers it (src/ir/shape_infer.c) */
@@ -1088,12 +1105,7 @@ static bool read_comp_body(parser *P, hilo_comp *c, const char *at)
 		}
 		hilo_instr *i = P->ctrl[k].i;
 		/* add edges without touching the attribute list (already there) */
-		i->ctrl_preds = hilo_arena_grow(m->arena, i->ctrl_preds, i->nctrl_preds, i->nctrl_preds + 1, sizeof(hilo_instr *));
-		i->ctrl_preds[i->nctrl_preds++] = pred;
-		i->cap_ctrl_preds = i->nctrl_preds;
-		pred->ctrl_succs = hilo_arena_grow(m->arena, pred->ctrl_succs, pred->nctrl_succs, pred->nctrl_succs + 1, sizeof(hilo_instr *));
-		pred->ctrl_succs[pred->nctrl_succs++] = i;
-		pred->cap_ctrl_succs = pred->nctrl_succs;
+		hilo_instr_link_ctrl(m, i, pred);
 	}
 	hilo_comp_set_root(c, root ? root : c->last);
 	if (P->synthesized)

@@ -131,7 +131,7 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 		out_c(b, '}');
 		return;
 	}
-	if (a->kind == HILO_ATTR_CONTROL && !i->nctrl_preds)
+	if (a->kind == HILO_ATTR_CONTROL && !hilo_instr_nctrl_preds(i))
 		return;
 	out(b, ", ", 2);
 	out_s(b, a->key);
@@ -213,10 +213,10 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 		break;
 	case HILO_ATTR_CONTROL:
 		out_c(b, '{');
-		for (uint32_t k = 0; k < i->nctrl_preds; k++) {
+		for (uint32_t k = 0; k < hilo_instr_nctrl_preds(i); k++) {
 			if (k)
 				out(b, ", ", 2);
-			put_name(P, i->ctrl_preds[k]->name);
+			put_name(P, hilo_instr_ctrl_preds(i)[k]->name);
 		}
 		out_c(b, '}');
 		break;
@@ -239,8 +239,8 @@ static void put_opcode(printer *P, const hilo_instr *i)
 static void put_instr(printer *P, const hilo_instr *i)
 {
 	hilo_buf *b = P->b;
-	if (i->comment)
-		out_s(b, i->comment);
+	if (hilo_instr_comment(i))
+		out_s(b, hilo_instr_comment(i));
 	out(b, i->is_root ? "  ROOT " : "  ", i->is_root ? 7 : 2);
 	put_name(P, i->name);
 	out(b, " = ", 3);
@@ -249,14 +249,14 @@ static void put_instr(printer *P, const hilo_instr *i)
 	put_opcode(P, i);
 	out_c(b, '(');
 	if (i->op == HILO_OP_PARAMETER) {
-		out_i64(b, i->param_no);
-	} else if (i->op == HILO_OP_CONSTANT && i->literal && i->literal->splat &&
-	           i->literal->nbytes && !i->literal->elided) {
+		out_i64(b, hilo_instr_param_no(i));
+	} else if (i->op == HILO_OP_CONSTANT && hilo_instr_literal(i) && hilo_instr_literal(i)->splat &&
+	           hilo_instr_literal(i)->nbytes && !hilo_instr_literal(i)->elided) {
 		/* written as one scalar: print it back so (values print in full
 		 * everywhere else, e.g. hilo-run --print) */
-		hilo_print_element(b, i->literal->shape->type, i->literal->data, 0);
+		hilo_print_element(b, hilo_instr_literal(i)->shape->type, hilo_instr_literal(i)->data, 0);
 	} else if (i->op == HILO_OP_CONSTANT) {
-		hilo_print_literal(b, i->literal, false);
+		hilo_print_literal(b, hilo_instr_literal(i), false);
 	} else {
 		for (uint32_t k = 0; k < i->noperands; k++) {
 			if (k) {

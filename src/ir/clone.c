@@ -142,7 +142,7 @@ static hilo_instr *copy_instr_body(cloner *k, const hilo_instr *i, hilo_comp *pa
 	hilo_instr *d = alloc(k, sizeof *d);
 	if (!d)
 		return NULL;
-	*d = *i;
+	*d = *i; /* the plain fields; every pointer is reset below */
 	d->name = intern(k, i->name);
 	if (d->name)
 		hilo_module_claim_name(k->dst, d->name);
@@ -151,13 +151,19 @@ static hilo_instr *copy_instr_body(cloner *k, const hilo_instr *i, hilo_comp *pa
 	d->prev = d->next = NULL;
 	d->operands = NULL;
 	d->users = NULL;
-	d->ctrl_preds = d->ctrl_succs = NULL;
 	d->cap_operands = i->noperands;
 	d->cap_users = i->nusers;
-	d->cap_ctrl_preds = i->nctrl_preds;
-	d->cap_ctrl_succs = i->nctrl_succs;
-	d->literal = copy_literal(k, i->literal);
-	d->comment = dup_str(k, i->comment);
+	if (i->op == HILO_OP_CONSTANT)
+		d->u.literal = copy_literal(k, i->u.literal);
+	d->cold = NULL;
+	if (i->cold) {
+		d->cold = alloc(k, sizeof *d->cold);
+		if (d->cold) {
+			d->cold->cap_ctrl_preds = d->cold->nctrl_preds = i->cold->nctrl_preds;
+			d->cold->cap_ctrl_succs = d->cold->nctrl_succs = i->cold->nctrl_succs;
+			d->cold->comment = dup_str(k, i->cold->comment);
+		}
+	}
 	d->aux = NULL;
 	d->mark = 0;
 	d->attrs = NULL;
@@ -188,11 +194,25 @@ static hilo_instr *copy_instr_body(cloner *k, const hilo_instr *i, hilo_comp *pa
 /* Second pass: operands, users, control edges and called computations. */
 static void copy_instr_edges(cloner *k, const hilo_instr *i, hilo_instr *d)
 {
-	d->operands = map_instrs(k, i->operands, i->noperands);
-	d->ctrl_preds = map_instrs(k, i->ctrl_preds, i->nctrl_preds);
-	d->ctrl_succs = map_instrs(k, i->ctrl_succs, i->nctrl_succs);
+	if (i->noperands <= HILO_INLINE_OPERANDS) {
+		d->operands = d->inline_ops;
+		d->cap_operands = HILO_INLINE_OPERANDS;
+		for (uint32_t j = 0; j < i->noperands; j++)
+			d->operands[j] = map_instr(k, i->operands[j]);
+	} else {
+		d->operands = map_instrs(k, i->operands, i->noperands);
+	}
+	if (d->cold) {
+		d->cold->ctrl_preds = map_instrs(k, i->cold->ctrl_preds, i->cold->nctrl_preds);
+		d->cold->ctrl_succs = map_instrs(k, i->cold->ctrl_succs, i->cold->nctrl_succs);
+	}
 	if (i->nusers) {
-		d->users = alloc(k, i->nusers * sizeof *d->users);
+		if (i->nusers <= HILO_INLINE_USERS) {
+			d->users = d->inline_users;
+			d->cap_users = HILO_INLINE_USERS;
+		} else {
+			d->users = alloc(k, i->nusers * sizeof *d->users);
+		}
 		if (d->users)
 			for (uint32_t u = 0; u < i->nusers; u++) {
 				d->users[u].user = map_instr(k, i->users[u].user);

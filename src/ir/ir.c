@@ -220,7 +220,7 @@ hilo_instr *hilo_instr_create(hilo_module *m, hilo_opcode op, hilo_shape *shape,
 	const char *name)
 {
 	hilo_instr *i = hilo_arena_alloc(m->arena, sizeof *i);
-	i->op = op;
+	i->op = (uint8_t)op;
 	i->async_op = HILO_OP_COUNT;
 	i->id = m->next_id++;
 	i->shape = shape;
@@ -228,12 +228,19 @@ hilo_instr *hilo_instr_create(hilo_module *m, hilo_opcode op, hilo_shape *shape,
 	return i;
 }
 
+/* Use lists start in def->inline_users and spill to a doubling arena
+ * array; a list that shrank stays where it is. */
 static void add_use(hilo_module *m, hilo_instr *def, hilo_instr *user, uint32_t slot)
 {
 	if (def->nusers == def->cap_users) {
-		uint32_t cap = def->cap_users ? def->cap_users * 2 : 2;
-		def->users = hilo_arena_grow(m->arena, def->users, def->nusers, cap, sizeof(hilo_use));
-		def->cap_users = cap;
+		if (!def->users) {
+			def->users = def->inline_users;
+			def->cap_users = HILO_INLINE_USERS;
+		} else {
+			uint32_t cap = def->cap_users * 2;
+			def->users = hilo_arena_grow(m->arena, def->users, def->nusers, cap, sizeof(hilo_use));
+			def->cap_users = cap;
+		}
 	}
 	def->users[def->nusers++] = (hilo_use){user, slot};
 }
@@ -250,9 +257,14 @@ static void drop_use(hilo_instr *def, hilo_instr *user, uint32_t slot)
 void hilo_instr_add_operand(hilo_module *m, hilo_instr *i, hilo_instr *op)
 {
 	if (i->noperands == i->cap_operands) {
-		uint32_t cap = i->cap_operands ? i->cap_operands * 2 : 2;
-		i->operands = hilo_arena_grow(m->arena, i->operands, i->noperands, cap, sizeof(hilo_instr *));
-		i->cap_operands = cap;
+		if (!i->operands) {
+			i->operands = i->inline_ops;
+			i->cap_operands = HILO_INLINE_OPERANDS;
+		} else {
+			uint32_t cap = i->cap_operands * 2;
+			i->operands = hilo_arena_grow(m->arena, i->operands, i->noperands, cap, sizeof(hilo_instr *));
+			i->cap_operands = cap;
+		}
 	}
 	i->operands[i->noperands] = op;
 	add_use(m, op, i, i->noperands);
@@ -302,28 +314,53 @@ static void remove_instr(hilo_instr **arr, uint32_t *n, hilo_instr *x)
 		}
 }
 
+hilo_instr_cold *hilo_instr_cold_get(hilo_module *m, hilo_instr *i)
+{
+	if (!i->cold)
+		i->cold = hilo_arena_alloc(m->arena, sizeof *i->cold);
+	return i->cold;
+}
+
+void hilo_instr_set_comment(hilo_module *m, hilo_instr *i, const char *comment)
+{
+	if (comment || i->cold)
+		hilo_instr_cold_get(m, i)->comment = comment;
+}
+
+void hilo_instr_link_ctrl(hilo_module *m, hilo_instr *i, hilo_instr *pred)
+{
+	hilo_instr_cold *ic = hilo_instr_cold_get(m, i), *pc = hilo_instr_cold_get(m, pred);
+	push_instr(m, &ic->ctrl_preds, &ic->nctrl_preds, &ic->cap_ctrl_preds, pred);
+	push_instr(m, &pc->ctrl_succs, &pc->nctrl_succs, &pc->cap_ctrl_succs, i);
+}
+
 void hilo_instr_add_ctrl_pred(hilo_module *m, hilo_instr *i, hilo_instr *pred)
 {
-	for (uint32_t k = 0; k < i->nctrl_preds; k++)
-		if (i->ctrl_preds[k] == pred)
+	for (uint32_t k = 0; k < hilo_instr_nctrl_preds(i); k++)
+		if (i->cold->ctrl_preds[k] == pred)
 			return;
-	push_instr(m, &i->ctrl_preds, &i->nctrl_preds, &i->cap_ctrl_preds, pred);
-	push_instr(m, &pred->ctrl_succs, &pred->nctrl_succs, &pred->cap_ctrl_succs, i);
+	hilo_instr_link_ctrl(m, i, pred);
 	if (!hilo_instr_attr(i, HILO_A_CONTROL_PREDECESSORS))
 		hilo_instr_set_attr(m, i, HILO_A_CONTROL_PREDECESSORS, HILO_ATTR_CONTROL);
 }
 
 void hilo_instr_remove_ctrl_deps(hilo_instr *i)
 {
-	for (uint32_t k = 0; k < i->nctrl_preds; k++)
-		remove_instr(i->ctrl_preds[k]->ctrl_succs, &i->ctrl_preds[k]->nctrl_succs, i);
-	for (uint32_t k = 0; k < i->nctrl_succs; k++) {
-		hilo_instr *s = i->ctrl_succs[k];
-		remove_instr(s->ctrl_preds, &s->nctrl_preds, i);
-		if (!s->nctrl_preds)
-			hilo_instr_remove_attr(s, HILO_A_CONTROL_PREDECESSORS);
+	hilo_instr_cold *ic = i->cold;
+	if (ic) {
+		/* a predecessor or successor of i has a cold record: it holds i */
+		for (uint32_t k = 0; k < ic->nctrl_preds; k++) {
+			hilo_instr_cold *pc = ic->ctrl_preds[k]->cold;
+			remove_instr(pc->ctrl_succs, &pc->nctrl_succs, i);
+		}
+		for (uint32_t k = 0; k < ic->nctrl_succs; k++) {
+			hilo_instr *s = ic->ctrl_succs[k];
+			remove_instr(s->cold->ctrl_preds, &s->cold->nctrl_preds, i);
+			if (!s->cold->nctrl_preds)
+				hilo_instr_remove_attr(s, HILO_A_CONTROL_PREDECESSORS);
+		}
+		ic->nctrl_preds = ic->nctrl_succs = 0;
 	}
-	i->nctrl_preds = i->nctrl_succs = 0;
 	hilo_instr_remove_attr(i, HILO_A_CONTROL_PREDECESSORS);
 }
 
@@ -406,9 +443,8 @@ void hilo_instr_set_op_name(hilo_module *m, hilo_instr *i, const char *op_name)
 hilo_instr *hilo_instr_clone(hilo_module *m, const hilo_instr *src, const char *name)
 {
 	hilo_instr *i = hilo_instr_create(m, src->op, src->shape, name ? name : src->name);
-	i->param_no = src->param_no;
 	i->async_op = src->async_op;
-	i->literal = src->literal;          /* literals are immutable: share */
+	i->u = src->u;     /* param_no, or the literal (immutable: shared) */
 	i->line = src->line;
 	i->col = src->col;
 	if (src->ncalled) {
@@ -505,9 +541,9 @@ void hilo_comp_remove(hilo_comp *c, hilo_instr *i)
 	c->ninstrs--;
 	if (c->root == i)
 		c->root = NULL;
-	if (i->op == HILO_OP_PARAMETER && i->param_no >= 0 &&
-	    (uint32_t)i->param_no < c->nparams && c->params[i->param_no] == i)
-		c->params[i->param_no] = NULL;
+	if (i->op == HILO_OP_PARAMETER && hilo_instr_param_no(i) >= 0 &&
+	    (uint32_t)hilo_instr_param_no(i) < c->nparams && c->params[hilo_instr_param_no(i)] == i)
+		c->params[hilo_instr_param_no(i)] = NULL;
 }
 
 void hilo_comp_set_root(hilo_comp *c, hilo_instr *root)
@@ -521,7 +557,7 @@ void hilo_comp_set_root(hilo_comp *c, hilo_instr *root)
 
 void hilo_comp_add_param(hilo_module *m, hilo_comp *c, hilo_instr *p)
 {
-	uint32_t n = (uint32_t)p->param_no + 1;
+	uint32_t n = (uint32_t)p->u.param_no + 1;
 	if (n > c->cap_params) {
 		uint32_t cap = c->cap_params ? c->cap_params : 4;
 		while (cap < n)
@@ -531,7 +567,7 @@ void hilo_comp_add_param(hilo_module *m, hilo_comp *c, hilo_instr *p)
 	}
 	if (n > c->nparams)
 		c->nparams = n;
-	c->params[p->param_no] = p;
+	c->params[p->u.param_no] = p;
 }
 
 void hilo_instr_replace_all_uses(hilo_module *m, hilo_instr *from, hilo_instr *to)
@@ -572,8 +608,8 @@ static bool list_is_post_order(hilo_comp *c, hilo_instr **out, uint32_t cap, uin
 			if (o->parent == c && !o->mark)
 				return false;
 		}
-		for (uint32_t j = 0; j < i->nctrl_preds; j++) {
-			const hilo_instr *o = i->ctrl_preds[j];
+		for (uint32_t j = 0; j < hilo_instr_nctrl_preds(i); j++) {
+			const hilo_instr *o = hilo_instr_ctrl_preds(i)[j];
 			if (o->parent == c && !o->mark)
 				return false;
 		}
@@ -612,10 +648,10 @@ hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n)
 		while (sp) {
 			frame *f = &st[sp - 1];
 			hilo_instr *i = f->i;
-			uint32_t total = i->noperands + i->nctrl_preds;
+			uint32_t total = i->noperands + hilo_instr_nctrl_preds(i);
 			if (f->k < total) {
 				hilo_instr *o = f->k < i->noperands ? i->operands[f->k]
-				                                    : i->ctrl_preds[f->k - i->noperands];
+				                                    : hilo_instr_ctrl_preds(i)[f->k - i->noperands];
 				f->k++;
 				if (!o->mark && o->parent == c) {
 					o->mark = 1;
@@ -712,9 +748,9 @@ hilo_comp *hilo_comp_clone(hilo_module *m, hilo_comp *src, const char *name)
 			hilo_comp_add_param(m, c, n);
 	}
 	for (hilo_instr *i = src->first; i; i = i->next)
-		for (uint32_t k = 0; k < i->nctrl_preds; k++)
-			if (i->ctrl_preds[k]->aux)
-				hilo_instr_add_ctrl_pred(m, i->aux, i->ctrl_preds[k]->aux);
+		for (uint32_t k = 0; k < hilo_instr_nctrl_preds(i); k++)
+			if (hilo_instr_ctrl_preds(i)[k]->aux)
+				hilo_instr_add_ctrl_pred(m, i->aux, hilo_instr_ctrl_preds(i)[k]->aux);
 	if (src->root)
 		hilo_comp_set_root(c, src->root->aux);
 	return c;

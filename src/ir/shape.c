@@ -583,5 +583,5 @@ bool hilo_literal_int_at(const hilo_literal *l, size_t k, int64_t *out)
 
 bool hilo_instr_const_int_at(const hilo_instr *i, size_t k, int64_t *out)
 {
-	return i && i->op == HILO_OP_CONSTANT && hilo_literal_int_at(i->literal, k, out);
+	return i && i->op == HILO_OP_CONSTANT && hilo_literal_int_at(hilo_instr_literal(i), k, out);
 }

@@ -412,8 +412,8 @@ static void check_comp(vctx *V, hilo_comp *c, hilo_ptrmap *comps)
 			if (!hilo_ptrmap_get(comps, i->called[k]))
 				fail(V, c, i, "calls a computation that is not in the module");
 		if (i->op == HILO_OP_PARAMETER &&
-		    ((uint64_t)i->param_no >= c->nparams || c->params[i->param_no] != i))
-			fail(V, c, i, "parameter %lld is not registered", (long long)i->param_no);
+		    ((uint64_t)hilo_instr_param_no(i) >= c->nparams || c->params[hilo_instr_param_no(i)] != i))
+			fail(V, c, i, "parameter %lld is not registered", (long long)hilo_instr_param_no(i));
 		check_attrs(V, c, i);
 		if (ops_ok)
 			check_shapes(V, c, i);
@@ -526,7 +526,7 @@ static void check_comp_fast(vctx *V, hilo_comp *c, uint32_t cstamp, hilo_ptrmap 
 				return;
 			}
 		if (i->op == HILO_OP_PARAMETER &&
-		    ((uint64_t)i->param_no >= c->nparams || c->params[i->param_no] != i)) {
+		    ((uint64_t)hilo_instr_param_no(i) >= c->nparams || c->params[hilo_instr_param_no(i)] != i)) {
 			V->ok = false;
 			return;
 		}

@@ -219,15 +219,15 @@ static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo
 		if (i->op == HILO_OP_PARAMETER)
 			continue;
 		hilo_instr *cl = hilo_ptrmap_get(&map, i);
-		for (uint32_t j = 0; j < i->nctrl_preds; j++) {
-			hilo_instr *p = i->ctrl_preds[j];
+		for (uint32_t j = 0; j < hilo_instr_nctrl_preds(i); j++) {
+			hilo_instr *p = hilo_instr_ctrl_preds(i)[j];
 			hilo_instr *pc = p->op != HILO_OP_PARAMETER ? hilo_ptrmap_get(&map, p) : NULL;
 			if (pc)
 				hilo_instr_add_ctrl_pred(m, cl, pc);
 		}
 		/* every inlined instruction waits for what the call waited for */
-		for (uint32_t j = 0; j < call->nctrl_preds; j++)
-			hilo_instr_add_ctrl_pred(m, cl, call->ctrl_preds[j]);
+		for (uint32_t j = 0; j < hilo_instr_nctrl_preds(call); j++)
+			hilo_instr_add_ctrl_pred(m, cl, hilo_instr_ctrl_preds(call)[j]);
 	}
 	hilo_instr *result = hilo_ptrmap_get(&map, callee->root);
 	hilo_ptrmap_free(&map);
@@ -235,12 +235,12 @@ static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo
 	 * is one of the call's operands (the callee returns a parameter) also
 	 * for the call's predecessors, which nothing inlined carries then */
 	bool root_inlined = callee->root->op != HILO_OP_PARAMETER;
-	for (uint32_t j = 0; j < call->nctrl_succs; j++) {
-		hilo_instr *s = call->ctrl_succs[j];
+	for (uint32_t j = 0; j < hilo_instr_nctrl_succs(call); j++) {
+		hilo_instr *s = hilo_instr_ctrl_succs(call)[j];
 		hilo_instr_add_ctrl_pred(m, s, result);
 		if (!root_inlined)
-			for (uint32_t q = 0; q < call->nctrl_preds; q++)
-				hilo_instr_add_ctrl_pred(m, s, call->ctrl_preds[q]);
+			for (uint32_t q = 0; q < hilo_instr_nctrl_preds(call); q++)
+				hilo_instr_add_ctrl_pred(m, s, hilo_instr_ctrl_preds(call)[q]);
 	}
 	hilo_instr_remove_ctrl_deps(call);
 	hilo_remark(ctx, c, call, "rewritten", "inlined %s (%u instructions)", callee->name, n);

@@ -46,7 +46,7 @@ hilo_pass_result hilo_cu_cleanup(hilo_pass_ctx *ctx, hilo_pass_fn fn)
 static bool erasable(const hilo_module *m, const hilo_instr *i)
 {
 	return i->parent && i->nusers == 0 && i != i->parent->root && !i->is_root &&
-		i->op != HILO_OP_PARAMETER && i->nctrl_succs == 0 && i->nctrl_preds == 0 &&
+		i->op != HILO_OP_PARAMETER && hilo_instr_nctrl_succs(i) == 0 && hilo_instr_nctrl_preds(i) == 0 &&
 		i->ncalled == 0 && !hilo_instr_has_side_effect(m, i);
 }
 
@@ -93,9 +93,9 @@ bool hilo_cu_is_zero(const hilo_instr *i)
 {
 	if (i && i->op == HILO_OP_BROADCAST && i->noperands == 1)
 		i = i->operands[0];
-	if (!i || i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided || !i->literal->data)
+	if (!i || i->op != HILO_OP_CONSTANT || !hilo_instr_literal(i) || hilo_instr_literal(i)->elided || !hilo_instr_literal(i)->data)
 		return false;
-	const hilo_shape *s = i->literal->shape ? i->literal->shape : i->shape;
+	const hilo_shape *s = hilo_instr_literal(i)->shape ? hilo_instr_literal(i)->shape : i->shape;
 	if (!s || !hilo_shape_is_array(s))
 		return false;
 	int64_t n = hilo_shape_elements(s);
@@ -105,9 +105,9 @@ bool hilo_cu_is_zero(const hilo_instr *i)
 		return false;
 	for (int64_t k = 0; k < n; k++) {
 		if (hilo_ptype_is_float(s->type)) {
-			if (hilo_elem_get_f64(s->type, i->literal->data, (size_t)k) != 0.0)
+			if (hilo_elem_get_f64(s->type, hilo_instr_literal(i)->data, (size_t)k) != 0.0)
 				return false;
-		} else if (hilo_elem_get_i64(s->type, i->literal->data, (size_t)k) != 0) {
+		} else if (hilo_elem_get_i64(s->type, hilo_instr_literal(i)->data, (size_t)k) != 0) {
 			return false;
 		}
 	}
@@ -123,7 +123,7 @@ hilo_instr *hilo_cu_int_constant(hilo_module *m, hilo_comp *c, hilo_instr *befor
 		return NULL;
 	hilo_elem_set_i64(t, l->data, 0, v);
 	hilo_instr *i = hilo_instr_create(m, HILO_OP_CONSTANT, s, "constant");
-	i->literal = l;
+	i->u.literal = l;
 	hilo_comp_insert_before(c, before, i);
 	return i;
 }

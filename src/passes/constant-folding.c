@@ -118,10 +118,10 @@ static bool instr_blocks_call_fold(hilo_module *m, const hilo_instr *i, hilo_ptr
 	case HILO_OP_TUPLE:
 		return false;
 	case HILO_OP_CALL:
-		return i->ncalled != 1 || i->nctrl_preds || i->nctrl_succs ||
+		return i->ncalled != 1 || hilo_instr_nctrl_preds(i) || hilo_instr_nctrl_succs(i) ||
 			callee_unfoldable(m, i->called[0], memo);
 	default:
-		return never_folded(i) || i->nctrl_preds || i->nctrl_succs ||
+		return never_folded(i) || hilo_instr_nctrl_preds(i) || hilo_instr_nctrl_succs(i) ||
 			hilo_instr_has_side_effect(m, i);
 	}
 }
@@ -177,8 +177,8 @@ static bool small_array(const hilo_shape *s)
 
 static bool known_constant(const hilo_instr *i)
 {
-	return i->op == HILO_OP_CONSTANT && i->literal && !i->literal->elided &&
-		!i->literal->ntuple && i->literal->data;
+	return i->op == HILO_OP_CONSTANT && hilo_instr_literal(i) && !hilo_instr_literal(i)->elided &&
+		!hilo_instr_literal(i)->ntuple && hilo_instr_literal(i)->data;
 }
 
 /* The value of an operand, or NULL with *why set. */
@@ -189,7 +189,7 @@ static hilo_literal *operand_value(hilo_module *m, hilo_instr *o, const char **w
 			*why = "operand is an elided constant (values unknown)";
 			return NULL;
 		}
-		return o->literal;
+		return hilo_instr_literal(o);
 	}
 	if (!small_array(o->shape)) {
 		*why = "operand too large or not an array";
@@ -199,7 +199,7 @@ static hilo_literal *operand_value(hilo_module *m, hilo_instr *o, const char **w
 	hilo_diags_init_in(&d, m->arena);
 	hilo_literal *r = NULL;
 	if (o->op == HILO_OP_BROADCAST && o->noperands == 1 && known_constant(o->operands[0])) {
-		hilo_literal *in = o->operands[0]->literal;
+		hilo_literal *in = hilo_instr_literal(o->operands[0]);
 		r = hilo_eval_instr(m, o, &in, &d);
 	} else if (o->op == HILO_OP_IOTA && o->noperands == 0) {
 		r = hilo_eval_instr(m, o, NULL, &d);
@@ -242,7 +242,7 @@ static bool width_changing_subbyte_bitcast(const hilo_instr *i)
  * operands likewise (they are few and shallow). */
 static void remove_dead_feeders(hilo_comp *c, hilo_instr *i, int depth)
 {
-	if (!i->parent || i->nusers || i == c->root || i->nctrl_preds || i->nctrl_succs)
+	if (!i->parent || i->nusers || i == c->root || hilo_instr_nctrl_preds(i) || hilo_instr_nctrl_succs(i))
 		return;
 	if (i->op != HILO_OP_CONSTANT && i->op != HILO_OP_BROADCAST && i->op != HILO_OP_IOTA)
 		return;
@@ -272,7 +272,7 @@ static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *m
 	if (!any_constant)
 		return false;
 	/* from here on the instruction looks foldable: say why when it is not */
-	if (i->nctrl_preds || i->nctrl_succs) {
+	if (hilo_instr_nctrl_preds(i) || hilo_instr_nctrl_succs(i)) {
 		hilo_remark(ctx, c, i, "declined", "has control dependencies");
 		return false;
 	}
@@ -335,7 +335,7 @@ static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *m
 	hilo_diags_free(&d);
 	r->shape = i->shape; /* keep the instruction's layout */
 	hilo_instr *k = hilo_instr_create(m, HILO_OP_CONSTANT, i->shape, NULL);
-	k->literal = r;
+	k->u.literal = r;
 	hilo_instr_copy_metadata(m, k, i); /* XLA: the constant keeps the metadata */
 	hilo_comp_insert_before(c, i, k);
 	hilo_remark(ctx, c, i, "rewritten", "folded to %s", k->name);
@@ -354,7 +354,7 @@ static bool same_constant(const hilo_instr *a, const hilo_instr *b)
 {
 	if (a == b)
 		return true;
-	const hilo_literal *x = a->literal, *y = b->literal;
+	const hilo_literal *x = hilo_instr_literal(a), *y = hilo_instr_literal(b);
 	return hilo_shape_equal(a->shape, b->shape) && x->nbytes == y->nbytes &&
 		(x->nbytes == 0 || !memcmp(x->data, y->data, x->nbytes));
 }
@@ -450,7 +450,7 @@ static uint64_t propagate_call_constants(hilo_pass_ctx *ctx)
 			if (!same)
 				continue;
 			hilo_instr *k = hilo_instr_create(m, HILO_OP_CONSTANT, param->shape, NULL);
-			k->literal = first->literal; /* literals are immutable: share */
+			k->u.literal = hilo_instr_literal(first); /* literals are immutable: share */
 			hilo_comp_insert_before(callee, at, k);
 			hilo_remark(ctx, callee, param, "rewritten",
 				"every call passes the same constant (%s): replaced by %s in the callee",

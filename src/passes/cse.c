@@ -123,9 +123,9 @@ static uint64_t hash_instr(const hilo_instr *i)
 	for (uint32_t k = 0; k < i->nattrs; k++)
 		if (i->attrs[k].kind != HILO_ATTR_METADATA && i->attrs[k].kind != HILO_ATTR_CONTROL)
 			h = hash_str(h, i->attrs[k].key);
-	if (i->literal && i->literal->data && !i->literal->elided) {
-		const unsigned char *p = i->literal->data;
-		size_t n = i->literal->nbytes < 256 ? i->literal->nbytes : 256;
+	if (hilo_instr_literal(i) && hilo_instr_literal(i)->data && !hilo_instr_literal(i)->elided) {
+		const unsigned char *p = hilo_instr_literal(i)->data;
+		size_t n = hilo_instr_literal(i)->nbytes < 256 ? hilo_instr_literal(i)->nbytes : 256;
 		for (size_t k = 0; k < n; k++)
 			h = (h ^ p[k]) * 0x100000001b3ull;
 	}
@@ -198,7 +198,7 @@ static bool identical(const hilo_instr *a, const hilo_instr *b)
 	for (uint32_t k = 0; k < a->ncalled; k++)
 		if (a->called[k] != b->called[k])
 			return false;
-	if (a->op == HILO_OP_CONSTANT && !literal_equal(a->literal, b->literal))
+	if (a->op == HILO_OP_CONSTANT && !literal_equal(hilo_instr_literal(a), hilo_instr_literal(b)))
 		return false;
 	if (a->op == HILO_OP_GET_TUPLE_ELEMENT && a->noperands == 1 &&
 	    semantic_attrs(a) == 1 && semantic_attrs(b) == 1)
@@ -224,10 +224,10 @@ static bool must_fuse(const hilo_instr *i)
 
 static bool candidate(hilo_module *m, const hilo_instr *i, hilo_ptrmap *memo)
 {
-	if (i->op == HILO_OP_PARAMETER || i->nctrl_preds || i->nctrl_succs)
+	if (i->op == HILO_OP_PARAMETER || hilo_instr_nctrl_preds(i) || hilo_instr_nctrl_succs(i))
 		return false;
 	if (i->op == HILO_OP_CONSTANT)
-		return i->literal && !i->literal->elided && !i->literal->ntuple;
+		return hilo_instr_literal(i) && !hilo_instr_literal(i)->elided && !hilo_instr_literal(i)->ntuple;
 	char v[8];
 	if (i->noperands == 0 && i->op != HILO_OP_PARTITION_ID && i->op != HILO_OP_REPLICA_ID &&
 	    i->op != HILO_OP_IOTA &&

@@ -182,7 +182,7 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo, si
 			continue;
 		if (i->op == HILO_OP_PARAMETER)
 			continue;
-		if (i->nctrl_preds || i->nctrl_succs) {
+		if (hilo_instr_nctrl_preds(i) || hilo_instr_nctrl_succs(i)) {
 			hilo_remark(ctx, c, i, "declined", "dead but has control dependencies");
 			continue;
 		}
@@ -329,13 +329,13 @@ static const char *mof_decline(const hilo_instr *f, const hilo_comp *fc)
 		return NULL; /* not a multi-output fusion: nothing to say */
 	if (hilo_instr_attr(r, HILO_A_SHARDING))
 		return "fused root tuple has a sharding";
-	if (r->nusers || r->nctrl_preds || r->nctrl_succs)
+	if (r->nusers || hilo_instr_nctrl_preds(r) || hilo_instr_nctrl_succs(r))
 		return "fused root tuple has users or control dependencies";
 	if (hilo_instr_attr(f, HILO_A_SHARDING))
 		return "fusion has a sharding";
 	if (hilo_instr_attr(f, HILO_A_OUTPUT_TO_OPERAND_ALIASING))
 		return "fusion has output_to_operand_aliasing";
-	if (f->nctrl_preds || f->nctrl_succs)
+	if (hilo_instr_nctrl_preds(f) || hilo_instr_nctrl_succs(f))
 		return "fusion has control dependencies";
 	const char *kind = hilo_instr_get_enum(f, HILO_A_KIND);
 	if (kind && !strcmp(kind, "kCustom"))
@@ -440,10 +440,10 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 			hilo_instr *g = gtes[q];
 			if (!g->parent)
 				continue; /* read the fusion twice: already replaced */
-			for (uint32_t k = 0; k < g->nctrl_preds; k++)
-				hilo_instr_add_ctrl_pred(m, f, g->ctrl_preds[k]);
-			for (uint32_t k = 0; k < g->nctrl_succs; k++)
-				hilo_instr_add_ctrl_pred(m, g->ctrl_succs[k], f);
+			for (uint32_t k = 0; k < hilo_instr_nctrl_preds(g); k++)
+				hilo_instr_add_ctrl_pred(m, f, hilo_instr_ctrl_preds(g)[k]);
+			for (uint32_t k = 0; k < hilo_instr_nctrl_succs(g); k++)
+				hilo_instr_add_ctrl_pred(m, hilo_instr_ctrl_succs(g)[k], f);
 			hilo_instr_remove_ctrl_deps(g);
 			hilo_instr_replace_all_uses(m, g, f);
 			hilo_comp_remove(g->parent, g);
@@ -482,7 +482,7 @@ static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hil
 	uint64_t removed = 0;
 	for (uint32_t k = fc->nparams; k-- > 0;) {
 		hilo_instr *p = fc->params[k];
-		if (!p || p->nusers || p->nctrl_preds || p->nctrl_succs || fc->root == p)
+		if (!p || p->nusers || hilo_instr_nctrl_preds(p) || hilo_instr_nctrl_succs(p) || fc->root == p)
 			continue;
 		hilo_instr **ops = hilo_heap_alloc(m->arena, (size_t)f->noperands * sizeof *ops);
 		if (!ops)
@@ -498,7 +498,7 @@ static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hil
 		for (uint32_t j = k + 1; j < fc->nparams; j++) {
 			fc->params[j - 1] = fc->params[j];
 			if (fc->params[j - 1])
-				fc->params[j - 1]->param_no = j - 1;
+				fc->params[j - 1]->u.param_no = j - 1;
 		}
 		fc->nparams--;
 		removed++;

@@ -267,7 +267,7 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d, hilo_ptrm
 	}
 
 	/* private copy of the call's tuple when it has other users */
-	if (t->nusers > 1 || t->parent->root == t || t->nctrl_succs) {
+	if (t->nusers > 1 || t->parent->root == t || hilo_instr_nctrl_succs(t)) {
 		hilo_instr *nt = hilo_instr_create(m, HILO_OP_TUPLE, t->shape, t->name);
 		for (uint32_t k = 0; k < t->noperands; k++)
 			hilo_instr_add_operand(m, nt, t->operands[k]);

@@ -72,7 +72,7 @@ static hilo_literal *fold(hilo_module *m, const hilo_instr *i, int depth, int *b
 	if (--*budget < 0 || depth > FOLD_DEPTH || !small_array(i->shape))
 		return NULL;
 	if (i->op == HILO_OP_CONSTANT) {
-		hilo_literal *l = i->literal;
+		hilo_literal *l = hilo_instr_literal(i);
 		if (!l || l->elided || l->ntuple || !l->data)
 			return NULL;
 		return l;

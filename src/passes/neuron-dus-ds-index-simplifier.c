@@ -147,7 +147,7 @@ static hilo_literal *value_uncached(fold *f, hilo_instr *i, int fr, const int64_
 		return NULL;
 	switch (i->op) {
 	case HILO_OP_CONSTANT: {
-		hilo_literal *l = i->literal;
+		hilo_literal *l = hilo_instr_literal(i);
 		for (int k = 0; l && k < npath; k++)
 			l = (path[k] >= 0 && path[k] < l->ntuple) ? l->elems[path[k]] : NULL;
 		if (!l || l->elided || l->ntuple || !l->shape || !small_array(l->shape) || !l->data)
@@ -172,9 +172,9 @@ static hilo_literal *value_uncached(fold *f, hilo_instr *i, int fr, const int64_
 		if (fr < 0)
 			return NULL; /* entry parameter: a runtime input */
 		hilo_instr *call = f->frames[fr].call;
-		if (i->param_no < 0 || (uint64_t)i->param_no >= call->noperands)
+		if (hilo_instr_param_no(i) < 0 || (uint64_t)hilo_instr_param_no(i) >= call->noperands)
 			return NULL;
-		return value(f, call->operands[i->param_no], f->frames[fr].parent, path, npath, depth + 1);
+		return value(f, call->operands[hilo_instr_param_no(i)], f->frames[fr].parent, path, npath, depth + 1);
 	}
 	case HILO_OP_CALL: {
 		if (i->ncalled != 1 || !i->called[0]->root)
@@ -463,7 +463,7 @@ hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 		finding *fd = s.list[k];
 		hilo_instr *g = fd->instr;
 		if (g->op != HILO_OP_GET_TUPLE_ELEMENT || fd->conflict || !fd->lit || !g->parent ||
-			g->nctrl_preds || g->nctrl_succs)
+			hilo_instr_nctrl_preds(g) || hilo_instr_nctrl_succs(g))
 			continue;
 		if (hilo_instr_attr(g, HILO_A_SHARDING)) {
 			/* a sharding is semantics (issue 12 item 5): keep the element */
@@ -475,7 +475,7 @@ hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 		hilo_literal *l = hilo_arena_alloc(m->arena, sizeof *l);
 		*l = *fd->lit;
 		l->shape = g->shape;
-		cst->literal = l;
+		cst->u.literal = l;
 		hilo_comp_insert_before(g->parent, g, cst);
 		hilo_comp *comp = g->parent;
 		hilo_instr_replace_all_uses(m, g, cst);

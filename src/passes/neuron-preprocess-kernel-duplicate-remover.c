@@ -327,7 +327,7 @@ hilo_pass_result hilo_pass_neuron_preprocess_kernel_duplicate_remover(hilo_pass_
 					"duplicate's result shape differs from the first kernel's (%s)", first->name);
 				continue;
 			}
-			if (hilo_instr_has_side_effect(m, d) || d->nctrl_preds || d->nctrl_succs ||
+			if (hilo_instr_has_side_effect(m, d) || hilo_instr_nctrl_preds(d) || hilo_instr_nctrl_succs(d) ||
 			    hilo_instr_has_side_effect(m, first)) {
 				hilo_remark(ctx, c, d, "declined",
 					"duplicate (or %s) has side effects or control dependencies", first->name);

@@ -419,8 +419,8 @@ static bool reaches(walk *w, hilo_instr *anc, hilo_instr *i)
 			found = true;
 			break;
 		}
-		for (uint32_t k = 0; k < x->noperands + x->nctrl_preds; k++) {
-			hilo_instr *y = k < x->noperands ? x->operands[k] : x->ctrl_preds[k - x->noperands];
+		for (uint32_t k = 0; k < x->noperands + hilo_instr_nctrl_preds(x); k++) {
+			hilo_instr *y = k < x->noperands ? x->operands[k] : hilo_instr_ctrl_preds(x)[k - x->noperands];
 			if (y->id >= w->n) {
 				found = true;
 				break;
@@ -450,12 +450,12 @@ static bool reaches(walk *w, hilo_instr *anc, hilo_instr *i)
  * cycle (a successor that keep depends on). */
 static bool move_ctrl_edges(hilo_module *m, hilo_instr *dup, hilo_instr *keep, walk *w)
 {
-	if (!dup->nctrl_succs && !dup->nctrl_preds)
+	if (!hilo_instr_nctrl_succs(dup) && !hilo_instr_nctrl_preds(dup))
 		return true;
-	for (uint32_t k = 0; k < dup->nctrl_succs; k++)
-		if (reaches(w, dup->ctrl_succs[k], keep))
+	for (uint32_t k = 0; k < hilo_instr_nctrl_succs(dup); k++)
+		if (reaches(w, hilo_instr_ctrl_succs(dup)[k], keep))
 			return false;
-	uint32_t np = dup->nctrl_preds, ns = dup->nctrl_succs;
+	uint32_t np = hilo_instr_nctrl_preds(dup), ns = hilo_instr_nctrl_succs(dup);
 	hilo_instr **preds = hilo_heap_alloc(m->arena, (np + 1) * sizeof *preds);
 	hilo_instr **succs = hilo_heap_alloc(m->arena, (ns + 1) * sizeof *succs);
 	if (!preds || !succs) {
@@ -464,9 +464,9 @@ static bool move_ctrl_edges(hilo_module *m, hilo_instr *dup, hilo_instr *keep, w
 		return false;
 	}
 	if (np) /* the arrays are NULL when empty: no memcpy from NULL */
-		memcpy(preds, dup->ctrl_preds, np * sizeof *preds);
+		memcpy(preds, hilo_instr_ctrl_preds(dup), np * sizeof *preds);
 	if (ns)
-		memcpy(succs, dup->ctrl_succs, ns * sizeof *succs);
+		memcpy(succs, hilo_instr_ctrl_succs(dup), ns * sizeof *succs);
 	hilo_instr_remove_ctrl_deps(dup);
 	for (uint32_t s = 0; s < ns; s++) {
 		hilo_instr_add_ctrl_pred(m, succs[s], keep);

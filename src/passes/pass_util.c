@@ -5,21 +5,21 @@
 
 void hilo_pu_relay_control(hilo_module *m, hilo_instr *old, hilo_instr *with)
 {
-	for (uint32_t k = 0; k < old->nctrl_preds; k++) {
-		hilo_instr *p = old->ctrl_preds[k];
+	for (uint32_t k = 0; k < hilo_instr_nctrl_preds(old); k++) {
+		hilo_instr *p = hilo_instr_ctrl_preds(old)[k];
 		if (old->nusers) {
 			for (uint32_t u = 0; u < old->nusers; u++)
 				if (old->users[u].user != p)
 					hilo_instr_add_ctrl_pred(m, old->users[u].user, p);
 		} else {
-			for (uint32_t j = 0; j < old->nctrl_succs; j++)
-				if (old->ctrl_succs[j] != p)
-					hilo_instr_add_ctrl_pred(m, old->ctrl_succs[j], p);
+			for (uint32_t j = 0; j < hilo_instr_nctrl_succs(old); j++)
+				if (hilo_instr_ctrl_succs(old)[j] != p)
+					hilo_instr_add_ctrl_pred(m, hilo_instr_ctrl_succs(old)[j], p);
 		}
 	}
-	for (uint32_t j = 0; j < old->nctrl_succs; j++)
-		if (old->ctrl_succs[j] != with)
-			hilo_instr_add_ctrl_pred(m, old->ctrl_succs[j], with);
+	for (uint32_t j = 0; j < hilo_instr_nctrl_succs(old); j++)
+		if (hilo_instr_ctrl_succs(old)[j] != with)
+			hilo_instr_add_ctrl_pred(m, hilo_instr_ctrl_succs(old)[j], with);
 	hilo_instr_remove_ctrl_deps(old);
 }
 
@@ -46,7 +46,7 @@ uint32_t hilo_pu_strip_boundary_markers(hilo_pass_ctx *ctx)
 				hilo_remark(ctx, comp, i, "declined", "boundary marker shape differs from its operand's");
 				continue;
 			}
-			if (i->nctrl_preds || i->nctrl_succs)
+			if (hilo_instr_nctrl_preds(i) || hilo_instr_nctrl_succs(i))
 				hilo_pu_relay_control(m, i, op);
 			hilo_remark(ctx, comp, i, "rewritten", "stripped %s", t);
 			hilo_instr_replace_all_uses(m, i, op);

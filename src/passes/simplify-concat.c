@@ -68,7 +68,7 @@ static hilo_instr *scalar_const(hilo_instr *i)
 {
 	if (i->op == HILO_OP_BROADCAST && i->noperands == 1)
 		i = i->operands[0];
-	if (i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided || !i->literal->data ||
+	if (i->op != HILO_OP_CONSTANT || !hilo_instr_literal(i) || hilo_instr_literal(i)->elided || !hilo_instr_literal(i)->data ||
 	    !hilo_shape_is_array(i->shape) || i->shape->rank != 0)
 		return NULL;
 	return i;
@@ -76,8 +76,8 @@ static hilo_instr *scalar_const(hilo_instr *i)
 
 static bool same_bits(const hilo_instr *a, const hilo_instr *b)
 {
-	return a->shape->type == b->shape->type && a->literal->nbytes == b->literal->nbytes &&
-		memcmp(a->literal->data, b->literal->data, a->literal->nbytes) == 0;
+	return a->shape->type == b->shape->type && hilo_instr_literal(a)->nbytes == hilo_instr_literal(b)->nbytes &&
+		memcmp(hilo_instr_literal(a)->data, hilo_instr_literal(b)->data, hilo_instr_literal(a)->nbytes) == 0;
 }
 
 /* Exact additive identity for type t: integer 0, or float -0; any float
@@ -91,7 +91,7 @@ static bool additive_identity(hilo_instr *z, hilo_ptype t, bool nsz)
 		return true;
 	if (!hilo_ptype_is_float(t))
 		return false;
-	return nsz || signbit(hilo_elem_get_f64(t, c->literal->data, 0)) != 0;
+	return nsz || signbit(hilo_elem_get_f64(t, hilo_instr_literal(c)->data, 0)) != 0;
 }
 
 /* The post order of c the rewrites walk. A rewrite that reports no change
@@ -136,13 +136,13 @@ static bool selection_removal(hilo_pass_ctx *ctx, hilo_comp *c, po_cache *pc)
 		hilo_instr *p = s->operands[0];
 		if (p->op == HILO_OP_BROADCAST && p->noperands == 1)
 			p = p->operands[0];
-		if (p->op != HILO_OP_CONSTANT || !p->literal || p->literal->elided || !p->literal->data ||
+		if (p->op != HILO_OP_CONSTANT || !hilo_instr_literal(p) || hilo_instr_literal(p)->elided || !hilo_instr_literal(p)->data ||
 		    p->shape->type != HILO_T_PRED)
 			continue;
 		int64_t ne = hilo_shape_elements(p->shape);
 		if (ne <= 0)
 			continue;
-		const unsigned char *v = p->literal->data;
+		const unsigned char *v = hilo_instr_literal(p)->data;
 		bool all_t = true, all_f = true;
 		for (int64_t e = 0; e < ne; e++) {
 			all_t &= v[e] != 0;

@@ -48,7 +48,7 @@
 
 static bool has_ctrl(const hilo_instr *i)
 {
-	return i->nctrl_preds || i->nctrl_succs;
+	return hilo_instr_nctrl_preds(i) || hilo_instr_nctrl_succs(i);
 }
 
 /* The sharding attribute's text, or NULL when there is none. */

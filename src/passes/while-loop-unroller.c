@@ -127,9 +127,9 @@ static bool init_elem_const(const hilo_instr *init, int64_t e, int64_t *v)
 		return false;
 	if (init->op == HILO_OP_TUPLE)
 		return (uint64_t)e < init->noperands && scalar_int_const(init->operands[e], v);
-	if (init->op == HILO_OP_CONSTANT && init->literal && !init->literal->elided &&
-	    init->literal->ntuple > e) {
-		const hilo_literal *l = init->literal->elems[e];
+	if (init->op == HILO_OP_CONSTANT && hilo_instr_literal(init) && !hilo_instr_literal(init)->elided &&
+	    hilo_instr_literal(init)->ntuple > e) {
+		const hilo_literal *l = hilo_instr_literal(init)->elems[e];
 		if (!l || !l->data || !l->shape || !hilo_shape_is_array(l->shape) || l->shape->rank != 0 ||
 		    !hilo_ptype_is_int(l->shape->type) || l->nbytes < (size_t)hilo_ptype_bytes(l->shape->type))
 			return false;
@@ -190,7 +190,7 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 	if (scalar && (!hilo_shape_is_array(w->shape) || w->shape->rank != 0 ||
 		!hilo_ptype_is_int(w->shape->type)))
 		return "unknown trip count: while state is neither a tuple nor a scalar integer";
-	if (w->nctrl_preds || w->nctrl_succs)
+	if (hilo_instr_nctrl_preds(w) || hilo_instr_nctrl_succs(w))
 		return "while has control dependencies";
 	if (cond->nparams != 1 || body->nparams != 1)
 		return "condition or body does not take exactly one parameter";

@@ -256,7 +256,7 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		hilo_instr *i = pbr_ralloc(R, sizeof *i);
 		if (!i)
 			return false;
-		i->op = op;
+		i->op = (uint8_t)op;
 		i->async_op = HILO_OP_COUNT;
 		if (ip.async_op.n) {
 			hilo_opcode w = hilo_opcode_lookup((const char *)ip.async_op.p, ip.async_op.n);
@@ -288,7 +288,7 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		i->name = in;
 		hilo_module_claim_name(m, in);
 		if (ip.comment.n)
-			i->comment = pbr_sdup(R, ip.comment);
+			hilo_instr_set_comment(m, i, pbr_sdup(R, ip.comment));
 		pids[k] = ip.id;
 		i->mark = (int64_t)k + 1; /* proto position, for check_acyclic */
 		if (op == HILO_OP_PARAMETER) {
@@ -297,10 +297,10 @@ static bool build_instrs(reader *R, comp_rec *cr)
 					(long long)ip.parameter_number);
 				return false;
 			}
-			i->param_no = ip.parameter_number;
-			if ((uint64_t)i->param_no < c->nparams && c->params[i->param_no]) {
+			i->u.param_no = ip.parameter_number;
+			if ((uint64_t)hilo_instr_param_no(i) < c->nparams && c->params[hilo_instr_param_no(i)]) {
 				pbr_rerr(R, "computation '%s': duplicate parameter number %lld", c->name,
-					(long long)i->param_no);
+					(long long)hilo_instr_param_no(i));
 				return false;
 			}
 			hilo_comp_add_param(m, c, i);
@@ -310,7 +310,7 @@ static bool build_instrs(reader *R, comp_rec *cr)
 				pbr_rerr(R, "%s ('%s'): constant without a literal", WHAT, in);
 				return false;
 			}
-			if (!(i->literal = pbr_literal_from(R, *ip.literal, shape, 0, what)))
+			if (!(i->u.literal = pbr_literal_from(R, *ip.literal, shape, 0, what)))
 				return false;
 		}
 		if (ip.metadata)
@@ -559,12 +559,7 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 					i->name, (long long)ctrl_ids[j]);
 				return false;
 			}
-			i->ctrl_preds = hilo_arena_grow(m->arena, i->ctrl_preds, i->nctrl_preds, i->nctrl_preds + 1, sizeof(hilo_instr *));
-			i->ctrl_preds[i->nctrl_preds++] = o;
-			i->cap_ctrl_preds = i->nctrl_preds;
-			o->ctrl_succs = hilo_arena_grow(m->arena, o->ctrl_succs, o->nctrl_succs, o->nctrl_succs + 1, sizeof(hilo_instr *));
-			o->ctrl_succs[o->nctrl_succs++] = i;
-			o->cap_ctrl_succs = o->nctrl_succs;
+			hilo_instr_link_ctrl(m, i, o);
 		}
 		for (size_t j = 0; j < nc; j++) {
 			/* a while's proto order is {body, condition}; the IR's is text order */
@@ -609,7 +604,7 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 			NEED_P();
 			pbr_attrs_foreign(R, i, ip);
 		}
-		if (i->nctrl_preds && !hilo_instr_attr(i, HILO_A_CONTROL_PREDECESSORS))
+		if (hilo_instr_nctrl_preds(i) && !hilo_instr_attr(i, HILO_A_CONTROL_PREDECESSORS))
 			pbr_append_known(R, i, HILO_A_CONTROL_PREDECESSORS, HILO_ATTR_CONTROL);
 		if (R->failed)
 			return false;
@@ -651,13 +646,13 @@ static bool check_acyclic(reader *R, comp_rec *cr)
 		while (sp && ok) {
 			hilo_instr *i = stack[sp - 1];
 			uint32_t k = pos[sp - 1]++;
-			uint32_t deg = i->noperands + i->nctrl_preds;
+			uint32_t deg = i->noperands + hilo_instr_nctrl_preds(i);
 			if (k >= deg) {
 				i->mark = 2;
 				sp--;
 				continue;
 			}
-			hilo_instr *o = k < i->noperands ? i->operands[k] : i->ctrl_preds[k - i->noperands];
+			hilo_instr *o = k < i->noperands ? i->operands[k] : hilo_instr_ctrl_preds(i)[k - i->noperands];
 			if (o->mark == 1) {
 				pbr_rerr(R, "computation '%s': instruction '%s' depends on itself (cycle through '%s')",
 					c->name, o->name, i->name);

@@ -371,7 +371,7 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 		pbr_attr_from_typed(R, i, p, HILO_A_SHARDING);
 	if (p->frontend_attributes && p->frontend_attributes->n_map)
 		pbr_attr_from_typed(R, i, p, HILO_A_FRONTEND_ATTRIBUTES);
-	if (i->nctrl_preds)
+	if (hilo_instr_nctrl_preds(i))
 		pbr_append_known(R, i, HILO_A_CONTROL_PREDECESSORS, HILO_ATTR_CONTROL);
 	if (i->metadata && i->metadata->n)
 		pbr_append_known(R, i, HILO_A_METADATA, HILO_ATTR_METADATA);

@@ -874,15 +874,15 @@ static void put_instr(writer *W, const hilo_instr *i)
 	put_shape(W, 3, i->shape, 0);
 	if (i->metadata)
 		put_metadata(W, i->metadata);
-	if (i->literal)
-		put_literal(W, 8, i->literal, 0);
+	if (hilo_instr_literal(i))
+		put_literal(W, 8, hilo_instr_literal(i), 0);
 	if (i->op == HILO_OP_PARAMETER)
-		pw_int(b, 9, i->param_no);
+		pw_int(b, 9, hilo_instr_param_no(i));
 	if (typed)
 		put_typed_lo(W, &p);
 	pw_int(b, 35, i->id);
 	put_ids(b, 36, i->operands, i->noperands);
-	put_ids(b, 37, i->ctrl_preds, i->nctrl_preds);
+	put_ids(b, 37, hilo_instr_ctrl_preds(i), hilo_instr_nctrl_preds(i));
 	/* called computations; XLA orders a while's as {body, condition} */
 	if (i->ncalled) {
 		int64_t *ids = walloc(W, i->ncalled * sizeof *ids);
@@ -907,7 +907,7 @@ static void put_instr(writer *W, const hilo_instr *i)
 			put_hilo_attr(b, &i->attrs[k]);
 	for (uint32_t k = 0; k < i->nattrs; k++)
 		pw_str_elem(b, 1001, i->attrs[k].key);
-	pw_str(b, 1002, i->comment);
+	pw_str(b, 1002, hilo_instr_comment(i));
 	if (i->async_op != HILO_OP_COUNT)
 		pw_str(b, 1003, hilo_opcode_name(i->async_op));
 	const pb_extra *x = W->m->proto_extra;

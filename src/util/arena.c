@@ -314,17 +314,29 @@ static void release(hilo_arena *a)
 	a->head = NULL;
 }
 
+/* Allocations are 8-byte aligned (nothing in an arena needs more: the
+ * widest members are 8-byte int64/double/pointers), strings 1-byte
+ * (arena_take with align 1): rounding every block to 16 bytes cost ~8% of
+ * a parsed module. */
+static void *arena_take(hilo_arena *a, size_t size, size_t align);
+
 void *(hilo_arena_alloc)(hilo_arena *a, size_t size)
+{
+	return arena_take(a, size, 8);
+}
+
+static void *arena_take(hilo_arena *a, size_t size, size_t align)
 {
 	if (INJECTED() || size > SIZE_MAX / 2) {
 		hilo_oom_raise(a);
 		return NULL;
 	}
-	size = (size + 15) & ~(size_t)15;
 	if (size == 0)
-		size = 16;
+		size = 1;
 	chunk *c = a->head;
-	if (!c || c->size - c->used < size) {
+	size_t pad = c ? (align - (c->used & (align - 1))) & (align - 1) : 0;
+	if (!c || c->size - c->used < size + pad) {
+		pad = 0; /* a fresh chunk's data is 16-byte aligned */
 		size_t want = c ? c->size * 2 : 64 * 1024;
 		if (want > 64 * 1024 * 1024)
 			want = 64 * 1024 * 1024;
@@ -363,14 +375,14 @@ void *(hilo_arena_alloc)(hilo_arena *a, size_t size)
 		}
 		a->total += want;
 	}
-	void *p = c->data + c->used;
-	c->used += size;
+	void *p = c->data + c->used + pad;
+	c->used += pad + size;
 	return p;
 }
 
 char *(hilo_arena_strndup)(hilo_arena *a, const char *s, size_t len)
 {
-	char *p = (hilo_arena_alloc)(a, len + 1);
+	char *p = len < SIZE_MAX ? arena_take(a, len + 1, 1) : (hilo_arena_alloc)(a, SIZE_MAX);
 	if (p) {
 		if (len)
 			memcpy(p, s, len);
@@ -391,7 +403,7 @@ char *(hilo_arena_printf)(hilo_arena *a, const char *fmt, ...)
 	va_copy(ap2, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	char *p = n >= 0 ? (hilo_arena_alloc)(a, (size_t)n + 1) : NULL;
+	char *p = n >= 0 ? arena_take(a, (size_t)n + 1, 1) : NULL;
 	if (p)
 		vsnprintf(p, (size_t)n + 1, fmt, ap2);
 	va_end(ap2);

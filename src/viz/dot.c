@@ -92,7 +92,7 @@ static void esc_str(hilo_buf *b, const char *s)
 /* A constant small enough to print inside its users' labels. */
 static bool small_constant(const hilo_instr *i)
 {
-	if (i->op != HILO_OP_CONSTANT || !i->literal || i->literal->elided ||
+	if (i->op != HILO_OP_CONSTANT || !hilo_instr_literal(i) || hilo_instr_literal(i)->elided ||
 	    i->shape->type == HILO_T_TUPLE)
 		return false;
 	int64_t n = hilo_shape_elements(i->shape);
@@ -169,7 +169,7 @@ static void node(dotctx *x, const hilo_instr *i)
 			continue;
 		hilo_buf lit;
 		hilo_buf_init_in(&lit, x->m->arena);
-		hilo_print_literal(&lit, o->literal, false);
+		hilo_print_literal(&lit, hilo_instr_literal(o), false);
 		hilo_buf_printf(b, "\\nop%u = ", k);
 		esc(b, lit.data ? lit.data : "", 48);
 		hilo_buf_free(&lit);

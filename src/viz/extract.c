@@ -52,7 +52,7 @@ static hilo_instr *build(xctx *x, hilo_instr *root, int height)
 			/* the old computations go away: the new entry keeps the names */
 			hilo_instr *p = hilo_instr_create(x->m, HILO_OP_PARAMETER, i->shape, NULL);
 			p->name = i->name;
-			p->param_no = x->nparams++;
+			p->u.param_no = x->nparams++;
 			hilo_comp_add_param(x->m, x->e, p);
 			hilo_comp_append(x->e, p);
 			hilo_ptrmap_put(&x->map, i, p);

@@ -48,7 +48,7 @@ done
 
 # exported symbols == functions declared in the public headers
 nm -D --defined-only "$libdir/libhilo.so" | awk '$2 ~ /[TW]/ {sub(/@.*/, "", $3); print $3}' | sort -u >"$t/exported"
-grep -h -o '^[A-Za-z_][A-Za-z0-9_ *]*[ *]hilo_[a-z0-9_]*(' "$prefix"/include/hilo/*.h | grep -v '^typedef' |
+grep -h -o '^[A-Za-z_][A-Za-z0-9_ *]*[ *]hilo_[a-z0-9_]*(' "$prefix"/include/hilo/*.h | grep -v '^typedef\|^static' |
 	grep -o 'hilo_[a-z0-9_]*(' | tr -d '(' | sort -u >"$t/declared"
 if ! cmp -s "$t/exported" "$t/declared"; then
 	echo "exported but not declared:"; comm -23 "$t/exported" "$t/declared"

@@ -52,10 +52,10 @@ static bool attr_equal(const hilo_instr *x, const hilo_attr *a, const hilo_instr
 				return false;
 		return true;
 	case HILO_ATTR_CONTROL:
-		if (x->nctrl_preds != y->nctrl_preds)
+		if (hilo_instr_nctrl_preds(x) != hilo_instr_nctrl_preds(y))
 			return false;
-		for (uint32_t k = 0; k < x->nctrl_preds; k++)
-			if (strcmp(x->ctrl_preds[k]->name, y->ctrl_preds[k]->name))
+		for (uint32_t k = 0; k < hilo_instr_nctrl_preds(x); k++)
+			if (strcmp(hilo_instr_ctrl_preds(x)[k]->name, hilo_instr_ctrl_preds(y)[k]->name))
 				return false;
 		return true;
 	case HILO_ATTR_METADATA: {

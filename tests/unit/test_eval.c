@@ -464,7 +464,7 @@ static void test_opaque(void)
 			failures++, fprintf(stderr, "test_eval: target ignored\n");
 		if (!hilo_literal_equal(r->elems[4], r->elems[5]))
 			failures++, fprintf(stderr, "test_eval: channel_id changed an all-gather\n");
-		const hilo_literal *a = m->entry->root->operands[0]->operands[0]->literal;
+		const hilo_literal *a = hilo_instr_literal(m->entry->root->operands[0]->operands[0]);
 		if (!hilo_literal_equal(r->elems[6], a))
 			failures++, fprintf(stderr, "test_eval: boundary marker is not an identity\n");
 	}
@@ -510,7 +510,7 @@ static void test_fold_refuses_opaque(void)
 		return;
 	}
 	const hilo_instr *cc = m->entry->root;
-	hilo_literal *ops[1] = {cc->operands[0]->literal};
+	hilo_literal *ops[1] = {hilo_instr_literal(cc->operands[0])};
 	checks++;
 	if (hilo_eval_instr(m, cc, ops, &d)) {
 		failures++;
@@ -531,7 +531,7 @@ static void test_eval_instr(void)
 	}
 	hilo_diags d;
 	hilo_diags_init(&d);
-	hilo_literal *ops[1] = {m->entry->root->operands[0]->literal};
+	hilo_literal *ops[1] = {hilo_instr_literal(m->entry->root->operands[0])};
 	hilo_literal *r = hilo_eval_instr(m, m->entry->root, ops, &d);
 	hilo_buf b;
 	hilo_buf_init(&b);

@@ -447,7 +447,7 @@ static void test_const_int(void)
 	CHECK(!hilo_instr_const_int_at(find(e, "e"), 0, &v));  /* elided */
 	CHECK(!hilo_instr_const_int_at(find(e, "f"), 0, &v));  /* not a constant */
 	CHECK(!hilo_instr_const_int_at(NULL, 0, &v));
-	CHECK(hilo_literal_int_at(find(e, "b")->literal, 0, &v) && v == 7);
+	CHECK(hilo_literal_int_at(hilo_instr_literal(find(e, "b")), 0, &v) && v == 7);
 	hilo_module_destroy(m);
 }
 

@@ -163,11 +163,11 @@ static void test_constants_in_module(void)
 	for (hilo_instr *i = m->entry->first; i; i = i->next) {
 		if (i->op != HILO_OP_CONSTANT)
 			continue;
-		CHECK(i->literal);
+		CHECK(hilo_instr_literal(i));
 		if (strcmp(i->name, "big") == 0)
-			CHECK(i->literal->elided);
+			CHECK(hilo_instr_literal(i)->elided);
 		else
-			CHECK(!i->literal->elided);
+			CHECK(!hilo_instr_literal(i)->elided);
 	}
 	char *out = check_print(m, HILO_STYLE_AUTO);
 	/* the header gains the derived entry_computation_layout */
