@@ -299,10 +299,12 @@ typedef struct hilo_use {
 	uint32_t slot;        /* operand index in user */
 } hilo_use;
 
-/* The rarely present parts of an instruction (control dependencies, a
- * comment), allocated on first use and NULL otherwise; read them through
- * the accessors below. */
+/* The rarely present parts of an instruction (called computations,
+ * control dependencies, a comment), allocated on first use and NULL
+ * otherwise; read them through the accessors below. */
 typedef struct hilo_instr_cold {
+	hilo_comp **called;   /* called computations, referred to by attrs */
+	uint32_t ncalled;
 	hilo_instr **ctrl_preds;
 	uint32_t nctrl_preds, cap_ctrl_preds;
 	hilo_instr **ctrl_succs;
@@ -312,16 +314,16 @@ typedef struct hilo_instr_cold {
 
 /* Operands and uses stored inside the instruction; longer lists spill to
  * an arena array (operands/users then point there instead). */
-enum { HILO_INLINE_OPERANDS = 2, HILO_INLINE_USERS = 2 };
+enum { HILO_INLINE_OPERANDS = 2, HILO_INLINE_USERS = 1 };
 
 /* The hot instruction record. Budget: HILO_INSTR_SIZE_BUDGET bytes on LP64
  * (tests/unit/test_compact.c asserts it). Fields that belong to a few
- * opcodes or few instructions live out of line: control dependencies and
- * the comment in `cold`; the literal (constants) and parameter number
+ * opcodes or few instructions live out of line: called computations,
+ * control dependencies and the comment in `cold`; the literal (constants) and parameter number
  * (parameters) share a union behind hilo_instr_literal/param_no.
  * operands/users never point into another instruction: copying a
  * hilo_instr by value is not supported (inline lists would alias). */
-enum { HILO_INSTR_SIZE_BUDGET = 208 };
+enum { HILO_INSTR_SIZE_BUDGET = 176 };
 
 struct hilo_instr {
 	uint8_t op;           /* hilo_opcode */
@@ -340,9 +342,7 @@ struct hilo_instr {
 	hilo_use *users;           /* inline_users while they fit */
 	uint32_t nusers, cap_users;
 
-	hilo_comp **called;   /* called computations, referred to by attrs */
 	hilo_attr *attrs;     /* in print order */
-	uint32_t ncalled;
 	uint32_t nattrs, cap_attrs;
 	int line, col;        /* source position when parsed, else 0 */
 	hilo_metadata *metadata;    /* NULL if none */
@@ -369,6 +369,19 @@ static inline hilo_literal *hilo_instr_literal(const hilo_instr *i)
 static inline int64_t hilo_instr_param_no(const hilo_instr *i)
 {
 	return i->op == HILO_OP_PARAMETER ? i->u.param_no : -1;
+}
+
+/* Called computations (count and array, NULL when none); add them with
+ * hilo_instr_add_called. The array is the instruction's own: a pass may
+ * retarget an entry in place. */
+static inline uint32_t hilo_instr_ncalled(const hilo_instr *i)
+{
+	return i->cold ? i->cold->ncalled : 0;
+}
+
+static inline hilo_comp **hilo_instr_called(const hilo_instr *i)
+{
+	return i->cold ? i->cold->called : NULL;
 }
 
 /* Control predecessors / successors (count and array; the array may be

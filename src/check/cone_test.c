@@ -241,7 +241,7 @@ static hilo_literal *leaf_value(cone_eval *E, const hilo_instr *i)
 		/* an element of a parameter: the value that element takes
 		 * when the whole parameter is drawn (realisable, consistent with
 		 * the parameter and its other elements) */
-		ev_fill_random_at(l, E->seed, (uint64_t)p->param_no, path, np);
+		ev_fill_random_at(l, E->seed, (uint64_t)hilo_instr_param_no(p), path, np);
 	} else if (r) {
 		ev_fill_ranges(l, r, E->seed, stream);
 	} else {

@@ -214,8 +214,8 @@ static bool attrs_same(pairctx *P, const hilo_instr *b, const hilo_instr *a)
 			int cnt = x->kind == HILO_ATTR_COMP ? 1 : x->n;
 			for (int q = 0; q < cnt; q++) {
 				int64_t ib = x->v.i + q, ia = y->v.i + q;
-				if (ib < 0 || ia < 0 || ib >= (int64_t)b->ncalled || ia >= (int64_t)a->ncalled ||
-				    !comp_equiv(P, b->called[ib], a->called[ia]))
+				if (ib < 0 || ia < 0 || ib >= (int64_t)hilo_instr_ncalled(b) || ia >= (int64_t)hilo_instr_ncalled(a) ||
+				    !comp_equiv(P, hilo_instr_called(b)[ib], hilo_instr_called(a)[ia]))
 					return false;
 			}
 			break;
@@ -242,7 +242,7 @@ static bool lit_bytes_same(const hilo_literal *a, const hilo_literal *b)
 static bool same_local(pairctx *P, const hilo_instr *b, const hilo_instr *a)
 {
 	if (b->op != a->op || b->async_op != a->async_op || b->noperands != a->noperands ||
-	    b->ncalled != a->ncalled || !hilo_shape_compatible(b->shape, a->shape))
+	    hilo_instr_ncalled(b) != hilo_instr_ncalled(a) || !hilo_shape_compatible(b->shape, a->shape))
 		return false;
 	if (a->op == HILO_OP_PARAMETER && hilo_instr_param_no(a) != hilo_instr_param_no(b))
 		return false;
@@ -251,8 +251,8 @@ static bool same_local(pairctx *P, const hilo_instr *b, const hilo_instr *a)
 	if (a->op == HILO_OP_CONSTANT && !lit_bytes_same(hilo_instr_literal(b), hilo_instr_literal(a)))
 		return false;
 	/* a called computation not referenced by an attribute still counts */
-	for (uint32_t k = 0; k < a->ncalled; k++)
-		if (!comp_equiv(P, b->called[k], a->called[k]))
+	for (uint32_t k = 0; k < hilo_instr_ncalled(a); k++)
+		if (!comp_equiv(P, hilo_instr_called(b)[k], hilo_instr_called(a)[k]))
 			return false;
 	return attrs_same(P, b, a);
 }
@@ -630,7 +630,7 @@ static bool is_effect(pairctx *P, const hilo_module *m, const hilo_instr *i)
 {
 	if (is_own_effect(m, i))
 		return true;
-	return i->ncalled && !hilo_instr_is_boundary_marker(i) &&
+	return hilo_instr_ncalled(i) && !hilo_instr_is_boundary_marker(i) &&
 	       hilo_instr_has_side_effect_deep(m, i, &P->effmemo);
 }
 
@@ -651,8 +651,8 @@ static bool holds_effect(const hilo_module *m, const hilo_instr *x, const hilo_i
 {
 	if (is_own_effect(m, x) && same_effect_kind(x, e))
 		return true;
-	for (uint32_t k = 0; k < x->ncalled; k++) {
-		const hilo_comp *c = x->called[k];
+	for (uint32_t k = 0; k < hilo_instr_ncalled(x); k++) {
+		const hilo_comp *c = hilo_instr_called(x)[k];
 		if (hilo_ptrmap_get(seen, c))
 			continue;
 		if (!hilo_ptrmap_put(seen, c, (void *)1))
@@ -714,15 +714,15 @@ static bool effect_kept(pairctx *P, const hilo_comp *ca, const hilo_instr *b)
 	hilo_ptrmap_init_in(&seen, P->scratch->arena);
 	uint32_t n = 0, cap = 0;
 	const hilo_comp **stack = NULL;
-	for (uint32_t k = 0; k < b->ncalled && mem; k++)
-		mem = push_comp(&stack, &n, &cap, &seen, b->called[k]);
+	for (uint32_t k = 0; k < hilo_instr_ncalled(b) && mem; k++)
+		mem = push_comp(&stack, &n, &cap, &seen, hilo_instr_called(b)[k]);
 	while (n && ok && mem) {
 		const hilo_comp *c = stack[--n];
 		for (const hilo_instr *y = c->first; y && ok && mem; y = y->next) {
 			if (is_own_effect(mb, y) && !effect_moved(P, ca, y))
 				ok = false;
-			for (uint32_t q = 0; q < y->ncalled && mem; q++)
-				mem = push_comp(&stack, &n, &cap, &seen, y->called[q]);
+			for (uint32_t q = 0; q < hilo_instr_ncalled(y) && mem; q++)
+				mem = push_comp(&stack, &n, &cap, &seen, hilo_instr_called(y)[q]);
 		}
 	}
 	free(stack);

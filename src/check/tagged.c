@@ -692,8 +692,8 @@ static bool comp_pure(tctx *X, const hilo_comp *c, int depth)
 		if (i->op == HILO_OP_PARAMETER)
 			continue;
 		ok = op_pure(m, i);
-		for (uint32_t k = 0; ok && k < i->ncalled; k++)
-			ok = comp_pure(X, i->called[k], depth + 1);
+		for (uint32_t k = 0; ok && k < hilo_instr_ncalled(i); k++)
+			ok = comp_pure(X, hilo_instr_called(i)[k], depth + 1);
 	}
 	hilo_ptrmap_put(&X->pure, c, (void *)(uintptr_t)(ok ? 1 : 2));
 	return ok;
@@ -939,9 +939,9 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 			return ops[0];
 		return no(X, "%s changes the shape", i->name);
 	case HILO_OP_CALL: case HILO_OP_FUSION:
-		if (i->ncalled < 1)
+		if (hilo_instr_ncalled(i) < 1)
 			return no(X, "%s: no callee", i->name);
-		return eval_comp_args(X, i->called[0], ops, n, depth + 1);
+		return eval_comp_args(X, hilo_instr_called(i)[0], ops, n, depth + 1);
 	case HILO_OP_CONDITIONAL: {
 		if (n < 1 || ops[0]->kind != TV_CONC || ops[0]->taint || ops[0]->shape->rank != 0 ||
 		    !ops[0]->lit->nbytes)
@@ -951,12 +951,12 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 		hilo_attr *bc = hilo_instr_attr(i, HILO_A_BRANCH_COMPUTATIONS);
 		const hilo_comp *br = NULL;
 		if (bc && bc->kind == HILO_ATTR_COMPS && bc->n > 0 && bc->v.i >= 0 &&
-		    bc->v.i + bc->n <= (int64_t)i->ncalled && (int64_t)n == bc->n + 1) {
+		    bc->v.i + bc->n <= (int64_t)hilo_instr_ncalled(i) && (int64_t)n == bc->n + 1) {
 			if (sel->shape->type == HILO_T_PRED)
 				v = v ? 0 : 1;
 			if (v < 0 || v >= bc->n)
 				v = bc->n - 1; /* the evaluator's rule (XLA's) */
-			br = i->called[bc->v.i + v];
+			br = hilo_instr_called(i)[bc->v.i + v];
 		} else if (n == 3) {
 			v = v ? 0 : 1;
 			br = hilo_instr_get_comp(i, v == 0 ? HILO_A_TRUE_COMPUTATION : HILO_A_FALSE_COMPUTATION);
@@ -982,8 +982,8 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 	if (conc) {
 		if (!op_pure(m, i))
 			return no(X, "%s is not interpreted", i->name);
-		for (uint32_t k = 0; k < i->ncalled; k++)
-			if (!comp_pure(X, i->called[k], depth + 1))
+		for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++)
+			if (!comp_pure(X, hilo_instr_called(i)[k], depth + 1))
 				return no(X, "%s calls a computation that is not interpreted", i->name);
 		hilo_literal **lits = calloc((size_t)n + 1, sizeof *lits);
 		if (!lits)

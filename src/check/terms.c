@@ -412,11 +412,11 @@ static uint64_t attr_hash(pairctx *P, int sk, const hilo_instr *i, bool *ok)
 			int cnt = a->kind == HILO_ATTR_COMP ? 1 : a->n;
 			for (int q = 0; q < cnt; q++) {
 				int64_t ci = a->v.i + q;
-				if (ci < 0 || ci >= (int64_t)i->ncalled) {
+				if (ci < 0 || ci >= (int64_t)hilo_instr_ncalled(i)) {
 					*ok = false;
 					continue;
 				}
-				tid c = canon_comp(P, sk, i->called[ci]);
+				tid c = canon_comp(P, sk, hilo_instr_called(i)[ci]);
 				if (c == TID_NONE)
 					*ok = false;
 				h = hcomb(h, c);
@@ -721,9 +721,9 @@ static tid cond_term(pairctx *P, bctx *x, const hilo_instr *i, const tid *ops)
 	uint32_t nb = 0;
 	hilo_attr *bc = hilo_instr_attr(i, HILO_A_BRANCH_COMPUTATIONS);
 	if (bc && bc->kind == HILO_ATTR_COMPS && bc->n > 0 && bc->n < 64 &&
-	    bc->v.i >= 0 && bc->v.i + bc->n <= (int64_t)i->ncalled && (int64_t)n == bc->n + 1) {
+	    bc->v.i >= 0 && bc->v.i + bc->n <= (int64_t)hilo_instr_ncalled(i) && (int64_t)n == bc->n + 1) {
 		for (int k = 0; k < bc->n; k++)
-			br[nb++] = i->called[bc->v.i + k];
+			br[nb++] = hilo_instr_called(i)[bc->v.i + k];
 	} else if (n == 3) {
 		br[0] = hilo_instr_get_comp(i, HILO_A_TRUE_COMPUTATION);
 		br[1] = hilo_instr_get_comp(i, HILO_A_FALSE_COMPUTATION);
@@ -790,8 +790,8 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 		return mk(P, HILO_OP_TUPLE, shape, 0x70, ops, n, NULL, NULL, 0);
 	}
 	case HILO_OP_CALL: case HILO_OP_FUSION:
-		if (i->ncalled >= 1)
-			return inline_comp(P, x->sk, i->called[0], ops, n, 1);
+		if (hilo_instr_ncalled(i) >= 1)
+			return inline_comp(P, x->sk, hilo_instr_called(i)[0], ops, n, 1);
 		return TID_NONE;
 	case HILO_OP_COPY: case HILO_OP_OPT_BARRIER: case HILO_OP_DOMAIN:
 	case HILO_OP_ADD_DEPENDENCY:
@@ -809,12 +809,12 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 			hilo_attr *bc = hilo_instr_attr(i, HILO_A_BRANCH_COMPUTATIONS);
 			const hilo_comp *br = NULL;
 			if (bc && bc->kind == HILO_ATTR_COMPS && bc->n > 0 &&
-			    bc->v.i + bc->n <= (int64_t)i->ncalled && (int64_t)n == bc->n + 1) {
+			    bc->v.i + bc->n <= (int64_t)hilo_instr_ncalled(i) && (int64_t)n == bc->n + 1) {
 				if (sel->shape->type == HILO_T_PRED)
 					v = v ? 0 : 1;
 				if (v < 0 || v >= bc->n)
 					v = bc->n - 1;
-				br = i->called[bc->v.i + v];
+				br = hilo_instr_called(i)[bc->v.i + v];
 			} else if (n == 3) {
 				hilo_comp *tc = hilo_instr_get_comp(i, HILO_A_TRUE_COMPUTATION);
 				hilo_comp *fc = hilo_instr_get_comp(i, HILO_A_FALSE_COMPUTATION);

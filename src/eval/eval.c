@@ -454,13 +454,13 @@ static hilo_literal *eval_conditional(ev *e, const hilo_instr *i, hilo_literal *
 	int64_t v = ev_get_i(sel, 0);
 	if (bc && bc->kind == HILO_ATTR_COMPS) {
 		nb = bc->n;
-		if (nb <= 0 || bc->v.i < 0 || bc->v.i + nb > (int64_t)i->ncalled)
+		if (nb <= 0 || bc->v.i < 0 || bc->v.i + nb > (int64_t)hilo_instr_ncalled(i))
 			return ev_err(e, i, "bad branch_computations");
 		if (sel->shape->type == HILO_T_PRED)
 			v = v ? 0 : 1;
 		if (v < 0 || v >= nb)
 			v = nb - 1; /* out of range: the last branch, as XLA does */
-		br = i->called[bc->v.i + v];
+		br = hilo_instr_called(i)[bc->v.i + v];
 	} else if (tc && fc) {
 		nb = 2;
 		v = v ? 0 : 1;
@@ -477,9 +477,9 @@ static hilo_literal *eval_conditional(ev *e, const hilo_instr *i, hilo_literal *
 static hilo_literal *eval_async_start(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 {
 	const hilo_shape *s = i->shape;
-	if (s->type != HILO_T_TUPLE || s->ntuple < 2 || i->ncalled < 1)
+	if (s->type != HILO_T_TUPLE || s->ntuple < 2 || hilo_instr_ncalled(i) < 1)
 		return NULL; /* not the structured form: caller hashes it */
-	hilo_literal *r = ev_comp(e, i->called[0], ops);
+	hilo_literal *r = ev_comp(e, hilo_instr_called(i)[0], ops);
 	if (!r)
 		return NULL;
 	hilo_literal *out = ev_lit_new(e, i, s);
@@ -551,11 +551,11 @@ hilo_literal *ev_instr(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 	}
 	case HILO_OP_CALL:
 	case HILO_OP_FUSION:
-		if (i->ncalled < 1)
+		if (hilo_instr_ncalled(i) < 1)
 			return ev_err(e, i, "no called computation");
-		if (i->called[0]->nparams != i->noperands)
+		if (hilo_instr_called(i)[0]->nparams != i->noperands)
 			return ev_err(e, i, "operand count differs from the callee's parameters");
-		r = ev_comp(e, i->called[0], ops);
+		r = ev_comp(e, hilo_instr_called(i)[0], ops);
 		break;
 	case HILO_OP_WHILE:
 		r = eval_while(e, i, ops);
@@ -564,7 +564,7 @@ hilo_literal *ev_instr(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 		r = eval_conditional(e, i, ops);
 		break;
 	case HILO_OP_ASYNC_START:
-		if (i->async_op == HILO_OP_COUNT && i->ncalled >= 1) {
+		if (i->async_op == HILO_OP_COUNT && hilo_instr_ncalled(i) >= 1) {
 			r = eval_async_start(e, i, ops);
 			if (!r && e->failed)
 				return NULL;

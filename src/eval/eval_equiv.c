@@ -270,28 +270,28 @@ static void index_uses(hilo_arena *a, const hilo_instr *p, idx_ranges *r, bool w
 				/* a branch index: every branch and one past each end */
 				if (wide && slot == 0 && !fl)
 					add_range(r, p->shape->type == HILO_T_PRED ? 0 : -1,
-						p->shape->type == HILO_T_PRED ? 1 : (int64_t)u->ncalled);
+						p->shape->type == HILO_T_PRED ? 1 : (int64_t)hilo_instr_ncalled(u));
 				break;
 			default:
 				break;
 			}
 			/* where the value flows next */
 			if (u->op == HILO_OP_CALL || u->op == HILO_OP_WHILE) {
-				for (uint32_t k = 0; k < u->ncalled && nn < 8; k++) {
-					const hilo_comp *c = u->called[k];
+				for (uint32_t k = 0; k < hilo_instr_ncalled(u) && nn < 8; k++) {
+					const hilo_comp *c = hilo_instr_called(u)[k];
 					uint32_t pn = u->op == HILO_OP_WHILE ? 0 : slot;
 					if (pn < c->nparams && c->params[pn])
 						next[nn++] = c->params[pn];
 				}
 				next[nn++] = u;
 			} else if (u->op == HILO_OP_CONDITIONAL) {
-				if (slot >= 1 && slot <= u->ncalled) {
-					const hilo_comp *c = u->called[slot - 1];
+				if (slot >= 1 && slot <= hilo_instr_ncalled(u)) {
+					const hilo_comp *c = hilo_instr_called(u)[slot - 1];
 					if (c->nparams && c->params[0])
 						next[nn++] = c->params[0];
 				}
 				next[nn++] = u;
-			} else if (u->ncalled == 0) {
+			} else if (hilo_instr_ncalled(u) == 0) {
 				next[nn++] = u;
 			}
 			/* (the result of a call / while / conditional is taken to

@@ -159,13 +159,13 @@ static void h_attrs(hasher *s, const hilo_instr *i)
 				h_i64(s, a->v.ints[q]);
 			break;
 		case HILO_ATTR_COMP:
-			if (a->v.i >= 0 && a->v.i < (int64_t)i->ncalled)
-				h_comp(s, i->called[a->v.i]);
+			if (a->v.i >= 0 && a->v.i < (int64_t)hilo_instr_ncalled(i))
+				h_comp(s, hilo_instr_called(i)[a->v.i]);
 			break;
 		case HILO_ATTR_COMPS:
 			for (int q = 0; q < a->n; q++)
-				if (a->v.i + q >= 0 && a->v.i + q < (int64_t)i->ncalled)
-					h_comp(s, i->called[a->v.i + q]);
+				if (a->v.i + q >= 0 && a->v.i + q < (int64_t)hilo_instr_ncalled(i))
+					h_comp(s, hilo_instr_called(i)[a->v.i + q]);
 			break;
 		default:
 			break;

@@ -310,7 +310,7 @@ static bool read_comp_ref(parser *P, hilo_instr *i, hilo_attr *a)
 		hilo_comp *c = read_inline_comp(P);
 		if (!c)
 			return false;
-		a->v.i = i->ncalled;
+		a->v.i = hilo_instr_ncalled(i);
 		hilo_instr_add_called(P->m, i, c);
 		return true;
 	}
@@ -322,7 +322,7 @@ static bool read_comp_ref(parser *P, hilo_instr *i, hilo_attr *a)
 	hilo_comp *c = find_comp(P, at, s, n);
 	if (!c)
 		return false;
-	a->v.i = i->ncalled;
+	a->v.i = hilo_instr_ncalled(i);
 	hilo_instr_add_called(P->m, i, c);
 	return true;
 }
@@ -332,7 +332,7 @@ static bool read_comp_list(parser *P, hilo_instr *i, hilo_attr *a)
 	lexer *L = &P->L;
 	if (!lex_expect(L, '{'))
 		return false;
-	a->v.i = i->ncalled;
+	a->v.i = hilo_instr_ncalled(i);
 	a->n = 0;
 	if (lex_accept(L, '}'))
 		return true;

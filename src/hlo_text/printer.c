@@ -200,14 +200,14 @@ static void put_attr(printer *P, const hilo_instr *i, const hilo_attr *a)
 		break;
 	}
 	case HILO_ATTR_COMP:
-		put_name(P, i->called[a->v.i]->name);
+		put_name(P, hilo_instr_called(i)[a->v.i]->name);
 		break;
 	case HILO_ATTR_COMPS:
 		out_c(b, '{');
 		for (int k = 0; k < a->n; k++) {
 			if (k)
 				out(b, ", ", 2);
-			put_name(P, i->called[a->v.i + k]->name);
+			put_name(P, hilo_instr_called(i)[a->v.i + k]->name);
 		}
 		out_c(b, '}');
 		break;

@@ -203,9 +203,9 @@ const char *hilo_instr_get_raw(const hilo_instr *i, hilo_attr_id id)
 hilo_comp *hilo_instr_get_comp(const hilo_instr *i, hilo_attr_id id)
 {
 	hilo_attr *a = hilo_instr_attr(i, id);
-	if (!a || a->kind != HILO_ATTR_COMP || a->v.i < 0 || (uint32_t)a->v.i >= i->ncalled)
+	if (!a || a->kind != HILO_ATTR_COMP || a->v.i < 0 || (uint32_t)a->v.i >= hilo_instr_ncalled(i))
 		return NULL;
-	return i->called[a->v.i];
+	return hilo_instr_called(i)[a->v.i];
 }
 
 /* Splits the raw {k=v, ...} text into top-level entries (commas outside

@@ -159,6 +159,7 @@ static hilo_instr *copy_instr_body(cloner *k, const hilo_instr *i, hilo_comp *pa
 	if (i->cold) {
 		d->cold = alloc(k, sizeof *d->cold);
 		if (d->cold) {
+			d->cold->ncalled = i->cold->ncalled;
 			d->cold->cap_ctrl_preds = d->cold->nctrl_preds = i->cold->nctrl_preds;
 			d->cold->cap_ctrl_succs = d->cold->nctrl_succs = i->cold->nctrl_succs;
 			d->cold->comment = dup_str(k, i->cold->comment);
@@ -219,13 +220,12 @@ static void copy_instr_edges(cloner *k, const hilo_instr *i, hilo_instr *d)
 				d->users[u].slot = i->users[u].slot;
 			}
 	}
-	d->called = NULL;
-	if (i->ncalled) {
-		d->called = alloc(k, i->ncalled * sizeof *d->called);
-		if (d->called)
-			for (uint32_t c = 0; c < i->ncalled; c++) {
-				d->called[c] = hilo_ptrmap_get(&k->comps, i->called[c]);
-				if (!d->called[c])
+	if (hilo_instr_ncalled(i) && d->cold) {
+		hilo_comp **dc = d->cold->called = alloc(k, i->cold->ncalled * sizeof *dc);
+		if (dc)
+			for (uint32_t c = 0; c < i->cold->ncalled; c++) {
+				dc[c] = hilo_ptrmap_get(&k->comps, i->cold->called[c]);
+				if (!dc[c])
 					k->oom = true;
 			}
 	}

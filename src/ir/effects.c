@@ -37,12 +37,12 @@ static bool comp_effect(const hilo_module *m, const hilo_comp *c, hilo_ptrmap *m
 			se = true;
 			break;
 		}
-		if (f->k >= i->ncalled) {
+		if (f->k >= hilo_instr_ncalled(i)) {
 			f->i = i->next;
 			f->k = 0;
 			continue;
 		}
-		const hilo_comp *callee = i->called[f->k++];
+		const hilo_comp *callee = hilo_instr_called(i)[f->k++];
 		uintptr_t cs = (uintptr_t)hilo_ptrmap_get(memo, callee);
 		if (cs == SE_NO)
 			continue;
@@ -83,7 +83,7 @@ bool hilo_instr_has_side_effect_deep(const hilo_module *m, const hilo_instr *i, 
 {
 	if (hilo_instr_has_side_effect(m, i))
 		return true;
-	if (!i->ncalled)
+	if (!hilo_instr_ncalled(i))
 		return false;
 	hilo_ptrmap tmp, *mm = memo;
 	if (!mm) {
@@ -91,8 +91,8 @@ bool hilo_instr_has_side_effect_deep(const hilo_module *m, const hilo_instr *i, 
 		mm = &tmp;
 	}
 	bool se = false;
-	for (uint32_t k = 0; k < i->ncalled && !se; k++)
-		se = comp_effect(m, i->called[k], mm);
+	for (uint32_t k = 0; k < hilo_instr_ncalled(i) && !se; k++)
+		se = comp_effect(m, hilo_instr_called(i)[k], mm);
 	if (!memo)
 		hilo_ptrmap_free(&tmp);
 	return se;

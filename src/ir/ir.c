@@ -289,9 +289,10 @@ void hilo_instr_clear_operands(hilo_instr *i)
 
 void hilo_instr_add_called(hilo_module *m, hilo_instr *i, hilo_comp *c)
 {
-	hilo_comp **n = hilo_arena_grow(m->arena, i->called, i->ncalled, i->ncalled + 1, sizeof *n);
-	n[i->ncalled++] = c;
-	i->called = n;
+	hilo_instr_cold *ic = hilo_instr_cold_get(m, i);
+	hilo_comp **n = hilo_arena_grow(m->arena, ic->called, ic->ncalled, ic->ncalled + 1, sizeof *n);
+	n[ic->ncalled++] = c;
+	ic->called = n;
 }
 
 static void push_instr(hilo_module *m, hilo_instr ***arr, uint32_t *n, uint32_t *cap, hilo_instr *x)
@@ -447,10 +448,11 @@ hilo_instr *hilo_instr_clone(hilo_module *m, const hilo_instr *src, const char *
 	i->u = src->u;     /* param_no, or the literal (immutable: shared) */
 	i->line = src->line;
 	i->col = src->col;
-	if (src->ncalled) {
-		i->called = hilo_arena_alloc(m->arena, src->ncalled * sizeof(hilo_comp *));
-		memcpy(i->called, src->called, src->ncalled * sizeof(hilo_comp *));
-		i->ncalled = src->ncalled;
+	if (hilo_instr_ncalled(src)) {
+		hilo_instr_cold *ic = hilo_instr_cold_get(m, i);
+		ic->called = hilo_arena_alloc(m->arena, src->cold->ncalled * sizeof(hilo_comp *));
+		memcpy(ic->called, src->cold->called, src->cold->ncalled * sizeof(hilo_comp *));
+		ic->ncalled = src->cold->ncalled;
 	}
 	if (src->nattrs) {
 		i->attrs = hilo_arena_alloc(m->arena, src->nattrs * sizeof(hilo_attr));
@@ -705,7 +707,7 @@ hilo_comp **hilo_module_comp_post_order_calls(hilo_module *m, uint32_t *n,
 		st[sp++] = (frame){root, root->first, 0, hand};
 		while (sp) {
 			frame *f = &st[sp - 1];
-			while (f->i && f->k >= f->i->ncalled) {
+			while (f->i && f->k >= hilo_instr_ncalled(f->i)) {
 				f->i = f->i->next;
 				f->k = 0;
 			}
@@ -716,7 +718,7 @@ hilo_comp **hilo_module_comp_post_order_calls(hilo_module *m, uint32_t *n,
 			}
 			if (f->k == 0 && f->hand)
 				fn(f->i, ud);
-			hilo_comp *callee = f->i->called[f->k++];
+			hilo_comp *callee = hilo_instr_called(f->i)[f->k++];
 			if (callee->mark != 1 && sp < m->ncomps) {
 				bool h = callee->mark == 2;
 				callee->mark = 1;

@@ -444,7 +444,7 @@ static hilo_shape *conditional_op(ictx *X)
 		hilo_attr *a = hilo_instr_attr(i, HILO_A_BRANCH_COMPUTATIONS);
 		if (!a || a->kind != HILO_ATTR_COMPS || a->n < 1)
 			return fail(X, "attribute branch_computations= is required");
-		branches = i->called + a->v.i;
+		branches = hilo_instr_called(i) + a->v.i;
 		n = (uint32_t)a->n;
 	} else {
 		return fail(X, "the branch index %s is neither pred[] nor s32[]", sh(X, bi));

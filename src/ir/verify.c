@@ -117,9 +117,9 @@ static void check_attrs(vctx *V, hilo_comp *c, hilo_instr *i)
 			if (hilo_instr_attr(i, id) != a)
 				fail(V, c, i, "attribute '%s' appears twice", a->key);
 		}
-		if ((a->kind == HILO_ATTR_COMP && (a->v.i < 0 || (uint64_t)a->v.i >= i->ncalled)) ||
+		if ((a->kind == HILO_ATTR_COMP && (a->v.i < 0 || (uint64_t)a->v.i >= hilo_instr_ncalled(i))) ||
 		    (a->kind == HILO_ATTR_COMPS && (a->v.i < 0 || a->n < 0 ||
-		                                    (uint64_t)a->v.i + (uint64_t)a->n > i->ncalled)))
+		                                    (uint64_t)a->v.i + (uint64_t)a->n > hilo_instr_ncalled(i))))
 			fail(V, c, i, "attribute '%s' names a computation the instruction does not call", a->key);
 	}
 }
@@ -381,9 +381,9 @@ static void check_comp(vctx *V, hilo_comp *c, hilo_ptrmap *comps)
 		if (i->shape && i->shape->table != V->m->shapes)
 			fail(V, c, i, "its shape %s is not interned in the module's shape table (built by hand "
 				"or taken from another module)", sh(V, i->shape));
-		if (i->literal && i->literal->shape && i->literal->shape->table != V->m->shapes)
+		if (hilo_instr_literal(i) && hilo_instr_literal(i)->shape && hilo_instr_literal(i)->shape->table != V->m->shapes)
 			fail(V, c, i, "its literal's shape %s is not interned in the module's shape table",
-				sh(V, i->literal->shape));
+				sh(V, hilo_instr_literal(i)->shape));
 		if (i->is_root)
 			roots++;
 		bool ops_ok = true;
@@ -408,8 +408,8 @@ static void check_comp(vctx *V, hilo_comp *c, hilo_ptrmap *comps)
 			if (!us.user || us.slot >= us.user->noperands || us.user->operands[us.slot] != i)
 				fail(V, c, i, "use list entry %u is stale", u);
 		}
-		for (uint32_t k = 0; k < i->ncalled; k++)
-			if (!hilo_ptrmap_get(comps, i->called[k]))
+		for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++)
+			if (!hilo_ptrmap_get(comps, hilo_instr_called(i)[k]))
 				fail(V, c, i, "calls a computation that is not in the module");
 		if (i->op == HILO_OP_PARAMETER &&
 		    ((uint64_t)hilo_instr_param_no(i) >= c->nparams || c->params[hilo_instr_param_no(i)] != i))
@@ -501,7 +501,7 @@ static void check_comp_fast(vctx *V, hilo_comp *c, uint32_t cstamp, hilo_ptrmap 
 			return;
 		}
 		if ((i->shape && i->shape->table != V->m->shapes) ||
-		    (i->literal && i->literal->shape && i->literal->shape->table != V->m->shapes)) {
+		    (hilo_instr_literal(i) && hilo_instr_literal(i)->shape && hilo_instr_literal(i)->shape->table != V->m->shapes)) {
 			V->ok = false;
 			return;
 		}
@@ -520,8 +520,8 @@ static void check_comp_fast(vctx *V, hilo_comp *c, uint32_t cstamp, hilo_ptrmap 
 				return;
 			}
 		}
-		for (uint32_t k = 0; k < i->ncalled; k++)
-			if (!hilo_ptrmap_get(comps, i->called[k])) {
+		for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++)
+			if (!hilo_ptrmap_get(comps, hilo_instr_called(i)[k])) {
 				V->ok = false;
 				return;
 			}

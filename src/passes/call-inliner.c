@@ -116,8 +116,8 @@ static void prefix_called(hilo_module *m, const hilo_instr *i, const char *prefi
 	default:
 		return;
 	}
-	for (uint32_t k = 0; k < i->ncalled; k++) {
-		hilo_comp *cc = i->called[k];
+	for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++) {
+		hilo_comp *cc = hilo_instr_called(i)[k];
 		if (hilo_ptrmap_get(seen, cc))
 			continue;
 		hilo_ptrmap_put(seen, cc, cc);
@@ -260,9 +260,9 @@ hilo_pass_result hilo_pass_call_inliner(hilo_pass_ctx *ctx)
 		hilo_instr *next;
 		for (hilo_instr *i = c->first; i; i = next) {
 			next = i->next;
-			if (i->op != HILO_OP_CALL || i->ncalled != 1)
+			if (i->op != HILO_OP_CALL || hilo_instr_ncalled(i) != 1)
 				continue;
-			hilo_comp *callee = i->called[0];
+			hilo_comp *callee = hilo_instr_called(i)[0];
 			const char *why = decline_reason(i, callee);
 			if (why) {
 				hilo_remark(ctx, c, i, "declined", "%s", why);

@@ -47,7 +47,7 @@ static bool erasable(const hilo_module *m, const hilo_instr *i)
 {
 	return i->parent && i->nusers == 0 && i != i->parent->root && !i->is_root &&
 		i->op != HILO_OP_PARAMETER && hilo_instr_nctrl_succs(i) == 0 && hilo_instr_nctrl_preds(i) == 0 &&
-		i->ncalled == 0 && !hilo_instr_has_side_effect(m, i);
+		hilo_instr_ncalled(i) == 0 && !hilo_instr_has_side_effect(m, i);
 }
 
 void hilo_cu_erase_dead(hilo_module *m, hilo_instr *i)

@@ -118,8 +118,8 @@ static bool instr_blocks_call_fold(hilo_module *m, const hilo_instr *i, hilo_ptr
 	case HILO_OP_TUPLE:
 		return false;
 	case HILO_OP_CALL:
-		return i->ncalled != 1 || hilo_instr_nctrl_preds(i) || hilo_instr_nctrl_succs(i) ||
-			callee_unfoldable(m, i->called[0], memo);
+		return hilo_instr_ncalled(i) != 1 || hilo_instr_nctrl_preds(i) || hilo_instr_nctrl_succs(i) ||
+			callee_unfoldable(m, hilo_instr_called(i)[0], memo);
 	default:
 		return never_folded(i) || hilo_instr_nctrl_preds(i) || hilo_instr_nctrl_succs(i) ||
 			hilo_instr_has_side_effect(m, i);
@@ -150,8 +150,8 @@ static bool comp_unfoldable(hilo_module *m, hilo_comp *c, hilo_ptrmap *memo)
 		bad = i->op == HILO_OP_RNG || i->op == HILO_OP_RNG_GET_AND_UPDATE_STATE ||
 			i->op == HILO_OP_RNG_BIT_GENERATOR || i->op == HILO_OP_AFTER_ALL ||
 			hilo_instr_has_side_effect(m, i);
-		for (uint32_t k = 0; k < i->ncalled && !bad; k++)
-			bad = comp_unfoldable(m, i->called[k], memo);
+		for (uint32_t k = 0; k < hilo_instr_ncalled(i) && !bad; k++)
+			bad = comp_unfoldable(m, hilo_instr_called(i)[k], memo);
 	}
 	hilo_ptrmap_put(memo, c, (void *)(uintptr_t)(bad ? ST_YES : ST_NO));
 	return bad;
@@ -281,13 +281,13 @@ static bool fold(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *i, hilo_ptrmap *m
 		return false;
 	}
 	if (i->op == HILO_OP_CALL &&
-	    (i->ncalled != 1 || callee_unfoldable(m, i->called[0], call_memo))) {
+	    (hilo_instr_ncalled(i) != 1 || callee_unfoldable(m, hilo_instr_called(i)[0], call_memo))) {
 		hilo_remark(ctx, c, i, "declined", "callee has an instruction that is not foldable "
 			"(broadcast, iota, fft, while, opt-barrier, custom-call, rng, side effects, ...)");
 		return false;
 	}
-	for (uint32_t k = 0; k < i->ncalled; k++)
-		if (comp_unfoldable(m, i->called[k], memo)) {
+	for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++)
+		if (comp_unfoldable(m, hilo_instr_called(i)[k], memo)) {
 			hilo_remark(ctx, c, i, "declined", "called computation has rng, after-all or side effects");
 			return false;
 		}
@@ -388,7 +388,7 @@ static uint64_t propagate_call_constants(hilo_pass_ctx *ctx)
 	size_t total = 0;
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
-			total += i->ncalled;
+			total += hilo_instr_ncalled(i);
 	if (!total)
 		return 0;
 	callsite *sites = hilo_heap_alloc(m->arena, total * sizeof *sites);
@@ -401,8 +401,8 @@ static uint64_t propagate_call_constants(hilo_pass_ctx *ctx)
 	size_t ns = 0;
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
-			for (uint32_t j = 0; j < i->ncalled; j++)
-				sites[ns++] = (callsite){i->called[j], i};
+			for (uint32_t j = 0; j < hilo_instr_ncalled(i); j++)
+				sites[ns++] = (callsite){hilo_instr_called(i)[j], i};
 	qsort(sites, ns, sizeof *sites, callsite_cmp);
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		hilo_comp *callee = m->comps[ci];
@@ -421,7 +421,7 @@ static uint64_t propagate_call_constants(hilo_pass_ctx *ctx)
 		bool only_calls = true;
 		for (size_t k = lo; k < ns && sites[k].callee == callee && only_calls; k++) {
 			hilo_instr *i = sites[k].caller;
-			if (i->op != HILO_OP_CALL || i->ncalled != 1 || i->noperands != callee->nparams)
+			if (i->op != HILO_OP_CALL || hilo_instr_ncalled(i) != 1 || i->noperands != callee->nparams)
 				only_calls = false;
 			else
 				calls[ncalls++] = i;

@@ -91,9 +91,9 @@ static int64_t gte_canonical_index(const hilo_instr *i)
 	if (!hilo_instr_get_int(i, HILO_A_INDEX, &idx))
 		return -1;
 	const hilo_instr *f = i->operands[0];
-	if (f->op != HILO_OP_FUSION || f->ncalled != 1 || !f->called[0]->root)
+	if (f->op != HILO_OP_FUSION || hilo_instr_ncalled(f) != 1 || !hilo_instr_called(f)[0]->root)
 		return idx;
-	const hilo_instr *r = f->called[0]->root;
+	const hilo_instr *r = hilo_instr_called(f)[0]->root;
 	if (r->op != HILO_OP_TUPLE || idx < 0 || idx >= r->noperands)
 		return idx;
 	for (int64_t k = 0; k < idx; k++)
@@ -152,10 +152,10 @@ static bool attr_equal(const hilo_instr *a, const hilo_attr *x, const hilo_instr
 	case HILO_ATTR_PADDING:
 		return x->n == 0 || !memcmp(x->v.ints, y->v.ints, (size_t)x->n * 3 * sizeof(int64_t));
 	case HILO_ATTR_COMP:
-		return a->called[x->v.i] == b->called[y->v.i];
+		return hilo_instr_called(a)[x->v.i] == hilo_instr_called(b)[y->v.i];
 	case HILO_ATTR_COMPS:
 		for (int k = 0; k < x->n; k++)
-			if (a->called[x->v.i + k] != b->called[y->v.i + k])
+			if (hilo_instr_called(a)[x->v.i + k] != hilo_instr_called(b)[y->v.i + k])
 				return false;
 		return true;
 	case HILO_ATTR_CONTROL:
@@ -187,7 +187,7 @@ static bool literal_equal(const hilo_literal *a, const hilo_literal *b)
 static bool identical(const hilo_instr *a, const hilo_instr *b)
 {
 	if (a->op != b->op || a->async_op != b->async_op || a->noperands != b->noperands ||
-	    a->ncalled != b->ncalled || a->shape != b->shape) /* interned: one module */
+	    hilo_instr_ncalled(a) != hilo_instr_ncalled(b) || a->shape != b->shape) /* interned: one module */
 		return false;
 	bool same = true;
 	for (uint32_t k = 0; k < a->noperands && same; k++)
@@ -195,8 +195,8 @@ static bool identical(const hilo_instr *a, const hilo_instr *b)
 	if (!same && !(commutative(a) && a->noperands == 2 &&
 	               a->operands[0] == b->operands[1] && a->operands[1] == b->operands[0]))
 		return false;
-	for (uint32_t k = 0; k < a->ncalled; k++)
-		if (a->called[k] != b->called[k])
+	for (uint32_t k = 0; k < hilo_instr_ncalled(a); k++)
+		if (hilo_instr_called(a)[k] != hilo_instr_called(b)[k])
 			return false;
 	if (a->op == HILO_OP_CONSTANT && !literal_equal(hilo_instr_literal(a), hilo_instr_literal(b)))
 		return false;

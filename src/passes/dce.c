@@ -165,7 +165,7 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo, si
 		for (hilo_instr *i = c->first; i; i = i->next) {
 			if (i->nusers == 0 && i != c->root)
 				work[n++] = i;
-			if (i->ncalled)
+			if (hilo_instr_ncalled(i))
 				sites_push(S, i);
 		}
 		if (!S->failed)
@@ -227,10 +227,10 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo, si
  * over the module (linear). */
 static void fusion_call(hilo_ptrmap *out, const hilo_instr *i)
 {
-	for (uint32_t j = 0; j < i->ncalled; j++) {
-		hilo_comp *c = i->called[j];
+	for (uint32_t j = 0; j < hilo_instr_ncalled(i); j++) {
+		hilo_comp *c = hilo_instr_called(i)[j];
 		bool first = !hilo_ptrmap_get(out, c);
-		bool fusion = i->op == HILO_OP_FUSION && i->ncalled == 1;
+		bool fusion = i->op == HILO_OP_FUSION && hilo_instr_ncalled(i) == 1;
 		hilo_ptrmap_put(out, c, first && fusion ? (void *)i : (void *)1);
 	}
 }
@@ -262,8 +262,8 @@ static hilo_comp **comp_post_order(hilo_module *m, const sites *S, uint32_t *n)
 	if (!S)
 		return hilo_module_comp_post_order(m, n);
 	for (size_t q = 0; q < S->n; q++)
-		for (uint32_t k = 0; k < S->v[q]->ncalled; k++)
-			if (!hilo_ptrmap_get(&S->range, S->v[q]->called[k]))
+		for (uint32_t k = 0; k < hilo_instr_ncalled(S->v[q]); k++)
+			if (!hilo_ptrmap_get(&S->range, hilo_instr_called(S->v[q])[k]))
 				return hilo_module_comp_post_order(m, n);
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		if (!hilo_ptrmap_get(&S->range, m->comps[k]))
@@ -289,7 +289,7 @@ static hilo_comp **comp_post_order(hilo_module *m, const sites *S, uint32_t *n)
 		st[sp++] = (frame){root, b, e, 0};
 		while (sp) {
 			frame *f = &st[sp - 1];
-			while (f->q < f->e && (S->v[f->q]->parent != f->c || f->k >= S->v[f->q]->ncalled)) {
+			while (f->q < f->e && (S->v[f->q]->parent != f->c || f->k >= hilo_instr_ncalled(S->v[f->q]))) {
 				f->q++;
 				f->k = 0;
 			}
@@ -298,7 +298,7 @@ static hilo_comp **comp_post_order(hilo_module *m, const sites *S, uint32_t *n)
 				sp--;
 				continue;
 			}
-			hilo_comp *callee = S->v[f->q]->called[f->k++];
+			hilo_comp *callee = hilo_instr_called(S->v[f->q])[f->k++];
 			if (!seen[range_index(S, callee)] && sp < m->ncomps) {
 				seen[range_index(S, callee)] = 1;
 				sites_of(S, callee, &b, &e);
@@ -517,8 +517,8 @@ static bool comp_reached(const hilo_comp *c, void *reached)
 static void reach_calls(const hilo_instr *i, hilo_ptrmap *reached, hilo_comp **stack, size_t *sp,
 	uint32_t ncomps)
 {
-	for (uint32_t k = 0; k < i->ncalled; k++) {
-		hilo_comp *cc = i->called[k];
+	for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++) {
+		hilo_comp *cc = hilo_instr_called(i)[k];
 		if (!hilo_ptrmap_get(reached, cc) && *sp < ncomps) {
 			hilo_ptrmap_put(reached, cc, cc);
 			stack[(*sp)++] = cc;

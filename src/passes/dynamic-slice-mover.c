@@ -154,10 +154,10 @@ static bool traces_to_entry_param(hilo_module *m, hilo_instr *v, int depth)
 			return false;
 		if (t->op == HILO_OP_TUPLE && idx >= 0 && (uint32_t)idx < t->noperands) {
 			v = t->operands[idx];
-		} else if (t->op == HILO_OP_CALL && t->ncalled == 1 && t->called[0]->root &&
-			t->called[0]->root->op == HILO_OP_TUPLE &&
-			(uint32_t)idx < t->called[0]->root->noperands) {
-			hilo_instr *r = t->called[0]->root->operands[idx];
+		} else if (t->op == HILO_OP_CALL && hilo_instr_ncalled(t) == 1 && hilo_instr_called(t)[0]->root &&
+			hilo_instr_called(t)[0]->root->op == HILO_OP_TUPLE &&
+			(uint32_t)idx < hilo_instr_called(t)[0]->root->noperands) {
+			hilo_instr *r = hilo_instr_called(t)[0]->root->operands[idx];
 			int64_t ri;
 			if (r->op == HILO_OP_GET_TUPLE_ELEMENT && r->operands[0]->op == HILO_OP_PARAMETER &&
 				hilo_instr_get_int(r, HILO_A_INDEX, &ri) && ri == idx && t->noperands == 1) {
@@ -210,7 +210,7 @@ static void copy_proofs(hilo_pass_ctx *ctx, const hilo_comp *src, const hilo_com
 static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d, hilo_ptrmap *noted)
 {
 	hilo_module *m = ctx->m;
-	hilo_comp *body = c->called[0];
+	hilo_comp *body = hilo_instr_called(c)[0];
 	hilo_instr *param = body->params[0];
 	hilo_instr *g = d->operands[0];
 	int64_t j;
@@ -348,9 +348,9 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 		hilo_instr **instrs = hilo_comp_post_order(m, comp, &n);
 		for (uint32_t k = 0; k < n; k++) {
 			hilo_instr *c = instrs[k];
-			if (c->op != HILO_OP_CALL || c->ncalled != 1 || c->noperands != 1)
+			if (c->op != HILO_OP_CALL || hilo_instr_ncalled(c) != 1 || c->noperands != 1)
 				continue;
-			hilo_comp *body = c->called[0];
+			hilo_comp *body = hilo_instr_called(c)[0];
 			if (body->nparams != 1)
 				continue;
 			/* candidates: dynamic-slices reading a GTE of the parameter */
@@ -371,12 +371,12 @@ hilo_pass_result hilo_pass_dynamic_slice_mover(hilo_pass_ctx *ctx)
 				hilo_comp *cl = hilo_comp_clone(m, body, nm);
 				copy_proofs(ctx, body, cl);
 				hilo_module_add_comp(m, cl, comp);
-				c->called[0] = cl;
+				hilo_instr_called(c)[0] = cl;
 				hilo_pu_call_sites_add(&sites, body, -1);
 				hilo_pu_call_sites_add(&sites, cl, 1);
 				for (hilo_instr *q = cl->first; q; q = q->next)
-					for (uint32_t r = 0; r < q->ncalled; r++)
-						hilo_pu_call_sites_add(&sites, q->called[r], 1);
+					for (uint32_t r = 0; r < hilo_instr_ncalled(q); r++)
+						hilo_pu_call_sites_add(&sites, hilo_instr_called(q)[r], 1);
 				body = cl;
 				hilo_remark(ctx, comp, c, "rewritten", "cloned shared body into %s", cl->name);
 				changed = true;

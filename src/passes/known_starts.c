@@ -77,7 +77,7 @@ static hilo_literal *fold(hilo_module *m, const hilo_instr *i, int depth, int *b
 			return NULL;
 		return l;
 	}
-	if (!hilo_index_op_foldable(i->op) || i->noperands > 8 || i->ncalled ||
+	if (!hilo_index_op_foldable(i->op) || i->noperands > 8 || hilo_instr_ncalled(i) ||
 	    hilo_instr_has_side_effect(m, i))
 		return NULL;
 	hilo_literal *ops[8];

@@ -177,12 +177,12 @@ static hilo_literal *value_uncached(fold *f, hilo_instr *i, int fr, const int64_
 		return value(f, call->operands[hilo_instr_param_no(i)], f->frames[fr].parent, path, npath, depth + 1);
 	}
 	case HILO_OP_CALL: {
-		if (i->ncalled != 1 || !i->called[0]->root)
+		if (hilo_instr_ncalled(i) != 1 || !hilo_instr_called(i)[0]->root)
 			return NULL;
 		int nf = push_frame(f, i, fr);
 		if (nf < 0)
 			return NULL;
-		return value(f, i->called[0]->root, nf, path, npath, depth + 1);
+		return value(f, hilo_instr_called(i)[0]->root, nf, path, npath, depth + 1);
 	}
 	default:
 		break;
@@ -349,10 +349,10 @@ static void visit(state *s, hilo_comp *c, int fr, int depth)
 				fd->lit = l;
 			else if (!lit_equal(fd->lit, l))
 				fd->conflict = true;
-		} else if (i->op == HILO_OP_CALL && i->ncalled == 1) {
+		} else if (i->op == HILO_OP_CALL && hilo_instr_ncalled(i) == 1) {
 			int nf = push_frame(&s->f, i, fr);
 			if (nf >= 0)
-				visit(s, i->called[0], nf, depth + 1);
+				visit(s, hilo_instr_called(i)[0], nf, depth + 1);
 		}
 	}
 }
@@ -362,9 +362,9 @@ static void visit(state *s, hilo_comp *c, int fr, int depth)
 static void poison_non_call_refs(hilo_instr *i, void *st)
 {
 	state *s = st;
-	for (uint32_t k = 0; k < i->ncalled; k++)
-		if (i->op != HILO_OP_CALL || i->called[k] == s->f.m->entry)
-			hilo_ptrmap_put(&s->poison, i->called[k], (void *)1);
+	for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++)
+		if (i->op != HILO_OP_CALL || hilo_instr_called(i)[k] == s->f.m->entry)
+			hilo_ptrmap_put(&s->poison, hilo_instr_called(i)[k], (void *)1);
 }
 
 /* Records what was proved about DS/DUS i (run state, by instruction id)
@@ -442,8 +442,8 @@ hilo_pass_result hilo_pass_neuron_dus_ds_index_simplifier(hilo_pass_ctx *ctx)
 		if (!hilo_ptrmap_get(&s.poison, comp))
 			continue;
 		for (hilo_instr *i = comp->first; i; i = i->next) {
-			for (uint32_t k = 0; k < i->ncalled; k++)
-				hilo_ptrmap_put(&s.poison, i->called[k], (void *)1);
+			for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++)
+				hilo_ptrmap_put(&s.poison, hilo_instr_called(i)[k], (void *)1);
 			finding *fd = hilo_ptrmap_get(&s.map, i);
 			if (fd)
 				fd->conflict = true;

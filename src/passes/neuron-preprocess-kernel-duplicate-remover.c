@@ -155,12 +155,12 @@ static bool attr_equal(const hilo_instr *ia, const hilo_attr *a, const hilo_inst
 	case HILO_ATTR_PADDING:
 		return ints_equal(a->v.ints, b->v.ints, 3 * a->n);
 	case HILO_ATTR_COMP:
-		return a->v.i >= 0 && b->v.i >= 0 && (uint64_t)a->v.i < ia->ncalled &&
-			(uint64_t)b->v.i < ib->ncalled && ia->called[a->v.i] == ib->called[b->v.i];
+		return a->v.i >= 0 && b->v.i >= 0 && (uint64_t)a->v.i < hilo_instr_ncalled(ia) &&
+			(uint64_t)b->v.i < hilo_instr_ncalled(ib) && hilo_instr_called(ia)[a->v.i] == hilo_instr_called(ib)[b->v.i];
 	case HILO_ATTR_COMPS:
 		for (int k = 0; k < a->n; k++) {
 			uint64_t x = (uint64_t)(a->v.i + k), y = (uint64_t)(b->v.i + k);
-			if (x >= ia->ncalled || y >= ib->ncalled || ia->called[x] != ib->called[y])
+			if (x >= hilo_instr_ncalled(ia) || y >= hilo_instr_ncalled(ib) || hilo_instr_called(ia)[x] != hilo_instr_called(ib)[y])
 				return false;
 		}
 		return true;
@@ -202,13 +202,13 @@ static bool identical(const hilo_instr *a, const hilo_instr *b)
 	if (a == b)
 		return true;
 	if (a->op != b->op || !hilo_shape_equal(a->shape, b->shape) || a->noperands != b->noperands ||
-	    a->ncalled != b->ncalled)
+	    hilo_instr_ncalled(a) != hilo_instr_ncalled(b))
 		return false;
 	for (uint32_t k = 0; k < a->noperands; k++)
 		if (a->operands[k] != b->operands[k])
 			return false;
-	for (uint32_t k = 0; k < a->ncalled; k++)
-		if (a->called[k] != b->called[k])
+	for (uint32_t k = 0; k < hilo_instr_ncalled(a); k++)
+		if (hilo_instr_called(a)[k] != hilo_instr_called(b)[k])
 			return false;
 	return attrs_equal(a, b);
 }
@@ -219,11 +219,11 @@ static bool same_as_clone(const hilo_instr *d, const hilo_instr *first, const hi
 	const hilo_instr *kv)
 {
 	uint32_t n = d->noperands;
-	if (!hilo_shape_equal(d->shape, first->shape) || d->ncalled != first->ncalled ||
+	if (!hilo_shape_equal(d->shape, first->shape) || hilo_instr_ncalled(d) != hilo_instr_ncalled(first) ||
 	    d->operands[n - 2] != q || d->operands[n - 1] != kv)
 		return false;
-	for (uint32_t k = 0; k < d->ncalled; k++)
-		if (d->called[k] != first->called[k])
+	for (uint32_t k = 0; k < hilo_instr_ncalled(d); k++)
+		if (hilo_instr_called(d)[k] != hilo_instr_called(first)[k])
 			return false;
 	return attrs_equal(d, first);
 }

@@ -342,7 +342,7 @@ static hilo_instr *movable_dus(hilo_pass_ctx *ctx, hilo_comp *body, int j, int64
 static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hilo_ptrmap *sites)
 {
 	hilo_module *m = ctx->m;
-	hilo_comp *c = call->parent, *body = call->called[0];
+	hilo_comp *c = call->parent, *body = hilo_instr_called(call)[0];
 	hilo_instr *t = call->operands[0];
 	if (body->nparams != 1 || !body->root || body->root->op != HILO_OP_TUPLE || body->root->nusers ||
 	    t->op != HILO_OP_TUPLE ||
@@ -460,7 +460,7 @@ static bool move_dus_out_of_calls(hilo_pass_ctx *ctx)
 	for (uint32_t ci = 0; ci < m->ncomps; ci++) {
 		hilo_comp *c = m->comps[ci];
 		for (hilo_instr *i = c->first; i; i = i->next)
-			if (i->op == HILO_OP_CALL && i->ncalled == 1 && i->noperands == 1)
+			if (i->op == HILO_OP_CALL && hilo_instr_ncalled(i) == 1 && i->noperands == 1)
 				while (move_dus_out_of_call(ctx, i, &sites))
 					changed = true;
 	}

@@ -60,8 +60,8 @@ uint32_t hilo_pu_strip_boundary_markers(hilo_pass_ctx *ctx)
 
 void hilo_pu_add_call_sites_of(hilo_instr *i, void *sites)
 {
-	for (uint32_t k = 0; k < i->ncalled; k++)
-		hilo_pu_call_sites_add(sites, i->called[k], 1);
+	for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++)
+		hilo_pu_call_sites_add(sites, hilo_instr_called(i)[k], 1);
 }
 
 void hilo_pu_count_call_sites(const hilo_module *m, hilo_ptrmap *sites)

@@ -342,7 +342,7 @@ static void unroll(hilo_pass_ctx *ctx, hilo_instr *w, const loop_info *li)
 		hilo_instr_add_operand(m, call, state);
 		hilo_instr_add_called(m, call, cl);
 		hilo_attr *a = hilo_instr_set_attr(m, call, HILO_A_TO_APPLY, HILO_ATTR_COMP);
-		a->v.i = (int64_t)call->ncalled - 1;
+		a->v.i = (int64_t)hilo_instr_ncalled(call) - 1;
 		hilo_tokens_set(m, call, HILO_TOK_ITER, &it, 1);
 		hilo_comp_insert_before(parent, w, call);
 		state = call;

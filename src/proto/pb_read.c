@@ -683,7 +683,7 @@ static bool check_call_graph(reader *R, comp_rec *recs, size_t n)
 		recs[k].c->mark = 0;
 		ok = hilo_ptrmap_put(&idx, recs[k].c, (void *)(uintptr_t)(k + 1));
 		for (size_t j = 0; j < recs[k].nins; j++)
-			total += recs[k].instrs[j]->ncalled;
+			total += hilo_instr_ncalled(recs[k].instrs[j]);
 	}
 	size_t *first = hilo_heap_alloc(R->m->arena, (n + 1) * sizeof *first);
 	size_t *callee = hilo_heap_alloc(R->m->arena, (total + 1) * sizeof *callee);
@@ -697,8 +697,8 @@ static bool check_call_graph(reader *R, comp_rec *recs, size_t n)
 		first[k] = t;
 		for (size_t j = 0; j < recs[k].nins; j++) {
 			const hilo_instr *i = recs[k].instrs[j];
-			for (uint32_t q = 0; q < i->ncalled; q++)
-				callee[t++] = (size_t)(uintptr_t)hilo_ptrmap_get(&idx, i->called[q]) - 1;
+			for (uint32_t q = 0; q < hilo_instr_ncalled(i); q++)
+				callee[t++] = (size_t)(uintptr_t)hilo_ptrmap_get(&idx, hilo_instr_called(i)[q]) - 1;
 		}
 	}
 	if (ok)

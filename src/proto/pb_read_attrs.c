@@ -221,17 +221,17 @@ void pbr_attr_from_ext(reader *R, hilo_instr *i, const Xla__HiloAttr *h)
 		set_ints(a, h->ints ? h->ints : (int64_t *)nz(NULL), h->n_ints / 3);
 		break;
 	case HILO_ATTR_COMP:
-		if (h->i < 0 || (uint64_t)h->i >= i->ncalled) {
+		if (h->i < 0 || (uint64_t)h->i >= hilo_instr_ncalled(i)) {
 			pbr_rerr(R, "instruction '%s': attribute '%s' names called computation %lld of %u",
-				i->name, h->key, (long long)h->i, i->ncalled);
+				i->name, h->key, (long long)h->i, hilo_instr_ncalled(i));
 			return;
 		}
 		a->v.i = h->i;
 		break;
 	case HILO_ATTR_COMPS:
-		if (h->i < 0 || h->n < 0 || (uint64_t)h->i + (uint64_t)h->n > i->ncalled) {
+		if (h->i < 0 || h->n < 0 || (uint64_t)h->i + (uint64_t)h->n > hilo_instr_ncalled(i)) {
 			pbr_rerr(R, "instruction '%s': attribute '%s' names called computations past the %u it has",
-				i->name, h->key, i->ncalled);
+				i->name, h->key, hilo_instr_ncalled(i));
 			return;
 		}
 		a->v.i = h->i;
@@ -331,25 +331,25 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	if (p->n_source_target_pairs)
 		pbr_attr_from_typed(R, i, p, HILO_A_SOURCE_TARGET_PAIRS);
 	/* called computations */
-	if (i->ncalled) {
+	if (hilo_instr_ncalled(i)) {
 		hilo_attr *a = NULL;
-		if (op == HILO_OP_WHILE && i->ncalled == 2) {
+		if (op == HILO_OP_WHILE && hilo_instr_ncalled(i) == 2) {
 			if ((a = pbr_append_known(R, i, HILO_A_CONDITION, HILO_ATTR_COMP)))
 				a->v.i = 0;
 			if ((a = pbr_append_known(R, i, HILO_A_BODY, HILO_ATTR_COMP)))
 				a->v.i = 1;
-		} else if (op == HILO_OP_CONDITIONAL || (op == HILO_OP_CUSTOM_CALL && i->ncalled > 1)) {
+		} else if (op == HILO_OP_CONDITIONAL || (op == HILO_OP_CUSTOM_CALL && hilo_instr_ncalled(i) > 1)) {
 			if ((a = pbr_append_known(R, i, op == HILO_OP_CONDITIONAL ? HILO_A_BRANCH_COMPUTATIONS
 			                                 : HILO_A_CALLED_COMPUTATIONS, HILO_ATTR_COMPS))) {
 				a->v.i = 0;
-				a->n = (int)i->ncalled;
+				a->n = (int)hilo_instr_ncalled(i);
 			}
-		} else if (op == HILO_OP_SELECT_AND_SCATTER && i->ncalled == 2) {
+		} else if (op == HILO_OP_SELECT_AND_SCATTER && hilo_instr_ncalled(i) == 2) {
 			if ((a = pbr_append_known(R, i, HILO_A_SELECT, HILO_ATTR_COMP)))
 				a->v.i = 0;
 			if ((a = pbr_append_known(R, i, HILO_A_SCATTER, HILO_ATTR_COMP)))
 				a->v.i = 1;
-		} else if (i->ncalled == 1) {
+		} else if (hilo_instr_ncalled(i) == 1) {
 			hilo_attr_id id = op == HILO_OP_FUSION || op == HILO_OP_ASYNC_START ? HILO_A_CALLS
 			                                                                    : HILO_A_TO_APPLY;
 			if ((a = pbr_append_known(R, i, id, HILO_ATTR_COMP)))

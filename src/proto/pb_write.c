@@ -884,13 +884,13 @@ static void put_instr(writer *W, const hilo_instr *i)
 	put_ids(b, 36, i->operands, i->noperands);
 	put_ids(b, 37, hilo_instr_ctrl_preds(i), hilo_instr_nctrl_preds(i));
 	/* called computations; XLA orders a while's as {body, condition} */
-	if (i->ncalled) {
-		int64_t *ids = walloc(W, i->ncalled * sizeof *ids);
+	if (hilo_instr_ncalled(i)) {
+		int64_t *ids = walloc(W, hilo_instr_ncalled(i) * sizeof *ids);
 		if (!ids)
 			return;
-		for (uint32_t k = 0; k < i->ncalled; k++)
-			ids[k] = comp_id(W, i->called[k]);
-		if (i->op == HILO_OP_WHILE && i->ncalled == 2) {
+		for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++)
+			ids[k] = comp_id(W, hilo_instr_called(i)[k]);
+		if (i->op == HILO_OP_WHILE && hilo_instr_ncalled(i) == 2) {
 			hilo_attr *cond = hilo_instr_attr(i, HILO_A_CONDITION);
 			if (cond && cond->kind == HILO_ATTR_COMP && cond->v.i == 0) {
 				int64_t t = ids[0];
@@ -898,7 +898,7 @@ static void put_instr(writer *W, const hilo_instr *i)
 				ids[1] = t;
 			}
 		}
-		pw_packed_i64(b, 38, ids, i->ncalled);
+		pw_packed_i64(b, 38, ids, hilo_instr_ncalled(i));
 	}
 	if (typed)
 		put_typed_hi(W, &p);
@@ -1010,8 +1010,8 @@ static bool write_module(writer *wp, hilo_buf *out)
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
 			if (i->op == HILO_OP_FUSION)
-				for (uint32_t j = 0; j < i->ncalled; j++)
-					hilo_ptrmap_put(&fused, i->called[j], (void *)1);
+				for (uint32_t j = 0; j < hilo_instr_ncalled(i); j++)
+					hilo_ptrmap_put(&fused, hilo_instr_called(i)[j], (void *)1);
 	/* typed copies of module attributes XLA models (the text stays verbatim) */
 	Xla__FrontendAttributes *fa = NULL;
 	Xla__HloInputOutputAliasProto *io = NULL;

@@ -315,8 +315,8 @@ static bool write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *
 					hilo_buf_printf(out, " [label=\"%u\"]", k);
 				hilo_buf_puts(out, ";\n");
 			}
-			for (uint32_t k = 0; k < i->ncalled; k++) {
-				const hilo_comp *cc = i->called[k];
+			for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++) {
+				const hilo_comp *cc = hilo_instr_called(i)[k];
 				uintptr_t ci = (uintptr_t)hilo_ptrmap_get(&comp_drawn, cc);
 				if (ci && cc->root && is_shown(&x, cc->root)) {
 					hilo_buf_printf(out, "  n%u -> n%u [style=dashed, color=\"#7e57c2\", lhead=cluster_%u];\n",

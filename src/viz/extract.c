@@ -156,8 +156,8 @@ static bool extract(hilo_module *m, const char *name, int height, hilo_diags *d)
 		if (!hilo_ptrmap_get(&reach, c))
 			continue;
 		for (hilo_instr *i = c->first; i; i = i->next)
-			for (uint32_t j = 0; j < i->ncalled; j++)
-				hilo_ptrmap_put(&reach, i->called[j], (void *)1);
+			for (uint32_t j = 0; j < hilo_instr_ncalled(i); j++)
+				hilo_ptrmap_put(&reach, hilo_instr_called(i)[j], (void *)1);
 	}
 	for (uint32_t c = m->ncomps; c-- > 0;) {
 		hilo_comp *comp = m->comps[c];

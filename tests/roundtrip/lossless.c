@@ -43,12 +43,12 @@ static bool attr_equal(const hilo_instr *x, const hilo_attr *a, const hilo_instr
 	case HILO_ATTR_PADDING:
 		return a->n == b->n && (!a->n || !memcmp(a->v.ints, b->v.ints, 3 * (size_t)a->n * sizeof(int64_t)));
 	case HILO_ATTR_COMP:
-		return !strcmp(cname(x->called[a->v.i]), cname(y->called[b->v.i]));
+		return !strcmp(cname(hilo_instr_called(x)[a->v.i]), cname(hilo_instr_called(y)[b->v.i]));
 	case HILO_ATTR_COMPS:
 		if (a->n != b->n)
 			return false;
 		for (int k = 0; k < a->n; k++)
-			if (strcmp(cname(x->called[a->v.i + k]), cname(y->called[b->v.i + k])))
+			if (strcmp(cname(hilo_instr_called(x)[a->v.i + k]), cname(hilo_instr_called(y)[b->v.i + k])))
 				return false;
 		return true;
 	case HILO_ATTR_CONTROL:

@@ -2,7 +2,7 @@
  *  - sizeof(hilo_instr) stays within its documented budget;
  *  - operand and use lists start inline and spill to the arena without
  *    losing or duplicating an entry (hilo_verify rebuilds the use lists);
- *  - control edges, the comment, the literal and the parameter number live
+ *  - called computations, control edges, the comment, the literal and the parameter number live
  *    out of line or in a union and survive parsing, printing, cloning and
  *    removal;
  *  - the parser's exact-size attribute and metadata blocks, the string
@@ -92,11 +92,7 @@ static void test_inline_to_spilled(void)
 	hilo_shape *elems[N];
 	for (int k = 0; k < N; k++)
 		elems[k] = p0->shape;
-	hilo_shape *ts = hilo_arena_alloc(m->arena, sizeof *ts);
-	ts->type = HILO_T_TUPLE;
-	ts->ntuple = N;
-	ts->elems = hilo_arena_alloc(m->arena, sizeof elems);
-	memcpy(ts->elems, elems, sizeof elems);
+	hilo_shape *ts = hilo_shape_tuple(m->shapes, N, elems);
 	hilo_instr *big = hilo_instr_create(m, HILO_OP_TUPLE, ts, "big");
 	CHECK(big->noperands == 0 && big->cap_operands == 0);
 	for (int k = 0; k < N; k++) {
@@ -285,11 +281,57 @@ static void test_strings_and_alignment(void)
 	hilo_module_destroy(m);
 }
 
+static const char *k_called =
+	"HloModule m, entry_computation_layout={(f32[2]{0})->f32[]}\n"
+	"\n"
+	"add {\n"
+	"  x = f32[] parameter(0)\n"
+	"  y = f32[] parameter(1)\n"
+	"  ROOT s = f32[] add(x, y)\n"
+	"}\n"
+	"\n"
+	"ENTRY main {\n"
+	"  p0 = f32[2]{0} parameter(0)\n"
+	"  c = f32[] constant(0)\n"
+	"  ROOT r = f32[] reduce(p0, c), dimensions={0}, to_apply=add\n"
+	"}\n";
+
+/* Called computations live in the cold record too. */
+static void test_called(void)
+{
+	hilo_module *m = parse(k_called);
+	if (!CHECK(m))
+		return;
+	hilo_comp *add = hilo_module_find_comp(m, "add");
+	hilo_instr *r = find(m->entry, "r"), *c = find(m->entry, "c");
+	CHECK(r->cold != NULL && c->cold == NULL);
+	CHECK_EQ_I64(hilo_instr_ncalled(r), 1);
+	CHECK(hilo_instr_called(r)[0] == add);
+	CHECK_EQ_I64(hilo_instr_ncalled(c), 0);
+	CHECK(hilo_instr_called(c) == NULL);
+	CHECK(hilo_instr_get_comp(r, HILO_A_TO_APPLY) == add);
+	hilo_instr *rc = hilo_instr_clone(m, r, "rc");
+	CHECK(rc->cold && rc->cold != r->cold && hilo_instr_called(rc)[0] == add);
+	hilo_module *k = hilo_module_clone(m);
+	if (CHECK(k)) {
+		hilo_instr *kr = find(k->entry, "r");
+		CHECK_EQ_I64(hilo_instr_ncalled(kr), 1);
+		CHECK(hilo_instr_called(kr)[0] == hilo_module_find_comp(k, "add"));
+		CHECK(hilo_instr_called(kr)[0] != add);
+		CHECK(prints_as(k, k_called));
+		CHECK(verifies(k));
+		hilo_module_destroy(k);
+	}
+	CHECK(prints_as(m, k_called));
+	hilo_module_destroy(m);
+}
+
 int main(void)
 {
 	test_size_budget();
 	test_inline_to_spilled();
 	test_cold_fields();
+	test_called();
 	test_exact_attr_blocks();
 	test_strings_and_alignment();
 	return CHECK_DONE();

@@ -218,7 +218,7 @@ static void test_comp_clone(void)
 	}
 	hilo_module_add_comp(m, c, m->entry);
 	hilo_instr *r = find(m->entry, "r");
-	r->called[0] = c; /* retarget the reduce at the clone */
+	hilo_instr_called(r)[0] = c; /* retarget the reduce at the clone */
 	CHECK(check_verifies(m));
 	uint32_t n = 0;
 	hilo_comp **po = hilo_module_comp_post_order(m, &n);
@@ -290,8 +290,8 @@ static void test_module_clone(void)
 			CHECK(i->shape != j->shape && hilo_shape_equal(i->shape, j->shape));
 			for (uint32_t o = 0; o < j->noperands; o++)
 				CHECK(j->operands[o]->parent == c->comps[k]);
-			for (uint32_t o = 0; o < j->ncalled; o++)
-				CHECK(j->called[o]->parent == c);
+			for (uint32_t o = 0; o < hilo_instr_ncalled(j); o++)
+				CHECK(hilo_instr_called(j)[o]->parent == c);
 		}
 		CHECK(!i && !j);
 	}
