@@ -10,6 +10,7 @@
  * a fixed point); the bounded smoke run in `make test` leaves that off so
  * it only gates on crashes.
  */
+#include "fuzz_limits.h"
 #include "hilo/hlo_text.h"
 #include "hilo/verify.h"
 
@@ -50,6 +51,8 @@ static void print_and_reparse(const hilo_module *m, hilo_print_style style, bool
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	if (fuzz_declares_huge_shapes(data, size))
+		return 0; /* fuzz_limits.h */
 	const char *env = getenv("HILO_FUZZ_STRICT");
 	bool strict = env && *env == '1';
 	hilo_diags d;

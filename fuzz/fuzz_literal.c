@@ -5,6 +5,7 @@
  * not). A literal that reads is printed with its shape and the printout
  * must read back to the same shape and the same bits (NaN == NaN).
  */
+#include "fuzz_limits.h"
 #include "hilo/eval.h"
 #include "hilo/hlo_text.h"
 
@@ -27,6 +28,8 @@ static uint64_t count_elements(const hilo_literal *l)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	if (fuzz_declares_huge_shapes(data, size))
+		return 0; /* fuzz_limits.h */
 	hilo_module *m = hilo_module_create("fuzz");
 	if (!m)
 		return 0;

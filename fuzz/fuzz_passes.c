@@ -7,6 +7,7 @@
  * fine; a verifier failure after a pass, a failed equivalence check, a
  * crash, a leak or UB are findings (abort()).
  */
+#include "fuzz_limits.h"
 #include "hilo/driver.h"
 #include "hilo/eval.h"
 #include "hilo/hlo_text.h"
@@ -21,6 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	if (fuzz_declares_huge_shapes(data, size))
+		return 0; /* fuzz_limits.h */
 	size_t n = 0;
 	const char *const *names = hilo_pipeline_passes("neuron", &n);
 	const hilo_pass *passes[MAX_PIPELINE];
