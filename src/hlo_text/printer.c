@@ -11,6 +11,7 @@
  * without sigils (only an explicit SHORT drops metadata).
  */
 #include "hilo/hlo_text.h"
+#include "util/fmt.h"
 
 #include <string.h>
 
@@ -51,14 +52,7 @@ static void out_i64(hilo_buf *b, int64_t v)
 		return;
 	}
 	char tmp[24];
-	char *e = tmp + sizeof tmp, *p = e;
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
+	char *e = tmp + sizeof tmp, *p = hilo_fmt_i64(e, v);
 	out(b, p, (size_t)(e - p));
 }
 

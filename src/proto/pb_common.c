@@ -304,3 +304,45 @@ int pb_md_entries(hilo_arena *a, const Xla__OpMetadata *md, hilo_md_entry *out, 
 	hilo_buf_free(&b);
 	return n;
 }
+
+/* LiteralProto's field for the values of element type t, with the
+ * value encoding: 'b' bytes, 'v' varints (es = element size), 'f' fixed. */
+uint32_t pb_literal_field(hilo_ptype t, char *enc)
+{
+	*enc = 'b';
+	switch (t) {
+	case HILO_T_PRED: *enc = 'v'; return 2;
+	case HILO_T_S1: return 30;
+	case HILO_T_S2: return 26;
+	case HILO_T_S4: return 21;
+	case HILO_T_S8: return 15;
+	case HILO_T_U1: return 31;
+	case HILO_T_U2: return 27;
+	case HILO_T_U4: return 22;
+	case HILO_T_U8: return 3;
+	case HILO_T_S16: return 17;
+	case HILO_T_U16: return 16;
+	case HILO_T_F16: return 11;
+	case HILO_T_BF16: return 13;
+	case HILO_T_F4E2M1FN: return 32;
+	case HILO_T_F8E3M4: return 29;
+	case HILO_T_F8E4M3B11FNUZ: return 23;
+	case HILO_T_F8E4M3FN: return 20;
+	case HILO_T_F8E4M3FNUZ: return 25;
+	case HILO_T_F8E4M3: return 28;
+	case HILO_T_F8E5M2FNUZ: return 24;
+	case HILO_T_F8E5M2: return 19;
+	case HILO_T_F8E8M0FNU: return 33;
+	case HILO_T_F6E2M3FN: return 1001;
+	case HILO_T_F6E3M2FN: return 1002;
+	case HILO_T_S32: *enc = 'v'; return 4;
+	case HILO_T_S64: *enc = 'v'; return 5;
+	case HILO_T_U32: *enc = 'v'; return 6;
+	case HILO_T_U64: *enc = 'v'; return 7;
+	case HILO_T_F32: *enc = 'f'; return 8;
+	case HILO_T_F64: *enc = 'f'; return 9;
+	case HILO_T_C64: *enc = 'f'; return 12;
+	case HILO_T_C128: *enc = 'f'; return 18;
+	default: *enc = 0; return 0;
+	}
+}

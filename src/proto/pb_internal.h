@@ -12,6 +12,10 @@ void pb_arena_allocator(ProtobufCAllocator *pa, hilo_arena *a);
 /* Element types: hilo <-> XLA PrimitiveType numbers. */
 int pb_ptype_to_xla(hilo_ptype t);
 hilo_ptype pb_ptype_from_xla(int v);     /* HILO_T_INVALID when unknown */
+/* LiteralProto's field for the values of element type t (the one table of
+ * it, for reader and writer), with the value encoding in *enc: 'b' bytes,
+ * 'v' varints, 'f' fixed; 0 and enc 0 for types without values. */
+uint32_t pb_literal_field(hilo_ptype t, char *enc);
 
 /* C-style escapes as XLA's text printer writes them inside "...".
  * unescape returns false on a malformed escape. */

@@ -135,35 +135,13 @@ static void put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth)
 
 /* ---- literals ---- */
 
-/* LiteralProto field of the byte-per-value and 16-bit types. */
+/* LiteralProto field of the byte-per-value and 16-bit types (0: another
+ * encoding). */
 static uint32_t literal_bytes_field(hilo_ptype t)
 {
-	switch (t) {
-	case HILO_T_S1: return 30;
-	case HILO_T_S2: return 26;
-	case HILO_T_S4: return 21;
-	case HILO_T_S8: return 15;
-	case HILO_T_U1: return 31;
-	case HILO_T_U2: return 27;
-	case HILO_T_U4: return 22;
-	case HILO_T_U8: return 3;
-	case HILO_T_S16: return 17;
-	case HILO_T_U16: return 16;
-	case HILO_T_F16: return 11;
-	case HILO_T_BF16: return 13;
-	case HILO_T_F4E2M1FN: return 32;
-	case HILO_T_F8E3M4: return 29;
-	case HILO_T_F8E4M3B11FNUZ: return 23;
-	case HILO_T_F8E4M3FN: return 20;
-	case HILO_T_F8E4M3FNUZ: return 25;
-	case HILO_T_F8E4M3: return 28;
-	case HILO_T_F8E5M2FNUZ: return 24;
-	case HILO_T_F8E5M2: return 19;
-	case HILO_T_F8E8M0FNU: return 33;
-	case HILO_T_F6E2M3FN: return 1001;
-	case HILO_T_F6E3M2FN: return 1002;
-	default: return 0;
-	}
+	char enc;
+	uint32_t f = pb_literal_field(t, &enc);
+	return enc == 'b' ? f : 0;
 }
 
 static void put_literal(writer *W, uint32_t field, const hilo_literal *l, int depth)

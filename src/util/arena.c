@@ -1,5 +1,6 @@
 /* Arena allocator, growable buffer and string interning. */
 #include "hilo/base.h"
+#include "util/fmt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -516,14 +517,7 @@ void (hilo_buf_printf)(hilo_buf *b, const char *fmt, ...)
 void (hilo_buf_put_i64)(hilo_buf *b, int64_t v)
 {
 	char tmp[24];
-	char *e = tmp + sizeof tmp, *p = e;
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
+	char *e = tmp + sizeof tmp, *p = hilo_fmt_i64(e, v);
 	(hilo_buf_put)(b, p, (size_t)(e - p));
 }
 
