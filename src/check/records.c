@@ -644,45 +644,6 @@ static bool same_effect_kind(const hilo_instr *a, const hilo_instr *b)
 	return (!ta && !tb) || (ta && tb && !strcmp(ta, tb));
 }
 
-/* Is there an effect of e's kind in x itself or anywhere x's computations
- * call? (seen: computations already searched for this e) */
-static bool holds_effect(const hilo_module *m, const hilo_instr *x, const hilo_instr *e,
-	hilo_ptrmap *seen)
-{
-	if (is_own_effect(m, x) && same_effect_kind(x, e))
-		return true;
-	for (uint32_t k = 0; k < hilo_instr_ncalled(x); k++) {
-		const hilo_comp *c = hilo_instr_called(x)[k];
-		if (hilo_ptrmap_get(seen, c))
-			continue;
-		if (!hilo_ptrmap_put(seen, c, (void *)1))
-			return true; /* no memory: don't report a failure we cannot show */
-		for (const hilo_instr *y = c->first; y; y = y->next)
-			if (holds_effect(m, y, e, seen))
-				return true;
-	}
-	return false;
-}
-
-/* Does ca hold a new instruction (not in the before-module) that carries
- * effect e: e's kind itself, or a call of a computation that holds it
- * (inlining clones a callee's effects into the caller; unrolling moves a
- * body's effects into fresh calls)? */
-static bool effect_moved(pairctx *P, const hilo_comp *ca, const hilo_instr *e)
-{
-	const hilo_module *ma = P->s[1].m;
-	bool found = false;
-	hilo_ptrmap seen;
-	hilo_ptrmap_init_in(&seen, P->scratch->arena);
-	for (const hilo_instr *a = ca->first; a && !found; a = a->next) {
-		if (a->id < P->s[0].nid && P->s[0].by_id[a->id])
-			continue; /* not new */
-		found = holds_effect(ma, a, e, &seen);
-	}
-	hilo_ptrmap_free(&seen);
-	return found;
-}
-
 /* Pushes c on the stack unless seen; false when out of memory. */
 static bool push_comp(const hilo_comp ***stack, uint32_t *n, uint32_t *cap, hilo_ptrmap *seen,
 	const hilo_comp *c)
@@ -701,33 +662,83 @@ static bool push_comp(const hilo_comp ***stack, uint32_t *n, uint32_t *cap, hilo
 	return hilo_ptrmap_put(seen, c, (void *)1);
 }
 
+/* Calls visit(y, ud) on x when x is an effect itself, then on every such
+ * instruction y of the computations x calls, at any depth, skipping the
+ * computations already in seen (and adding those it searches). Stops at
+ * the first visit that returns true. Iterative: any call depth. Returns 1
+ * when a visit stopped it, 0 when none did, -1 when out of memory. */
+static int each_effect(const hilo_module *m, hilo_ptrmap *seen, const hilo_instr *x,
+	bool (*visit)(const hilo_instr *y, void *ud), void *ud)
+{
+	if (is_own_effect(m, x) && visit(x, ud))
+		return 1;
+	uint32_t n = 0, cap = 0;
+	const hilo_comp **stack = NULL;
+	int r = 0;
+	for (uint32_t k = 0; k < hilo_instr_ncalled(x) && r == 0; k++)
+		if (!push_comp(&stack, &n, &cap, seen, hilo_instr_called(x)[k]))
+			r = -1;
+	while (n && r == 0) {
+		const hilo_comp *c = stack[--n];
+		for (const hilo_instr *y = c->first; y && r == 0; y = y->next) {
+			if (is_own_effect(m, y) && visit(y, ud))
+				r = 1;
+			for (uint32_t q = 0; q < hilo_instr_ncalled(y) && r == 0; q++)
+				if (!push_comp(&stack, &n, &cap, seen, hilo_instr_called(y)[q]))
+					r = -1;
+		}
+	}
+	free(stack);
+	return r;
+}
+
+static bool same_kind_visit(const hilo_instr *y, void *e)
+{
+	return same_effect_kind(y, e);
+}
+
+/* Does ca hold a new instruction (not in the before-module) that carries
+ * effect e: e's kind itself, or a call of a computation that holds it
+ * (inlining clones a callee's effects into the caller; unrolling moves a
+ * body's effects into fresh calls)? Out of memory counts as carried (no
+ * failure we cannot show). */
+static bool effect_moved(pairctx *P, const hilo_comp *ca, const hilo_instr *e)
+{
+	const hilo_module *ma = P->s[1].m;
+	int found = 0;
+	hilo_ptrmap seen; /* shared by the new instructions: each callee searched once */
+	hilo_ptrmap_init_in(&seen, P->scratch->arena);
+	for (const hilo_instr *a = ca->first; a && !found; a = a->next) {
+		if (a->id < P->s[0].nid && P->s[0].by_id[a->id])
+			continue; /* not new */
+		found = each_effect(ma, &seen, a, same_kind_visit, (void *)e);
+	}
+	hilo_ptrmap_free(&seen);
+	return found != 0;
+}
+
+typedef struct kept_ctx {
+	pairctx *P;
+	const hilo_comp *ca;
+} kept_ctx;
+
+static bool lost_visit(const hilo_instr *y, void *ud)
+{
+	const kept_ctx *k = ud;
+	return !effect_moved(k->P, k->ca, y);
+}
+
 /* Is every effect of removed instruction b (its own, and each one in the
  * computations it calls, at any depth) carried by a new instruction of
  * ca? Out of memory counts as kept (no failure we cannot show). */
 static bool effect_kept(pairctx *P, const hilo_comp *ca, const hilo_instr *b)
 {
-	const hilo_module *mb = P->s[0].m;
-	if (is_own_effect(mb, b) && !effect_moved(P, ca, b))
-		return false;
-	bool ok = true, mem = true;
+	kept_ctx k = {P, ca};
 	hilo_ptrmap seen;
 	hilo_ptrmap_init_in(&seen, P->scratch->arena);
-	uint32_t n = 0, cap = 0;
-	const hilo_comp **stack = NULL;
-	for (uint32_t k = 0; k < hilo_instr_ncalled(b) && mem; k++)
-		mem = push_comp(&stack, &n, &cap, &seen, hilo_instr_called(b)[k]);
-	while (n && ok && mem) {
-		const hilo_comp *c = stack[--n];
-		for (const hilo_instr *y = c->first; y && ok && mem; y = y->next) {
-			if (is_own_effect(mb, y) && !effect_moved(P, ca, y))
-				ok = false;
-			for (uint32_t q = 0; q < hilo_instr_ncalled(y) && mem; q++)
-				mem = push_comp(&stack, &n, &cap, &seen, hilo_instr_called(y)[q]);
-		}
-	}
-	free(stack);
+	int r = each_effect(P->s[0].m, &seen, b, lost_visit, &k);
 	hilo_ptrmap_free(&seen);
-	return ok || !mem;
+	return r != 1;
 }
 
 static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, hilo_diags *d)
