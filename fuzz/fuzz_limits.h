@@ -20,6 +20,13 @@
 
 #define FUZZ_MAX_ELEMENTS ((uint64_t)1 << 24)
 
+/* prod times one more dimension (0 counts as 1), saturating past the cap */
+static inline uint64_t fuzz_fold_dim(uint64_t prod, uint64_t dim)
+{
+	return prod > FUZZ_MAX_ELEMENTS || dim > FUZZ_MAX_ELEMENTS ? FUZZ_MAX_ELEMENTS + 1
+	                                                           : prod * (dim ? dim : 1);
+}
+
 /* Does the text declare more than FUZZ_MAX_ELEMENTS array elements? */
 static inline int fuzz_declares_huge_shapes(const uint8_t *s, size_t n)
 {
@@ -36,16 +43,14 @@ static inline int fuzz_declares_huge_shapes(const uint8_t *s, size_t n)
 				digits = 1;
 			} else if (s[j] == ',') {
 				if (digits)
-					prod = prod > FUZZ_MAX_ELEMENTS || dim > FUZZ_MAX_ELEMENTS ? FUZZ_MAX_ELEMENTS + 1
-					                                                           : prod * (dim ? dim : 1);
+					prod = fuzz_fold_dim(prod, dim);
 				dim = 0;
 				digits = 0;
 			}
 		}
 		if (digits)
-			prod = prod > FUZZ_MAX_ELEMENTS || dim > FUZZ_MAX_ELEMENTS ? FUZZ_MAX_ELEMENTS + 1
-			                                                           : prod * (dim ? dim : 1);
-		total += prod > FUZZ_MAX_ELEMENTS ? FUZZ_MAX_ELEMENTS + 1 : prod;
+			prod = fuzz_fold_dim(prod, dim);
+		total += prod; /* at most 2^48: no overflow below the cap */
 		if (total > FUZZ_MAX_ELEMENTS)
 			return 1;
 		k = j - 1; /* at the closing bracket (or a new one) next */
