@@ -2,6 +2,7 @@
 #include "pto/pto_ir.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +66,16 @@ pto_expr *pto_name(hilo_pto_program *p, const char *name)
 pto_expr *pto_int(hilo_pto_program *p, int64_t v)
 {
 	pto_expr *e = pto_expr_new(p, PTO_E_INT, 0, 0);
-	e->text = hilo_arena_printf(p->arena, "%lld", (long long)v);
+	char buf[24];
+	int n = snprintf(buf, sizeof buf, "%lld", (long long)v);
+	if (pto_expr_lit_fits((size_t)n)) {
+		e->inl = true;
+		memcpy(e->lit, buf, (size_t)n + 1);
+	} else {
+		e->text = hilo_arena_strndup(p->arena, buf, (size_t)n);
+		if (!e->text)
+			pto_oom(p->arena);
+	}
 	return e;
 }
 

@@ -59,13 +59,20 @@ struct pto_expr {
 	 * fields only below `nkw` or for their kinds. One-byte kind, 16-bit keyword count (the parser
 	 * caps it), the DICT keys sharing a slot with the CALL keyword names. */
 	uint8_t kind;         /* pto_expr_kind */
-	bool paren;           /* TUPLE: written with parentheses */
+	union {
+		bool paren;       /* TUPLE: written with parentheses */
+		bool inl;         /* INT/FLOAT: the text is held in `lit` (read it
+		                   * through pto_expr_text) */
+	};
 	uint16_t nkw;         /* CALL: keyword arguments (at most PTO_MAX_KWARGS) */
 	int line, col;
 	uint32_t nitems;
 	union {
 		const char *name; /* NAME, ATTR: interned identifier */
-		const char *text; /* INT (value via pto_const_int)/FLOAT/STR: literal as written */
+		const char *text; /* INT (value via pto_const_int)/FLOAT/STR: literal as written
+		                   * (INT/FLOAT: read it through pto_expr_text) */
+		char lit[8];      /* INT/FLOAT of at most 7 bytes, NUL-terminated (inl):
+		                   * most literals, neither interned nor copied */
 		const char *op;   /* BIN/UNARY/STAR: operator spelling */
 	};
 	/* ---- 24 bytes: the end of names and literals */
@@ -130,6 +137,18 @@ static inline pto_expr *pto_expr_base(const pto_expr *e)
 static inline pto_expr *pto_expr_rhs(const pto_expr *e)
 {
 	return e && e->kind == PTO_E_BIN ? e->rhs : NULL;
+}
+
+/* The literal text of an INT/FLOAT/STR node as written. */
+static inline const char *pto_expr_text(const pto_expr *e)
+{
+	return (e->kind == PTO_E_INT || e->kind == PTO_E_FLOAT) && e->inl ? e->lit : e->text;
+}
+
+/* An INT/FLOAT text of len bytes is held inline in the node (`lit`). */
+static inline bool pto_expr_lit_fits(size_t len)
+{
+	return len < sizeof(((pto_expr *)0)->lit);
 }
 
 #define PTO_MAX_KWARGS 65535

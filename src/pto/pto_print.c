@@ -58,7 +58,7 @@ void pto_print_expr(hilo_buf *b, const pto_expr *e)
 	case PTO_E_INT:
 	case PTO_E_FLOAT:
 	case PTO_E_STR:
-		hilo_buf_puts(b, e->text);
+		hilo_buf_puts(b, pto_expr_text(e));
 		break;
 	case PTO_E_ELLIPSIS:
 		hilo_buf_puts(b, "...");

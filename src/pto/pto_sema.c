@@ -603,9 +603,9 @@ bool pto_const_int(const pto_expr *e, int64_t *v)
 	if (!e)
 		return false;
 	if (e->kind == PTO_E_INT)
-		return int_value(e->text, v);
+		return int_value(pto_expr_text(e), v);
 	if (e->kind == PTO_E_UNARY && !strcmp(e->op, "-") && pto_expr_base(e)->kind == PTO_E_INT &&
-	    int_value(pto_expr_base(e)->text, v) && *v != INT64_MIN) {
+	    int_value(pto_expr_text(pto_expr_base(e)), v) && *v != INT64_MIN) {
 		*v = -*v;
 		return true;
 	}

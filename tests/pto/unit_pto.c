@@ -106,6 +106,19 @@ int main(void)
 	CHECK(!strcmp(expr_text(bin(p, "-", bin(p, "-", pto_name(p, "a"), pto_name(p, "b")), pto_name(p, "c")), buf, sizeof buf), "a - b - c"));
 	CHECK(!strcmp(expr_text(bin(p, "*", pto_int(p, 2), bin(p, "*", pto_name(p, "b"), pto_name(p, "c"))), buf, sizeof buf), "2 * (b * c)"));
 
+	/* literals: up to 7 bytes in the node, longer ones interned; both
+	 * print and evaluate alike, and a clone keeps the text */
+	int64_t v = 0;
+	pto_expr *l7 = pto_int(p, 1234567), *l8 = pto_int(p, -12345678);
+	CHECK(l7->inl && !l8->inl);
+	CHECK(!strcmp(expr_text(l7, buf, sizeof buf), "1234567") && pto_const_int(l7, &v) && v == 1234567);
+	CHECK(!strcmp(expr_text(l8, buf, sizeof buf), "-12345678"));
+	CHECK(!strcmp(expr_text(pto_expr_clone(p, l7), buf, sizeof buf), "1234567"));
+	const pto_expr *big = p->funcs[0]->body.stmts[1]->value->items[1]; /* 9223372036854775807 */
+	CHECK(big->kind == PTO_E_INT && !big->inl && pto_const_int(big, &v) && v == INT64_MAX);
+	const pto_expr *two = p->funcs[0]->body.stmts[0]->value->rhs; /* (n + 1) * 2 */
+	CHECK(two->kind == PTO_E_INT && two->inl && pto_const_int(two, &v) && v == 2);
+
 	/* trip counts: extreme bounds do not wrap; step 3 rounds up */
 	pto_func *g = p->funcs[0];
 	uint64_t trips = 0;
