@@ -5,6 +5,7 @@
 #define HILO_LEX_H
 
 #include "hilo/hlo_text.h"
+#include "util/strhash.h"
 
 /* A text-keyed map for the reader (names in scope, shapes by their text):
  * entries keep a pointer to the key's bytes, which must outlive the map
@@ -26,7 +27,32 @@ void lex_map_init(lex_map *m, hilo_arena *a);
 void lex_map_free(lex_map *m);
 void lex_map_clear(lex_map *m);
 /* hash is hilo_str_hash(s, len). */
-void *lex_map_get(const lex_map *m, const char *s, size_t len, uint32_t hash);
+static inline void *lex_map_get(const lex_map *m, const char *s, size_t len, uint32_t hash)
+{
+	if (!m->cap)
+		return NULL;
+	for (uint32_t i = hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		const lex_map_entry *e = &m->e[i];
+		if (e->gen != m->gen)
+			return NULL;
+		if (e->hash == hash && e->len == len && hilo_mem_eq(e->s, s, len))
+			return e->val;
+	}
+}
+/* Whether the key pointer s (hash is its text's) is in the map: for maps
+ * keyed by interned strings, where equal text is the same pointer. */
+static inline bool lex_map_has_ptr(const lex_map *m, const char *s, uint32_t hash)
+{
+	if (!m->cap)
+		return false;
+	for (uint32_t i = hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		const lex_map_entry *e = &m->e[i];
+		if (e->gen != m->gen)
+			return false;
+		if (e->s == s)
+			return true;
+	}
+}
 /* Adds or replaces; false when out of memory (without a guard). */
 bool lex_map_put(lex_map *m, const char *s, size_t len, uint32_t hash, void *val);
 

@@ -192,19 +192,6 @@ void lex_map_clear(lex_map *m)
 	}
 }
 
-void *lex_map_get(const lex_map *m, const char *s, size_t len, uint32_t hash)
-{
-	if (!m->cap)
-		return NULL;
-	for (uint32_t i = hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		const lex_map_entry *e = &m->e[i];
-		if (e->gen != m->gen)
-			return NULL;
-		if (e->hash == hash && e->len == len && memcmp(e->s, s, len) == 0)
-			return e->val;
-	}
-}
-
 static bool lex_map_grow(lex_map *m)
 {
 	uint32_t ncap = m->cap ? m->cap * 2 : 64;
@@ -239,7 +226,7 @@ bool lex_map_put(lex_map *m, const char *s, size_t len, uint32_t hash, void *val
 		lex_map_entry *e = &m->e[i];
 		if (e->gen != m->gen)
 			break;
-		if (e->hash == hash && e->len == len && memcmp(e->s, s, len) == 0) {
+		if (e->hash == hash && e->len == len && hilo_mem_eq(e->s, s, len)) {
 			e->val = val;
 			return true;
 		}

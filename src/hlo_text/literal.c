@@ -122,7 +122,7 @@ hilo_shape *lex_shape_cached(lexer *L)
 	if (!end)
 		return NULL;
 	size_t n = (size_t)(end - start);
-	hilo_shape *s = lex_map_get(L->shape_cache, start, n, hilo_str_hash(start, n));
+	hilo_shape *s = lex_map_get(L->shape_cache, start, n, hilo_hash_inline(start, n));
 	if (s)
 		L->p = end;
 	return s;
@@ -140,7 +140,7 @@ hilo_shape *lex_shape(lexer *L)
 		return parse_shape(L);
 	/* keyed by the source text itself (it outlives the parse) */
 	size_t n = (size_t)(end - start);
-	uint32_t h = hilo_str_hash(start, n);
+	uint32_t h = hilo_hash_inline(start, n);
 	hilo_shape *s = lex_map_get(L->shape_cache, start, n, h);
 	if (s) {
 		L->p = end;

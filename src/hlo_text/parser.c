@@ -39,6 +39,9 @@ typedef struct parser {
 	uint32_t ninline, ntop;
 	int comp_depth;         /* inline computations being read, nested */
 	const char *cur_name;   /* the top-level computation being read */
+	/* metadata keys read so far, each with the last value read for it */
+	struct md_key { const char *key, *last; uint32_t n, nlast; } mdk[16];
+	uint32_t nmdk;
 	bool sig;               /* the enclosing computation printed a signature */
 } parser;
 
@@ -50,7 +53,7 @@ static const char *intern(parser *P, const char *s, size_t n)
 /* The instruction named s[0..n) in the current scope, or NULL. */
 static hilo_instr *scope_get(parser *P, const char *s, size_t n)
 {
-	return lex_map_get(&P->names, s, n, hilo_str_hash(s, n));
+	return lex_map_get(&P->names, s, n, hilo_hash_inline(s, n));
 }
 
 static hilo_instr *scope_get_cstr(parser *P, const char *name)
@@ -62,7 +65,13 @@ static hilo_instr *scope_get_cstr(parser *P, const char *name)
 static void scope_put(parser *P, const char *name, hilo_instr *i)
 {
 	size_t n = strlen(name);
-	lex_map_put(&P->names, name, n, hilo_str_hash(name, n), i);
+	lex_map_put(&P->names, name, n, hilo_hash_inline(name, n), i);
+}
+
+/* scope_put with the name's length and hash known. */
+static void scope_put_hashed(parser *P, const char *name, size_t n, uint32_t h, hilo_instr *i)
+{
+	lex_map_put(&P->names, name, n, h, i);
 }
 
 /* Reads a name, with or without the '%' sigil. */
@@ -84,27 +93,28 @@ static const char *read_raw(parser *P)
 {
 	lexer *L = &P->L;
 	lex_skip_ws(L);
-	const char *s = L->p;
+	const char *s = L->p, *p = s, *end = L->end;
 	int depth = 0;
-	while (L->p < L->end) {
-		char c = *L->p;
+	while (p < end) {
+		char c = *p;
 		if (c == '"' || c == '\'') {
 			char q = c;
-			L->p++;
-			while (L->p < L->end && *L->p != q) {
-				if (*L->p == '\\')
-					L->p++;
-				else if (*L->p == '\n') {
+			p++;
+			while (p < end && *p != q) {
+				if (*p == '\\')
+					p++;
+				else if (*p == '\n') {
 					L->line++;
-					L->line_start = L->p + 1;
+					L->line_start = p + 1;
 				}
-				L->p++;
+				p++;
 			}
-			if (L->p >= L->end) {
+			if (p >= end) {
+				L->p = p;
 				lex_error(L, s, "unterminated string");
 				return NULL;
 			}
-			L->p++;
+			p++;
 			continue;
 		}
 		if (c == '{' || c == '(' || c == '[')
@@ -117,15 +127,16 @@ static const char *read_raw(parser *P)
 			break;
 		else if (c == '\n') {
 			L->line++;
-			L->line_start = L->p + 1;
+			L->line_start = p + 1;
 		}
-		L->p++;
+		p++;
 	}
+	L->p = p;
 	if (depth != 0) {
 		lex_error(L, s, "unbalanced brackets in attribute value");
 		return NULL;
 	}
-	const char *e = L->p;
+	const char *e = p;
 	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
 		e--;
 	if (e == s) {
@@ -392,12 +403,47 @@ static bool read_control(parser *P, hilo_instr *i)
 	}
 }
 
-/* metadata={op_type="add" op_name="jit(f)/add" source_line=3} */
+/* The end of the string whose opening quote is at p (the closing quote
+ * or end). Escapes are rare: one memchr to the next quote, and the
+ * byte-wise walk only when a backslash lies before it. */
+static const char *string_end(const char *p, const char *end)
+{
+	const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+	if (q && !memchr(p + 1, '\\', (size_t)(q - p - 1)))
+		return q;
+	for (q = p + 1; q < end && *q != '"'; q++)
+		if (*q == '\\')
+			q++;
+	return q < end ? q : end;
+}
+
+/* The interned metadata key k[0..kn) and its slot in the per-parse key
+ * list (-1 when the list is full). */
+static int md_key(parser *P, const char *k, size_t kn, const char **key)
+{
+	for (uint32_t j = 0; j < P->nmdk; j++)
+		if (P->mdk[j].n == kn && hilo_mem_eq(P->mdk[j].key, k, kn)) {
+			*key = P->mdk[j].key;
+			return (int)j;
+		}
+	*key = intern(P, k, kn);
+	if (P->nmdk == sizeof P->mdk / sizeof P->mdk[0])
+		return -1;
+	P->mdk[P->nmdk] = (struct md_key){*key, NULL, (uint32_t)kn, 0};
+	return (int)P->nmdk++;
+}
+
+/* metadata={op_type="add" op_name="jit(f)/add" source_line=3}
+ * Header, entries and the value strings are one exact-size block. Values
+ * are not interned (op_name is nearly unique per instruction, and every
+ * reader compares them by text): a value equal to the last one of its key
+ * (op_type, source_file on consecutive instructions) shares that copy. */
 static bool read_metadata(parser *P, hilo_instr *i)
 {
 	lexer *L = &P->L;
-	hilo_md_entry tmp[32];
+	struct { const char *key, *v, *shared; size_t vn; int slot; } tmp[32];
 	int n = 0;
+	size_t bytes = 0;
 	if (!lex_expect(L, '{'))
 		return false;
 	while (!lex_accept(L, '}')) {
@@ -411,46 +457,71 @@ static bool read_metadata(parser *P, hilo_instr *i)
 			return false;
 		}
 		lex_skip_ws(L);
-		const char *vs = L->p;
-		if (L->p < L->end && *L->p == '"') {
-			L->p++;
-			while (L->p < L->end && *L->p != '"') {
-				if (*L->p == '\\')
-					L->p++;
-				L->p++;
-			}
-			if (L->p >= L->end) {
+		const char *vs = L->p, *p = vs, *end = L->end;
+		if (p < end && *p == '"') {
+			p = string_end(p, end);
+			if (p >= end) {
+				L->p = p;
 				lex_error(L, vs, "unterminated string");
 				return false;
 			}
-			L->p++;
-		} else if (L->p < L->end && *L->p == '{') {
+			p++;
+		} else if (p < end && *p == '{') {
 			int depth = 0;
 			do {
-				if (*L->p == '{')
+				if (*p == '{')
 					depth++;
-				else if (*L->p == '}')
+				else if (*p == '}')
 					depth--;
-				L->p++;
-			} while (L->p < L->end && depth > 0);
+				p++;
+			} while (p < end && depth > 0);
 		} else {
-			while (L->p < L->end && *L->p != ' ' && *L->p != '}' && *L->p != ',' && *L->p != '\n')
-				L->p++;
+			while (p < end && *p != ' ' && *p != '}' && *p != ',' && *p != '\n')
+				p++;
 		}
+		L->p = p;
 		if (n == 32) {
 			lex_error(L, at, "too many metadata fields");
 			return false;
 		}
-		tmp[n].key = intern(P, k, kn);
-		tmp[n].value = intern(P, vs, (size_t)(L->p - vs));
+		size_t vn = (size_t)(p - vs);
+		const char *key;
+		int slot = md_key(P, k, kn, &key);
+		const char *shared = NULL;
+		if (slot >= 0 && P->mdk[slot].last && P->mdk[slot].nlast == vn &&
+		    hilo_mem_eq(P->mdk[slot].last, vs, vn))
+			shared = P->mdk[slot].last;
+		else
+			bytes += vn + 1;
+		tmp[n].key = key;
+		tmp[n].v = vs;
+		tmp[n].vn = vn;
+		tmp[n].shared = shared;
+		tmp[n].slot = slot;
 		n++;
 		lex_accept(L, ',');
 	}
-	/* header and entries in one exact-size block */
-	i->metadata = hilo_arena_alloc(P->m->arena, sizeof *i->metadata + (size_t)n * sizeof(hilo_md_entry));
-	i->metadata->n = n;
-	i->metadata->e = (hilo_md_entry *)(void *)(i->metadata + 1);
-	memcpy(i->metadata->e, tmp, (size_t)n * sizeof(hilo_md_entry));
+	size_t head = sizeof *i->metadata + (size_t)n * sizeof(hilo_md_entry);
+	hilo_metadata *md = hilo_arena_alloc(P->m->arena, head + bytes);
+	md->n = n;
+	md->e = (hilo_md_entry *)(void *)(md + 1);
+	char *str = (char *)md + head;
+	for (int k = 0; k < n; k++) {
+		md->e[k].key = tmp[k].key;
+		if (tmp[k].shared) {
+			md->e[k].value = tmp[k].shared;
+			continue;
+		}
+		memcpy(str, tmp[k].v, tmp[k].vn);
+		str[tmp[k].vn] = 0;
+		md->e[k].value = str;
+		if (tmp[k].slot >= 0) {
+			P->mdk[tmp[k].slot].last = str;
+			P->mdk[tmp[k].slot].nlast = (uint32_t)tmp[k].vn;
+		}
+		str += tmp[k].vn + 1;
+	}
+	i->metadata = md;
 	return true;
 }
 
@@ -482,7 +553,7 @@ static bool read_string_body(parser *P, const char **out)
  * up once per parse. */
 static hilo_attr_id attr_id(parser *P, const char *k, size_t kn)
 {
-	uint32_t h = hilo_str_hash(k, kn);
+	uint32_t h = hilo_hash_inline(k, kn);
 	uintptr_t v = (uintptr_t)lex_map_get(&P->attr_ids, k, kn, h);
 	if (v)
 		return (hilo_attr_id)(v - 1);
@@ -607,8 +678,9 @@ static bool starts_shape(parser *P)
 	return q < L->end && *q == '[' && hilo_ptype_lookup(p, (size_t)(q - p)) != HILO_T_INVALID;
 }
 
-static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_shape *shape,
-	const char *shape_at, int line, int col, const char *comment);
+static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, size_t name_len,
+	uint32_t name_hash, hilo_shape *shape, const char *shape_at, int line, int col,
+	const char *comment);
 
 /* A name not yet used in this computation: base, base.1, base.2, ... */
 static const char *local_unique(parser *P, const char *base)
@@ -698,7 +770,7 @@ static hilo_instr *read_operand(parser *P, hilo_comp *c)
 		}
 		L->p = at;
 		int col = lex_col(L, at);
-		hilo_instr *anon = read_body(P, c, NULL, shape, shape_at ? shape_at : at, line, col, NULL);
+		hilo_instr *anon = read_body(P, c, NULL, 0, 0, shape, shape_at ? shape_at : at, line, col, NULL);
 		L->depth--;
 		if (anon) {
 			hilo_comp_append(c, anon);
@@ -808,11 +880,12 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 		P->saw_percent = true;
 	else
 		P->saw_no_percent = true;
-	uint32_t h = hilo_str_hash(s, n);
+	uint32_t h = hilo_hash_inline(s, n);
 	const char *name = hilo_intern_hashed(P->m->strings, s, n, h);
 	if (!lex_expect(L, '='))
 		return NULL;
-	if (lex_map_get(&P->names, s, n, h)) {
+	/* the map's keys are interned: the same text is the same pointer */
+	if (lex_map_has_ptr(&P->names, name, h)) {
 		lex_error(L, s, "instruction '%s' already exists in this computation", name);
 		return NULL;
 	}
@@ -824,13 +897,14 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 		if (!shape)
 			return NULL;
 	}
-	return read_body(P, c, name, shape, shape_at, line, col, comment);
+	return read_body(P, c, name, n, h, shape, shape_at, line, col, comment);
 }
 
 /* opcode '(' operands ')' and, for a named instruction, its attributes.
  * name == NULL: an anonymous operand instruction (named <opcode>.anon). */
-static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_shape *shape,
-	const char *shape_at, int line, int col, const char *comment)
+static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, size_t name_len,
+	uint32_t name_hash, hilo_shape *shape, const char *shape_at, int line, int col,
+	const char *comment)
 {
 	lexer *L = &P->L;
 	hilo_module *m = P->m;
@@ -839,7 +913,7 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 	size_t on = lex_ident(L, &o);
 	hilo_opcode op = HILO_OP_COUNT, async_op = HILO_OP_COUNT;
 	/* a module uses few opcodes: each spelling is looked up once */
-	uint32_t oh = on ? hilo_str_hash(o, on) : 0;
+	uint32_t oh = on ? hilo_hash_inline(o, on) : 0;
 	uintptr_t known = on ? (uintptr_t)lex_map_get(&P->opcodes, o, on, oh) : 0;
 	if (known) {
 		op = (hilo_opcode)((known >> 16) - 1);
@@ -877,6 +951,8 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 		char base[64];
 		snprintf(base, sizeof base, "%s.anon", hilo_opcode_name(op));
 		name = local_unique(P, base);
+		name_len = strlen(name);
+		name_hash = hilo_hash_inline(name, name_len);
 	}
 	hilo_instr *i = hilo_arena_alloc(m->arena, sizeof *i);
 	i->op = (uint8_t)op;
@@ -886,7 +962,8 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 	i->shape = shape;
 	i->line = line;
 	i->col = col;
-	hilo_instr_set_comment(m, i, comment);
+	if (comment)
+		hilo_instr_set_comment(m, i, comment);
 	hilo_module_claim_name(m, name);
 	if (!lex_expect(L, '('))
 		return NULL;
@@ -962,7 +1039,7 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, hilo_sha
 		hilo_attr *a = hilo_instr_set_attr(m, i, HILO_A_DIMENSIONS, HILO_ATTR_INTS);
 		hilo_attr_set_ints(m, a, NULL, 0);
 	}
-	scope_put(P, name, i);
+	scope_put_hashed(P, name, name_len, name_hash, i);
 	return i;
 }
 

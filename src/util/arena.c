@@ -1,6 +1,7 @@
 /* Arena allocator, growable buffer and string interning. */
 #include "hilo/base.h"
 #include "util/fmt.h"
+#include "util/strhash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -542,49 +543,11 @@ struct hilo_strtab {
 	bool heap_slots;    /* slots are a tracked heap block (grown once) */
 };
 
-/* Eight bytes a step (FNV-1a's byte chain was a multiply per byte, the
- * parser's largest cost on metadata strings), the tail in at most two
- * overlapping loads, then a final mix so the low bits the table masks
- * with depend on every byte. */
-static uint64_t load64(const char *s)
-{
-	uint64_t w;
-	memcpy(&w, s, 8);
-	return w;
-}
-
-static uint32_t load32(const char *s)
-{
-	uint32_t w;
-	memcpy(&w, s, 4);
-	return w;
-}
-
+/* The hash is hilo_hash_inline (util/strhash.h), inlined by the text
+ * reader; this is its exported form. */
 uint32_t hilo_str_hash(const char *s, size_t n)
 {
-	const uint64_t k = 0x9e3779b97f4a7c15ull;
-	uint64_t h = (uint64_t)n * k, tail;
-	size_t len = n;
-	while (n > 8) {
-		h = (h ^ load64(s)) * k;
-		h ^= h >> 29;
-		s += 8;
-		n -= 8;
-	}
-	if (len >= 8)
-		tail = load64(s + n - 8);   /* overlaps the last full word */
-	else if (n >= 4)
-		tail = load32(s) | (uint64_t)load32(s + n - 4) << 32;
-	else if (n)
-		tail = (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << 8 |
-		       (uint64_t)(unsigned char)s[n - 1] << 16;
-	else
-		tail = 0;
-	h = (h ^ tail) * k;
-	h ^= h >> 32;
-	h *= 0xd6e8feb86659fd93ull;
-	h ^= h >> 32;
-	return (uint32_t)h;
+	return hilo_hash_inline(s, n);
 }
 
 hilo_strtab *hilo_strtab_create(hilo_arena *a)
@@ -645,7 +608,7 @@ const char *(hilo_intern_hashed)(hilo_strtab *t, const char *s, size_t len, uint
 		slot *sl = &t->slots[i];
 		if (!sl->s)
 			break;
-		if (sl->hash == h && sl->len == len && memcmp(sl->s, s, len) == 0)
+		if (sl->hash == h && sl->len == len && hilo_mem_eq(sl->s, s, len))
 			return sl->s;
 		i = (i + 1) & (t->cap - 1);
 	}
@@ -664,7 +627,7 @@ const char *(hilo_intern_hashed)(hilo_strtab *t, const char *s, size_t len, uint
 
 const char *(hilo_intern)(hilo_strtab *t, const char *s, size_t len)
 {
-	return (hilo_intern_hashed)(t, s, len, hilo_str_hash(s, len));
+	return (hilo_intern_hashed)(t, s, len, hilo_hash_inline(s, len));
 }
 
 const char *(hilo_intern_cstr)(hilo_strtab *t, const char *s)
