@@ -982,6 +982,14 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 	if (conc) {
 		if (!op_pure(m, i))
 			return no(X, "%s is not interpreted", i->name);
+		/* an enumerated start of a dynamic-(update-)slice of concrete data
+		 * is a use like any other: its clamp range must be enumerated too
+		 * (a narrower use found first set the range) */
+		for (uint32_t q = first; q < n && X->status == ST_OK; q++)
+			if (ops[q]->kind == TV_CONC && ops[q]->taint)
+				start_leaf(X, i, q, ops[q], false);
+		if (X->status != ST_OK)
+			return NULL;
 		for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++)
 			if (!comp_pure(X, hilo_instr_called(i)[k], depth + 1))
 				return no(X, "%s calls a computation that is not interpreted", i->name);

@@ -60,6 +60,7 @@ seed_of() {
 	test-unroll-*) echo while-loop-unroller ;;
 	test-dce-*) echo dce ;;
 	test-swap-operands) echo - ;;
+	test-ds-table-narrowed) echo - ;;
 	*) echo "" ;;
 	esac
 }
