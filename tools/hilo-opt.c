@@ -477,20 +477,27 @@ static int parse_args(int argc, char **argv, options *o)
 	return EXIT_OK;
 }
 
+/* checked: --check-equivalence ran; each pass's validation time is a
+ * last column (snapshot and judging). */
 static void print_stats(const options *o, const char *fname, const hilo_pass_stat *st,
-	size_t n, uint64_t total_before, uint64_t total_after)
+	size_t n, uint64_t total_before, uint64_t total_after, bool checked)
 {
 	double total = 0;
 	uint64_t rewrites = 0;
 	fprintf(stderr, "hilo-opt: stats for %s\n", fname);
-	fprintf(stderr, "  %-44s %10s %10s %10s %9s  %s\n", "pass", "time_ms", "before",
-		"after", "rewrites", "result");
+	fprintf(stderr, "  %-44s %10s %10s %10s %9s  %s%s\n", "pass", "time_ms", "before",
+		"after", "rewrites", checked ? "result   " : "result", checked ? "   check_ms" : "");
 	for (size_t k = 0; k < n; k++) {
 		const char *r = st[k].result == HILO_PASS_CHANGED ? "changed"
 			: st[k].result == HILO_PASS_UNCHANGED ? "unchanged" : "error";
+		char cm[48];
+		if (checked)
+			snprintf(cm, sizeof cm, "%-9s %10.3f", r, st[k].check_seconds * 1e3);
+		else
+			snprintf(cm, sizeof cm, "%s", r);
 		fprintf(stderr, "  %-44s %10.3f %10llu %10llu %9llu  %s\n", st[k].pass,
 			st[k].seconds * 1e3, (unsigned long long)st[k].instrs_before,
-			(unsigned long long)st[k].instrs_after, (unsigned long long)st[k].rewrites, r);
+			(unsigned long long)st[k].instrs_after, (unsigned long long)st[k].rewrites, cm);
 		total += st[k].seconds;
 		rewrites += st[k].rewrites;
 	}
@@ -622,7 +629,7 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		size_t ran = 0;
 		while (ran < o->npasses && st[ran].pass)
 			ran++;
-		print_stats(o, fname, st, ran, before, hilo_module_instr_count(m));
+		print_stats(o, fname, st, ran, before, hilo_module_instr_count(m), val != NULL);
 		if (val) {
 			double cs = 0;
 			for (size_t k = 0; k < ran; k++)

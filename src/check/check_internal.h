@@ -32,8 +32,22 @@ typedef struct side {
 typedef struct termtab termtab;
 typedef struct pairctx pairctx;
 
+/* Tag arrays kept across records and passes (tagged.c): arr[k] holds the
+ * tags of a leaf with ordinal k for its first len[k] elements, so a leaf
+ * is neither allocated nor written again when the next record tags a leaf
+ * of the same ordinal (most cones of one pass have the same few leaves).
+ * total: elements held, at most TAGPOOL_MAX. */
+typedef struct tagpool {
+	uint64_t **arr;
+	uint64_t *len;
+	uint32_t n;
+	uint64_t total;
+} tagpool;
+void tagpool_free(tagpool *t);
+
 struct pairctx {
 	hilo_validator *v;
+	tagpool *tags;        /* the validator's (tagged.c) */
 	side s[2];            /* [0] before, [1] after */
 	const char *pass;
 	uint8_t *shared;      /* by id: 1 = the instruction with this id is the

@@ -37,6 +37,7 @@
 struct hilo_validator {
 	hilo_validate_opts o;
 	hilo_validate_summary s;
+	tagpool tags;
 };
 
 hilo_validator *hilo_validator_create(const hilo_validate_opts *o)
@@ -56,6 +57,9 @@ hilo_validator *hilo_validator_create(const hilo_validate_opts *o)
 
 void hilo_validator_destroy(hilo_validator *v)
 {
+	if (!v)
+		return;
+	tagpool_free(&v->tags);
 	free(v);
 }
 
@@ -925,6 +929,7 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 	pairctx P;
 	memset(&P, 0, sizeof P);
 	P.v = v;
+	P.tags = &v->tags;
 	P.zero_sign_insensitive = v->o.zero_sign_insensitive;
 	P.pass = pass;
 	P.work_limit = 50000000;
