@@ -58,7 +58,9 @@ enum { BLOCK_BITS = 14, BLOCK = 1 << BLOCK_BITS };
 struct termtab {
 	term **blocks;
 	uint32_t n, nblocks;
-	uint32_t *slots;           /* tid + 1, 0 empty */
+	uint64_t *slots;           /* hash's high 32 bits << 32 | tid + 1; 0 empty
+	                            * (the hash bits spare loading a term that
+	                            * cannot match) */
 	uint32_t scap;
 	hilo_arena *a;
 	hilo_shape_table *shapes;  /* the shapes terms make (in a) */
@@ -197,17 +199,23 @@ static bool term_eq(const term *a, const term *b)
 	return !a->lit || lit_same(a->lit, b->lit);
 }
 
+static inline uint64_t slot_of(uint64_t h, tid id)
+{
+	return (h & 0xffffffff00000000ull) | ((uint64_t)id + 1);
+}
+
 static bool grow_slots(termtab *T)
 {
 	uint32_t ncap = T->scap * 2;
-	uint32_t *ns = calloc(ncap, sizeof *ns);
+	uint64_t *ns = calloc(ncap, sizeof *ns);
 	if (!ns)
 		return false;
 	for (uint32_t k = 0; k < T->n; k++) {
-		uint32_t p = (uint32_t)T->blocks[k >> BLOCK_BITS][k & (BLOCK - 1)].h & (ncap - 1);
+		uint64_t h = T->blocks[k >> BLOCK_BITS][k & (BLOCK - 1)].h;
+		uint32_t p = (uint32_t)h & (ncap - 1);
 		while (ns[p])
 			p = (p + 1) & (ncap - 1);
-		ns[p] = k + 1;
+		ns[p] = slot_of(h, k);
 	}
 	free(T->slots);
 	T->slots = ns;
@@ -236,11 +244,12 @@ static tid mk(pairctx *P, int op, const hilo_shape *shape, uint64_t ah, const ti
 		h = lit_hash(h, lit);
 	t.h = h;
 	uint32_t p = (uint32_t)h & (T->scap - 1);
-	while (T->slots[p]) {
-		uint32_t q = T->slots[p] - 1;
+	for (uint64_t sl; (sl = T->slots[p]) != 0; p = (p + 1) & (T->scap - 1)) {
+		if ((sl ^ h) >> 32)
+			continue;
+		uint32_t q = (uint32_t)sl - 1;
 		if (term_eq(&T->blocks[q >> BLOCK_BITS][q & (BLOCK - 1)], &t))
-			return T->slots[p] - 1;
-		p = (p + 1) & (T->scap - 1);
+			return q;
 	}
 	if (T->n >= UINT32_MAX - 2) {
 		T->oom = true;
@@ -277,7 +286,7 @@ static tid mk(pairctx *P, int op, const hilo_shape *shape, uint64_t ah, const ti
 	}
 	tid id = T->n++;
 	T->blocks[id >> BLOCK_BITS][id & (BLOCK - 1)] = t;
-	T->slots[p] = id + 1;
+	T->slots[p] = slot_of(h, id);
 	if (T->n * 2 > T->scap && !grow_slots(T))
 		T->oom = true;
 	return id;

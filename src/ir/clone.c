@@ -21,7 +21,13 @@
 typedef struct cloner {
 	const hilo_module *src;
 	hilo_module *dst;
-	hilo_ptrmap instrs;   /* src instr -> dst instr */
+	hilo_ptrmap instrs;   /* src instr -> dst instr, for ids past src->next_id */
+	/* by source id below src->next_id (ids are unique in a module): the
+	 * source instruction and its copy; an edge whose target's slot holds
+	 * another instruction leaves the module */
+	const hilo_instr **src_by_id;
+	hilo_instr **dst_by_id;
+	uint32_t nid;
 	hilo_ptrmap comps;    /* src comp -> dst comp */
 	bool oom;
 } cloner;
@@ -119,7 +125,11 @@ static void copy_attr(cloner *k, hilo_attr *d, const hilo_attr *a)
 
 static hilo_instr *map_instr(cloner *k, const hilo_instr *i)
 {
-	hilo_instr *d = i ? hilo_ptrmap_get(&k->instrs, i) : NULL;
+	hilo_instr *d = NULL;
+	if (i && i->id < k->nid)
+		d = k->src_by_id[i->id] == i ? k->dst_by_id[i->id] : NULL;
+	else if (i)
+		d = hilo_ptrmap_get(&k->instrs, i);
 	if (i && !d)
 		k->oom = true; /* an edge to an instruction outside the module */
 	return d;
@@ -187,8 +197,12 @@ static hilo_instr *copy_instr_body(cloner *k, const hilo_instr *i, hilo_comp *pa
 				}
 		}
 	}
-	if (!hilo_ptrmap_put(&k->instrs, i, d))
+	if (i->id < k->nid) {
+		k->src_by_id[i->id] = i;
+		k->dst_by_id[i->id] = d;
+	} else if (!hilo_ptrmap_put(&k->instrs, i, d)) {
 		k->oom = true;
+	}
 	return d;
 }
 
@@ -305,6 +319,16 @@ static hilo_module *clone_into(const hilo_module *src, hilo_module *dst)
 	cloner k = {.src = src, .dst = dst};
 	hilo_ptrmap_init_in(&k.instrs, dst->arena);
 	hilo_ptrmap_init_in(&k.comps, dst->arena);
+	/* by-id tables (zeroed) on the tracked heap, freed below */
+	k.nid = src->next_id;
+	size_t tab = ((size_t)k.nid + 1) * sizeof(void *);
+	k.src_by_id = hilo_heap_alloc(dst->arena, tab);
+	k.dst_by_id = hilo_heap_alloc(dst->arena, tab);
+	if (!k.src_by_id || !k.dst_by_id) {
+		hilo_heap_free(dst->arena, k.src_by_id);
+		hilo_heap_free(dst->arena, k.dst_by_id);
+		return NULL;
+	}
 
 	/* every plain field (flags, style, next_id, ...) as in the source, so
 	 * new scalar fields of hilo_module are carried over automatically;
@@ -361,6 +385,8 @@ static hilo_module *clone_into(const hilo_module *src, hilo_module *dst)
 
 	hilo_ptrmap_free(&k.instrs);
 	hilo_ptrmap_free(&k.comps);
+	hilo_heap_free(dst->arena, k.src_by_id);
+	hilo_heap_free(dst->arena, k.dst_by_id);
 	if (k.oom)
 		return NULL;
 	return dst;
