@@ -7,10 +7,11 @@
 #include "hilo/hlo_text.h"
 #include "util/strhash.h"
 
-/* A text-keyed map for the reader (names in scope, shapes by their text):
+/* A text-keyed map for the reader (shapes by their text, opcode and
+ * attribute spellings; the names in scope have their own, parser.c):
  * entries keep a pointer to the key's bytes, which must outlive the map
- * (interned strings, or the source text being read). Clearing is O(1)
- * (entries of an older generation are empty). */
+ * (interned strings, or the source text being read). An entry is in use
+ * when its gen is the map's. */
 typedef struct lex_map_entry {
 	const char *s;
 	void *val;
@@ -25,7 +26,6 @@ typedef struct lex_map {
 
 void lex_map_init(lex_map *m, hilo_arena *a);
 void lex_map_free(lex_map *m);
-void lex_map_clear(lex_map *m);
 /* hash is hilo_str_hash(s, len). */
 static inline void *lex_map_get(const lex_map *m, const char *s, size_t len, uint32_t hash)
 {
@@ -37,20 +37,6 @@ static inline void *lex_map_get(const lex_map *m, const char *s, size_t len, uin
 			return NULL;
 		if (e->hash == hash && e->len == len && hilo_mem_eq(e->s, s, len))
 			return e->val;
-	}
-}
-/* Whether the key pointer s (hash is its text's) is in the map: for maps
- * keyed by interned strings, where equal text is the same pointer. */
-static inline bool lex_map_has_ptr(const lex_map *m, const char *s, uint32_t hash)
-{
-	if (!m->cap)
-		return false;
-	for (uint32_t i = hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		const lex_map_entry *e = &m->e[i];
-		if (e->gen != m->gen)
-			return false;
-		if (e->s == s)
-			return true;
 	}
 }
 /* Adds or replaces; false when out of memory (without a guard). */

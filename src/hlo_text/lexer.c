@@ -177,21 +177,6 @@ void lex_map_free(lex_map *m)
 	lex_map_init(m, m->arena);
 }
 
-void lex_map_clear(lex_map *m)
-{
-	/* a big, sparsely used table is dropped (it would spread a small
-	 * scope over many cache lines); otherwise a new generation */
-	if (m->cap > 1024 && (size_t)m->n * 8 < m->cap) {
-		lex_map_free(m);
-		return;
-	}
-	m->n = 0;
-	if (++m->gen == 0) {
-		memset(m->e, 0, (size_t)m->cap * sizeof *m->e);
-		m->gen = 1;
-	}
-}
-
 static bool lex_map_grow(lex_map *m)
 {
 	uint32_t ncap = m->cap ? m->cap * 2 : 64;

@@ -15,11 +15,112 @@
 
 /* ---- parser state ---- */
 
+/* A computation's names in scope: name -> instruction. An entry is the
+ * instruction, its name's hash and length (16 bytes: the key is the
+ * instruction's own interned name, so no key pointer is stored). Cleared
+ * by zeroing: a big table a small scope would leave sparse is dropped
+ * instead, so a clear costs at most a few times the entries it had. */
+typedef struct scope_entry {
+	hilo_instr *i;          /* NULL: empty */
+	uint32_t hash, len;
+} scope_entry;
+
+typedef struct name_scope {
+	scope_entry *e;
+	uint32_t cap, n;
+	hilo_arena *arena;      /* tracked heap of the module being read */
+} name_scope;
+
+static void scope_init(name_scope *t, hilo_arena *a)
+{
+	memset(t, 0, sizeof *t);
+	t->arena = a;
+}
+
+static void scope_free(name_scope *t)
+{
+	hilo_heap_free(t->arena, t->e);
+	scope_init(t, t->arena);
+}
+
+static void scope_clear(name_scope *t)
+{
+	if (t->cap > 64 && (size_t)t->n * 8 < t->cap)
+		scope_free(t);
+	else if (t->n) {
+		memset(t->e, 0, (size_t)t->cap * sizeof *t->e);
+		t->n = 0;
+	}
+}
+
+static hilo_instr *scope_find(const name_scope *t, const char *s, size_t len, uint32_t hash)
+{
+	if (!t->cap)
+		return NULL;
+	for (uint32_t k = hash & (t->cap - 1);; k = (k + 1) & (t->cap - 1)) {
+		const scope_entry *e = &t->e[k];
+		if (!e->i)
+			return NULL;
+		if (e->hash == hash && e->len == len && hilo_mem_eq(e->i->name, s, len))
+			return e->i;
+	}
+}
+
+/* Whether the interned name (hash: its text's) is in scope: equal text is
+ * the same pointer. */
+static bool scope_has_interned(const name_scope *t, const char *name, uint32_t hash)
+{
+	if (!t->cap)
+		return false;
+	for (uint32_t k = hash & (t->cap - 1);; k = (k + 1) & (t->cap - 1)) {
+		const scope_entry *e = &t->e[k];
+		if (!e->i)
+			return false;
+		if (e->hash == hash && e->i->name == name)
+			return true;
+	}
+}
+
+/* Adds i under its name (len, hash: of i->name), replacing an entry of the
+ * same name. */
+static void scope_add(name_scope *t, hilo_instr *i, size_t len, uint32_t hash)
+{
+	if (((size_t)t->n + 1) * 2 > t->cap) {
+		uint32_t ncap = t->cap ? t->cap * 2 : 64;
+		scope_entry *ne = ncap ? hilo_heap_alloc(t->arena, (size_t)ncap * sizeof *ne) : NULL;
+		if (!ne)
+			return; /* out of memory without a guard: the name is not found later */
+		for (uint32_t k = 0; k < t->cap; k++) {
+			if (!t->e[k].i)
+				continue;
+			uint32_t j = t->e[k].hash & (ncap - 1);
+			while (ne[j].i)
+				j = (j + 1) & (ncap - 1);
+			ne[j] = t->e[k];
+		}
+		hilo_heap_free(t->arena, t->e);
+		t->e = ne;
+		t->cap = ncap;
+	}
+	uint32_t k = hash & (t->cap - 1);
+	for (;; k = (k + 1) & (t->cap - 1)) {
+		scope_entry *e = &t->e[k];
+		if (!e->i)
+			break;
+		if (e->hash == hash && e->len == len && hilo_mem_eq(e->i->name, i->name, len)) {
+			e->i = i;
+			return;
+		}
+	}
+	t->e[k] = (scope_entry){i, hash, (uint32_t)len};
+	t->n++;
+}
+
 typedef struct parser {
 	lexer L;
 	hilo_module *m;
 	hilo_ptrmap comps;      /* interned name -> hilo_comp */
-	lex_map names;          /* per computation: name -> hilo_instr (keys interned) */
+	name_scope names;       /* per computation: name -> hilo_instr */
 	lex_map opcodes;        /* opcode text read -> (op + 1) << 16 | (async op + 1) */
 	lex_map attr_ids;       /* attribute name read -> its hilo_attr_id + 1 */
 	bool saw_percent, saw_no_percent, saw_operand_shapes;
@@ -53,7 +154,7 @@ static const char *intern(parser *P, const char *s, size_t n)
 /* The instruction named s[0..n) in the current scope, or NULL. */
 static hilo_instr *scope_get(parser *P, const char *s, size_t n)
 {
-	return lex_map_get(&P->names, s, n, hilo_hash_inline(s, n));
+	return scope_find(&P->names, s, n, hilo_hash_inline(s, n));
 }
 
 static hilo_instr *scope_get_cstr(parser *P, const char *name)
@@ -61,17 +162,11 @@ static hilo_instr *scope_get_cstr(parser *P, const char *name)
 	return scope_get(P, name, strlen(name));
 }
 
-/* name: interned (the map keeps the pointer). */
-static void scope_put(parser *P, const char *name, hilo_instr *i)
+/* Puts i in scope under its name. */
+static void scope_put(parser *P, hilo_instr *i)
 {
-	size_t n = strlen(name);
-	lex_map_put(&P->names, name, n, hilo_hash_inline(name, n), i);
-}
-
-/* scope_put with the name's length and hash known. */
-static void scope_put_hashed(parser *P, const char *name, size_t n, uint32_t h, hilo_instr *i)
-{
-	lex_map_put(&P->names, name, n, h, i);
+	size_t n = strlen(i->name);
+	scope_add(&P->names, i, n, hilo_hash_inline(i->name, n));
 }
 
 /* Reads a name, with or without the '%' sigil. */
@@ -298,10 +393,10 @@ static hilo_comp *read_inline_comp(parser *P)
 	c->line = L->line;
 	c->col = lex_col(L, at);
 	c->print_signature = P->sig;
-	lex_map outer = P->names;
-	lex_map_init(&P->names, P->m->arena);
+	name_scope outer = P->names;
+	scope_init(&P->names, P->m->arena);
 	bool ok = read_comp_body(P, c, at);
-	lex_map_free(&P->names);
+	scope_free(&P->names);
 	P->names = outer;
 	if (!ok)
 		return NULL;
@@ -718,7 +813,7 @@ static hilo_instr *compact_gte(parser *P, hilo_comp *c, hilo_instr *of, int64_t 
 	hilo_attr *a = hilo_instr_set_attr(m, g, HILO_A_INDEX, HILO_ATTR_INT);
 	a->v.i = idx;
 	hilo_comp_append(c, g);
-	scope_put(P, g->name, g);
+	scope_put(P, g);
 	if (P->ngtes == P->capgtes) {
 		size_t cap = P->capgtes ? P->capgtes * 2 : 8;
 		struct synth_gte *n = hilo_heap_realloc(P->m->arena, P->gtes, cap * sizeof *n);
@@ -885,7 +980,7 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 	if (!lex_expect(L, '='))
 		return NULL;
 	/* the map's keys are interned: the same text is the same pointer */
-	if (lex_map_has_ptr(&P->names, name, h)) {
+	if (scope_has_interned(&P->names, name, h)) {
 		lex_error(L, s, "instruction '%s' already exists in this computation", name);
 		return NULL;
 	}
@@ -1039,7 +1134,7 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, size_t n
 		hilo_attr *a = hilo_instr_set_attr(m, i, HILO_A_DIMENSIONS, HILO_ATTR_INTS);
 		hilo_attr_set_ints(m, a, NULL, 0);
 	}
-	scope_put_hashed(P, name, name_len, name_hash, i);
+	scope_add(&P->names, i, name_len, name_hash);
 	return i;
 }
 
@@ -1236,7 +1331,7 @@ static hilo_comp *read_computation(parser *P)
 		if (!read_signature(P))
 			return NULL;
 	}
-	lex_map_clear(&P->names);
+	scope_clear(&P->names);
 	P->sig = c->print_signature;
 	P->cur_name = name;
 	if (!read_comp_body(P, c, at))
@@ -1345,6 +1440,27 @@ static bool read_stack_frames(parser *P)
 	return true;
 }
 
+static size_t count_lines(const char *s, size_t n)
+{
+	size_t k = 0;
+	for (const char *e = s + n; (s = memchr(s, '\n', (size_t)(e - s))); s++)
+		k++;
+	return k;
+}
+
+/* The text's line count: counted when short, else from 16 samples of
+ * 64 KiB spread over it (lines are short and alike in long dumps). */
+static size_t estimate_lines(const char *src, size_t len)
+{
+	const size_t win = 64 * 1024, nwin = 16;
+	if (len <= win * nwin)
+		return count_lines(src, len);
+	size_t k = 0, step = (len - win) / (nwin - 1);
+	for (size_t w = 0; w < nwin; w++)
+		k += count_lines(src + w * step, win);
+	return (size_t)((double)k * (double)len / (double)(win * nwin));
+}
+
 /* Parses into m; false (+ diagnostics) on bad input. */
 static bool parse_module(hilo_module *m, const char *src, size_t len, const char *filename,
 	hilo_diags *diags)
@@ -1354,7 +1470,7 @@ static bool parse_module(hilo_module *m, const char *src, size_t len, const char
 	P.m = m;
 	P.L = (lexer){.src = src, .p = src, .end = src + len, .file = filename, .line = 1, .line_start = src, .diags = diags, .m = m};
 	hilo_ptrmap_init_in(&P.comps, m->arena);
-	lex_map_init(&P.names, m->arena);
+	scope_init(&P.names, m->arena);
 	lex_map_init(&P.opcodes, m->arena);
 	lex_map_init(&P.attr_ids, m->arena);
 	hilo_ptrmap_init_in(&P.inline_names, m->arena);
@@ -1362,9 +1478,11 @@ static bool parse_module(hilo_module *m, const char *src, size_t len, const char
 	lex_map_init(&shapes, m->arena);
 	lexer *L = &P.L;
 	L->shape_cache = &shapes;
-	/* about one name per 128 bytes of text (real dumps: 90-190, with
-	 * metadata strings): the string table grows once, not log2(n) times */
-	hilo_strtab_reserve(m->strings, len / 128);
+	/* the string table holds about one string per line (instruction
+	 * names, raw attribute values; 0.8-1.3 lines per string on the real
+	 * dumps): sized once from the line count instead of growing log2(n)
+	 * times, and not twice too big as an estimate from bytes was */
+	hilo_strtab_reserve(m->strings, estimate_lines(src, len));
 
 	/* NUL bytes or a leading header of comment lines */
 	if (memchr(src, 0, len)) {
@@ -1482,7 +1600,7 @@ computations:
 	if (m->style == HILO_STYLE_LONG)
 		m->no_entry_layout = true;
 	hilo_ptrmap_free(&P.comps);
-	lex_map_free(&P.names);
+	scope_free(&P.names);
 	lex_map_free(&P.opcodes);
 	lex_map_free(&P.attr_ids);
 	hilo_ptrmap_free(&P.inline_names);
@@ -1494,7 +1612,7 @@ fail:
 	if (!L->failed)
 		lex_error(L, L->p, "parse error");
 	hilo_ptrmap_free(&P.comps);
-	lex_map_free(&P.names);
+	scope_free(&P.names);
 	lex_map_free(&P.opcodes);
 	lex_map_free(&P.attr_ids);
 	hilo_ptrmap_free(&P.inline_names);
