@@ -21,6 +21,10 @@ uint32_t pb_literal_field(hilo_ptype t, char *enc);
  * unescape returns false on a malformed escape. */
 bool pb_unescape(hilo_buf *out, const char *s, size_t n);
 void pb_escape(hilo_buf *out, const char *s, size_t n);
+/* The same escapes into memory: the length they take, and writing them
+ * at q (pb_escaped_len(s, n) bytes, no NUL) returning the end. */
+size_t pb_escaped_len(const char *s, size_t n);
+char *pb_escape_to(char *q, const char *s, size_t n);
 
 /* Checks the wire format of a message against its descriptor: tags,
  * lengths, nesting depth (at most max_depth). Returns NULL when valid,

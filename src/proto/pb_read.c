@@ -110,8 +110,19 @@ static bool idmap_build(reader *R, idmap *M, const int64_t *ids, void *const *va
 		memset(M, 0, sizeof *M);
 		M->base = lo;
 		M->ndense = (size_t)((uint64_t)hi - (uint64_t)lo) + 1;
-		if (!(M->dense = pbr_ralloc(R, M->ndense * sizeof *M->dense)))
-			return false;
+		/* one table for every computation (each is done before the next
+		 * is built), cleared over the part used */
+		if (M->ndense > R->dense.cap) {
+			void *np = hilo_heap_realloc(R->m->arena, R->dense.p, M->ndense * sizeof *M->dense);
+			if (!np) {
+				pbr_rerr(R, "out of memory");
+				return false;
+			}
+			R->dense.p = np;
+			R->dense.cap = M->ndense;
+		}
+		M->dense = R->dense.p;
+		memset(M->dense, 0, M->ndense * sizeof *M->dense);
 		for (size_t k = 0; k < n; k++) {
 			void **slot = &M->dense[(uint64_t)ids[k] - (uint64_t)lo];
 			if (*slot) {
@@ -141,7 +152,7 @@ static pb_extra *extra(reader *R)
 		pb_extra *x = pbr_ralloc(R, sizeof *x);
 		if (!x)
 			return NULL;
-		x->ninstr = R->m->next_id;
+		x->ninstr = R->id_end; /* the ids every instruction read gets */
 		x->instr = pbr_ralloc(R, (size_t)x->ninstr * sizeof *x->instr);
 		if (!x->instr)
 			return NULL;
@@ -153,6 +164,7 @@ static pb_extra *extra(reader *R)
 
 typedef struct comp_rec {
 	hilo_comp *c;
+	size_t at;             /* its instructions' index in R->ins and R->instrs */
 	slice *ins;            /* instruction messages, in proto order */
 	size_t nins;
 	hilo_instr **instrs;   /* built from them */
@@ -204,24 +216,57 @@ static bool read_head(reader *R, slice is, instr_head *h)
 	return !R->failed;
 }
 
-/* hilo_opcode_lookup with a small cache (a module repeats a few dozen
- * opcodes tens of thousands of times). */
-static hilo_opcode opcode_of(reader *R, slice s)
+/* A row of a name table (opcodes, attribute keys) through a small cache:
+ * a module repeats a few dozen names tens of thousands of times, and the
+ * tables' binary search costs a few hundred instructions a name. A hit
+ * compares the whole name with the row's; misses are not cached. */
+static int cached_row(struct kcache *tab, slice s, const char *(*name)(int),
+	int (*lookup)(const char *, size_t), int miss)
 {
 	if (!s.n)
-		return hilo_opcode_lookup("", 0);
+		return lookup("", 0);
 	uint64_t w = 0;
 	memcpy(&w, s.p, s.n < 8 ? s.n : 8);
-	struct opc *e = &R->opc[((w * 0x9e3779b97f4a7c15ull) >> 58 ^ s.n) & 63];
-	if (e->len == s.n && e->w == w && !memcmp(hilo_opcode_name(e->op), s.p, s.n))
-		return e->op;
-	hilo_opcode op = hilo_opcode_lookup((const char *)s.p, s.n);
-	if (op != HILO_OP_COUNT) {
+	struct kcache *e = &tab[((w * 0x9e3779b97f4a7c15ull) >> 58 ^ s.n) & 63];
+	if (e->len == s.n && e->w == w && !memcmp(name(e->row), s.p, s.n))
+		return e->row;
+	int row = lookup((const char *)s.p, s.n);
+	if (row != miss) {
 		e->w = w;
 		e->len = s.n;
-		e->op = op;
+		e->row = row;
 	}
-	return op;
+	return row;
+}
+
+static const char *op_name(int row) { return hilo_opcode_name((hilo_opcode)row); }
+static int op_lookup(const char *s, size_t n) { return (int)hilo_opcode_lookup(s, n); }
+static const char *akey_name(int row) { return hilo_attr_id_key((hilo_attr_id)row); }
+static int akey_lookup(const char *s, size_t n) { return (int)hilo_attr_lookup(s, n); }
+
+static hilo_opcode opcode_of(reader *R, slice s)
+{
+	return (hilo_opcode)cached_row(R->opc, s, op_name, op_lookup, HILO_OP_COUNT);
+}
+
+static hilo_attr_id attr_key_of(reader *R, slice s)
+{
+	return (hilo_attr_id)cached_row(R->akey, s, akey_name, akey_lookup, HILO_A_UNKNOWN);
+}
+
+/* A name the text form can print: no blank, control character, ',', '(',
+ * ')', '=', '{', '}' or '%' (a bit per character below 128). */
+static bool printable_name(const char *q)
+{
+	const uint64_t lo = 0x1ffffffffull | 1ull << '%' | 1ull << '(' | 1ull << ')' | 1ull << ',' |
+	                    1ull << '=';
+	const uint64_t hi = 1ull << ('{' - 64) | 1ull << ('}' - 64);
+	for (; *q; q++) {
+		unsigned c = (unsigned char)*q;
+		if (c < 64 ? lo >> c & 1 : c < 128 && hi >> (c - 64) & 1)
+			return false;
+	}
+	return true;
 }
 
 static bool build_instrs(reader *R, comp_rec *cr)
@@ -232,12 +277,17 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		pbr_rerr(R, "computation '%s' has no instructions", c->name);
 		return false;
 	}
-	cr->instrs = pbr_ralloc(R, cr->nins * sizeof *cr->instrs);
-	int64_t *pids = hilo_heap_alloc(m->arena, cr->nins * sizeof *pids);
-	if (!cr->instrs || !pids) {
-		pbr_rerr(R, "out of memory");
-		return false;
+	cr->instrs = R->instrs + cr->at;
+	if (cr->nins > R->pids.cap) {
+		void *np = hilo_heap_realloc(m->arena, R->pids.p, cr->nins * sizeof(int64_t));
+		if (!np) {
+			pbr_rerr(R, "out of memory");
+			return false;
+		}
+		R->pids.p = np;
+		R->pids.cap = cr->nins;
 	}
+	int64_t *pids = R->pids.p;
 	for (size_t k = 0; k < cr->nins; k++) {
 		instr_head ip;
 		if (!read_head(R, cr->ins[k], &ip))
@@ -279,12 +329,10 @@ static bool build_instrs(reader *R, comp_rec *cr)
 			snprintf(buf, sizeof buf, "%s.%lld", hilo_opcode_name(op), (long long)ip.id);
 			in = pbr_rintern(R, buf);
 		}
-		for (const char *q = in; *q; q++)
-			if ((unsigned char)*q <= ' ' || *q == ',' || *q == '(' || *q == ')' || *q == '=' ||
-			    *q == '{' || *q == '}' || *q == '%') {
-				pbr_rerr(R, "%s: instruction name '%s' cannot be printed", WHAT, in);
-				return false;
-			}
+		if (!printable_name(in)) {
+			pbr_rerr(R, "%s: instruction name '%s' cannot be printed", WHAT, in);
+			return false;
+		}
 		i->name = in;
 		hilo_module_claim_name(m, in);
 		if (ip.comment.n)
@@ -323,7 +371,6 @@ static bool build_instrs(reader *R, comp_rec *cr)
 	size_t dup;
 	bool unique = idmap_build(R, &cr->ids, pids, (void *const *)cr->instrs, cr->nins, &dup);
 	int64_t dup_id = !unique && dup != SIZE_MAX ? pids[dup] : 0;
-	hilo_heap_free(m->arena, pids);
 	if (!unique) {
 		if (dup != SIZE_MAX) {
 			R->what_k = dup;
@@ -541,6 +588,13 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 				cr->c->name, hilo_opcode_name(i->op), hilo_opcode_arity(i->op), n_operand_ids);
 			return false;
 		}
+		if (n_operand_ids > HILO_INLINE_OPERANDS && !i->noperands) {
+			/* allocated once at their number, as the text parser does
+			 * (else hilo_instr_add_operand uses inline_ops) */
+			if (!(i->operands = pbr_ralloc(R, n_operand_ids * sizeof *i->operands)))
+				return false;
+			i->cap_operands = (uint32_t)n_operand_ids;
+		}
 		for (size_t j = 0; j < n_operand_ids; j++) {
 			hilo_instr *o = idmap_get(&cr->ids, operand_ids[j]);
 			cr->unordered |= o && o->mark >= i->mark;
@@ -575,11 +629,19 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 			}
 			hilo_instr_add_called(m, i, callee->c);
 		}
+		if (norder && norder < 65536 && !i->attrs) {
+			/* at most one attribute per recorded key, and the control
+			 * predecessors: allocated once at that size */
+			uint32_t cap = (uint32_t)norder + (n_ctrl_ids != 0);
+			if (!(i->attrs = pbr_ralloc(R, cap * sizeof *i->attrs)))
+				return false;
+			i->cap_attrs = cap;
+		}
 		if (own || norder) {
 			for (size_t j = 0; j < norder && !R->failed; j++) {
 				const char *key = order[j].n ? (const char *)order[j].p : "";
 				size_t kn = order[j].n;
-				hilo_attr_id id = hilo_attr_lookup(key, kn);
+				hilo_attr_id id = attr_key_of(R, order[j]);
 				if (id == HILO_A_METADATA) {
 					if (i->metadata)
 						pbr_append_known(R, i, id, HILO_ATTR_METADATA);
@@ -749,7 +811,11 @@ static bool read_comp_head(reader *R, slice cs, comp_rec *cr, slice *name, slice
 	while (pbr_next_field(R, &c, &f)) {
 		switch (f.num) {
 		case 1: if (!pbr_str_field(R, &f, name)) return false; break;
-		case 2: if (!pbr_rep_slice(R, &f, &cr->ins, &cr->nins)) return false; break;
+		case 2: /* into R->ins, after the computations read before */
+			if (!pbr_want(R, &f, PB_LEN) || !pbr_sv_push_slice(R, &R->ins, f.s))
+				return false;
+			cr->nins++;
+			break;
 		case 5: if (!pbr_want(R, &f, PB_VARINT)) return false; cr->id = (int64_t)f.v; break;
 		case 6: if (!pbr_want(R, &f, PB_VARINT)) return false; cr->root_id = (int64_t)f.v; break;
 		case 8: if (!pbr_str_field(R, &f, thread)) return false; break;
@@ -809,15 +875,21 @@ static bool build_module(reader *R, slice ms)
 		return false;
 	}
 	m->name = sv[S_NAME].n ? pbr_sintern(R, sv[S_NAME]) : pbr_rintern(R, "module");
-	comp_rec *recs = pbr_ralloc(R, ncs * sizeof *recs);
-	idmap comps;
-	if (!recs || !idmap_init(R, &comps, ncs))
+	comp_rec *recs = hilo_heap_alloc(m->arena, ncs * sizeof *recs); /* zeroed; freed by read_module */
+	R->recs = recs;
+	if (!recs) {
+		pbr_rerr(R, "out of memory");
+		return false;
+	}
+	idmap comps, *comps_map = &comps;
+	if (!idmap_init(R, comps_map, ncs))
 		return false;
 	hilo_ptrmap names;
 	hilo_ptrmap_init_in(&names, R->m->arena);
 	for (size_t k = 0; k < ncs && !R->failed; k++) {
 		slice cname = {0}, thread = {0}, gap = {0};
 		bool print_sig = false, has_thread = false;
+		recs[k].at = R->ins.n;
 		if (!read_comp_head(R, cs[k], &recs[k], &cname, &thread, &gap, &print_sig, &has_thread))
 			break;
 		char buf[64];
@@ -844,7 +916,7 @@ static bool build_module(reader *R, slice ms)
 		if (has_thread || (thread.n && !(thread.n == 4 && !memcmp(thread.p, "main", 4))))
 			cc->execution_thread = pbr_sintern(R, thread);
 		recs[k].c = cc;
-		if (!idmap_put(&comps, recs[k].id, &recs[k])) {
+		if (!idmap_put(comps_map, recs[k].id, &recs[k])) {
 			pbr_rerr(R, "computation '%s': duplicate computation id %lld", cc->name, (long long)recs[k].id);
 			break;
 		}
@@ -853,16 +925,26 @@ static bool build_module(reader *R, slice ms)
 	hilo_ptrmap_free(&names);
 	if (R->failed)
 		return false;
+	/* every instruction message is known: their slices stay where they
+	 * are now, the instructions get one array, the names one reserve */
+	if (!(R->instrs = hilo_heap_alloc(m->arena, (R->ins.n + 1) * sizeof *R->instrs))) {
+		pbr_rerr(R, "out of memory");
+		return false;
+	}
 	for (size_t k = 0; k < ncs; k++)
-		if (!build_instrs(R, &recs[k]))
-			return false;
+		recs[k].ins = (slice *)R->ins.p + recs[k].at;
+	hilo_strtab_reserve(m->strings, R->ins.n + ncs);
+	R->id_end = m->next_id + (uint32_t)R->ins.n;
+	/* a computation at a time (operands are in the same computation,
+	 * callees need only exist), its messages read twice while in cache */
 	for (size_t k = 0; k < ncs; k++)
-		if (!wire_instrs(R, &recs[k], &comps, flag[9]) || !check_acyclic(R, &recs[k]))
+		if (!build_instrs(R, &recs[k]) || !wire_instrs(R, &recs[k], comps_map, flag[9]) ||
+		    !check_acyclic(R, &recs[k]))
 			return false;
 	if (!check_call_graph(R, recs, ncs))
 		return false;
 	/* entry: by id, else by name, else the last computation */
-	comp_rec *e = idmap_get(&comps, entry_id);
+	comp_rec *e = idmap_get(comps_map, entry_id);
 	const char *ename = sv[S_ENTRY].n ? pbr_sintern(R, sv[S_ENTRY]) : NULL;
 	if (ename && (!e || strcmp(e->c->name, ename))) {
 		comp_rec *byname = NULL;
@@ -1029,6 +1111,7 @@ static bool read_module(hilo_module *m, int wrap, const char *kind, const uint8_
 	R.kind = kind;
 	pb_arena_allocator(&R.pa, m->arena);
 	hilo_buf_init_in(&R.tmp, m->arena);
+	lex_map_init(&R.shapes, m->arena);
 	slice ms = {p, len};
 	/* HloProto{hlo_module = 1}, HloSnapshot{hlo = 1}: the last field 1 */
 	for (int k = 0; k < wrap && !R.failed; k++) {
@@ -1046,7 +1129,13 @@ static bool read_module(hilo_module *m, int wrap, const char *kind, const uint8_
 	bool ok = !R.failed && build_module(&R, ms);
 	for (int k = 0; k < 4; k++)
 		hilo_heap_free(m->arena, R.sv[k].p);
+	hilo_heap_free(m->arena, R.ins.p);
+	hilo_heap_free(m->arena, R.pids.p);
+	hilo_heap_free(m->arena, R.dense.p);
+	hilo_heap_free(m->arena, R.recs);
+	hilo_heap_free(m->arena, R.instrs);
 	hilo_buf_free(&R.tmp);
+	lex_map_free(&R.shapes);
 	return ok;
 }
 

@@ -8,6 +8,7 @@
 #ifndef HILO_PB_READ_H
 #define HILO_PB_READ_H
 
+#include "hlo_text/lex.h" /* lex_map: the byte-keyed map the text reader uses too */
 #include "pb_attrs.h"
 #include "pb_wire.h"
 
@@ -35,12 +36,24 @@ typedef struct reader {
 		void *p;           /* called-computation ids, attribute order */
 		size_t n, cap;
 	} sv[4];
+	struct svec ins;       /* every computation's instruction messages (slices) */
+	struct svec pids;      /* a computation's instruction ids (scratch) */
+	hilo_instr **instrs;   /* every instruction, computation after computation */
+	struct svec dense;     /* the id -> instruction table of the computation read */
+	uint32_t id_end;       /* the id after the last instruction's */
+	void *recs;            /* pb_read.c's per-computation records */
 	const char *md_key[12]; /* pb_md_defs keys, interned on first use */
-	struct opc {           /* opcode names seen: a direct-mapped cache */
-		uint64_t w;        /* their first 8 bytes */
-		size_t len;
-		hilo_opcode op;
-	} opc[64];
+	struct md_prev {       /* per pb_md_defs string field: the last value */
+		const uint8_t *p;  /* read (its input bytes) and its text */
+		size_t n;
+		const char *val;
+	} md_prev[12];
+	struct kcache {        /* table rows by name (opcodes, attribute keys): */
+		uint64_t w;        /* a direct-mapped cache of the names seen, by */
+		size_t len;        /* their first 8 bytes and length */
+		int row;
+	} opc[64], akey[64];
+	lex_map shapes;        /* ShapeProto bytes -> interned shape (top-level shapes) */
 	size_t what_k;         /* the instruction being built, for messages */
 	const char *what_comp;
 	char what[300];

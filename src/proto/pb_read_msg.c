@@ -4,6 +4,7 @@
  * unknown and cold sub-message fields. Repeated scalars are accepted
  * packed and unpacked; a count is bounded by the bytes that carry it. */
 #include "pb_read.h"
+#include "util/fmt.h"
 
 const char *pbr_what_of(reader *R, const char *what)
 {
@@ -270,7 +271,29 @@ void *pbr_unpack_sub(reader *R, const field *f, const ProtobufCMessageDescriptor
 }
 /* ---- shapes ---- */
 
+static hilo_shape *shape_decode(reader *R, const slice *sp, int depth, const char *what);
+
+/* A shape is a function of its ShapeProto bytes alone (the interned
+ * result, or an error), and a module repeats a few hundred distinct
+ * shapes tens of thousands of times: top-level shapes are looked up by
+ * their bytes (which outlive the read) before they are decoded. Nested
+ * ones are not cached, so the depth bound sees every level. */
 hilo_shape *pbr_shape_from(reader *R, const slice *sp, int depth, const char *what)
+{
+	if (!sp || depth)
+		return shape_decode(R, sp, depth, what);
+	const char *key = (const char *)sp->p;
+	uint32_t h = hilo_str_hash(key, sp->n);
+	hilo_shape *s = lex_map_get(&R->shapes, key, sp->n, h);
+	if (s)
+		return s;
+	s = shape_decode(R, sp, 0, what);
+	if (s)
+		lex_map_put(&R->shapes, key, sp->n, h, s); /* a cache: false is no error */
+	return s;
+}
+
+static hilo_shape *shape_decode(reader *R, const slice *sp, int depth, const char *what)
 {
 	if (!sp) {
 		pbr_rerr(R, "%s has no shape", WHAT);
@@ -346,7 +369,7 @@ hilo_shape *pbr_shape_from(reader *R, const slice *sp, int depth, const char *wh
 		}
 		hilo_shape *s = NULL;
 		size_t k = 0;
-		while (k < ntup && (el[k] = pbr_shape_from(R, &tup[k], depth + 1, what)))
+		while (k < ntup && (el[k] = shape_decode(R, &tup[k], depth + 1, what)))
 			k++;
 		if (k == ntup) {
 			s = hilo_shape_tuple(st, (int)k, el);
@@ -635,14 +658,14 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 	}
 	if (R->failed)
 		return;
-	hilo_metadata *h = pbr_ralloc(R, sizeof *h);
-	if (!h)
-		return;
+	hilo_metadata *h;
 	if (nents) {
 		if (nents > 4096) {
 			pbr_rerr(R, "instruction '%s': too many metadata entries", i->name);
 			return;
 		}
+		if (!(h = pbr_ralloc(R, sizeof *h)))
+			return;
 		h->n = (int)nents;
 		h->e = pbr_ralloc(R, (nents + 1) * sizeof *h->e);
 		if (!h->e)
@@ -662,33 +685,61 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 			h->e[k].value = pbr_sdup(R, val);
 		}
 	} else {
-		/* the typed fields as XLA prints them */
+		/* the typed fields as XLA prints them (pb_md_entries' rendering:
+		 * quoted escaped strings, decimal integers, empty and zero values
+		 * left out). Header, entries and their new text are one block, as
+		 * the text parser's; a string field equal to the previous
+		 * instruction's (source_file, op_type) shares its text. */
+		char num[ND][24];
+		const char *ns[ND], *same[ND];
+		size_t len[ND], bytes = 0;
 		int n = 0;
-		for (int k = 0; k < ND; k++)
-			n += pb_md_defs[k].kind == PBM_STRING ? sv[k].n != 0 : iv[k] != 0;
-		h->n = n;
-		h->e = pbr_ralloc(R, (size_t)(n + 1) * sizeof *h->e);
-		if (!h->e)
-			return;
-		n = 0;
 		for (int k = 0; k < ND; k++) {
-			R->tmp.len = 0;
+			same[k] = NULL;
+			len[k] = 0;
 			if (pb_md_defs[k].kind == PBM_STRING) {
+				const struct md_prev *pv = &R->md_prev[k];
 				if (!sv[k].n)
 					continue;
-				hilo_buf_putc(&R->tmp, '"');
-				pb_escape(&R->tmp, (const char *)sv[k].p, sv[k].n);
-				hilo_buf_putc(&R->tmp, '"');
-			} else {
-				if (!iv[k])
-					continue;
-				hilo_buf_put_i64(&R->tmp, iv[k]);
+				if (pv->val && pv->n == sv[k].n && !memcmp(pv->p, sv[k].p, sv[k].n))
+					same[k] = pv->val;
+				else
+					len[k] = 2 + pb_escaped_len((const char *)sv[k].p, sv[k].n);
+			} else if (iv[k]) {
+				ns[k] = hilo_fmt_i64(num[k] + sizeof num[k], iv[k]);
+				len[k] = (size_t)(num[k] + sizeof num[k] - ns[k]);
 			}
+			if (len[k])
+				bytes += len[k] + 1;
+			n += len[k] || same[k];
+		}
+		if (!(h = pbr_ralloc(R, sizeof *h + (size_t)n * sizeof *h->e + bytes)))
+			return;
+		h->n = n;
+		h->e = (hilo_md_entry *)(void *)(h + 1);
+		char *q = (char *)(h->e + n);
+		n = 0;
+		for (int k = 0; k < ND; k++) {
+			if (!len[k] && !same[k])
+				continue;
 			if (!R->md_key[k])
 				R->md_key[k] = pbr_rintern(R, pb_md_defs[k].key);
 			h->e[n].key = R->md_key[k];
-			h->e[n].value = hilo_arena_strndup(R->m->arena, R->tmp.data, R->tmp.len);
-			n++;
+			if (same[k]) {
+				h->e[n++].value = same[k];
+				continue;
+			}
+			h->e[n++].value = q;
+			if (pb_md_defs[k].kind == PBM_STRING) {
+				R->md_prev[k] = (struct md_prev){sv[k].p, sv[k].n, q};
+				*q++ = '"';
+				q = pb_escape_to(q, (const char *)sv[k].p, sv[k].n);
+				*q++ = '"';
+			} else {
+				memcpy(q, ns[k], len[k]);
+				q += len[k];
+			}
+			*q++ = 0;
 		}
 	}
 	i->metadata = h;
