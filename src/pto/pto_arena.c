@@ -40,7 +40,7 @@ static bool reads_root(coll *k, const pto_expr *e, const char *r)
 		return false;
 	if (reads_root(k, pto_expr_base(e), r) || reads_root(k, pto_expr_rhs(e), r))
 		return true;
-	for (size_t i = 0; i < e->nitems; i++)
+	for (size_t i = 0; i < pto_expr_nitems(e); i++)
 		if (reads_root(k, e->items[i], r))
 			return true;
 	for (size_t i = 0; i < e->nkw; i++)
@@ -229,13 +229,13 @@ bool lg_pack_allocations(coll *k, plan *pl)
 			const hoist *m = &hs[gr->members[q]];
 			pto_call cl;
 			pto_call_decode(p, m->value, &cl);
-			pto_expr *view = pto_expr_new(p, PTO_E_CALL, m->value->line, m->value->col);
+			pto_expr *view = pto_expr_new(p, PTO_E_CALL, m->value->pos);
 			view->base = pto_attr(p, pto_attr(p, pto_name(p, "pl"), "tensor"), "slice");
 			pto_items_push(p, &view->items, &view->nitems, pto_name(p, an));
 			pto_items_push(p, &view->items, &view->nitems, pto_expr_clone(p, cl.args[0]));
-			pto_expr *offs = pto_expr_new(p, PTO_E_LIST, 0, 0);
+			pto_expr *offs = pto_expr_new(p, PTO_E_LIST, 0);
 			pto_items_push(p, &offs->items, &offs->nitems, pto_int(p, off));
-			for (size_t r = 1; r < cl.args[0]->nitems; r++)
+			for (size_t r = 1; r < pto_expr_nitems(cl.args[0]); r++)
 				pto_items_push(p, &offs->items, &offs->nitems, pto_int(p, 0));
 			pto_items_push(p, &view->items, &view->nitems, offs);
 			pto_map_put(&pl->slot_view, m->stmt, view);

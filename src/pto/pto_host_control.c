@@ -113,13 +113,13 @@ static void track_assign(hc *h, const pto_stmt *s)
 		pto_map_put(&h->tuples, var, val);
 		return;
 	}
-	if (val->kind == PTO_E_SUB && val->nitems == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
+	if (val->kind == PTO_E_SUB && pto_expr_nitems(val) == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
 		pto_expr *t = pto_map_get(&h->tuples, pto_expr_base(val)->name);
 		int64_t idx;
 		if (!t || !pto_const_int(val->items[0], &idx) || idx < 0)
 			return;
 		if (t->kind == PTO_E_TUPLE) {
-			if ((uint64_t)idx < t->nitems)
+			if ((uint64_t)idx < pto_expr_nitems(t))
 				set_root(h, var, root_name(h, t->items[idx]));
 			return;
 		}
@@ -134,7 +134,7 @@ static void track_assign(hc *h, const pto_stmt *s)
 	if (!pto_call_decode(h->p, val, &cl))
 		return;
 	if (pto_call_is_op(&cl, "yield_")) {
-		for (size_t i = 0; i < val->nitems; i++)
+		for (size_t i = 0; i < pto_expr_nitems(val); i++)
 			set_root(h, var, root_name(h, val->items[i]));
 		return;
 	}
@@ -164,12 +164,12 @@ static void track_assign(hc *h, const pto_stmt *s)
 static void track_for(hc *h, const pto_stmt *s)
 {
 	const pto_expr *t = s->target, *inits = NULL;
-	if (t->kind != PTO_E_TUPLE || t->nitems != 2 || t->items[1]->kind != PTO_E_TUPLE || s->value->kind != PTO_E_CALL)
+	if (t->kind != PTO_E_TUPLE || pto_expr_nitems(t) != 2 || t->items[1]->kind != PTO_E_TUPLE || s->value->kind != PTO_E_CALL)
 		return;
 	for (size_t q = 0; q < s->value->nkw; q++)
 		if (!strcmp(s->value->kwnames[q], "init_values") && s->value->kwvals[q]->kind == PTO_E_TUPLE)
 			inits = s->value->kwvals[q];
-	for (size_t i = 0; inits && i < t->items[1]->nitems && i < inits->nitems; i++)
+	for (size_t i = 0; inits && i < pto_expr_nitems(t->items[1]) && i < pto_expr_nitems(inits); i++)
 		if (t->items[1]->items[i]->kind == PTO_E_NAME)
 			set_root(h, t->items[1]->items[i]->name, root_name(h, inits->items[i]));
 }
@@ -183,7 +183,7 @@ static void report(hc *h, const pto_expr *at, const char *code, const char *fmt,
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	hilo_diag_addv(h->d, HILO_SEV_ERROR, h->p->file, at->line, at->col, h->p->src, h->p->srclen, code, fmt, ap);
+	pto_error_atv(h->p, h->d, at, code, fmt, ap);
 	va_end(ap);
 	h->errors++;
 }
@@ -205,7 +205,7 @@ static void on_call(void *ud, pto_call *cl)
 				"on the host then. Pass the control values in as a separate host tensor parameter.",
 				h->f->name, cl->args[0]->kind == PTO_E_NAME ? cl->args[0]->name : r,
 				a ? "a runtime allocation (pl.tensor.create)" : "produced by a device task in the same graph",
-				a ? a->line : pr->line);
+				pto_expr_line(h->p, h->d, a ? a : pr));
 		if (!pto_map_has(&h->host, r))
 			pto_map_put(&h->host, r, cl->e);
 		const pto_expr *dev = pto_map_get(&h->device, r);
@@ -216,7 +216,7 @@ static void on_call(void *ud, pto_call *cl)
 				"writes never upload to device storage and device writes never come back, so one side "
 				"would read stale data. Pass host control data and device data in separate parameters.",
 				h->f->name, read ? "reads" : "writes",
-				cl->args[0]->kind == PTO_E_NAME ? cl->args[0]->name : r, r, dev->line);
+				cl->args[0]->kind == PTO_E_NAME ? cl->args[0]->name : r, r, pto_expr_line(h->p, h->d, dev));
 		return;
 	}
 	if (!is_device_launch(cl))
@@ -240,7 +240,8 @@ static void on_call(void *ud, pto_call *cl)
 				"read or written on the host with pl.tensor.read/write at line %d. A host control "
 				"tensor gets a HOST/NONE transfer: host writes never upload to device storage and "
 				"device writes never come back, so one side would read stale data. Pass host control "
-				"data and device data in separate parameters.", h->f->name, a->name, r, host->line);
+				"data and device data in separate parameters.", h->f->name, a->name, r,
+				pto_expr_line(h->p, h->d, host));
 	}
 }
 

@@ -38,12 +38,11 @@ static pto_expr *expr_alloc(hilo_pto_program *p, size_t size)
 	return e;
 }
 
-pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, int line, int col)
+pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, uint32_t pos)
 {
 	pto_expr *e = expr_alloc(p, pto_expr_size(k));
 	e->kind = k;
-	e->line = line;
-	e->col = col;
+	e->pos = pos;
 	return e;
 }
 
@@ -58,14 +57,14 @@ pto_stmt *pto_stmt_new(hilo_pto_program *p, pto_stmt_kind k)
 
 pto_expr *pto_name(hilo_pto_program *p, const char *name)
 {
-	pto_expr *e = pto_expr_new(p, PTO_E_NAME, 0, 0);
+	pto_expr *e = pto_expr_new(p, PTO_E_NAME, 0);
 	e->name = pto_intern(p, name);
 	return e;
 }
 
 pto_expr *pto_int(hilo_pto_program *p, int64_t v)
 {
-	pto_expr *e = pto_expr_new(p, PTO_E_INT, 0, 0);
+	pto_expr *e = pto_expr_new(p, PTO_E_INT, 0);
 	char buf[24];
 	int n = snprintf(buf, sizeof buf, "%lld", (long long)v);
 	if (pto_expr_lit_fits((size_t)n)) {
@@ -81,7 +80,7 @@ pto_expr *pto_int(hilo_pto_program *p, int64_t v)
 
 pto_expr *pto_attr(hilo_pto_program *p, pto_expr *base, const char *name)
 {
-	pto_expr *e = pto_expr_new(p, PTO_E_ATTR, 0, 0);
+	pto_expr *e = pto_expr_new(p, PTO_E_ATTR, 0);
 	e->base = base;
 	e->name = pto_intern(p, name);
 	return e;
@@ -89,7 +88,7 @@ pto_expr *pto_attr(hilo_pto_program *p, pto_expr *base, const char *name)
 
 pto_expr *pto_sub1(hilo_pto_program *p, pto_expr *base, pto_expr *index)
 {
-	pto_expr *e = pto_expr_new(p, PTO_E_SUB, 0, 0);
+	pto_expr *e = pto_expr_new(p, PTO_E_SUB, 0);
 	e->base = base;
 	pto_items_push(p, &e->items, &e->nitems, index);
 	return e;
@@ -119,15 +118,16 @@ pto_expr *pto_expr_clone(hilo_pto_program *p, const pto_expr *e)
 	size_t size = pto_expr_size(e->kind);
 	pto_expr *c = expr_alloc(p, size);
 	memcpy(c, e, size);
-	c->base = pto_expr_clone(p, pto_expr_base(e));
+	if (size > offsetof(pto_expr, base))
+		c->base = pto_expr_clone(p, pto_expr_base(e));
 	if (e->kind == PTO_E_BIN) {
 		c->rhs = pto_expr_clone(p, e->rhs);
-	} else if (size > offsetof(pto_expr, items)) {
+	} else if (pto_expr_has_items(e->kind)) {
 		c->items = NULL;
 		c->nitems = 0;
+		for (size_t i = 0; i < e->nitems; i++)
+			pto_items_push(p, &c->items, &c->nitems, pto_expr_clone(p, e->items[i]));
 	}
-	for (size_t i = 0; i < e->nitems; i++)
-		pto_items_push(p, &c->items, &c->nitems, pto_expr_clone(p, e->items[i]));
 	if (e->kind == PTO_E_DICT && e->keys) {
 		c->keys = hilo_arena_alloc(p->arena, (e->nitems + 1) * sizeof *c->keys);
 		for (size_t i = 0; i < e->nitems; i++)
@@ -191,6 +191,62 @@ void pto_error(hilo_pto_program *p, hilo_diags *d, int line, int col,
 	va_list ap;
 	va_start(ap, fmt);
 	hilo_diag_addv(d, HILO_SEV_ERROR, p->file, line, col, p->src, p->srclen, code, fmt, ap);
+	va_end(ap);
+}
+
+void pto_pos_linecol_cur(const hilo_pto_program *p, pto_linecur *c, uint32_t pos, int *line, int *col)
+{
+	*line = *col = 0;
+	if (!pos || pos > p->srclen + 1)
+		return;
+	if (!c->pos || c->pos > pos)
+		*c = (pto_linecur){ 1, 1, 0 };
+	/* physical lines as the lexer counts them: one per '\n' before */
+	const char *s = p->src, *end = s + (pos - 1), *ls = s + c->ls;
+	int n = c->line;
+	for (const char *q = s + (c->pos - 1); (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ls = ++q)
+		n++;
+	*c = (pto_linecur){ pos, n, (uint32_t)(ls - s) };
+	*line = n;
+	*col = (int)(end - ls) + 1;
+}
+
+void pto_pos_linecol(const hilo_pto_program *p, uint32_t pos, int *line, int *col)
+{
+	pto_linecur c = { 0, 0, 0 };
+	pto_pos_linecol_cur(p, &c, pos, line, col);
+}
+
+/* Would d drop one more error (past its limit: counted, not kept)? */
+static bool dropped(const hilo_diags *d)
+{
+	return d->max_errors && d->nerrors >= d->max_errors;
+}
+
+int pto_expr_line(const hilo_pto_program *p, const hilo_diags *d, const pto_expr *e)
+{
+	int line = 0, col = 0;
+	if (e && !dropped(d))
+		pto_pos_linecol(p, e->pos, &line, &col);
+	return line;
+}
+
+void pto_error_atv(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
+	const char *code, const char *fmt, va_list ap)
+{
+	int line = 0, col = 0;
+	/* a message past the limit is only counted: no scan for its place */
+	if (e && !dropped(d))
+		pto_pos_linecol(p, e->pos, &line, &col);
+	hilo_diag_addv(d, HILO_SEV_ERROR, p->file, line, col, p->src, p->srclen, code, fmt, ap);
+}
+
+void pto_error_at(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
+	const char *code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pto_error_atv(p, d, e, code, fmt, ap);
 	va_end(ap);
 }
 

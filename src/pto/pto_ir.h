@@ -21,6 +21,7 @@
 #ifndef HILO_PTO_IR_H
 #define HILO_PTO_IR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "hilo/base.h"
@@ -50,14 +51,17 @@ typedef struct pto_expr pto_expr;
 struct pto_expr {
 	/* Variable size (expressions are the bulk of a program's memory): a
 	 * node is allocated only up to the last field its kind uses, see
-	 * pto_expr_size - 24 bytes for names and literals, 32 for ATTR,
-	 * UNARY, PAREN and STAR, 40 for SUB, LIST, TUPLE and BIN, 48 for
-	 * DICT, 56 for CALL. A field beyond a node's size must not be read:
-	 * `base` only through pto_expr_base, `items` only below `nitems`
-	 * (zero for the kinds without it; BIN's right operand shares the
-	 * slot), `rhs` only through pto_expr_rhs, the keyword and DICT-key
-	 * fields only below `nkw` or for their kinds. One-byte kind, 16-bit keyword count (the parser
-	 * caps it), the DICT keys sharing a slot with the CALL keyword names. */
+	 * pto_expr_size - 16 bytes for names and literals, 24 for ATTR,
+	 * UNARY, PAREN and STAR, 32 for SUB, LIST, TUPLE and BIN, 40 for
+	 * DICT, 48 for CALL. A field beyond a node's size must not be read:
+	 * `base` only through pto_expr_base, the item count only through
+	 * pto_expr_nitems (it shares a slot with the name/text/op of the kinds
+	 * without items), `items` only below it (BIN's right operand shares
+	 * the slot), `rhs` only through pto_expr_rhs, the keyword and
+	 * DICT-key fields only below `nkw` or for their kinds. One-byte kind,
+	 * 16-bit keyword count (the parser caps it), the DICT keys sharing a
+	 * slot with the CALL keyword names. The source position is one 32-bit
+	 * offset (pto_pos_linecol turns it into line:col for a message). */
 	uint8_t kind;         /* pto_expr_kind */
 	union {
 		bool paren;       /* TUPLE: written with parentheses */
@@ -65,8 +69,7 @@ struct pto_expr {
 		                   * through pto_expr_text) */
 	};
 	uint16_t nkw;         /* CALL: keyword arguments (at most PTO_MAX_KWARGS) */
-	int line, col;
-	uint32_t nitems;
+	uint32_t pos;         /* byte offset + 1 of its first token in the source; 0 = made by a pass */
 	union {
 		const char *name; /* NAME, ATTR: interned identifier */
 		const char *text; /* INT (value via pto_const_int)/FLOAT/STR: literal as written
@@ -74,20 +77,23 @@ struct pto_expr {
 		char lit[8];      /* INT/FLOAT of at most 7 bytes, NUL-terminated (inl):
 		                   * most literals, neither interned nor copied */
 		const char *op;   /* BIN/UNARY/STAR: operator spelling */
+		uint32_t nitems;  /* CALL/SUB/LIST/TUPLE/DICT: item count (read it
+		                   * through pto_expr_nitems) */
 	};
-	/* ---- 24 bytes: the end of names and literals */
+	/* ---- 16 bytes: the end of names and literals */
 	pto_expr *base;       /* ATTR/CALL/SUB/UNARY/PAREN/STAR operand; BIN left
 	                       * (read it through pto_expr_base) */
-	/* ---- 32 bytes: the end of ATTR/UNARY/PAREN/STAR */
+	/* ---- 24 bytes: the end of ATTR/UNARY/PAREN/STAR */
 	union {
 		pto_expr **items; /* CALL positional args, SUB/LIST/TUPLE/DICT items */
 		pto_expr *rhs;    /* BIN right (read it through pto_expr_rhs; BIN has no items) */
 	};
-	/* ---- 40 bytes: the end of SUB/LIST/TUPLE/BIN */
+	/* ---- 32 bytes: the end of SUB/LIST/TUPLE/BIN */
 	union {
 		const char **kwnames; /* CALL: keyword names, interned */
 		pto_expr **keys;      /* DICT keys (nitems of them); test kind, not the pointer */
 	};
+	/* ---- 40 bytes: the end of DICT */
 	pto_expr **kwvals;    /* CALL: keyword values */
 };
 
@@ -112,6 +118,19 @@ static inline size_t pto_expr_size(unsigned k)
 	default: /* NAME, literals, ELLIPSIS */
 		return offsetof(pto_expr, base);
 	}
+}
+
+/* CALL, SUB, LIST, TUPLE and DICT have items (the only kinds that do). */
+static inline bool pto_expr_has_items(unsigned k)
+{
+	return k == PTO_E_CALL || k == PTO_E_SUB || k == PTO_E_LIST || k == PTO_E_TUPLE || k == PTO_E_DICT;
+}
+
+/* The item count: zero for the kinds without items (whose slot holds a
+ * name, a literal or an operator). */
+static inline uint32_t pto_expr_nitems(const pto_expr *e)
+{
+	return e && pto_expr_has_items(e->kind) ? e->nitems : 0;
 }
 
 /* The operand of ATTR/CALL/SUB/UNARY/PAREN/STAR, BIN's left; NULL for
@@ -284,7 +303,8 @@ struct hilo_pto_program {
 
 /* ---- construction helpers (pto_ir.c) -------------------------------- */
 
-pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, int line, int col);
+/* pos: a source position (pto_expr.pos), 0 for a node a pass makes. */
+pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, uint32_t pos);
 pto_stmt *pto_stmt_new(hilo_pto_program *p, pto_stmt_kind k);
 pto_expr *pto_name(hilo_pto_program *p, const char *name);
 pto_expr *pto_int(hilo_pto_program *p, int64_t v);
@@ -310,5 +330,24 @@ void pto_print_func(hilo_buf *b, const pto_func *f);
 
 void pto_error(hilo_pto_program *p, hilo_diags *d, int line, int col,
 	const char *code, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* The same at an expression's position (line 0, col 0 for one a pass made). */
+void pto_error_at(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
+	const char *code, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void pto_error_atv(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
+	const char *code, const char *fmt, va_list ap);
+/* Line and byte column (1-based) of source position pos; 0, 0 for 0. */
+void pto_pos_linecol(const hilo_pto_program *p, uint32_t pos, int *line, int *col);
+/* pto_pos_linecol for positions met roughly in source order: each call
+ * scans on from the last position (zero-initialise; from the start again
+ * when pos lies before it), so a walk over a body is linear. */
+typedef struct pto_linecur {
+	uint32_t pos;      /* 0: the start */
+	int line;
+	uint32_t ls;       /* offset of that line's first byte */
+} pto_linecur;
+void pto_pos_linecol_cur(const hilo_pto_program *p, pto_linecur *c, uint32_t pos, int *line, int *col);
+/* The line of an expression for a message about it, or 0 when d would
+ * drop that message anyway (past its error limit: nothing is scanned). */
+int pto_expr_line(const hilo_pto_program *p, const hilo_diags *d, const pto_expr *e);
 
 #endif

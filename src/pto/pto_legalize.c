@@ -70,7 +70,7 @@ static bool derivable(coll *k, const pto_expr *e)
 		/* pl.tensor.dim(t, <literal>) of a tensor the call site names (a
 		 * parameter, an alias or rebind of one, a hoisted view or allocation):
 		 * the caller reads the same extent from its own argument */
-		if (k->allow_dim && e->nitems == 2 && pto_expr_base(e)->kind == PTO_E_ATTR && !strcmp(pto_expr_base(e)->name, "dim") &&
+		if (k->allow_dim && pto_expr_nitems(e) == 2 && pto_expr_base(e)->kind == PTO_E_ATTR && !strcmp(pto_expr_base(e)->name, "dim") &&
 		    pto_expr_base(e->base)->kind == PTO_E_ATTR && !strcmp(pto_expr_base(e->base)->name, "tensor")) {
 			int64_t axis;
 			const char *r = lg_root_of(k, e->items[0]);
@@ -100,7 +100,7 @@ static bool derivable(coll *k, const pto_expr *e)
 		return false;
 	if (pto_expr_rhs(e) && !derivable(k, pto_expr_rhs(e)))
 		return false;
-	for (size_t i = 0; i < e->nitems; i++)
+	for (size_t i = 0; i < pto_expr_nitems(e); i++)
 		if (!derivable(k, e->items[i]))
 			return false;
 	return true;
@@ -182,7 +182,7 @@ static void root_in_place(coll *k, const char *var, const char *r)
  * the call site has no single name for it. */
 static bool visit_yield(coll *k, const char *var, const pto_expr *val)
 {
-	if (val->kind != PTO_E_CALL || val->nitems != 1 || pto_expr_base(val)->kind != PTO_E_ATTR ||
+	if (val->kind != PTO_E_CALL || pto_expr_nitems(val) != 1 || pto_expr_base(val)->kind != PTO_E_ATTR ||
 	    strcmp(pto_expr_base(val)->name, "yield_"))
 		return false;
 	const char *r = lg_root_of(k, val->items[0]);
@@ -194,12 +194,12 @@ static bool visit_yield(coll *k, const char *var, const pto_expr *val)
 /* A literal extent list, or false. */
 bool lg_literal_extents(const pto_expr *l, int64_t *ext, size_t max, size_t *n)
 {
-	if (!l || l->kind != PTO_E_LIST || !l->nitems || l->nitems > max)
+	if (!l || l->kind != PTO_E_LIST || !pto_expr_nitems(l) || pto_expr_nitems(l) > max)
 		return false;
-	for (size_t i = 0; i < l->nitems; i++)
+	for (size_t i = 0; i < pto_expr_nitems(l); i++)
 		if (!pto_const_int(l->items[i], &ext[i]) || ext[i] <= 0)
 			return false;
-	*n = l->nitems;
+	*n = pto_expr_nitems(l);
 	return true;
 }
 
@@ -224,10 +224,10 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 	    (rc->nkw == 1 && strcmp(rc->kwnames[0], "init_values")))
 		return;
 	int64_t rg[3] = { 0, 0, 1 };
-	if (rc->nitems == 1) {
+	if (pto_expr_nitems(rc) == 1) {
 		pto_const_int(rc->items[0], &rg[1]);
 	} else {
-		for (size_t i = 0; i < rc->nitems && i < 3; i++)
+		for (size_t i = 0; i < pto_expr_nitems(rc) && i < 3; i++)
 			pto_const_int(rc->items[i], &rg[i]);
 	}
 	int64_t ext[8], aext[8];
@@ -260,14 +260,14 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 	/* body: pl.tensor.slice(slots, [extents], [((j - start) // step) * d0, 0, ...]) */
 	pto_expr *slot = pto_name(p, lv->name);
 	if (rg[0]) {
-		pto_expr *b = pto_expr_new(p, PTO_E_BIN, 0, 0);
+		pto_expr *b = pto_expr_new(p, PTO_E_BIN, 0);
 		b->op = "-";
 		b->base = slot;
 		b->rhs = pto_int(p, rg[0]);
 		slot = b;
 	}
 	if (rg[2] != 1) {
-		pto_expr *b = pto_expr_new(p, PTO_E_BIN, 0, 0);
+		pto_expr *b = pto_expr_new(p, PTO_E_BIN, 0);
 		b->op = "//";
 		b->base = slot;
 		b->rhs = pto_int(p, rg[2]);
@@ -275,16 +275,16 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 	}
 	pto_expr *off = slot;
 	if (ext[0] != 1) {
-		off = pto_expr_new(p, PTO_E_BIN, 0, 0);
+		off = pto_expr_new(p, PTO_E_BIN, 0);
 		off->op = "*";
 		off->base = slot;
 		off->rhs = pto_int(p, ext[0]);
 	}
-	pto_expr *view = pto_expr_new(p, PTO_E_CALL, cl->e->line, cl->e->col);
+	pto_expr *view = pto_expr_new(p, PTO_E_CALL, cl->e->pos);
 	view->base = pto_attr(p, pto_attr(p, pto_name(p, "pl"), "tensor"), "slice");
 	pto_items_push(p, &view->items, &view->nitems, pto_name(p, pname));
 	pto_items_push(p, &view->items, &view->nitems, pto_expr_clone(p, cl->args[0]));
-	pto_expr *offs = pto_expr_new(p, PTO_E_LIST, 0, 0);
+	pto_expr *offs = pto_expr_new(p, PTO_E_LIST, 0);
 	pto_items_push(p, &offs->items, &offs->nitems, off);
 	for (size_t i = 1; i < n; i++)
 		pto_items_push(p, &offs->items, &offs->nitems, pto_int(p, 0));
@@ -325,14 +325,14 @@ static bool extents_at_site(coll *k, pto_expr *const *ext, size_t n, bool *liter
 static bool shape_at_site(coll *k, const pto_stmt *s, const pto_call *cl)
 {
 	bool literal = true, ok = cl->nargs && cl->args[0]->kind == PTO_E_LIST &&
-		extents_at_site(k, cl->args[0]->items, cl->args[0]->nitems, &literal);
+		extents_at_site(k, cl->args[0]->items, pto_expr_nitems(cl->args[0]), &literal);
 	size_t an = 0;
 	pto_expr *const *ashape = s->ann ? pto_type_shape(s->ann, &an) : NULL;
 	if (ok && ashape)
 		ok = extents_at_site(k, ashape, an, &literal);
 	if (ok || !k->scalar_shapes)
 		return true;
-	pto_error(k->p, k->d, cl->e->line, cl->e->col, "GB010",
+	pto_error_at(k->p, k->d, cl->e, "GB010",
 		"Graph function '%s' allocates '%s' with a shape the call site cannot compute: an extent "
 		"reads a value only the region has (a tensor read, a task result, a loop variable). "
 		"Recording copies the shape into the node and replay never re-runs the body, so a later "
@@ -375,10 +375,10 @@ static void visit_assign(coll *k, pto_stmt *s)
 		return;
 	}
 	const pto_expr *elem = NULL; /* tp[i] of a tuple literal: an alias of its element */
-	if (val->kind == PTO_E_SUB && val->nitems == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
+	if (val->kind == PTO_E_SUB && pto_expr_nitems(val) == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
 		const pto_expr *tl = pto_map_get(&k->tuple_lit, pto_expr_base(val)->name);
 		int64_t idx;
-		if (tl && pto_const_int(val->items[0], &idx) && idx >= 0 && (uint64_t)idx < tl->nitems)
+		if (tl && pto_const_int(val->items[0], &idx) && idx >= 0 && (uint64_t)idx < pto_expr_nitems(tl))
 			elem = tl->items[idx];
 		while (elem && elem->kind == PTO_E_PAREN)
 			elem = pto_expr_base(elem);
@@ -404,7 +404,7 @@ static void visit_assign(coll *k, pto_stmt *s)
 		pto_map_put(&k->tuple_result, var, val);
 		return;
 	}
-	if (val->kind == PTO_E_SUB && val->nitems == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
+	if (val->kind == PTO_E_SUB && pto_expr_nitems(val) == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
 		pto_expr *call = pto_map_get(&k->tuple_result, pto_expr_base(val)->name);
 		int64_t idx;
 		if (call && pto_const_int(val->items[0], &idx) && idx >= 0)
@@ -450,7 +450,7 @@ static void visit_assign(coll *k, pto_stmt *s)
 	}
 	bool hoistable = all_derivable && !pto_map_has(&k->in_place, src->name);
 	if (!hoistable && !all_invariant) {
-		pto_error(k->p, k->d, val->line, val->col, "GB019",
+		pto_error_at(k->p, k->d, val, "GB019",
 			"Graph function '%s' derives '%s' from boundary tensor '%s' using a value that is neither "
 			"reconstructible at the call site nor the same on every replay. Replay patches the "
 			"boundary tensor's address but keeps the offset recorded on the first call, so the view "
@@ -464,7 +464,7 @@ static void visit_assign(coll *k, pto_stmt *s)
 	pto_expr *const *shape = pto_type_shape(s->ann, &n);
 	for (size_t i = 0; shape && i < n; i++)
 		if (!pto_inv_is_invariant(&k->inv, shape[i])) {
-			pto_error(k->p, k->d, val->line, val->col, "GB020",
+			pto_error_at(k->p, k->d, val, "GB020",
 				"Graph function '%s' takes a view '%s' of boundary tensor '%s' whose shape is not a "
 				"compile-time constant. Recording freezes a view's shape and strides into the node "
 				"and replay patches only its address, so a later call with a different extent would "
@@ -489,14 +489,14 @@ static void visit_assign(coll *k, pto_stmt *s)
 static void visit_iter_args(coll *k, pto_stmt *s)
 {
 	const pto_expr *t = s->target;
-	if (t->kind != PTO_E_TUPLE || t->nitems != 2 || t->items[1]->kind != PTO_E_TUPLE)
+	if (t->kind != PTO_E_TUPLE || pto_expr_nitems(t) != 2 || t->items[1]->kind != PTO_E_TUPLE)
 		return;
 	const pto_expr *iters = t->items[1], *inits = NULL;
 	if (s->value->kind == PTO_E_CALL)
 		for (size_t q = 0; q < s->value->nkw; q++)
 			if (!strcmp(s->value->kwnames[q], "init_values") && s->value->kwvals[q]->kind == PTO_E_TUPLE)
 				inits = s->value->kwvals[q];
-	for (size_t i = 0; inits && i < iters->nitems && i < inits->nitems; i++) {
+	for (size_t i = 0; inits && i < pto_expr_nitems(iters) && i < pto_expr_nitems(inits); i++) {
 		const char *r = lg_root_of(k, inits->items[i]);
 		if (r && iters->items[i]->kind == PTO_E_NAME)
 			root_in_place(k, iters->items[i]->name, r);
@@ -563,7 +563,7 @@ static void collect_deps(hilo_pto_program *p, const plan *pl, hoist *h, const pt
 		return;
 	collect_deps(p, pl, h, pto_expr_base(e));
 	collect_deps(p, pl, h, pto_expr_rhs(e));
-	for (size_t i = 0; i < e->nitems; i++)
+	for (size_t i = 0; i < pto_expr_nitems(e); i++)
 		collect_deps(p, pl, h, e->items[i]);
 	for (size_t i = 0; i < e->nkw; i++)
 		collect_deps(p, pl, h, e->kwvals[i]);
@@ -798,7 +798,7 @@ static void rename_expr(pto_expr *e, const pto_map *repl)
 		return;
 	rename_expr(pto_expr_base(e), repl);
 	rename_expr(pto_expr_rhs(e), repl);
-	for (size_t i = 0; i < e->nitems; i++)
+	for (size_t i = 0; i < pto_expr_nitems(e); i++)
 		rename_expr(e->items[i], repl);
 	for (size_t i = 0; i < e->nkw; i++)
 		rename_expr(e->kwvals[i], repl);
@@ -814,7 +814,7 @@ static bool mentions(const pto_expr *e, const pto_map *names)
 		return false;
 	if (mentions(pto_expr_base(e), names) || mentions(pto_expr_rhs(e), names))
 		return true;
-	for (size_t i = 0; i < e->nitems; i++)
+	for (size_t i = 0; i < pto_expr_nitems(e); i++)
 		if (mentions(e->items[i], names))
 			return true;
 	for (size_t i = 0; i < e->nkw; i++)
@@ -937,6 +937,7 @@ typedef struct site {
 	pto_func *fn;         /* the function being rewritten */
 	pto_map names;        /* every name fn uses, built at its first call site */
 	bool names_built;
+	pto_linecur cur;      /* the call sites' lines (found in source order) */
 } site;
 
 static void collect_names(const pto_block *b, pto_map *names);
@@ -972,7 +973,7 @@ static bool mentions_bound(const plan *pl, const pto_map *bind, const pto_expr *
 		return false;
 	if (mentions_bound(pl, bind, pto_expr_base(e)) || mentions_bound(pl, bind, pto_expr_rhs(e)))
 		return true;
-	for (size_t i = 0; i < e->nitems; i++)
+	for (size_t i = 0; i < pto_expr_nitems(e); i++)
 		if (mentions_bound(pl, bind, e->items[i]))
 			return true;
 	for (size_t i = 0; i < e->nkw; i++)
@@ -992,17 +993,17 @@ static pto_expr *subst(hilo_pto_program *p, const plan *pl, const pto_expr *e, c
 	if (e->kind == PTO_E_ATTR)
 		return pto_expr_clone(p, e);
 	/* shallow copy of this node, children substituted */
-	pto_expr *c = pto_expr_new(p, e->kind, e->line, e->col);
+	pto_expr *c = pto_expr_new(p, e->kind, e->pos);
 	memcpy(c, e, pto_expr_size(e->kind));
 	c->base = subst(p, pl, pto_expr_base(e), bind);
 	if (e->kind == PTO_E_BIN)
 		c->rhs = subst(p, pl, e->rhs, bind);
-	if (e->nitems) {
+	if (pto_expr_nitems(e)) {
 		size_t cap = 2; /* pto_items_push expects power-of-two capacity */
-		while (cap < e->nitems)
+		while (cap < pto_expr_nitems(e))
 			cap <<= 1;
 		c->items = hilo_arena_alloc(p->arena, cap * sizeof *c->items);
-		for (size_t i = 0; i < e->nitems; i++)
+		for (size_t i = 0; i < pto_expr_nitems(e); i++)
 			c->items[i] = subst(p, pl, e->items[i], bind);
 	}
 	if (e->nkw) {
@@ -1017,13 +1018,13 @@ static void extend_arg_directions(hilo_pto_program *p, pto_call *cl, const plan 
 {
 	if (!cl->attrs || cl->attrs->kind != PTO_E_DICT)
 		return;
-	for (size_t i = 0; i < cl->attrs->nitems; i++) {
+	for (size_t i = 0; i < pto_expr_nitems(cl->attrs); i++) {
 		const pto_expr *key = cl->attrs->keys[i];
 		pto_expr *lst = cl->attrs->items[i];
 		if (key->kind != PTO_E_STR || strlen(key->text) != 16 || strncmp(key->text + 1, "arg_directions", 14) ||
 		    lst->kind != PTO_E_LIST)
 			continue;
-		const pto_expr *proto = lst->nitems && lst->items[0]->kind == PTO_E_ATTR ? pto_expr_base(lst->items[0]) : NULL;
+		const pto_expr *proto = pto_expr_nitems(lst) && lst->items[0]->kind == PTO_E_ATTR ? pto_expr_base(lst->items[0]) : NULL;
 		for (size_t k = 0; k < pl->hoisted.n; k++) {
 			const hoist *h = &((hoist *)pl->hoisted.data)[k];
 			const char *nm = !h->tensor ? "Scalar" : h->dir == PTO_DIR_INOUT ? "InOut" : "Input";
@@ -1048,6 +1049,9 @@ static void rewrite_call(void *ud, pto_call *cl)
 	for (size_t i = 0; i < bound; i++)
 		pto_map_put(&bind, pl->orig_names[i], cl->args[i]);
 	size_t nh = pl->hoisted.n;
+	int line = 0, col = 0; /* the bindings are placed at the call */
+	if (nh)
+		pto_pos_linecol_cur(p, &st->cur, cl->e->pos, &line, &col);
 	for (size_t i = 0; i < nh; i++) {
 		hoist *h = pl->order[i];
 		/* <name>__graph_arg<N>: one counter per program, skipping any N whose
@@ -1059,8 +1063,8 @@ static void rewrite_call(void *ud, pto_call *cl)
 		} while (pto_map_has(site_names(st), local));
 		pto_map_put(site_names(st), local, (void *)1);
 		pto_stmt *s = pto_stmt_new(p, PTO_S_ASSIGN);
-		s->line = cl->e->line;
-		s->col = cl->e->col;
+		s->line = line;
+		s->col = col;
 		s->indent = st->indent;
 		s->target = pto_name(p, local);
 		/* annotations are shared; copy only one that names a bound value */
@@ -1087,7 +1091,7 @@ static void expr_names(const pto_expr *e, pto_map *names)
 	}
 	expr_names(pto_expr_base(e), names);
 	expr_names(pto_expr_rhs(e), names);
-	for (size_t i = 0; i < e->nitems; i++)
+	for (size_t i = 0; i < pto_expr_nitems(e); i++)
 		expr_names(e->items[i], names);
 	for (size_t i = 0; i < e->nkw; i++)
 		expr_names(e->kwvals[i], names);

@@ -151,11 +151,11 @@ static void on_call(void *ud, pto_call *cl)
 	walk *w = ud;
 	if (w->failed)
 		return;
-	int line = cl->e->line, col = cl->e->col;
+	const pto_expr *at = cl->e; /* where a message points (its line is found only then) */
 	switch (w->mode) {
 	case W_ALLOC:
 		if (pto_call_is_op(cl, "tensor.full")) {
-			pto_error(w->p, w->d, line, col, "GB011",
+			pto_error_at(w->p, w->d, at, "GB011",
 				"Graph function '%s' calls tensor.full inside the region. Orchestration codegen has "
 				"no lowering for it and rejects it as a misplaced tensor op, so the Graph would fail "
 				"in codegen rather than here. Allocate in the caller and pass the tensor in as a "
@@ -168,14 +168,14 @@ static void on_call(void *ud, pto_call *cl)
 				shape = pto_type_shape(w->stmt->ann, &n);
 			else if (cl->nargs && cl->args[0]->kind == PTO_E_LIST) {
 				shape = cl->args[0]->items;
-				n = cl->args[0]->nitems;
+				n = pto_expr_nitems(cl->args[0]);
 			}
 			/* HILO_PTO_HOIST_SCALAR_SHAPED_ALLOCATIONS: outside loops Step C
 			 * hoists it when the call site can compute the shape, and rejects
 			 * it (GB010) otherwise */
 			for (size_t i = 0; i < n && !(w->scalar_shapes && !w->loops); i++)
 				if (!pto_is_literal(shape[i])) {
-					pto_error(w->p, w->d, line, col, "GB010",
+					pto_error_at(w->p, w->d, at, "GB010",
 						"Graph function '%s' allocates a tensor whose shape is not a compile-time "
 						"constant. Recording copies the shape into the node and derives the buffer's "
 						"address from it, and replay never re-runs the body - so a later call with a "
@@ -189,7 +189,7 @@ static void on_call(void *ud, pto_call *cl)
 	case W_LAUNCH_SPEC: {
 		const pto_expr *cn = pto_call_core_num(cl);
 		if (cn && !pto_is_literal(cn)) {
-			pto_error(w->p, w->d, line, col, "GB021",
+			pto_error_at(w->p, w->d, at, "GB021",
 				"Graph function '%s' launches a task whose core_num is not a compile-time constant. "
 				"Recording copies the launch spec into the node and replay restores it unchanged - "
 				"only boundary tensors and scalars are patched - so the first call's block count "
@@ -203,7 +203,7 @@ static void on_call(void *ud, pto_call *cl)
 	case W_NESTED:
 		if ((cl->kind == PTO_C_FUNC || cl->kind == PTO_C_SUBMIT) && cl->callee &&
 		    cl->callee->type == PTO_FT_GRAPH) {
-			pto_error(w->p, w->d, line, col, "GB014",
+			pto_error_at(w->p, w->d, at, "GB014",
 				"Graph function '%s' calls Graph function '%s'. Nested graphs are not supported: "
 				"the runtime cannot record a graph from inside one it is already recording, so the "
 				"inner call would make the whole region uncacheable. Inline one of them, or call "
@@ -224,7 +224,7 @@ static void on_call(void *ud, pto_call *cl)
 			if (!v) {
 				if (pto_inv_is_invariant(w->inv, a))
 					continue;
-				pto_error(w->p, w->d, a->line ? a->line : line, a->line ? a->col : col, "GB013",
+				pto_error_at(w->p, w->d, a->pos ? a : at, "GB013",
 					"Graph function '%s' computes a scalar inline in a task argument. Under "
 					"host_build_graph a boundary scalar is tracked by the address of its argument "
 					"slot; a value computed inside the region has no slot, so the runtime would "
@@ -237,7 +237,7 @@ static void on_call(void *ud, pto_call *cl)
 			}
 			if (v->kind == PTO_V_PARAM || pto_inv_is_invariant(w->inv, a))
 				continue;
-			pto_error(w->p, w->d, a->line ? a->line : line, a->line ? a->col : col, "GB018",
+			pto_error_at(w->p, w->d, a->pos ? a : at, "GB018",
 				"Graph function '%s' passes scalar '%s' to a task, but its value can differ between "
 				"calls and has nowhere to be patched. Under host_build_graph a boundary scalar is "
 				"tracked by the address of its argument slot; a value computed inside the region "
@@ -255,7 +255,7 @@ static void on_call(void *ud, pto_call *cl)
 		    cl->callee->type != PTO_FT_GRAPH) {
 			size_t np = cl->callee->nparams;
 			if (cl->nargs > np || (cl->kind == PTO_C_FUNC && cl->nargs != np)) {
-				pto_error(w->p, w->d, line, col, "GB015",
+				pto_error_at(w->p, w->d, at, "GB015",
 					"Graph function '%s' launches '%s' with %zu arguments for %zu parameters.",
 					fname(w->f), cl->callee->name, cl->nargs, np);
 				w->failed = true;
@@ -266,7 +266,7 @@ static void on_call(void *ud, pto_call *cl)
 				pto_type_unwrap(cl->callee->params[i].ann, &dir);
 				if (dir == PTO_DIR_OUT)
 					continue;
-				pto_error(w->p, w->d, line, col, "GB015",
+				pto_error_at(w->p, w->d, at, "GB015",
 					"Graph function '%s' launches '%s' without supplying '%s', which is not an Out "
 					"parameter. A Submit may omit only a runtime-allocated Out tail.",
 					fname(w->f), cl->callee->name, cl->callee->params[i].name);
@@ -279,7 +279,7 @@ static void on_call(void *ud, pto_call *cl)
 		if ((cl->kind == PTO_C_FUNC || cl->kind == PTO_C_SUBMIT) && cl->callee &&
 		    cl->callee->type == PTO_FT_GRAPH) {
 			if (w->f->type != PTO_FT_ORCHESTRATION && w->f->type != PTO_FT_OPAQUE) {
-				pto_error(w->p, w->d, line, col, "GB014",
+				pto_error_at(w->p, w->d, at, "GB014",
 					"Graph function '%s' is called from '%s', which is not an orchestration "
 					"entry. A graph is a task launch, so only an Orchestration entry may call it.",
 					cl->callee->name, fname(w->f));
@@ -287,7 +287,7 @@ static void on_call(void *ud, pto_call *cl)
 				return;
 			}
 			if (cl->nargs != cl->callee->nparams) {
-				pto_error(w->p, w->d, line, col, "GB015",
+				pto_error_at(w->p, w->d, at, "GB015",
 					"Graph function '%s' is called from '%s' with %zu argument(s) but declares %zu "
 					"parameter(s). A graph cannot leave outputs for the runtime to allocate, so "
 					"every parameter must be passed at the call site.", cl->callee->name,
@@ -296,8 +296,8 @@ static void on_call(void *ud, pto_call *cl)
 				return;
 			}
 			if (cl->kind == PTO_C_SUBMIT && cl->deps &&
-			    !(cl->deps->kind == PTO_E_LIST && cl->deps->nitems == 0)) {
-				pto_error(w->p, w->d, line, col, "GB016",
+			    !(cl->deps->kind == PTO_E_LIST && pto_expr_nitems(cl->deps) == 0)) {
+				pto_error_at(w->p, w->d, at, "GB016",
 					"Graph function '%s' is submitted from '%s' with explicit dependencies. An "
 					"explicit dependency edge makes the launch uncacheable, so the region would "
 					"silently run as ordinary tasks with no graph replay. Order the graph against "
@@ -308,7 +308,7 @@ static void on_call(void *ud, pto_call *cl)
 			}
 			if (cl->kind == PTO_C_SUBMIT && cl->predicate &&
 			    !(cl->predicate->kind == PTO_E_NAME && !strcmp(cl->predicate->name, "None"))) {
-				pto_error(w->p, w->d, line, col, "GB017",
+				pto_error_at(w->p, w->d, at, "GB017",
 					"Graph function '%s' is submitted from '%s' with a dispatch predicate. A "
 					"predicate on a graph launch is neither honoured nor rejected by the runtime - "
 					"it is silently zeroed - so the region would run unconditionally.",
@@ -374,7 +374,7 @@ bool lg_check_returns(hilo_pto_program *p, pto_func *f, hilo_diags *d)
 		return true;
 	pto_fctx c;
 	pto_fctx_init(&c, p, f);
-	size_t n = r->value->kind == PTO_E_TUPLE ? r->value->nitems : 1;
+	size_t n = r->value->kind == PTO_E_TUPLE ? pto_expr_nitems(r->value) : 1;
 	for (size_t i = 0; i < n; i++) {
 		const pto_expr *v = r->value->kind == PTO_E_TUPLE ? r->value->items[i] : r->value;
 		if (pto_returned_param(p, &c, v, 0))

@@ -20,9 +20,20 @@
 static pto_expr *parse_test(parser *ps);
 static pto_expr *parse_bitor(parser *ps);
 
+/* A token's source position (pto_expr.pos): its byte offset + 1. Every
+ * token the parser makes a node from lies in the source (the end-of-line
+ * token never becomes one); the parser caps the input below 4 GiB. */
+static uint32_t tok_pos(parser *ps, const tok *t)
+{
+	const char *src = ps->p->src;
+	if (t->s < src || t->s > src + ps->p->srclen)
+		return 0;
+	return (uint32_t)(t->s - src) + 1;
+}
+
 static pto_expr *mk(parser *ps, pto_expr_kind k, const tok *t)
 {
-	return pto_expr_new(ps->p, k, t->line, t->col);
+	return pto_expr_new(ps->p, k, tok_pos(ps, t));
 }
 
 /* Comma-separated items up to the closing bracket; sets *trailing when the
@@ -152,7 +163,7 @@ static pto_expr *parse_atom(parser *ps)
 			tup->paren = true;
 			if (!parse_items(ps, ")", tup, false, &tr, &comma))
 				return NULL;
-			if (tup->nitems == 1 && !comma) {
+			if (pto_expr_nitems(tup) == 1 && !comma) {
 				e = mk(ps, PTO_E_PAREN, t);
 				e->base = tup->items[0];
 			} else {
@@ -214,16 +225,14 @@ static pto_expr *parse_atom(parser *ps)
 			pto_expr *a = mk(ps, PTO_E_ATTR, u);
 			a->base = e;
 			a->name = pto_lex_intern(ps, n);
-			a->line = e->line;
-			a->col = e->col;
+			a->pos = e->pos;
 			ps->ti++;
 			e = a;
 		} else if (is_op(ps, "(")) {
 			ps->ti++;
 			pto_expr *c = mk(ps, PTO_E_CALL, u);
 			c->base = e;
-			c->line = e->line;
-			c->col = e->col;
+			c->pos = e->pos;
 			if (!parse_items(ps, ")", c, true, &tr, &comma))
 				return NULL;
 			e = c;
@@ -231,11 +240,10 @@ static pto_expr *parse_atom(parser *ps)
 			ps->ti++;
 			pto_expr *s = mk(ps, PTO_E_SUB, u);
 			s->base = e;
-			s->line = e->line;
-			s->col = e->col;
+			s->pos = e->pos;
 			if (!parse_items(ps, "]", s, false, &tr, &comma))
 				return NULL;
-			if (s->nitems == 0) {
+			if (pto_expr_nitems(s) == 0) {
 				pto_lex_error(ps, u->line, u->col, "empty subscript");
 				return NULL;
 			}
@@ -268,8 +276,7 @@ static pto_expr *parse_power(parser *ps)
 		b->op = "**";
 		b->base = l;
 		b->rhs = r;
-		b->line = l->line;
-		b->col = l->col;
+		b->pos = l->pos;
 		return b;
 	}
 	return l;
@@ -325,8 +332,7 @@ static pto_expr *parse_level(parser *ps, int lvl)
 		b->op = op;
 		b->base = l;
 		b->rhs = r;
-		b->line = l->line;
-		b->col = l->col;
+		b->pos = l->pos;
 		l = b;
 	}
 	return l;
@@ -372,8 +378,7 @@ static pto_expr *parse_comparison(parser *ps)
 		b->op = op;
 		b->base = l;
 		b->rhs = r;
-		b->line = l->line;
-		b->col = l->col;
+		b->pos = l->pos;
 		l = b;
 	}
 	return l;
@@ -414,8 +419,7 @@ static pto_expr *parse_boolop(parser *ps, const char *kw)
 		b->op = is_or ? "or" : "and";
 		b->base = l;
 		b->rhs = r;
-		b->line = l->line;
-		b->col = l->col;
+		b->pos = l->pos;
 		l = b;
 	}
 	return l;
@@ -672,7 +676,9 @@ static pto_stmt *parse_stmt(parser *ps)
 		if (s->kind == PTO_S_ASSIGN && s->target->kind != PTO_E_NAME &&
 		    s->target->kind != PTO_E_TUPLE && s->target->kind != PTO_E_SUB &&
 		    s->target->kind != PTO_E_ATTR) {
-			pto_lex_error(ps, s->target->line, s->target->col, "cannot assign to this expression");
+			int tl, tc;
+			pto_pos_linecol(ps->p, s->target->pos, &tl, &tc);
+			pto_lex_error(ps, tl, tc, "cannot assign to this expression");
 			return NULL;
 		}
 	}
@@ -974,7 +980,9 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 					hilo_buf tb;
 					hilo_buf_init_in(&tb, a);
 					pto_print_expr(&tb, bad);
-					pto_lex_error(&ps, bad->line, bad->col, "unknown function type '%s' (PyPTO's FunctionType "
+					int bl, bc;
+					pto_pos_linecol(ps.p, bad->pos, &bl, &bc);
+					pto_lex_error(&ps, bl, bc, "unknown function type '%s' (PyPTO's FunctionType "
 						"is Opaque, Orchestration, InCore, AIC, AIV, Group, Spmd, Inline or Graph)",
 						tb.data ? tb.data : "");
 					hilo_buf_free(&tb);
@@ -1021,6 +1029,13 @@ fail:
 static hilo_pto_program *parse_entry(const char *file, const char *src, size_t len, char *owned,
 	hilo_diags *diags)
 {
+	/* source positions are 32-bit offsets (pto_expr.pos) */
+	if (len >= UINT32_MAX) {
+		hilo_diag_add(diags, HILO_SEV_ERROR, file ? file : "<input>", 0, 0, NULL, 0,
+			"program text of %zu bytes is too large (at most %u bytes)", len, UINT32_MAX - 1);
+		free(owned);
+		return NULL;
+	}
 	hilo_arena *a = hilo_arena_create();
 	if (!a) {
 		hilo_diag_oom(diags, file ? file : "<input>");

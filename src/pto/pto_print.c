@@ -71,9 +71,9 @@ void pto_print_expr(hilo_buf *b, const pto_expr *e)
 	case PTO_E_CALL:
 		print_child(b, pto_expr_base(e), prec(pto_expr_base(e)) < 100);
 		hilo_buf_putc(b, '(');
-		print_list(b, e->items, e->nitems);
+		print_list(b, e->items, pto_expr_nitems(e));
 		for (size_t i = 0; i < e->nkw; i++) {
-			if (i || e->nitems)
+			if (i || pto_expr_nitems(e))
 				hilo_buf_puts(b, ", ");
 			hilo_buf_puts(b, e->kwnames[i]);
 			hilo_buf_putc(b, '=');
@@ -84,26 +84,26 @@ void pto_print_expr(hilo_buf *b, const pto_expr *e)
 	case PTO_E_SUB:
 		print_child(b, pto_expr_base(e), prec(pto_expr_base(e)) < 100);
 		hilo_buf_putc(b, '[');
-		print_list(b, e->items, e->nitems);
+		print_list(b, e->items, pto_expr_nitems(e));
 		hilo_buf_putc(b, ']');
 		break;
 	case PTO_E_LIST:
 		hilo_buf_putc(b, '[');
-		print_list(b, e->items, e->nitems);
+		print_list(b, e->items, pto_expr_nitems(e));
 		hilo_buf_putc(b, ']');
 		break;
 	case PTO_E_TUPLE:
 		if (e->paren)
 			hilo_buf_putc(b, '(');
-		print_list(b, e->items, e->nitems);
-		if (e->nitems == 1)
+		print_list(b, e->items, pto_expr_nitems(e));
+		if (pto_expr_nitems(e) == 1)
 			hilo_buf_putc(b, ',');
 		if (e->paren)
 			hilo_buf_putc(b, ')');
 		break;
 	case PTO_E_DICT:
 		hilo_buf_putc(b, '{');
-		for (size_t i = 0; i < e->nitems; i++) {
+		for (size_t i = 0; i < pto_expr_nitems(e); i++) {
 			if (i)
 				hilo_buf_puts(b, ", ");
 			pto_print_expr(b, e->keys[i]);

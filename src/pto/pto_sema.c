@@ -148,7 +148,7 @@ const pto_expr *pto_type_unwrap(const pto_expr *t, pto_dir *dir)
 {
 	if (dir)
 		*dir = PTO_DIR_IN;
-	if (t && t->kind == PTO_E_SUB && t->nitems == 1) {
+	if (t && t->kind == PTO_E_SUB && pto_expr_nitems(t) == 1) {
 		const char *h = head_name(t);
 		if (!strcmp(h, "InOut")) {
 			if (dir)
@@ -179,9 +179,9 @@ bool pto_type_is_tensor(const pto_expr *t)
 const char *pto_type_dtype(const pto_expr *t)
 {
 	t = pto_type_unwrap(t, NULL);
-	if (!t || t->kind != PTO_E_SUB || !t->nitems)
+	if (!t || t->kind != PTO_E_SUB || !pto_expr_nitems(t))
 		return NULL;
-	const pto_expr *d = t->items[t->nitems - 1];
+	const pto_expr *d = t->items[pto_expr_nitems(t) - 1];
 	return d->kind == PTO_E_ATTR || d->kind == PTO_E_NAME ? d->name : NULL;
 }
 
@@ -189,9 +189,9 @@ pto_expr *const *pto_type_shape(const pto_expr *t, size_t *n)
 {
 	t = pto_type_unwrap(t, NULL);
 	*n = 0;
-	if (!pto_type_is_tensor(t) || t->kind != PTO_E_SUB || !t->nitems || t->items[0]->kind != PTO_E_LIST)
+	if (!pto_type_is_tensor(t) || t->kind != PTO_E_SUB || !pto_expr_nitems(t) || t->items[0]->kind != PTO_E_LIST)
 		return NULL;
-	*n = t->items[0]->nitems;
+	*n = pto_expr_nitems(t->items[0]);
 	return t->items[0]->items;
 }
 
@@ -260,7 +260,7 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 					}
 				}
 			} else if (s->target->kind == PTO_E_TUPLE) {
-				for (size_t k = 0; k < s->target->nitems; k++)
+				for (size_t k = 0; k < pto_expr_nitems(s->target); k++)
 					if (s->target->items[k]->kind == PTO_E_NAME &&
 					    !pto_map_get(&c->vars, s->target->items[k]->name)) {
 						pto_var *v = new_var(c, s->target->items[k]->name, PTO_V_LOCAL);
@@ -272,9 +272,9 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 		case PTO_S_FOR: {
 			pto_expr *t = s->target;
 			pto_expr *lv = t, *iters = NULL;
-			if (t->kind == PTO_E_TUPLE && t->nitems >= 1) {
+			if (t->kind == PTO_E_TUPLE && pto_expr_nitems(t) >= 1) {
 				lv = t->items[0];
-				if (t->nitems == 2 && t->items[1]->kind == PTO_E_TUPLE)
+				if (pto_expr_nitems(t) == 2 && t->items[1]->kind == PTO_E_TUPLE)
 					iters = t->items[1];
 			}
 			if (lv->kind == PTO_E_NAME) {
@@ -283,7 +283,7 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 				v->parent = parent;
 				v->scalar = true;
 			}
-			for (size_t k = 0; iters && k < iters->nitems; k++) {
+			for (size_t k = 0; iters && k < pto_expr_nitems(iters); k++) {
 				if (iters->items[k]->kind != PTO_E_NAME)
 					continue;
 				pto_var *v = new_var(c, iters->items[k]->name, PTO_V_ITERARG);
@@ -295,7 +295,7 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 				if (pto_call_decode(c->p, s->value, &rc) && rc.e) {
 					for (size_t q = 0; q < rc.e->nkw; q++)
 						if (!strcmp(rc.e->kwnames[q], "init_values") &&
-						    rc.e->kwvals[q]->kind == PTO_E_TUPLE && k < rc.e->kwvals[q]->nitems) {
+						    rc.e->kwvals[q]->kind == PTO_E_TUPLE && k < pto_expr_nitems(rc.e->kwvals[q])) {
 							pto_var *iv = pto_lookup(c, rc.e->kwvals[q]->items[k]);
 							if (iv)
 								set_type(v, iv->ann);
@@ -444,7 +444,7 @@ bool pto_call_decode(hilo_pto_program *p, pto_expr *e, pto_call *out)
 		return false;
 	out->e = e;
 	out->args = e->items;
-	out->nargs = e->nitems;
+	out->nargs = pto_expr_nitems(e);
 	out->deps = kwarg(e, "deps");
 	out->core_num = kwarg(e, "core_num");
 	out->predicate = kwarg(e, "predicate");
@@ -457,13 +457,13 @@ bool pto_call_decode(hilo_pto_program *p, pto_expr *e, pto_call *out)
 		return true;
 	}
 	if (attr_path(pto_expr_base(e), out->op, sizeof out->op)) {
-		if ((!strcmp(out->op, "submit") || !strcmp(out->op, "spmd_submit")) && e->nitems >= 1 &&
+		if ((!strcmp(out->op, "submit") || !strcmp(out->op, "spmd_submit")) && pto_expr_nitems(e) >= 1 &&
 		    self_method(e->items[0])) {
 			out->kind = PTO_C_SUBMIT;
 			out->callee_name = self_method(e->items[0]);
 			out->callee = pto_find_func(p, out->callee_name);
 			out->args = e->items + 1;
-			out->nargs = e->nitems - 1;
+			out->nargs = pto_expr_nitems(e) - 1;
 			return true;
 		}
 		out->kind = PTO_C_OP;
@@ -495,7 +495,7 @@ const pto_expr *pto_call_core_num(const pto_call *c)
 	if (c->core_num)
 		return c->core_num;
 	if (c->attrs && c->attrs->kind == PTO_E_DICT) {
-		for (size_t i = 0; i < c->attrs->nitems; i++) {
+		for (size_t i = 0; i < pto_expr_nitems(c->attrs); i++) {
 			const pto_expr *k = c->attrs->keys[i];
 			if (k->kind == PTO_E_STR && strlen(k->text) == 10 && !strncmp(k->text + 1, "core_num", 8))
 				return c->attrs->items[i];
@@ -530,7 +530,7 @@ void pto_walk_calls(hilo_pto_program *p, pto_expr *e, pto_call_fn fn, void *ud)
 	if (e->kind != PTO_E_CALL)
 		pto_walk_calls(p, pto_expr_base(e), fn, ud);
 	pto_walk_calls(p, pto_expr_rhs(e), fn, ud);
-	for (size_t i = 0; i < e->nitems; i++)
+	for (size_t i = 0; i < pto_expr_nitems(e); i++)
 		pto_walk_calls(p, e->items[i], fn, ud);
 	for (size_t i = 0; i < e->nkw; i++)
 		pto_walk_calls(p, e->kwvals[i], fn, ud);
@@ -567,8 +567,8 @@ size_t pto_scalar_intrinsic(const pto_expr *e)
 		return 0;
 	const pto_expr *f = pto_expr_base(e);
 	if (f->kind == PTO_E_NAME)
-		return !strcmp(f->name, "abs") && e->nitems == 1 ? 1 : 0;
-	if (f->kind != PTO_E_ATTR || pto_expr_base(f)->kind != PTO_E_NAME || strcmp(pto_expr_base(f)->name, "pl") || e->nitems != 2)
+		return !strcmp(f->name, "abs") && pto_expr_nitems(e) == 1 ? 1 : 0;
+	if (f->kind != PTO_E_ATTR || pto_expr_base(f)->kind != PTO_E_NAME || strcmp(pto_expr_base(f)->name, "pl") || pto_expr_nitems(e) != 2)
 		return 0;
 	if (!strcmp(f->name, "min") || !strcmp(f->name, "max"))
 		return 2;
@@ -647,11 +647,11 @@ bool pto_trip_count(const pto_stmt *s, uint64_t *trips)
 		return false;
 	const pto_expr *c = s->value;
 	int64_t a[3] = { 0, 0, 1 };
-	if (c->nitems == 1) {
+	if (pto_expr_nitems(c) == 1) {
 		if (!pto_const_int(c->items[0], &a[1]))
 			return false;
-	} else if (c->nitems == 2 || c->nitems == 3) {
-		for (size_t i = 0; i < c->nitems; i++)
+	} else if (pto_expr_nitems(c) == 2 || pto_expr_nitems(c) == 3) {
+		for (size_t i = 0; i < pto_expr_nitems(c); i++)
 			if (!pto_const_int(c->items[i], &a[i]))
 				return false;
 	} else {
@@ -709,8 +709,8 @@ static const pto_expr *return_value(const pto_func *f, size_t pos, size_t *count
 	if (!r || !r->value)
 		return NULL;
 	if (r->value->kind == PTO_E_TUPLE) {
-		*count = r->value->nitems;
-		return pos < r->value->nitems ? r->value->items[pos] : NULL;
+		*count = pto_expr_nitems(r->value);
+		return pos < pto_expr_nitems(r->value) ? r->value->items[pos] : NULL;
 	}
 	*count = 1;
 	return pos == 0 ? r->value : NULL;
@@ -784,7 +784,7 @@ static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, i
 			return false;
 		for (size_t q = 0; q < rc.e->nkw; q++)
 			if (!strcmp(rc.e->kwnames[q], "init_values") && rc.e->kwvals[q]->kind == PTO_E_TUPLE &&
-			    v->index < rc.e->kwvals[q]->nitems)
+			    v->index < pto_expr_nitems(rc.e->kwvals[q]))
 				return lineage(p, c, rc.e->kwvals[q]->items[v->index], depth + 1, param);
 		return false;
 	}
@@ -793,7 +793,7 @@ static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, i
 	const pto_expr *val = v->def->value;
 	if (val->kind == PTO_E_NAME)
 		return lineage(p, c, val, depth + 1, param);
-	if (val->kind == PTO_E_SUB && val->nitems == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
+	if (val->kind == PTO_E_SUB && pto_expr_nitems(val) == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
 		int64_t idx;
 		pto_var *tv = pto_lookup(c, pto_expr_base(val));
 		if (tv && tv->def && tv->def->kind == PTO_S_ASSIGN && pto_const_int(val->items[0], &idx) && idx >= 0)
@@ -806,7 +806,7 @@ static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, i
 		if (pto_call_is_op(&cl, "yield_")) {
 			/* a loop's or branch's result: position of this var among the
 			 * yields of its statement is its position in the yield call */
-			if (!v->parent || val->nitems != 1)
+			if (!v->parent || pto_expr_nitems(val) != 1)
 				return false;
 			if (v->parent->kind == PTO_S_FOR) {
 				pto_call rc;
@@ -814,7 +814,7 @@ static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, i
 					return false;
 				for (size_t q = 0; q < rc.e->nkw; q++)
 					if (!strcmp(rc.e->kwnames[q], "init_values") &&
-					    rc.e->kwvals[q]->kind == PTO_E_TUPLE && rc.e->kwvals[q]->nitems == 1)
+					    rc.e->kwvals[q]->kind == PTO_E_TUPLE && pto_expr_nitems(rc.e->kwvals[q]) == 1)
 						return lineage(p, c, rc.e->kwvals[q]->items[0], depth + 1, param);
 				return false;
 			}
@@ -829,7 +829,7 @@ static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, i
 						pto_stmt *s = arms[k]->stmts[i];
 						if (s->kind == PTO_S_ASSIGN && s->target->kind == PTO_E_NAME &&
 						    s->target->name == v->name && s->value->kind == PTO_E_CALL &&
-						    s->value->nitems == 1)
+						    pto_expr_nitems(s->value) == 1)
 							ok[k] = lineage(p, c, s->value->items[0], depth + 1, &got[k]);
 					}
 				a = got[0];
@@ -914,7 +914,7 @@ bool pto_inv_is_invariant(const pto_invset *s, const pto_expr *e)
 		return false;
 	if (pto_expr_rhs(e) && !pto_inv_is_invariant(s, pto_expr_rhs(e)))
 		return false;
-	for (size_t i = 0; i < e->nitems; i++)
+	for (size_t i = 0; i < pto_expr_nitems(e); i++)
 		if (!pto_inv_is_invariant(s, e->items[i]))
 			return false;
 	return true;
@@ -998,7 +998,7 @@ static void ssa_bind(ssa_ctx *c, const pto_expr *t, pto_stmt *s, int line, int c
 	if (t->kind == PTO_E_TUPLE || t->kind == PTO_E_PAREN) {
 		if (t->kind == PTO_E_PAREN)
 			ssa_bind(c, pto_expr_base(t), s, line, col);
-		for (size_t i = 0; i < t->nitems; i++)
+		for (size_t i = 0; i < pto_expr_nitems(t); i++)
 			ssa_bind(c, t->items[i], s, line, col);
 		return;
 	}
@@ -1017,7 +1017,9 @@ static void ssa_bind(ssa_ctx *c, const pto_expr *t, pto_stmt *s, int line, int c
 		pto_map_put(&c->first, t->name, NULL); /* a third binding is an error */
 		return;
 	}
-	int tl = t->line ? t->line : line, tc = t->line ? t->col : col;
+	int tl = line, tc = col;
+	if (t->pos)
+		pto_pos_linecol(c->p, t->pos, &tl, &tc);
 	if (prev)
 		pto_error(c->p, c->d, tl, tc, "GB023",
 			"function '%s' binds '%s' again (first bound at line %d). The input must be in SSA form "

@@ -40,6 +40,9 @@ typedef struct vctx {
 
 #define REPORT(v, line, col, code, ...) \
 	do { pto_error((v)->p, (v)->d, (line), (col), (code), __VA_ARGS__); (v)->errors++; } while (0)
+/* The same at an expression (its line is found only for a kept message). */
+#define REPORT_AT(v, e, code, ...) \
+	do { pto_error_at((v)->p, (v)->d, (e), (code), __VA_ARGS__); (v)->errors++; } while (0)
 
 static uint64_t sadd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
@@ -81,9 +84,9 @@ static void body_call(void *ud, pto_call *cl)
 {
 	vctx *v = ud;
 	const char *F = v->f->name;
-	int line = cl->e->line, col = cl->e->col;
+	const pto_expr *at = cl->e; /* where a message points (its line is found only then) */
 	if (pto_call_is_op(cl, "tensor.full"))
-		REPORT(v, line, col, "GB011", "Graph function '%s' calls tensor.full inside the region; "
+		REPORT_AT(v, at, "GB011", "Graph function '%s' calls tensor.full inside the region; "
 			"orchestration codegen has no lowering for it.", F);
 	if (pto_call_is_op(cl, "tensor.create")) {
 		size_t n = 0;
@@ -92,11 +95,11 @@ static void body_call(void *ud, pto_call *cl)
 			shape = pto_type_shape(v->stmt->ann, &n);
 		if (!shape && cl->nargs && cl->args[0]->kind == PTO_E_LIST) {
 			shape = cl->args[0]->items;
-			n = cl->args[0]->nitems;
+			n = pto_expr_nitems(cl->args[0]);
 		}
 		for (size_t i = 0; i < n; i++)
 			if (!pto_is_literal(shape[i])) {
-				REPORT(v, line, col, "GB010", "Graph function '%s' allocates a tensor whose shape is "
+				REPORT_AT(v, at, "GB010", "Graph function '%s' allocates a tensor whose shape is "
 					"not a compile-time constant; recording freezes the shape and replay never "
 					"re-runs the body.", F);
 				break;
@@ -104,14 +107,14 @@ static void body_call(void *ud, pto_call *cl)
 	}
 	const pto_expr *cn = pto_call_core_num(cl);
 	if (cn && !pto_is_literal(cn))
-		REPORT(v, line, col, "GB021", "Graph function '%s' launches a task whose core_num is not a "
+		REPORT_AT(v, at, "GB021", "Graph function '%s' launches a task whose core_num is not a "
 			"compile-time constant; recording freezes the launch spec into the node and replay "
 			"restores it unchanged.", F);
 	if ((pto_call_is_op(cl, "tensor.slice") || pto_call_is_op(cl, "tensor.view")) && cl->nargs &&
 	    cl->args[0]->kind == PTO_E_NAME && pto_map_has(&v->roots, cl->args[0]->name)) {
 		bool offsets_ok;
 		if (!window_invariant(v, cl, &offsets_ok))
-			REPORT(v, line, col, offsets_ok ? "GB020" : "GB019",
+			REPORT_AT(v, at, offsets_ok ? "GB020" : "GB019",
 				"Graph function '%s' takes a view of boundary tensor '%s' inside the region whose "
 				"window can differ between calls%s; replay patches the boundary address but keeps "
 				"the offset and shape recorded on the first call, so the view must be taken at the "
@@ -126,7 +129,7 @@ static void body_call(void *ud, pto_call *cl)
 	if (cl->callee && cl->callee->type != PTO_FT_GRAPH) {
 		size_t np = cl->callee->nparams;
 		if (cl->nargs > np || (cl->kind == PTO_C_FUNC && cl->nargs != np)) {
-			REPORT(v, line, col, "GB015", "Graph function '%s' launches '%s' with %zu arguments for "
+			REPORT_AT(v, at, "GB015", "Graph function '%s' launches '%s' with %zu arguments for "
 				"%zu parameters.", F, cl->callee->name, cl->nargs, np);
 		} else {
 			for (size_t i = cl->nargs; i < np; i++) {
@@ -134,7 +137,7 @@ static void body_call(void *ud, pto_call *cl)
 				pto_type_unwrap(cl->callee->params[i].ann, &dir);
 				if (dir == PTO_DIR_OUT)
 					continue;
-				REPORT(v, line, col, "GB015", "Graph function '%s' launches '%s' without supplying "
+				REPORT_AT(v, at, "GB015", "Graph function '%s' launches '%s' without supplying "
 					"'%s', which is not an Out parameter. A Submit may omit only a runtime-allocated "
 					"Out tail.", F, cl->callee->name, cl->callee->params[i].name);
 				break;
@@ -152,19 +155,19 @@ static void body_call(void *ud, pto_call *cl)
 		if (pto_inv_is_invariant(&v->inv, a))
 			continue;
 		const char *root = x ? surviving_rename(v, a) : NULL;
-		int al = a->line ? a->line : line, ac = a->line ? a->col : col;
+		const pto_expr *aat = a->pos ? a : at;
 		if (root)
-			REPORT(v, al, ac, "GB022", "Graph function '%s' passes scalar '%s', a surviving bare "
+			REPORT_AT(v, aat, "GB022", "Graph function '%s' passes scalar '%s', a surviving bare "
 				"rename of boundary scalar '%s', to a task. It passes a scalar to a task that has no "
 				"argument slot and can differ between calls, so the runtime would freeze the first "
 				"call's value into the recording; the rename must be substituted away.", F, x->name, root);
 		else if (!x)
-			REPORT(v, al, ac, "GB013", "Graph function '%s' computes a scalar inline in a task "
+			REPORT_AT(v, aat, "GB013", "Graph function '%s' computes a scalar inline in a task "
 				"argument: it passes a scalar to a task that has no argument slot and can differ "
 				"between calls, so the runtime would freeze the first call's value into the "
 				"recording.", F);
 		else
-			REPORT(v, al, ac, "GB018", "Graph function '%s' passes scalar '%s' to a task: it passes a "
+			REPORT_AT(v, aat, "GB018", "Graph function '%s' passes scalar '%s' to a task: it passes a "
 				"scalar to a task that has no argument slot and can differ between calls, so the "
 				"runtime would freeze the first call's value into the recording.", F, x->name);
 	}
@@ -195,13 +198,13 @@ static void track(vctx *v, const pto_stmt *s)
 	if (s->kind == PTO_S_FOR) {
 		/* loop-carried values: an iter_arg starts as its init value */
 		const pto_expr *t = s->target, *inits = NULL;
-		if (t->kind != PTO_E_TUPLE || t->nitems != 2 || t->items[1]->kind != PTO_E_TUPLE ||
+		if (t->kind != PTO_E_TUPLE || pto_expr_nitems(t) != 2 || t->items[1]->kind != PTO_E_TUPLE ||
 		    s->value->kind != PTO_E_CALL)
 			return;
 		for (size_t q = 0; q < s->value->nkw; q++)
 			if (!strcmp(s->value->kwnames[q], "init_values") && s->value->kwvals[q]->kind == PTO_E_TUPLE)
 				inits = s->value->kwvals[q];
-		for (size_t i = 0; inits && i < t->items[1]->nitems && i < inits->nitems; i++)
+		for (size_t i = 0; inits && i < pto_expr_nitems(t->items[1]) && i < pto_expr_nitems(inits); i++)
 			if (t->items[1]->items[i]->kind == PTO_E_NAME && rooted(v, inits->items[i]))
 				pto_map_put(&v->roots, t->items[1]->items[i]->name, (void *)1);
 		return;
@@ -224,16 +227,16 @@ static void track(vctx *v, const pto_stmt *s)
 	}
 	if (val->kind == PTO_E_CALL && pto_expr_base(val)->kind == PTO_E_ATTR && !strcmp(pto_expr_base(val)->name, "yield_")) {
 		/* a loop's or branch's result is one of the values yielded */
-		for (size_t i = 0; i < val->nitems; i++)
+		for (size_t i = 0; i < pto_expr_nitems(val); i++)
 			if (rooted(v, val->items[i]))
 				pto_map_put(&v->roots, var, (void *)1);
 		return;
 	}
-	if (val->kind == PTO_E_SUB && val->nitems == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
+	if (val->kind == PTO_E_SUB && pto_expr_nitems(val) == 1 && pto_expr_base(val)->kind == PTO_E_NAME) {
 		pto_expr *call = pto_map_get(&v->tuples, pto_expr_base(val)->name);
 		const pto_expr *tl = pto_map_get(&v->tlits, pto_expr_base(val)->name);
 		int64_t idx;
-		if (tl && pto_const_int(val->items[0], &idx) && idx >= 0 && (uint64_t)idx < tl->nitems &&
+		if (tl && pto_const_int(val->items[0], &idx) && idx >= 0 && (uint64_t)idx < pto_expr_nitems(tl) &&
 		    rooted(v, tl->items[idx]))
 			pto_map_put(&v->roots, var, (void *)1);
 		if (call && pto_const_int(val->items[0], &idx) && idx >= 0)
@@ -351,7 +354,7 @@ static size_t count_refs(const pto_expr *e, const char *name)
 	if (e->kind == PTO_E_ATTR)
 		return 0;
 	size_t n = count_refs(pto_expr_base(e), name) + count_refs(pto_expr_rhs(e), name);
-	for (size_t i = 0; i < e->nitems; i++)
+	for (size_t i = 0; i < pto_expr_nitems(e); i++)
 		n += count_refs(e->items[i], name);
 	for (size_t i = 0; i < e->nkw; i++)
 		n += count_refs(e->kwvals[i], name);
@@ -360,7 +363,7 @@ static size_t count_refs(const pto_expr *e, const char *name)
 
 static bool literal_list(const pto_expr *l, int64_t *out, size_t rank)
 {
-	if (!l || l->kind != PTO_E_LIST || l->nitems != rank)
+	if (!l || l->kind != PTO_E_LIST || pto_expr_nitems(l) != rank)
 		return false;
 	for (size_t i = 0; i < rank; i++)
 		if (!pto_const_int(l->items[i], &out[i]))
@@ -499,7 +502,7 @@ static void verify_graph(vctx *v)
 			"runtime's boundary limit of %d.", f->name, scalars, PTO_GRAPH_MAX_SCALARS);
 	pto_stmt *r = pto_first_return(&f->body);
 	if (r && r->value) {
-		size_t n = r->value->kind == PTO_E_TUPLE ? r->value->nitems : 1;
+		size_t n = r->value->kind == PTO_E_TUPLE ? pto_expr_nitems(r->value) : 1;
 		for (size_t i = 0; i < n; i++) {
 			const pto_expr *e = r->value->kind == PTO_E_TUPLE ? r->value->items[i] : r->value;
 			if (!pto_returned_param(v->p, &v->c, e, 0))
@@ -528,25 +531,25 @@ static void ref_call(void *ud, pto_call *cl)
 	if ((cl->kind != PTO_C_FUNC && cl->kind != PTO_C_SUBMIT) || !cl->callee || cl->callee->type != PTO_FT_GRAPH)
 		return;
 	const char *G = cl->callee->name, *F = v->f->name;
-	int line = cl->e->line, col = cl->e->col;
+	const pto_expr *at = cl->e; /* where a message points (its line is found only then) */
 	if (v->f->type == PTO_FT_GRAPH)
-		REPORT(v, line, col, "GB014", "Graph function '%s', referenced from '%s', is called from another "
+		REPORT_AT(v, at, "GB014", "Graph function '%s', referenced from '%s', is called from another "
 			"Graph function. The runtime cannot record a graph from inside one it is already "
 			"recording, so the whole region becomes uncacheable.", G, F);
 	else if (v->f->type != PTO_FT_ORCHESTRATION && v->f->type != PTO_FT_OPAQUE)
-		REPORT(v, line, col, "GB014", "Graph function '%s', referenced from '%s', is called from a "
+		REPORT_AT(v, at, "GB014", "Graph function '%s', referenced from '%s', is called from a "
 			"function that is not an orchestration entry. A graph is a task launch, so only an "
 			"Orchestration entry may call it.", G, F);
 	if (cl->nargs != cl->callee->nparams)
-		REPORT(v, line, col, "GB015", "Graph function '%s', referenced from '%s', is launched with %zu "
+		REPORT_AT(v, at, "GB015", "Graph function '%s', referenced from '%s', is launched with %zu "
 			"arguments for %zu parameters. A graph boundary has no runtime-allocated tail, so every "
 			"parameter must be supplied at the call.", G, F, cl->nargs, cl->callee->nparams);
-	if (cl->kind == PTO_C_SUBMIT && cl->deps && !(cl->deps->kind == PTO_E_LIST && cl->deps->nitems == 0))
-		REPORT(v, line, col, "GB016", "Graph function '%s', referenced from '%s', is submitted with "
+	if (cl->kind == PTO_C_SUBMIT && cl->deps && !(cl->deps->kind == PTO_E_LIST && pto_expr_nitems(cl->deps) == 0))
+		REPORT_AT(v, at, "GB016", "Graph function '%s', referenced from '%s', is submitted with "
 			"explicit dependencies. An explicit dependency edge makes the launch uncacheable.", G, F);
 	if (cl->kind == PTO_C_SUBMIT && cl->predicate &&
 	    !(cl->predicate->kind == PTO_E_NAME && !strcmp(cl->predicate->name, "None")))
-		REPORT(v, line, col, "GB017", "Graph function '%s', referenced from '%s', is submitted with a "
+		REPORT_AT(v, at, "GB017", "Graph function '%s', referenced from '%s', is submitted with a "
 			"dispatch predicate, which the runtime silently zeroes, so the region would run "
 			"unconditionally.", G, F);
 }
@@ -595,7 +598,7 @@ static const char *unbound_name(vctx *v, const pto_expr *e)
 	const char *n = unbound_name(v, pto_expr_base(e));
 	if (!n)
 		n = unbound_name(v, pto_expr_rhs(e));
-	for (size_t i = 0; !n && i < e->nitems; i++)
+	for (size_t i = 0; !n && i < pto_expr_nitems(e); i++)
 		n = unbound_name(v, e->items[i]);
 	for (size_t i = 0; !n && i < e->nkw; i++)
 		n = unbound_name(v, e->kwvals[i]);

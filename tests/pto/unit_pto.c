@@ -35,7 +35,7 @@ static const char *expr_text(const pto_expr *e, char *buf, size_t n)
 
 static pto_expr *bin(hilo_pto_program *p, const char *op, pto_expr *l, pto_expr *r)
 {
-	pto_expr *e = pto_expr_new(p, PTO_E_BIN, 0, 0);
+	pto_expr *e = pto_expr_new(p, PTO_E_BIN, 0);
 	e->op = op;
 	e->base = l;
 	e->rhs = r;
@@ -118,6 +118,33 @@ int main(void)
 	CHECK(big->kind == PTO_E_INT && !big->inl && pto_const_int(big, &v) && v == INT64_MAX);
 	const pto_expr *two = p->funcs[0]->body.stmts[0]->value->rhs; /* (n + 1) * 2 */
 	CHECK(two->kind == PTO_E_INT && two->inl && pto_const_int(two, &v) && v == 2);
+
+	/* node sizes (the bulk of a program's memory): a regression here is
+	 * megabytes on a 100k-statement program */
+	CHECK(pto_expr_size(PTO_E_NAME) == 16 && pto_expr_size(PTO_E_INT) == 16);
+	CHECK(pto_expr_size(PTO_E_ATTR) == 24 && pto_expr_size(PTO_E_BIN) == 32);
+	CHECK(pto_expr_size(PTO_E_SUB) == 32 && pto_expr_size(PTO_E_DICT) == 40 && pto_expr_size(PTO_E_CALL) == 48);
+	CHECK(pto_expr_nitems(pto_name(p, "abcdefgh")) == 0 && pto_expr_nitems(two) == 0);
+
+	/* positions: one source offset per node, line:col found on demand
+	 * (byte columns, physical lines); a cursor scans on, or restarts when
+	 * asked for an earlier position */
+	int ln = 0, cn = 0;
+	const pto_expr *xt = p->funcs[0]->body.stmts[0]->target; /* line 7: "        x: ..." */
+	pto_pos_linecol(p, xt->pos, &ln, &cn);
+	CHECK(ln == 7 && cn == 9);
+	pto_pos_linecol(p, two->pos, &ln, &cn);
+	CHECK(ln == 7 && cn == 44);
+	pto_pos_linecol(p, 0, &ln, &cn);
+	CHECK(ln == 0 && cn == 0);
+	pto_linecur cur = { 0, 0, 0 };
+	const pto_expr *yt = p->funcs[0]->body.stmts[1]->body.stmts[0]->target; /* line 9 */
+	pto_pos_linecol_cur(p, &cur, yt->pos, &ln, &cn);
+	CHECK(ln == 9 && cn == 13);
+	pto_pos_linecol_cur(p, &cur, xt->pos, &ln, &cn);
+	CHECK(ln == 7 && cn == 9);
+	pto_pos_linecol_cur(p, &cur, yt->pos, &ln, &cn);
+	CHECK(ln == 9 && cn == 13);
 
 	/* trip counts: extreme bounds do not wrap; step 3 rounds up */
 	pto_func *g = p->funcs[0];
