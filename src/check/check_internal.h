@@ -59,6 +59,8 @@ struct pairctx {
 	hilo_ptrmap corr;     /* comp (either side) -> corresponding comp, or absent */
 	hilo_ptrmap effmemo;  /* comp (either side) -> side-effect state
 	                       * (hilo_instr_has_side_effect_deep's memo) */
+	hilo_ptrmap claimed;  /* new effect instruction -> 1 once it carries a
+	                       * removed one (records.c, effect_moved) */
 	hilo_ptrmap equiv;    /* after-comp -> (void *)1 when judged equivalent,
 	                       * (void *)2 when every instruction is shared */
 	const hilo_comp *marked; /* before-comp whose instructions' mark holds

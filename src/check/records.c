@@ -510,7 +510,8 @@ static int judge_value(pairctx *P, const record *r, char *why, size_t whycap,
 	} else if (r->kind == R_REMOVED) {
 		method = "structure";
 		verdict = V_FAILED;
-		snprintf(why, whycap, "a live side effect was dropped");
+		snprintf(why, whycap, "a live side effect was dropped (no new instruction performs it with the same "
+			"operands and attributes)");
 	} else if (!hilo_shape_compatible(r->b->shape, r->a->shape)) {
 		method = "structure";
 		verdict = V_FAILED;
@@ -701,12 +702,38 @@ static bool same_kind_visit(const hilo_instr *y, void *e)
 	return same_effect_kind(y, e);
 }
 
+/* Is new instruction a (of the after-module) the same event as removed
+ * effect e of the same computation pair: the same kind, the same
+ * meaningful attributes and operands of equal value (their terms)? An
+ * effect rebuilt with other operands (an outfeed of another value) or
+ * attributes is another effect. */
+static bool same_event(pairctx *P, const hilo_instr *e, const hilo_instr *a)
+{
+	if (!same_effect_kind(a, e) || a->noperands != e->noperands ||
+	    a->async_op != e->async_op || !attrs_same(P, e, a))
+		return false;
+	for (uint32_t k = 0; k < a->noperands; k++) {
+		tid tb = terms_of(P, 0, e->operands[k], false);
+		tid ta = tb != TID_NONE ? terms_of(P, 1, a->operands[k], false) : TID_NONE;
+		if (tb == TID_NONE || tb != ta) {
+			tb = terms_of(P, 0, e->operands[k], true);
+			ta = tb != TID_NONE ? terms_of(P, 1, a->operands[k], true) : TID_NONE;
+		}
+		if (tb == TID_NONE || tb != ta)
+			return false;
+	}
+	return true;
+}
+
 /* Does ca hold a new instruction (not in the before-module) that carries
  * effect e: e's kind itself, or a call of a computation that holds it
  * (inlining clones a callee's effects into the caller; unrolling moves a
- * body's effects into fresh calls)? Out of memory counts as carried (no
- * failure we cannot show). */
-static bool effect_moved(pairctx *P, const hilo_comp *ca, const hilo_instr *e)
+ * body's effects into fresh calls)? direct: e is the removed instruction
+ * itself (of ca's corresponding computation): a new effect instruction
+ * of ca carries it only as the same event (same_event), and each such
+ * carrier carries one removed effect (P->claimed). Out of memory counts as
+ * carried (no failure we cannot show). */
+static bool effect_moved(pairctx *P, const hilo_comp *ca, const hilo_instr *e, bool direct)
 {
 	const hilo_module *ma = P->s[1].m;
 	int found = 0;
@@ -715,6 +742,15 @@ static bool effect_moved(pairctx *P, const hilo_comp *ca, const hilo_instr *e)
 	for (const hilo_instr *a = ca->first; a && !found; a = a->next) {
 		if (a->id < P->s[0].nid && P->s[0].by_id[a->id])
 			continue; /* not new */
+		if (direct && is_own_effect(ma, a)) {
+			if (!hilo_ptrmap_get(&P->claimed, a) && same_event(P, e, a)) {
+				found = 1;
+				if (!hilo_ptrmap_put(&P->claimed, a, (void *)1))
+					found = -1;
+			}
+			if (!hilo_instr_ncalled(a))
+				continue;
+		}
 		found = each_effect(ma, &seen, a, same_kind_visit, (void *)e);
 	}
 	hilo_ptrmap_free(&seen);
@@ -724,12 +760,13 @@ static bool effect_moved(pairctx *P, const hilo_comp *ca, const hilo_instr *e)
 typedef struct kept_ctx {
 	pairctx *P;
 	const hilo_comp *ca;
+	const hilo_instr *b;         /* the removed instruction */
 } kept_ctx;
 
 static bool lost_visit(const hilo_instr *y, void *ud)
 {
 	const kept_ctx *k = ud;
-	return !effect_moved(k->P, k->ca, y);
+	return !effect_moved(k->P, k->ca, y, y == k->b);
 }
 
 /* Is every effect of removed instruction b (its own, and each one in the
@@ -737,12 +774,23 @@ static bool lost_visit(const hilo_instr *y, void *ud)
  * ca? Out of memory counts as kept (no failure we cannot show). */
 static bool effect_kept(pairctx *P, const hilo_comp *ca, const hilo_instr *b)
 {
-	kept_ctx k = {P, ca};
+	kept_ctx k = {P, ca, b};
 	hilo_ptrmap seen;
 	hilo_ptrmap_init_in(&seen, P->scratch->arena);
 	int r = each_effect(P->s[0].m, &seen, b, lost_visit, &k);
 	hilo_ptrmap_free(&seen);
 	return r != 1;
+}
+
+/* Was effect b redefined in place as another operation (its id kept, its
+ * opcode, target or attributes changed: an outfeed turned into an
+ * after-all, a custom-call's side-effect flag cleared)? Its value record
+ * compares results only (two tokens or two empty tuples are always
+ * equal), so the effect is judged as removed: kept only when a new
+ * instruction carries it. */
+static bool effect_redefined(pairctx *P, const hilo_instr *b, const hilo_instr *a)
+{
+	return is_own_effect(P->s[0].m, b) && !same_local(P, b, a);
 }
 
 static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, hilo_diags *d)
@@ -813,7 +861,7 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 	uint32_t ndead = 0;
 	for (const hilo_instr *b = cb->first; b && ok; b = b->next) {
 		const hilo_instr *a = b->id < P->s[1].nid ? P->s[1].by_id[b->id] : NULL;
-		if (a && a->parent == ca)
+		if (a && a->parent == ca && !effect_redefined(P, b, a))
 			continue;
 		if (is_effect(P, SB->m, b)) {
 			if (!effect_kept(P, ca, b))
@@ -937,6 +985,7 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 	hilo_ptrmap_init_in(&P.corr, after->arena);
 	hilo_ptrmap_init_in(&P.equiv, after->arena);
 	hilo_ptrmap_init_in(&P.effmemo, after->arena);
+	hilo_ptrmap_init_in(&P.claimed, after->arena);
 	for (int k = 0; k < 4; k++)
 		hilo_ptrmap_init_in(&P.top[k], after->arena);
 	for (int k = 0; k < 2; k++) {
@@ -1019,6 +1068,7 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 	free(P.s[1].by_id);
 	hilo_ptrmap_free(&P.corr);
 	hilo_ptrmap_free(&P.effmemo);
+	hilo_ptrmap_free(&P.claimed);
 	hilo_ptrmap_free(&P.equiv);
 	v->s.seconds += now_seconds() - t0;
 	return ok;

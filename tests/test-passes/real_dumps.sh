@@ -61,6 +61,7 @@ seed_of() {
 	test-dce-*) echo dce ;;
 	test-swap-operands) echo - ;;
 	test-ds-table-narrowed) echo - ;;
+	test-effect-*) echo - ;;
 	*) echo "" ;;
 	esac
 }
