@@ -53,6 +53,9 @@ typedef struct lexer {
 	int depth;              /* nesting depth guard */
 	bool pred_as_int;       /* a pred literal used 1/0 */
 	lex_map *shape_cache;   /* exact shape text -> shared shape, or NULL */
+	const char *last_shape_text; /* the last shape found in shape_cache */
+	size_t last_shape_len;
+	hilo_shape *last_shape;
 } lexer;
 
 #define LEX_MAX_DEPTH 200
@@ -81,16 +84,23 @@ static inline bool lex_is_ident_char(int c)
 {
 	return (lex_class[(unsigned char)c] & LEX_C_IDENT) != 0;
 }
-/* Reads [A-Za-z0-9_.-]+ ; returns its length (0 if none). */
-static inline size_t lex_ident(lexer *L, const char **s)
+/* The length of the run of [A-Za-z0-9_.-] at p (p <= e). */
+static inline size_t lex_ident_len(const char *p, const char *e)
 {
-	const char *p = L->p, *e = L->end;
+	const char *s = p;
 	/* four at a time while all four are name characters */
 	while (e - p >= 4 && (lex_class[(unsigned char)p[0]] & lex_class[(unsigned char)p[1]] &
 	                      lex_class[(unsigned char)p[2]] & lex_class[(unsigned char)p[3]] & LEX_C_IDENT))
 		p += 4;
 	while (p < e && (lex_class[(unsigned char)*p] & LEX_C_IDENT))
 		p++;
+	return (size_t)(p - s);
+}
+
+/* Reads [A-Za-z0-9_.-]+ ; returns its length (0 if none). */
+static inline size_t lex_ident(lexer *L, const char **s)
+{
+	const char *p = L->p + lex_ident_len(L->p, L->end);
 	*s = L->p;
 	size_t n = (size_t)(p - L->p);
 	L->p = p;

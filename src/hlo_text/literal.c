@@ -113,18 +113,46 @@ static const char *shape_span_end(const char *p, const char *end)
 
 static hilo_shape *parse_shape(lexer *L);
 
+/* The last shape found by its text, when the text at L->p repeats it
+ * (consecutive instructions often have one shape): no scan, hash or
+ * probe. The text at p is the same span when it starts with the last
+ * span's bytes, unless that span ended at ']' and a layout follows. */
+static hilo_shape *last_shape(lexer *L)
+{
+	size_t n = L->last_shape_len;
+	const char *p = L->p;
+	if (!n || (size_t)(L->end - p) < n || !hilo_mem_eq(p, L->last_shape_text, n))
+		return NULL;
+	if (p + n < L->end && p[n] == '{' && p[n - 1] == ']')
+		return NULL;
+	L->p = p + n;
+	return L->last_shape;
+}
+
+static void set_last_shape(lexer *L, const char *text, size_t n, hilo_shape *s)
+{
+	L->last_shape_text = text;
+	L->last_shape_len = n;
+	L->last_shape = s;
+}
+
 hilo_shape *lex_shape_cached(lexer *L)
 {
 	lex_skip_ws(L);
 	if (!L->shape_cache || L->depth > 0 || !L->shape_cache->n)
 		return NULL;
+	hilo_shape *s = last_shape(L);
+	if (s)
+		return s;
 	const char *start = L->p, *end = shape_span_end(L->p, L->end);
 	if (!end)
 		return NULL;
 	size_t n = (size_t)(end - start);
-	hilo_shape *s = lex_map_get(L->shape_cache, start, n, hilo_hash_inline(start, n));
-	if (s)
+	s = lex_map_get(L->shape_cache, start, n, hilo_hash_inline(start, n));
+	if (s) {
 		L->p = end;
+		set_last_shape(L, start, n, s);
+	}
 	return s;
 }
 
@@ -135,20 +163,26 @@ hilo_shape *lex_shape(lexer *L)
 	lex_skip_ws(L);
 	if (!L->shape_cache || L->depth > 0)
 		return parse_shape(L);
+	hilo_shape *s = last_shape(L);
+	if (s)
+		return s;
 	const char *start = L->p, *end = shape_span_end(L->p, L->end);
 	if (!end)
 		return parse_shape(L);
 	/* keyed by the source text itself (it outlives the parse) */
 	size_t n = (size_t)(end - start);
 	uint32_t h = hilo_hash_inline(start, n);
-	hilo_shape *s = lex_map_get(L->shape_cache, start, n, h);
+	s = lex_map_get(L->shape_cache, start, n, h);
 	if (s) {
 		L->p = end;
+		set_last_shape(L, start, n, s);
 		return s;
 	}
 	s = parse_shape(L);
-	if (s && L->p == end)
+	if (s && L->p == end) {
 		lex_map_put(L->shape_cache, start, n, h, s);
+		set_last_shape(L, start, n, s);
+	}
 	return s;
 }
 

@@ -1416,7 +1416,7 @@ static bool read_stack_frames(parser *P)
 		if (!le)
 			le = L->end;
 		bool blank = true;
-		for (const char *q = ls; q < le; q++)
+		for (const char *q = ls; q < le && blank; q++)
 			if (*q != ' ' && *q != '\t' && *q != '\r')
 				blank = false;
 		bool table = blank || (*ls >= '0' && *ls <= '9') || *ls == ' ' ||
@@ -1430,13 +1430,11 @@ static bool read_stack_frames(parser *P)
 	}
 	P->m->stack_frames = hilo_arena_strndup(P->m->arena, s, (size_t)(last - s));
 	/* move the lexer past the table, keeping line numbers right */
-	while (L->p < last) {
-		if (*L->p == '\n') {
-			L->line++;
-			L->line_start = L->p + 1;
-		}
-		L->p++;
+	for (const char *nl; (nl = memchr(L->p, '\n', (size_t)(last - L->p))); L->p = nl + 1) {
+		L->line++;
+		L->line_start = nl + 1;
 	}
+	L->p = last;
 	return true;
 }
 
