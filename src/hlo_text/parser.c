@@ -66,19 +66,10 @@ static hilo_instr *scope_find(const name_scope *t, const char *s, size_t len, ui
 	}
 }
 
-/* Whether the interned name (hash: its text's) is in scope: equal text is
- * the same pointer. */
-static bool scope_has_interned(const name_scope *t, const char *name, uint32_t hash)
+static void scope_prefetch(const name_scope *t, uint32_t hash)
 {
-	if (!t->cap)
-		return false;
-	for (uint32_t k = hash & (t->cap - 1);; k = (k + 1) & (t->cap - 1)) {
-		const scope_entry *e = &t->e[k];
-		if (!e->i)
-			return false;
-		if (e->hash == hash && e->i->name == name)
-			return true;
-	}
+	if (t->cap)
+		__builtin_prefetch(&t->e[hash & (t->cap - 1)]);
 }
 
 /* Adds i under its name (len, hash: of i->name), replacing an entry of the
@@ -975,23 +966,36 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 		P->saw_percent = true;
 	else
 		P->saw_no_percent = true;
+	/* a new name's string-table and scope slots are cache misses: they
+	 * are loaded while '=' and the shape are read, the name interned after */
 	uint32_t h = hilo_hash_inline(s, n);
-	const char *name = hilo_intern_hashed(P->m->strings, s, n, h);
+	hilo_strtab_prefetch(P->m->strings, h);
+	scope_prefetch(&P->names, h);
 	if (!lex_expect(L, '='))
 		return NULL;
-	/* the map's keys are interned: the same text is the same pointer */
-	if (scope_has_interned(&P->names, name, h)) {
-		lex_error(L, s, "instruction '%s' already exists in this computation", name);
+	/* after "= ", a shape seen before is found first (that cannot fail),
+	 * giving the scope's slot time to load; anything that can fail comes
+	 * after the duplicate check, as it always did */
+	hilo_shape *shape = NULL;
+	const char *shape_at = L->p;
+	if (L->end - L->p >= 2 && L->p[0] == ' ' && !(lex_class[(unsigned char)L->p[1]] & LEX_C_SKIP)) {
+		shape_at = ++L->p;
+		shape = lex_shape_cached(L);
+	}
+	if (scope_find(&P->names, s, n, h)) {
+		lex_error(L, s, "instruction '%.*s' already exists in this computation", (int)n, s);
 		return NULL;
 	}
-	hilo_shape *shape = NULL;
-	lex_skip_ws(L);
-	const char *shape_at = L->p;
-	if (!(shape = lex_shape_cached(L)) && starts_shape(P)) {
-		shape = lex_shape(L);
-		if (!shape)
-			return NULL;
+	if (!shape) {
+		lex_skip_ws(L);
+		shape_at = L->p;
+		if (!(shape = lex_shape_cached(L)) && starts_shape(P)) {
+			shape = lex_shape(L);
+			if (!shape)
+				return NULL;
+		}
 	}
+	const char *name = hilo_intern_hashed(P->m->strings, s, n, h);
 	return read_body(P, c, name, n, h, shape, shape_at, line, col, comment);
 }
 

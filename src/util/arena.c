@@ -620,6 +620,11 @@ void hilo_strtab_reserve(hilo_strtab *t, size_t n)
 		rehash_to(t, cap);
 }
 
+void hilo_strtab_prefetch(const hilo_strtab *t, uint32_t hash)
+{
+	__builtin_prefetch(&t->slots[hash & (t->cap - 1)]);
+}
+
 const char *(hilo_intern_hashed)(hilo_strtab *t, const char *s, size_t len, uint32_t h)
 {
 	size_t i = h & (t->cap - 1);

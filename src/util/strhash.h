@@ -9,6 +9,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hilo/base.h"
+
+/* Starts loading the string table's slot for hash (a reader that knows a
+ * name's hash well before it interns it hides the slot's cache miss). */
+void hilo_strtab_prefetch(const hilo_strtab *t, uint32_t hash);
+
 static inline uint64_t hilo_load64_(const char *s)
 {
 	uint64_t w;
