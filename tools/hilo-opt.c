@@ -111,6 +111,7 @@ static void help(void)
 		"  --verify-each             run the verifier after every pass (default: once at",
 		"                            the end)",
 		"  --stats                   per pass: time, instructions before/after, rewrites",
+		"                            and, with --check-equivalence, validation time",
 		"                            (stderr)",
 		"  --stats=ops|ops-json      write opcode counts, bytes and a FLOP estimate per",
 		"                            computation (text or JSON) instead of the module",
