@@ -7,8 +7,11 @@
  * failing with the pass named, assumed rewrites, and in-place operand
  * swaps (a commuted add proved, a swapped subtract failed), related
  * frontier leaves (a difference re-evaluated from the parameters), a lone
- * shared leaf whose random values no input realises, and a branch taken
- * only for an infinite input (boundary values from the parameters). */
+ * shared leaf whose random values no input realises, a branch taken
+ * only for an infinite input (boundary values from the parameters), and
+ * the unchanged-module shortcut: an untouched clone is identical, while
+ * in-place edits that keep every id (an attribute, a constant's bytes, the
+ * instruction order) are judged, not taken for unchanged. */
 #include "check.h"
 
 #include "hilo/check.h"
@@ -343,6 +346,80 @@ static void branch_wrong(hilo_module *m, hilo_pass_ctx *ctx)
 	hilo_comp_remove(c, n);
 }
 
+static const char *inplace_text =
+	"HloModule m\n"
+	"ENTRY main {\n"
+	"  p = f32[3,3] parameter(0)\n"
+	"  q = f32[3,3] parameter(1)\n"
+	"  t = f32[3,3] transpose(p), dimensions={1,0}\n"
+	"  c = f32[] constant(2)\n"
+	"  b = f32[3,3] broadcast(c), dimensions={}\n"
+	"  m = f32[3,3] multiply(t, b)\n"
+	"  n = f32[3,3] negate(q)\n"
+	"  ROOT r = (f32[3,3], f32[3,3]) tuple(m, n)\n"
+	"}\n";
+
+static void inplace_none(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)m;
+	(void)ctx;
+}
+
+static void inplace_attr(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	static const int64_t ident[2] = {0, 1};
+	hilo_attr_set_ints(m, hilo_instr_attr(find(m, "t"), HILO_A_DIMENSIONS), ident, 2);
+}
+
+static void inplace_const(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	float three = 3.0f;
+	memcpy(hilo_instr_literal(find(m, "c"))->data, &three, sizeof three);
+}
+
+/* n moved before t: the same instructions, another order (sound) */
+static void inplace_order(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr *n = find(m, "n"), *t = find(m, "t");
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	n->prev = t->prev;
+	n->next = t;
+	t->prev->next = n;
+	t->prev = n;
+}
+
+/* hilo_validate_pass on (text, text rewritten by fn): the summary, and
+ * whether the pair was found identical. */
+static hilo_validate_summary judge_identical(const char *text, rewrite_fn fn, bool *identical)
+{
+	hilo_validate_summary s;
+	memset(&s, 0, sizeof s);
+	hilo_module *before = parse(text);
+	CHECK(before != NULL);
+	if (!before)
+		return s;
+	hilo_module *after = hilo_module_clone(before);
+	hilo_pass_ctx ctx = {.m = after, .pass = "unit-pass"};
+	fn(after, &ctx);
+	hilo_diags d;
+	hilo_diags_init(&d);
+	CHECK(hilo_verify(after, "t.hlo", &d));
+	hilo_validate_opts o = {.inputs = 3, .seed = 1};
+	hilo_validator *v = hilo_validator_create(&o);
+	*identical = true;
+	CHECK(hilo_validate_pass(v, before, after, "unit-pass", NULL, &d, identical));
+	hilo_validator_summary(v, &s);
+	hilo_validator_destroy(v);
+	hilo_diags_free(&d);
+	hilo_module_destroy(before);
+	hilo_module_destroy(after);
+	return s;
+}
+
 int main(void)
 {
 	bool named;
@@ -437,5 +514,20 @@ int main(void)
 	CHECK_EQ_I64(s.failed, 1);
 	CHECK_EQ_I64(s.tested, 0);
 	CHECK(named);
+
+	/* unchanged modules, and in-place edits that keep every id */
+	bool same;
+	s = judge_identical(inplace_text, inplace_none, &same);
+	CHECK(same);
+	CHECK_EQ_I64(s.rewrites, 0);
+	s = judge_identical(inplace_text, inplace_attr, &same);
+	CHECK(!same);
+	CHECK_EQ_I64(s.failed, 1);
+	s = judge_identical(inplace_text, inplace_const, &same);
+	CHECK(!same);
+	CHECK_EQ_I64(s.failed, 1);
+	s = judge_identical(inplace_text, inplace_order, &same);
+	CHECK_EQ_I64(s.failed, 0);
+	CHECK_EQ_I64(s.skipped, 0);
 	return CHECK_DONE();
 }
