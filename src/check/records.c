@@ -765,7 +765,7 @@ static bool same_kind_visit(const hilo_instr *y, void *e)
 static bool same_event(pairctx *P, const hilo_instr *e, const hilo_instr *a)
 {
 	if (!same_effect_kind(a, e) || a->noperands != e->noperands ||
-	    a->async_op != e->async_op || !attrs_same(P, e, a))
+	    a->async_op != e->async_op || !attrs_same(comp_equiv, P, e, a))
 		return false;
 	for (uint32_t k = 0; k < a->noperands; k++) {
 		tid tb = terms_of(P, 0, e->operands[k], false);
