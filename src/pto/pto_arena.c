@@ -205,14 +205,14 @@ bool lg_pack_allocations(coll *k, plan *pl)
 		const char *an;
 		do
 			an = pto_intern(p, hilo_arena_printf(p->arena, "%s__arena%d", k->c->f->name, na++));
-		while (pto_map_has(&k->c->vars, an));
+		while (pto_vars_has(k->c->vars, an));
 		pto_var *av = hilo_arena_alloc(p->arena, sizeof *av); /* reserve the name */
 		if (!av)
 			pto_oom(p->arena);
 		av->name = an;
 		av->kind = PTO_V_LOCAL;
 		av->tensor = true;
-		pto_map_put(&k->c->vars, an, av);
+		pto_vars_put(k->c->vars, av);
 		hoist *ah = &arena_h[g];
 		*ah = *m0;
 		ah->name = an;

@@ -85,7 +85,7 @@ enum { LG_DERIVED = 1, LG_PASSTHROUGH = 2 };
 
 static inline bool lg_marked(const coll *k, const char *name, unsigned bits)
 {
-	const pto_var *v = pto_map_get(&k->c->vars, name);
+	const pto_var *v = pto_vars_get(k->c->vars, name);
 	return v && (v->lg_mark & bits);
 }
 

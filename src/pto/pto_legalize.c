@@ -242,7 +242,7 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 		return;
 	/* the parameter: <var>__slots, unless the Graph already uses that name */
 	const char *pname = pto_intern(p, hilo_arena_printf(p->arena, "%s__slots", var));
-	for (int q = 1; pto_map_has(&k->c->vars, pname); q++)
+	for (int q = 1; pto_vars_has(k->c->vars, pname); q++)
 		pname = pto_intern(p, hilo_arena_printf(p->arena, "%s__slots%d", var, q));
 	pto_var *pv = hilo_arena_alloc(p->arena, sizeof *pv); /* reserve the name */
 	if (!pv)
@@ -250,7 +250,7 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 	pv->name = pname;
 	pv->kind = PTO_V_LOCAL;
 	pv->tensor = true;
-	pto_map_put(&k->c->vars, pname, pv);
+	pto_vars_put(k->c->vars, pv);
 	/* call site: the same create with the leading extent scaled */
 	pto_expr *big = pto_expr_clone(p, cl->e);
 	big->items[0]->items[0] = pto_int(p, ext[0] * (int64_t)trips);
@@ -348,7 +348,7 @@ static void visit_assign(coll *k, pto_stmt *s)
 	if (s->target->kind != PTO_E_NAME)
 		return;
 	const char *var = s->target->name;
-	pto_var *v = pto_map_get(&k->c->vars, var);
+	pto_var *v = pto_vars_get(k->c->vars, var);
 	pto_expr *val = s->value;
 	if (v && !v->scalar && v->kind == PTO_V_LOCAL && v->ndefs <= 2 && visit_yield(k, var, val))
 		return;
@@ -687,16 +687,15 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flag
 	/* derived scalars and scalar renames are marks in the variables (a
 	 * table of them cost as much as the variable table): clear what an
 	 * earlier collection left */
-	for (size_t i = 0; i < c.vars.cap; i++)
-		if (c.vars.keys[i])
-			((pto_var *)c.vars.vals[i])->lg_mark = 0;
+	for (size_t i = 0; i < pto_vars_count(c.vars); i++)
+		pto_vars_at(c.vars, i)->lg_mark = 0;
 	pto_map *maps[] = { &k.scalar_params, &k.tensor_params, &k.root,
 		&k.in_place, &k.created, &k.tuple_result, &k.tuple_lit };
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
 		pto_map_init_scratch(maps[i], tmp);
 	pto_map_init(&k.slot_view, p->arena);
 	for (size_t i = 0; i < f->nparams; i++) {
-		pto_var *v = pto_map_get(&c.vars, f->params[i].name);
+		pto_var *v = pto_vars_get(c.vars, f->params[i].name);
 		pto_map_put(v->scalar ? &k.scalar_params : &k.tensor_params, v->name, v);
 	}
 	visit_block(&k, &f->body);
@@ -730,7 +729,7 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flag
 		if (r && pto_map_has(&k.created, r)) {
 			h->dir = PTO_DIR_INOUT;
 		} else if (r) {
-			pto_var *rv = pto_map_get(&c.vars, r);
+			pto_var *rv = pto_vars_get(c.vars, r);
 			if (rv && rv->kind == PTO_V_PARAM)
 				h->dir = rv->dir;
 		}
@@ -912,7 +911,7 @@ static void retarget_cached_vars(hilo_pto_program *p, const plan *pl)
 	pto_fctx_init(&c, p, pl->f); /* the cached table, built by build_plan */
 	for (size_t i = 0; i < pl->hoisted.n; i++) {
 		const hoist *h = &((hoist *)pl->hoisted.data)[i];
-		pto_var *v = pto_map_get(&c.vars, h->name);
+		pto_var *v = pto_vars_get(c.vars, h->name);
 		if (!v)
 			continue;
 		v->kind = PTO_V_PARAM;

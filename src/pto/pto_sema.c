@@ -205,19 +205,94 @@ pto_func *pto_find_func(hilo_pto_program *p, const char *name)
 	return NULL;
 }
 
+/* ---- variable table ------------------------------------------------- */
+
+static size_t vars_index_of(const pto_vartab *t, uint32_t slot)
+{
+	return slot - 1 < t->cap_pool ? slot - 1 : t->npool + (slot - 1 - t->cap_pool);
+}
+
+pto_var *pto_vars_get(const pto_vartab *t, const char *name)
+{
+	if (!t->cap || !name)
+		return NULL;
+	for (size_t h = hash_ptr(name) & (t->cap - 1); t->slots[h]; h = (h + 1) & (t->cap - 1)) {
+		pto_var *v = pto_vars_at(t, vars_index_of(t, t->slots[h]));
+		if (v->name == name)
+			return v;
+	}
+	return NULL;
+}
+
+static void vars_insert(pto_vartab *t, const char *name, uint32_t slot)
+{
+	size_t h = hash_ptr(name) & (t->cap - 1);
+	while (t->slots[h])
+		h = (h + 1) & (t->cap - 1);
+	t->slots[h] = slot;
+}
+
+/* Slots for n names at a load of at most 7/8. */
+static void vars_rehash(pto_vartab *t, size_t n)
+{
+	size_t cap = 16;
+	while (n * 8 > cap * 7)
+		cap *= 2;
+	if (cap <= t->cap)
+		return;
+	uint32_t *old = t->slots;
+	size_t ocap = t->cap;
+	t->slots = hilo_arena_alloc(t->arena, cap * sizeof *t->slots);
+	if (!t->slots)
+		pto_oom(t->arena);
+	t->cap = cap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i])
+			vars_insert(t, pto_vars_at(t, vars_index_of(t, old[i]))->name, old[i]);
+}
+
+static void vars_add(pto_vartab *t, pto_var *v, bool in_pool)
+{
+	if (t->n + 1 > t->cap / 8 * 7)
+		vars_rehash(t, t->cap); /* doubles */
+	uint32_t slot;
+	if (in_pool) {
+		slot = (uint32_t)(v - t->pool) + 1;
+	} else {
+		if (t->nextra == t->cap_extra) {
+			size_t nc = t->cap_extra ? t->cap_extra * 2 : 8;
+			t->extra = hilo_arena_grow(t->arena, t->extra, t->nextra, nc, sizeof *t->extra);
+			if (!t->extra)
+				pto_oom(t->arena);
+			t->cap_extra = nc;
+		}
+		t->extra[t->nextra++] = v;
+		slot = (uint32_t)(t->cap_pool + t->nextra);
+	}
+	vars_insert(t, v->name, slot);
+	t->n++;
+}
+
+void pto_vars_put(pto_vartab *t, pto_var *v)
+{
+	vars_add(t, v, false);
+}
+
 static pto_var *new_var(pto_fctx *c, const char *name, pto_var_kind k)
 {
+	pto_vartab *t = c->vars;
 	pto_var *v;
-	if (c->npool < c->cap_pool) {
-		v = &c->pool[c->npool++];
+	bool in_pool = t->npool < t->cap_pool;
+	if (in_pool) {
+		v = &t->pool[t->npool++];
 	} else { /* beyond the estimate (tuple targets, iter args) */
-		v = hilo_arena_alloc(c->vars.arena, sizeof *v);
+		v = hilo_arena_alloc(t->arena, sizeof *v);
 		if (!v)
-			pto_oom(c->vars.arena);
+			pto_oom(t->arena);
 	}
 	v->name = name;
 	v->kind = k;
-	pto_map_put(&c->vars, name, v);
+	vars_add(t, v, in_pool);
 	return v;
 }
 
@@ -225,11 +300,11 @@ static void set_type(pto_var *v, const pto_expr *ann)
 {
 	pto_dir dir;
 	v->ann = ann;
-	v->type = pto_type_unwrap(ann, &dir);
+	const pto_expr *type = pto_type_unwrap(ann, &dir);
 	v->dir = (uint8_t)dir;
-	v->scalar = pto_type_is_scalar(v->type);
-	v->tensor = pto_type_is_tensor(v->type);
-	const char *dt = v->scalar ? pto_type_dtype(v->type) : NULL;
+	v->scalar = pto_type_is_scalar(type);
+	v->tensor = pto_type_is_tensor(type);
+	const char *dt = v->scalar ? pto_type_dtype(type) : NULL;
 	v->task_id = dt && !strcmp(dt, "TASK_ID");
 }
 
@@ -240,7 +315,7 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 		switch (s->kind) {
 		case PTO_S_ASSIGN:
 			if (s->target->kind == PTO_E_NAME) {
-				pto_var *v = pto_map_get(&c->vars, s->target->name);
+				pto_var *v = pto_vars_get(c->vars, s->target->name);
 				if (!v)
 					v = new_var(c, s->target->name, PTO_V_LOCAL);
 				v->ndefs++;
@@ -250,7 +325,7 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 					if (s->ann)
 						set_type(v, s->ann);
 					else if (s->value->kind == PTO_E_NAME) {
-						pto_var *src = pto_map_get(&c->vars, s->value->name);
+						pto_var *src = pto_vars_get(c->vars, s->value->name);
 						if (src)
 							set_type(v, src->ann);
 					} else if (s->value->kind == PTO_E_INT || s->value->kind == PTO_E_FLOAT ||
@@ -262,7 +337,7 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 			} else if (s->target->kind == PTO_E_TUPLE) {
 				for (size_t k = 0; k < pto_expr_nitems(s->target); k++)
 					if (s->target->items[k]->kind == PTO_E_NAME &&
-					    !pto_map_get(&c->vars, s->target->items[k]->name)) {
+					    !pto_vars_get(c->vars, s->target->items[k]->name)) {
 						pto_var *v = new_var(c, s->target->items[k]->name, PTO_V_LOCAL);
 						v->def = s;
 						v->parent = parent;
@@ -364,25 +439,28 @@ void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f)
 	hilo_arena *a = f->sema_arena = hilo_arena_create_in(p->arena);
 	if (!a)
 		pto_oom(p->arena);
-	pto_map_init(&c->vars, a);
+	pto_vartab *t = c->vars = hilo_arena_alloc(a, sizeof *t);
+	if (!t)
+		pto_oom(a);
+	t->arena = a;
 	pto_map_init(&c->funcs, a);
 	pto_map_reserve(&c->funcs, p->nfuncs);
 	for (size_t i = 0; i < p->nfuncs; i++)
 		pto_map_put(&c->funcs, p->funcs[i]->name, p->funcs[i]);
 	size_t nvars = f->nparams + count_stmts(&f->body);
-	pto_map_reserve(&c->vars, nvars);
-	c->pool = hilo_arena_alloc(a, nvars * sizeof *c->pool);
-	if (!c->pool && nvars)
+	if (nvars >= UINT32_MAX / 2)
+		pto_oom(a); /* slots are 32-bit */
+	vars_rehash(t, nvars);
+	t->pool = hilo_arena_alloc(a, nvars * sizeof *t->pool);
+	if (!t->pool && nvars)
 		pto_oom(a);
-	c->cap_pool = nvars;
+	t->cap_pool = nvars;
 	for (size_t i = 0; i < f->nparams; i++) {
 		pto_var *v = new_var(c, f->params[i].name, PTO_V_PARAM);
 		v->index = (uint32_t)i;
 		set_type(v, f->params[i].ann);
 	}
 	collect_vars(c, &f->body, NULL);
-	c->pool = NULL;
-	c->npool = c->cap_pool = 0;
 	pto_fctx *cached = hilo_arena_alloc(a, sizeof *cached);
 	*cached = *c;
 	f->sema_ctx = cached;
@@ -392,7 +470,7 @@ pto_var *pto_lookup(const pto_fctx *c, const pto_expr *e)
 {
 	if (!e || e->kind != PTO_E_NAME)
 		return NULL;
-	return pto_map_get(&c->vars, e->name);
+	return pto_vars_get(c->vars, e->name);
 }
 
 /* ---- calls ------------------------------------------------------------ */
@@ -858,13 +936,13 @@ bool pto_returned_param(hilo_pto_program *p, const pto_fctx *c, const pto_expr *
  * tensors (!inv). Only variables of the function can be members. */
 static bool in_set(const pto_invset *s, const char *name, bool inv)
 {
-	const pto_var *v = pto_map_get(&s->c->vars, name);
+	const pto_var *v = pto_vars_get(s->c->vars, name);
 	return v && (inv ? v->inv_member : v->inv_boundary);
 }
 
 static void add_to_set(pto_invset *s, const char *name, bool inv)
 {
-	pto_var *v = pto_map_get(&s->c->vars, name);
+	pto_var *v = pto_vars_get(s->c->vars, name);
 	if (v) {
 		if (inv)
 			v->inv_member = true;
@@ -956,14 +1034,12 @@ void pto_inv_init(pto_invset *s, const pto_fctx *c)
 	s->c = c;
 	/* membership lives in the variables themselves (a table per set cost
 	 * as much as the variable table): clear what an earlier build left */
-	const pto_map *vars = &c->vars;
-	for (size_t i = 0; i < vars->cap; i++)
-		if (vars->keys[i]) {
-			pto_var *v = vars->vals[i];
-			v->inv_member = v->inv_boundary = false;
-		}
+	for (size_t i = 0; i < pto_vars_count(c->vars); i++) {
+		pto_var *v = pto_vars_at(c->vars, i);
+		v->inv_member = v->inv_boundary = false;
+	}
 	for (size_t i = 0; i < c->f->nparams; i++) {
-		pto_var *v = pto_map_get(&c->vars, c->f->params[i].name);
+		pto_var *v = pto_vars_get(c->vars, c->f->params[i].name);
 		if (v && !v->scalar)
 			v->inv_boundary = true;
 	}

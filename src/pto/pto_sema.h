@@ -49,11 +49,10 @@ pto_expr *const *pto_type_shape(const pto_expr *t, size_t *n);
 typedef enum pto_var_kind { PTO_V_PARAM, PTO_V_LOCAL, PTO_V_LOOPVAR, PTO_V_ITERARG } pto_var_kind;
 
 typedef struct pto_var {
-	/* 56 bytes, allocated in one array per table (a table is sized up
+	/* 48 bytes, allocated in one array per table (a table is sized up
 	 * front: 100k-statement functions have 100k variables) */
 	const char *name;
-	const pto_expr *type;  /* unwrapped type expression, or NULL */
-	const pto_expr *ann;   /* annotation as written */
+	const pto_expr *ann;   /* annotation as written (the type: pto_type_unwrap of it), or NULL */
 	pto_stmt *def;         /* ASSIGN (locals) or FOR (loop vars, iter args) */
 	pto_stmt *parent;      /* enclosing compound statement, NULL at top level */
 	uint32_t index;        /* param index, or iter-arg position */
@@ -65,13 +64,43 @@ typedef struct pto_var {
 	uint8_t lg_mark;       /* legalize's collector: LG_* bits (pto_legalize.c), cleared when it starts */
 } pto_var;
 
+/* A function's variables by name: 4-byte slots (1 + the variable's index;
+ * names hash by pointer, they are interned) over the variables, which
+ * live in one array sized up front (`pool`) and, beyond that estimate or
+ * reserved by a pass (pto_vars_put), in `extra`. One table per function,
+ * shared by every copy of its pto_fctx. */
+typedef struct pto_vartab {
+	uint32_t *slots;
+	size_t cap, n;         /* cap: a power of two; n: names held */
+	pto_var *pool;
+	size_t npool, cap_pool;
+	pto_var **extra;       /* index cap_pool + k */
+	size_t nextra, cap_extra;
+	hilo_arena *arena;
+} pto_vartab;
+
+pto_var *pto_vars_get(const pto_vartab *t, const char *name);
+static inline bool pto_vars_has(const pto_vartab *t, const char *name)
+{
+	return pto_vars_get(t, name) != NULL;
+}
+/* Adds v (allocated by the caller, v->name set) under v->name. */
+void pto_vars_put(pto_vartab *t, pto_var *v);
+/* Every variable: pto_vars_at(t, i) for i below pto_vars_count(t). */
+static inline size_t pto_vars_count(const pto_vartab *t)
+{
+	return t->npool + t->nextra;
+}
+static inline pto_var *pto_vars_at(const pto_vartab *t, size_t i)
+{
+	return i < t->npool ? &t->pool[i] : t->extra[i - t->npool];
+}
+
 typedef struct pto_fctx {
 	hilo_pto_program *p;
 	pto_func *f;
-	pto_map vars;          /* name -> pto_var */
+	pto_vartab *vars;      /* name -> pto_var */
 	pto_map funcs;         /* name -> pto_func (program-wide) */
-	pto_var *pool;         /* while building: the table's variables */
-	size_t npool, cap_pool;
 } pto_fctx;
 
 /* Fills *c with f's variable table. Tables are cached per function (they

@@ -512,7 +512,7 @@ static void verify_graph(vctx *v)
 		}
 	}
 	for (size_t i = 0; i < f->nparams; i++) {
-		pto_var *x = pto_map_get(&v->c.vars, f->params[i].name);
+		pto_var *x = pto_vars_get(v->c.vars, f->params[i].name);
 		if (x && !x->scalar)
 			pto_map_put(&v->roots, x->name, (void *)1);
 	}

@@ -165,6 +165,50 @@ int main(void)
 	CHECK(!pto_inv_is_invariant(&inv, pto_name(p, "w")));
 	hilo_pto_program_destroy(p);
 
+	/* variable table: names beyond the up-front estimate (a tuple target
+	 * binds four names in one statement) and names a pass reserves are
+	 * found like the others, every variable once in the iteration */
+	p = parse("import pypto.language as pl\n\n@pl.program\nclass Q:\n"
+		"    @pl.function(type=pl.FunctionType.Orchestration)\n"
+		"    def f(self, t: pl.Tensor[[8], pl.FP32]) -> pl.Tensor[[8], pl.FP32]:\n"
+		"        a, b, c, d = self.g(t)\n"
+		"        return t\n");
+	CHECK(p != NULL);
+	if (p) {
+		pto_fctx fc;
+		pto_fctx_init(&fc, p, p->funcs[0]);
+		const char *names[] = { "t", "a", "b", "c", "d" };
+		for (size_t i = 0; i < 5; i++) {
+			pto_var *x = pto_vars_get(fc.vars, pto_intern(p, names[i]));
+			CHECK(x && !strcmp(x->name, names[i]));
+		}
+		CHECK(!pto_vars_get(fc.vars, pto_intern(p, "e")) && pto_vars_count(fc.vars) == 5);
+		CHECK(fc.vars->nextra > 0); /* the estimate (2) was exceeded */
+		/* many reserved names: the slots grow, nothing is lost */
+		for (int i = 0; i < 100; i++) {
+			char nm[16];
+			snprintf(nm, sizeof nm, "r%d", i);
+			pto_var *rv = hilo_arena_alloc(p->arena, sizeof *rv);
+			rv->name = pto_intern(p, nm);
+			pto_vars_put(fc.vars, rv);
+		}
+		pto_fctx again; /* the cached table: the same one, additions included */
+		pto_fctx_init(&again, p, p->funcs[0]);
+		CHECK(again.vars == fc.vars && pto_vars_count(again.vars) == 105);
+		size_t found = 0;
+		for (int i = 0; i < 100; i++) {
+			char nm[16];
+			snprintf(nm, sizeof nm, "r%d", i);
+			pto_var *x = pto_vars_get(again.vars, pto_intern(p, nm));
+			found += x && !strcmp(x->name, nm);
+		}
+		CHECK(found == 100);
+		for (size_t i = 0; i < 5; i++)
+			CHECK(pto_vars_get(again.vars, pto_intern(p, names[i])) != NULL);
+		CHECK(sizeof(pto_var) == 48);
+		hilo_pto_program_destroy(p);
+	}
+
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	else
