@@ -164,6 +164,13 @@ bool chk_attr_skip(const hilo_attr *a);
  * get-tuple-elements i reads; the tuple indices outermost first in
  * path[0..*depth) (at most max). NULL otherwise (records.c). */
 const hilo_instr *chk_param_element(const hilo_instr *i, int64_t *path, int max, int *depth);
+/* The instruction whose declared shape gives the layout of i's value as
+ * the evaluator holds it (the layout a bitcast of i reads): pass-through
+ * ops (opt-barrier, domain, add-dependency, set-dimension-size, boundary
+ * markers, copy-done of a copy-start) hand their operand's value on, a
+ * get-tuple-element of a tuple its element's, a call or fusion its callee
+ * root's; anything else makes its value in its own shape (records.c). */
+const hilo_instr *chk_layout_source(const hilo_instr *i);
 
 /* ---- tagged evaluation (tagged.c) --------------------------------------- */
 typedef struct tagged_result {

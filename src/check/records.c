@@ -173,6 +173,66 @@ const hilo_instr *chk_param_element(const hilo_instr *i, int64_t *path, int max,
 	return i;
 }
 
+static const hilo_instr *layout_source(const hilo_instr *i, int depth)
+{
+	while (depth++ < 256) {
+		switch (i->op) {
+		case HILO_OP_OPT_BARRIER: case HILO_OP_DOMAIN: case HILO_OP_ADD_DEPENDENCY:
+		case HILO_OP_SET_DIMENSION_SIZE:
+			if (!i->noperands)
+				return i;
+			i = i->operands[0];
+			continue;
+		case HILO_OP_CUSTOM_CALL:
+			if (!hilo_instr_is_boundary_marker(i) || i->noperands != 1)
+				return i;
+			i = i->operands[0];
+			continue;
+		case HILO_OP_COPY_DONE:
+			if (i->noperands != 1 || i->operands[0]->op != HILO_OP_COPY_START ||
+			    !i->operands[0]->noperands)
+				return i;
+			i = i->operands[0]->operands[0];
+			continue;
+		case HILO_OP_CALL: case HILO_OP_FUSION:
+			if (hilo_instr_ncalled(i) < 1 || !hilo_instr_called(i)[0]->root)
+				return i;
+			i = hilo_instr_called(i)[0]->root;
+			continue;
+		case HILO_OP_GET_TUPLE_ELEMENT: {
+			int64_t k;
+			if (i->noperands != 1 || !hilo_instr_get_int(i, HILO_A_INDEX, &k))
+				return i;
+			const hilo_instr *x = layout_source(i->operands[0], depth);
+			if (x->op != HILO_OP_TUPLE || k < 0 || k >= (int64_t)x->noperands)
+				return i;
+			i = x->operands[k];
+			continue;
+		}
+		default:
+			return i;
+		}
+	}
+	return i;
+}
+
+const hilo_instr *chk_layout_source(const hilo_instr *i)
+{
+	return layout_source(i, 0);
+}
+
+/* A bitcast reads its operand's physical layout: the same definition needs
+ * the same layout where the operand's value is made (a copy's layout reset,
+ * a layout-changing copy removed or skipped through an opt-barrier change
+ * the result while every value stays the same). */
+static bool bitcast_source_same(const hilo_instr *b, const hilo_instr *a)
+{
+	if (b->noperands != 1 || a->noperands != 1)
+		return b->noperands == a->noperands;
+	return hilo_shape_equal(chk_layout_source(b->operands[0])->shape,
+		chk_layout_source(a->operands[0])->shape);
+}
+
 bool chk_attr_skip(const hilo_attr *a)
 {
 	return !hilo_attr_is_semantic(a);
@@ -261,7 +321,8 @@ static bool same_local_by(comp_eq_fn ceq, const void *ud, const hilo_instr *b, c
 		return false;
 	if (a->op == HILO_OP_PARAMETER && hilo_instr_param_no(a) != hilo_instr_param_no(b))
 		return false;
-	if (a->op == HILO_OP_BITCAST && !hilo_shape_equal(b->shape, a->shape))
+	if (a->op == HILO_OP_BITCAST && (!hilo_shape_equal(b->shape, a->shape) ||
+	                                 !bitcast_source_same(b, a)))
 		return false;
 	if (a->op == HILO_OP_CONSTANT && !lit_bytes_same(hilo_instr_literal(b), hilo_instr_literal(a)))
 		return false;

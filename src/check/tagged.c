@@ -619,6 +619,28 @@ static int64_t total_elements(const hilo_shape *s)
 	return n;
 }
 
+/* A shared leaf's tags in the layout its value has where it is made
+ * (chk_layout_source: a shared opt-barrier of a copy holds the copy's
+ * buffer, and that copy's layout may differ between the two modules while
+ * every value is the same): a bitcast of the leaf reads that layout. The
+ * same tags, relabelled (the tag array is not copied). */
+static tv *leaf_layout(tctx *X, tv *v, const hilo_instr *i)
+{
+	const hilo_instr *src = chk_layout_source(i);
+	if (v->kind != TV_TAG || src == i || src->shape->type == HILO_T_TUPLE ||
+	    !hilo_shape_compatible(src->shape, i->shape) || hilo_shape_equal(src->shape, i->shape))
+		return v;
+	tv *r = tv_new(X, TV_TAG, i->shape);
+	hilo_literal *l = r ? hilo_arena_alloc(X->run->arena, sizeof *l) : NULL;
+	hilo_shape *rs = l ? retype(X, src->shape) : NULL;
+	if (!rs)
+		return no(X, "out of memory");
+	*l = *v->lit;
+	l->shape = rs;
+	r->lit = l;
+	return r;
+}
+
 /* A top-level leaf: a parameter, or (not deep) a shared instruction; a
  * shared get-tuple-element chain of a parameter is that parameter's
  * element (free, and the same tags as through the parameter). */
@@ -638,7 +660,8 @@ static tv *top_leaf(tctx *X, const hilo_instr *i)
 	}
 	X->used_id_leaf = true;
 	const hilo_instr *named = i->id < X->P->s[0].nid ? X->P->s[0].by_id[i->id] : NULL;
-	return leaf_tv(X, false, i->id, 0, path, i->shape, named ? named->name : i->name);
+	tv *v = leaf_tv(X, false, i->id, 0, path, i->shape, named ? named->name : i->name);
+	return v ? leaf_layout(X, v, i) : NULL;
 }
 
 /* ---- value conversions -------------------------------------------------- */
@@ -1006,7 +1029,18 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 			return no(X, "%s: bad tuple index", i->name);
 		return t->el[k];
 	}
-	case HILO_OP_COPY: case HILO_OP_OPT_BARRIER: case HILO_OP_DOMAIN: case HILO_OP_ADD_DEPENDENCY:
+	case HILO_OP_COPY:
+		/* an array copy makes its value in its own layout (the evaluator's
+		 * copy), which a bitcast of it reads: moved, not passed on */
+		if (n == 1 && i->shape->type != HILO_T_TUPLE && ops[0]->kind == TV_TAG)
+			return move(X, i, ops);
+		if (n == 1 && i->shape->type != HILO_T_TUPLE && ops[0]->kind == TV_CONC)
+			break; /* evaluated concretely below */
+		/* a tuple copy passes its elements on */
+		if (n >= 1 && hilo_shape_compatible(ops[0]->shape, i->shape))
+			return ops[0];
+		return no(X, "%s changes the shape", i->name);
+	case HILO_OP_OPT_BARRIER: case HILO_OP_DOMAIN: case HILO_OP_ADD_DEPENDENCY:
 		if (n >= 1 && hilo_shape_compatible(ops[0]->shape, i->shape))
 			return ops[0];
 		return no(X, "%s changes the shape", i->name);

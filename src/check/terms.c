@@ -437,8 +437,10 @@ static uint64_t attr_hash(pairctx *P, int sk, const hilo_instr *i, bool *ok)
 		}
 	}
 	if (i->op == HILO_OP_BITCAST) {
-		/* layout-dependent: hash both layouts */
-		const hilo_shape *ss[2] = {i->shape, i->noperands ? i->operands[0]->shape : NULL};
+		/* layout-dependent: hash both layouts, the operand's where its value
+		 * is made (a copy, not an opt-barrier passing the copy's value on) */
+		const hilo_shape *ss[2] = {i->shape,
+			i->noperands ? chk_layout_source(i->operands[0])->shape : NULL};
 		for (int q = 0; q < 2; q++)
 			if (ss[q] && ss[q]->layout)
 				for (int d = 0; d < ss[q]->layout->n; d++)

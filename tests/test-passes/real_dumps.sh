@@ -62,6 +62,7 @@ seed_of() {
 	test-swap-operands) echo - ;;
 	test-ds-table-narrowed) echo - ;;
 	test-effect-*) echo - ;;
+	test-bitcast-*|test-copy-*) echo - ;;
 	*) echo "" ;;
 	esac
 }
