@@ -4,6 +4,7 @@
  * protobuf-c (which recurses without a limit) sees the bytes, and the
  * attribute and metadata key tables. */
 #include "pb_internal.h"
+#include "pb_wire.h"
 
 #include <string.h>
 
@@ -201,6 +202,135 @@ void pb_escape(hilo_buf *out, const char *s, size_t n)
 		return;
 	out->len = (size_t)(pb_escape_to(out->data + out->len, s, n) - out->data);
 	out->data[out->len] = 0;
+}
+
+/* ---- cold sub-messages, decoded directly ---- */
+
+/* Room for one more element of a repeated member (count at qoff, array
+ * at off), the array grown by doubling from 4 (its capacity follows from
+ * the count, as pbr_grow_to's). */
+static void *rep_slot(hilo_arena *a, char *m, const ProtobufCFieldDescriptor *fd, size_t es)
+{
+	size_t *n = (size_t *)(void *)(m + fd->quantifier_offset);
+	char **arr = (char **)(void *)(m + fd->offset);
+	size_t cap = *n ? 4 : 0;
+	while (cap && cap < *n)
+		cap *= 2;
+	if (*n == cap) {
+		if (*n > ((size_t)1 << 40) / es)
+			return NULL;
+		char *g = hilo_arena_grow(a, *arr, *n, cap ? 2 * cap : 4, es);
+		if (!g)
+			return NULL;
+		*arr = g;
+	}
+	return *arr + es * (*n)++;
+}
+
+static bool fast_scalar(hilo_arena *a, char *m, const ProtobufCFieldDescriptor *fd, uint64_t v,
+	size_t vlen)
+{
+	size_t es = fd->type == PROTOBUF_C_TYPE_INT64 || fd->type == PROTOBUF_C_TYPE_UINT64 ? 8 : 4;
+	if (fd->type == PROTOBUF_C_TYPE_BOOL) {
+		if (vlen > 9) /* bits past 64: protobuf-c looks at every byte */
+			return false;
+		es = sizeof(protobuf_c_boolean);
+	}
+	void *dst = fd->label == PROTOBUF_C_LABEL_REPEATED ? rep_slot(a, m, fd, es) : m + fd->offset;
+	if (!dst)
+		return false;
+	if (es == 8) {
+		memcpy(dst, &v, 8);
+	} else if (fd->type == PROTOBUF_C_TYPE_BOOL) {
+		protobuf_c_boolean b = v != 0;
+		memcpy(dst, &b, sizeof b);
+	} else {
+		uint32_t x = (uint32_t)v; /* int32, uint32, enum: the low 32 bits */
+		memcpy(dst, &x, 4);
+	}
+	return true;
+}
+
+/* A varint as pb_wire.h's reader reads it (at most ten bytes). */
+static bool fast_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	pr_cur c = {*pp, end};
+	if (!pr_varint(&c, v))
+		return false;
+	*pp = c.p;
+	return true;
+}
+
+void *pb_fast_unpack(hilo_arena *a, const ProtobufCMessageDescriptor *desc, const uint8_t *p,
+	size_t len, int max_depth)
+{
+	if (max_depth <= 0)
+		return NULL;
+	char *m = hilo_arena_alloc(a, desc->sizeof_message);
+	if (!m)
+		return NULL;
+	desc->message_init((ProtobufCMessage *)(void *)m);
+	const uint8_t *end = p + len;
+	while (p < end) {
+		uint64_t tag, v;
+		if (!fast_varint(&p, end, &tag) || tag >> 3 == 0 || tag >> 3 > 536870911u)
+			return NULL;
+		const ProtobufCFieldDescriptor *fd =
+			protobuf_c_message_descriptor_get_field(desc, (unsigned)(tag >> 3));
+		if (!fd || (fd->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) ||
+		    (fd->label != PROTOBUF_C_LABEL_NONE && fd->label != PROTOBUF_C_LABEL_REPEATED))
+			return NULL;
+		bool rep = fd->label == PROTOBUF_C_LABEL_REPEATED;
+		int wt = (int)(tag & 7);
+		switch (fd->type) {
+		case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_UINT32:
+		case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_BOOL: case PROTOBUF_C_TYPE_ENUM: {
+			const uint8_t *at = p;
+			if (wt == PB_VARINT) {
+				if (!fast_varint(&p, end, &v) || !fast_scalar(a, m, fd, v, (size_t)(p - at)))
+					return NULL;
+				break;
+			}
+			if (wt != PB_LEN || !rep || !fast_varint(&p, end, &v) || v > (uint64_t)(end - p))
+				return NULL;
+			const uint8_t *pend = p + v;
+			while (p < pend) {
+				at = p;
+				if (!fast_varint(&p, pend, &v) || !fast_scalar(a, m, fd, v, (size_t)(p - at)))
+					return NULL;
+			}
+			break;
+		}
+		case PROTOBUF_C_TYPE_STRING: case PROTOBUF_C_TYPE_MESSAGE: {
+			if (wt != PB_LEN || !fast_varint(&p, end, &v) || v > (uint64_t)(end - p))
+				return NULL;
+			const uint8_t *q = p;
+			p += v;
+			void *x;
+			if (fd->type == PROTOBUF_C_TYPE_STRING) {
+				char *str = hilo_arena_alloc(a, (size_t)v + 1);
+				if (!str)
+					return NULL;
+				memcpy(str, q, (size_t)v);
+				str[v] = 0;
+				x = str;
+			} else {
+				if (!rep && *(void **)(void *)(m + fd->offset))
+					return NULL;
+				if (!(x = pb_fast_unpack(a, fd->descriptor, q, (size_t)v, max_depth - 1)))
+					return NULL;
+			}
+			void **dst = rep ? rep_slot(a, m, fd, sizeof(void *)) : (void **)(void *)(m + fd->offset);
+			if (!dst)
+				return NULL;
+			*dst = x;
+			break;
+		}
+		default:
+			return NULL;
+		}
+	}
+	return m;
 }
 
 /* ---- wire format check ---- */

@@ -26,6 +26,18 @@ void pb_escape(hilo_buf *out, const char *s, size_t n);
 size_t pb_escaped_len(const char *s, size_t n);
 char *pb_escape_to(char *q, const char *s, size_t n);
 
+/* The messages of the cold attributes (dimension numbers, slices,
+ * replica groups, windows, ...) decoded straight into protobuf-c's
+ * structs in arena a, driven by the descriptor: integer, bool, enum,
+ * string and message fields, proto3 singular or repeated (packed or
+ * not), nested at most max_depth levels. NULL when anything else appears
+ * (an unknown, oneof, bytes or fixed-width field, a wrong wire type, bad
+ * bytes, a singular message given twice, which protobuf-c merges): the
+ * caller then takes protobuf-c's path, so what is accepted, what it gives
+ * and every error are protobuf-c's (unit.test_pb_wire compares the two). */
+void *pb_fast_unpack(hilo_arena *a, const ProtobufCMessageDescriptor *desc, const uint8_t *p,
+	size_t len, int max_depth);
+
 /* Checks the wire format of a message against its descriptor: tags,
  * lengths, nesting depth (at most max_depth). Returns NULL when valid,
  * else a static message. */

@@ -182,11 +182,15 @@ typedef struct instr_head {
 	int64_t id, parameter_number;
 } instr_head;
 
-static bool read_head(reader *R, slice is, instr_head *h)
+/* The first pass's fields; *is is cut to start at the first other field
+ * (the second pass skips these fields wherever they are, and producers
+ * write them first). */
+static bool read_head(reader *R, slice *is, instr_head *h)
 {
 	memset(h, 0, sizeof *h);
-	pr_cur c = {is.p, is.p + is.n};
+	pr_cur c = {is->p, is->p + is->n};
 	field f;
+	const uint8_t *rest = NULL;
 	while (pbr_next_field(R, &c, &f)) {
 		switch (f.num) {
 		case 1: if (!pbr_str_field(R, &f, &h->name)) return false; break;
@@ -210,10 +214,19 @@ static bool read_head(reader *R, slice is, instr_head *h)
 		case 35: if (!pbr_want(R, &f, PB_VARINT)) return false; h->id = (int64_t)f.v; break;
 		case 1002: if (!pbr_str_field(R, &f, &h->comment)) return false; break;
 		case 1003: if (!pbr_str_field(R, &f, &h->async_op)) return false; break;
-		default: break;
+		default:
+			if (!rest)
+				rest = f.at;
+			break;
 		}
 	}
-	return !R->failed;
+	if (R->failed)
+		return false;
+	if (!rest)
+		rest = c.end;
+	is->n -= (size_t)(rest - is->p);
+	is->p = rest;
+	return true;
 }
 
 /* A row of a name table (opcodes, attribute keys) through a small cache:
@@ -225,10 +238,22 @@ static int cached_row(struct kcache *tab, slice s, const char *(*name)(int),
 {
 	if (!s.n)
 		return lookup("", 0);
-	uint64_t w = 0;
-	memcpy(&w, s.p, s.n < 8 ? s.n : 8);
+	/* the name's bytes in one word (every byte for up to 8, the first 8
+	 * beyond), without a variable-length copy */
+	uint64_t w;
+	if (s.n >= 8) {
+		memcpy(&w, s.p, 8);
+	} else if (s.n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s.p, 4);
+		memcpy(&b, s.p + s.n - 4, 4);
+		w = a | (uint64_t)b << 32;
+	} else {
+		w = s.p[0] | (uint64_t)s.p[s.n / 2] << 8 | (uint64_t)s.p[s.n - 1] << 16;
+	}
 	struct kcache *e = &tab[((w * 0x9e3779b97f4a7c15ull) >> 58 ^ s.n) & 63];
-	if (e->len == s.n && e->w == w && !memcmp(name(e->row), s.p, s.n))
+	/* w holds a name of up to 8 bytes whole */
+	if (e->len == s.n && e->w == w && (s.n <= 8 || !memcmp(name(e->row) + 8, s.p + 8, s.n - 8)))
 		return e->row;
 	int row = lookup((const char *)s.p, s.n);
 	if (row != miss) {
@@ -255,14 +280,28 @@ static hilo_attr_id attr_key_of(reader *R, slice s)
 }
 
 /* A name the text form can print: no blank, control character, ',', '(',
- * ')', '=', '{', '}' or '%' (a bit per character below 128). */
-static bool printable_name(const char *q)
+ * ')', '=', '{', '}' or '%'; sixteen bytes a step (vector extensions),
+ * then a bit per character below 128. */
+typedef unsigned char name_v16 __attribute__((vector_size(16)));
+
+static bool printable_name(const char *q, size_t n)
 {
+	size_t k = 0;
+	for (; n - k >= 16; k += 16) {
+		name_v16 x;
+		memcpy(&x, q + k, 16);
+		name_v16 bad = (name_v16)((x <= ' ') | (x == ',') | (x == '(') | (x == ')') | (x == '=') |
+		                          (x == '{') | (x == '}') | (x == '%'));
+		uint64_t w[2];
+		memcpy(w, &bad, 16);
+		if (w[0] | w[1])
+			return false;
+	}
 	const uint64_t lo = 0x1ffffffffull | 1ull << '%' | 1ull << '(' | 1ull << ')' | 1ull << ',' |
 	                    1ull << '=';
 	const uint64_t hi = 1ull << ('{' - 64) | 1ull << ('}' - 64);
-	for (; *q; q++) {
-		unsigned c = (unsigned char)*q;
+	for (; k < n; k++) {
+		unsigned c = (unsigned char)q[k];
 		if (c < 64 ? lo >> c & 1 : c < 128 && hi >> (c - 64) & 1)
 			return false;
 	}
@@ -290,7 +329,7 @@ static bool build_instrs(reader *R, comp_rec *cr)
 	int64_t *pids = R->pids.p;
 	for (size_t k = 0; k < cr->nins; k++) {
 		instr_head ip;
-		if (!read_head(R, cr->ins[k], &ip))
+		if (!read_head(R, &cr->ins[k], &ip))
 			return false;
 		const char *what = NULL; /* WHAT: "instruction K of computation 'C'", made on an error */
 		R->what_k = k;
@@ -329,7 +368,7 @@ static bool build_instrs(reader *R, comp_rec *cr)
 			snprintf(buf, sizeof buf, "%s.%lld", hilo_opcode_name(op), (long long)ip.id);
 			in = pbr_rintern(R, buf);
 		}
-		if (!printable_name(in)) {
+		if (!printable_name(in, ip.name.n ? ip.name.n : strlen(in))) {
 			pbr_rerr(R, "%s: instruction name '%s' cannot be printed", WHAT, in);
 			return false;
 		}
@@ -457,7 +496,8 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 				return false;
 			continue;
 		default:
-			if (protobuf_c_message_descriptor_get_field(&xla__hlo_instruction_proto__descriptor, f.num))
+			if (f.num < 128 ? R->declared[f.num >> 6] >> (f.num & 63) & 1
+			                : protobuf_c_message_descriptor_get_field(&xla__hlo_instruction_proto__descriptor, f.num) != NULL)
 				break;
 			if (!pbr_keep_field(R, &f, unk))
 				return false;
@@ -1112,6 +1152,11 @@ static bool read_module(hilo_module *m, int wrap, const char *kind, const uint8_
 	pb_arena_allocator(&R.pa, m->arena);
 	hilo_buf_init_in(&R.tmp, m->arena);
 	lex_map_init(&R.shapes, m->arena);
+	for (unsigned k = 0; k < xla__hlo_instruction_proto__descriptor.n_fields; k++) {
+		uint32_t id = xla__hlo_instruction_proto__descriptor.fields[k].id;
+		if (id < 128)
+			R.declared[id >> 6] |= 1ull << (id & 63);
+	}
 	slice ms = {p, len};
 	/* HloProto{hlo_module = 1}, HloSnapshot{hlo = 1}: the last field 1 */
 	for (int k = 0; k < wrap && !R.failed; k++) {

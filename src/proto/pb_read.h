@@ -42,6 +42,7 @@ typedef struct reader {
 	struct svec dense;     /* the id -> instruction table of the computation read */
 	uint32_t id_end;       /* the id after the last instruction's */
 	void *recs;            /* pb_read.c's per-computation records */
+	uint64_t declared[2];  /* HloInstructionProto's field numbers below 128 */
 	const char *md_key[12]; /* pb_md_defs keys, interned on first use */
 	struct md_prev {       /* per pb_md_defs string field: the last value */
 		const uint8_t *p;  /* read (its input bytes) and its text */
@@ -192,12 +193,29 @@ static inline bool pbr_want(reader *R, const field *f, int wt)
 	return false;
 }
 
+/* strnlen inline, eight bytes a step (names and keys are short: the
+ * library call cost more than the scan). */
+static inline size_t pbr_strnlen(const uint8_t *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	size_t k = 0;
+	for (; n - k >= 8; k += 8) {
+		uint64_t w;
+		memcpy(&w, p + k, 8);
+		if ((w - ones) & ~w & high)
+			break;
+	}
+	while (k < n && p[k])
+		k++;
+	return k;
+}
+
 static inline bool pbr_str_field(reader *R, const field *f, slice *out)
 {
 	if (!pbr_want(R, f, PB_LEN))
 		return false;
 	out->p = f->s.p;
-	out->n = strnlen((const char *)f->s.p, f->s.n);
+	out->n = pbr_strnlen(f->s.p, f->s.n);
 	return true;
 }
 

@@ -254,11 +254,15 @@ bool pbr_other_field(reader *R, const field *f, const ProtobufCMessageDescriptor
 	return pbr_keep_field(R, f, u);
 }
 
-/* A cold sub-message through protobuf-c (nesting bounded first). */
+/* A cold sub-message: decoded directly when pb_fast_unpack can, else
+ * through protobuf-c (nesting bounded first). */
 void *pbr_unpack_sub(reader *R, const field *f, const ProtobufCMessageDescriptor *desc, int depth)
 {
 	if (!pbr_want(R, f, PB_LEN))
 		return NULL;
+	void *fast = pb_fast_unpack(R->m->arena, desc, f->s.p, f->s.n, MAX_DEPTH - depth);
+	if (fast)
+		return fast;
 	const char *e = pb_check_wire(f->s.p, f->s.n, desc, MAX_DEPTH - depth);
 	if (e) {
 		pbr_werr(R, f->at, e);
@@ -619,8 +623,7 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 	enum { ND = 12 };
 	slice sv[ND];
 	int64_t iv[ND];
-	memset(sv, 0, sizeof sv);
-	memset(iv, 0, sizeof iv);
+	unsigned seen = 0; /* bit k: sv[k] or iv[k] was read */
 	slice *ents = NULL;
 	size_t nents = 0;
 	pr_cur c = {ms.p, ms.p + ms.n};
@@ -655,6 +658,7 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 				return;
 			iv[def] = def >= 10 ? (int64_t)f.v : (int64_t)(int32_t)f.v;
 		}
+		seen |= 1u << def;
 	}
 	if (R->failed)
 		return;
@@ -693,8 +697,9 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 		char num[ND][24];
 		const char *ns[ND], *same[ND];
 		size_t len[ND], bytes = 0;
-		int n = 0;
-		for (int k = 0; k < ND; k++) {
+		unsigned keep = 0; /* the fields printed: non-empty, non-zero */
+		for (unsigned w = seen; w; w &= w - 1) {
+			int k = __builtin_ctz(w);
 			same[k] = NULL;
 			len[k] = 0;
 			if (pb_md_defs[k].kind == PBM_STRING) {
@@ -708,20 +713,21 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 			} else if (iv[k]) {
 				ns[k] = hilo_fmt_i64(num[k] + sizeof num[k], iv[k]);
 				len[k] = (size_t)(num[k] + sizeof num[k] - ns[k]);
+			} else {
+				continue;
 			}
-			if (len[k])
-				bytes += len[k] + 1;
-			n += len[k] || same[k];
+			bytes += len[k] ? len[k] + 1 : 0;
+			keep |= 1u << k;
 		}
+		int n = __builtin_popcount(keep);
 		if (!(h = pbr_ralloc(R, sizeof *h + (size_t)n * sizeof *h->e + bytes)))
 			return;
 		h->n = n;
 		h->e = (hilo_md_entry *)(void *)(h + 1);
 		char *q = (char *)(h->e + n);
 		n = 0;
-		for (int k = 0; k < ND; k++) {
-			if (!len[k] && !same[k])
-				continue;
+		for (unsigned w = keep; w; w &= w - 1) {
+			int k = __builtin_ctz(w);
 			if (!R->md_key[k])
 				R->md_key[k] = pbr_rintern(R, pb_md_defs[k].key);
 			h->e[n].key = R->md_key[k];

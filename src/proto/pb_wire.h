@@ -178,9 +178,15 @@ typedef struct pr_cur {
 static inline bool pr_varint(pr_cur *c, uint64_t *v)
 {
 	const uint8_t *p = c->p;
+	/* one and two bytes (tags, lengths, most ids) without the loop */
 	if (p < c->end && *p < 0x80) {
 		*v = *p;
 		c->p = p + 1;
+		return true;
+	}
+	if (c->end - p >= 2 && p[1] < 0x80) {
+		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		c->p = p + 2;
 		return true;
 	}
 	uint64_t r = 0;

@@ -18,6 +18,7 @@
 #include "hilo/hlo_text.h"
 #include "hilo/proto.h"
 #include "hlo.pb-c.h"
+#include "proto/pb_internal.h"
 
 #include <string.h>
 
@@ -577,8 +578,135 @@ static void test_bad_wire(void)
 	hilo_buf_free(&c);
 }
 
+/* ---- the direct decoder of cold sub-messages against protobuf-c ---- */
+
+static size_t packed_of(const void *msg, uint8_t **out)
+{
+	size_t n = protobuf_c_message_get_packed_size(msg);
+	*out = malloc(n + 1);
+	protobuf_c_message_pack(msg, *out);
+	return n;
+}
+
+/* b as desc through pb_fast_unpack and through protobuf-c: when the
+ * direct decoder takes it (it must when want_fast), protobuf-c does too
+ * and both structs pack to the same bytes; a declined one is left to
+ * protobuf-c. b is emptied. */
+static void fast_vs_pbc(const ProtobufCMessageDescriptor *desc, hilo_buf *b, int max_depth,
+	bool want_fast, int line)
+{
+	hilo_arena *a = hilo_arena_create();
+	const uint8_t *p = (const uint8_t *)(b->data ? b->data : "");
+	void *fast = pb_fast_unpack(a, desc, p, b->len, max_depth);
+	ProtobufCMessage *slow = protobuf_c_message_unpack(desc, NULL, b->len, p);
+	if (!check_true(want_fast ? fast != NULL : fast == NULL, __FILE__, line, "fast path taken as expected"))
+		fprintf(stderr, "  (%s, %zu bytes)\n", desc->name, b->len);
+	if (fast && check_true(slow != NULL, __FILE__, line, "protobuf-c takes what the fast path takes")) {
+		uint8_t *x, *y;
+		size_t nx = packed_of(fast, &x), ny = packed_of(slow, &y);
+		check_true(nx == ny && !memcmp(x, y, nx), __FILE__, line, "the same message");
+		free(x);
+		free(y);
+	}
+	if (slow)
+		protobuf_c_message_free_unpacked(slow, NULL);
+	hilo_arena_destroy(a);
+	b->len = 0;
+}
+
+static void test_fast_unpack(void)
+{
+	hilo_buf b, s, t;
+	hilo_buf_init(&b);
+	hilo_buf_init(&s);
+	hilo_buf_init(&t);
+	const int64_t g0[] = {0, 1}, g1[] = {2, 3}, dims[] = {4, 2}, perm[] = {1, 0};
+	/* collective device list: packed groups, an iota list */
+	fpacked(&s, 1, g0, 2);
+	fmsg(&b, 1, &s);
+	fpacked(&s, 1, g1, 2);
+	fmsg(&b, 1, &s);
+	fint(&s, 1, 2);
+	fint(&s, 2, 4);
+	fpacked(&s, 3, dims, 2);
+	fpacked(&s, 4, perm, 2);
+	fmsg(&b, 2, &s);
+	fast_vs_pbc(&xla__collective_device_list_proto__descriptor, &b, 64, true, __LINE__);
+	/* unpacked ids, packed and unpacked mixed in one field, order kept */
+	fint(&s, 1, 5);
+	fpacked(&s, 1, g1, 2);
+	fint(&s, 1, 7);
+	fmsg(&b, 1, &s);
+	fast_vs_pbc(&xla__collective_device_list_proto__descriptor, &b, 64, true, __LINE__);
+	/* window: negative paddings (ten-byte varints), a bool, a scalar given twice */
+	fint(&s, 1, 3);
+	fint(&s, 1, 5);
+	fint(&s, 3, -1);
+	fint(&s, 4, -9223372036854775807 - 1);
+	fint(&s, 7, 1);
+	fmsg(&b, 1, &s);
+	fint(&s, 2, 2);
+	fmsg(&b, 1, &s);
+	fast_vs_pbc(&xla__window__descriptor, &b, 64, true, __LINE__);
+	/* dot dimension numbers, every field; an empty message */
+	for (int f = 1; f <= 4; f++)
+		fpacked(&b, f, dims, 2);
+	fast_vs_pbc(&xla__dot_dimension_numbers__descriptor, &b, 64, true, __LINE__);
+	fast_vs_pbc(&xla__dot_dimension_numbers__descriptor, &b, 64, true, __LINE__);
+	/* sharding: an enum, nested shardings, metadata strings, a bool */
+	fint(&b, 1, 3);
+	fpacked(&b, 3, dims, 2);
+	fint(&s, 1, 1);
+	fmsg(&b, 5, &s);
+	fstr(&s, 2, "jit(f)/dot");
+	fstr(&s, 1, "dot");
+	fmsg(&b, 7, &s);
+	fint(&b, 6, 1);
+	fast_vs_pbc(&xla__op_sharding__descriptor, &b, 64, true, __LINE__);
+	/* frontend attributes: map entries, string keys and values */
+	fstr(&s, 1, "k");
+	fstr(&s, 2, "v w");
+	fmsg(&b, 1, &s);
+	fstr(&s, 1, "k2");
+	fmsg(&b, 1, &s);
+	fast_vs_pbc(&xla__frontend_attributes__descriptor, &b, 64, true, __LINE__);
+	/* declined, left to protobuf-c: a singular message twice (merged),
+	 * an unknown field, a wrong wire type, a truncated packed list, a
+	 * bool of more than 64 bits, nesting past the bound, bytes */
+	fint(&s, 1, 2);
+	fmsg(&b, 2, &s);
+	fint(&s, 2, 4);
+	fmsg(&b, 2, &s);
+	fast_vs_pbc(&xla__collective_device_list_proto__descriptor, &b, 64, false, __LINE__);
+	fint(&b, 99, 1);
+	fast_vs_pbc(&xla__replica_group__descriptor, &b, 64, false, __LINE__);
+	ftag(&b, 1, 1);
+	hilo_buf_put(&b, "\1\0\0\0\0\0\0\0", 8);
+	fast_vs_pbc(&xla__replica_group__descriptor, &b, 64, false, __LINE__);
+	ftag(&b, 1, 2);
+	pv(&b, 2);
+	hilo_buf_put(&b, "\x81\x82", 2);
+	fast_vs_pbc(&xla__replica_group__descriptor, &b, 64, false, __LINE__);
+	ftag(&s, 7, 0);
+	hilo_buf_put(&s, "\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01", 10);
+	fmsg(&b, 1, &s);
+	fast_vs_pbc(&xla__window__descriptor, &b, 64, false, __LINE__);
+	fint(&s, 1, 3);
+	fmsg(&b, 1, &s);
+	fast_vs_pbc(&xla__window__descriptor, &b, 1, false, __LINE__);
+	fint(&s, 1, 3);
+	fmsg(&b, 1, &s);
+	fast_vs_pbc(&xla__window__descriptor, &b, 2, true, __LINE__);
+	fstr(&b, 43, "config"); /* backend_config */
+	fast_vs_pbc(&xla__hlo_instruction_proto__descriptor, &b, 64, false, __LINE__);
+	hilo_buf_free(&b);
+	hilo_buf_free(&s);
+	hilo_buf_free(&t);
+}
+
 int main(void)
 {
+	test_fast_unpack();
 	test_packed_unpacked();
 	test_unknown_fields();
 	test_literal_encodings();

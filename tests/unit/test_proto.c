@@ -223,6 +223,32 @@ static void test_bad(void)
 	hilo_buf_init(&mod);
 	fstr(&mod, 1, "empty");
 	expect_error(&mod, "no computations");
+	/* instruction names the text form cannot print, the bad character
+	 * in the first sixteen bytes and past them (the checker takes
+	 * sixteen bytes a step); a long printable name is read */
+	static const char *const bad_names[] = {"a b", "x{", "n=1", "a b_long_name_0123456789",
+		"long_name(0123456789", "0123456789abcdefghij}lmnopqrstuvwxyz0123456789",
+		"0123456789abcdef0123456789abcde\x01", "long_name_0123456789%", "abcdefghijklmnopqrstuvwxyz0123)"};
+	for (size_t k = 0; k < sizeof bad_names / sizeof *bad_names; k++) {
+		hilo_buf_init(&mod);
+		hilo_buf_init(&c);
+		instr(&c, bad_names[k], "parameter", 1, NULL, 0, 0, NULL, 0);
+		comp_end(&mod, &c, "main", 1, 1);
+		expect_error(&mod, "cannot be printed");
+	}
+	hilo_buf_init(&mod);
+	hilo_buf_init(&c);
+	instr(&c, "a.very_long-name.0123456789_abcdefghijklmnop", "parameter", 1, NULL, 0, 0, NULL, 0);
+	comp_end(&mod, &c, "main", 1, 1);
+	{
+		hilo_diags d;
+		hilo_diags_init(&d);
+		hilo_module *m = read_buf(&mod, &d);
+		CHECK(m != NULL);
+		hilo_module_destroy(m);
+		hilo_diags_free(&d);
+		hilo_buf_free(&mod);
+	}
 	/* shape nested 200 tuples deep */
 	hilo_buf_init(&s);
 	fint(&s, 2, 11);
