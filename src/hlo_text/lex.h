@@ -63,8 +63,9 @@ typedef struct lexer {
 void lex_error(lexer *L, const char *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Character classes: LEX_C_IDENT [A-Za-z0-9_.-], LEX_C_SKIP what may
- * start whitespace or a comment (space, tab, CR, LF, '/'). */
-enum { LEX_C_IDENT = 1, LEX_C_SKIP = 2 };
+ * start whitespace or a comment (space, tab, CR, LF, '/'), LEX_C_RAW what
+ * a raw attribute value's scan stops at (quotes, brackets, ',', CR, LF). */
+enum { LEX_C_IDENT = 1, LEX_C_SKIP = 2, LEX_C_RAW = 4 };
 extern const unsigned char lex_class[256];
 
 void lex_skip_ws_slow(lexer *L);

@@ -45,8 +45,11 @@ void lex_error(lexer *L, const char *at, const char *fmt, ...)
 
 #define I_ LEX_C_IDENT
 #define S_ LEX_C_SKIP
+#define R_ LEX_C_RAW
 const unsigned char lex_class[256] = {
-	['\t'] = S_, ['\n'] = S_, ['\r'] = S_, [' '] = S_, ['/'] = S_,
+	['\t'] = S_, ['\n'] = S_ | R_, ['\r'] = S_ | R_, [' '] = S_, ['/'] = S_,
+	['"'] = R_, ['\''] = R_, ['{'] = R_, ['}'] = R_, ['('] = R_, [')'] = R_,
+	['['] = R_, [']'] = R_, [','] = R_,
 	['-'] = I_, ['.'] = I_, ['_'] = I_,
 	['0'] = I_, ['1'] = I_, ['2'] = I_, ['3'] = I_, ['4'] = I_,
 	['5'] = I_, ['6'] = I_, ['7'] = I_, ['8'] = I_, ['9'] = I_,
@@ -61,6 +64,7 @@ const unsigned char lex_class[256] = {
 };
 #undef I_
 #undef S_
+#undef R_
 
 void lex_skip_ws_slow(lexer *L)
 {

@@ -183,6 +183,10 @@ static const char *read_raw(parser *P)
 	int depth = 0;
 	while (p < end) {
 		char c = *p;
+		if (!(lex_class[(unsigned char)c] & LEX_C_RAW)) {
+			p++;
+			continue;
+		}
 		if (c == '"' || c == '\'') {
 			char q = c;
 			p++;
