@@ -319,6 +319,9 @@ static hilo_module *clone_into(const hilo_module *src, hilo_module *dst)
 	cloner k = {.src = src, .dst = dst};
 	hilo_ptrmap_init_in(&k.instrs, dst->arena);
 	hilo_ptrmap_init_in(&k.comps, dst->arena);
+	/* one name per instruction and computation: the table is sized once
+	 * instead of doubling through the copy */
+	hilo_strtab_reserve(dst->strings, (size_t)hilo_module_instr_count(src) + src->ncomps);
 	/* by-id tables (zeroed) on the tracked heap, freed below */
 	k.nid = src->next_id;
 	size_t tab = ((size_t)k.nid + 1) * sizeof(void *);
