@@ -51,19 +51,19 @@ static const char *const ops2[] = { "**", "//", "==", "!=", "<=", ">=", "<<", ">
 /* Tokenizes one logical line starting at *qp (after the indentation of the
  * physical line that begins at ls) into ps->scratch; leaves *qp on the
  * terminating newline (or the end) and *linep on its line number. */
-static bool lex(parser *ps, const char **qp, int *linep, const char *ls, lline *Lp)
+static bool lex(parser *ps, const char **qp, int *linep, const char *ls)
 {
 	hilo_pto_program *p = ps->p;
 	const char *end = p->src + p->srclen;
 	const char *q = *qp;
 	int line = *linep;
-#define L (*Lp)
 	/* tokenize until newline at bracket depth 0 */
 	tok *toks = ps->scratch;
 	size_t nt = 0, tcap = ps->scap;
 	int depth = 0, open_line = line, open_col = 1;
 	char open_c = '(';
 	const char *lstart = ls;
+	ps->trail_s = NULL;
 	for (;;) {
 		while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\f'))
 			q++;
@@ -78,7 +78,8 @@ static bool lex(parser *ps, const char **qp, int *linep, const char *ls, lline *
 					while (ws > lstart && (ws[-1] == ' ' || ws[-1] == '\t'))
 						ws--;
 					const char *te = ce;
-					L.trail = hilo_arena_strndup(p->arena, ws, (size_t)(te - ws));
+					ps->trail_s = ws;
+					ps->trail_n = (size_t)(te - ws);
 				}
 				q = ce;
 			}
@@ -214,7 +215,6 @@ static bool lex(parser *ps, const char **qp, int *linep, const char *ls, lline *
 	*qp = q;
 	*linep = line;
 	return true;
-#undef L
 }
 
 /* Python's indentation rules (its tokenizer's, so the output parses where
@@ -356,7 +356,7 @@ static bool split_lines_(parser *ps, indent_stack *ist)
 		L.code = true;
 		L.indent = ind;
 		L.indent_s = hilo_intern(p->strs, ls, (size_t)(q - ls));
-		if (!lex(ps, &q, &line, ls, &L))
+		if (!lex(ps, &q, &line, ls))
 			return false;
 		L.ntoks = ps->nscratch != 0;
 		if (L.ntoks) {
@@ -367,7 +367,7 @@ static bool split_lines_(parser *ps, indent_stack *ist)
 		/* verbatim text of the whole logical line, copied only if it is
 		 * used (outside functions) */
 		L.raw_s = ls;
-		L.raw_n = (size_t)(q - ls);
+		L.raw_n = (uint32_t)(q - ls); /* below 4 GiB: the parser caps the input */
 		push_line(ps, &L);
 		s = q < end ? q + 1 : end;
 		line++;
@@ -383,7 +383,7 @@ void pto_lex_set_line(parser *ps, size_t li)
 		const char *ls = L->raw_s;
 		const char *q = ls + strlen(L->indent_s);
 		int line = L->line;
-		if (!lex(ps, &q, &line, ls, L))
+		if (!lex(ps, &q, &line, ls))
 			HILO_PANIC("re-tokenizing a line failed");
 		ps->lexed = li + 1;
 	}

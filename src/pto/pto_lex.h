@@ -33,17 +33,19 @@ typedef struct ltok {
 	uint8_t type;
 } ltok;
 
-/* 64 bytes: the table holds every line of the input while it is parsed. */
+/* 48 bytes: the table holds every line of the input while it is parsed.
+ * A code line's trailing comment is not kept here: the parser reads it
+ * from the line's tokenization (parser.trail_s) when it makes the
+ * statement. */
 typedef struct lline {
 	union {
 		const char *raw;   /* blank/comment line: its verbatim text */
 		const char *raw_s; /* code line: its text in the source copy (the
 		                    * indentation, indent_s, then the code) */
 	};
-	size_t raw_n;
 	const char *indent_s;
-	const char *trail;
 	ltok first;          /* first token of a code line */
+	uint32_t raw_n;      /* code line: bytes of raw_s (the input is below 4 GiB) */
 	int line;
 	int indent;          /* width */
 	bool code;
@@ -69,6 +71,8 @@ typedef struct parser {
 	int blocks;
 	bool failed;
 	tok endtok;          /* the end-of-line token cur() returns */
+	const char *trail_s; /* the last tokenized line's "  # comment" in the source, or NULL */
+	size_t trail_n;
 } parser;
 
 #define MAX_DEPTH 500   /* expression tree depth along one line */

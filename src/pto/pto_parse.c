@@ -486,7 +486,12 @@ static pto_stmt *new_stmt(parser *ps, pto_stmt_kind k, const lline *L)
 	s->line = L->line;
 	s->col = L->indent + 1;
 	s->indent = L->indent_s;
-	s->trail = L->trail;
+	/* the current line was tokenized last: its trailing comment */
+	if (ps->trail_s) {
+		s->trail = hilo_arena_strndup(ps->p->arena, ps->trail_s, ps->trail_n);
+		if (!s->trail)
+			pto_oom(ps->p->arena);
+	}
 	return s;
 }
 

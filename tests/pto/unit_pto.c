@@ -3,6 +3,7 @@
  * int64 limits, and ReplayInvariantSet seeds. */
 #include "pto/pto_ir.h"
 #include "pto/pto_sema.h"
+#include "pto/pto_lex.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,12 @@ int main(void)
 	CHECK(big->kind == PTO_E_INT && !big->inl && pto_const_int(big, &v) && v == INT64_MAX);
 	const pto_expr *two = p->funcs[0]->body.stmts[0]->value->rhs; /* (n + 1) * 2 */
 	CHECK(two->kind == PTO_E_INT && two->inl && pto_const_int(two, &v) && v == 2);
+
+	/* a statement's trailing comment comes from its line's tokenization
+	 * (the line table keeps none: 48 bytes a line while parsing) */
+	CHECK(p->funcs[0]->body.stmts[0]->trail && !strcmp(p->funcs[0]->body.stmts[0]->trail, "  # trailing comment"));
+	CHECK(!p->funcs[0]->body.stmts[1]->trail);
+	CHECK(sizeof(lline) == 48);
 
 	/* node sizes (the bulk of a program's memory): a regression here is
 	 * megabytes on a 100k-statement program */
