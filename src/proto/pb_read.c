@@ -36,6 +36,7 @@
  * HloSnapshot{hlo}.
  */
 #include "pb_read.h"
+#include "util/strhash.h"
 
 /* ---- int64 -> pointer map (open addressing) ---- */
 
@@ -171,6 +172,7 @@ typedef struct comp_rec {
 	idmap ids;
 	int64_t id, root_id;
 	pb_unknown unk;
+	size_t callee_at;      /* its instructions' callees (computation indices) in R->callees */
 	bool unordered;        /* some operand or control predecessor comes later */
 } comp_rec;
 
@@ -187,7 +189,11 @@ typedef struct instr_head {
  * write them first). */
 static bool read_head(reader *R, slice *is, instr_head *h)
 {
-	memset(h, 0, sizeof *h);
+	/* what a message may leave unset (not a memset of the whole record:
+	 * the *_s slices are read only when set) */
+	h->name = h->opcode = h->comment = h->async_op = (slice){0};
+	h->shape = h->literal = h->metadata = NULL;
+	h->id = h->parameter_number = 0;
 	pr_cur c = {is->p, is->p + is->n};
 	field f;
 	const uint8_t *rest = NULL;
@@ -253,7 +259,7 @@ static int cached_row(struct kcache *tab, slice s, const char *(*name)(int),
 	}
 	struct kcache *e = &tab[((w * 0x9e3779b97f4a7c15ull) >> 58 ^ s.n) & 63];
 	/* w holds a name of up to 8 bytes whole */
-	if (e->len == s.n && e->w == w && (s.n <= 8 || !memcmp(name(e->row) + 8, s.p + 8, s.n - 8)))
+	if (e->len == s.n && e->w == w && (s.n <= 8 || hilo_mem_eq(name(e->row) + 8, (const char *)s.p + 8, s.n - 8)))
 		return e->row;
 	int row = lookup((const char *)s.p, s.n);
 	if (row != miss) {
@@ -308,6 +314,29 @@ static bool printable_name(const char *q, size_t n)
 	return true;
 }
 
+/* The name of an instruction message still to be read, when it is its
+ * first field (as producers write it), and its string-table hash, whose
+ * slot is prefetched: interning the next name then finds the slot in
+ * cache (a new name's slot is a miss: the table is megabytes). Only a
+ * look: bad bytes are left for read_head to report. */
+struct name_ahead {
+	const uint8_t *p;
+	size_t n;
+	uint32_t hash;
+};
+
+static struct name_ahead peek_name(reader *R, slice is)
+{
+	struct name_ahead a = {NULL, 0, 0};
+	if (is.n >= 2 && is.p[0] == (1 << 3 | PB_LEN) && is.p[1] < 0x80 && is.p[1] <= is.n - 2) {
+		a.p = is.p + 2;
+		a.n = pbr_strnlen(a.p, is.p[1]);
+		a.hash = hilo_hash_inline((const char *)a.p, a.n);
+		hilo_strtab_prefetch(R->m->strings, a.hash);
+	}
+	return a;
+}
+
 static bool build_instrs(reader *R, comp_rec *cr)
 {
 	hilo_module *m = R->m;
@@ -327,7 +356,11 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		R->pids.cap = cr->nins;
 	}
 	int64_t *pids = R->pids.p;
+	struct name_ahead ahead = peek_name(R, cr->ins[0]);
 	for (size_t k = 0; k < cr->nins; k++) {
+		struct name_ahead here = ahead;
+		if (k + 1 < cr->nins)
+			ahead = peek_name(R, cr->ins[k + 1]);
 		instr_head ip;
 		if (!read_head(R, &cr->ins[k], &ip))
 			return false;
@@ -361,7 +394,9 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		i->shape = shape;
 		/* names: as given, else as XLA names unnamed instructions */
 		const char *in;
-		if (ip.name.n) {
+		if (ip.name.n && ip.name.p == here.p && ip.name.n == here.n) {
+			in = hilo_intern_hashed(m->strings, (const char *)here.p, here.n, here.hash);
+		} else if (ip.name.n) {
 			in = pbr_sintern(R, ip.name);
 		} else {
 			char buf[64];
@@ -668,6 +703,18 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 				return false;
 			}
 			hilo_instr_add_called(m, i, callee->c);
+			size_t ci = (size_t)(callee - (comp_rec *)R->recs);
+			if (R->callees.n == R->callees.cap) {
+				size_t cap = R->callees.cap ? 2 * R->callees.cap : 64;
+				void *np = hilo_heap_realloc(m->arena, R->callees.p, cap * sizeof ci);
+				if (!np) {
+					pbr_rerr(R, "out of memory");
+					return false;
+				}
+				R->callees.p = np;
+				R->callees.cap = cap;
+			}
+			((size_t *)R->callees.p)[R->callees.n++] = ci;
 		}
 		if (norder && norder < 65536 && !i->attrs) {
 			/* at most one attribute per recorded key, and the control
@@ -710,6 +757,9 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 			pbr_append_known(R, i, HILO_A_CONTROL_PREDECESSORS, HILO_ATTR_CONTROL);
 		if (R->failed)
 			return false;
+		/* its position is compared no more: an instruction still to come
+		 * that names it sees 0, earlier than itself, which it is */
+		i->mark = 0;
 	}
 	return true;
 #undef NEED_P
@@ -721,12 +771,9 @@ static bool check_acyclic(reader *R, comp_rec *cr)
 	hilo_comp *c = cr->c;
 	/* the usual case: every operand and control predecessor comes earlier
 	 * in the computation (producers write post order; wire_instrs compared
-	 * the proto positions build_instrs left in mark) */
-	if (!cr->unordered) {
-		for (hilo_instr *i = c->first; i; i = i->next)
-			i->mark = 0;
+	 * the proto positions build_instrs left in mark, and cleared them) */
+	if (!cr->unordered)
 		return true;
-	}
 	uint32_t n = c->ninstrs, sp = 0;
 	hilo_instr **stack = hilo_heap_alloc(R->m->arena, (size_t)(n + 1) * sizeof *stack);
 	uint32_t *pos = hilo_heap_alloc(R->m->arena, (size_t)(n + 1) * sizeof *pos);
@@ -775,34 +822,22 @@ static bool check_acyclic(reader *R, comp_rec *cr)
 
 static bool check_call_graph(reader *R, comp_rec *recs, size_t n)
 {
-	/* flat callee lists (computation indices), then an iterative DFS;
-	 * mark 1 = on the stack, 2 = done */
-	hilo_ptrmap idx;
-	hilo_ptrmap_init_in(&idx, R->m->arena);
-	size_t total = 0;
+	/* the callee lists wire_instrs recorded (computation indices, one
+	 * computation after another), then an iterative DFS; mark 1 = on
+	 * the stack, 2 = done */
 	bool ok = true;
-	for (size_t k = 0; k < n && ok; k++) {
+	for (size_t k = 0; k < n; k++)
 		recs[k].c->mark = 0;
-		ok = hilo_ptrmap_put(&idx, recs[k].c, (void *)(uintptr_t)(k + 1));
-		for (size_t j = 0; j < recs[k].nins; j++)
-			total += hilo_instr_ncalled(recs[k].instrs[j]);
-	}
 	size_t *first = hilo_heap_alloc(R->m->arena, (n + 1) * sizeof *first);
-	size_t *callee = hilo_heap_alloc(R->m->arena, (total + 1) * sizeof *callee);
+	const size_t *callee = R->callees.p;
 	size_t *stack = hilo_heap_alloc(R->m->arena, (n + 1) * sizeof *stack);
 	size_t *pos = hilo_heap_alloc(R->m->arena, (n + 1) * sizeof *pos);
-	ok = ok && first && callee && stack && pos;
+	ok = first && stack && pos;
 	if (!ok)
 		pbr_rerr(R, "out of memory");
-	size_t t = 0;
-	for (size_t k = 0; k < n && ok; k++) {
-		first[k] = t;
-		for (size_t j = 0; j < recs[k].nins; j++) {
-			const hilo_instr *i = recs[k].instrs[j];
-			for (uint32_t q = 0; q < hilo_instr_ncalled(i); q++)
-				callee[t++] = (size_t)(uintptr_t)hilo_ptrmap_get(&idx, hilo_instr_called(i)[q]) - 1;
-		}
-	}
+	size_t t = R->callees.n;
+	for (size_t k = 0; k < n && ok; k++)
+		first[k] = recs[k].callee_at;
 	if (ok)
 		first[n] = t;
 	for (size_t s = 0; s < n && ok; s++) {
@@ -833,9 +868,7 @@ static bool check_call_graph(reader *R, comp_rec *recs, size_t n)
 	}
 	for (size_t k = 0; k < n; k++)
 		recs[k].c->mark = 0;
-	hilo_ptrmap_free(&idx);
 	hilo_heap_free(R->m->arena, first);
-	hilo_heap_free(R->m->arena, callee);
 	hilo_heap_free(R->m->arena, stack);
 	hilo_heap_free(R->m->arena, pos);
 	return ok;
@@ -977,10 +1010,12 @@ static bool build_module(reader *R, slice ms)
 	R->id_end = m->next_id + (uint32_t)R->ins.n;
 	/* a computation at a time (operands are in the same computation,
 	 * callees need only exist), its messages read twice while in cache */
-	for (size_t k = 0; k < ncs; k++)
+	for (size_t k = 0; k < ncs; k++) {
+		recs[k].callee_at = R->callees.n;
 		if (!build_instrs(R, &recs[k]) || !wire_instrs(R, &recs[k], comps_map, flag[9]) ||
 		    !check_acyclic(R, &recs[k]))
 			return false;
+	}
 	if (!check_call_graph(R, recs, ncs))
 		return false;
 	/* entry: by id, else by name, else the last computation */
@@ -1178,6 +1213,7 @@ static bool read_module(hilo_module *m, int wrap, const char *kind, const uint8_
 	hilo_heap_free(m->arena, R.pids.p);
 	hilo_heap_free(m->arena, R.dense.p);
 	hilo_heap_free(m->arena, R.recs);
+	hilo_heap_free(m->arena, R.callees.p);
 	hilo_heap_free(m->arena, R.instrs);
 	hilo_buf_free(&R.tmp);
 	lex_map_free(&R.shapes);

@@ -42,6 +42,7 @@ typedef struct reader {
 	struct svec dense;     /* the id -> instruction table of the computation read */
 	uint32_t id_end;       /* the id after the last instruction's */
 	void *recs;            /* pb_read.c's per-computation records */
+	struct svec callees;   /* every instruction's callees, computation indices */
 	uint64_t declared[2];  /* HloInstructionProto's field numbers below 128 */
 	const char *md_key[12]; /* pb_md_defs keys, interned on first use */
 	struct md_prev {       /* per pb_md_defs string field: the last value */

@@ -5,6 +5,7 @@
  * packed and unpacked; a count is bounded by the bytes that carry it. */
 #include "pb_read.h"
 #include "util/fmt.h"
+#include "util/strhash.h"
 
 const char *pbr_what_of(reader *R, const char *what)
 {
@@ -706,7 +707,8 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 				const struct md_prev *pv = &R->md_prev[k];
 				if (!sv[k].n)
 					continue;
-				if (pv->val && pv->n == sv[k].n && !memcmp(pv->p, sv[k].p, sv[k].n))
+				if (pv->val && pv->n == sv[k].n &&
+				    hilo_mem_eq((const char *)pv->p, (const char *)sv[k].p, sv[k].n))
 					same[k] = pv->val;
 				else
 					len[k] = 2 + pb_escaped_len((const char *)sv[k].p, sv[k].n);
