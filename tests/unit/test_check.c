@@ -40,9 +40,10 @@ static hilo_instr *find(hilo_module *m, const char *name)
 typedef void (*rewrite_fn)(hilo_module *m, hilo_pass_ctx *ctx);
 
 /* Runs the rewrite on a clone and validates; returns the summary and
- * whether an error diagnostic mentions the pass. */
-static hilo_validate_summary judge_b(const char *text, rewrite_fn fn, bool *named,
-	hilo_run_state *run, uint64_t budget, const char *want_in_error)
+ * whether an error diagnostic mentions the pass (and, when identical is not
+ * NULL, whether the pair was found identical). */
+static hilo_validate_summary judge_full(const char *text, rewrite_fn fn, bool *named,
+	hilo_run_state *run, uint64_t budget, const char *want_in_error, bool *identical)
 {
 	hilo_validate_summary s;
 	memset(&s, 0, sizeof s);
@@ -58,7 +59,7 @@ static hilo_validate_summary judge_b(const char *text, rewrite_fn fn, bool *name
 	CHECK(hilo_verify(after, "t.hlo", &d));
 	hilo_validate_opts o = {.inputs = 3, .seed = 1, .budget = budget};
 	hilo_validator *v = hilo_validator_create(&o);
-	CHECK(hilo_validate_pass(v, before, after, "unit-pass", run, &d, NULL));
+	CHECK(hilo_validate_pass(v, before, after, "unit-pass", run, &d, identical));
 	hilo_validator_summary(v, &s);
 	*named = false;
 	for (size_t k = 0; k < d.n; k++)
@@ -72,6 +73,12 @@ static hilo_validate_summary judge_b(const char *text, rewrite_fn fn, bool *name
 	hilo_module_destroy(before);
 	hilo_module_destroy(after);
 	return s;
+}
+
+static hilo_validate_summary judge_b(const char *text, rewrite_fn fn, bool *named,
+	hilo_run_state *run, uint64_t budget, const char *want_in_error)
+{
+	return judge_full(text, fn, named, run, budget, want_in_error, NULL);
 }
 
 static hilo_validate_summary judge(const char *text, rewrite_fn fn, bool *named, hilo_run_state *run)
@@ -392,34 +399,6 @@ static void inplace_order(hilo_module *m, hilo_pass_ctx *ctx)
 	t->prev = n;
 }
 
-/* hilo_validate_pass on (text, text rewritten by fn): the summary, and
- * whether the pair was found identical. */
-static hilo_validate_summary judge_identical(const char *text, rewrite_fn fn, bool *identical)
-{
-	hilo_validate_summary s;
-	memset(&s, 0, sizeof s);
-	hilo_module *before = parse(text);
-	CHECK(before != NULL);
-	if (!before)
-		return s;
-	hilo_module *after = hilo_module_clone(before);
-	hilo_pass_ctx ctx = {.m = after, .pass = "unit-pass"};
-	fn(after, &ctx);
-	hilo_diags d;
-	hilo_diags_init(&d);
-	CHECK(hilo_verify(after, "t.hlo", &d));
-	hilo_validate_opts o = {.inputs = 3, .seed = 1};
-	hilo_validator *v = hilo_validator_create(&o);
-	*identical = true;
-	CHECK(hilo_validate_pass(v, before, after, "unit-pass", NULL, &d, identical));
-	hilo_validator_summary(v, &s);
-	hilo_validator_destroy(v);
-	hilo_diags_free(&d);
-	hilo_module_destroy(before);
-	hilo_module_destroy(after);
-	return s;
-}
-
 int main(void)
 {
 	bool named;
@@ -517,16 +496,16 @@ int main(void)
 
 	/* unchanged modules, and in-place edits that keep every id */
 	bool same;
-	s = judge_identical(inplace_text, inplace_none, &same);
+	s = judge_full(inplace_text, inplace_none, &named, NULL, 0, NULL, &same);
 	CHECK(same);
 	CHECK_EQ_I64(s.rewrites, 0);
-	s = judge_identical(inplace_text, inplace_attr, &same);
+	s = judge_full(inplace_text, inplace_attr, &named, NULL, 0, NULL, &same);
 	CHECK(!same);
 	CHECK_EQ_I64(s.failed, 1);
-	s = judge_identical(inplace_text, inplace_const, &same);
+	s = judge_full(inplace_text, inplace_const, &named, NULL, 0, NULL, &same);
 	CHECK(!same);
 	CHECK_EQ_I64(s.failed, 1);
-	s = judge_identical(inplace_text, inplace_order, &same);
+	s = judge_full(inplace_text, inplace_order, &named, NULL, 0, NULL, &same);
 	CHECK_EQ_I64(s.failed, 0);
 	CHECK_EQ_I64(s.skipped, 0);
 	return CHECK_DONE();
