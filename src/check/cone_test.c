@@ -209,6 +209,24 @@ oom:
 
 enum { GTE_PATH_MAX = 16 };
 
+/* Is shared leaf i's value one the world chooses (an infeed's or recv's
+ * data, what a side-effecting custom-call returns), so that any value of
+ * it is realisable, independently of every other leaf? Two such
+ * instructions with the same operands are two events with two values (the
+ * evaluator would hash them alike). rng draws are excluded: their values
+ * lie in the distribution's range, which a random literal ignores. */
+static bool world_value(const pairctx *P, const hilo_instr *i)
+{
+	switch (i->op) {
+	case HILO_OP_RNG: case HILO_OP_RNG_BIT_GENERATOR: case HILO_OP_RNG_GET_AND_UPDATE_STATE:
+		return false;
+	default:
+		return !hilo_instr_is_boundary_marker(i) &&
+		       hilo_instr_has_side_effect(P->s[0].m, i) &&
+		       !(hilo_opcode_flags(i->op) & HILO_OPF_COLL);
+	}
+}
+
 static hilo_literal *leaf_value(cone_eval *E, const hilo_instr *i)
 {
 	uint64_t stream = i->op == HILO_OP_PARAMETER ? (uint64_t)hilo_instr_param_no(i) : 0x1000000ull + i->id;
@@ -245,7 +263,7 @@ static hilo_literal *leaf_value(cone_eval *E, const hilo_instr *i)
 	} else if (r) {
 		ev_fill_ranges(l, r, E->seed, stream);
 	} else {
-		if (i->op != HILO_OP_PARAMETER)
+		if (i->op != HILO_OP_PARAMETER && !world_value(E->P, i))
 			E->derived = true;
 		hilo_literal_fill_random(l, E->seed, stream);
 	}

@@ -754,6 +754,28 @@ static tid cond_term(pairctx *P, bctx *x, const hilo_instr *i, const tid *ops)
 	return mk(P, HILO_OP_CONDITIONAL, i->shape, 0xc0d0 + nb, vals, nb + 1, NULL, NULL, 0);
 }
 
+/* Which instruction an effect's result comes from. Two effects with the
+ * same operands are two events (two infeeds read two items, two rng draws
+ * differ, a side-effecting custom-call may return anything each time):
+ * the term of an effect's result names the instruction, by its source
+ * position (clones keep it: an inlined or unrolled copy is the same
+ * instruction) or, for one a pass made, by its id. Collectives are not
+ * events in this sense. */
+static bool is_event(const hilo_module *m, const hilo_instr *i)
+{
+	/* collectives are functions of every participant's operands: two equal
+	 * ones give one value (their merging is proved) */
+	return !(hilo_opcode_flags(i->op) & HILO_OPF_COLL) && !hilo_instr_is_boundary_marker(i) &&
+	       hilo_instr_has_side_effect(m, i);
+}
+
+static uint64_t event_key(const hilo_instr *i)
+{
+	if (i->line > 0)
+		return ((uint64_t)(uint32_t)i->line << 32) | (uint32_t)i->col;
+	return 0x8000000000000000ull | i->id;
+}
+
 /* The normalised term of i given its operands' terms. */
 static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 {
@@ -977,6 +999,8 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	}
 	bool ahok = true;
 	uint64_t ah = attr_hash(P, x->sk, i, &ahok);
+	if (is_event(P->s[x->sk].m, i))
+		ah = hcomb(ah, event_key(i));
 	if (i->op == HILO_OP_WHILE)
 		return norm_while(P, x, i, ops, ah, ahok);
 	if (!ahok)
