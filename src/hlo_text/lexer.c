@@ -8,9 +8,16 @@
 int lex_col(const lexer *L, const char *at)
 {
 	if (at >= L->line_start && at <= L->end) {
-		const char *nl = memchr(L->line_start, '\n', (size_t)(at - L->line_start));
-		if (!nl)
+		/* usually an indentation away from the line start: no call */
+		const char *q = L->line_start;
+		if (at - q <= 16) {
+			while (q < at && *q != '\n')
+				q++;
+			if (q == at)
+				return (int)(at - L->line_start) + 1;
+		} else if (!memchr(q, '\n', (size_t)(at - q))) {
 			return (int)(at - L->line_start) + 1;
+		}
 	}
 	const char *ls = at;
 	while (ls > L->src && ls[-1] != '\n')

@@ -508,9 +508,14 @@ static const char *string_end(const char *p, const char *end)
 }
 
 /* The interned metadata key k[0..kn) and its slot in the per-parse key
- * list (-1 when the list is full). */
-static int md_key(parser *P, const char *k, size_t kn, const char **key)
+ * list (-1 when the list is full). Keys come in one order on most
+ * instructions: slot `hint` (the entry's position) is tried first. */
+static int md_key(parser *P, const char *k, size_t kn, const char **key, uint32_t hint)
 {
+	if (hint < P->nmdk && P->mdk[hint].n == kn && hilo_mem_eq(P->mdk[hint].key, k, kn)) {
+		*key = P->mdk[hint].key;
+		return (int)hint;
+	}
 	for (uint32_t j = 0; j < P->nmdk; j++)
 		if (P->mdk[j].n == kn && hilo_mem_eq(P->mdk[j].key, k, kn)) {
 			*key = P->mdk[j].key;
@@ -576,7 +581,7 @@ static bool read_metadata(parser *P, hilo_instr *i)
 		}
 		size_t vn = (size_t)(p - vs);
 		const char *key;
-		int slot = md_key(P, k, kn, &key);
+		int slot = md_key(P, k, kn, &key, (uint32_t)n);
 		const char *shared = NULL;
 		if (slot >= 0 && P->mdk[slot].last && P->mdk[slot].nlast == vn &&
 		    hilo_mem_eq(P->mdk[slot].last, vs, vn))
