@@ -159,8 +159,12 @@ def measure(kind, n):
     ib, ob = os.path.getsize(src), os.path.getsize(out)
     cpu, wall, rss = best
     what = f"{n} aliases" if kind == "alias" else f"{nlines} statements"
+    # issue 20's target: peak RSS at most 3x input + output
+    target = 3 * (ib + ob)
+    verdict = "within" if rss <= target else f"{(rss - target) / 1e6:.1f} MB over"
     print(f"pto-opt {what}: {cpu * 1000:.0f} ms cpu, {wall * 1000:.0f} ms wall, peak RSS {rss / 1e6:.1f} MB "
-          f"= {rss / (ib + ob):.1f}x input+output ({ib / 1e6:.2f} + {ob / 1e6:.2f} MB){bound}")
+          f"= {rss / (ib + ob):.1f}x input+output ({ib / 1e6:.2f} + {ob / 1e6:.2f} MB); "
+          f"3x target {target / 1e6:.1f} MB: {verdict}{bound}")
 for n in (10000, 40000, 100000):
     measure("alias", n)
 measure("big", 98000)

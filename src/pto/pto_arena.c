@@ -82,7 +82,7 @@ static const char *pack_key(hilo_pto_program *p, const hoist *h, int64_t *d0)
 	pto_print_expr(&b, a);
 	if (b.oom)
 		pto_oom(p->arena);
-	const char *key = hilo_intern(p->strs, b.data, b.len);
+	const char *key = pto_intern_n(p, b.data, b.len);
 	hilo_buf_free(&b);
 	*d0 = ext[0];
 	return key;

@@ -15,7 +15,12 @@ void pto_oom(hilo_arena *a)
 
 const char *pto_intern(hilo_pto_program *p, const char *s)
 {
-	return hilo_intern_cstr(p->strs, s);
+	return pto_names_intern(p->names, s, strlen(s));
+}
+
+const char *pto_intern_n(hilo_pto_program *p, const char *s, size_t len)
+{
+	return pto_names_intern(p->names, s, len);
 }
 
 /* Node sizes are multiples of 8 (24, 40, 64 bytes); the arena rounds

@@ -284,9 +284,18 @@ typedef struct pto_item {
 	pto_func *func;
 } pto_item;
 
+/* The program's interned names (pto_names.c): equal strings intern to one
+ * pointer. Out of memory jumps to the entry point's guard. */
+typedef struct pto_names pto_names;
+pto_names *pto_names_create(hilo_arena *a);
+const char *pto_names_intern(pto_names *t, const char *s, size_t len);
+/* Room for n more names without regrowth. */
+void pto_names_reserve(pto_names *t, size_t n);
+size_t pto_names_count(const pto_names *t);
+
 struct hilo_pto_program {
 	hilo_arena *arena;
-	hilo_strtab *strs;
+	pto_names *names; /* interned names (pto_names.c) */
 	const char *file;
 	const char *src;   /* copy of the input, for caret lines */
 	size_t srclen;
@@ -320,6 +329,7 @@ void pto_block_push(hilo_pto_program *p, pto_block *b, pto_stmt *s);
 void pto_block_insert(hilo_pto_program *p, pto_block *b, size_t at, pto_stmt *s);
 void pto_func_add_param(hilo_pto_program *p, pto_func *f, const char *name, pto_expr *ann);
 const char *pto_intern(hilo_pto_program *p, const char *s);
+const char *pto_intern_n(hilo_pto_program *p, const char *s, size_t len);
 
 /* ---- printer (pto_print.c) ------------------------------------------ */
 

@@ -355,7 +355,7 @@ static bool split_lines_(parser *ps, indent_stack *ist)
 			return false;
 		L.code = true;
 		L.indent = ind;
-		L.indent_s = hilo_intern(p->strs, ls, (size_t)(q - ls));
+		L.indent_s = pto_intern_n(p, ls, (size_t)(q - ls));
 		if (!lex(ps, &q, &line, ls))
 			return false;
 		L.ntoks = ps->nscratch != 0;
@@ -409,7 +409,7 @@ bool pto_lex_expect_op(parser *ps, const char *op)
 
 const char *pto_lex_intern(parser *ps, const tok *t)
 {
-	return hilo_intern(ps->p->strs, t->s, t->len);
+	return pto_intern_n(ps->p, t->s, t->len);
 }
 
 static const char *const keywords[] = { "and", "or", "not", "in", "is", "if", "else", "elif", "for",

@@ -140,7 +140,7 @@ static pto_expr *parse_atom(parser *ps)
 			memcpy(e->lit, t->s, t->len);
 			e->lit[t->len] = 0;
 		} else {
-			e->text = hilo_intern(ps->p->strs, t->s, t->len);
+			e->text = pto_intern_n(ps->p, t->s, t->len);
 		}
 		ps->ti++;
 		break;
@@ -646,7 +646,7 @@ static pto_stmt *parse_stmt(parser *ps)
 					if (ps->last_ann && klen == ps->last_len && !memcmp(ps->last_key, f0->s, klen)) {
 						s->ann = ps->last_ann;
 					} else {
-						key = hilo_intern(ps->p->strs, f0->s, klen);
+						key = pto_intern_n(ps->p, f0->s, klen);
 						s->ann = pto_map_get(&ps->ann_cache, key);
 					}
 				}
@@ -888,7 +888,7 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 {
 	hilo_pto_program *p = hilo_arena_alloc(a, sizeof *p);
 	p->arena = a;
-	p->strs = hilo_strtab_create(a);
+	p->names = pto_names_create(a);
 	p->file = hilo_arena_strdup(a, file ? file : "<input>");
 	p->src = owned ? owned : hilo_arena_strndup(a, src, len);
 	p->srclen = len;
@@ -916,6 +916,9 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 	}
 	if (!pto_lex_check_utf8(&ps, (const unsigned char *)src, len) || !pto_lex_split_lines(&ps))
 		goto fail;
+	/* about one new name a line in large programs (each statement binds
+	 * one): sized once instead of doubling through the parse */
+	pto_names_reserve(p->names, ps.nlines + ps.nlines / 8);
 	ps.lexed = 0;
 	size_t func_cap = 0;
 	while (ps.li < ps.nlines) {

@@ -172,6 +172,32 @@ int main(void)
 	CHECK(!pto_inv_is_invariant(&inv, pto_name(p, "w")));
 	hilo_pto_program_destroy(p);
 
+	/* the name table: one pointer per string, prefixes distinct, every
+	 * name kept through the growths past what was reserved */
+	p = parse("x = 1\n");
+	CHECK(p != NULL);
+	if (p) {
+		const char *abc = pto_intern_n(p, "abcdef", 3), *ab = pto_intern_n(p, "abc", 2);
+		CHECK(!strcmp(abc, "abc") && !strcmp(ab, "ab") && abc != ab);
+		CHECK(pto_intern(p, "abc") == abc && pto_intern_n(p, "abx", 2) == ab && pto_intern(p, "x") == pto_intern(p, "x"));
+		size_t before = pto_names_count(p->names);
+		const char *kept[5000];
+		for (int i = 0; i < 5000; i++) {
+			char nm[16];
+			snprintf(nm, sizeof nm, "n%d", i);
+			kept[i] = pto_intern(p, nm);
+		}
+		CHECK(pto_names_count(p->names) == before + 5000);
+		size_t same = 0;
+		for (int i = 0; i < 5000; i++) {
+			char nm[16];
+			snprintf(nm, sizeof nm, "n%d", i);
+			same += pto_intern(p, nm) == kept[i] && !strcmp(kept[i], nm);
+		}
+		CHECK(same == 5000 && pto_names_count(p->names) == before + 5000);
+		hilo_pto_program_destroy(p);
+	}
+
 	/* variable table: names beyond the up-front estimate (a tuple target
 	 * binds four names in one statement) and names a pass reserves are
 	 * found like the others, every variable once in the iteration */
