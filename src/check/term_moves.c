@@ -80,12 +80,12 @@ tid terms_slice(pairctx *P, tid x, const int64_t *s0, const int64_t *l0, const i
 			return TID_NONE;
 		full = full && s[d] == 0 && st[d] == 1 && n[d] == xs->dims[d];
 	}
+	if (full)
+		return x; /* before a shape is made: a concatenate's whole operands */
 	if (!shape)
 		shape = new_shape(P, xs->type, r, n);
 	if (!shape)
 		return TID_NONE;
-	if (full)
-		return x;
 	if (X->op == HILO_OP_SLICE && X->niv == 3 * r) {
 		int64_t cs[HILO_MAX_RANK], cl[HILO_MAX_RANK], cst[HILO_MAX_RANK];
 		for (int d = 0; d < r; d++) {
@@ -119,11 +119,18 @@ tid terms_slice(pairctx *P, tid x, const int64_t *s0, const int64_t *l0, const i
 			uint32_t np = 0;
 			off = 0;
 			bool ok = true;
+			/* whole on every other dimension: an operand inside the
+			 * window is its own part (terms_slice would return it) */
+			bool others = true;
+			for (int d = 0; d < r; d++)
+				others = others && (d == cd || (s[d] == 0 && st[d] == 1 && n[d] == xs->dims[d]));
 			for (uint32_t k = 0; k < X->n && ok; k++) {
 				int64_t len = TT(P, X->ops[k])->shape->dims[cd];
 				int64_t lo = first > off ? first : off;
 				int64_t hi = last + 1 < off + len ? last + 1 : off + len;
-				if (lo < hi) {
+				if (others && lo == off && hi == off + len && len > 0) {
+					parts[np++] = X->ops[k];
+				} else if (lo < hi) {
 					int64_t ls[HILO_MAX_RANK], ll[HILO_MAX_RANK];
 					memcpy(ls, s, (size_t)r * sizeof *ls);
 					memcpy(ll, l, (size_t)r * sizeof *ll);
