@@ -52,6 +52,7 @@ typedef struct lexer {
 	bool failed;
 	int depth;              /* nesting depth guard */
 	bool pred_as_int;       /* a pred literal used 1/0 */
+	bool comment_seen;      /* lex_skip_ws_slow skipped a comment */
 	lex_map *shape_cache;   /* exact shape text -> shared shape, or NULL */
 	const char *last_shape_text; /* the last shape found in shape_cache */
 	size_t last_shape_len;

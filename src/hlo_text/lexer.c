@@ -89,11 +89,13 @@ void lex_skip_ws_slow(lexer *L)
 			}
 		}
 		if (p + 1 < e && p[0] == '/' && p[1] == '/') {
+			L->comment_seen = true;
 			while (p < e && *p != '\n')
 				p++;
 			continue;
 		}
 		if (p + 1 < e && p[0] == '/' && p[1] == '*') {
+			L->comment_seen = true;
 			const char *q = p + 2;
 			while (q + 1 < e && !(q[0] == '*' && q[1] == '/')) {
 				if (*q == '\n') {

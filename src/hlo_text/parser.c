@@ -939,11 +939,16 @@ static const char *leading_comment(parser *P)
 {
 	lexer *L = &P->L;
 	const char *s = L->p;
+	/* a '/' in the skipped text can only be a comment's: none skipped,
+	 * none kept (the scans below are for the few that are) */
+	L->comment_seen = false;
+	lex_skip_ws(L);
+	if (!L->comment_seen)
+		return NULL;
 	while (s < L->end && *s != '\n' && (*s == ' ' || *s == '\t'))
 		s++;
 	if (s < L->end && *s == '\n')
 		s++;
-	lex_skip_ws(L);
 	const char *e = L->p;
 	while (e > s && e[-1] != '\n')
 		e--;
