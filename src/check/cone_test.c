@@ -413,6 +413,101 @@ static void run_sets(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n
 	}
 }
 
+/* Does an op with called computations get its value from the evaluator's
+ * own definition (the callee run on the values), or is it uninterpreted
+ * (hashed, src/eval/eval_opaque.c)? */
+static bool runs_callee(hilo_opcode op)
+{
+	switch (op) {
+	case HILO_OP_CALL: case HILO_OP_FUSION: case HILO_OP_WHILE: case HILO_OP_CONDITIONAL:
+	case HILO_OP_REDUCE: case HILO_OP_REDUCE_WINDOW: case HILO_OP_MAP: case HILO_OP_SORT:
+	case HILO_OP_SCATTER:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Has computation c of side sk changed (not judged equivalent)? */
+static bool comp_changed(pairctx *P, int sk, const hilo_comp *c)
+{
+	const hilo_comp *ca = sk == 1 ? c : hilo_ptrmap_get(&P->corr, c);
+	return !ca || !hilo_ptrmap_get(&P->equiv, ca);
+}
+
+/* The first uninterpreted op in root's cone (side sk; through the
+ * computations the evaluator runs) that calls a computation which changed:
+ * the evaluator hashes an uninterpreted op's callee by its outline only
+ * (opcodes and shapes, not its operands' wiring nor its constants), so a
+ * reducer with its operands swapped hashes alike and agreement on random
+ * inputs shows nothing. NULL when none (or out of memory: then the walk
+ * answers none only if it finished). */
+static const hilo_instr *hashed_changed_callee(pairctx *P, int sk, const hilo_instr *root,
+	const hilo_comp **callee)
+{
+	hilo_ptrmap seen;
+	hilo_ptrmap_init_in(&seen, P->scratch->arena);
+	uint32_t cap = 64, sp = 0;
+	const hilo_instr **st = malloc(cap * sizeof *st);
+	const hilo_instr *found = NULL;
+	bool ok = st != NULL;
+	if (ok)
+		st[sp++] = root;
+	while (ok && sp && !found) {
+		const hilo_instr *i = st[--sp];
+		if (hilo_ptrmap_get(&seen, i))
+			continue;
+		ok = hilo_ptrmap_put(&seen, i, (void *)1);
+		if (i->parent == root->parent && is_frontier(P, i))
+			continue; /* shared: its callees are equivalent */
+		for (uint32_t k = 0; ok && !found && k < hilo_instr_ncalled(i); k++) {
+			const hilo_comp *c = hilo_instr_called(i)[k];
+			if (!runs_callee(i->op)) {
+				if (comp_changed(P, sk, c)) {
+					found = i;
+					*callee = c;
+				}
+				continue;
+			}
+			/* the evaluator runs c: look inside it (once) */
+			if (hilo_ptrmap_get(&seen, c))
+				continue;
+			ok = hilo_ptrmap_put(&seen, c, (void *)1);
+			for (const hilo_instr *y = c->first; ok && y; y = y->next) {
+				if (sp == cap) {
+					cap *= 2;
+					const hilo_instr **ns = realloc(st, cap * sizeof *ns);
+					if (!ns) {
+						ok = false;
+						break;
+					}
+					st = ns;
+				}
+				st[sp++] = y;
+			}
+		}
+		for (uint32_t k = 0; ok && !found && k < i->noperands; k++) {
+			if (sp == cap) {
+				cap *= 2;
+				const hilo_instr **ns = realloc(st, cap * sizeof *ns);
+				if (!ns) {
+					ok = false;
+					break;
+				}
+				st = ns;
+			}
+			st[sp++] = i->operands[k];
+		}
+	}
+	free(st);
+	hilo_ptrmap_free(&seen);
+	if (!ok && !found) {
+		found = root; /* could not tell: do not trust agreement */
+		*callee = NULL;
+	}
+	return found;
+}
+
 static void append(cone_result *r, const char *text)
 {
 	size_t len = strlen(r->msg);
@@ -468,6 +563,20 @@ void cone_test(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n,
 	} else if (w.status == 1) {
 		*r = w;
 		append(r, ", from the computation's parameters with index-aware and boundary values");
+		return;
+	}
+	/* agreement shows nothing where an uninterpreted op's callee changed
+	 * (the evaluator hashes the callee by its outline) */
+	const hilo_comp *hc = NULL;
+	const hilo_instr *hi = hashed_changed_callee(P, 0, b, &hc);
+	if (!hi)
+		hi = hashed_changed_callee(P, 1, a, &hc);
+	if (hi) {
+		snprintf(r->msg, sizeof r->msg, "%d input sets agree, which is no test: %s (%s) calls "
+			"%s, which changed, and the evaluator values an uninterpreted op by its callee's "
+			"outline only (opcodes and shapes)", n, hi->name, hilo_opcode_name(hi->op),
+			hc ? hc->name : "a computation");
+		r->status = 2;
 		return;
 	}
 	/* agreement (a difference on unrealisable leaf values is not one) */

@@ -63,7 +63,7 @@ seed_of() {
 	test-ds-table-narrowed) echo - ;;
 	test-effect-*) echo - ;;
 	test-bitcast-*|test-copy-*) echo - ;;
-	test-infeed-cse) echo - ;;
+	test-infeed-cse|test-reducer-*) echo - ;;
 	*) echo "" ;;
 	esac
 }
