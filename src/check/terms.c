@@ -563,6 +563,9 @@ static bool never_fold(hilo_opcode op)
 	case HILO_OP_PARTITION_ID: case HILO_OP_REPLICA_ID: case HILO_OP_AFTER_ALL:
 	case HILO_OP_BROADCAST: case HILO_OP_ASYNC_START: case HILO_OP_ASYNC_DONE:
 	case HILO_OP_IOTA:
+	/* a bitcast reads its operand's layout, and constants equal up to
+	 * layout are one term (the first one's literal would be folded) */
+	case HILO_OP_BITCAST:
 	case HILO_OP_ASYNC_UPDATE: case HILO_OP_RNG_BIT_GENERATOR: case HILO_OP_RNG:
 		return true;
 	default:
