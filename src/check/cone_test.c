@@ -32,6 +32,22 @@ typedef struct cone_eval {
 	hilo_diags d;
 } cone_eval;
 
+/* Pushes x on a growing instruction stack (a first capacity of 64);
+ * false when out of memory (the stack is kept for the caller to free). */
+static bool push(const hilo_instr ***st, uint32_t *sp, uint32_t *cap, const hilo_instr *x)
+{
+	if (*sp == *cap) {
+		uint32_t nc = *cap ? *cap * 2 : 64;
+		const hilo_instr **ns = realloc(*st, nc * sizeof *ns);
+		if (!ns)
+			return false;
+		*st = ns;
+		*cap = nc;
+	}
+	(*st)[(*sp)++] = x;
+	return true;
+}
+
 static bool is_frontier(const pairctx *P, const hilo_instr *i)
 {
 	return i->op == HILO_OP_PARAMETER || is_shared(P, i);
@@ -75,16 +91,10 @@ static bool collect_leaves(pairctx *P, const hilo_instr *root, const hilo_comp *
 		for (uint32_t k = 0; k < i->noperands && ok; k++) {
 			if (i->operands[k]->parent != c)
 				continue;
-			if (sp == cap) {
-				cap *= 2;
-				const hilo_instr **ns = realloc(st, cap * sizeof *ns);
-				if (!ns) {
-					ok = false;
-					break;
-				}
-				st = ns;
+			if (!push(&st, &sp, &cap, i->operands[k])) {
+				ok = false;
+				break;
 			}
-			st[sp++] = i->operands[k];
 		}
 	}
 	free(st);
@@ -115,16 +125,10 @@ static bool frontier_independent(pairctx *P, const hilo_instr *b, const hilo_ins
 		hilo_ptrmap_clear(&seen);
 		uint32_t sp = 0;
 		for (uint32_t q = 0; q < l->noperands && ok; q++) {
-			if (sp == cap) {
-				cap = cap ? cap * 2 : 64;
-				const hilo_instr **ns = realloc(st, cap * sizeof *ns);
-				if (!ns) {
-					ok = false;
-					break;
-				}
-				st = ns;
+			if (!push(&st, &sp, &cap, l->operands[q])) {
+				ok = false;
+				break;
 			}
-			st[sp++] = l->operands[q];
 		}
 		while (sp && ok) {
 			const hilo_instr *i = st[--sp];
@@ -139,16 +143,10 @@ static bool frontier_independent(pairctx *P, const hilo_instr *b, const hilo_ins
 				break;
 			}
 			for (uint32_t q = 0; q < i->noperands; q++) {
-				if (sp == cap) {
-					cap = cap ? cap * 2 : 64;
-					const hilo_instr **ns = realloc(st, cap * sizeof *ns);
-					if (!ns) {
-						ok = false;
-						break;
-					}
-					st = ns;
+				if (!push(&st, &sp, &cap, i->operands[q])) {
+					ok = false;
+					break;
 				}
-				st[sp++] = i->operands[q];
 			}
 		}
 	}
@@ -474,29 +472,17 @@ static const hilo_instr *hashed_changed_callee(pairctx *P, int sk, const hilo_in
 				continue;
 			ok = hilo_ptrmap_put(&seen, c, (void *)1);
 			for (const hilo_instr *y = c->first; ok && y; y = y->next) {
-				if (sp == cap) {
-					cap *= 2;
-					const hilo_instr **ns = realloc(st, cap * sizeof *ns);
-					if (!ns) {
-						ok = false;
-						break;
-					}
-					st = ns;
-				}
-				st[sp++] = y;
-			}
-		}
-		for (uint32_t k = 0; ok && !found && k < i->noperands; k++) {
-			if (sp == cap) {
-				cap *= 2;
-				const hilo_instr **ns = realloc(st, cap * sizeof *ns);
-				if (!ns) {
+				if (!push(&st, &sp, &cap, y)) {
 					ok = false;
 					break;
 				}
-				st = ns;
 			}
-			st[sp++] = i->operands[k];
+		}
+		for (uint32_t k = 0; ok && !found && k < i->noperands; k++) {
+			if (!push(&st, &sp, &cap, i->operands[k])) {
+				ok = false;
+				break;
+			}
 		}
 	}
 	free(st);
@@ -625,16 +611,10 @@ static void frontier_of(pairctx *P, const hilo_instr *root, hilo_ptrmap *seen, h
 		for (uint32_t k = 0; k < i->noperands; k++) {
 			if (i->operands[k]->parent != c)
 				continue;
-			if (sp == cap) {
-				cap *= 2;
-				const hilo_instr **ns = realloc(st, cap * sizeof *ns);
-				if (!ns) {
-					free(st);
-					return;
-				}
-				st = ns;
+			if (!push(&st, &sp, &cap, i->operands[k])) {
+				free(st);
+				return;
 			}
-			st[sp++] = i->operands[k];
 		}
 	}
 	free(st);
