@@ -32,22 +32,32 @@ typedef struct side {
 typedef struct termtab termtab;
 typedef struct pairctx pairctx;
 
-/* Tag arrays kept across records and passes (tagged.c): arr[k] holds the
- * tags of a leaf with ordinal k for its first len[k] elements, so a leaf
+/* ---- tag arrays (tagpool.c) ----------------------------------------------
+ * Element k of the leaf with ordinal ord is tagged ((ord + 1) << TAG_IDX_BITS) | k
+ * (tagged.c decodes it). The pool keeps them across records and passes:
+ * arr[k] holds the tags of ordinal k for its first len[k] elements, so a leaf
  * is neither allocated nor written again when the next record tags a leaf
  * of the same ordinal (most cones of one pass have the same few leaves).
- * total: elements held, at most TAGPOOL_MAX. */
+ * total: elements held, at most 2^25. */
+enum { TAG_IDX_BITS = 40 };
 typedef struct tagpool {
 	uint64_t **arr;
 	uint64_t *len;
 	uint32_t n;
 	uint64_t total;
 } tagpool;
+/* Writes the tags of ordinal ord for elements [from, to) into d. */
+void tagpool_fill(uint64_t *d, uint32_t ord, uint64_t from, uint64_t to);
+/* The tags of ordinal ord, at least n elements, or NULL (pool full or out
+ * of memory: the caller tags a fresh literal). The array may move when n
+ * exceeds what it holds: the caller asks for an ordinal's size only before
+ * any literal of its judgement points into it. */
+const uint64_t *tagpool_get(tagpool *t, uint32_t ord, uint64_t n);
 void tagpool_free(tagpool *t);
 
 struct pairctx {
 	hilo_validator *v;
-	tagpool *tags;        /* the validator's (tagged.c) */
+	tagpool *tags;        /* the validator's (tagpool.c) */
 	side s[2];            /* [0] before, [1] after */
 	const char *pass;
 	uint8_t *shared;      /* by id: 1 = the instruction with this id is the

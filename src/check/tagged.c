@@ -59,13 +59,10 @@ typedef struct tv {
 	struct tv **el;          /* TUPLE */
 } tv;
 
-enum { PATH_MAX_DEPTH = 8, IDX_BITS = 40, ENUM_MAX = 8, ENUM_VALUES_MAX = 64,
+enum { PATH_MAX_DEPTH = 8, IDX_BITS = TAG_IDX_BITS, ENUM_MAX = 8, ENUM_VALUES_MAX = 64,
 	ENUM_PRODUCT_MAX = 4096, NODE_MAX = 1 << 23, CALL_DEPTH_MAX = 64 };
 #define IDX_MASK ((1ull << IDX_BITS) - 1)
 #define TAGGED_BUDGET_MAX (1ull << 25)
-/* the tag pool: at most 2^25 elements (256 MiB) over leaf ordinals < 4096 */
-#define TAGPOOL_MAX (1ull << 25)
-enum { TAGPOOL_ORDS = 4096 };
 #define NODE_BIT (1ull << 63)
 enum { N_CONST = HILO_OP_COUNT + 1 };
 
@@ -480,63 +477,6 @@ static int enum_slot(const tctx *X, uint32_t leaf)
 	return -1;
 }
 
-/* Tags of leaf ordinal ord, elements [from, to). */
-static void fill_tags(uint64_t *d, uint32_t ord, uint64_t from, uint64_t to)
-{
-	uint64_t hi = ((uint64_t)ord + 1) << IDX_BITS;
-	for (uint64_t k = from; k < to; k++)
-		d[k] = hi | k;
-}
-
-/* The pool's tag array of leaf ordinal ord with at least n elements (grown
- * and filled on first use), or NULL: the pool is full or out of memory
- * (the caller tags a fresh literal instead). An array is grown only when a
- * judgement first tags its ordinal, so no live literal points into it. */
-static const uint64_t *pool_tags(tagpool *t, uint32_t ord, uint64_t n)
-{
-	if (ord >= TAGPOOL_ORDS)
-		return NULL;
-	if (ord >= t->n) {
-		uint32_t nn = t->n ? t->n : 16;
-		while (nn <= ord)
-			nn *= 2;
-		uint64_t **na = realloc(t->arr, nn * sizeof *na);
-		if (!na)
-			return NULL;
-		t->arr = na;
-		uint64_t *nl = realloc(t->len, nn * sizeof *nl);
-		if (!nl)
-			return NULL;
-		t->len = nl;
-		for (uint32_t k = t->n; k < nn; k++) {
-			t->arr[k] = NULL;
-			t->len[k] = 0;
-		}
-		t->n = nn;
-	}
-	if (t->len[ord] >= n)
-		return t->arr[ord];
-	if (n - t->len[ord] > TAGPOOL_MAX - t->total)
-		return NULL;
-	uint64_t *na = realloc(t->arr[ord], (size_t)n * sizeof *na);
-	if (!na)
-		return NULL;
-	fill_tags(na, ord, t->len[ord], n);
-	t->arr[ord] = na;
-	t->total += n - t->len[ord];
-	t->len[ord] = n;
-	return na;
-}
-
-void tagpool_free(tagpool *t)
-{
-	for (uint32_t k = 0; k < t->n; k++)
-		free(t->arr[k]);
-	free(t->arr);
-	free(t->len);
-	memset(t, 0, sizeof *t);
-}
-
 /* The value of leaf (param/base, path) of shape s: tags, or the current
  * value of an enumerated index. */
 static tv *leaf_tv(tctx *X, bool param, uint32_t base, int depth, int64_t *path,
@@ -578,7 +518,7 @@ static tv *leaf_tv(tctx *X, bool param, uint32_t base, int depth, int64_t *path,
 	hilo_shape *rs = v ? retype(X, s) : NULL;
 	if (!rs)
 		return no(X, "out of memory");
-	const uint64_t *pooled = pool_tags(X->P->tags, (uint32_t)ord, (uint64_t)ne);
+	const uint64_t *pooled = tagpool_get(X->P->tags, (uint32_t)ord, (uint64_t)ne);
 	if (pooled) {
 		/* read-only: the evaluator never writes its operands */
 		hilo_literal *l = hilo_arena_alloc(X->run->arena, sizeof *l);
@@ -593,7 +533,7 @@ static tv *leaf_tv(tctx *X, bool param, uint32_t base, int depth, int64_t *path,
 	}
 	if (!(v->lit = hilo_literal_create(X->run, rs)))
 		return no(X, "out of memory");
-	fill_tags(v->lit->data, (uint32_t)ord, 0, (uint64_t)ne);
+	tagpool_fill(v->lit->data, (uint32_t)ord, 0, (uint64_t)ne);
 	return v;
 }
 
