@@ -1,48 +1,67 @@
-/* pto_lex.c - line splitter and tokenizer for PyPTO program text (see
+/* pto_lex.c - line producer and tokenizer for PyPTO program text (see
  * pto_lex.h; the parser proper is pto_parse.c).
  *
- * The line splitter turns the input into logical lines: a verbatim line
- * (blank or comment) or a code line with its indentation and tokens
- * (brackets may continue a logical line over several physical ones).
+ * The line producer turns the input into logical lines on demand: a
+ * verbatim line (blank or comment) or a code line with its indentation and
+ * tokens (brackets may continue a logical line over several physical
+ * ones); it keeps a window of the lines the parser may still read.
  * Python's own lexical rules are enforced here: UTF-8, indentation that
  * dedents to an enclosing level, and no tab/space mix whose order depends
- * on the tab size (TabError). Every error is located (line:col).
+ * on the tab size (TabError). Every error is located (line:col), and a
+ * lexical error anywhere wins over a parse error (pto_lex_finish).
  */
 #include "pto/pto_lex.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+/* The first error is held (formatted) until pto_lex_finish reports it. */
+static void hold_error(parser *ps, int line, int col, const char *fmt, va_list ap)
+{
+	hilo_arena *a = ps->p->arena;
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *m = hilo_heap_alloc(a, n > 0 ? (size_t)n + 1 : 1);
+	if (!m)
+		pto_oom(a);
+	m[0] = 0;
+	if (n > 0)
+		vsnprintf(m, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
+	hilo_heap_free(a, ps->err_msg);
+	ps->err_msg = m;
+	ps->err_line = line;
+	ps->err_col = col;
+	ps->failed = true;
+}
 
 void pto_lex_error(parser *ps, int line, int col, const char *fmt, ...)
 {
 	if (ps->failed)
 		return;
-	ps->failed = true;
 	va_list ap;
 	va_start(ap, fmt);
-	hilo_diag_addv(ps->d, HILO_SEV_ERROR, ps->p->file, line, col, ps->p->src,
-		ps->p->srclen, NULL, fmt, ap);
+	hold_error(ps, line, col, fmt, ap);
 	va_end(ap);
 }
 
-/* ---- line splitter / tokenizer -------------------------------------- */
+void pto_lex_fatal(parser *ps, int line, int col, const char *fmt, ...)
+{
+	if (ps->lexfail)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	hold_error(ps, line, col, fmt, ap);
+	va_end(ap);
+	ps->lexfail = true;
+}
+
+/* ---- line producer / tokenizer -------------------------------------- */
 
 static bool is_id0(unsigned char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80; }
 static bool is_id(unsigned char c) { return is_id0(c) || (c >= '0' && c <= '9'); }
-
-static void push_line(parser *ps, lline *l)
-{
-	if (ps->nlines == ps->cap) {
-		size_t ncap = ps->cap ? ps->cap * 2 : 64;
-		/* tracked heap scratch, freed after parsing (or by the guard) */
-		lline *nl = hilo_heap_realloc(ps->p->arena, ps->lines, ncap * sizeof *ps->lines);
-		if (!nl)
-			pto_oom(ps->p->arena);
-		ps->lines = nl;
-		ps->cap = ncap;
-	}
-	ps->lines[ps->nlines++] = *l;
-}
 
 static const char *const ops3[] = { "...", "**=", "//=", ">>=", "<<=", NULL };
 static const char *const ops2[] = { "**", "//", "==", "!=", "<=", ">=", "<<", ">>", "->",
@@ -90,7 +109,7 @@ static bool lex(parser *ps, const char **qp, int *linep, const char *ls)
 				continue;
 			}
 			if (depth > 0) {
-				pto_lex_error(ps, open_line, open_col, "'%c' was never closed", open_c);
+				pto_lex_fatal(ps, open_line, open_col, "'%c' was never closed", open_c);
 				return false;
 			}
 			break;
@@ -115,7 +134,7 @@ static bool lex(parser *ps, const char **qp, int *linep, const char *ls)
 		t->s = q;
 		unsigned char c = (unsigned char)*q;
 		if (c == '\0') {
-			pto_lex_error(ps, line, t->col, "NUL byte in program text");
+			pto_lex_fatal(ps, line, t->col, "NUL byte in program text");
 			return false;
 		}
 		if (is_id0(c)) {
@@ -146,7 +165,7 @@ static bool lex(parser *ps, const char **qp, int *linep, const char *ls)
 			const char *r = q + (triple ? 3 : 1);
 			for (;;) {
 				if (r >= end || (!triple && *r == '\n')) {
-					pto_lex_error(ps, line, t->col, "unterminated string literal");
+					pto_lex_fatal(ps, line, t->col, "unterminated string literal");
 					return false;
 				}
 				if (*r == '\\' && r + 1 < end) {
@@ -181,9 +200,9 @@ static bool lex(parser *ps, const char **qp, int *linep, const char *ls)
 			if (!len) {
 				if (!strchr("()[]{},:.;=+-*/%<>@&|^~!", c)) {
 					if (c < 0x20 || c >= 0x7f)
-						pto_lex_error(ps, line, t->col, "unexpected byte 0x%02x", c);
+						pto_lex_fatal(ps, line, t->col, "unexpected byte 0x%02x", c);
 					else
-						pto_lex_error(ps, line, t->col, "unexpected character '%c'", c);
+						pto_lex_fatal(ps, line, t->col, "unexpected character '%c'", c);
 					return false;
 				}
 				len = 1;
@@ -197,12 +216,12 @@ static bool lex(parser *ps, const char **qp, int *linep, const char *ls)
 			}
 			if (c == ')' || c == ']' || c == '}') {
 				if (--depth < 0) {
-					pto_lex_error(ps, line, t->col, "unmatched '%c'", c);
+					pto_lex_fatal(ps, line, t->col, "unmatched '%c'", c);
 					return false;
 				}
 			}
 			if (depth > MAX_DEPTH) {
-				pto_lex_error(ps, line, t->col, "brackets nested too deeply");
+				pto_lex_fatal(ps, line, t->col, "brackets nested too deeply");
 				return false;
 			}
 			t->type = T_OP;
@@ -221,55 +240,54 @@ static bool lex(parser *ps, const char **qp, int *linep, const char *ls)
  * the input did): indentation is measured twice, a tab advancing to the
  * next multiple of 8 and of 1 columns; both measures must order the lines
  * the same way (else TabError), and a dedent must return to an enclosing
- * level. ind8/ind1 are the two measures of a code line. */
-typedef struct indent_stack {
-	int *w8, *w1;
-	size_t n, cap;
-} indent_stack;
-
-static bool check_indent(parser *ps, indent_stack *st, int line, int ind8, int ind1)
+ * level. ind8/ind1 are the two measures of a code line; the stack of
+ * enclosing levels is ps->ind8/ind1[0..nind). */
+static bool check_indent(parser *ps, int line, int ind8, int ind1)
 {
-	if (ind8 == st->w8[st->n - 1]) {
-		if (ind1 != st->w1[st->n - 1])
+	size_t n = ps->nind;
+	if (ind8 == ps->ind8[n - 1]) {
+		if (ind1 != ps->ind1[n - 1])
 			goto tab;
 		return true;
 	}
-	if (ind8 > st->w8[st->n - 1]) {
-		if (ind1 <= st->w1[st->n - 1])
+	if (ind8 > ps->ind8[n - 1]) {
+		if (ind1 <= ps->ind1[n - 1])
 			goto tab;
-		if (st->n == st->cap) {
-			size_t nc = st->cap * 2;
-			int *a = hilo_heap_realloc(ps->p->arena, st->w8, nc * sizeof *a);
+		if (n == ps->capind) {
+			size_t nc = ps->capind * 2;
+			int *a = hilo_heap_realloc(ps->p->arena, ps->ind8, nc * sizeof *a);
 			if (!a)
 				pto_oom(ps->p->arena);
-			st->w8 = a;
-			int *b = hilo_heap_realloc(ps->p->arena, st->w1, nc * sizeof *b);
+			ps->ind8 = a;
+			int *b = hilo_heap_realloc(ps->p->arena, ps->ind1, nc * sizeof *b);
 			if (!b)
 				pto_oom(ps->p->arena);
-			st->w1 = b;
-			st->cap = nc;
+			ps->ind1 = b;
+			ps->capind = nc;
 		}
-		st->w8[st->n] = ind8;
-		st->w1[st->n++] = ind1;
+		ps->ind8[n] = ind8;
+		ps->ind1[n] = ind1;
+		ps->nind = n + 1;
 		return true;
 	}
-	while (st->n > 1 && ind8 < st->w8[st->n - 1])
-		st->n--;
-	if (ind8 != st->w8[st->n - 1]) {
-		pto_lex_error(ps, line, 1, "unindent does not match any outer indentation level");
+	while (n > 1 && ind8 < ps->ind8[n - 1])
+		n--;
+	ps->nind = n;
+	if (ind8 != ps->ind8[n - 1]) {
+		pto_lex_fatal(ps, line, 1, "unindent does not match any outer indentation level");
 		return false;
 	}
-	if (ind1 != st->w1[st->n - 1])
+	if (ind1 != ps->ind1[n - 1])
 		goto tab;
 	return true;
 tab:
-	pto_lex_error(ps, line, 1, "inconsistent use of tabs and spaces in indentation (Python's TabError)");
+	pto_lex_fatal(ps, line, 1, "inconsistent use of tabs and spaces in indentation (Python's TabError)");
 	return false;
 }
 
 /* Python source is UTF-8: the first malformed, overlong, surrogate or
  * out-of-range sequence is an error at its line and column. */
-bool pto_lex_check_utf8(parser *ps, const unsigned char *s, size_t len)
+bool pto_lex_check_utf8(parser *ps, const unsigned char *s, size_t len, size_t *nlines)
 {
 	int line = 1, col = 1;
 	for (size_t i = 0; i < len;) {
@@ -296,68 +314,101 @@ bool pto_lex_check_utf8(parser *ps, const unsigned char *s, size_t len)
 				cp = (cp << 6) | (s[i + k] & 0x3F);
 		}
 		if (!ok || cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-			pto_lex_error(ps, line, col, "invalid UTF-8 byte 0x%02x in program text", c);
+			pto_lex_fatal(ps, line, col, "invalid UTF-8 byte 0x%02x in program text", c);
 			return false;
 		}
 		i += n + 1;
 		col += (int)n + 1; /* byte columns, like every other diagnostic */
 	}
+	*nlines = (size_t)line - (len && s[len - 1] == '\n');
 	return true;
 }
 
-static bool split_lines_(parser *ps, indent_stack *ist);
-
-bool pto_lex_split_lines(parser *ps)
+void pto_lex_begin(parser *ps)
 {
 	hilo_arena *a = ps->p->arena;
-	indent_stack ist = { hilo_heap_alloc(a, 16 * sizeof(int)), hilo_heap_alloc(a, 16 * sizeof(int)), 1, 16 };
-	if (!ist.w8 || !ist.w1)
+	ps->ind8 = hilo_heap_alloc(a, 16 * sizeof(int));
+	ps->ind1 = hilo_heap_alloc(a, 16 * sizeof(int));
+	if (!ps->ind8 || !ps->ind1)
 		pto_oom(a);
-	ist.w8[0] = ist.w1[0] = 0;
-	bool ok = split_lines_(ps, &ist);
-	hilo_heap_free(a, ist.w8);
-	hilo_heap_free(a, ist.w1);
-	return ok;
+	ps->ind8[0] = ps->ind1[0] = 0;
+	ps->nind = 1;
+	ps->capind = 16;
+	ps->next = ps->p->src;
+	ps->next_line = 1;
+	ps->lo = ps->hi = 0;
+	ps->eof = false;
 }
 
-static bool split_lines_(parser *ps, indent_stack *ist)
+/* A slot for line hi in the window: lines before the current one are
+ * dropped first, else the window doubles. */
+static lline *window_slot(parser *ps)
+{
+	if (ps->lo < ps->li)
+		ps->lo = ps->li < ps->hi ? ps->li : ps->hi;
+	if (ps->hi - ps->lo == ps->rcap) {
+		size_t ncap = ps->rcap ? ps->rcap * 2 : 16;
+		lline *nr = hilo_heap_alloc(ps->p->arena, ncap * sizeof *nr);
+		if (!nr)
+			pto_oom(ps->p->arena);
+		for (size_t k = ps->lo; k < ps->hi; k++)
+			nr[k & (ncap - 1)] = ps->ring[k & (ps->rcap - 1)];
+		hilo_heap_free(ps->p->arena, ps->ring);
+		ps->ring = nr;
+		ps->rcap = ncap;
+	}
+	return &ps->ring[ps->hi & (ps->rcap - 1)];
+}
+
+/* Reads the next logical line into the window; false at the end of the
+ * input or on a lexical error (ps->eof is then set). */
+static bool produce(parser *ps)
 {
 	hilo_pto_program *p = ps->p;
-	const char *s = p->src, *end = s + p->srclen;
-	int line = 1;
-	while (s < end) {
-		const char *ls = s;
-		const char *le = memchr(s, '\n', (size_t)(end - s));
-		if (!le)
-			le = end;
-		int ind = 0, ind1 = 0;
-		const char *q = ls;
-		while (q < le && (*q == ' ' || *q == '\t')) {
-			ind += *q == '\t' ? 8 - ind % 8 : 1;
-			ind1++;
-			q++;
-		}
-		const char *rawend = le; /* a '\r' stays: verbatim lines print back byte for byte */
-		lline L;
-		memset(&L, 0, sizeof L);
-		L.line = line;
-		const char *nb = q;
-		while (nb < rawend && (*nb == '\r' || *nb == '\f' || *nb == ' ' || *nb == '\t'))
-			nb++;
-		if (nb >= rawend || *q == '#') { /* blank (CR/FF too) or comment */
+	const char *s = ps->next, *end = p->src + p->srclen;
+	if (ps->eof || s >= end) {
+		ps->eof = true;
+		return false;
+	}
+	int line = ps->next_line;
+	const char *ls = s;
+	const char *le = memchr(s, '\n', (size_t)(end - s));
+	if (!le)
+		le = end;
+	int ind = 0, ind1 = 0;
+	const char *q = ls;
+	while (q < le && (*q == ' ' || *q == '\t')) {
+		ind += *q == '\t' ? 8 - ind % 8 : 1;
+		ind1++;
+		q++;
+	}
+	const char *rawend = le; /* a '\r' stays: verbatim lines print back byte for byte */
+	lline L;
+	memset(&L, 0, sizeof L);
+	L.line = line;
+	const char *nb = q;
+	while (nb < rawend && (*nb == '\r' || *nb == '\f' || *nb == ' ' || *nb == '\t'))
+		nb++;
+	if (nb >= rawend || *q == '#') { /* blank (CR/FF too) or comment */
+		if (!ps->draining) {
 			L.raw = hilo_arena_strndup(p->arena, ls, (size_t)(rawend - ls));
-			push_line(ps, &L);
-			s = le < end ? le + 1 : end;
-			line++;
-			continue;
+			if (!L.raw)
+				pto_oom(p->arena);
 		}
-		if (!check_indent(ps, ist, line, ind, ind1))
+		ps->next = le < end ? le + 1 : end;
+	} else {
+		if (!check_indent(ps, line, ind, ind1)) {
+			ps->eof = true;
 			return false;
+		}
+		if (!ps->draining)
+			L.indent_s = pto_intern_n(p, ls, (size_t)(q - ls));
+		if (!lex(ps, &q, &line, ls)) {
+			ps->eof = true;
+			return false;
+		}
 		L.code = true;
 		L.indent = ind;
-		L.indent_s = pto_intern_n(p, ls, (size_t)(q - ls));
-		if (!lex(ps, &q, &line, ls))
-			return false;
 		L.ntoks = ps->nscratch != 0;
 		if (L.ntoks) {
 			const tok *t0 = &ps->scratch[0];
@@ -368,17 +419,58 @@ static bool split_lines_(parser *ps, indent_stack *ist)
 		 * used (outside functions) */
 		L.raw_s = ls;
 		L.raw_n = (uint32_t)(q - ls); /* below 4 GiB: the parser caps the input */
-		push_line(ps, &L);
-		s = q < end ? q + 1 : end;
-		line++;
+		ps->lexed = ps->hi + 1; /* its tokens are in scratch */
+		ps->next = q < end ? q + 1 : end;
 	}
+	ps->next_line = line + 1;
+	*window_slot(ps) = L;
+	ps->hi++;
 	return true;
+}
+
+const lline *pto_lex_line(parser *ps, size_t i)
+{
+	if (i < ps->lo)
+		HILO_PANIC("a line before the parser's window");
+	while (i >= ps->hi)
+		if (!produce(ps))
+			return NULL;
+	return &ps->ring[i & (ps->rcap - 1)];
+}
+
+void pto_lex_finish(parser *ps)
+{
+	hilo_arena *a = ps->p->arena;
+	if (ps->failed && !ps->lexfail) {
+		/* a lexical error later in the input wins, as when every line
+		 * was read before parsing */
+		ps->draining = true;
+		for (;;) {
+			ps->li = ps->hi;
+			if (!produce(ps))
+				break;
+		}
+	}
+	if (ps->failed)
+		hilo_diag_add(ps->d, HILO_SEV_ERROR, ps->p->file, ps->err_line, ps->err_col, ps->p->src,
+			ps->p->srclen, "%s", ps->err_msg ? ps->err_msg : "");
+	hilo_heap_free(a, ps->err_msg);
+	hilo_heap_free(a, ps->ring);
+	hilo_heap_free(a, ps->ind8);
+	hilo_heap_free(a, ps->ind1);
+	hilo_heap_free(a, ps->scratch);
+	ps->err_msg = NULL;
+	ps->ring = NULL;
+	ps->ind8 = ps->ind1 = NULL;
+	ps->scratch = NULL;
 }
 
 void pto_lex_set_line(parser *ps, size_t li)
 {
 	ps->li = li;
-	lline *L = &ps->lines[li];
+	const lline *L = pto_lex_line(ps, li);
+	if (!L)
+		HILO_PANIC("making a line current that is not there");
 	if (ps->lexed != li + 1) {
 		const char *ls = L->raw_s;
 		const char *q = ls + strlen(L->indent_s);

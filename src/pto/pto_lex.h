@@ -1,11 +1,22 @@
 /* pto_lex.h - the lexer half of the PyPTO program parser (pto_lex.c),
  * shared with the structural and expression parser (pto_parse.c).
  *
- * The line splitter turns the input into logical lines (a verbatim blank or
- * comment line, or a code line with its indentation and first token); a
- * code line is re-tokenized into the parser's scratch buffer when the
- * parser reaches it (pto_lex_set_line), so tokens are never stored for the
- * whole input.
+ * The line producer turns the input into logical lines (a verbatim blank
+ * or comment line, or a code line with its indentation and first token) on
+ * demand: the parser asks for line i (pto_lex_line) and the producer reads
+ * on to it, keeping only a window from the current line to the furthest
+ * one asked for (the parser looks a few lines ahead, for a block's end or
+ * an `else`), never a table of the whole input. A code line's tokens are
+ * in the parser's scratch buffer while it is the last one tokenized
+ * (pto_lex_set_line tokenizes it again otherwise), so tokens are never
+ * stored for the whole input either.
+ *
+ * Error order is the one of a splitter that read every line before
+ * parsing: a lexical error (pto_lex_fatal: NUL, UTF-8, indentation,
+ * tokens) anywhere in the input wins over a parse error (pto_lex_error),
+ * so after a parse error the producer reads on to the end
+ * (pto_lex_finish) and the first lexical error, if any, is the one
+ * reported.
  */
 #ifndef HILO_PTO_LEX_H
 #define HILO_PTO_LEX_H
@@ -33,10 +44,11 @@ typedef struct ltok {
 	uint8_t type;
 } ltok;
 
-/* 48 bytes: the table holds every line of the input while it is parsed.
- * A code line's trailing comment is not kept here: the parser reads it
- * from the line's tokenization (parser.trail_s) when it makes the
- * statement. */
+/* 48 bytes: the producer's window holds the lines from the current one to
+ * the furthest the parser looked ahead. A code line's trailing comment is
+ * not kept here: the parser reads it from the line's tokenization
+ * (parser.trail_s) when it makes the statement. The parser copies a line
+ * it keeps across a pto_lex_line call (which may move the window). */
 typedef struct lline {
 	union {
 		const char *raw;   /* blank/comment line: its verbatim text */
@@ -55,9 +67,19 @@ typedef struct lline {
 typedef struct parser {
 	hilo_pto_program *p;
 	hilo_diags *d;
-	lline *lines;
-	size_t nlines, cap;
-	size_t li;           /* current line */
+	size_t li;           /* current line (the window never drops it or later ones) */
+	lline *ring;         /* the window: lines [lo, hi) at index & (rcap - 1) */
+	size_t rcap, lo, hi;
+	bool eof;            /* no line after hi - 1 (end of input or a lexical error) */
+	bool draining;       /* reading on after a parse error: lines are only checked */
+	const char *next;    /* the producer: first byte of line hi */
+	int next_line;       /* and its line number */
+	int *ind8, *ind1;    /* indentation stack (see check_indent) */
+	size_t nind, capind;
+	size_t nc_from, nc_to; /* next_code cache: no code line in [nc_from, nc_to) */
+	char *err_msg;       /* the first error, reported by pto_lex_finish */
+	int err_line, err_col;
+	bool lexfail;        /* ... and it is a lexical one */
 	tok *scratch;        /* tokens of the line being parsed (malloc'd) */
 	size_t nscratch, scap;
 	size_t lexed;        /* line whose tokens are in scratch, +1 */
@@ -78,14 +100,26 @@ typedef struct parser {
 #define MAX_DEPTH 500   /* expression tree depth along one line */
 #define MAX_BLOCKS 100  /* nested compound statements */
 
-/* The first error wins: later ones are dropped (ps->failed). */
+/* A parse error: the first one wins, later ones are dropped
+ * (ps->failed); a lexical error anywhere in the input replaces it. */
 void pto_lex_error(parser *ps, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A lexical error: the first one wins over every other error. */
+void pto_lex_fatal(parser *ps, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Python's lexical rules over the whole input: UTF-8 (false after a
- * located error). */
-bool pto_lex_check_utf8(parser *ps, const unsigned char *s, size_t len);
-/* Splits p->src into ps->lines (indentation checked as Python does). */
-bool pto_lex_split_lines(parser *ps);
+ * located error). *nlines receives the number of physical lines. */
+bool pto_lex_check_utf8(parser *ps, const unsigned char *s, size_t len, size_t *nlines);
+/* Starts the line producer at the start of p->src. */
+void pto_lex_begin(parser *ps);
+/* Line i (i >= ps->li), produced on demand (indentation checked as Python
+ * does); NULL when the input has no line i or a lexical error stopped the
+ * producer. The pointer is valid until the next call. */
+const lline *pto_lex_line(parser *ps, size_t i);
+/* Ends the parse: after a parse error reads the rest of the input for a
+ * lexical error that takes its place, reports the first error (if any)
+ * to ps->d and frees the producer's tables. */
+void pto_lex_finish(parser *ps);
 /* Makes line li current: its tokens in ps->t[0..nt). */
 void pto_lex_set_line(parser *ps, size_t li);
 bool pto_lex_expect_op(parser *ps, const char *op);

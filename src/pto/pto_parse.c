@@ -473,10 +473,20 @@ static bool at_end(parser *ps)
 	return false;
 }
 
+/* The first code line at or after i (past the end: the line count). A run
+ * of comment lines is scanned once: [nc_from, nc_to) holds no code line. */
 static size_t next_code(parser *ps, size_t i)
 {
-	while (i < ps->nlines && !ps->lines[i].code)
+	bool on = i >= ps->nc_from && i < ps->nc_to;
+	size_t from = i;
+	if (on)
+		i = ps->nc_to;
+	const lline *L;
+	while ((L = pto_lex_line(ps, i)) != NULL && !L->code)
 		i++;
+	if (!on)
+		ps->nc_from = from;
+	ps->nc_to = i;
 	return i;
 }
 
@@ -498,13 +508,14 @@ static pto_stmt *new_stmt(parser *ps, pto_stmt_kind k, const lline *L)
 /* Reads the compound statement's body starting at the line after li. */
 static bool parse_body(parser *ps, pto_block *body, const lline *hdr)
 {
-	size_t j = next_code(ps, ps->li + 1);
-	if (j >= ps->nlines || ps->lines[j].indent <= hdr->indent) {
+	const lline *B = pto_lex_line(ps, next_code(ps, ps->li + 1));
+	if (!B || B->indent <= hdr->indent) {
 		pto_lex_error(ps, hdr->line, hdr->indent + 1, "expected an indented block");
 		return false;
 	}
+	int bind = B->indent;
 	ps->li++;
-	return parse_block(ps, body, ps->lines[j].indent, hdr->line);
+	return parse_block(ps, body, bind, hdr->line);
 }
 
 static pto_stmt *parse_stmt(parser *ps);
@@ -521,20 +532,21 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 		return NULL;
 	/* else / elif at the same indentation */
 	size_t j = next_code(ps, ps->li);
-	if (j < ps->nlines && ps->lines[j].indent == L->indent && ps->lines[j].ntoks &&
-	    (ltok_is_kw(&ps->lines[j].first, "else") || ltok_is_kw(&ps->lines[j].first, "elif"))) {
+	const lline *J = pto_lex_line(ps, j);
+	if (J && J->indent == L->indent && J->ntoks &&
+	    (ltok_is_kw(&J->first, "else") || ltok_is_kw(&J->first, "elif"))) {
+		lline E = *J;
 		size_t nl = j - ps->li;
 		if (nl) {
 			s->else_lead = hilo_arena_alloc(ps->p->arena, nl * sizeof *s->else_lead);
 			for (size_t k = ps->li; k < j; k++)
-				s->else_lead[s->nelse_lead++] = ps->lines[k].raw;
+				s->else_lead[s->nelse_lead++] = pto_lex_line(ps, k)->raw;
 		}
 		pto_lex_set_line(ps, j);
-		const lline *E = &ps->lines[j];
 		s->has_else = true;
-		s->else_indent = E->indent_s;
-		if (ltok_is_kw(&E->first, "elif")) {
-			pto_stmt *inner = parse_if(ps, E, true);
+		s->else_indent = E.indent_s;
+		if (ltok_is_kw(&E.first, "elif")) {
+			pto_stmt *inner = parse_if(ps, &E, true);
 			if (!inner)
 				return NULL;
 			pto_block_push(ps->p, &s->orelse, inner);
@@ -543,7 +555,7 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 		ps->ti++;
 		if (!pto_lex_expect_op(ps, ":") || !at_end(ps))
 			return NULL;
-		if (!parse_body(ps, &s->orelse, E))
+		if (!parse_body(ps, &s->orelse, &E))
 			return NULL;
 	}
 	return s;
@@ -553,7 +565,8 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
  * line after it. */
 static pto_stmt *parse_stmt(parser *ps)
 {
-	const lline *L = &ps->lines[ps->li];
+	/* a copy: parsing a body moves the window */
+	const lline Lc = *pto_lex_line(ps, ps->li), *L = &Lc;
 	tok *t = cur(ps);
 	pto_stmt *s;
 	if (tok_is_kw(t, "return")) {
@@ -708,17 +721,18 @@ static bool parse_block_(parser *ps, pto_block *out, int ind, int owner_line)
 {
 	const char **lead = NULL;
 	size_t nlead = 0, leadcap = 0;
-	while (ps->li < ps->nlines && !ps->failed) {
-		lline *L = &ps->lines[ps->li];
+	const lline *L;
+	while (!ps->failed && (L = pto_lex_line(ps, ps->li)) != NULL) {
 		if (!L->code) {
-			size_t j = next_code(ps, ps->li);
-			if (j >= ps->nlines || ps->lines[j].indent < ind)
+			const char *raw = L->raw;
+			const lline *J = pto_lex_line(ps, next_code(ps, ps->li));
+			if (!J || J->indent < ind)
 				break;
 			if (nlead == leadcap) {
 				leadcap = leadcap ? leadcap * 2 : 4;
 				lead = hilo_arena_grow(ps->p->arena, lead, nlead, leadcap, sizeof *lead);
 			}
-			lead[nlead++] = L->raw;
+			lead[nlead++] = raw;
 			ps->li++;
 			continue;
 		}
@@ -806,7 +820,7 @@ static void add_item(hilo_pto_program *p, const char *raw, pto_func *f)
 
 static bool parse_def(parser *ps, pto_func *f)
 {
-	const lline *L = &ps->lines[ps->li];
+	const lline Lc = *pto_lex_line(ps, ps->li), *L = &Lc;
 	pto_lex_set_line(ps, ps->li);
 	ps->ti++; /* def */
 	tok *n = cur(ps);
@@ -871,14 +885,15 @@ static bool parse_def(parser *ps, pto_func *f)
 	}
 	if (!pto_lex_expect_op(ps, ":") || !at_end(ps))
 		return false;
-	size_t j = next_code(ps, ps->li + 1);
-	if (j >= ps->nlines || ps->lines[j].indent <= L->indent) {
+	const lline *B = pto_lex_line(ps, next_code(ps, ps->li + 1));
+	if (!B || B->indent <= L->indent) {
 		pto_lex_error(ps, L->line, L->indent + 1, "function '%s' has no body", f->name);
 		return false;
 	}
-	f->body_indent = ps->lines[j].indent_s;
+	f->body_indent = B->indent_s;
+	int bind = B->indent;
 	ps->li++;
-	return parse_block(ps, &f->body, ps->lines[j].indent, L->line);
+	return parse_block(ps, &f->body, bind, L->line);
 }
 
 /* Parses into a's program; NULL (diagnostics added) on bad input. The
@@ -911,38 +926,40 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 				col++;
 			}
 		}
-		pto_lex_error(&ps, ln, col, "NUL byte in program text");
+		pto_lex_fatal(&ps, ln, col, "NUL byte in program text");
 		goto fail;
 	}
-	if (!pto_lex_check_utf8(&ps, (const unsigned char *)src, len) || !pto_lex_split_lines(&ps))
+	size_t nphys = 0;
+	if (!pto_lex_check_utf8(&ps, (const unsigned char *)src, len, &nphys))
 		goto fail;
 	/* about one new name a line in large programs (each statement binds
 	 * one): sized once instead of doubling through the parse */
-	pto_names_reserve(p->names, ps.nlines + ps.nlines / 8);
-	ps.lexed = 0;
+	pto_names_reserve(p->names, nphys + nphys / 8);
+	pto_lex_begin(&ps);
 	size_t func_cap = 0;
-	while (ps.li < ps.nlines) {
-		lline *L = &ps.lines[ps.li];
-		bool deco = L->code && L->ntoks && L->first.type == T_OP && L->first.s[0] == '@' &&
-			L->first.len == 1;
-		bool def = L->code && L->ntoks && ltok_is_kw(&L->first, "def");
+	const lline *Lp;
+	while ((Lp = pto_lex_line(&ps, ps.li)) != NULL) {
+		/* copies: looking ahead moves the window */
+		lline L = *Lp;
+		bool deco = L.code && L.ntoks && L.first.type == T_OP && L.first.s[0] == '@' &&
+			L.first.len == 1;
+		bool def = L.code && L.ntoks && ltok_is_kw(&L.first, "def");
 		if (deco) {
 			/* only decorators of a def start a function (not @pl.program) */
 			size_t j = ps.li;
-			while (j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
-			       ps.lines[j].first.type == T_OP && ps.lines[j].first.s[0] == '@')
+			const lline *J;
+			while ((J = pto_lex_line(&ps, j)) != NULL && J->code && J->ntoks &&
+			       J->first.type == T_OP && J->first.s[0] == '@')
 				j++;
-			deco = j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
-				ltok_is_kw(&ps.lines[j].first, "def");
-			if (!deco && !(j < ps.nlines && ps.lines[j].code && ps.lines[j].ntoks &&
-			    ltok_is_kw(&ps.lines[j].first, "class"))) {
-				pto_lex_error(&ps, j < ps.nlines ? ps.lines[j].line : L->line, 1,
+			deco = J && J->code && J->ntoks && ltok_is_kw(&J->first, "def");
+			if (!deco && !(J && J->code && J->ntoks && ltok_is_kw(&J->first, "class"))) {
+				pto_lex_error(&ps, J ? J->line : L.line, 1,
 					"a decorator must be followed by 'def' or 'class'");
 				goto fail;
 			}
 		}
 		if (!deco && !def) {
-			add_item(p, L->code ? hilo_arena_strndup(a, L->raw_s, L->raw_n) : L->raw, NULL);
+			add_item(p, L.code ? hilo_arena_strndup(a, L.raw_s, L.raw_n) : L.raw, NULL);
 			ps.li++;
 			continue;
 		}
@@ -950,18 +967,18 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 		 * unless they directly precede the decorators at the same level */
 		pto_func *f = hilo_arena_alloc(a, sizeof *f);
 		size_t ndeco_cap = 0;
-		while (ps.li < ps.nlines) {
-			L = &ps.lines[ps.li];
-			if (!L->code) {
-				size_t j = next_code(&ps, ps.li);
-				if (j < ps.nlines && ps.lines[j].ntoks && (ps.lines[j].first.s[0] == '@' ||
-				    ltok_is_kw(&ps.lines[j].first, "def")) && f->ndecos) {
-					pto_lex_error(&ps, L->line, 1, "comment between a decorator and its function");
+		while ((Lp = pto_lex_line(&ps, ps.li)) != NULL) {
+			L = *Lp;
+			if (!L.code) {
+				const lline *J = pto_lex_line(&ps, next_code(&ps, ps.li));
+				if (J && J->ntoks && (J->first.s[0] == '@' || ltok_is_kw(&J->first, "def")) &&
+				    f->ndecos) {
+					pto_lex_error(&ps, L.line, 1, "comment between a decorator and its function");
 					goto fail;
 				}
 				break;
 			}
-			if (L->ntoks && L->first.type == T_OP && L->first.s[0] == '@') {
+			if (L.ntoks && L.first.type == T_OP && L.first.s[0] == '@') {
 				pto_lex_set_line(&ps, ps.li);
 				ps.ti++;
 				pto_expr *d = parse_test(&ps);
@@ -973,12 +990,12 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 					f->deco_indent = hilo_arena_grow(a, f->deco_indent, f->ndecos, ndeco_cap,
 						sizeof *f->deco_indent);
 				}
-				f->deco_indent[f->ndecos] = L->indent_s;
+				f->deco_indent[f->ndecos] = L.indent_s;
 				f->decos[f->ndecos++] = d;
 				ps.li++;
 				continue;
 			}
-			if (ltok_is_kw(&L->first, "def")) {
+			if (ltok_is_kw(&L.first, "def")) {
 				if (!parse_def(&ps, f))
 					goto fail;
 				const pto_expr *bad;
@@ -1010,22 +1027,22 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 				f = NULL;
 				break;
 			}
-			pto_lex_error(&ps, L->line, L->indent + 1, "expected 'def' after a decorator");
+			pto_lex_error(&ps, L.line, L.indent + 1, "expected 'def' after a decorator");
 			goto fail;
 		}
+		if (ps.failed)
+			goto fail;
 		if (f) {
-			pto_lex_error(&ps, L->line, 1, "decorator without a function");
+			pto_lex_error(&ps, L.line, 1, "decorator without a function");
 			goto fail;
 		}
 	}
 	if (ps.failed)
 		goto fail;
-	hilo_heap_free(a, ps.scratch);
-	hilo_heap_free(a, ps.lines);
+	pto_lex_finish(&ps);
 	return p;
 fail:
-	hilo_heap_free(a, ps.scratch);
-	hilo_heap_free(a, ps.lines);
+	pto_lex_finish(&ps);
 	if (!ps.failed)
 		hilo_diag_add(diags, HILO_SEV_ERROR, p->file, 1, 1, NULL, 0, "malformed program");
 	return NULL;

@@ -40,3 +40,10 @@ add_executable(pto_unit ${PTO_TEST_DIR}/unit_pto.c)
 target_include_directories(pto_unit PRIVATE ${CMAKE_SOURCE_DIR}/src)
 target_link_libraries(pto_unit PRIVATE hilo)
 add_test(NAME pto.unit COMMAND pto_unit)
+
+# C unit tests of how the parser reads its input: the line window, the
+# order of errors, the file entry point (caret lines read back from the file)
+add_executable(pto_unit_text ${PTO_TEST_DIR}/unit_pto_text.c)
+target_include_directories(pto_unit_text PRIVATE ${CMAKE_SOURCE_DIR}/src)
+target_link_libraries(pto_unit_text PRIVATE hilo)
+add_test(NAME pto.unit.text COMMAND pto_unit_text)
