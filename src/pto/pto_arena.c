@@ -115,12 +115,13 @@ bool lg_pack_allocations(coll *k, plan *pl)
 	if (tensors <= PTO_GRAPH_MAX_TENSORS)
 		return true;
 	/* group the packable allocations */
+	hilo_arena *pa = pl->a; /* its scratch lives with the plan */
 	pto_map gidx;
-	pto_map_init(&gidx, p->arena);
+	pto_map_init_scratch(&gidx, pa);
 	vec groups = { NULL, 0, 0 };
-	int64_t *d0 = hilo_arena_alloc(p->arena, (nh + 1) * sizeof *d0);
+	int64_t *d0 = hilo_arena_alloc(pa, (nh + 1) * sizeof *d0);
 	if (!d0)
-		pto_oom(p->arena);
+		pto_oom(pa);
 	for (size_t i = 0; i < nh; i++) {
 		if (!hs[i].stmt)
 			continue;
@@ -132,7 +133,7 @@ bool lg_pack_allocations(coll *k, plan *pl)
 			continue;
 		size_t g = (size_t)pto_map_get(&gidx, key);
 		if (!g) {
-			pack_group *ng = vec_push(p->arena, &groups, sizeof *ng);
+			pack_group *ng = vec_push(pa, &groups, sizeof *ng);
 			memset(ng, 0, sizeof *ng);
 			ng->key = key;
 			g = groups.n;
@@ -141,9 +142,9 @@ bool lg_pack_allocations(coll *k, plan *pl)
 		pack_group *gr = &((pack_group *)groups.data)[g - 1];
 		if (gr->n == gr->cap) {
 			size_t nc = gr->cap ? gr->cap * 2 : 4;
-			gr->members = hilo_arena_grow(p->arena, gr->members, gr->n, nc, sizeof *gr->members);
+			gr->members = hilo_arena_grow(pa, gr->members, gr->n, nc, sizeof *gr->members);
 			if (!gr->members)
-				pto_oom(p->arena);
+				pto_oom(pa);
 			gr->cap = nc;
 		}
 		gr->members[gr->n++] = i;
@@ -151,13 +152,13 @@ bool lg_pack_allocations(coll *k, plan *pl)
 	/* largest groups first until the Graph fits */
 	pack_group *gs = groups.data;
 	size_t ng = groups.n, packed = 0, arenas = 0, after = tensors;
-	bool *use = hilo_arena_alloc(p->arena, (ng + 1) * sizeof *use);
+	bool *use = hilo_arena_alloc(pa, (ng + 1) * sizeof *use);
 	if (!use)
-		pto_oom(p->arena);
+		pto_oom(pa);
 	/* a group whose stacked extent would overflow int64 is never packed */
-	bool *too_big = hilo_arena_alloc(p->arena, (ng + 1) * sizeof *too_big);
+	bool *too_big = hilo_arena_alloc(pa, (ng + 1) * sizeof *too_big);
 	if (!too_big)
-		pto_oom(p->arena);
+		pto_oom(pa);
 	for (size_t g = 0; g < ng; g++) {
 		int64_t total = 0;
 		for (size_t q = 0; q < gs[g].n && !too_big[g]; q++) {
@@ -188,11 +189,11 @@ bool lg_pack_allocations(coll *k, plan *pl)
 	}
 	/* build the arenas; the hoisted vector keeps its order, an arena at its
 	 * first member's place */
-	hoist **arena_of = hilo_arena_alloc(p->arena, (nh + 1) * sizeof *arena_of);
-	bool *first = hilo_arena_alloc(p->arena, (nh + 1) * sizeof *first);
-	hoist *arena_h = hilo_arena_alloc(p->arena, (ng + 1) * sizeof *arena_h);
+	hoist **arena_of = hilo_arena_alloc(pa, (nh + 1) * sizeof *arena_of);
+	bool *first = hilo_arena_alloc(pa, (nh + 1) * sizeof *first);
+	hoist *arena_h = hilo_arena_alloc(pa, (ng + 1) * sizeof *arena_h);
 	if (!arena_of || !first || !arena_h)
-		pto_oom(p->arena);
+		pto_oom(pa);
 	int na = 0;
 	for (size_t g = 0; g < ng; g++) {
 		if (!use[g])
@@ -204,11 +205,11 @@ bool lg_pack_allocations(coll *k, plan *pl)
 			total += d0[gr->members[q]]; /* no overflow: too_big */
 		const char *an;
 		do
-			an = pto_intern(p, hilo_arena_printf(p->arena, "%s__arena%d", k->c->f->name, na++));
+			an = pto_intern(p, hilo_arena_printf(pa, "%s__arena%d", k->c->f->name, na++));
 		while (pto_vars_has(k->c->vars, an));
-		pto_var *av = hilo_arena_alloc(p->arena, sizeof *av); /* reserve the name */
+		pto_var *av = hilo_arena_alloc(k->c->vars->arena, sizeof *av); /* reserve the name */
 		if (!av)
-			pto_oom(p->arena);
+			pto_oom(k->c->vars->arena);
 		av->name = an;
 		av->kind = PTO_V_LOCAL;
 		av->tensor = true;
@@ -248,9 +249,10 @@ bool lg_pack_allocations(coll *k, plan *pl)
 	for (size_t i = 0; i < nh; i++) {
 		if (arena_of[i] && !first[i])
 			continue;
-		hoist *h = vec_push(p->arena, &out, sizeof *h);
+		hoist *h = vec_push(pa, &out, sizeof *h);
 		*h = arena_of[i] ? *arena_of[i] : hs[i];
 	}
+	hilo_heap_free(pa, pl->hoisted.data);
 	pl->hoisted = out;
 	return true;
 }

@@ -23,11 +23,6 @@ typedef struct hoist {
 	pto_stmt *stmt;        /* Step C: the create statement (NULL for a slot buffer) */
 } hoist;
 
-typedef struct alias_ent {
-	const char *alias, *target;
-	size_t defidx;
-} alias_ent;
-
 typedef struct vec {
 	void *data;
 	size_t n, cap;
@@ -47,17 +42,22 @@ static inline void *vec_push(hilo_arena *a, vec *v, size_t sz)
 	return (char *)v->data + sz * v->n++;
 }
 
+/* A Graph's plan, in the plans' arena `a` (a child of the program's,
+ * freed when the call sites are rewritten: nothing of it outlives the
+ * pass). */
 typedef struct plan {
 	hilo_pto_program *p;
 	pto_func *f;
+	hilo_arena *a;
 	size_t orig_nparams;
 	const char **orig_names;
 	vec hoisted;      /* hoist, parameter order */
-	vec pass;         /* alias_ent, definition order */
-	pto_map repl;          /* body rename: alias -> surviving name */
+	const pto_vartab *vars; /* the Graph's variables (cached until the call sites are done) */
+	const char **canon;    /* by variable index: the hoist or non-alias name an alias denotes;
+	                        * a scalar rename (LG_PASSTHROUGH) is substituted in the body */
+	size_t ncanon, nrepl;  /* entries; scalar renames among them */
 	pto_map hoisted_set;   /* name -> hoist */
 	pto_map slot_view;     /* in-loop create statement -> the view that replaces it */
-	pto_map canon;         /* alias -> the hoist or non-alias name it denotes */
 	hoist **order;         /* call-site binding order (see order_hoists) */
 } plan;
 
@@ -72,12 +72,13 @@ typedef struct coll {
 	bool slots;           /* HILO_PTO_SLOT_LOOP_ALLOCATIONS */
 	bool scalar_shapes;   /* HILO_PTO_HOIST_SCALAR_SHAPED_ALLOCATIONS */
 	int loop_depth;
-	pto_stmt *loop;       /* innermost enclosing for statement */
+	pto_stmt *loop;       /* innermost enclosing for statement (NULL inside a while) */
+	pto_stmt *enclosing;  /* innermost enclosing compound statement */
+	hilo_arena *pa;       /* the plans' arena */
+	plan *pl;             /* the plan being built (its alias resolutions) */
 	size_t next_def;
 	pto_map scalar_params, tensor_params, root, in_place, created, tuple_result, tuple_lit;
 	vec derived_l, slices_l, creates_l; /* hoist */
-	pto_map slot_view;    /* create statement -> its slot view (slotted allocations) */
-	vec pass_l;                          /* alias_ent */
 } coll;
 
 /* pto_var.lg_mark bits: a Step A derived scalar, a scalar rename. */

@@ -38,7 +38,10 @@ typedef struct hc {
 	hilo_diags *d;
 	bool all;              /* report every violation (verifier) */
 	int errors;
-	pto_map root;          /* tensor name -> root name */
+	const char **root;     /* by variable index: the root name of an alias, view, ... (a dense
+	                        * array: every alias of a 100k-name chain has one) */
+	size_t nroot;
+	pto_map root_other;    /* the same for a name that is no variable (none on SSA input) */
 	pto_map alloc;         /* root -> the pl.tensor.create expression */
 	pto_map produced;      /* root -> the launch that produced it */
 	pto_map tuples;        /* tuple literal / tuple-valued launch result */
@@ -53,14 +56,24 @@ static const char *root_name(hc *h, const pto_expr *e)
 		e = pto_expr_base(e);
 	if (!e || e->kind != PTO_E_NAME)
 		return NULL;
-	const char *r = pto_map_get(&h->root, e->name);
+	size_t i = pto_vars_index(h->c.vars, e->name);
+	const char *r = i < h->nroot ? h->root[i] : pto_map_get(&h->root_other, e->name);
 	return r ? r : e->name;
 }
 
+/* var is an assignment target or an iter_arg (a variable of the function;
+ * the input is SSA): the first root set stays. */
 static void set_root(hc *h, const char *var, const char *r)
 {
-	if (var && r && var != r && !pto_map_has(&h->root, var))
-		pto_map_put(&h->root, var, (void *)r);
+	if (!var || !r || var == r)
+		return;
+	size_t i = pto_vars_index(h->c.vars, var);
+	if (i < h->nroot) {
+		if (!h->root[i])
+			h->root[i] = r;
+	} else if (!pto_map_has(&h->root_other, var)) {
+		pto_map_put(&h->root_other, var, (void *)r);
+	}
 }
 
 /* The caller argument a launch result at position pos is (explicit
@@ -275,7 +288,11 @@ int lg_check_host_control(hilo_pto_program *p, pto_func *f, hilo_diags *d, bool 
 	h.d = d;
 	h.all = all;
 	pto_fctx_init(&h.c, p, f);
-	pto_map *maps[] = { &h.root, &h.alloc, &h.produced, &h.tuples, &h.host, &h.device };
+	h.nroot = pto_vars_count(h.c.vars);
+	h.root = hilo_heap_alloc(tmp, (h.nroot + 1) * sizeof *h.root);
+	if (!h.root)
+		pto_oom(tmp);
+	pto_map *maps[] = { &h.root_other, &h.alloc, &h.produced, &h.tuples, &h.host, &h.device };
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
 		pto_map_init_scratch(maps[i], tmp);
 	walk(&h, &f->body);

@@ -128,7 +128,7 @@ static void set_def(coll *k, const char *name)
 
 static void push_hoist(coll *k, vec *v, const char *name, pto_expr *value, const pto_expr *ann)
 {
-	hoist *h = vec_push(k->p->arena, v, sizeof *h);
+	hoist *h = vec_push(k->pa, v, sizeof *h);
 	memset(h, 0, sizeof *h);
 	h->name = name;
 	h->value = value;
@@ -136,12 +136,17 @@ static void push_hoist(coll *k, vec *v, const char *name, pto_expr *value, const
 	h->defidx = k->next_def;
 }
 
+/* alias (a variable) denotes target: it resolves to the hoist or non-alias
+ * name target denotes. A target is defined before its alias (SSA
+ * definition order), so its own entry is final and the root is memoized
+ * as the aliases are met: linear in the number of aliases. */
 static void push_pass(coll *k, const char *alias, const char *target)
 {
-	alias_ent *a = vec_push(k->p->arena, &k->pass_l, sizeof *a);
-	a->alias = alias;
-	a->target = target;
-	a->defidx = k->next_def;
+	size_t a = pto_vars_index(k->c->vars, alias), t = pto_vars_index(k->c->vars, target);
+	if (a >= k->pl->ncanon)
+		HILO_PANIC("alias is not a variable");
+	k->pl->canon[a] = t < k->pl->ncanon && k->pl->canon[t] ? k->pl->canon[t] : target;
+	k->pl->nrepl += (pto_vars_at(k->c->vars, a)->lg_mark & LG_PASSTHROUGH) != 0;
 }
 
 static void propagate(coll *k, const char *var, pto_expr *call, size_t pos)
@@ -241,12 +246,12 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 	if ((uint64_t)ext[0] > (uint64_t)INT64_MAX / trips)
 		return;
 	/* the parameter: <var>__slots, unless the Graph already uses that name */
-	const char *pname = pto_intern(p, hilo_arena_printf(p->arena, "%s__slots", var));
+	const char *pname = pto_intern(p, hilo_arena_printf(k->pa, "%s__slots", var));
 	for (int q = 1; pto_vars_has(k->c->vars, pname); q++)
-		pname = pto_intern(p, hilo_arena_printf(p->arena, "%s__slots%d", var, q));
-	pto_var *pv = hilo_arena_alloc(p->arena, sizeof *pv); /* reserve the name */
+		pname = pto_intern(p, hilo_arena_printf(k->pa, "%s__slots%d", var, q));
+	pto_var *pv = hilo_arena_alloc(k->c->vars->arena, sizeof *pv); /* reserve the name */
 	if (!pv)
-		pto_oom(p->arena);
+		pto_oom(k->c->vars->arena);
 	pv->name = pname;
 	pv->kind = PTO_V_LOCAL;
 	pv->tensor = true;
@@ -289,7 +294,7 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 	for (size_t i = 1; i < n; i++)
 		pto_items_push(p, &offs->items, &offs->nitems, pto_int(p, 0));
 	pto_items_push(p, &view->items, &view->nitems, offs);
-	pto_map_put(&k->slot_view, s, view);
+	pto_map_put(&k->pl->slot_view, s, view);
 	/* the slot view is a view of a boundary tensor the call site cannot name */
 	pto_map_put(&k->root, pname, (void *)pname);
 	pto_map_put(&k->created, pname, (void *)1);
@@ -414,7 +419,7 @@ static void visit_assign(coll *k, pto_stmt *s)
 	if (!is_call)
 		return;
 	if (pto_call_is_op(&cl, "tensor.create") || pto_call_is_op(&cl, "tensor.full")) {
-		if (k->slots && k->loop_depth == 1 && pto_call_is_op(&cl, "tensor.create") && v->parent == k->loop) {
+		if (k->slots && k->loop_depth == 1 && pto_call_is_op(&cl, "tensor.create") && k->enclosing == k->loop) {
 			slot_alloc(k, s, var, &cl);
 			return;
 		}
@@ -515,21 +520,26 @@ static void visit_block(coll *k, pto_block *b)
 		case PTO_S_WHILE: {
 			if (s->kind == PTO_S_FOR)
 				visit_iter_args(k, s);
-			pto_stmt *outer = k->loop;
+			pto_stmt *outer = k->loop, *enc = k->enclosing;
 			k->loop = s->kind == PTO_S_FOR ? s : NULL;
+			k->enclosing = s;
 			k->loop_depth++;
 			visit_block(k, &s->body);
 			k->loop_depth--;
 			k->loop = outer;
+			k->enclosing = enc;
 			break;
 		}
 		case PTO_S_IF:
+		case PTO_S_WITH: {
+			pto_stmt *enc = k->enclosing;
+			k->enclosing = s;
 			visit_block(k, &s->body);
-			visit_block(k, &s->orelse);
+			if (s->kind == PTO_S_IF)
+				visit_block(k, &s->orelse);
+			k->enclosing = enc;
 			break;
-		case PTO_S_WITH:
-			visit_block(k, &s->body);
-			break;
+		}
 		default:
 			break;
 		}
@@ -539,10 +549,19 @@ static void visit_block(coll *k, pto_block *b)
 /* The name an expression's NAME denotes once aliases are followed. */
 static const char *canon_name(const plan *pl, const char *n)
 {
-	const char *c = pto_map_get(&pl->canon, n);
-	if (!c)
-		c = pto_map_get(&pl->repl, n);
+	size_t i = pto_vars_index(pl->vars, n);
+	const char *c = i < pl->ncanon ? pl->canon[i] : NULL;
 	return c ? c : n;
+}
+
+/* The name a scalar rename n is substituted by (its binding is erased),
+ * or NULL when n is none. */
+static const char *repl_name(const plan *pl, const char *n)
+{
+	size_t i = pto_vars_index(pl->vars, n);
+	if (i >= pl->ncanon || !pl->canon[i] || !(pto_vars_at(pl->vars, i)->lg_mark & LG_PASSTHROUGH))
+		return NULL;
+	return pl->canon[i];
 }
 
 static void collect_deps(hilo_pto_program *p, const plan *pl, hoist *h, const pto_expr *e)
@@ -552,9 +571,9 @@ static void collect_deps(hilo_pto_program *p, const plan *pl, hoist *h, const pt
 	if (e->kind == PTO_E_NAME) {
 		hoist *d = pto_map_get(&pl->hoisted_set, canon_name(pl, e->name));
 		if (d && d != h) {
-			h->deps = hilo_arena_grow(p->arena, h->deps, h->ndeps, h->ndeps + 1, sizeof *h->deps);
+			h->deps = hilo_arena_grow(pl->a, h->deps, h->ndeps, h->ndeps + 1, sizeof *h->deps);
 			if (!h->deps)
-				pto_oom(p->arena);
+				pto_oom(pl->a);
 			h->deps[h->ndeps++] = d->pos;
 		}
 		return;
@@ -621,12 +640,12 @@ static int cmp_defidx(const void *a, const void *b)
 static void order_hoists(hilo_pto_program *p, plan *pl)
 {
 	size_t n = pl->hoisted.n;
-	hoist **byd = hilo_arena_alloc(p->arena, (n + 1) * sizeof *byd);
-	pl->order = hilo_arena_alloc(p->arena, (n + 1) * sizeof *pl->order);
-	heap hs = { hilo_arena_alloc(p->arena, (n + 1) * sizeof(size_t)), 0 };
-	heap ht = { hilo_arena_alloc(p->arena, (n + 1) * sizeof(size_t)), 0 };
+	hoist **byd = hilo_arena_alloc(pl->a, (n + 1) * sizeof *byd);
+	pl->order = hilo_arena_alloc(pl->a, (n + 1) * sizeof *pl->order);
+	heap hs = { hilo_arena_alloc(pl->a, (n + 1) * sizeof(size_t)), 0 };
+	heap ht = { hilo_arena_alloc(pl->a, (n + 1) * sizeof(size_t)), 0 };
 	if (!byd || !pl->order || !hs.v || !ht.v)
-		pto_oom(p->arena);
+		pto_oom(pl->a);
 	for (size_t i = 0; i < n; i++)
 		byd[i] = &((hoist *)pl->hoisted.data)[i];
 	qsort(byd, n, sizeof *byd, cmp_defidx);
@@ -641,9 +660,9 @@ static void order_hoists(hilo_pto_program *p, plan *pl)
 			hoist *d = byd[h->deps[k]];
 			if (d->nusers == d->capusers) {
 				size_t nc = d->capusers ? d->capusers * 2 : 4;
-				d->users = hilo_arena_grow(p->arena, d->users, d->nusers, nc, sizeof *d->users);
+				d->users = hilo_arena_grow(pl->a, d->users, d->nusers, nc, sizeof *d->users);
 				if (!d->users)
-					pto_oom(p->arena);
+					pto_oom(pl->a);
 				d->capusers = nc;
 			}
 			d->users[d->nusers++] = i;
@@ -665,8 +684,9 @@ static void order_hoists(hilo_pto_program *p, plan *pl)
 		HILO_PANIC("hoist dependency cycle");
 }
 
-/* Builds the plan for one Graph; false after a Step B rejection. */
-static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flags, hilo_diags *d)
+/* Builds the plan for one Graph in pa (the plans' arena, alive until the
+ * call sites are rewritten); false after a Step B rejection. */
+static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flags, hilo_diags *d, hilo_arena *pa)
 {
 	pto_fctx c;
 	pto_fctx_init(&c, p, f);
@@ -675,12 +695,26 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flag
 	k.p = p;
 	k.c = &c;
 	k.d = d;
+	k.pa = pa;
+	k.pl = pl;
 	k.slots = (flags & HILO_PTO_SLOT_LOOP_ALLOCATIONS) != 0;
 	k.scalar_shapes = (flags & HILO_PTO_HOIST_SCALAR_SHAPED_ALLOCATIONS) != 0;
 	pto_inv_init(&k.inv, &c);
+	memset(pl, 0, sizeof *pl);
+	pl->p = p;
+	pl->f = f;
+	pl->a = pa;
+	pl->vars = c.vars;
+	/* every alias's resolution, by variable index (a dense array: on 100k
+	 * aliases a map of them and the list they were resolved from were a
+	 * third of the peak); the variables the pass reserves later are never
+	 * aliases */
+	pl->ncanon = pto_vars_count(c.vars);
+	pl->canon = hilo_heap_alloc(pa, (pl->ncanon + 1) * sizeof *pl->canon);
+	if (!pl->canon)
+		pto_oom(pa);
 	/* The collector's tables are dead once the plan is built: a scratch
-	 * arena (on 100k aliases they were a third of the peak). slot_view
-	 * moves into the plan, so it lives in the program's arena. */
+	 * arena. slot_view moves into the plan (its arena). */
 	hilo_arena *tmp = hilo_arena_create_in(p->arena);
 	if (!tmp)
 		pto_oom(p->arena);
@@ -693,7 +727,7 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flag
 		&k.in_place, &k.created, &k.tuple_result, &k.tuple_lit };
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
 		pto_map_init_scratch(maps[i], tmp);
-	pto_map_init(&k.slot_view, p->arena);
+	pto_map_init_scratch(&pl->slot_view, pa);
 	for (size_t i = 0; i < f->nparams; i++) {
 		pto_var *v = pto_vars_get(c.vars, f->params[i].name);
 		pto_map_put(v->scalar ? &k.scalar_params : &k.tensor_params, v->name, v);
@@ -704,24 +738,22 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flag
 		return false;
 	}
 
-	memset(pl, 0, sizeof *pl);
-	pl->p = p;
-	pl->f = f;
 	pl->orig_nparams = f->nparams;
-	pl->orig_names = hilo_arena_alloc(p->arena, (f->nparams + 1) * sizeof *pl->orig_names);
+	pl->orig_names = hilo_arena_alloc(pa, (f->nparams + 1) * sizeof *pl->orig_names);
+	if (!pl->orig_names)
+		pto_oom(pa);
 	for (size_t i = 0; i < f->nparams; i++)
 		pl->orig_names[i] = f->params[i].name;
-	pto_map_init(&pl->repl, p->arena);
-	pto_map_init(&pl->hoisted_set, p->arena);
+	pto_map_init_scratch(&pl->hoisted_set, pa);
 	hoist *h;
 	for (size_t i = 0; i < k.creates_l.n; i++) {
-		h = vec_push(p->arena, &pl->hoisted, sizeof *h);
+		h = vec_push(pa, &pl->hoisted, sizeof *h);
 		*h = ((hoist *)k.creates_l.data)[i];
 		h->dir = PTO_DIR_INOUT;
 		h->tensor = true;
 	}
 	for (size_t i = 0; i < k.slices_l.n; i++) {
-		h = vec_push(p->arena, &pl->hoisted, sizeof *h);
+		h = vec_push(pa, &pl->hoisted, sizeof *h);
 		*h = ((hoist *)k.slices_l.data)[i];
 		h->tensor = true;
 		h->dir = PTO_DIR_IN;
@@ -735,13 +767,14 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flag
 		}
 	}
 	for (size_t i = 0; i < k.derived_l.n; i++) {
-		h = vec_push(p->arena, &pl->hoisted, sizeof *h);
+		h = vec_push(pa, &pl->hoisted, sizeof *h);
 		*h = ((hoist *)k.derived_l.data)[i];
 		h->dir = PTO_DIR_IN;
 		h->tensor = false;
 	}
-	pl->pass = k.pass_l;
-	pl->slot_view = k.slot_view;
+	hilo_heap_free(pa, k.creates_l.data);
+	hilo_heap_free(pa, k.slices_l.data);
+	hilo_heap_free(pa, k.derived_l.data);
 	if (!lg_pack_allocations(&k, pl)) {
 		hilo_arena_destroy(tmp);
 		return false;
@@ -750,74 +783,59 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flag
 		h = &((hoist *)pl->hoisted.data)[i];
 		pto_map_put(&pl->hoisted_set, h->name, h);
 	}
-	/* Each alias resolves to the hoist or non-alias name it denotes. A
-	 * target is defined before its alias (SSA definition order), so one
-	 * forward pass memoizes every root: linear in the number of aliases. */
-	/* A scalar rename (substituted away) goes to repl, any other alias to
-	 * canon: canon_name reads both, so no alias is stored twice. */
-	pto_map_init(&pl->canon, p->arena);
-	size_t nrepl = 0;
-	for (size_t i = 0; i < k.pass_l.n; i++)
-		nrepl += lg_marked(&k, ((alias_ent *)k.pass_l.data)[i].alias, LG_PASSTHROUGH);
-	pto_map_reserve(&pl->canon, k.pass_l.n - nrepl);
-	pto_map_reserve(&pl->repl, nrepl);
-	for (size_t i = 0; i < k.pass_l.n; i++) {
-		alias_ent *a = &((alias_ent *)k.pass_l.data)[i];
-		const char *t = a->target;
-		const char *c = pto_map_has(&pl->hoisted_set, t) ? t : canon_name(pl, t);
-		pto_map_put(lg_marked(&k, a->alias, LG_PASSTHROUGH) ? &pl->repl : &pl->canon, a->alias, (void *)c);
-	}
 	hilo_arena_destroy(tmp);
 	order_hoists(p, pl);
 	return true;
 }
 
-static bool plan_empty(const plan *pl) { return pl->hoisted.n == 0 && pl->repl.n == 0; }
+static bool plan_empty(const plan *pl) { return pl->hoisted.n == 0 && pl->nrepl == 0; }
 /* (slotted allocations are hoists too, so a plan with one is not empty) */
 
 /* A binding the rewrite erases: a hoisted value or a scalar rename. */
 static bool deleted(const plan *pl, const char *name)
 {
-	return pto_map_has(&pl->hoisted_set, name) || pto_map_has(&pl->repl, name);
+	return pto_map_has(&pl->hoisted_set, name) || repl_name(pl, name);
 }
 
 /* ---- body rewrite ----------------------------------------------------- */
 
-static void rename_expr(pto_expr *e, const pto_map *repl)
+/* Substitutes every scalar rename in e by the name it denotes. */
+static void rename_expr(pto_expr *e, const plan *pl)
 {
 	if (!e)
 		return;
 	if (e->kind == PTO_E_NAME) {
-		const char *r = pto_map_get(repl, e->name);
+		const char *r = repl_name(pl, e->name);
 		if (r)
 			e->name = r;
 		return;
 	}
 	if (e->kind == PTO_E_ATTR)
 		return;
-	rename_expr(pto_expr_base(e), repl);
-	rename_expr(pto_expr_rhs(e), repl);
+	rename_expr(pto_expr_base(e), pl);
+	rename_expr(pto_expr_rhs(e), pl);
 	for (size_t i = 0; i < pto_expr_nitems(e); i++)
-		rename_expr(e->items[i], repl);
+		rename_expr(e->items[i], pl);
 	for (size_t i = 0; i < e->nkw; i++)
-		rename_expr(e->kwvals[i], repl);
+		rename_expr(e->kwvals[i], pl);
 }
 
-static bool mentions(const pto_expr *e, const pto_map *names)
+/* Does e read a scalar rename? */
+static bool mentions_repl(const pto_expr *e, const plan *pl)
 {
 	if (!e)
 		return false;
 	if (e->kind == PTO_E_NAME)
-		return pto_map_has(names, e->name);
+		return repl_name(pl, e->name) != NULL;
 	if (e->kind == PTO_E_ATTR)
 		return false;
-	if (mentions(pto_expr_base(e), names) || mentions(pto_expr_rhs(e), names))
+	if (mentions_repl(pto_expr_base(e), pl) || mentions_repl(pto_expr_rhs(e), pl))
 		return true;
 	for (size_t i = 0; i < pto_expr_nitems(e); i++)
-		if (mentions(e->items[i], names))
+		if (mentions_repl(e->items[i], pl))
 			return true;
 	for (size_t i = 0; i < e->nkw; i++)
-		if (mentions(e->kwvals[i], names))
+		if (mentions_repl(e->kwvals[i], pl))
 			return true;
 	return false;
 }
@@ -862,12 +880,12 @@ static void rewrite_block(pto_block *b, const plan *pl)
 		if (slot)
 			s->value = slot; /* an in-loop allocation becomes the view of its slot */
 		if (s->kind != PTO_S_ASSIGN)
-			rename_expr(s->target, &pl->repl);
-		rename_expr(s->value, &pl->repl);
-		if (mentions(s->ann, &pl->repl)) {
+			rename_expr(s->target, pl);
+		rename_expr(s->value, pl);
+		if (mentions_repl(s->ann, pl)) {
 			/* annotations are shared between statements: copy on write */
 			s->ann = pto_expr_clone(pl->p, s->ann);
-			rename_expr(s->ann, &pl->repl);
+			rename_expr(s->ann, pl);
 		}
 		if (pto_stmt_has_body(s->kind))
 			rewrite_block(&s->body, pl);
@@ -898,7 +916,7 @@ static void extend_signature(hilo_pto_program *p, const plan *pl)
 	for (size_t i = 0; i < pl->hoisted.n; i++) {
 		const hoist *h = &((hoist *)pl->hoisted.data)[i];
 		pto_expr *ann = wrap_dir(p, h->ann, h->dir);
-		rename_expr(ann, &pl->repl); /* a shape may read a renamed alias */
+		rename_expr(ann, pl); /* a shape may read a renamed alias */
 		pto_func_add_param(p, pl->f, h->name, ann);
 	}
 }
@@ -917,9 +935,8 @@ static void retarget_cached_vars(hilo_pto_program *p, const plan *pl)
 		v->kind = PTO_V_PARAM;
 		v->index = pl->orig_nparams + i;
 		v->def = NULL;
-		v->parent = NULL;
+		pto_var_set_ann(v, pl->f->params[v->index].ann);
 		v->dir = h->dir;
-		v->ann = pl->f->params[v->index].ann;
 	}
 	/* new boundary tensors change what ReplayInvariantSet admits
 	 * (tensor.dim of a hoisted view): rebuild it */
@@ -931,11 +948,13 @@ static void retarget_cached_vars(hilo_pto_program *p, const plan *pl)
 typedef struct site {
 	hilo_pto_program *p;
 	pto_map *plans;       /* graph name -> plan */
+	hilo_arena *pa;       /* the plans' arena */
 	vec prefix;           /* pto_stmt* to insert before the statement */
 	const char *indent;
 	pto_func *fn;         /* the function being rewritten */
-	pto_map names;        /* every name fn uses, built at its first call site */
-	bool names_built;
+	hilo_arena *fa;       /* fn's names: built at its first call site, freed after fn */
+	pto_map names;        /* every name fn uses */
+	pto_map bind;         /* Graph name -> caller expression at one call (cleared per call) */
 	pto_linecur cur;      /* the call sites' lines (found in source order) */
 } site;
 
@@ -946,12 +965,14 @@ static void collect_names(const pto_block *b, pto_map *names);
  * body is the bulk of a pass's memory). */
 static pto_map *site_names(site *st)
 {
-	if (!st->names_built) {
-		pto_map_init(&st->names, st->p->arena);
+	if (!st->fa) {
+		st->fa = hilo_arena_create_in(st->pa);
+		if (!st->fa)
+			pto_oom(st->pa);
+		pto_map_init_scratch(&st->names, st->fa);
 		for (size_t k = 0; k < st->fn->nparams; k++)
 			pto_map_put(&st->names, st->fn->params[k].name, (void *)1);
 		collect_names(&st->fn->body, &st->names);
-		st->names_built = true;
 	}
 	return &st->names;
 }
@@ -1042,11 +1063,11 @@ static void rewrite_call(void *ud, pto_call *cl)
 	plan *pl = pto_map_get(st->plans, cl->callee_name);
 	if (!pl)
 		return;
-	pto_map bind;
-	pto_map_init(&bind, p->arena);
+	pto_map *bind = &st->bind;
+	pto_map_clear(bind);
 	size_t bound = cl->nargs < pl->orig_nparams ? cl->nargs : pl->orig_nparams;
 	for (size_t i = 0; i < bound; i++)
-		pto_map_put(&bind, pl->orig_names[i], cl->args[i]);
+		pto_map_put(bind, pl->orig_names[i], cl->args[i]);
 	size_t nh = pl->hoisted.n;
 	int line = 0, col = 0; /* the bindings are placed at the call */
 	if (nh)
@@ -1057,7 +1078,7 @@ static void rewrite_call(void *ud, pto_call *cl)
 		 * name the caller already uses (it would be overwritten) */
 		const char *local;
 		do {
-			local = pto_intern(p, hilo_arena_printf(p->arena, "%s__graph_arg%d", h->name,
+			local = pto_intern(p, hilo_arena_printf(st->pa, "%s__graph_arg%d", h->name,
 				p->graph_arg_counter++));
 		} while (pto_map_has(site_names(st), local));
 		pto_map_put(site_names(st), local, (void *)1);
@@ -1067,11 +1088,11 @@ static void rewrite_call(void *ud, pto_call *cl)
 		s->indent = st->indent;
 		s->target = pto_name(p, local);
 		/* annotations are shared; copy only one that names a bound value */
-		s->ann = h->ann && mentions_bound(pl, &bind, h->ann) ? subst(p, pl, h->ann, &bind) : (pto_expr *)h->ann;
-		s->value = subst(p, pl, h->value, &bind);
-		*(pto_stmt **)vec_push(p->arena, &st->prefix, sizeof s) = s;
+		s->ann = h->ann && mentions_bound(pl, bind, h->ann) ? subst(p, pl, h->ann, bind) : (pto_expr *)h->ann;
+		s->value = subst(p, pl, h->value, bind);
+		*(pto_stmt **)vec_push(st->pa, &st->prefix, sizeof s) = s;
 		h->local = s->target->name;
-		pto_map_put(&bind, h->name, s->target);
+		pto_map_put(bind, h->name, s->target);
 	}
 	for (size_t i = 0; i < nh; i++) {
 		const hoist *h = &((hoist *)pl->hoisted.data)[i];
@@ -1164,6 +1185,64 @@ int hilo_pto_legalize_graph_boundary_ex(hilo_pto_program *p, hilo_pto_runtime rt
 	return r;
 }
 
+/* Steps A-C for every Graph: false after a rejection. */
+static bool plan_and_rewrite(hilo_pto_program *p, unsigned flags, hilo_diags *d, hilo_arena *pa)
+{
+	pto_map plans;
+	pto_map_init_scratch(&plans, pa);
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		pto_func *f = p->funcs[i];
+		if (f->type != PTO_FT_GRAPH)
+			continue;
+		plan *pl = hilo_arena_alloc(pa, sizeof *pl);
+		if (!pl)
+			pto_oom(pa);
+		if (!build_plan(p, f, pl, flags, d, pa))
+			return false;
+		if (!plan_empty(pl))
+			pto_map_put(&plans, f->name, pl);
+	}
+	if (!plans.n)
+		return true;
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		plan *pl = pto_map_get(&plans, p->funcs[i]->name);
+		if (!pl)
+			continue;
+		rewrite_block(&pl->f->body, pl);
+		extend_signature(p, pl);
+		retarget_cached_vars(p, pl);
+	}
+	site st;
+	memset(&st, 0, sizeof st);
+	st.p = p;
+	st.plans = &plans;
+	st.pa = pa;
+	pto_map_init_scratch(&st.bind, pa);
+	bool *stale = hilo_arena_alloc(pa, (p->nfuncs + 1) * sizeof *stale);
+	if (!stale)
+		pto_oom(pa);
+	for (size_t i = 0; i < p->nfuncs; i++) {
+		st.fn = p->funcs[i];
+		bool changed = rewrite_sites(&st, &p->funcs[i]->body);
+		hilo_arena_destroy(st.fa);
+		st.fa = NULL;
+		/* a Graph's own rewrite only deleted bindings, renamed aliases to
+		 * their roots and turned hoisted locals into parameters, which
+		 * retarget_cached_vars recorded; new call-site locals need a fresh
+		 * table. A planned Graph's table is dropped only after every call
+		 * site is done: its plan reads it (a Graph calls no Graph, GB014,
+		 * so that never happens) */
+		if (!pto_map_has(&plans, p->funcs[i]->name))
+			pto_func_invalidate(p->funcs[i]);
+		else
+			stale[i] = changed;
+	}
+	for (size_t i = 0; i < p->nfuncs; i++)
+		if (stale[i])
+			pto_func_invalidate(p->funcs[i]);
+	return true;
+}
+
 static int legalize(hilo_pto_program *p, hilo_pto_runtime rt, unsigned flags, hilo_diags *d)
 {
 	bool any = false;
@@ -1203,44 +1282,15 @@ static int legalize(hilo_pto_program *p, hilo_pto_runtime rt, unsigned flags, hi
 	for (size_t i = 0; i < p->nfuncs; i++)
 		if (lg_check_host_control(p, p->funcs[i], d, false))
 			return -1;
-	/* Steps A-C: plan every Graph, then rewrite bodies and call sites */
-	pto_map plans;
-	pto_map_init(&plans, p->arena);
-	for (size_t i = 0; i < p->nfuncs; i++) {
-		pto_func *f = p->funcs[i];
-		if (f->type != PTO_FT_GRAPH)
-			continue;
-		plan *pl = hilo_arena_alloc(p->arena, sizeof *pl);
-		if (!build_plan(p, f, pl, flags, d))
-			return -1;
-		if (!plan_empty(pl))
-			pto_map_put(&plans, f->name, pl);
-	}
-	if (plans.n) {
-		for (size_t i = 0; i < p->nfuncs; i++) {
-			plan *pl = pto_map_get(&plans, p->funcs[i]->name);
-			if (!pl)
-				continue;
-			rewrite_block(&pl->f->body, pl);
-			extend_signature(p, pl);
-			retarget_cached_vars(p, pl);
-		}
-		site st;
-		memset(&st, 0, sizeof st);
-		st.p = p;
-		st.plans = &plans;
-		for (size_t i = 0; i < p->nfuncs; i++) {
-			st.fn = p->funcs[i];
-			st.names_built = false;
-			bool changed = rewrite_sites(&st, &p->funcs[i]->body);
-			/* a Graph's own rewrite only deleted bindings, renamed aliases to
-			 * their roots and turned hoisted locals into parameters, which
-			 * retarget_cached_vars recorded; new call-site locals need a
-			 * fresh table */
-			if (changed || !pto_map_has(&plans, p->funcs[i]->name))
-				pto_func_invalidate(p->funcs[i]);
-		}
-	}
+	/* Steps A-C: plan every Graph, then rewrite bodies and call sites;
+	 * the plans live in their own arena, freed once the sites are done */
+	hilo_arena *pa = hilo_arena_create_in(p->arena);
+	if (!pa)
+		pto_oom(p->arena);
+	bool ok = plan_and_rewrite(p, flags, d, pa);
+	hilo_arena_destroy(pa);
+	if (!ok)
+		return -1;
 	/* Step D, part 2: what codegen will see */
 	for (size_t i = 0; i < p->nfuncs; i++) {
 		pto_func *f = p->funcs[i];

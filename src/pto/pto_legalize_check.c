@@ -133,8 +133,7 @@ static bool expr_scalar(pto_fctx *c, const pto_expr *e, bool *task_id)
 			return true;
 		if (pto_call_is_op(&cl, "array.get_element") && cl.nargs >= 1) {
 			pto_var *av = pto_lookup(c, cl.args[0]);
-			const char *dt = av ? pto_type_dtype(pto_type_unwrap(av->ann, NULL)) : NULL;
-			*task_id = dt && !strcmp(dt, "TASK_ID");
+			*task_id = av && av->ann_task_dtype; /* its annotation's dtype */
 			return true;
 		}
 		return false;

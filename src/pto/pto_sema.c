@@ -92,6 +92,13 @@ void pto_map_reserve(pto_map *m, size_t n)
 		m->room = n;
 }
 
+void pto_map_clear(pto_map *m)
+{
+	if (m->cap)
+		memset((void *)m->keys, 0, m->cap * sizeof *m->keys);
+	m->n = 0;
+}
+
 void pto_map_put(pto_map *m, const void *key, void *val)
 {
 	if (m->n + 1 > m->room)
@@ -212,16 +219,27 @@ static size_t vars_index_of(const pto_vartab *t, uint32_t slot)
 	return slot - 1 < t->cap_pool ? slot - 1 : t->npool + (slot - 1 - t->cap_pool);
 }
 
-pto_var *pto_vars_get(const pto_vartab *t, const char *name)
+size_t pto_vars_index(const pto_vartab *t, const char *name)
 {
 	if (!t->cap || !name)
-		return NULL;
+		return PTO_NO_VAR;
 	for (size_t h = hash_ptr(name) & (t->cap - 1); t->slots[h]; h = (h + 1) & (t->cap - 1)) {
-		pto_var *v = pto_vars_at(t, vars_index_of(t, t->slots[h]));
-		if (v->name == name)
-			return v;
+		size_t i = vars_index_of(t, t->slots[h]);
+		if (pto_vars_at(t, i)->name == name)
+			return i;
 	}
-	return NULL;
+	return PTO_NO_VAR;
+}
+
+pto_var *pto_vars_get(const pto_vartab *t, const char *name)
+{
+	size_t i = pto_vars_index(t, name);
+	return i == PTO_NO_VAR ? NULL : pto_vars_at(t, i);
+}
+
+pto_stmt *pto_var_parent(const pto_vartab *t, const pto_var *v)
+{
+	return pto_map_get(&t->parents, v);
 }
 
 static void vars_insert(pto_vartab *t, const char *name, uint32_t slot)
@@ -242,13 +260,16 @@ static void vars_rehash(pto_vartab *t, size_t n)
 		return;
 	uint32_t *old = t->slots;
 	size_t ocap = t->cap;
-	t->slots = hilo_arena_alloc(t->arena, cap * sizeof *t->slots);
+	/* the tracked heap (freed with the table's arena): an arena chunk of
+	 * 2 MiB and more is mapped in whole huge pages, resident in full */
+	t->slots = hilo_heap_alloc(t->arena, cap * sizeof *t->slots);
 	if (!t->slots)
 		pto_oom(t->arena);
 	t->cap = cap;
 	for (size_t i = 0; i < ocap; i++)
 		if (old[i])
 			vars_insert(t, pto_vars_at(t, vars_index_of(t, old[i]))->name, old[i]);
+	hilo_heap_free(t->arena, old);
 }
 
 static void vars_add(pto_vartab *t, pto_var *v, bool in_pool)
@@ -296,16 +317,37 @@ static pto_var *new_var(pto_fctx *c, const char *name, pto_var_kind k)
 	return v;
 }
 
-static void set_type(pto_var *v, const pto_expr *ann)
+void pto_var_set_ann(pto_var *v, const pto_expr *ann)
 {
 	pto_dir dir;
-	v->ann = ann;
 	const pto_expr *type = pto_type_unwrap(ann, &dir);
-	v->dir = (uint8_t)dir;
-	v->scalar = pto_type_is_scalar(type);
-	v->tensor = pto_type_is_tensor(type);
-	const char *dt = v->scalar ? pto_type_dtype(type) : NULL;
-	v->task_id = dt && !strcmp(dt, "TASK_ID");
+	v->dir = dir;
+	v->ann_scalar = pto_type_is_scalar(type);
+	v->ann_tensor = pto_type_is_tensor(type);
+	const char *dt = pto_type_dtype(type);
+	v->ann_task_dtype = dt && !strcmp(dt, "TASK_ID");
+}
+
+/* The type bits an annotation gives (the ann_* bits, set_ann or copied
+ * from an alias's source). */
+static void type_from_ann(pto_var *v)
+{
+	v->scalar = v->ann_scalar;
+	v->tensor = v->ann_tensor;
+	v->task_id = v->ann_scalar && v->ann_task_dtype;
+}
+
+static void set_type(pto_var *v, const pto_expr *ann)
+{
+	pto_var_set_ann(v, ann);
+	type_from_ann(v);
+}
+
+/* pl.yield_(...): a loop's or branch's result. */
+static bool is_yield(const pto_expr *v)
+{
+	return v && v->kind == PTO_E_CALL && pto_expr_base(v)->kind == PTO_E_ATTR && !strcmp(pto_expr_base(v)->name, "yield_") &&
+		pto_expr_base(v->base)->kind == PTO_E_NAME && !strcmp(pto_expr_base(v->base)->name, "pl");
 }
 
 static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
@@ -318,16 +360,23 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 				pto_var *v = pto_vars_get(c->vars, s->target->name);
 				if (!v)
 					v = new_var(c, s->target->name, PTO_V_LOCAL);
-				v->ndefs++;
+				if (v->ndefs < 3)
+					v->ndefs++;
 				if (!v->def && v->kind != PTO_V_PARAM) { /* first definition wins (if/else phis repeat) */
 					v->def = s;
-					v->parent = parent;
+					if (parent && is_yield(s->value))
+						pto_map_put(&c->vars->parents, v, parent);
 					if (s->ann)
 						set_type(v, s->ann);
 					else if (s->value->kind == PTO_E_NAME) {
 						pto_var *src = pto_vars_get(c->vars, s->value->name);
-						if (src)
-							set_type(v, src->ann);
+						if (src) { /* its annotation's type */
+							v->dir = src->dir;
+							v->ann_scalar = src->ann_scalar;
+							v->ann_tensor = src->ann_tensor;
+							v->ann_task_dtype = src->ann_task_dtype;
+							type_from_ann(v);
+						}
 					} else if (s->value->kind == PTO_E_INT || s->value->kind == PTO_E_FLOAT ||
 						   s->value->kind == PTO_E_BIN || s->value->kind == PTO_E_UNARY ||
 						   pto_scalar_intrinsic(s->value)) {
@@ -340,7 +389,6 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 					    !pto_vars_get(c->vars, s->target->items[k]->name)) {
 						pto_var *v = new_var(c, s->target->items[k]->name, PTO_V_LOCAL);
 						v->def = s;
-						v->parent = parent;
 					}
 			}
 			break;
@@ -355,7 +403,6 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 			if (lv->kind == PTO_E_NAME) {
 				pto_var *v = new_var(c, lv->name, PTO_V_LOOPVAR);
 				v->def = s;
-				v->parent = parent;
 				v->scalar = true;
 			}
 			for (size_t k = 0; iters && k < pto_expr_nitems(iters); k++) {
@@ -363,8 +410,7 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 					continue;
 				pto_var *v = new_var(c, iters->items[k]->name, PTO_V_ITERARG);
 				v->def = s;
-				v->parent = parent;
-				v->index = k;
+				v->index = (uint32_t)k;
 				/* type of the matching init value */
 				pto_call rc;
 				if (pto_call_decode(c->p, s->value, &rc) && rc.e) {
@@ -372,8 +418,13 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 						if (!strcmp(rc.e->kwnames[q], "init_values") &&
 						    rc.e->kwvals[q]->kind == PTO_E_TUPLE && k < pto_expr_nitems(rc.e->kwvals[q])) {
 							pto_var *iv = pto_lookup(c, rc.e->kwvals[q]->items[k]);
-							if (iv)
-								set_type(v, iv->ann);
+							if (iv) { /* its annotation's type */
+								v->dir = iv->dir;
+								v->ann_scalar = iv->ann_scalar;
+								v->ann_tensor = iv->ann_tensor;
+								v->ann_task_dtype = iv->ann_task_dtype;
+								type_from_ann(v);
+							}
 						}
 				}
 			}
@@ -412,14 +463,48 @@ void pto_func_invalidate(pto_func *f)
 	f->sema_inv = NULL;
 }
 
-/* Statements of a body, nested ones included: an upper bound (up to the
- * targets of a tuple assignment) on the names it binds. */
-static size_t count_stmts(const pto_block *b)
+/* The names collect_vars can add for a body: an upper bound on its
+ * variables (a name bound twice is counted twice), so the pool is sized
+ * once and exactly enough for a program without repeats. */
+static size_t count_binds(const pto_block *b)
 {
-	size_t n = b->n;
-	for (size_t i = 0; i < b->n; i++)
-		n += (pto_stmt_has_body(b->stmts[i]->kind) ? count_stmts(&b->stmts[i]->body) : 0) +
-			(b->stmts[i]->kind == PTO_S_IF ? count_stmts(&b->stmts[i]->orelse) : 0);
+	size_t n = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const pto_stmt *s = b->stmts[i];
+		const pto_expr *t = s->target;
+		switch (s->kind) {
+		case PTO_S_ASSIGN:
+			if (t->kind == PTO_E_NAME)
+				n++;
+			for (size_t k = 0; t->kind == PTO_E_TUPLE && k < pto_expr_nitems(t); k++)
+				n += t->items[k]->kind == PTO_E_NAME;
+			break;
+		case PTO_S_FOR: {
+			const pto_expr *lv = t, *iters = NULL;
+			if (t->kind == PTO_E_TUPLE && pto_expr_nitems(t) >= 1) {
+				lv = t->items[0];
+				if (pto_expr_nitems(t) == 2 && t->items[1]->kind == PTO_E_TUPLE)
+					iters = t->items[1];
+			}
+			n += lv->kind == PTO_E_NAME;
+			for (size_t k = 0; iters && k < pto_expr_nitems(iters); k++)
+				n += iters->items[k]->kind == PTO_E_NAME;
+			n += count_binds(&s->body);
+			break;
+		}
+		case PTO_S_WITH:
+			n += (t && t->kind == PTO_E_NAME) + count_binds(&s->body);
+			break;
+		case PTO_S_WHILE:
+			n += count_binds(&s->body);
+			break;
+		case PTO_S_IF:
+			n += count_binds(&s->body) + count_binds(&s->orelse);
+			break;
+		default:
+			break;
+		}
+	}
 	return n;
 }
 
@@ -443,16 +528,17 @@ void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f)
 	if (!t)
 		pto_oom(a);
 	t->arena = a;
+	pto_map_init(&t->parents, a);
 	pto_map_init(&c->funcs, a);
 	pto_map_reserve(&c->funcs, p->nfuncs);
 	for (size_t i = 0; i < p->nfuncs; i++)
 		pto_map_put(&c->funcs, p->funcs[i]->name, p->funcs[i]);
-	size_t nvars = f->nparams + count_stmts(&f->body);
+	size_t nvars = f->nparams + count_binds(&f->body);
 	if (nvars >= UINT32_MAX / 2)
 		pto_oom(a); /* slots are 32-bit */
 	vars_rehash(t, nvars);
-	t->pool = hilo_arena_alloc(a, nvars * sizeof *t->pool);
-	if (!t->pool && nvars)
+	t->pool = hilo_heap_alloc(a, (nvars + 1) * sizeof *t->pool); /* tracked heap, see vars_rehash */
+	if (!t->pool)
 		pto_oom(a);
 	t->cap_pool = nvars;
 	for (size_t i = 0; i < f->nparams; i++) {
@@ -884,11 +970,12 @@ static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, i
 		if (pto_call_is_op(&cl, "yield_")) {
 			/* a loop's or branch's result: position of this var among the
 			 * yields of its statement is its position in the yield call */
-			if (!v->parent || pto_expr_nitems(val) != 1)
+			pto_stmt *par = pto_var_parent(c->vars, v);
+			if (!par || pto_expr_nitems(val) != 1)
 				return false;
-			if (v->parent->kind == PTO_S_FOR) {
+			if (par->kind == PTO_S_FOR) {
 				pto_call rc;
-				if (!pto_call_decode(p, v->parent->value, &rc))
+				if (!pto_call_decode(p, par->value, &rc))
 					return false;
 				for (size_t q = 0; q < rc.e->nkw; q++)
 					if (!strcmp(rc.e->kwnames[q], "init_values") &&
@@ -896,10 +983,10 @@ static bool lineage(hilo_pto_program *p, const pto_fctx *c, const pto_expr *e, i
 						return lineage(p, c, rc.e->kwvals[q]->items[0], depth + 1, param);
 				return false;
 			}
-			if (v->parent->kind == PTO_S_IF) {
+			if (par->kind == PTO_S_IF) {
 				/* both arms must name the same parameter */
 				size_t a, b;
-				const pto_block *arms[2] = { &v->parent->body, &v->parent->orelse };
+				const pto_block *arms[2] = { &par->body, &par->orelse };
 				bool ok[2] = { false, false };
 				size_t got[2] = { 0, 0 };
 				for (int k = 0; k < 2; k++)
@@ -1055,45 +1142,63 @@ typedef struct ssa_ctx {
 	hilo_pto_program *p;
 	const pto_func *f;
 	hilo_diags *d;
-	pto_map first;     /* name -> first binding statement (NULL value: a parameter) */
-	pto_map arm;       /* binding statement -> the if statement whose arm holds it */
-	pto_map in_else;   /* binding statement -> 1 when in the else arm */
+	const pto_vartab *vars;
+	pto_stmt **first;      /* by variable index: the first binding, `none` for a parameter
+	                        * or a completed phi, NULL while unbound */
+	size_t nfirst;
+	pto_map other;         /* the same for a name that is no variable (a nested target) */
+	pto_map then_yield;    /* a first binding by pl.yield_ directly in an if's then-arm -> that if */
+	pto_stmt *none;
 	bool failed;
 } ssa_ctx;
 
-static bool is_yield(const pto_expr *v)
+static pto_stmt *ssa_get(const ssa_ctx *c, const char *name)
 {
-	return v && v->kind == PTO_E_CALL && pto_expr_base(v)->kind == PTO_E_ATTR && !strcmp(pto_expr_base(v)->name, "yield_") &&
-		pto_expr_base(v->base)->kind == PTO_E_NAME && !strcmp(pto_expr_base(v->base)->name, "pl");
+	size_t i = pto_vars_index(c->vars, name);
+	return i < c->nfirst ? c->first[i] : pto_map_get(&c->other, name);
 }
 
-static void ssa_bind(ssa_ctx *c, const pto_expr *t, pto_stmt *s, int line, int col)
+static void ssa_set(ssa_ctx *c, const char *name, pto_stmt *s)
+{
+	size_t i = pto_vars_index(c->vars, name);
+	if (i < c->nfirst)
+		c->first[i] = s;
+	else
+		pto_map_put(&c->other, name, s);
+}
+
+/* s binds t; owner: the if statement whose arm (the else arm when
+ * else_arm) holds s directly, or NULL. */
+static void ssa_bind(ssa_ctx *c, const pto_expr *t, pto_stmt *s, const pto_stmt *owner, bool else_arm)
 {
 	if (c->failed || !t)
 		return;
 	if (t->kind == PTO_E_TUPLE || t->kind == PTO_E_PAREN) {
 		if (t->kind == PTO_E_PAREN)
-			ssa_bind(c, pto_expr_base(t), s, line, col);
+			ssa_bind(c, pto_expr_base(t), s, owner, else_arm);
 		for (size_t i = 0; i < pto_expr_nitems(t); i++)
-			ssa_bind(c, t->items[i], s, line, col);
+			ssa_bind(c, t->items[i], s, owner, else_arm);
 		return;
 	}
 	if (t->kind != PTO_E_NAME)
 		return;
-	if (!pto_map_has(&c->first, t->name)) {
-		pto_map_put(&c->first, t->name, s);
+	pto_stmt *prev = ssa_get(c, t->name);
+	if (!prev) {
+		ssa_set(c, t->name, s);
+		if (owner && !else_arm && s->kind == PTO_S_ASSIGN && is_yield(s->value))
+			pto_map_put(&c->then_yield, s, (void *)owner);
 		return;
 	}
-	pto_stmt *prev = pto_map_get(&c->first, t->name);
+	if (prev == c->none)
+		prev = NULL;
 	/* the one legal repetition: the two arms of an if/else each yield the
 	 * branch's result (a phi) */
-	if (prev && s && prev->kind == PTO_S_ASSIGN && s->kind == PTO_S_ASSIGN && is_yield(prev->value) &&
-	    is_yield(s->value) && pto_map_get(&c->arm, prev) && pto_map_get(&c->arm, prev) == pto_map_get(&c->arm, s) &&
-	    !pto_map_has(&c->in_else, prev) && pto_map_has(&c->in_else, s)) {
-		pto_map_put(&c->first, t->name, NULL); /* a third binding is an error */
+	if (prev && prev->kind == PTO_S_ASSIGN && s->kind == PTO_S_ASSIGN && is_yield(prev->value) &&
+	    is_yield(s->value) && owner && else_arm && pto_map_get(&c->then_yield, prev) == owner) {
+		ssa_set(c, t->name, c->none); /* a third binding is an error */
 		return;
 	}
-	int tl = line, tc = col;
+	int tl = s->line, tc = s->col;
 	if (t->pos)
 		pto_pos_linecol(c->p, t->pos, &tl, &tc);
 	if (prev)
@@ -1110,22 +1215,17 @@ static void ssa_bind(ssa_ctx *c, const pto_expr *t, pto_stmt *s, int line, int c
 	c->failed = true;
 }
 
-static void ssa_block(ssa_ctx *c, const pto_block *b, pto_stmt *owner, bool else_arm)
+static void ssa_block(ssa_ctx *c, const pto_block *b, const pto_stmt *owner, bool else_arm)
 {
 	for (size_t i = 0; i < b->n && !c->failed; i++) {
 		pto_stmt *s = b->stmts[i];
-		if (owner) {
-			pto_map_put(&c->arm, s, owner);
-			if (else_arm)
-				pto_map_put(&c->in_else, s, (void *)1);
-		}
 		switch (s->kind) {
 		case PTO_S_ASSIGN:
-			ssa_bind(c, s->target, s, s->line, s->col);
+			ssa_bind(c, s->target, s, owner, else_arm);
 			break;
 		case PTO_S_FOR:
 		case PTO_S_WITH:
-			ssa_bind(c, s->target, s, s->line, s->col);
+			ssa_bind(c, s->target, s, owner, else_arm);
 			ssa_block(c, &s->body, NULL, false);
 			break;
 		case PTO_S_WHILE:
@@ -1141,24 +1241,35 @@ static void ssa_block(ssa_ctx *c, const pto_block *b, pto_stmt *owner, bool else
 	}
 }
 
-bool pto_check_ssa(hilo_pto_program *p, const pto_func *f, hilo_diags *d)
+bool pto_check_ssa(hilo_pto_program *p, pto_func *f, hilo_diags *d)
 {
 	ssa_ctx c;
 	memset(&c, 0, sizeof c);
 	c.p = p;
 	c.f = f;
 	c.d = d;
-	/* a scratch arena: the maps are dead once the check returns */
+	/* names are found through the function's variable table (the passes
+	 * need it next; a function they do not analyse drops it again), the
+	 * state is an array by variable index in a scratch arena */
+	bool cached = f->sema_ctx != NULL;
+	pto_fctx fc;
+	pto_fctx_init(&fc, p, f);
+	c.vars = fc.vars;
 	hilo_arena *tmp = hilo_arena_create_in(p->arena);
 	if (!tmp)
 		pto_oom(p->arena);
-	pto_map_init_scratch(&c.first, tmp);
-	pto_map_init_scratch(&c.arm, tmp);
-	pto_map_init_scratch(&c.in_else, tmp);
-	pto_map_reserve(&c.first, f->nparams + count_stmts(&f->body));
+	c.nfirst = pto_vars_count(c.vars);
+	c.first = hilo_heap_alloc(tmp, (c.nfirst + 1) * sizeof *c.first);
+	c.none = hilo_arena_alloc(tmp, sizeof *c.none);
+	if (!c.first || !c.none)
+		pto_oom(tmp);
+	pto_map_init_scratch(&c.other, tmp);
+	pto_map_init_scratch(&c.then_yield, tmp);
 	for (size_t i = 0; i < f->nparams; i++)
-		pto_map_put(&c.first, f->params[i].name, NULL);
+		ssa_set(&c, f->params[i].name, c.none);
 	ssa_block(&c, &f->body, NULL, false);
 	hilo_arena_destroy(tmp);
+	if (!cached && f->type != PTO_FT_GRAPH && f->type != PTO_FT_ORCHESTRATION)
+		pto_func_invalidate(f);
 	return !c.failed;
 }

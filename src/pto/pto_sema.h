@@ -29,6 +29,8 @@ void pto_map_init(pto_map *m, hilo_arena *a);
  * live on a's tracked heap and a growth frees the ones it replaces. */
 void pto_map_init_scratch(pto_map *m, hilo_arena *a);
 void pto_map_put(pto_map *m, const void *key, void *val);
+/* Removes every key (the slots stay allocated). */
+void pto_map_clear(pto_map *m);
 void pto_map_reserve(pto_map *m, size_t n);
 void *pto_map_get(const pto_map *m, const void *key);
 bool pto_map_has(const pto_map *m, const void *key);
@@ -49,37 +51,54 @@ pto_expr *const *pto_type_shape(const pto_expr *t, size_t *n);
 typedef enum pto_var_kind { PTO_V_PARAM, PTO_V_LOCAL, PTO_V_LOOPVAR, PTO_V_ITERARG } pto_var_kind;
 
 typedef struct pto_var {
-	/* 48 bytes, allocated in one array per table (a table is sized up
-	 * front: 100k-statement functions have 100k variables) */
+	/* 24 bytes, allocated in one array per table (a table is sized up
+	 * front: 100k-statement functions have 100k variables). The type is
+	 * kept as what the pass reads of it (bits), not the annotation; the
+	 * enclosing statement of a branch or loop result is in the table's
+	 * `parents` map (the only variables that need it). */
 	const char *name;
-	const pto_expr *ann;   /* annotation as written (the type: pto_type_unwrap of it), or NULL */
 	pto_stmt *def;         /* ASSIGN (locals) or FOR (loop vars, iter args) */
-	pto_stmt *parent;      /* enclosing compound statement, NULL at top level */
 	uint32_t index;        /* param index, or iter-arg position */
-	unsigned ndefs;        /* assignments to the name (SSA input: 1; if/else phis: 2) */
-	uint8_t kind;          /* pto_var_kind */
-	uint8_t dir;           /* pto_dir */
-	bool scalar, tensor, task_id;
-	bool inv_member, inv_boundary; /* ReplayInvariantSet membership (pto_inv_init) */
-	uint8_t lg_mark;       /* legalize's collector: LG_* bits (pto_legalize.c), cleared when it starts */
+	unsigned kind : 2;     /* pto_var_kind */
+	unsigned dir : 2;      /* pto_dir (of the annotation) */
+	unsigned ndefs : 2;    /* assignments to the name, saturating at 3 (SSA input: 1; if/else phis: 2) */
+	unsigned scalar : 1, tensor : 1, task_id : 1;
+	/* what the annotation says (an alias without one copies these, not
+	 * scalar/tensor, which a literal value also sets): a Scalar, a Tensor,
+	 * its dtype TASK_ID (also for an Array, read by array.get_element) */
+	unsigned ann_scalar : 1, ann_tensor : 1, ann_task_dtype : 1;
+	unsigned inv_member : 1, inv_boundary : 1; /* ReplayInvariantSet membership (pto_inv_init) */
+	unsigned lg_mark : 8;  /* legalize's collector: LG_* bits (pto_arena.h), cleared when it starts */
 } pto_var;
 
 /* A function's variables by name: 4-byte slots (1 + the variable's index;
  * names hash by pointer, they are interned) over the variables, which
  * live in one array sized up front (`pool`) and, beyond that estimate or
  * reserved by a pass (pto_vars_put), in `extra`. One table per function,
- * shared by every copy of its pto_fctx. */
+ * shared by every copy of its pto_fctx. A variable's index (pto_vars_at)
+ * is stable once the table is built: passes index dense side arrays by it
+ * (pto_vars_index) instead of hashing names again. */
 typedef struct pto_vartab {
 	uint32_t *slots;
 	size_t cap, n;         /* cap: a power of two; n: names held */
 	pto_var *pool;
 	size_t npool, cap_pool;
-	pto_var **extra;       /* index cap_pool + k */
+	pto_var **extra;       /* index npool + k */
 	size_t nextra, cap_extra;
+	pto_map parents;       /* pto_var of a local bound to pl.yield_(...) -> its enclosing statement */
 	hilo_arena *arena;
 } pto_vartab;
 
+#define PTO_NO_VAR ((size_t)-1)
+/* The index of the variable named name (the first bound, for a name
+ * repeated by a non-SSA input), or PTO_NO_VAR. */
+size_t pto_vars_index(const pto_vartab *t, const char *name);
 pto_var *pto_vars_get(const pto_vartab *t, const char *name);
+/* The enclosing compound statement of v's definition when v is bound to
+ * pl.yield_(...) (a loop's or branch's result), else NULL. */
+pto_stmt *pto_var_parent(const pto_vartab *t, const pto_var *v);
+/* Sets v's dir and ann_* bits from an annotation (NULL: none). */
+void pto_var_set_ann(pto_var *v, const pto_expr *ann);
 static inline bool pto_vars_has(const pto_vartab *t, const char *name)
 {
 	return pto_vars_get(t, name) != NULL;
@@ -169,7 +188,7 @@ bool pto_returned_param(hilo_pto_program *p, const pto_fctx *c, const pto_expr *
 /* SSA form (GB023): every name bound once per function - parameters never
  * rebound - except the two arms of an if/else yielding the branch result.
  * False after one located error. */
-bool pto_check_ssa(hilo_pto_program *p, const pto_func *f, hilo_diags *d);
+bool pto_check_ssa(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 
 /* ---- ReplayInvariantSet (seed 002: three seeds, closed under scalar
  * arithmetic and names bound to an invariant value) ---------------------- */

@@ -58,6 +58,122 @@ static const char *PROG =
 	"        w: pl.Scalar[pl.INDEX] = n * 2\n"
 	"        return a";
 
+/* The analyses' tables (pto_sema.c): the 24-byte variable's type bits and
+ * the sparse parent map, the map's clear, and the SSA check's dense
+ * first-binding array with its phi and non-variable cases. */
+static size_t ssa_errors(const char *body)
+{
+	char src[2048];
+	snprintf(src, sizeof src, "import pypto.language as pl\n\n@pl.program\nclass S:\n"
+		"    @pl.function(type=pl.FunctionType.Orchestration)\n"
+		"    def f(self, t: pl.Tensor[[8], pl.FP32], c: pl.Scalar[pl.BOOL]) -> pl.Tensor[[8], pl.FP32]:\n"
+		"%s        return t\n", body);
+	hilo_pto_program *p = parse(src);
+	if (!p)
+		return 99;
+	hilo_diags d;
+	hilo_diags_init(&d);
+	bool ok = pto_check_ssa(p, p->funcs[0], &d);
+	size_t n = d.nerrors;
+	CHECK(ok == (n == 0));
+	hilo_diags_free(&d);
+	hilo_pto_program_destroy(p);
+	return n;
+}
+
+static void test_analysis_tables(void)
+{
+	hilo_pto_program *p = parse("import pypto.language as pl\n\n@pl.program\nclass Q:\n"
+		"    @pl.function(type=pl.FunctionType.Orchestration)\n"
+		"    def f(self, t: pl.Tensor[[8], pl.FP32], ids: pl.Array[4, pl.TASK_ID], "
+		"tid: pl.Scalar[pl.TASK_ID]) -> pl.Tensor[[8], pl.FP32]:\n"
+		"        u = t\n"
+		"        k = 3\n"
+		"        m = k\n"
+		"        q = tid\n"
+		"        if k > 1:\n"
+		"            r: pl.Tensor[[8], pl.FP32] = pl.yield_(t)\n"
+		"        else:\n"
+		"            r: pl.Tensor[[8], pl.FP32] = pl.yield_(u)\n"
+		"        for j, (acc,) in pl.range(2, init_values=(u,)):\n"
+		"            w = acc\n"
+		"            acc_1: pl.Tensor[[8], pl.FP32] = pl.yield_(acc)\n"
+		"        return t\n"
+		"    @pl.function(type=pl.FunctionType.Orchestration)\n"
+		"    def g(self, t: pl.Tensor[[8], pl.FP32]) -> pl.Tensor[[8], pl.FP32]:\n"
+		"        x = 1\n"
+		"        x = 2\n"
+		"        x = 3\n"
+		"        x = 4\n"
+		"        return t\n");
+	CHECK(p != NULL);
+	if (p) {
+		pto_fctx fc;
+		pto_fctx_init(&fc, p, p->funcs[0]);
+		pto_var *v[12];
+		const char *nm[] = { "t", "ids", "tid", "u", "k", "m", "q", "r", "j", "acc", "acc_1" };
+		for (size_t i = 0; i < 11; i++) {
+			v[i] = pto_vars_get(fc.vars, pto_intern(p, nm[i]));
+			CHECK(v[i] != NULL);
+			if (!v[i])
+				return;
+		}
+		/* an alias copies what its source's annotation says, not what a
+		 * literal made it: m = k (k = 3 is a scalar by its value) is untyped */
+		CHECK(v[3]->tensor && v[3]->ann_tensor && !v[3]->scalar);
+		CHECK(v[4]->scalar && !v[4]->ann_scalar);
+		CHECK(!v[5]->scalar && !v[5]->tensor);
+		/* TASK_ID: the scalar's task_id, the array's dtype for array.get_element */
+		CHECK(v[2]->task_id && v[6]->task_id && v[6]->scalar && v[6]->kind == PTO_V_LOCAL);
+		CHECK(!v[1]->task_id && !v[1]->scalar && v[1]->ann_task_dtype);
+		CHECK(v[0]->kind == PTO_V_PARAM && v[2]->index == 2 && v[0]->dir == PTO_DIR_IN);
+		/* the iter_arg takes its init value's type; the if/else phi is two
+		 * definitions of one variable */
+		CHECK(v[9]->kind == PTO_V_ITERARG && v[9]->index == 0 && v[9]->tensor);
+		CHECK(v[8]->kind == PTO_V_LOOPVAR && v[8]->scalar);
+		CHECK(v[7]->ndefs == 2 && v[3]->ndefs == 1);
+		/* only pl.yield_ results know their enclosing statement */
+		const pto_block *b = &p->funcs[0]->body;
+		CHECK(b->stmts[4]->kind == PTO_S_IF && pto_var_parent(fc.vars, v[7]) == b->stmts[4]);
+		CHECK(b->stmts[5]->kind == PTO_S_FOR && pto_var_parent(fc.vars, v[10]) == b->stmts[5]);
+		CHECK(!pto_var_parent(fc.vars, v[3]) && !pto_var_parent(fc.vars, v[9]) &&
+		      !pto_var_parent(fc.vars, pto_vars_get(fc.vars, pto_intern(p, "w"))));
+		CHECK(fc.vars->parents.n == 2);
+		pto_fctx_init(&fc, p, p->funcs[1]);
+		pto_var *x = pto_vars_get(fc.vars, pto_intern(p, "x"));
+		CHECK(x && x->ndefs == 3); /* saturates: four bindings do not wrap to 0 */
+
+		/* pto_map_clear: empty, reusable */
+		pto_map m;
+		pto_map_init_scratch(&m, p->arena);
+		for (size_t i = 0; i < 11; i++)
+			pto_map_put(&m, v[i], (void *)(i + 1));
+		size_t cap = m.cap;
+		pto_map_clear(&m);
+		size_t left = 0;
+		for (size_t i = 0; i < 11; i++)
+			left += pto_map_has(&m, v[i]);
+		CHECK(m.n == 0 && left == 0 && m.cap == cap);
+		pto_map_put(&m, v[2], (void *)7);
+		CHECK(m.n == 1 && pto_map_get(&m, v[2]) == (void *)7 && !pto_map_get(&m, v[3]));
+		hilo_pto_program_destroy(p);
+	}
+
+	/* SSA: the phi is the one legal repetition - both arms of one if,
+	 * then-arm first */
+	CHECK(ssa_errors("        if c:\n            r = pl.yield_(t)\n        else:\n            r = pl.yield_(t)\n") == 0);
+	CHECK(ssa_errors("        if c:\n            r = pl.yield_(t)\n        else:\n            r = pl.yield_(t)\n"
+		"        r = t\n") == 1); /* a third binding */
+	CHECK(ssa_errors("        if c:\n            r = pl.yield_(t)\n        else:\n            s = t\n"
+		"        if c:\n            s2 = t\n        else:\n            r = pl.yield_(t)\n") == 1); /* two ifs */
+	CHECK(ssa_errors("        if c:\n            r = t\n        else:\n            r = t\n") == 1); /* no yield */
+	CHECK(ssa_errors("        t = c\n") == 1); /* a parameter */
+	/* names no variable holds (nested tuple targets) are checked too */
+	CHECK(ssa_errors("        a, (b, d) = self.h(t)\n        e, (b, f) = self.h(t)\n") == 1);
+	CHECK(ssa_errors("        a, (b, d) = self.h(t)\n        e, (g, f) = self.h(t)\n") == 0);
+	CHECK(ssa_errors("        for i in pl.range(2):\n            x = i\n        for i in pl.range(2):\n            y = i\n") == 1);
+}
+
 int main(void)
 {
 	char buf[256];
@@ -216,7 +332,8 @@ int main(void)
 			CHECK(x && !strcmp(x->name, names[i]));
 		}
 		CHECK(!pto_vars_get(fc.vars, pto_intern(p, "e")) && pto_vars_count(fc.vars) == 5);
-		CHECK(fc.vars->nextra > 0); /* the estimate (2) was exceeded */
+		/* the estimate counts the tuple's four targets: exactly the pool */
+		CHECK(fc.vars->cap_pool == 5 && fc.vars->npool == 5 && fc.vars->nextra == 0);
 		/* many reserved names: the slots grow, nothing is lost */
 		for (int i = 0; i < 100; i++) {
 			char nm[16];
@@ -235,12 +352,19 @@ int main(void)
 			pto_var *x = pto_vars_get(again.vars, pto_intern(p, nm));
 			found += x && !strcmp(x->name, nm);
 		}
-		CHECK(found == 100);
+		CHECK(found == 100 && again.vars->nextra == 100);
 		for (size_t i = 0; i < 5; i++)
 			CHECK(pto_vars_get(again.vars, pto_intern(p, names[i])) != NULL);
-		CHECK(sizeof(pto_var) == 48);
+		/* dense indices: every variable's index finds it, reserved ones too */
+		size_t at = 0;
+		for (size_t i = 0; i < pto_vars_count(again.vars); i++)
+			at += pto_vars_index(again.vars, pto_vars_at(again.vars, i)->name) == i;
+		CHECK(at == 105 && pto_vars_index(again.vars, pto_intern(p, "e")) == PTO_NO_VAR);
+		CHECK(sizeof(pto_var) == 24);
 		hilo_pto_program_destroy(p);
 	}
+
+	test_analysis_tables();
 
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
