@@ -10,7 +10,8 @@
  *
  * Exit status: 0 ok; 1 bad input or rejected program; 2 usage error;
  * 3 internal error (the pass produced a program its verifier rejects).
- * -o goes through the library's output routine (hilo_write_output): "-" is
+ * -o goes through the library's output routine (hilo_output_open, streamed
+ * as the program is printed; the same rules as hilo_write_output): "-" is
  * stdout, a file is replaced atomically only on success, a device or FIFO
  * is written in place.
  */
@@ -248,14 +249,22 @@ int main(int argc, char **argv)
 			rc = 1;
 		}
 	}
-	if (!rc) {
+	hilo_output *out = rc ? NULL : hilo_output_open(output ? output : "-", &d);
+	if (!rc && !out)
+		rc = 1;
+	if (out) {
+		/* streamed: a file output is written as it is printed (the
+		 * printed program is not held whole); published only at the end */
 		hilo_buf b;
 		hilo_buf_init(&b);
+		hilo_buf_stream_to(&b, out);
 		hilo_pto_print(p, &b);
-		if (b.oom) {
+		hilo_buf_stream_end(&b);
+		if (b.oom && hilo_output_ok(out)) {
 			fprintf(stderr, "pto-opt: error: out of memory\n");
+			hilo_output_close(out, false);
 			rc = 1;
-		} else if (!hilo_write_output(output ? output : "-", b.data, b.len, &d)) {
+		} else if (!hilo_output_close(out, true)) {
 			rc = 1;
 		}
 		hilo_buf_free(&b);

@@ -118,6 +118,7 @@ typedef struct hilo_buf {
 	size_t cap;
 	bool oom;     /* set once an allocation failed; further appends no-op */
 	hilo_arena *arena; /* non-NULL: data is tracked heap of this arena */
+	struct hilo_output *sink; /* non-NULL: streamed (hilo_buf_stream_to) */
 } hilo_buf;
 
 /* A caller-owned buffer (output of print/proto write): growth failure
@@ -135,6 +136,15 @@ HILO_API void hilo_buf_printf(hilo_buf *b, const char *fmt, ...)
 HILO_API void hilo_buf_vprintf(hilo_buf *b, const char *fmt, va_list ap);
 HILO_API void hilo_buf_put_i64(hilo_buf *b, int64_t v);
 HILO_API const char *hilo_buf_cstr(hilo_buf *b);
+/* Streams b, an empty buffer, to o (hilo_output_open): once b holds
+ * about 64 KiB, what it holds is written to o, all but the last byte,
+ * which stays in data[0] (a printer may still drop a final newline). So
+ * data and len are only the unwritten tail: for producers that never read
+ * back what they wrote before it. A failed write sets oom (and
+ * hilo_output_ok(o) false). hilo_buf_stream_end writes the rest and
+ * detaches o; false when a write failed. */
+HILO_API void hilo_buf_stream_to(hilo_buf *b, struct hilo_output *o);
+HILO_API bool hilo_buf_stream_end(hilo_buf *b);
 
 /* ---- interned strings ----------------------------------------------- */
 
@@ -189,6 +199,22 @@ HILO_API char *hilo_read_file(const char *path, size_t *len, hilo_diags *d);
  * added. -DHILO_FAULT_INJECTION=ON builds honour HILO_FAIL_WRITE=K (the
  * K-th write(2) of this routine fails). */
 HILO_API bool hilo_write_output(const char *path, const void *data, size_t len, hilo_diags *d);
+/* The same output written piece by piece, for output too big to hold
+ * whole: hilo_output_open does what hilo_write_output does before its
+ * first write (resolves links, refuses what it refuses, creates the
+ * temporary file; NULL with a diagnostic on failure), hilo_output_write
+ * appends (false once a write failed), hilo_output_close(o, true)
+ * publishes: rename over the target, or for standard output, devices,
+ * FIFOs and sockets the one write of everything, which was buffered so
+ * that a failed run writes nothing there either. It returns false with a
+ * diagnostic when any step failed. hilo_output_close(o, false) discards:
+ * the temporary is removed, the target untouched. Either frees o. */
+typedef struct hilo_output hilo_output;
+HILO_API hilo_output *hilo_output_open(const char *path, hilo_diags *d);
+HILO_API bool hilo_output_write(hilo_output *o, const void *data, size_t len);
+HILO_API bool hilo_output_close(hilo_output *o, bool commit);
+/* No write to o has failed so far. */
+HILO_API bool hilo_output_ok(const hilo_output *o);
 
 /* ---- diagnostics ---------------------------------------------------- */
 

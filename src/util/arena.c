@@ -473,6 +473,18 @@ void (hilo_buf_reserve)(hilo_buf *b, size_t extra)
 {
 	if (b->oom || b->len + extra + 1 <= b->cap)
 		return;
+	if (b->sink && b->len > 1) {
+		/* streamed: out with all but the last byte */
+		if (!hilo_output_write(b->sink, b->data, b->len - 1)) {
+			b->oom = true;
+			return;
+		}
+		b->data[0] = b->data[b->len - 1];
+		b->len = 1;
+		b->data[1] = 0;
+		if (b->len + extra + 1 <= b->cap)
+			return;
+	}
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap < b->len + extra + 1 && cap < SIZE_MAX / 2)
 		cap *= 2;
@@ -484,6 +496,22 @@ void (hilo_buf_reserve)(hilo_buf *b, size_t extra)
 	}
 	b->data = p;
 	b->cap = cap;
+}
+
+void hilo_buf_stream_to(hilo_buf *b, struct hilo_output *o)
+{
+	(hilo_buf_reserve)(b, 64 * 1024 - 1); /* a 64 KiB buffer */
+	b->sink = o;
+}
+
+bool hilo_buf_stream_end(hilo_buf *b)
+{
+	if (b->sink && !b->oom && b->len && !hilo_output_write(b->sink, b->data, b->len))
+		b->oom = true;
+	if (b->sink && !b->oom)
+		b->len = 0;
+	b->sink = NULL;
+	return !b->oom;
 }
 
 void (hilo_buf_put)(hilo_buf *b, const char *s, size_t n)

@@ -273,78 +273,177 @@ static int create_temp(const char *target, bool exists, char **tmp)
 	return -1;
 }
 
-bool hilo_write_output(const char *path, const void *data, size_t len, hilo_diags *d)
+/* An output being written. Buffered (standard output, devices, FIFOs,
+ * sockets: written at commit, so a failed run writes nothing there) or
+ * through a temporary file beside the target (regular and new files). */
+struct hilo_output {
+	char *path;        /* as given, for messages */
+	char *target;      /* the file replaced (links resolved); NULL when buffered */
+	char *tmp;         /* the temporary file */
+	int fd;            /* of tmp; -1 when buffered */
+	bool exists;       /* target exists (st is its lstat) */
+	bool in_place;     /* buffered for a device, FIFO or socket (st says which) */
+	bool failed;       /* a write failed: the diagnostic is made at close */
+	int err;
+	struct stat st;
+	char *buf;         /* buffered bytes (malloc'd, or the caller's: borrowed) */
+	size_t len, cap;
+	bool borrowed;
+	hilo_diags *d;
+};
+
+static void output_free(hilo_output *o)
 {
-	if (!data)
-		data = "";
-	if (!strcmp(path, "-")) {
-		if (!write_all(STDOUT_FILENO, data, len)) {
-			io_error(d, "<stdout>", "cannot write", errno);
-			return false;
-		}
+	free(o->path);
+	free(o->target);
+	free(o->tmp);
+	if (!o->borrowed)
+		free(o->buf);
+	free(o);
+}
+
+hilo_output *hilo_output_open(const char *path, hilo_diags *d)
+{
+	hilo_output *o = calloc(1, sizeof *o);
+	if (o)
+		o->path = strdup(path);
+	if (!o || !o->path) {
+		hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "out of memory");
+		free(o);
+		return NULL;
+	}
+	o->fd = -1;
+	o->d = d;
+	if (!strcmp(path, "-"))
+		return o;
+	o->target = resolve_target(path, &o->st, &o->exists, d);
+	if (!o->target) {
+		output_free(o);
+		return NULL;
+	}
+	if (o->exists && (S_ISCHR(o->st.st_mode) || S_ISFIFO(o->st.st_mode) || S_ISSOCK(o->st.st_mode))) {
+		o->in_place = true;
+		return o;
+	}
+	if (o->exists && !S_ISREG(o->st.st_mode)) {
+		hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "cannot write the output: %s",
+			S_ISDIR(o->st.st_mode) ? "is a directory"
+			: "not a regular file, character device, FIFO or socket");
+		output_free(o);
+		return NULL;
+	}
+	o->fd = create_temp(o->target, o->exists, &o->tmp);
+	if (o->fd < 0) {
+		io_error(d, path, "cannot create a temporary file beside the output", errno);
+		output_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* borrow: a buffered output may keep data itself instead of a copy (the
+ * one write of hilo_write_output, which closes the output right after). */
+static bool output_write(hilo_output *o, const void *data, size_t len, bool borrow)
+{
+	if (o->failed)
+		return false;
+	if (o->fd < 0 && borrow && !o->buf) {
+		o->buf = (char *)data;
+		o->len = len;
+		o->borrowed = true;
 		return true;
 	}
-	struct stat st;
-	bool exists;
-	char *target = resolve_target(path, &st, &exists, d);
-	if (!target)
-		return false;
-	bool ok = false;
-	if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
-		ok = write_in_place(path, target, S_ISSOCK(st.st_mode), data, len, d);
-		free(target);
-		return ok;
+	if (o->fd >= 0) {
+		if (!write_all(o->fd, data, len)) {
+			o->failed = true;
+			o->err = errno;
+		}
+		return !o->failed;
 	}
-	if (exists && !S_ISREG(st.st_mode)) {
-		hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "cannot write the output: %s",
-			S_ISDIR(st.st_mode) ? "is a directory"
-			: "not a regular file, character device, FIFO or socket");
-		free(target);
+	if (o->borrowed) { /* not reached: a borrowed buffer is the only write */
+		o->failed = true;
+		o->err = EINVAL;
 		return false;
 	}
-	char *tmp = NULL;
-	int fd = create_temp(target, exists, &tmp);
-	if (fd < 0) {
-		io_error(d, path, "cannot create a temporary file beside the output", errno);
-		free(target);
-		return false;
+	if (len > o->cap - o->len) {
+		size_t cap = o->cap ? o->cap : 4096;
+		while (cap - o->len < len && cap < SIZE_MAX / 2)
+			cap *= 2;
+		char *nb = cap - o->len < len ? NULL : realloc(o->buf, cap);
+		if (!nb) {
+			o->failed = true;
+			o->err = ENOMEM;
+			return false;
+		}
+		o->buf = nb;
+		o->cap = cap;
 	}
-	int e = 0;
-	if (!write_all(fd, data, len)) {
-		e = errno;
-		goto fail;
-	}
-	if (exists) {
+	if (len)
+		memcpy(o->buf + o->len, data, len);
+	o->len += len;
+	return true;
+}
+
+bool hilo_output_write(hilo_output *o, const void *data, size_t len)
+{
+	return output_write(o, data, len, false);
+}
+
+bool hilo_output_ok(const hilo_output *o)
+{
+	return !o->failed;
+}
+
+/* Publishes the temporary file: the replaced file's owner and mode, fsync,
+ * rename over the target. False with errno set. */
+static bool output_publish(hilo_output *o)
+{
+	if (o->exists) {
 		/* owner first (a chown clears set-id bits), then the mode; an
 		 * owner we may not give away stays ours */
-		if (fchown(fd, st.st_uid, st.st_gid) != 0 && errno != EPERM) {
-			e = errno;
-			goto fail;
-		}
-		if (fchmod(fd, st.st_mode & 07777) != 0) {
-			e = errno;
-			goto fail;
-		}
+		if (fchown(o->fd, o->st.st_uid, o->st.st_gid) != 0 && errno != EPERM)
+			return false;
+		if (fchmod(o->fd, o->st.st_mode & 07777) != 0)
+			return false;
 	}
-	if (fsync(fd) != 0 && errno != EINVAL) {
-		e = errno;
-		goto fail;
+	if (fsync(o->fd) != 0 && errno != EINVAL)
+		return false;
+	int c = close(o->fd);
+	o->fd = -1;
+	return c == 0 && rename(o->tmp, o->target) == 0;
+}
+
+bool hilo_output_close(hilo_output *o, bool commit)
+{
+	if (!o)
+		return false;
+	bool ok = false;
+	if (!commit) {
+		ok = true; /* discarded on request: nothing to report */
+	} else if (o->failed) {
+		io_error(o->d, o->path, "cannot write", o->err);
+	} else if (o->in_place) {
+		ok = write_in_place(o->path, o->target, S_ISSOCK(o->st.st_mode), o->buf ? o->buf : "", o->len, o->d);
+	} else if (o->fd < 0) {
+		ok = write_all(STDOUT_FILENO, o->buf ? o->buf : "", o->len);
+		if (!ok)
+			io_error(o->d, "<stdout>", "cannot write", errno);
+	} else if (!(ok = output_publish(o))) {
+		io_error(o->d, o->path, "cannot write", errno);
 	}
-	int c = close(fd);
-	fd = -1;
-	if (c != 0 || rename(tmp, target) != 0) {
-		e = errno;
-		goto fail;
-	}
-	ok = true;
-	goto done;
-fail:
-	io_error(d, path, "cannot write", e);
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-done:
-	free(tmp);
-	free(target);
-	return ok;
+	if (o->fd >= 0)
+		close(o->fd);
+	if (o->tmp && (!ok || !commit))
+		unlink(o->tmp); /* failed or discarded: no temporary left behind */
+	output_free(o);
+	return ok && commit;
+}
+
+bool hilo_write_output(const char *path, const void *data, size_t len, hilo_diags *d)
+{
+	hilo_output *o = hilo_output_open(path, d);
+	if (!o)
+		return false;
+	output_write(o, data ? data : "", len, true);
+	return hilo_output_close(o, true);
 }

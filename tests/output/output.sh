@@ -287,6 +287,29 @@ wait $reader
 only pto fifo link.py new.py target.py || fail "pto-opt: files left: $(ls -A pto)"
 ok "pto-opt"
 
+# 12a. pto-opt streams its output (written as printed, 64 KiB at a time):
+#      a program of ~300 KB prints back exactly to a file (with and without
+#      a final newline: the last byte is held back until the end), and a
+#      failing second write leaves the target as it was, no temporary
+#      behind (a buffered output has only one write to fail)
+mkdir stream
+{ cat "$pto_in"; i=0; while [ $i -lt 4000 ]; do echo "# padding line $i of a program streamed in several writes"; i=$((i + 1)); done; } >stream.py
+printf '%s' "$(cat stream.py)" >stream_nonl.py
+for f in stream.py stream_nonl.py; do
+	"$pto" --passes= $f -o stream/out.py 2>err || fail "pto-opt streamed $f: exit $? ($(cat err))"
+	cmp -s $f stream/out.py || fail "pto-opt streamed $f: output differs from the input"
+done
+only stream out.py || fail "pto-opt streamed: files left: $(ls -A stream)"
+if [ "$fault" = 1 ]; then
+	echo previous >stream/out.py
+	HILO_FAIL_WRITE=2 "$pto" --passes= stream.py -o stream/out.py 2>err; rc=$?
+	[ $rc = 1 ] && grep -q "stream/out.py: error: cannot write: Input/output error" err ||
+		fail "pto-opt streamed, HILO_FAIL_WRITE=2: exit $rc ($(head -c 300 err))"
+	[ "$(cat stream/out.py)" = previous ] || fail "pto-opt streamed, HILO_FAIL_WRITE=2: target modified"
+	only stream out.py || fail "pto-opt streamed, HILO_FAIL_WRITE=2: files left: $(ls -A stream)"
+fi
+ok "pto-opt streamed output"
+
 # 12. --split-input-file with --emit-proto (or -o X.pb): a usage error,
 #     nothing written (one binary proto holds one module)
 mkdir split
