@@ -13,6 +13,12 @@ HILO_API uint32_t hilo_float_encode(hilo_ptype t, double v);
 /* The exact value of raw bits in small-float type t. */
 HILO_API double hilo_float_decode(hilo_ptype t, uint32_t bits);
 
+/* The largest finite value of float type t (f16 ... f4, f32, f64; complex:
+ * its parts' type) and the smallest positive one (a subnormal where the
+ * format has them); 0 for other types. */
+HILO_API double hilo_float_max_finite(hilo_ptype t);
+HILO_API double hilo_float_min_positive(hilo_ptype t);
+
 /* Reads element k of a literal buffer of type t as double (floats and
  * ints; complex gives the real part). */
 HILO_API double hilo_elem_get_f64(hilo_ptype t, const void *data, size_t k);

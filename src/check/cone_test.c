@@ -2,8 +2,14 @@
  * evaluated with the reference evaluator (the one semantics) on N seeded
  * random values of their frontier (shared instructions and parameters of
  * the record's computation, with their real shapes), bit for bit with
- * NaN = NaN. Both sides see the same value for a leaf: it is keyed by the
- * leaf's id (parameters by number) and the seed. The budget (element-ops)
+ * NaN = NaN (-0 and +0 differ). Both sides see the same value for a leaf:
+ * it is keyed by the leaf's id (parameters by number) and the seed. Input
+ * set `seed` draws ordinary values, special values (NaN, infinities,
+ * signed zeros, extremes, subnormals; integer extremes) at random
+ * elements, or whole leaves of one special value, by seed mod 3
+ * (ev_fill_drawn, docs/proof.md "Special values"); a set with special
+ * values that cannot be evaluated within 8 times the element-ops of the
+ * costliest completed set is not counted. The budget (element-ops)
  * covers one input set of both cones, frontier values included. A
  * difference is a counterexample: the seed and the first differing element
  * with both values are reported. Related leaves (one an ancestor of
@@ -25,6 +31,8 @@ typedef struct cone_eval {
 	int sweep;                /* input sets that sweep those values (wide) */
 	bool special;             /* a parameter took such values (wide) */
 	bool derived;             /* a shared non-parameter leaf took a value */
+	bool drawn;               /* leaves take the seed's draws, special values
+	                           * included (ev_fill_drawn); else plain values */
 	hilo_module *sm;          /* arena of this input set's values */
 	uint64_t seed;
 	uint64_t used, budget;
@@ -257,13 +265,19 @@ static hilo_literal *leaf_value(cone_eval *E, const hilo_instr *i)
 		/* an element of a parameter: the value that element takes
 		 * when the whole parameter is drawn (realisable, consistent with
 		 * the parameter and its other elements) */
-		ev_fill_random_at(l, E->seed, (uint64_t)hilo_instr_param_no(p), path, np);
-	} else if (r) {
+		if (E->drawn)
+			ev_fill_drawn(l, E->seed, (uint64_t)hilo_instr_param_no(p), path, np);
+		else
+			ev_fill_random_at(l, E->seed, (uint64_t)hilo_instr_param_no(p), path, np);
+	} else if (r && (r->n || r->nf)) {
 		ev_fill_ranges(l, r, E->seed, stream);
 	} else {
 		if (i->op != HILO_OP_PARAMETER && !world_value(E->P, i))
 			E->derived = true;
-		hilo_literal_fill_random(l, E->seed, stream);
+		if (E->drawn)
+			ev_fill_drawn(l, E->seed, stream, NULL, 0);
+		else
+			hilo_literal_fill_random(l, E->seed, stream);
 	}
 	return hilo_ptrmap_put(&E->leaves, key, l) ? l : NULL;
 }
@@ -351,7 +365,36 @@ typedef struct set_mode {
 	bool derived;             /* out: a shared non-parameter leaf took a value */
 	bool plain;               /* out: (wide) no parameter had such values */
 	int sets;                 /* out: input sets evaluated */
+	int dropped;              /* out: sets with special values that could not
+	                           * be evaluated (not counted) */
+	uint64_t dropped_seed;    /* out: the first of them */
+	char dropped_why[300];    /* out: and why */
 } set_mode;
+
+/* What input set `seed` draws, for messages. */
+static const char *draw_name(uint64_t seed)
+{
+	switch (ev_draw_mode(seed)) {
+	case EV_DRAW_SPRINKLED: return "special values at random elements";
+	case EV_DRAW_WHOLE: return "special values filling whole leaves";
+	default: return "ordinary values";
+	}
+}
+
+/* Element-ops an input set with special values may use: 8 times what the
+ * most costly completed set used (at least 2^16), within the budget. A
+ * special value can make a loop run far longer than ordinary values do
+ * (a bound of inf, a trip count of INT_MAX): such a set shows nothing
+ * about the ordinary ones and is not counted (run_sets). */
+static uint64_t special_budget(uint64_t budget, uint64_t ref)
+{
+	if (!ref)
+		return budget;
+	uint64_t cap = ref > budget / 8 ? budget : ref * 8;
+	if (cap < (1u << 16))
+		cap = 1u << 16;
+	return cap < budget ? cap : budget;
+}
 
 /* Evaluates both cones on n input sets (wide: at least as many as sweep
  * every parameter's index-aware and boundary values, at most 64); r->status
@@ -362,7 +405,8 @@ static void run_sets(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n
 	memset(r, 0, sizeof *r);
 	int sweep = 0;
 	mo->sets = 0;
-	uint64_t total = 0;
+	mo->dropped = 0;
+	uint64_t total = 0, ref = 0;
 	/* beyond n, a sweep's sets cost at most an eighth of one cone's budget
 	 * in all (it widens coverage; it is not needed for soundness) */
 	for (int t = 0; t < n || (t < sweep && total <= budget / 8); t++) {
@@ -374,7 +418,13 @@ static void run_sets(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n
 		E.wide = mo->wide;
 		E.ranges = mo->ranges;
 		E.seed = seed + (uint64_t)t;
-		E.budget = budget;
+		/* the seed's draws, special values included (ev_fill_drawn); a
+		 * sweep of index-aware and boundary values keeps the other
+		 * parameters' ordinary values after its first set, as it has
+		 * always drawn them (every swept value meets ordinary ones) */
+		E.drawn = !(mo->wide && t > 0 && sweep > 0);
+		bool special = E.drawn && ev_draw_mode(E.seed) != EV_DRAW_PLAIN;
+		E.budget = special ? special_budget(budget, ref) : budget;
 		hilo_ptrmap_init_in(&E.leaves, P->scratch->arena);
 		hilo_diags_init(&E.d);
 		E.sm = hilo_module_create_in("cone", P->scratch->arena);
@@ -399,15 +449,39 @@ static void run_sets(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n
 		mo->sets = t + 1;
 		if (E.sweep > sweep)
 			sweep = E.sweep;
+		if (status == 2 && special) {
+			/* over its budget (a loop special values keep running) or
+			 * otherwise not evaluable: not counted */
+			if (!mo->dropped++) {
+				mo->dropped_seed = E.seed;
+				snprintf(mo->dropped_why, sizeof mo->dropped_why, "%s", r->msg);
+			}
+			r->msg[0] = 0;
+			continue;
+		}
+		if (status == 1 && special) {
+			size_t len = strlen(r->msg);
+			snprintf(r->msg + len, sizeof r->msg - len, "; seed %llu draws %s",
+				(unsigned long long)E.seed, draw_name(E.seed));
+		}
 		if (status) {
 			r->status = status;
 			return;
 		}
+		if (E.used > ref)
+			ref = E.used;
 		if (t == 0 && mo->wide) {
 			mo->plain = !E.special;
 			if (mo->plain && mo->same_as_plain)
 				return;
 		}
+	}
+	if (mo->dropped && mo->dropped == mo->sets) {
+		/* no set was evaluated */
+		snprintf(r->msg, sizeof r->msg, "seed %llu (%s): %s",
+			(unsigned long long)mo->dropped_seed, draw_name(mo->dropped_seed),
+			mo->dropped_why);
+		r->status = 2;
 	}
 }
 
@@ -565,20 +639,32 @@ void cone_test(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n,
 		r->status = 2;
 		return;
 	}
-	/* agreement (a difference on unrealisable leaf values is not one) */
+	/* agreement (a difference on unrealisable leaf values is not one) of
+	 * the first sets, or after a difference on unrealisable leaf values
+	 * of the ones from the parameters; sets not evaluated are not counted */
 	bool from_params = first.params_only || r->status == 1;
-	snprintf(r->msg, sizeof r->msg, "%d input set%s agree%s (seeds %llu..%llu%s)", n,
-		n == 1 ? "" : "s", P->zero_sign_insensitive ? " modulo the sign of zero" : "",
+	const set_mode *counted = r->status == 1 ? &wide : &first;
+	int agreed = n - counted->dropped;
+	snprintf(r->msg, sizeof r->msg, "%d input set%s agree%s (seeds %llu..%llu%s)", agreed,
+		agreed == 1 ? "" : "s", P->zero_sign_insensitive ? " modulo the sign of zero" : "",
 		(unsigned long long)seed, (unsigned long long)(seed + (uint64_t)n - 1),
 		from_params ? ", from the computation's parameters" : "");
 	if (r->status == 1)
 		append(r, "; a difference on independent values of shared frontier leaves was not "
 			"realisable");
+	if (counted->dropped) {
+		char more[500];
+		snprintf(more, sizeof more, "; %d with special values could not be evaluated and %s "
+			"not counted (seed %llu: %.300s)", counted->dropped,
+			counted->dropped == 1 ? "is" : "are", (unsigned long long)counted->dropped_seed,
+			counted->dropped_why);
+		append(r, more);
+	}
 	r->status = 0;
 	if (w.status == 0 && !wide.plain) {
 		char more[160];
 		snprintf(more, sizeof more, "; %d from the computation's parameters with index-aware "
-			"and boundary values agree", wide.sets);
+			"and boundary values agree", wide.sets - wide.dropped);
 		append(r, more);
 	}
 }

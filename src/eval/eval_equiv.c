@@ -7,6 +7,10 @@
  * wide enough, never NaN or inf (a NaN input would hide differences
  * downstream). Integers are small (signed in [-16, 16], unsigned in
  * [0, 32]) so that indices exercise both in-range and clamped starts.
+ * The rewrite validator's draws (ev_fill_drawn) add special values to
+ * two input sets of three: NaN, infinities, signed zeros, the largest and
+ * smallest values of each float type, integer extremes (docs/proof.md
+ * "Special values"); the module-level check and hilo-run keep these.
  *
  * Index-aware inputs (issue 12 item 6): an integer or pred parameter of at
  * most IDX_MAX_ELEMS elements whose value reaches (forward through any op,
@@ -84,6 +88,99 @@ void ev_fill_random_at(hilo_literal *l, uint64_t seed, uint64_t stream, const in
 	for (int q = 0; q < npath; q++)
 		key = mix(key ^ (uint64_t)(path[q] + 1) * 0x100000001b3ull);
 	fill(l, key);
+}
+
+/* ---- the rewrite validator's draws (special values) ---------------------- */
+
+enum { SPECIAL_MAX = 10 };
+
+/* The special values of float type t, most telling first: NaN, +inf,
+ * -inf, -0, +0, the largest finite value and its negation, the smallest
+ * positive value (a subnormal where the format has them) and its
+ * negation, and a NaN with the sign bit set. Written through
+ * hilo_elem_set_f64, so each format keeps its own rules (no inf in the
+ * fn/fnuz formats: NaN; no -0 in fnuz: +0; no NaN or inf in f4/f6: the
+ * largest value; e8m0 has neither zero nor sign). */
+static int float_specials(hilo_ptype t, double *v)
+{
+	double mx = hilo_float_max_finite(t), mn = hilo_float_min_positive(t);
+	const double list[SPECIAL_MAX] = {NAN, INFINITY, -INFINITY, -0.0, 0.0, mx, -mx, mn, -mn, -NAN};
+	memcpy(v, list, sizeof list);
+	return SPECIAL_MAX;
+}
+
+/* The extremes of integer type t: its minimum, its maximum, 0 and -1
+ * (for unsigned types 0, the maximum, 0 and the maximum again: -1 wraps). */
+static int int_specials(hilo_ptype t, int64_t *v)
+{
+	int b = hilo_ptype_bits(t);
+	bool sgn = hilo_ptype_is_signed_int(t);
+	int64_t lo = !sgn ? 0 : b >= 64 ? INT64_MIN : -(int64_t)(1ull << (b - 1));
+	int64_t hi = !sgn ? -1 /* all ones, masked to the width */ : b >= 64 ? INT64_MAX
+		: (int64_t)((1ull << (b - 1)) - 1);
+	v[0] = lo;
+	v[1] = hi;
+	v[2] = 0;
+	v[3] = -1;
+	return 4;
+}
+
+/* fill() for input set `seed` of the validator (ev_fill_drawn): the
+ * ordinary values, then (mode 1) each element special with probability
+ * 1/4, a special value drawn at random, or (mode 2) every element the
+ * same special value, number (seed / 3 + ord) mod count (ord: the leaf's
+ * stream, then each tuple index + 1 added on the way down), so that
+ * successive mode-2 seeds give each leaf every special value in turn and
+ * neighbouring leaves different ones. */
+static void fill_drawn(hilo_literal *l, uint64_t key, int mode, uint64_t round, uint64_t ord)
+{
+	if (l->shape->type == HILO_T_TUPLE) {
+		for (int k = 0; k < l->ntuple; k++)
+			fill_drawn(l->elems[k], mix(key ^ (uint64_t)(k + 1) * 0x100000001b3ull), mode,
+				round, ord + (uint64_t)k + 1);
+		return;
+	}
+	fill(l, key);
+	hilo_ptype t = l->shape->type;
+	int eb = hilo_ptype_bytes(t);
+	bool fl = hilo_ptype_is_float(t) || hilo_ptype_is_complex(t);
+	if (mode == EV_DRAW_PLAIN || eb <= 0 || (!fl && !hilo_ptype_is_int(t)))
+		return;
+	double fv[SPECIAL_MAX];
+	int64_t iv[4];
+	int ns = fl ? float_specials(hilo_ptype_is_complex(t) ? (t == HILO_T_C64 ? HILO_T_F32
+		: HILO_T_F64) : t, fv) : int_specials(t, iv);
+	size_t n = l->nbytes / (size_t)eb;
+	uint64_t whole = (round + ord) % (uint64_t)ns;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t j = whole;
+		if (mode == EV_DRAW_SPRINKLED) {
+			uint64_t r = mix(key ^ 0x5bd1e995ull ^ k * 0xc2b2ae3d27d4eb4full);
+			if (r & 3)
+				continue;
+			j = (r >> 2) % (uint64_t)ns;
+		}
+		if (fl)
+			hilo_elem_set_f64(t, l->data, k, fv[j]);
+		else
+			hilo_elem_set_i64(t, l->data, k, iv[j]);
+	}
+}
+
+int ev_draw_mode(uint64_t seed)
+{
+	return (int)(seed % 3);
+}
+
+void ev_fill_drawn(hilo_literal *l, uint64_t seed, uint64_t stream, const int64_t *path,
+	int npath)
+{
+	uint64_t key = mix(mix(seed) ^ mix(stream + 0x51ed27ull)), ord = stream;
+	for (int q = 0; q < npath; q++) {
+		key = mix(key ^ (uint64_t)(path[q] + 1) * 0x100000001b3ull);
+		ord += (uint64_t)path[q] + 1;
+	}
+	fill_drawn(l, key, ev_draw_mode(seed), seed / 3, ord);
 }
 
 /* ---- index-aware inputs ------------------------------------------------ */

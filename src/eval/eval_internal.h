@@ -46,6 +46,25 @@ hilo_literal *ev_instr_in_elided(hilo_module *m, const hilo_instr *i,
  * the whole tuple drawn. */
 void ev_fill_random_at(hilo_literal *l, uint64_t seed, uint64_t stream, const int64_t *path,
 	int npath);
+/* The rewrite validator's draws (docs/proof.md "Special values"): input
+ * set `seed` is of mode ev_draw_mode(seed) = seed mod 3:
+ *   EV_DRAW_PLAIN      hilo_literal_fill_random's values (ev_fill_random_at's
+ *                      for a tuple element), unchanged;
+ *   EV_DRAW_SPRINKLED  those values with each float or integer element
+ *                      special with probability 1/4 (a value drawn from the
+ *                      type's special values: NaN, +-inf, -0, +0, +-largest
+ *                      finite, +-smallest positive, -NaN; for integers min,
+ *                      max, 0, -1);
+ *   EV_DRAW_WHOLE      every element of a float or integer leaf one special
+ *                      value, rotating with the seed and the leaf's stream.
+ * Pred elements keep their values. ev_fill_drawn(l, seed, stream, path, n)
+ * fills the element at tuple path `path` of the leaf (stream, seed) drawn
+ * whole (n = 0: the leaf itself), consistently with the whole leaf. */
+enum { EV_DRAW_PLAIN, EV_DRAW_SPRINKLED, EV_DRAW_WHOLE };
+int ev_draw_mode(uint64_t seed);
+void ev_fill_drawn(hilo_literal *l, uint64_t seed, uint64_t stream, const int64_t *path,
+	int npath);
+
 enum { EV_RANGES_MAX = 16, EV_FLOATS_MAX = 16 };
 /* The interesting values of one parameter: integer intervals (index uses,
  * compares against constants, select predicates) and float boundary

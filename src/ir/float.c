@@ -8,6 +8,7 @@
  */
 #include "hilo/float.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,31 @@ uint32_t hilo_float_encode(hilo_ptype t, double v)
 	if (f.kind == FNUZ && bits == 0)
 		return 0;
 	return s | bits;
+}
+
+double hilo_float_max_finite(hilo_ptype t)
+{
+	fmt f;
+	switch (t) {
+	case HILO_T_F32: case HILO_T_C64: return FLT_MAX;
+	case HILO_T_F64: case HILO_T_C128: return DBL_MAX;
+	default: return get_fmt(t, &f) ? hilo_float_decode(t, max_bits(&f)) : 0;
+	}
+}
+
+double hilo_float_min_positive(hilo_ptype t)
+{
+	fmt f;
+	switch (t) {
+	case HILO_T_F32: case HILO_T_C64: return FLT_TRUE_MIN;
+	case HILO_T_F64: case HILO_T_C128: return DBL_TRUE_MIN;
+	default:
+		if (!get_fmt(t, &f))
+			return 0;
+		/* e8m0: the pattern 0 is 2^-127; elsewhere 1 is the smallest
+		 * subnormal, or the smallest normal without mantissa bits */
+		return hilo_float_decode(t, f.kind == E8M0 ? 0 : 1);
+	}
 }
 
 /* ---- literal element access ---- */

@@ -127,3 +127,16 @@ hilo_instr *hilo_cu_int_constant(hilo_module *m, hilo_comp *c, hilo_instr *befor
 	hilo_comp_insert_before(c, before, i);
 	return i;
 }
+
+hilo_instr *hilo_cu_zero_of_shape(hilo_module *m, hilo_comp *c, hilo_instr *before,
+	hilo_shape *s)
+{
+	hilo_instr *z = hilo_cu_int_constant(m, c, before, s->type, 0);
+	if (!z)
+		return NULL;
+	hilo_instr *b = hilo_instr_create(m, HILO_OP_BROADCAST, s, "broadcast");
+	hilo_instr_add_operand(m, b, z);
+	hilo_attr_set_ints(m, hilo_instr_set_attr(m, b, HILO_A_DIMENSIONS, HILO_ATTR_INTS), NULL, 0);
+	hilo_comp_insert_before(c, before, b);
+	return b;
+}

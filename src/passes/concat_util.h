@@ -35,4 +35,9 @@ bool hilo_cu_is_zero(const hilo_instr *i);
 hilo_instr *hilo_cu_int_constant(hilo_module *m, hilo_comp *c, hilo_instr *before, hilo_ptype t,
 	int64_t v);
 
+/* broadcast(constant 0) of array shape s (the module's; +0 for floats),
+ * both inserted into c before `before`; NULL when memory runs out. */
+hilo_instr *hilo_cu_zero_of_shape(hilo_module *m, hilo_comp *c, hilo_instr *before,
+	hilo_shape *s);
+
 #endif

@@ -1,7 +1,7 @@
 # The planted-bug matrix (issue 13 item 5): every test-only unsound pass x
 # every real dump; where one fires it must be caught, exit 4 under plain
 # --check-equivalence, the planted pass named. About 30 s of CPU in a
-# release build (110 pass flows to find where they fire, 17 checked runs,
+# release build (240 pass flows to find where they fire, 21 checked runs,
 # the torax and 70B ones the longest): release only (the sanitizer builds
 # would make it slow without adding coverage the lit tests of
 # tests/lit/test-passes do not give). Skipped (exit 77), never

@@ -8,7 +8,10 @@
  * swaps (a commuted add proved, a swapped subtract failed), related
  * frontier leaves (a difference re-evaluated from the parameters), a lone
  * shared leaf whose random values no input realises, a branch taken
- * only for an infinite input (boundary values from the parameters), and
+ * only for an infinite input (boundary values from the parameters),
+ * rewrites wrong only at special values (NaN, infinities, signed zeros,
+ * integer extremes) failed and sound ones in every float type tested, a
+ * set whose special values run a loop too long not counted, and
  * the unchanged-module shortcut: an untouched clone is identical, while
  * in-place edits that keep every id (an attribute, a constant's bytes, the
  * instruction order) are judged, not taken for unchanged. */
@@ -42,8 +45,9 @@ typedef void (*rewrite_fn)(hilo_module *m, hilo_pass_ctx *ctx);
 /* Runs the rewrite on a clone and validates; returns the summary and
  * whether an error diagnostic mentions the pass (and, when identical is not
  * NULL, whether the pair was found identical). */
-static hilo_validate_summary judge_full(const char *text, rewrite_fn fn, bool *named,
-	hilo_run_state *run, uint64_t budget, const char *want_in_error, bool *identical)
+static hilo_validate_summary judge_opts(const char *text, rewrite_fn fn, bool *named,
+	hilo_run_state *run, uint64_t budget, const char *want_in_error, bool *identical,
+	int inputs, uint64_t seed, char *remarks, size_t cap)
 {
 	hilo_validate_summary s;
 	memset(&s, 0, sizeof s);
@@ -57,7 +61,8 @@ static hilo_validate_summary judge_full(const char *text, rewrite_fn fn, bool *n
 	hilo_diags d;
 	hilo_diags_init(&d);
 	CHECK(hilo_verify(after, "t.hlo", &d));
-	hilo_validate_opts o = {.inputs = 3, .seed = 1, .budget = budget};
+	FILE *rf = remarks ? tmpfile() : NULL;
+	hilo_validate_opts o = {.inputs = inputs, .seed = seed, .budget = budget, .remarks = rf};
 	hilo_validator *v = hilo_validator_create(&o);
 	CHECK(hilo_validate_pass(v, before, after, "unit-pass", run, &d, identical));
 	hilo_validator_summary(v, &s);
@@ -69,10 +74,29 @@ static hilo_validate_summary judge_full(const char *text, rewrite_fn fn, bool *n
 	if (getenv("TEST_CHECK_DEBUG"))
 		hilo_diags_print(stderr, &d);
 	hilo_validator_destroy(v);
+	if (rf) {
+		rewind(rf);
+		size_t got = fread(remarks, 1, cap - 1, rf);
+		remarks[got] = 0;
+		fclose(rf);
+	}
 	hilo_diags_free(&d);
 	hilo_module_destroy(before);
 	hilo_module_destroy(after);
 	return s;
+}
+
+static hilo_validate_summary judge_full(const char *text, rewrite_fn fn, bool *named,
+	hilo_run_state *run, uint64_t budget, const char *want_in_error, bool *identical)
+{
+	return judge_opts(text, fn, named, run, budget, want_in_error, identical, 3, 1, NULL, 0);
+}
+
+/* n input sets from seed 0 */
+static hilo_validate_summary judge_n(const char *text, rewrite_fn fn, bool *named, int n,
+	const char *want_in_error)
+{
+	return judge_opts(text, fn, named, NULL, 0, want_in_error, NULL, n, 0, NULL, 0);
 }
 
 static hilo_validate_summary judge_b(const char *text, rewrite_fn fn, bool *named,
@@ -399,6 +423,114 @@ static void inplace_order(hilo_module *m, hilo_pass_ctx *ctx)
 	t->prev = n;
 }
 
+/* special values (docs/proof.md "Special values"): rewrites wrong only at
+ * NaN, infinities, signed zeros or integer extremes, which the ordinary
+ * draws (a grid in [-8, 8), integers in [-16, 16]) never reach; and sound
+ * ones that only testing judges, which must stay tested */
+static const char *special_text =
+	"HloModule m\n"
+	"ENTRY main {\n"
+	"  x = f32[4] parameter(0)\n"
+	"  i = s32[4] parameter(1)\n"
+	"  d = f32[4] divide(x, x)\n"
+	"  c1 = f32[] constant(1)\n"
+	"  one = f32[4] broadcast(c1), dimensions={}\n"
+	"  e = pred[4] compare(x, x), direction=EQ\n"
+	"  ct = pred[] constant(true)\n"
+	"  tru = pred[4] broadcast(ct), dimensions={}\n"
+	"  a = s32[4] abs(i)\n"
+	"  c0 = s32[] constant(0)\n"
+	"  z = s32[4] broadcast(c0), dimensions={}\n"
+	"  ge = pred[4] compare(a, z), direction=GE\n"
+	"  ROOT r = (f32[4], pred[4], pred[4]) tuple(d, e, ge)\n"
+	"}\n";
+
+static void special_div_self(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx; /* x / x -> 1: NaN for 0, inf and NaN */
+	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "one"));
+}
+
+static void special_cmp_self(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx; /* x == x -> true: false for NaN */
+	hilo_instr_set_operand(m, find(m, "r"), 1, find(m, "tru"));
+}
+
+static void special_abs_nonneg(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx; /* abs(i) >= 0 -> true: false for INT_MIN (abs wraps) */
+	hilo_instr_set_operand(m, find(m, "r"), 2, find(m, "tru"));
+}
+
+/* x * 2 -> x + x is exact in every float type for every value (NaN, the
+ * infinities, signed zeros and overflow to inf or NaN alike); no term rule
+ * or tagged proof knows it, so it is tested, in each type */
+#define TWICE_TEXT(t) \
+	"HloModule m\n" \
+	"ENTRY main {\n" \
+	"  x = " t "[6] parameter(0)\n" \
+	"  y = " t "[] parameter(1)\n" \
+	"  c2 = " t "[] constant(2)\n" \
+	"  two = " t "[6] broadcast(c2), dimensions={}\n" \
+	"  m = " t "[6] multiply(x, two)\n" \
+	"  s = " t "[6] add(x, x)\n" \
+	"  m1 = " t "[] multiply(y, c2)\n" \
+	"  s1 = " t "[] add(y, y)\n" \
+	"  ROOT r = (" t "[6], " t "[]) tuple(m, m1)\n" \
+	"}\n"
+
+static void twice_as_sum(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "s"));
+	hilo_instr_set_operand(m, find(m, "r"), 1, find(m, "s1"));
+}
+
+/* a loop whose trip count is a parameter: n = INT_MAX (an integer
+ * extreme) runs it for 2^31 iterations, past the element-ops an input set
+ * with special values may use. Such a set is not counted: the sound
+ * rewrite inside the loop's initial state (x * 2 -> x + x) stays tested,
+ * not skipped. */
+static const char *loop_text =
+	"HloModule m\n"
+	"cond {\n"
+	"  s = (s32[], s32[], f32[4]) parameter(0)\n"
+	"  k = s32[] get-tuple-element(s), index=0\n"
+	"  n = s32[] get-tuple-element(s), index=1\n"
+	"  ROOT lt = pred[] compare(k, n), direction=LT\n"
+	"}\n"
+	"body {\n"
+	"  s = (s32[], s32[], f32[4]) parameter(0)\n"
+	"  k = s32[] get-tuple-element(s), index=0\n"
+	"  n = s32[] get-tuple-element(s), index=1\n"
+	"  v = f32[4] get-tuple-element(s), index=2\n"
+	"  c1 = s32[] constant(1)\n"
+	"  k1 = s32[] add(k, c1)\n"
+	"  v1 = f32[4] negate(v)\n"
+	"  ROOT t = (s32[], s32[], f32[4]) tuple(k1, n, v1)\n"
+	"}\n"
+	"ENTRY main {\n"
+	"  x = f32[4] parameter(0)\n"
+	"  n = s32[] parameter(1)\n"
+	"  k0 = s32[] constant(0)\n"
+	"  c2 = f32[] constant(2)\n"
+	"  two = f32[4] broadcast(c2), dimensions={}\n"
+	"  m = f32[4] multiply(x, two)\n"
+	"  s = f32[4] add(x, x)\n"
+	"  i1 = (s32[], s32[], f32[4]) tuple(k0, n, m)\n"
+	"  i2 = (s32[], s32[], f32[4]) tuple(k0, n, s)\n"
+	"  w = (s32[], s32[], f32[4]) while(i1), condition=cond, body=body\n"
+	"  w2 = (s32[], s32[], f32[4]) while(i2), condition=cond, body=body\n"
+	"  ROOT r = f32[4] get-tuple-element(w), index=2\n"
+	"}\n";
+
+static void loop_twice(hilo_module *m, hilo_pass_ctx *ctx)
+{
+	(void)ctx;
+	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "w2"));
+}
+
 int main(void)
 {
 	bool named;
@@ -493,6 +625,58 @@ int main(void)
 	CHECK_EQ_I64(s.failed, 1);
 	CHECK_EQ_I64(s.tested, 0);
 	CHECK(named);
+
+	/* special values */
+	s = judge_b(special_text, special_div_self, &named, NULL, 0, "draws special values");
+	CHECK_EQ_I64(s.failed, 1);
+	CHECK(named);
+	s = judge_b(special_text, special_cmp_self, &named, NULL, 0, "before=false after=true");
+	CHECK_EQ_I64(s.failed, 1);
+	CHECK(named);
+	/* rarer draws: an integer extreme at a given element, a signed zero
+	 * (+0 + x -> x differs at x = -0, max(x, y) -> max(y, x) at x, y = -0,
+	 * +0): 30 input sets (the whole-leaf fills of seeds 2, 5, ..., 29
+	 * rotate every leaf through every special value) */
+	s = judge_n(special_text, special_abs_nonneg, &named, 30, "draws special values");
+	CHECK_EQ_I64(s.failed, 1);
+	CHECK(named);
+	s = judge_n(misc_text, misc_plus_zero, &named, 30, "before=0 after=-0");
+	CHECK_EQ_I64(s.failed, 1);
+	CHECK(named);
+	s = judge_n(cut_text, cut_swap_fmax, &named, 30, "draws special values");
+	CHECK_EQ_I64(s.failed, 1);
+	CHECK(named);
+	static const char *const twice_types[] = {"f32", "f64", "f16", "bf16", "f8e4m3fn", "f8e5m2",
+		"f8e4m3fnuz", "f8e8m0fnu", "f4e2m1fn", "f6e3m2fn"};
+	for (size_t k = 0; k < sizeof twice_types / sizeof *twice_types; k++) {
+		char text[1024];
+		const char *t = twice_types[k];
+		snprintf(text, sizeof text, TWICE_TEXT("%s"), t, t, t, t, t, t, t, t, t, t);
+		s = judge_n(text, twice_as_sum, &named, 30, NULL);
+		CHECK_EQ_I64(s.tested, 2);
+		CHECK_EQ_I64(s.failed, 0);
+		CHECK_EQ_I64(s.skipped, 0);
+		CHECK(!named);
+		if (s.failed)
+			fprintf(stderr, "x * 2 -> x + x failed in %s\n", twice_types[k]);
+	}
+	/* wrapping integer arithmetic at the extremes stays equal */
+	s = judge_n(leaves_text, leaves_distribute, &named, 30, NULL);
+	CHECK_EQ_I64(s.tested, 1);
+	CHECK_EQ_I64(s.failed, 0);
+	/* a set whose special values run a loop past its budget is not counted */
+	char remarks[4096];
+	s = judge_opts(loop_text, loop_twice, &named, NULL, 0, NULL, NULL, 3, 0, remarks,
+		sizeof remarks);
+	CHECK(strstr(remarks, "2 input sets agree (seeds 0..2"));
+	if (getenv("TEST_CHECK_DEBUG"))
+		fprintf(stderr, "%s", remarks);
+	CHECK(strstr(remarks, "; 1 with special values could not be evaluated and is not "
+		"counted (seed 2: "));
+	CHECK_EQ_I64(s.rewrites, 1);
+	CHECK_EQ_I64(s.tested, 1);
+	CHECK_EQ_I64(s.skipped, 0);
+	CHECK_EQ_I64(s.failed, 0);
 
 	/* unchanged modules, and in-place edits that keep every id */
 	bool same;
