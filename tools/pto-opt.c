@@ -212,18 +212,11 @@ int main(int argc, char **argv)
 	hilo_diags d;
 	hilo_diags_init(&d);
 	d.max_errors = 50;
-	size_t len = 0;
 	int rc = 0;
-	hilo_pto_program *p = NULL;
-	char *src = cli_read_input(input ? input : "-", "a PyPTO program", &len, &d);
-	if (!src) {
-		rc = 1;
-		goto done;
-	}
-	/* the program takes the text over: a copy would double the input's
-	 * share of the peak memory */
-	p = hilo_pto_parse_owned(name, src, len, &d);
-	src = NULL;
+	/* the file entry point: the text is freed once parsed (a file's; stdin
+	 * is kept), and the checks of cli_read_input (unreadable, directory,
+	 * only whitespace) with its messages */
+	hilo_pto_program *p = hilo_pto_parse_file(input ? input : "-", name, &d);
 	if (!p) {
 		rc = 1;
 		goto done;
@@ -273,7 +266,6 @@ done:
 	hilo_diags_print(stderr, &d);
 	hilo_diags_free(&d);
 	hilo_pto_program_destroy(p);
-	free(src);
 	free(plist);
 	return rc;
 }

@@ -189,6 +189,10 @@ typedef struct hilo_diags hilo_diags;
 /* Reads a whole file ("-" = stdin) into a malloc'ed buffer (NUL-terminated,
  * *len excludes the NUL). On failure returns NULL and adds a diagnostic. */
 HILO_API char *hilo_read_file(const char *path, size_t *len, hilo_diags *d);
+/* True when s[0..n) holds only whitespace (space, tab, CR, LF, FF, VT);
+ * *line and *col then receive the position after it (1-based, byte columns):
+ * where a tool's "empty input" error points. */
+HILO_API bool hilo_text_is_blank(const char *s, size_t n, int *line, int *col);
 /* The output routine of every tool (-o, --remarks). path "-" is standard
  * output. A regular file (or a new one) is written atomically: a temporary
  * file in the same folder, fsync, then rename; a symbolic link is resolved
@@ -257,6 +261,12 @@ HILO_API void hilo_diag_add(hilo_diags *d, hilo_severity sev, const char *file,
 HILO_API void hilo_diag_oom(hilo_diags *d, const char *file);
 HILO_API void hilo_diag_addv(hilo_diags *d, hilo_severity sev, const char *file,
 	int line, int col, const char *src, size_t srclen, const char *code,
+	const char *fmt, va_list ap);
+/* hilo_diag_addv with the caret line given as its own text (text[0..n),
+ * up to the first newline or carriage return, at most 400 bytes shown, as
+ * hilo_diag_addv takes it from a whole buffer); text NULL: no caret line. */
+HILO_API void hilo_diag_addv_line(hilo_diags *d, hilo_severity sev, const char *file,
+	int line, int col, const char *text, size_t n, const char *code,
 	const char *fmt, va_list ap);
 /* Prints "FILE:LINE:COL: error: MSG" then the source line and a caret. */
 HILO_API void hilo_diags_print(FILE *f, const hilo_diags *d);

@@ -34,6 +34,20 @@ HILO_API hilo_pto_program *hilo_pto_parse(const char *file, const char *src, siz
  * the peak memory while parsing. */
 HILO_API hilo_pto_program *hilo_pto_parse_owned(const char *file, char *src, size_t len,
 	hilo_diags *diags);
+/* Reads and parses the file at path ("-": standard input); name names it
+ * in diagnostics (NULL: path, "<stdin>" for "-"). A file that cannot be
+ * read, is a directory, or holds only whitespace is an error ("empty
+ * input: expected a PyPTO program"), as are the parse errors of
+ * hilo_pto_parse. For a regular file the program does not keep the text:
+ * it is freed when parsing ends (line:col come from a table of line
+ * starts, 4 bytes a line), and a later message (legalize, verify) shows
+ * its source line read again from the file by offset - only while the
+ * file is unchanged (device, inode, size, modification and change times as
+ * when it was read; else the message has no source line). The program
+ * holds the file open (close-on-exec) until it is destroyed. Standard
+ * input, a pipe or a device is kept as text, like hilo_pto_parse_owned. */
+HILO_API hilo_pto_program *hilo_pto_parse_file(const char *path, const char *name,
+	hilo_diags *diags);
 HILO_API void hilo_pto_program_destroy(hilo_pto_program *p);
 
 /* Appends the program text to out. */

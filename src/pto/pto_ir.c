@@ -1,10 +1,12 @@
 /* pto_ir.c - construction helpers for the PTO IR (see pto_ir.h). */
 #include "pto/pto_ir.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void pto_oom(hilo_arena *a)
 {
@@ -190,12 +192,68 @@ void pto_func_add_param(hilo_pto_program *p, pto_func *f, const char *name, pto_
 	pa->ann = ann;
 }
 
+/* Would d drop one more error (past its limit: counted, not kept)? */
+static bool dropped(const hilo_diags *d)
+{
+	return d->max_errors && d->nerrors >= d->max_errors;
+}
+
+/* Line `line` of the parsed file, read again (at most 400 bytes, what a
+ * caret line shows) into buf; false when the file is no longer the one
+ * parsed (same device, inode, size, modification and change times) or
+ * cannot be read: the message then goes without its line, never with the
+ * wrong text. pread on a descriptor, not a mapping: a file truncated
+ * meanwhile is a short read, not a SIGBUS. */
+static bool file_line(const hilo_pto_program *p, int line, char *buf, size_t *n)
+{
+	int fd = p->src_fd1 - 1;
+	const struct stat *o = &p->src_st;
+	struct stat st;
+	if (fd < 0 || line <= 0)
+		return false;
+	size_t start = (size_t)line <= p->nline_starts ? p->line_starts[line - 1] : p->srclen;
+	size_t want = p->srclen - start < 400 ? p->srclen - start : 400, got = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		/* before and after the read: a change while reading is caught too */
+		if (fstat(fd, &st) != 0 || st.st_dev != o->st_dev || st.st_ino != o->st_ino ||
+		    st.st_size != o->st_size || st.st_mtim.tv_sec != o->st_mtim.tv_sec ||
+		    st.st_mtim.tv_nsec != o->st_mtim.tv_nsec || st.st_ctim.tv_sec != o->st_ctim.tv_sec ||
+		    st.st_ctim.tv_nsec != o->st_ctim.tv_nsec)
+			return false;
+		while (pass == 0 && got < want) {
+			ssize_t r = pread(fd, buf + got, want - got, (off_t)(start + got));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				return false;
+			got += (size_t)r;
+		}
+	}
+	*n = got;
+	return true;
+}
+
+/* Adds an error at line:col with its source line: from the text, or read
+ * again from the file once the text is dropped. */
+static void add_error(const hilo_pto_program *p, hilo_diags *d, int line, int col,
+	const char *code, const char *fmt, va_list ap)
+{
+	if (p->src || !p->src_fd1 || line <= 0 || dropped(d)) {
+		hilo_diag_addv(d, HILO_SEV_ERROR, p->file, line, col, p->src, p->srclen, code, fmt, ap);
+		return;
+	}
+	char buf[400];
+	size_t n = 0;
+	bool ok = file_line(p, line, buf, &n);
+	hilo_diag_addv_line(d, HILO_SEV_ERROR, p->file, line, col, ok ? buf : NULL, n, code, fmt, ap);
+}
+
 void pto_error(hilo_pto_program *p, hilo_diags *d, int line, int col,
 	const char *code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	hilo_diag_addv(d, HILO_SEV_ERROR, p->file, line, col, p->src, p->srclen, code, fmt, ap);
+	add_error(p, d, line, col, code, fmt, ap);
 	va_end(ap);
 }
 
@@ -204,6 +262,23 @@ void pto_pos_linecol_cur(const hilo_pto_program *p, pto_linecur *c, uint32_t pos
 	*line = *col = 0;
 	if (!pos || pos > p->srclen + 1)
 		return;
+	if (!p->src) {
+		/* the text is dropped: the line whose start is the last at or
+		 * before the offset (binary search; the cursor is not needed) */
+		uint32_t off = pos - 1;
+		size_t lo = 0, hi = p->nline_starts;
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (p->line_starts[mid] <= off)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		*c = (pto_linecur){ pos, (int)lo + 1, p->line_starts[lo] };
+		*line = (int)lo + 1;
+		*col = (int)(off - p->line_starts[lo]) + 1;
+		return;
+	}
 	if (!c->pos || c->pos > pos)
 		*c = (pto_linecur){ 1, 1, 0 };
 	/* physical lines as the lexer counts them: one per '\n' before */
@@ -222,12 +297,6 @@ void pto_pos_linecol(const hilo_pto_program *p, uint32_t pos, int *line, int *co
 	pto_pos_linecol_cur(p, &c, pos, line, col);
 }
 
-/* Would d drop one more error (past its limit: counted, not kept)? */
-static bool dropped(const hilo_diags *d)
-{
-	return d->max_errors && d->nerrors >= d->max_errors;
-}
-
 int pto_expr_line(const hilo_pto_program *p, const hilo_diags *d, const pto_expr *e)
 {
 	int line = 0, col = 0;
@@ -243,7 +312,7 @@ void pto_error_atv(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
 	/* a message past the limit is only counted: no scan for its place */
 	if (e && !dropped(d))
 		pto_pos_linecol(p, e->pos, &line, &col);
-	hilo_diag_addv(d, HILO_SEV_ERROR, p->file, line, col, p->src, p->srclen, code, fmt, ap);
+	add_error(p, d, line, col, code, fmt, ap);
 }
 
 void pto_error_at(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
@@ -267,7 +336,10 @@ void hilo_pto_program_destroy(hilo_pto_program *p)
 {
 	if (p) {
 		char *owned = p->owned_src;
+		int fd = p->src_fd1 - 1;
 		hilo_arena_destroy(p->arena);
 		free(owned);
+		if (fd >= 0)
+			close(fd);
 	}
 }

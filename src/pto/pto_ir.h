@@ -23,6 +23,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "hilo/base.h"
 #include "hilo/pto.h"
@@ -297,9 +298,18 @@ struct hilo_pto_program {
 	hilo_arena *arena;
 	pto_names *names; /* interned names (pto_names.c) */
 	const char *file;
-	const char *src;   /* copy of the input, for caret lines */
+	const char *src;   /* copy of the input, for caret lines; NULL once a file's
+	                    * text is dropped (hilo_pto_parse_file) */
 	size_t srclen;
 	char *owned_src;   /* src when taken over (hilo_pto_parse_owned): freed with the program */
+	/* Without src: the start offset of each physical line (line k + 1
+	 * starts at line_starts[k]) for line:col, and the file parsed, read
+	 * again by offset for a caret line while it is unchanged (descriptor
+	 * + 1, 0 = none; its fstat after reading). */
+	uint32_t *line_starts;
+	size_t nline_starts;
+	int src_fd1;
+	struct stat src_st;
 	pto_item *items;
 	size_t nitems, cap_items;
 	pto_func **funcs;  /* the functions, in order */

@@ -11,9 +11,11 @@
  * nesting depth is bounded so hostile input cannot exhaust the stack.
  */
 #include "pto/pto_lex.h"
+#include "util/io.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- expressions ---------------------------------------------------- */
 
@@ -1048,11 +1050,32 @@ fail:
 	return NULL;
 }
 
+/* The table of line starts (4 bytes a line) that replaces the text of a
+ * program that drops it: line:col of a position, the offset of a line to
+ * read again. Under the entry point's guard. */
+static void build_line_starts(hilo_pto_program *p)
+{
+	size_t n = 1;
+	const char *s = p->src, *end = s + p->srclen;
+	for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+		n++;
+	uint32_t *ls = hilo_heap_alloc(p->arena, n * sizeof *ls);
+	if (!ls)
+		pto_oom(p->arena);
+	size_t k = 0;
+	ls[k++] = 0;
+	for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+		ls[k++] = (uint32_t)(q + 1 - s); /* below 4 GiB: parse_entry caps the input */
+	p->line_starts = ls;
+	p->nline_starts = n;
+}
+
 /* The entry point: out of memory anywhere in the parse (the program's
  * arena, its scratch child arenas, the lexer's tracked-heap line and token
  * tables) jumps to the guard here, which reports it and frees it all. */
+/* drop: free the (owned) text once parsed, keeping a table of line starts. */
 static hilo_pto_program *parse_entry(const char *file, const char *src, size_t len, char *owned,
-	hilo_diags *diags)
+	bool drop, hilo_diags *diags)
 {
 	/* source positions are 32-bit offsets (pto_expr.pos) */
 	if (len >= UINT32_MAX) {
@@ -1074,22 +1097,62 @@ static hilo_pto_program *parse_entry(const char *file, const char *src, size_t l
 		return NULL;
 	}
 	hilo_pto_program *p = parse_program(a, file, src, len, owned, diags);
+	if (p && drop)
+		build_line_starts(p);
 	hilo_oom_end(&g);
 	if (!p) {
 		hilo_arena_destroy(a);
 		free(owned);
 		return NULL;
 	}
-	p->owned_src = owned;
+	if (drop) {
+		/* nothing the program keeps points into the text: names are
+		 * interned, verbatim lines, strings and comments copied */
+		free(owned);
+		p->src = NULL;
+	} else {
+		p->owned_src = owned;
+	}
 	return p;
 }
 
 hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, hilo_diags *diags)
 {
-	return parse_entry(file, src, len, NULL, diags);
+	return parse_entry(file, src, len, NULL, false, diags);
 }
 
 hilo_pto_program *hilo_pto_parse_owned(const char *file, char *src, size_t len, hilo_diags *diags)
 {
-	return parse_entry(file, src, len, src, diags);
+	return parse_entry(file, src, len, src, false, diags);
+}
+
+hilo_pto_program *hilo_pto_parse_file(const char *path, const char *name, hilo_diags *diags)
+{
+	const char *shown = strcmp(path, "-") ? path : "<stdin>";
+	size_t len = 0;
+	int fd = -1;
+	struct stat st;
+	char *text = hilo_read_file_fd(path, &len, &fd, &st, diags);
+	if (!text)
+		return NULL;
+	int line, col;
+	hilo_pto_program *p = NULL;
+	if (hilo_text_is_blank(text, len, &line, &col)) {
+		hilo_diag_add(diags, HILO_SEV_ERROR, shown, line, col, NULL, 0,
+			"empty input: expected a PyPTO program");
+		free(text);
+	} else {
+		/* the text read is the file's whole content (not a file that grew
+		 * or shrank while read): it can be read again for caret lines */
+		bool drop = fd >= 0 && st.st_size >= 0 && (size_t)st.st_size == len;
+		p = parse_entry(name ? name : shown, text, len, text, drop, diags);
+		if (p && drop) {
+			p->src_fd1 = fd + 1;
+			p->src_st = st;
+			fd = -1;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return p;
 }

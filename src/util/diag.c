@@ -55,6 +55,8 @@ static char *dupn(hilo_diags *d, const char *s, size_t n)
 	return p;
 }
 
+/* Line `line` of src[0..len) for the caret display (the first newline or
+ * carriage return ends it; at most 400 bytes). */
 static char *line_of(hilo_diags *d, const char *src, size_t len, int line)
 {
 	if (!src || line <= 0)
@@ -103,6 +105,16 @@ void hilo_diag_addv(hilo_diags *d, hilo_severity sev, const char *file,
 		vsnprintf(g->msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap2);
 	va_end(ap2);
 	g->src_line = line_of(d, src, srclen, line);
+}
+
+void hilo_diag_addv_line(hilo_diags *d, hilo_severity sev, const char *file,
+	int line, int col, const char *text, size_t n, const char *code,
+	const char *fmt, va_list ap)
+{
+	size_t before = d->n;
+	hilo_diag_addv(d, sev, file, line, col, NULL, 0, code, fmt, ap);
+	if (d->n > before && text && line > 0)
+		d->items[d->n - 1].src_line = line_of(d, text, n, 1);
 }
 
 void hilo_diag_oom(hilo_diags *d, const char *file)

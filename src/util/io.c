@@ -18,6 +18,7 @@
  * the stand-in for a full disk. Its counter is the one mutable static of
  * the library and exists only in that build. */
 #include "hilo/base.h"
+#include "util/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +32,33 @@
 
 char *hilo_read_file(const char *path, size_t *len, hilo_diags *d)
 {
+	return hilo_read_file_fd(path, len, NULL, NULL, d);
+}
+
+bool hilo_text_is_blank(const char *s, size_t n, int *line, int *col)
+{
+	int l = 1, c = 1;
+	for (size_t k = 0; k < n; k++) {
+		char ch = s[k];
+		if (ch == '\n') {
+			l++;
+			c = 1;
+		} else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+			c++;
+		} else {
+			return false;
+		}
+	}
+	*line = l;
+	*col = c;
+	return true;
+}
+
+char *hilo_read_file_fd(const char *path, size_t *len, int *keep_fd, struct stat *keep_st,
+	hilo_diags *d)
+{
+	if (keep_fd)
+		*keep_fd = -1;
 	bool is_stdin = strcmp(path, "-") == 0;
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	if (!f) {
@@ -69,6 +97,12 @@ char *hilo_read_file(const char *path, size_t *len, hilo_diags *d)
 		if (!is_stdin)
 			fclose(f);
 		return NULL;
+	}
+	if (!is_stdin && keep_fd && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+		/* read again later by offset (caret lines of late messages) */
+		*keep_fd = fcntl(fileno(f), F_DUPFD_CLOEXEC, 0);
+		if (keep_st)
+			*keep_st = st;
 	}
 	if (!is_stdin)
 		fclose(f);

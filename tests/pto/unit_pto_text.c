@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int failures;
 
@@ -222,10 +223,175 @@ static void test_error_order(void)
 		"                ^\n", __LINE__);
 }
 
+static bool write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return false;
+	bool ok = fwrite(text, 1, strlen(text), f) == strlen(text);
+	return fclose(f) == 0 && ok;
+}
+
+static const char *GRAPH =
+	"import pypto.language as pl\n"
+	"\n"
+	"@pl.program\n"
+	"class P:\n"
+	"    @pl.function(type=pl.FunctionType.Graph, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+	"    def layer(self, a: pl.Tensor[[8, 8], pl.FP32]) -> pl.Tensor[[8, 8], pl.FP32]:\n"
+	"        x: pl.Scalar[pl.INDEX] = pl.tensor.dim(a, 0)   # a comment\n"
+	"        return a";
+
+/* The messages a late error gives on p: GB001 (a statement's line) and one
+ * at the first statement's value (an expression position). */
+static char *late_errors(hilo_pto_program *p)
+{
+	hilo_diags d;
+	hilo_diags_init(&d);
+	CHECK(hilo_pto_legalize_graph_boundary(p, HILO_PTO_RUNTIME_TENSORMAP_AND_RINGBUFFER, &d) != 0);
+	pto_error_at(p, &d, p->funcs[0]->body.stmts[0]->value, "GB999", "at the value");
+	char *t = diag_text(&d);
+	hilo_diags_free(&d);
+	return t;
+}
+
+static void test_file(void)
+{
+	char dir[] = "/tmp/pto_text_XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	char path[64], other[64];
+	snprintf(path, sizeof path, "%s/g.py", dir);
+	snprintf(other, sizeof other, "%s/h.py", dir);
+
+	/* the same messages as from the text: caret lines read back from the
+	 * file, line:col from the table of line starts */
+	hilo_diags d;
+	hilo_diags_init(&d);
+	hilo_pto_program *b = hilo_pto_parse(path, GRAPH, strlen(GRAPH), &d);
+	char *want = b ? late_errors(b) : NULL;
+	CHECK(want && strstr(want, "error GB001") && strstr(want, "\n    def layer(self,") &&
+		strstr(want, ":7:34: error GB999: at the value\n        x: pl.Scalar[pl.INDEX] = pl.tensor.dim(a, 0)   # a comment\n"));
+	CHECK(write_file(path, GRAPH));
+	hilo_pto_program *p = hilo_pto_parse_file(path, NULL, &d);
+	CHECK(p && !p->src && p->nline_starts == 8 && p->line_starts[7] == strlen(GRAPH) - strlen("        return a"));
+	char *got = p ? late_errors(p) : NULL;
+	CHECK(want && got && !strcmp(want, got));
+	if (want && got && strcmp(want, got))
+		fprintf(stderr, "want:\n%s\ngot:\n%s\n", want, got);
+	free(got);
+	got = NULL;
+	if (p && b) {
+		/* every position to line:col as from the text */
+		const pto_stmt *s = p->funcs[0]->body.stmts[0], *sb = b->funcs[0]->body.stmts[0];
+		const pto_expr *e[] = { s->target, s->value, pto_expr_base(s->value), s->value->items[1] };
+		const pto_expr *eb[] = { sb->target, sb->value, pto_expr_base(sb->value), sb->value->items[1] };
+		for (int k = 0; k < 4; k++) {
+			int l1, c1, l2, c2;
+			pto_pos_linecol(p, e[k]->pos, &l1, &c1);
+			pto_pos_linecol(b, eb[k]->pos, &l2, &c2);
+			CHECK(l1 == l2 && c1 == c2 && l1 == 7);
+		}
+		int l, c;
+		pto_pos_linecol(p, (uint32_t)strlen(GRAPH) + 1, &l, &c); /* the end */
+		CHECK(l == 8 && c == 17);
+		for (uint32_t k = 1; k <= strlen(GRAPH) + 1; k++) { /* every offset, line starts too */
+			int l2, c2;
+			pto_pos_linecol(p, k, &l, &c);
+			pto_pos_linecol(b, k, &l2, &c2);
+			if (l != l2 || c != c2) {
+				CHECK(l == l2 && c == c2);
+				break;
+			}
+		}
+		/* printing needs no text */
+		hilo_buf out;
+		hilo_buf_init(&out);
+		hilo_pto_print(p, &out);
+		CHECK(out.len == strlen(GRAPH) && !memcmp(out.data, GRAPH, out.len));
+		hilo_buf_free(&out);
+	}
+
+	/* the file replaced by another one (rename): the file parsed is
+	 * unlinked (its change time moves), so no line is shown - neither the
+	 * new file's nor the old one's */
+	char *alt = strdup(GRAPH);
+	alt[strlen(alt) - 1] = 'b';
+	alt[strstr(alt, "def layer") - alt + 4] = 'L';
+	CHECK(write_file(other, alt) && rename(other, path) == 0);
+	got = p ? late_errors(p) : NULL;
+	CHECK(got && !strstr(got, "def ") && !strstr(got, "^") && strstr(got, "at the value"));
+	free(got);
+	hilo_pto_program_destroy(p);
+
+	/* the file changed in place after parsing (same size): the messages
+	 * come without their source lines */
+	CHECK(write_file(path, GRAPH));
+	p = hilo_pto_parse_file(path, "shown.py", &d);
+	CHECK(p != NULL);
+	usleep(20000); /* a later modification time even on coarse clocks */
+	CHECK(write_file(path, alt));
+	got = p ? late_errors(p) : NULL;
+	CHECK(got && !strstr(got, "def ") && !strstr(got, "^") && !strncmp(got, "shown.py:6:9: error GB001", 25) &&
+		strstr(got, "\nshown.py:7:34: error GB999: at the value\n") &&
+		got[strlen(got) - 1] == '\n' && !strstr(got, "pl.tensor.dim"));
+	free(got);
+	/* ... or truncated: no line either, no crash */
+	CHECK(truncate(path, 10) == 0);
+	got = p ? late_errors(p) : NULL;
+	CHECK(got && !strstr(got, "^") && strstr(got, "at the value"));
+	free(got);
+	hilo_pto_program_destroy(p);
+	free(alt);
+
+	/* a parse error in a file shows its line (the text is there while
+	 * parsing); the end of the file without a newline */
+	CHECK(write_file(path, "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function()\n    def f(self, x: = 1):"));
+	hilo_diags_free(&d);
+	hilo_diags_init(&d);
+	CHECK(!hilo_pto_parse_file(path, "f.py", &d));
+	got = diag_text(&d);
+	CHECK(got && !strcmp(got, "f.py:6:20: error: expected an expression, found '='\n"
+		"    def f(self, x: = 1):\n                   ^\n"));
+	free(got);
+
+	/* a file of only whitespace, a folder, a missing file: cli_read_input's
+	 * checks and messages */
+	CHECK(write_file(path, " \n\t\r\n  "));
+	hilo_diags_free(&d);
+	hilo_diags_init(&d);
+	CHECK(!hilo_pto_parse_file(path, "f.py", &d) && d.n == 1 && d.items[0].line == 3 && d.items[0].col == 3 &&
+		!strcmp(d.items[0].msg, "empty input: expected a PyPTO program"));
+	hilo_diags_free(&d);
+	hilo_diags_init(&d);
+	CHECK(!hilo_pto_parse_file(dir, NULL, &d) && d.n == 1 && !strcmp(d.items[0].msg, "is a directory") &&
+		!strcmp(d.items[0].file, dir));
+	hilo_diags_free(&d);
+	hilo_diags_init(&d);
+	CHECK(!hilo_pto_parse_file(other, NULL, &d) && d.n == 1 && !strncmp(d.items[0].msg, "cannot open: ", 13));
+	hilo_diags_free(&d);
+
+	/* a file of only comments */
+	CHECK(write_file(path, "# a\n# b\n"));
+	p = hilo_pto_parse_file(path, NULL, &d);
+	CHECK(p && p->nitems == 2 && !p->src && p->nline_starts == 3);
+	hilo_pto_program_destroy(p);
+
+	hilo_pto_program_destroy(b);
+	free(want);
+	hilo_diags_free(&d);
+	unlink(path);
+	unlink(other);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_window();
 	test_error_order();
+	test_file();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	else

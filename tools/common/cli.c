@@ -173,18 +173,9 @@ char *cli_read_input(const char *path, const char *what, size_t *len, hilo_diags
 	char *text = hilo_read_file(path, len, d);
 	if (!text)
 		return NULL;
-	int line = 1, col = 1;
-	for (size_t k = 0; k < *len; k++) {
-		char ch = text[k];
-		if (ch == '\n') {
-			line++;
-			col = 1;
-		} else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
-			col++;
-		} else {
-			return text;
-		}
-	}
+	int line, col;
+	if (!hilo_text_is_blank(text, *len, &line, &col))
+		return text;
 	hilo_diag_add(d, HILO_SEV_ERROR, strcmp(path, "-") ? path : "<stdin>", line, col, NULL, 0,
 		"empty input: expected %s", what);
 	free(text);
