@@ -53,8 +53,9 @@ typedef struct plan {
 	const char **orig_names;
 	vec hoisted;      /* hoist, parameter order */
 	const pto_vartab *vars; /* the Graph's variables (cached until the call sites are done) */
-	const char **canon;    /* by variable index: the hoist or non-alias name an alias denotes;
-	                        * a scalar rename (LG_PASSTHROUGH) is substituted in the body */
+	uint32_t *canon;       /* by variable index: 1 + the index of the hoist or non-alias name
+	                        * an alias denotes; a scalar rename (LG_PASSTHROUGH) is
+	                        * substituted in the body */
 	size_t ncanon, nrepl;  /* entries; scalar renames among them */
 	pto_map hoisted_set;   /* name -> hoist */
 	pto_map slot_view;     /* in-loop create statement -> the view that replaces it */

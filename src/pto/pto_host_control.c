@@ -38,10 +38,11 @@ typedef struct hc {
 	hilo_diags *d;
 	bool all;              /* report every violation (verifier) */
 	int errors;
-	const char **root;     /* by variable index: the root name of an alias, view, ... (a dense
-	                        * array: every alias of a 100k-name chain has one) */
+	uint32_t *root;        /* by variable index: 1 + the index of the root of an alias, view,
+	                        * ... (a dense array: every alias of a 100k-name chain has one) */
 	size_t nroot;
-	pto_map root_other;    /* the same for a name that is no variable (none on SSA input) */
+	pto_map root_other;    /* name -> root name, for a root or a name that is no variable
+	                        * (a module-level name; none on SSA input) */
 	pto_map alloc;         /* root -> the pl.tensor.create expression */
 	pto_map produced;      /* root -> the launch that produced it */
 	pto_map tuples;        /* tuple literal / tuple-valued launch result */
@@ -57,7 +58,8 @@ static const char *root_name(hc *h, const pto_expr *e)
 	if (!e || e->kind != PTO_E_NAME)
 		return NULL;
 	size_t i = pto_vars_index(h->c.vars, e->name);
-	const char *r = i < h->nroot ? h->root[i] : pto_map_get(&h->root_other, e->name);
+	const char *r = i < h->nroot && h->root[i] ? pto_vars_at(h->c.vars, h->root[i] - 1)->name :
+		pto_map_get(&h->root_other, e->name);
 	return r ? r : e->name;
 }
 
@@ -67,13 +69,13 @@ static void set_root(hc *h, const char *var, const char *r)
 {
 	if (!var || !r || var == r)
 		return;
-	size_t i = pto_vars_index(h->c.vars, var);
-	if (i < h->nroot) {
-		if (!h->root[i])
-			h->root[i] = r;
-	} else if (!pto_map_has(&h->root_other, var)) {
+	size_t i = pto_vars_index(h->c.vars, var), ri = pto_vars_index(h->c.vars, r);
+	if ((i < h->nroot && h->root[i]) || pto_map_has(&h->root_other, var))
+		return;
+	if (i < h->nroot && ri != PTO_NO_VAR)
+		h->root[i] = (uint32_t)ri + 1;
+	else
 		pto_map_put(&h->root_other, var, (void *)r);
-	}
 }
 
 /* The caller argument a launch result at position pos is (explicit

@@ -143,9 +143,9 @@ static void push_hoist(coll *k, vec *v, const char *name, pto_expr *value, const
 static void push_pass(coll *k, const char *alias, const char *target)
 {
 	size_t a = pto_vars_index(k->c->vars, alias), t = pto_vars_index(k->c->vars, target);
-	if (a >= k->pl->ncanon)
-		HILO_PANIC("alias is not a variable");
-	k->pl->canon[a] = t < k->pl->ncanon && k->pl->canon[t] ? k->pl->canon[t] : target;
+	if (a >= k->pl->ncanon || t == PTO_NO_VAR) /* both are the Graph's: locals, parameters */
+		HILO_PANIC("alias or target is not a variable");
+	k->pl->canon[a] = t < k->pl->ncanon && k->pl->canon[t] ? k->pl->canon[t] : (uint32_t)t + 1;
 	k->pl->nrepl += (pto_vars_at(k->c->vars, a)->lg_mark & LG_PASSTHROUGH) != 0;
 }
 
@@ -550,8 +550,7 @@ static void visit_block(coll *k, pto_block *b)
 static const char *canon_name(const plan *pl, const char *n)
 {
 	size_t i = pto_vars_index(pl->vars, n);
-	const char *c = i < pl->ncanon ? pl->canon[i] : NULL;
-	return c ? c : n;
+	return i < pl->ncanon && pl->canon[i] ? pto_vars_at(pl->vars, pl->canon[i] - 1)->name : n;
 }
 
 /* The name a scalar rename n is substituted by (its binding is erased),
@@ -561,7 +560,7 @@ static const char *repl_name(const plan *pl, const char *n)
 	size_t i = pto_vars_index(pl->vars, n);
 	if (i >= pl->ncanon || !pl->canon[i] || !(pto_vars_at(pl->vars, i)->lg_mark & LG_PASSTHROUGH))
 		return NULL;
-	return pl->canon[i];
+	return pto_vars_at(pl->vars, pl->canon[i] - 1)->name;
 }
 
 static void collect_deps(hilo_pto_program *p, const plan *pl, hoist *h, const pto_expr *e)

@@ -1143,28 +1143,41 @@ typedef struct ssa_ctx {
 	const pto_func *f;
 	hilo_diags *d;
 	const pto_vartab *vars;
-	pto_stmt **first;      /* by variable index: the first binding, `none` for a parameter
-	                        * or a completed phi, NULL while unbound */
-	size_t nfirst;
-	pto_map other;         /* the same for a name that is no variable (a nested target) */
+	uint8_t *state;        /* by variable index: SSA_* (a byte a name: the first binding is
+	                        * almost always the variable's own def) */
+	size_t nstate;
+	pto_map other;         /* name -> first binding: SSA_OTHER, or a name that is no
+	                        * variable (a nested target) */
 	pto_map then_yield;    /* a first binding by pl.yield_ directly in an if's then-arm -> that if */
 	pto_stmt *none;
 	bool failed;
 } ssa_ctx;
 
+/* A name's state: unbound, first bound by its variable's def, a parameter
+ * or a completed phi (`none`), first bound by another statement (a target
+ * collect_vars does not record, in `other`). */
+enum { SSA_UNBOUND, SSA_DEF, SSA_NONE, SSA_OTHER };
+
+/* The first binding of name: NULL while unbound, c->none for a parameter
+ * or a completed phi. */
 static pto_stmt *ssa_get(const ssa_ctx *c, const char *name)
 {
 	size_t i = pto_vars_index(c->vars, name);
-	return i < c->nfirst ? c->first[i] : pto_map_get(&c->other, name);
+	if (i >= c->nstate || c->state[i] == SSA_OTHER)
+		return pto_map_get(&c->other, name);
+	return c->state[i] == SSA_DEF ? pto_vars_at(c->vars, i)->def : c->state[i] == SSA_NONE ? c->none : NULL;
 }
 
 static void ssa_set(ssa_ctx *c, const char *name, pto_stmt *s)
 {
 	size_t i = pto_vars_index(c->vars, name);
-	if (i < c->nfirst)
-		c->first[i] = s;
-	else
-		pto_map_put(&c->other, name, s);
+	if (i < c->nstate && (s == c->none || s == pto_vars_at(c->vars, i)->def)) {
+		c->state[i] = s == c->none ? SSA_NONE : SSA_DEF;
+		return;
+	}
+	if (i < c->nstate)
+		c->state[i] = SSA_OTHER;
+	pto_map_put(&c->other, name, s);
 }
 
 /* s binds t; owner: the if statement whose arm (the else arm when
@@ -1258,10 +1271,10 @@ bool pto_check_ssa(hilo_pto_program *p, pto_func *f, hilo_diags *d)
 	hilo_arena *tmp = hilo_arena_create_in(p->arena);
 	if (!tmp)
 		pto_oom(p->arena);
-	c.nfirst = pto_vars_count(c.vars);
-	c.first = hilo_heap_alloc(tmp, (c.nfirst + 1) * sizeof *c.first);
+	c.nstate = pto_vars_count(c.vars);
+	c.state = hilo_heap_alloc(tmp, c.nstate + 1);
 	c.none = hilo_arena_alloc(tmp, sizeof *c.none);
-	if (!c.first || !c.none)
+	if (!c.state || !c.none)
 		pto_oom(tmp);
 	pto_map_init_scratch(&c.other, tmp);
 	pto_map_init_scratch(&c.then_yield, tmp);
