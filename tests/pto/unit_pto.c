@@ -329,6 +329,40 @@ int main(void)
 		CHECK(same == 5000 && pto_names_count(p->names) == before + 5000);
 		hilo_pto_program_destroy(p);
 	}
+	/* the same with the 64-bit slots a table of 2^24 names and more
+	 * uses, switched to while names are held and while interning */
+	p = parse("x = 1\n");
+	CHECK(p != NULL);
+	if (p) {
+		const char *kept[3000];
+		for (int i = 0; i < 3000; i++) {
+			char nm[16];
+			snprintf(nm, sizeof nm, "w%d", i);
+			kept[i] = pto_intern(p, nm);
+			if (i == 999) {
+				CHECK(!pto_names_wide(p->names));
+				pto_names_narrow_limit(p->names, 2000 + (uint32_t)pto_names_count(p->names) - 1000);
+				CHECK(!pto_names_wide(p->names));
+			}
+		}
+		CHECK(pto_names_wide(p->names));
+		size_t same = 0;
+		for (int i = 0; i < 3000; i++) {
+			char nm[16];
+			snprintf(nm, sizeof nm, "w%d", i);
+			same += pto_intern(p, nm) == kept[i] && !strcmp(kept[i], nm);
+		}
+		CHECK(same == 3000);
+		hilo_pto_program_destroy(p);
+	}
+	p = parse("x = 1\n");
+	CHECK(p != NULL);
+	if (p) {
+		const char *x = pto_intern(p, "x");
+		pto_names_narrow_limit(p->names, 1); /* rebuilt wide at once */
+		CHECK(pto_names_wide(p->names) && pto_intern(p, "x") == x);
+		hilo_pto_program_destroy(p);
+	}
 
 	/* variable table: names beyond the up-front estimate (a tuple target
 	 * binds four names in one statement) and names a pass reserves are
