@@ -371,31 +371,6 @@ typedef struct set_mode {
 	char dropped_why[300];    /* out: and why */
 } set_mode;
 
-/* What input set `seed` draws, for messages. */
-static const char *draw_name(uint64_t seed)
-{
-	switch (ev_draw_mode(seed)) {
-	case EV_DRAW_SPRINKLED: return "special values at random elements";
-	case EV_DRAW_WHOLE: return "special values filling whole leaves";
-	default: return "ordinary values";
-	}
-}
-
-/* Element-ops an input set with special values may use: 8 times what the
- * most costly completed set used (at least 2^16), within the budget. A
- * special value can make a loop run far longer than ordinary values do
- * (a bound of inf, a trip count of INT_MAX): such a set shows nothing
- * about the ordinary ones and is not counted (run_sets). */
-static uint64_t special_budget(uint64_t budget, uint64_t ref)
-{
-	if (!ref)
-		return budget;
-	uint64_t cap = ref > budget / 8 ? budget : ref * 8;
-	if (cap < (1u << 16))
-		cap = 1u << 16;
-	return cap < budget ? cap : budget;
-}
-
 /* Evaluates both cones on n input sets (wide: at least as many as sweep
  * every parameter's index-aware and boundary values, at most 64); r->status
  * 0 agree, 1 differ, 2 could not evaluate. */
@@ -424,7 +399,7 @@ static void run_sets(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n
 		 * always drawn them (every swept value meets ordinary ones) */
 		E.drawn = !(mo->wide && t > 0 && sweep > 0);
 		bool special = E.drawn && ev_draw_mode(E.seed) != EV_DRAW_PLAIN;
-		E.budget = special ? special_budget(budget, ref) : budget;
+		E.budget = special ? ev_special_budget(budget, ref) : budget;
 		hilo_ptrmap_init_in(&E.leaves, P->scratch->arena);
 		hilo_diags_init(&E.d);
 		E.sm = hilo_module_create_in("cone", P->scratch->arena);
@@ -462,7 +437,7 @@ static void run_sets(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n
 		if (status == 1 && special) {
 			size_t len = strlen(r->msg);
 			snprintf(r->msg + len, sizeof r->msg - len, "; seed %llu draws %s",
-				(unsigned long long)E.seed, draw_name(E.seed));
+				(unsigned long long)E.seed, ev_draw_name(E.seed));
 		}
 		if (status) {
 			r->status = status;
@@ -479,7 +454,7 @@ static void run_sets(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n
 	if (mo->dropped && mo->dropped == mo->sets) {
 		/* no set was evaluated */
 		snprintf(r->msg, sizeof r->msg, "seed %llu (%s): %s",
-			(unsigned long long)mo->dropped_seed, draw_name(mo->dropped_seed),
+			(unsigned long long)mo->dropped_seed, ev_draw_name(mo->dropped_seed),
 			mo->dropped_why);
 		r->status = 2;
 	}

@@ -716,7 +716,7 @@ hilo_literal *ev_instr_in_elided(hilo_module *m, const hilo_instr *i,
 }
 
 static hilo_literal *eval_comp(hilo_module *m, const hilo_comp *c,
-	hilo_literal *const *args, const hilo_eval_opts *o, hilo_diags *d)
+	hilo_literal *const *args, const hilo_eval_opts *o, hilo_diags *d, uint64_t *used)
 {
 	hilo_arena *scratch = hilo_arena_create_in(m->arena);
 	if (!scratch) {
@@ -729,6 +729,8 @@ static hilo_literal *eval_comp(hilo_module *m, const hilo_comp *c,
 	hilo_literal *out = r ? ev_lit_copy(m->arena, r) : NULL;
 	if (r && !out)
 		ev_err(&t.e, NULL, "out of memory");
+	if (used)
+		*used = t.e.used;
 	top_fini(&t);
 	hilo_arena_destroy(scratch);
 	return out;
@@ -767,7 +769,20 @@ hilo_literal *hilo_eval_comp(hilo_module *m, const hilo_comp *c,
 		hilo_diag_oom(d, NULL);
 		return NULL;
 	}
-	hilo_literal *r = eval_comp(m, c, args, o, d);
+	hilo_literal *r = eval_comp(m, c, args, o, d, NULL);
+	hilo_oom_end(&g);
+	return r;
+}
+
+hilo_literal *ev_comp_used(hilo_module *m, const hilo_comp *c, hilo_literal *const *args,
+	const hilo_eval_opts *o, hilo_diags *d, uint64_t *used)
+{
+	*used = 0;
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(d, NULL);
+		return NULL;
+	}
+	hilo_literal *r = eval_comp(m, c, args, o, d, used);
 	hilo_oom_end(&g);
 	return r;
 }

@@ -172,6 +172,25 @@ int ev_draw_mode(uint64_t seed)
 	return (int)(seed % 3);
 }
 
+const char *ev_draw_name(uint64_t seed)
+{
+	switch (ev_draw_mode(seed)) {
+	case EV_DRAW_SPRINKLED: return "special values at random elements";
+	case EV_DRAW_WHOLE: return "special values filling whole leaves";
+	default: return "ordinary values";
+	}
+}
+
+uint64_t ev_special_budget(uint64_t budget, uint64_t ref)
+{
+	if (!ref)
+		return budget;
+	uint64_t cap = ref > budget / 8 ? budget : ref * 8;
+	if (cap < (1u << 16))
+		cap = 1u << 16;
+	return cap < budget ? cap : budget;
+}
+
 void ev_fill_drawn(hilo_literal *l, uint64_t seed, uint64_t stream, const int64_t *path,
 	int npath)
 {
@@ -522,7 +541,7 @@ void ev_fill_ranges(hilo_literal *l, const ev_ranges *r, uint64_t seed, uint64_t
 }
 
 static hilo_literal **random_args(hilo_module *m, const hilo_comp *c,
-	uint64_t seed, uint64_t budget, hilo_diags *d);
+	uint64_t seed, uint64_t budget, hilo_diags *d, bool drawn);
 
 hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
 	uint64_t seed, uint64_t budget, hilo_diags *d)
@@ -531,13 +550,28 @@ hilo_literal **hilo_eval_random_args(hilo_module *m, const hilo_comp *c,
 		hilo_diag_oom(d, NULL);
 		return NULL;
 	}
-	hilo_literal **r = random_args(m, c, seed, budget, d);
+	hilo_literal **r = random_args(m, c, seed, budget, d, false);
+	hilo_oom_end(&g);
+	return r;
+}
+
+/* hilo_eval_random_args with the rewrite validator's draws (special
+ * values, ev_fill_drawn) for the parameters without index-aware ranges,
+ * when drawn: the module-level check's inputs. */
+static hilo_literal **check_args(hilo_module *m, const hilo_comp *c,
+	uint64_t seed, uint64_t budget, hilo_diags *d, bool drawn)
+{
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(d, NULL);
+		return NULL;
+	}
+	hilo_literal **r = random_args(m, c, seed, budget, d, drawn);
 	hilo_oom_end(&g);
 	return r;
 }
 
 static hilo_literal **random_args(hilo_module *m, const hilo_comp *c,
-	uint64_t seed, uint64_t budget, hilo_diags *d)
+	uint64_t seed, uint64_t budget, hilo_diags *d, bool drawn)
 {
 	/* inputs cost their element count: refuse them above the budget */
 	if (!budget)
@@ -567,7 +601,10 @@ static hilo_literal **random_args(hilo_module *m, const hilo_comp *c,
 		}
 		idx_ranges r;
 		ev_param_ranges(m->arena, p, false, &r);
-		ev_fill_ranges(args[k], &r, seed, k);
+		if (drawn && !r.n && !r.nf)
+			ev_fill_drawn(args[k], seed, k, NULL, 0);
+		else
+			ev_fill_ranges(args[k], &r, seed, k);
 	}
 	return args;
 }
@@ -758,33 +795,49 @@ void hilo_check_equivalence_nsz(hilo_module *before, hilo_module *after, int n,
 	}
 	if (sweep > n)
 		n = sweep;
+	/* input sets with special values (docs/proof.md "Special values"),
+	 * except after the first set of a sweep of index-aware values, which
+	 * meets ordinary values as it always has; a set with special values
+	 * that cannot be evaluated within ev_special_budget is not counted */
+	int dropped = 0;
+	uint64_t ref = 0, dropped_seed = 0;
+	char dropped_why[300] = "";
+	uint64_t budget = o && o->budget ? o->budget : HILO_EVAL_DEFAULT_BUDGET;
 	for (int t = 0; t < n; t++) {
 		uint64_t s = seed + (uint64_t)t;
+		bool drawn = !(sweep > 0 && t > 0);
+		bool special = drawn && ev_draw_mode(s) != EV_DRAW_PLAIN;
+		hilo_eval_opts so = {special ? ev_special_budget(budget, ref) : budget};
+		uint64_t ua = 0, ub = 0;
 		hilo_diags d;
 		hilo_diags_init(&d);
-		uint64_t budget = o && o->budget ? o->budget : HILO_EVAL_DEFAULT_BUDGET;
-		hilo_literal **args = hilo_eval_random_args(before, ca, s, budget, &d);
-		hilo_literal *ra = args ? hilo_eval_comp(before, ca, args, o, &d) : NULL;
-		if (!ra) {
-			char why[700];
-			first_error(&d, why, sizeof why);
-			r->status = d.oom ? 3 : 2;
-			snprintf(r->message, sizeof r->message, "before: %s", why);
-			hilo_diags_free(&d);
-			return;
-		}
-		hilo_literal *rb = hilo_eval_comp(after, cb, args, o, &d);
+		hilo_literal **args = check_args(before, ca, s, budget, &d, drawn);
+		hilo_literal *ra = args ? ev_comp_used(before, ca, args, &so, &d, &ua) : NULL;
+		hilo_literal *rb = ra ? ev_comp_used(after, cb, args, &so, &d, &ub) : NULL;
 		if (!rb) {
 			char why[700];
 			first_error(&d, why, sizeof why);
+			if (special && !d.oom) {
+				if (!dropped++) {
+					dropped_seed = s;
+					snprintf(dropped_why, sizeof dropped_why, "%s: %.280s",
+						ra ? "after" : "before", why);
+				}
+				hilo_diags_free(&d);
+				continue;
+			}
 			/* the original evaluates but the result does not: that is a
 			 * difference only when it is not a budget/support limit */
 			r->status = d.oom ? 3 : 2;
-			snprintf(r->message, sizeof r->message, "after: %s", why);
+			snprintf(r->message, sizeof r->message, "%s: %s", ra ? "after" : "before", why);
 			hilo_diags_free(&d);
 			return;
 		}
 		hilo_diags_free(&d);
+		if (ua > ref)
+			ref = ua;
+		if (ub > ref)
+			ref = ub;
 		hilo_buf path;
 		hilo_buf_init(&path);
 		bool diff = describe_diff(&path, ra, rb, r->message, sizeof r->message, s, nsz);
@@ -797,11 +850,29 @@ void hilo_check_equivalence_nsz(hilo_module *before, hilo_module *after, int n,
 		}
 		if (diff) {
 			r->status = 1;
+			if (special) {
+				size_t len = strlen(r->message);
+				snprintf(r->message + len, sizeof r->message - len, "; seed %llu draws %s",
+					(unsigned long long)s, ev_draw_name(s));
+			}
 			return;
 		}
 	}
+	if (dropped == n) {
+		r->status = 2;
+		snprintf(r->message, sizeof r->message, "seed %llu (%s): %s",
+			(unsigned long long)dropped_seed, ev_draw_name(dropped_seed), dropped_why);
+		return;
+	}
 	r->status = 0;
+	int agreed = n - dropped;
 	snprintf(r->message, sizeof r->message, "%d input set%s agree (seeds %llu..%llu)",
-		n, n == 1 ? "" : "s", (unsigned long long)seed,
+		agreed, agreed == 1 ? "" : "s", (unsigned long long)seed,
 		(unsigned long long)(seed + (uint64_t)n - 1));
+	if (dropped) {
+		size_t len = strlen(r->message);
+		snprintf(r->message + len, sizeof r->message - len, "; %d with special values could "
+			"not be evaluated and %s not counted (seed %llu: %s)", dropped,
+			dropped == 1 ? "is" : "are", (unsigned long long)dropped_seed, dropped_why);
+	}
 }

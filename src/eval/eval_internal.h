@@ -39,6 +39,10 @@ hilo_literal *ev_instr_in_elided(hilo_module *m, const hilo_instr *i,
 	hilo_literal *const *operands, const hilo_eval_opts *o, uint64_t *used, bool elided_random,
 	uint64_t elided_seed, hilo_diags *d);
 
+/* hilo_eval_comp, also giving the element-ops the evaluation used. */
+hilo_literal *ev_comp_used(hilo_module *m, const hilo_comp *c, hilo_literal *const *args,
+	const hilo_eval_opts *o, hilo_diags *d, uint64_t *used);
+
 /* ---- index-aware inputs (eval_equiv.c) --------------------------------- */
 /* Fills l with the values hilo_literal_fill_random(P, seed, stream) gives
  * the element of a tuple P at index path path[0..npath) (l has that
@@ -62,6 +66,16 @@ void ev_fill_random_at(hilo_literal *l, uint64_t seed, uint64_t stream, const in
  * whole (n = 0: the leaf itself), consistently with the whole leaf. */
 enum { EV_DRAW_PLAIN, EV_DRAW_SPRINKLED, EV_DRAW_WHOLE };
 int ev_draw_mode(uint64_t seed);
+/* What input set `seed` draws, for messages ("special values at random
+ * elements", ...). */
+const char *ev_draw_name(uint64_t seed);
+/* Element-ops an input set with special values may use: 8 times what the
+ * most costly completed set of its run used (ref; at least 2^16), within
+ * the budget; the budget itself when no set completed (ref 0). A special
+ * value can make a loop run far longer than ordinary values do (a bound of
+ * inf, a trip count of INT_MAX): such a set shows nothing about the
+ * ordinary ones, and the callers do not count it. */
+uint64_t ev_special_budget(uint64_t budget, uint64_t ref);
 void ev_fill_drawn(hilo_literal *l, uint64_t seed, uint64_t stream, const int64_t *path,
 	int npath);
 
