@@ -1,6 +1,7 @@
 /* unit_pto.c - unit tests for PTO IR pieces golden files cannot reach:
  * precedence-aware printing of trees the pass builds, trip counts at the
- * int64 limits, and ReplayInvariantSet seeds. */
+ * int64 limits, ReplayInvariantSet seeds, the memory layout, and the
+ * analyses' tables (variable table, SSA check states). */
 #include "pto/pto_ir.h"
 #include "pto/pto_sema.h"
 #include "pto/pto_lex.h"
