@@ -185,9 +185,11 @@ uint64_t ev_special_budget(uint64_t budget, uint64_t ref)
 {
 	if (!ref)
 		return budget;
-	uint64_t cap = ref > budget / 8 ? budget : ref * 8;
-	if (cap < (1u << 16))
-		cap = 1u << 16;
+	uint64_t cap = ref > budget / 8 ? budget : ref * 8, floor = budget / 64;
+	if (floor < (1u << 16))
+		floor = 1u << 16;
+	if (cap < floor)
+		cap = floor;
 	return cap < budget ? cap : budget;
 }
 

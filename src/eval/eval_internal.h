@@ -70,8 +70,8 @@ int ev_draw_mode(uint64_t seed);
  * elements", ...). */
 const char *ev_draw_name(uint64_t seed);
 /* Element-ops an input set with special values may use: 8 times what the
- * most costly completed set of its run used (ref; at least 2^16), within
- * the budget; the budget itself when no set completed (ref 0). A special
+ * most costly completed set of its run used (ref; at least budget / 64
+ * and 2^16), within the budget; the budget itself when no set completed (ref 0). A special
  * value can make a loop run far longer than ordinary values do (a bound of
  * inf, a trip count of INT_MAX): such a set shows nothing about the
  * ordinary ones, and the callers do not count it. */
