@@ -204,7 +204,7 @@ static bool dropped(const hilo_diags *d)
  * cannot be read: the message then goes without its line, never with the
  * wrong text. pread on a descriptor, not a mapping: a file truncated
  * meanwhile is a short read, not a SIGBUS. */
-static bool file_line(const hilo_pto_program *p, int line, char *buf, size_t *n)
+bool pto_file_line(const hilo_pto_program *p, int line, char *buf, size_t *n)
 {
 	int fd = p->src_fd1 - 1;
 	const struct stat *o = &p->src_st;
@@ -244,7 +244,7 @@ static void add_error(const hilo_pto_program *p, hilo_diags *d, int line, int co
 	}
 	char buf[400];
 	size_t n = 0;
-	bool ok = file_line(p, line, buf, &n);
+	bool ok = pto_file_line(p, line, buf, &n);
 	hilo_diag_addv_line(d, HILO_SEV_ERROR, p->file, line, col, ok ? buf : NULL, n, code, fmt, ap);
 }
 
@@ -262,9 +262,10 @@ void pto_pos_linecol_cur(const hilo_pto_program *p, pto_linecur *c, uint32_t pos
 	*line = *col = 0;
 	if (!pos || pos > p->srclen + 1)
 		return;
-	if (!p->src) {
-		/* the text is dropped: the line whose start is the last at or
-		 * before the offset (binary search; the cursor is not needed) */
+	if (p->nline_starts) {
+		/* a file's text (dropped, or released while parsed): the line
+		 * whose start is the last at or before the offset (binary search;
+		 * the cursor is not needed) */
 		uint32_t off = pos - 1;
 		size_t lo = 0, hi = p->nline_starts;
 		while (hi - lo > 1) {

@@ -314,6 +314,7 @@ struct hilo_pto_program {
 	size_t nline_starts;
 	int src_fd1;
 	struct stat src_st;
+	size_t text_released; /* bytes of text the parser released as it read on (a statistic) */
 	pto_item *items;
 	size_t nitems, cap_items;
 	pto_func **funcs;  /* the functions, in order */
@@ -323,6 +324,11 @@ struct hilo_pto_program {
 	char *enodes;      /* expression nodes: 8-byte aligned bump space in */
 	size_t enodes_left; /* blocks of the arena (its allocations are 16-aligned) */
 };
+
+/* Line `line` (its first 400 bytes at most, what a caret line shows) of
+ * the file a program was parsed from, read again (pread) into buf; false
+ * when there is no such file or it changed since it was read. */
+bool pto_file_line(const hilo_pto_program *p, int line, char *buf, size_t *n);
 
 /* ---- construction helpers (pto_ir.c) -------------------------------- */
 

@@ -13,8 +13,11 @@
 #include "pto/pto_lex.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* The first error is held (formatted) until pto_lex_finish reports it. */
 static void hold_error(parser *ps, int line, int col, const char *fmt, va_list ap)
@@ -35,6 +38,42 @@ static void hold_error(parser *ps, int line, int col, const char *fmt, va_list a
 	ps->err_line = line;
 	ps->err_col = col;
 	ps->failed = true;
+	/* a file's text: its caret line now, from the text while it is there
+	 * (else read again from the file) */
+	const hilo_pto_program *p = ps->p;
+	hilo_heap_free(a, ps->err_text);
+	ps->err_text = NULL;
+	ps->err_textn = 0;
+	if (p->nline_starts && line > 0) {
+		size_t start = (size_t)line <= p->nline_starts ? p->line_starts[line - 1] : p->srclen;
+		char buf[400];
+		size_t n = p->srclen - start < sizeof buf ? p->srclen - start : sizeof buf;
+		const char *t = p->src + start;
+		if (start < ps->released)
+			t = pto_file_line(p, line, buf, &n) ? buf : NULL;
+		if (t) {
+			ps->err_text = hilo_heap_alloc(a, n + 1);
+			if (!ps->err_text)
+				pto_oom(a);
+			memcpy(ps->err_text, t, n);
+			ps->err_textn = n;
+		}
+	}
+}
+
+/* Reports the held error (pto_lex_finish). */
+static void report_error(parser *ps, const char *fmt, ...)
+{
+	const hilo_pto_program *p = ps->p;
+	va_list ap;
+	va_start(ap, fmt);
+	if (p->nline_starts)
+		hilo_diag_addv_line(ps->d, HILO_SEV_ERROR, p->file, ps->err_line, ps->err_col, ps->err_text,
+			ps->err_textn, NULL, fmt, ap);
+	else
+		hilo_diag_addv(ps->d, HILO_SEV_ERROR, p->file, ps->err_line, ps->err_col, p->src, p->srclen,
+			NULL, fmt, ap);
+	va_end(ap);
 }
 
 void pto_lex_error(parser *ps, int line, int col, const char *fmt, ...)
@@ -360,6 +399,30 @@ static lline *window_slot(parser *ps)
 	return &ps->ring[ps->hi & (ps->rcap - 1)];
 }
 
+/* A large file's text is released below the current line as the parse
+ * goes on, in steps of PTO_RELEASE_STEP: nothing reads it again (what the
+ * program keeps is copied; line:col and caret lines come from the table of
+ * line starts and the file), and the text is freed once parsed anyway. The
+ * pages go back to the system (MADV_DONTNEED on the malloc'd buffer; its
+ * first page, which holds malloc's header, never: the range starts at the
+ * first page boundary inside the buffer). */
+static void release_text(parser *ps)
+{
+	const hilo_pto_program *p = ps->p;
+	size_t keep = ps->li < ps->hi ? p->line_starts[ps->ring[ps->li & (ps->rcap - 1)].line - 1]
+	                              : (size_t)(ps->next - p->src);
+	if (keep < ps->released + PTO_RELEASE_STEP)
+		return;
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)(p->src + ps->released) + pg - 1) & ~(pg - 1);
+	uintptr_t hi = (uintptr_t)(p->src + keep) & ~(pg - 1);
+	if (hi <= lo)
+		return;
+	if (madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0)
+		ps->p->text_released += hi - lo;
+	ps->released = (size_t)((const char *)hi - p->src);
+}
+
 /* Reads the next logical line into the window; false at the end of the
  * input or on a lexical error (ps->eof is then set). */
 static bool produce(parser *ps)
@@ -425,6 +488,8 @@ static bool produce(parser *ps)
 	ps->next_line = line + 1;
 	*window_slot(ps) = L;
 	ps->hi++;
+	if (ps->release)
+		release_text(ps);
 	return true;
 }
 
@@ -452,9 +517,10 @@ void pto_lex_finish(parser *ps)
 		}
 	}
 	if (ps->failed)
-		hilo_diag_add(ps->d, HILO_SEV_ERROR, ps->p->file, ps->err_line, ps->err_col, ps->p->src,
-			ps->p->srclen, "%s", ps->err_msg ? ps->err_msg : "");
+		report_error(ps, "%s", ps->err_msg ? ps->err_msg : "");
 	hilo_heap_free(a, ps->err_msg);
+	hilo_heap_free(a, ps->err_text);
+	ps->err_text = NULL;
 	hilo_heap_free(a, ps->ring);
 	hilo_heap_free(a, ps->ind8);
 	hilo_heap_free(a, ps->ind1);

@@ -80,6 +80,12 @@ typedef struct parser {
 	char *err_msg;       /* the first error, reported by pto_lex_finish */
 	int err_line, err_col;
 	bool lexfail;        /* ... and it is a lexical one */
+	char *err_text;      /* its caret line when the text is a file's (taken when
+	                      * the error is held: the text may be released later) */
+	size_t err_textn;
+	bool release;        /* a large file's text: release what was read (the pages
+	                      * below the current line) as the parse goes on */
+	size_t released;     /* offsets below this may be released */
 	tok *scratch;        /* tokens of the line being parsed (malloc'd) */
 	size_t nscratch, scap;
 	size_t lexed;        /* line whose tokens are in scratch, +1 */
@@ -98,6 +104,7 @@ typedef struct parser {
 } parser;
 
 #define MAX_DEPTH 500   /* expression tree depth along one line */
+#define PTO_RELEASE_STEP ((size_t)1 << 20) /* text released in steps of 1 MiB */
 #define MAX_BLOCKS 100  /* nested compound statements */
 
 /* A parse error: the first one wins, later ones are dropped

@@ -898,10 +898,30 @@ static bool parse_def(parser *ps, pto_func *f)
 	return parse_block(ps, &f->body, bind, L->line);
 }
 
+/* The table of line starts (4 bytes a line) of a program that drops its
+ * text: line:col of a position, the offset of a line to read again. Built
+ * before parsing: the parser releases the text it has read (pto_lex.c). */
+static void build_line_starts(hilo_pto_program *p)
+{
+	size_t n = 1;
+	const char *s = p->src, *end = s + p->srclen;
+	for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+		n++;
+	uint32_t *ls = hilo_heap_alloc(p->arena, n * sizeof *ls);
+	if (!ls)
+		pto_oom(p->arena);
+	size_t k = 0;
+	ls[k++] = 0;
+	for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+		ls[k++] = (uint32_t)(q + 1 - s); /* below 4 GiB: parse_entry caps the input */
+	p->line_starts = ls;
+	p->nline_starts = n;
+}
+
 /* Parses into a's program; NULL (diagnostics added) on bad input. The
  * caller holds the out-of-memory guard on a and destroys a on failure. */
 static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const char *src, size_t len,
-	char *owned, hilo_diags *diags)
+	char *owned, int fd, const struct stat *st, hilo_diags *diags)
 {
 	hilo_pto_program *p = hilo_arena_alloc(a, sizeof *p);
 	p->arena = a;
@@ -913,6 +933,14 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 	parser ps;
 	memset(&ps, 0, sizeof ps);
 	ps.p = p;
+	if (fd >= 0) {
+		/* the file's text is dropped: read again by offset from here on,
+		 * released while it is parsed (large files) */
+		p->src_fd1 = fd + 1;
+		p->src_st = *st;
+		build_line_starts(p);
+		ps.release = len >= PTO_RELEASE_STEP;
+	}
 	ps.d = diags;
 	pto_map_init(&ps.ann_cache, a);
 	/* program text never holds NUL bytes; rejecting them up front keeps
@@ -1050,33 +1078,16 @@ fail:
 	return NULL;
 }
 
-/* The table of line starts (4 bytes a line) that replaces the text of a
- * program that drops it: line:col of a position, the offset of a line to
- * read again. Under the entry point's guard. */
-static void build_line_starts(hilo_pto_program *p)
-{
-	size_t n = 1;
-	const char *s = p->src, *end = s + p->srclen;
-	for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
-		n++;
-	uint32_t *ls = hilo_heap_alloc(p->arena, n * sizeof *ls);
-	if (!ls)
-		pto_oom(p->arena);
-	size_t k = 0;
-	ls[k++] = 0;
-	for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
-		ls[k++] = (uint32_t)(q + 1 - s); /* below 4 GiB: parse_entry caps the input */
-	p->line_starts = ls;
-	p->nline_starts = n;
-}
-
 /* The entry point: out of memory anywhere in the parse (the program's
  * arena, its scratch child arenas, the lexer's tracked-heap line and token
- * tables) jumps to the guard here, which reports it and frees it all. */
-/* drop: free the (owned) text once parsed, keeping a table of line starts. */
+ * tables) jumps to the guard here, which reports it and frees it all.
+ * fd >= 0: the (owned) text is the whole content of that file, which the
+ * program takes over (closed with it, not on failure); the text is freed
+ * once parsed, keeping a table of line starts. */
 static hilo_pto_program *parse_entry(const char *file, const char *src, size_t len, char *owned,
-	bool drop, hilo_diags *diags)
+	int fd, const struct stat *st, hilo_diags *diags)
 {
+	bool drop = fd >= 0;
 	/* source positions are 32-bit offsets (pto_expr.pos) */
 	if (len >= UINT32_MAX) {
 		hilo_diag_add(diags, HILO_SEV_ERROR, file ? file : "<input>", 0, 0, NULL, 0,
@@ -1096,9 +1107,7 @@ static hilo_pto_program *parse_entry(const char *file, const char *src, size_t l
 		free(owned);
 		return NULL;
 	}
-	hilo_pto_program *p = parse_program(a, file, src, len, owned, diags);
-	if (p && drop)
-		build_line_starts(p);
+	hilo_pto_program *p = parse_program(a, file, src, len, owned, fd, st, diags);
 	hilo_oom_end(&g);
 	if (!p) {
 		hilo_arena_destroy(a);
@@ -1118,12 +1127,12 @@ static hilo_pto_program *parse_entry(const char *file, const char *src, size_t l
 
 hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, hilo_diags *diags)
 {
-	return parse_entry(file, src, len, NULL, false, diags);
+	return parse_entry(file, src, len, NULL, -1, NULL, diags);
 }
 
 hilo_pto_program *hilo_pto_parse_owned(const char *file, char *src, size_t len, hilo_diags *diags)
 {
-	return parse_entry(file, src, len, src, false, diags);
+	return parse_entry(file, src, len, src, -1, NULL, diags);
 }
 
 hilo_pto_program *hilo_pto_parse_file(const char *path, const char *name, hilo_diags *diags)
@@ -1145,12 +1154,9 @@ hilo_pto_program *hilo_pto_parse_file(const char *path, const char *name, hilo_d
 		/* the text read is the file's whole content (not a file that grew
 		 * or shrank while read): it can be read again for caret lines */
 		bool drop = fd >= 0 && st.st_size >= 0 && (size_t)st.st_size == len;
-		p = parse_entry(name ? name : shown, text, len, text, drop, diags);
-		if (p && drop) {
-			p->src_fd1 = fd + 1;
-			p->src_st = st;
-			fd = -1;
-		}
+		p = parse_entry(name ? name : shown, text, len, text, drop ? fd : -1, &st, diags);
+		if (p && drop)
+			fd = -1; /* the program's now */
 	}
 	if (fd >= 0)
 		close(fd);

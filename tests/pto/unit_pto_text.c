@@ -387,11 +387,108 @@ static void test_file(void)
 	rmdir(dir);
 }
 
+/* The diagnostics of parsing text from a buffer and from the file path:
+ * both must be the same; *pp receives the file's program (or NULL). */
+static void same_as_buffer(const char *path, const char *text, hilo_pto_program **pp, int line)
+{
+	hilo_diags d1, d2;
+	hilo_diags_init(&d1);
+	hilo_diags_init(&d2);
+	hilo_pto_program *b = hilo_pto_parse(path, text, strlen(text), &d1);
+	CHECK(write_file(path, text));
+	hilo_pto_program *p = hilo_pto_parse_file(path, NULL, &d2);
+	char *t1 = diag_text(&d1), *t2 = diag_text(&d2);
+	if (!t1 || !t2 || strcmp(t1, t2) || !b != !p) {
+		fprintf(stderr, "%s:%d: buffer:\n%s\nfile:\n%s\n", __FILE__, line, t1, t2);
+		failures++;
+	}
+	if (b && p) {
+		/* a message about the last statement after parsing: the same */
+		const pto_block *body = &b->funcs[0]->body, *pbody = &p->funcs[0]->body;
+		hilo_diags_free(&d1);
+		hilo_diags_free(&d2);
+		hilo_diags_init(&d1);
+		hilo_diags_init(&d2);
+		pto_error_at(b, &d1, body->stmts[body->n - 2]->value, "GB999", "late");
+		pto_error_at(p, &d2, pbody->stmts[pbody->n - 2]->value, "GB999", "late");
+		free(t1);
+		free(t2);
+		t1 = diag_text(&d1);
+		t2 = diag_text(&d2);
+		CHECK(t1 && t2 && !strcmp(t1, t2) && strstr(t1, "^"));
+	}
+	free(t1);
+	free(t2);
+	hilo_diags_free(&d1);
+	hilo_diags_free(&d2);
+	hilo_pto_program_destroy(b);
+	if (pp)
+		*pp = p;
+	else
+		hilo_pto_program_destroy(p);
+}
+
+/* A file past PTO_RELEASE_STEP: the parser releases the text below the
+ * current line as it reads on; positions, caret lines of parse errors (late
+ * ones, and a lexical error after a parse error) and of later messages are
+ * as from the whole text. */
+static void test_release(void)
+{
+	char dir[] = "/tmp/pto_rel_XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	char path[64];
+	snprintf(path, sizeof path, "%s/big.py", dir);
+	enum { N = 30000 };
+	for (int v = 0; v < 4; v++) {
+		hilo_buf b;
+		hilo_buf_init(&b);
+		hilo_buf_puts(&b, HDR);
+		for (int k = 0; k < N; k++) {
+			if (v == 1 && k == N - 100)
+				hilo_buf_puts(&b, "        bad: pl.Scalar[pl.INDEX] = = n\n"); /* a late parse error */
+			else if (v == 2 && k == 3)
+				hilo_buf_puts(&b, "        bad = = n\n"); /* an early one ... */
+			else if (k % 1000 == 999)
+				hilo_buf_printf(&b, "        # note %d\n", k);
+			else
+				hilo_buf_printf(&b, "        x%d: pl.Scalar[pl.INDEX] = n + %d  # c\n", k, k);
+		}
+		if (v == 2)
+			hilo_buf_puts(&b, "        s = 'open\n"); /* ... and a lexical one at the end */
+		if (v == 3)
+			hilo_buf_puts(&b, "        t = [n,\n            n,\n"); /* never closed */
+		hilo_buf_puts(&b, "        return n\n");
+		CHECK(b.len > PTO_RELEASE_STEP / 4 * 5);
+		hilo_pto_program *p = NULL;
+		same_as_buffer(path, hilo_buf_cstr(&b), &p, __LINE__);
+		CHECK((v == 0) == (p != NULL));
+		if (p) {
+			CHECK(p->text_released >= PTO_RELEASE_STEP / 2 && !p->src);
+			hilo_buf out;
+			hilo_buf_init(&out);
+			hilo_pto_print(p, &out);
+			CHECK(out.len == b.len && !memcmp(out.data, b.data, b.len));
+			hilo_buf_free(&out);
+			const pto_block *body = &p->funcs[0]->body;
+			CHECK(body->n == N - N / 1000 + 1 && body->stmts[body->n - 2]->trail &&
+				!strcmp(body->stmts[body->n - 2]->trail, "  # c") && body->stmts[body->n - 1]->nlead == 1);
+		}
+		hilo_pto_program_destroy(p);
+		hilo_buf_free(&b);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_window();
 	test_error_order();
 	test_file();
+	test_release();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	else
