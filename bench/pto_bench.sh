@@ -70,7 +70,8 @@ rc=$?
 [ $rc -eq 0 ] || { rm -rf "$tmp"; exit $rc; }
 # Issue 20 section 3: scalar alias chains (linear, was quadratic: roots are
 # memoized) and peak RSS against input + output size on 100k-statement
-# programs. Each run is measured alone. Peak RSS comes from GNU time's %M
+# programs, and a program of 4000 small functions (every function's analysis
+# table is held at once: their per-table cost). Each run is measured alone. Peak RSS comes from GNU time's %M
 # when /usr/bin/time exists: a child forked from this script starts with
 # the script's resident pages (the generated program text, tens of MB), and
 # the kernel's maxrss for it keeps them across the exec, so os.wait4's
@@ -105,6 +106,17 @@ def aliases(n):
     b.append(f"c_2: {T} = self.kern(t, e{n//2 - 1}, c)")
     L += ["        " + s for s in b] + ["        return c"]
     tail(L, 40)
+    return L
+def funcs(n):
+    # n small orchestration functions calling one Graph: each function's
+    # analysis table is held at once (SSA check through host control)
+    L = []; head(L)
+    L += [f"        d0: {I} = idx * 2", f"        v0: {T} = pl.tensor.slice(w, [128, 128], [d0, 0])",
+          f"        c_1: {T} = self.kern(v0, d0, c)", "        return c"]
+    for k in range(n):
+        L += ["    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)",
+              f"    def main{k}(self, w: {W}, c: pl.InOut[{T}]) -> {T}:",
+              f"        c_{k}: {T} = self.layer(w, c, {k})", "        return c"]
     return L
 def big(scale):
     L = []; head(L)
@@ -148,7 +160,7 @@ bound = "" if gnu_time else " (upper bound: no /usr/bin/time)"
 def measure(kind, n):
     src = f"{tmp}/{kind}{n}.py"
     out = f"{tmp}/{kind}{n}.out"
-    L = aliases(n) if kind == "alias" else big(n)
+    L = aliases(n) if kind == "alias" else funcs(n) if kind == "funcs" else big(n)
     open(src, "w").write("\n".join(L) + "\n")
     nlines = len(L)
     del L
@@ -158,7 +170,7 @@ def measure(kind, n):
         best = r if best is None or r[0] < best[0] else best
     ib, ob = os.path.getsize(src), os.path.getsize(out)
     cpu, wall, rss = best
-    what = f"{n} aliases" if kind == "alias" else f"{nlines} statements"
+    what = f"{n} aliases" if kind == "alias" else f"{n} functions" if kind == "funcs" else f"{nlines} statements"
     # issue 20's target: peak RSS at most 3x input + output
     target = 3 * (ib + ob)
     verdict = "within" if rss <= target else f"{(rss - target) / 1e6:.1f} MB over"
@@ -168,6 +180,7 @@ def measure(kind, n):
 for n in (10000, 40000, 100000):
     measure("alias", n)
 measure("big", 98000)
+measure("funcs", 4000)
 # the process baseline inside the figures above (binary, libc, first arena
 # chunks): what pto-opt costs on a program with nothing in it
 src, out = f"{tmp}/empty.py", f"{tmp}/empty.out"

@@ -249,7 +249,7 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 	const char *pname = pto_intern(p, hilo_arena_printf(k->pa, "%s__slots", var));
 	for (int q = 1; pto_vars_has(k->c->vars, pname); q++)
 		pname = pto_intern(p, hilo_arena_printf(k->pa, "%s__slots%d", var, q));
-	pto_var *pv = hilo_arena_alloc(k->c->vars->arena, sizeof *pv); /* reserve the name */
+	pto_var *pv = hilo_heap_alloc(k->c->vars->arena, sizeof *pv); /* reserve the name (freed with the table) */
 	if (!pv)
 		pto_oom(k->c->vars->arena);
 	pv->name = pname;

@@ -282,7 +282,7 @@ static void vars_add(pto_vartab *t, pto_var *v, bool in_pool)
 	} else {
 		if (t->nextra == t->cap_extra) {
 			size_t nc = t->cap_extra ? t->cap_extra * 2 : 8;
-			t->extra = hilo_arena_grow(t->arena, t->extra, t->nextra, nc, sizeof *t->extra);
+			t->extra = hilo_heap_realloc(t->arena, t->extra, nc * sizeof *t->extra);
 			if (!t->extra)
 				pto_oom(t->arena);
 			t->cap_extra = nc;
@@ -307,7 +307,7 @@ static pto_var *new_var(pto_fctx *c, const char *name, pto_var_kind k)
 	if (in_pool) {
 		v = &t->pool[t->npool++];
 	} else { /* beyond the estimate (tuple targets, iter args) */
-		v = hilo_arena_alloc(t->arena, sizeof *v);
+		v = hilo_heap_alloc(t->arena, sizeof *v);
 		if (!v)
 			pto_oom(t->arena);
 	}
@@ -524,15 +524,15 @@ void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f)
 	hilo_arena *a = f->sema_arena = hilo_arena_create_in(p->arena);
 	if (!a)
 		pto_oom(p->arena);
-	pto_vartab *t = c->vars = hilo_arena_alloc(a, sizeof *t);
+	/* Everything of a table is on its arena's tracked heap, the arena
+	 * never takes a chunk: a program of thousands of functions holds a
+	 * table for each at once (the SSA check through host control), and a
+	 * 64 KiB first chunk each was most of its memory. */
+	pto_vartab *t = c->vars = hilo_heap_alloc(a, sizeof *t);
 	if (!t)
 		pto_oom(a);
 	t->arena = a;
-	pto_map_init(&t->parents, a);
-	pto_map_init(&c->funcs, a);
-	pto_map_reserve(&c->funcs, p->nfuncs);
-	for (size_t i = 0; i < p->nfuncs; i++)
-		pto_map_put(&c->funcs, p->funcs[i]->name, p->funcs[i]);
+	pto_map_init_scratch(&t->parents, a);
 	size_t nvars = f->nparams + count_binds(&f->body);
 	if (nvars >= UINT32_MAX / 2)
 		pto_oom(a); /* slots are 32-bit */
@@ -547,7 +547,9 @@ void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f)
 		set_type(v, f->params[i].ann);
 	}
 	collect_vars(c, &f->body, NULL);
-	pto_fctx *cached = hilo_arena_alloc(a, sizeof *cached);
+	pto_fctx *cached = hilo_heap_alloc(a, sizeof *cached);
+	if (!cached)
+		pto_oom(a);
 	*cached = *c;
 	f->sema_ctx = cached;
 }
@@ -1131,7 +1133,9 @@ void pto_inv_init(pto_invset *s, const pto_fctx *c)
 			v->inv_boundary = true;
 	}
 	inv_collect(s, &c->f->body);
-	pto_invset *cached = hilo_arena_alloc(c->f->sema_arena ? c->f->sema_arena : c->p->arena, sizeof *cached);
+	pto_invset *cached = hilo_heap_alloc(c->f->sema_arena ? c->f->sema_arena : c->p->arena, sizeof *cached);
+	if (!cached)
+		pto_oom(c->p->arena);
 	*cached = *s;
 	c->f->sema_inv = cached;
 }

@@ -119,7 +119,6 @@ typedef struct pto_fctx {
 	hilo_pto_program *p;
 	pto_func *f;
 	pto_vartab *vars;      /* name -> pto_var */
-	pto_map funcs;         /* name -> pto_func (program-wide) */
 } pto_fctx;
 
 /* Fills *c with f's variable table. Tables are cached per function (they

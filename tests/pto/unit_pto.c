@@ -150,6 +150,11 @@ static void test_analysis_tables(void)
 		CHECK(!pto_var_parent(fc.vars, v[3]) && !pto_var_parent(fc.vars, v[9]) &&
 		      !pto_var_parent(fc.vars, pto_vars_get(fc.vars, pto_intern(p, "w"))));
 		CHECK(fc.vars->parents.n == 2);
+		/* a table takes no arena chunk (a program of thousands of functions
+		 * holds one for each at once): all of it is on the tracked heap */
+		pto_invset inv;
+		pto_inv_init(&inv, &fc);
+		CHECK(p->funcs[0]->sema_arena && hilo_arena_bytes(p->funcs[0]->sema_arena) == 0);
 		pto_fctx_init(&fc, p, p->funcs[1]);
 		pto_var *x = pto_vars_get(fc.vars, pto_intern(p, "x"));
 		CHECK(x && x->ndefs == 3); /* saturates: four bindings do not wrap to 0 */
