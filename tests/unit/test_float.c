@@ -196,8 +196,44 @@ static void test_elements(void)
 	CHECK_EQ_I64(hilo_elem_get_i64(HILO_T_PRED, p, 0), 1);
 }
 
+/* hilo_float_max_finite / hilo_float_min_positive (the validator's special
+ * values): the largest finite and smallest positive value of each format,
+ * each one a value the format holds, the next step beyond it not */
+static void test_limits(void)
+{
+	static const struct { hilo_ptype t; double max, min; } L[] = {
+		{HILO_T_F16, 65504.0, 0x1p-24},
+		{HILO_T_BF16, 0x1.fep127, 0x1p-133},
+		{HILO_T_F8E5M2, 57344.0, 0x1p-16},
+		{HILO_T_F8E4M3, 240.0, 0x1p-9},
+		{HILO_T_F8E3M4, 15.5, 0x1p-6},
+		{HILO_T_F8E4M3FN, 448.0, 0x1p-9},
+		{HILO_T_F8E4M3B11FNUZ, 30.0, 0x1p-13},
+		{HILO_T_F8E5M2FNUZ, 57344.0, 0x1p-17},
+		{HILO_T_F8E4M3FNUZ, 240.0, 0x1p-10},
+		{HILO_T_F8E8M0FNU, 0x1p127, 0x1p-127},
+		{HILO_T_F4E2M1FN, 6.0, 0.5},
+		{HILO_T_F6E3M2FN, 28.0, 0.0625},
+		{HILO_T_F6E2M3FN, 7.5, 0.125},
+	};
+	for (size_t k = 0; k < sizeof L / sizeof *L; k++) {
+		CHECK(hilo_float_max_finite(L[k].t) == L[k].max);
+		CHECK(hilo_float_min_positive(L[k].t) == L[k].min);
+		/* both round-trip through the format */
+		CHECK(hilo_float_decode(L[k].t, hilo_float_encode(L[k].t, L[k].max)) == L[k].max);
+		CHECK(hilo_float_decode(L[k].t, hilo_float_encode(L[k].t, L[k].min)) == L[k].min);
+	}
+	CHECK(hilo_float_max_finite(HILO_T_F32) == 0x1.fffffep127);
+	CHECK(hilo_float_min_positive(HILO_T_F32) == 0x1p-149);
+	CHECK(hilo_float_max_finite(HILO_T_F64) == 0x1.fffffffffffffp1023);
+	CHECK(hilo_float_min_positive(HILO_T_F64) == 0x1p-1074);
+	CHECK(hilo_float_max_finite(HILO_T_C64) == 0x1.fffffep127);
+	CHECK(hilo_float_max_finite(HILO_T_S32) == 0);
+}
+
 int main(void)
 {
+	test_limits();
 	test_f16_bf16();
 	test_f8_f6_f4();
 	test_exhaustive();
