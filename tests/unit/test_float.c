@@ -1,7 +1,8 @@
 /* Small-float unit tests: exact encode/decode of f16, bf16 and every
  * f8/f6/f4 variant against hand-computed bit patterns, round to nearest
  * even, each format's overflow rule (inf, nan, or saturation), exhaustive
- * decode->encode round trips over all bit patterns, and XLA's float text. */
+ * decode->encode round trips over all bit patterns, XLA's float text, and
+ * each format's largest finite and smallest positive value. */
 #include "check.h"
 
 #include "hilo/float.h"
