@@ -483,8 +483,51 @@ static void test_release(void)
 	rmdir(dir);
 }
 
+/* Comment lines of statements legalize hoists out of a Graph move to the
+ * next statement kept, before that statement's own lines (legalize's
+ * rewrite_block). */
+static void test_hoisted_comments(void)
+{
+	const char *src =
+		"import pypto.language as pl\n\n@pl.program\nclass P:\n"
+		"    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
+		"    def kern(a: pl.Tensor[[512, 128], pl.FP32], off: pl.Scalar[pl.INDEX], c: pl.InOut[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:\n"
+		"        t: pl.Tile[[128, 128], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [off, 0], [128, 128], [128, 128], target_memory=pl.Mem.Vec)\n"
+		"        c_1: pl.Tensor[[128, 128], pl.FP32] = pl.tile.store(t, [0, 0], c)\n"
+		"        return c\n"
+		"    @pl.function(type=pl.FunctionType.Graph, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+		"    def layer(self, a: pl.Tensor[[512, 128], pl.FP32], c: pl.InOut[pl.Tensor[[128, 128], pl.FP32]], idx: pl.Scalar[pl.INDEX]) -> pl.Tensor[[128, 128], pl.FP32]:\n"
+		"        # hoisted one\n"
+		"        base: pl.Scalar[pl.INDEX] = idx * 128\n"
+		"        # hoisted two\n"
+		"        col: pl.Scalar[pl.INDEX] = base + 128\n"
+		"        # own\n"
+		"        c_1: pl.Tensor[[128, 128], pl.FP32] = self.kern(a, col, c)  # trail\n"
+		"        return c\n"
+		"    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+		"    def main(self, a: pl.Tensor[[512, 128], pl.FP32], c: pl.InOut[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:\n"
+		"        c_3: pl.Tensor[[128, 128], pl.FP32] = self.layer(a, c, 7)\n"
+		"        return c\n";
+	hilo_diags d;
+	hilo_diags_init(&d);
+	hilo_pto_program *p = hilo_pto_parse("h.py", src, strlen(src), &d);
+	CHECK(p && hilo_pto_legalize_graph_boundary(p, HILO_PTO_RUNTIME_HOST_BUILD_GRAPH, &d) == 0);
+	if (p) {
+		hilo_buf b;
+		hilo_buf_init(&b);
+		hilo_pto_print(p, &b);
+		const char *out = hilo_buf_cstr(&b);
+		CHECK(strstr(out, "        # hoisted one\n        # hoisted two\n        # own\n"
+			"        c_1: pl.Tensor[[128, 128], pl.FP32] = self.kern(a, col, c)  # trail\n"));
+		hilo_buf_free(&b);
+	}
+	hilo_pto_program_destroy(p);
+	hilo_diags_free(&d);
+}
+
 int main(void)
 {
+	test_hoisted_comments();
 	test_window();
 	test_error_order();
 	test_file();
