@@ -1014,7 +1014,8 @@ static pto_expr *subst(hilo_pto_program *p, const plan *pl, const pto_expr *e, c
 	/* shallow copy of this node, children substituted */
 	pto_expr *c = pto_expr_new(p, e->kind, e->pos);
 	memcpy(c, e, pto_expr_size(e->kind));
-	c->base = subst(p, pl, pto_expr_base(e), bind);
+	if (pto_expr_base(e)) /* literals end before `base`: never written past */
+		c->base = subst(p, pl, pto_expr_base(e), bind);
 	if (e->kind == PTO_E_BIN)
 		c->rhs = subst(p, pl, e->rhs, bind);
 	if (pto_expr_nitems(e)) {
