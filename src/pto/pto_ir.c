@@ -31,8 +31,27 @@ const char *pto_intern_n(hilo_pto_program *p, const char *s, size_t len)
  * zero. */
 #define ENODE_BLOCK ((size_t)64 * 1024)
 
+/* Sanitizer builds: every node and statement is its own tracked-heap
+ * block (freed with the arena like the rest), so AddressSanitizer sees a
+ * write past a variable-size node's end: carved from a block, such a write
+ * lands on the next node unnoticed (a call-site copy once wrote `base`
+ * past 16-byte literals and corrupted a later allocation). */
+#if defined(__SANITIZE_ADDRESS__)
+#define PTO_NODE_EACH 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTO_NODE_EACH 1
+#endif
+#endif
+
 static pto_expr *expr_alloc(hilo_pto_program *p, size_t size)
 {
+#ifdef PTO_NODE_EACH
+	pto_expr *one = hilo_heap_alloc(p->arena, size); /* zeroed, like arena memory */
+	if (!one)
+		pto_oom(p->arena);
+	return one;
+#endif
 	if (p->enodes_left < size) {
 		p->enodes = hilo_arena_alloc(p->arena, ENODE_BLOCK);
 		if (!p->enodes)
@@ -55,7 +74,11 @@ pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, uint32_t pos)
 
 pto_stmt *pto_stmt_new(hilo_pto_program *p, pto_stmt_kind k)
 {
+#ifdef PTO_NODE_EACH
+	pto_stmt *s = hilo_heap_alloc(p->arena, pto_stmt_size(k));
+#else
 	pto_stmt *s = hilo_arena_alloc(p->arena, pto_stmt_size(k));
+#endif
 	if (!s)
 		pto_oom(p->arena);
 	s->kind = k;
