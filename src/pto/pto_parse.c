@@ -920,6 +920,43 @@ static void build_line_starts(hilo_pto_program *p)
 
 /* Parses into a's program; NULL (diagnostics added) on bad input. The
  * caller holds the out-of-memory guard on a and destroys a on failure. */
+/* Python's block structure over the lines outside functions (verbatim:
+ * the class line, module-level code), which the statement parser never
+ * sees: a line ending in ':' opens a block, so the next code line must be
+ * indented deeper ("expected an indented block"), and a line indented
+ * deeper than the one before must follow such an opener ("unexpected
+ * indentation") - as inside functions. A function counts as one line at
+ * its decorators' indentation. False after a located error. */
+typedef struct top_shape {
+	int indent;        /* of the last code line; -1 before the first */
+	bool opens;        /* it ends with ':' */
+	int line;          /* its line number */
+} top_shape;
+
+static bool top_line(parser *ps, top_shape *t, const lline *L, bool opens)
+{
+	if (t->opens && L->indent <= t->indent) {
+		pto_lex_error(ps, t->line, t->indent + 1, "expected an indented block");
+		return false;
+	}
+	if (!t->opens && L->indent > (t->indent < 0 ? 0 : t->indent)) {
+		pto_lex_error(ps, L->line, L->indent + 1, "unexpected indentation");
+		return false;
+	}
+	t->indent = L->indent;
+	t->opens = opens;
+	t->line = L->line;
+	return true;
+}
+
+/* The current line (a code line) ends in ':'. */
+static bool line_opens_block(parser *ps)
+{
+	pto_lex_set_line(ps, ps->li);
+	return ps->nt && ps->t[ps->nt - 1].type == T_OP && ps->t[ps->nt - 1].len == 1 &&
+		ps->t[ps->nt - 1].s[0] == ':';
+}
+
 static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const char *src, size_t len,
 	char *owned, int fd, const struct stat *st, hilo_diags *diags)
 {
@@ -967,6 +1004,7 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 	pto_names_reserve(p->names, nphys + nphys / 8);
 	pto_lex_begin(&ps);
 	size_t func_cap = 0;
+	top_shape shape = {.indent = -1};
 	const lline *Lp;
 	while ((Lp = pto_lex_line(&ps, ps.li)) != NULL) {
 		/* copies: looking ahead moves the window */
@@ -989,10 +1027,17 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 			}
 		}
 		if (!deco && !def) {
+			if (L.code && L.ntoks && !top_line(&ps, &shape, &L, line_opens_block(&ps)))
+				goto fail;
+			if (ps.failed)
+				goto fail;
 			add_item(p, L.code ? hilo_arena_strndup(a, L.raw_s, L.raw_n) : L.raw, NULL);
 			ps.li++;
 			continue;
 		}
+		/* the function stands where its first decorator or def is */
+		if (!top_line(&ps, &shape, &L, false))
+			goto fail;
 		/* a function: leading comments already went out as verbatim items
 		 * unless they directly precede the decorators at the same level */
 		pto_func *f = hilo_arena_alloc(a, sizeof *f);
@@ -1069,6 +1114,10 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 	}
 	if (ps.failed)
 		goto fail;
+	if (shape.opens) { /* a block header on the last code line */
+		pto_lex_error(&ps, shape.line, shape.indent + 1, "expected an indented block");
+		goto fail;
+	}
 	pto_lex_finish(&ps);
 	return p;
 fail:

@@ -1,0 +1,6 @@
+# pypto.program: X
+import pypto.language as pl
+
+@pl.program
+    class P:
+        pass
