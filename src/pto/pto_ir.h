@@ -317,8 +317,9 @@ struct hilo_pto_program {
 	size_t text_released; /* bytes of text the parser released as it read on (a statistic) */
 	pto_item *items;
 	size_t nitems, cap_items;
-	pto_func **funcs;  /* the functions, in order */
+	pto_func **funcs;  /* the functions, in order (appended only by the parser) */
 	size_t nfuncs;
+	struct pto_map *func_by_name; /* interned name -> pto_func, every function (pto_find_func) */
 	bool final_newline;
 	int graph_arg_counter; /* `<name>__graph_arg<N>`: one counter per program */
 	char *enodes;      /* expression nodes: 8-byte aligned bump space in */

@@ -963,6 +963,10 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 	hilo_pto_program *p = hilo_arena_alloc(a, sizeof *p);
 	p->arena = a;
 	p->names = pto_names_create(a);
+	p->func_by_name = hilo_arena_alloc(a, sizeof *p->func_by_name);
+	if (!p->func_by_name)
+		pto_oom(a);
+	pto_map_init_scratch(p->func_by_name, a); /* arrays freed when outgrown */
 	p->file = hilo_arena_strdup(a, file ? file : "<input>");
 	p->src = owned ? owned : hilo_arena_strndup(a, src, len);
 	p->srclen = len;
@@ -1093,11 +1097,11 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 					func_cap = func_cap ? func_cap * 2 : 8;
 					p->funcs = hilo_arena_grow(a, p->funcs, p->nfuncs, func_cap, sizeof *p->funcs);
 				}
-				for (size_t k = 0; k < p->nfuncs; k++)
-					if (p->funcs[k]->name == f->name) {
-						pto_lex_error(&ps, f->line, f->col, "duplicate function '%s'", f->name);
-						goto fail;
-					}
+				if (pto_map_has(p->func_by_name, f->name)) {
+					pto_lex_error(&ps, f->line, f->col, "duplicate function '%s'", f->name);
+					goto fail;
+				}
+				pto_map_put(p->func_by_name, f->name, f);
 				p->funcs[p->nfuncs++] = f;
 				f = NULL;
 				break;

@@ -206,10 +206,7 @@ pto_expr *const *pto_type_shape(const pto_expr *t, size_t *n)
 
 pto_func *pto_find_func(hilo_pto_program *p, const char *name)
 {
-	for (size_t i = 0; i < p->nfuncs; i++)
-		if (p->funcs[i]->name == name)
-			return p->funcs[i];
-	return NULL;
+	return p->func_by_name ? pto_map_get(p->func_by_name, name) : NULL;
 }
 
 /* ---- variable table ------------------------------------------------- */
