@@ -334,6 +334,17 @@ static void type_from_ann(pto_var *v)
 	v->task_id = v->ann_scalar && v->ann_task_dtype;
 }
 
+/* v, bound without an annotation to src (an alias, an iter arg's initial
+ * value), takes src's annotation type. */
+static void copy_ann_type(pto_var *v, const pto_var *src)
+{
+	v->dir = src->dir;
+	v->ann_scalar = src->ann_scalar;
+	v->ann_tensor = src->ann_tensor;
+	v->ann_task_dtype = src->ann_task_dtype;
+	type_from_ann(v);
+}
+
 static void set_type(pto_var *v, const pto_expr *ann)
 {
 	pto_var_set_ann(v, ann);
@@ -367,13 +378,8 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 						set_type(v, s->ann);
 					else if (s->value->kind == PTO_E_NAME) {
 						pto_var *src = pto_vars_get(c->vars, s->value->name);
-						if (src) { /* its annotation's type */
-							v->dir = src->dir;
-							v->ann_scalar = src->ann_scalar;
-							v->ann_tensor = src->ann_tensor;
-							v->ann_task_dtype = src->ann_task_dtype;
-							type_from_ann(v);
-						}
+						if (src)
+							copy_ann_type(v, src);
 					} else if (s->value->kind == PTO_E_INT || s->value->kind == PTO_E_FLOAT ||
 						   s->value->kind == PTO_E_BIN || s->value->kind == PTO_E_UNARY ||
 						   pto_scalar_intrinsic(s->value)) {
@@ -415,13 +421,8 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 						if (!strcmp(rc.e->kwnames[q], "init_values") &&
 						    rc.e->kwvals[q]->kind == PTO_E_TUPLE && k < pto_expr_nitems(rc.e->kwvals[q])) {
 							pto_var *iv = pto_lookup(c, rc.e->kwvals[q]->items[k]);
-							if (iv) { /* its annotation's type */
-								v->dir = iv->dir;
-								v->ann_scalar = iv->ann_scalar;
-								v->ann_tensor = iv->ann_tensor;
-								v->ann_task_dtype = iv->ann_task_dtype;
-								type_from_ann(v);
-							}
+							if (iv)
+								copy_ann_type(v, iv);
 						}
 				}
 			}
