@@ -320,7 +320,7 @@ struct hilo_output {
 	bool failed;       /* a write failed: the diagnostic is made at close */
 	int err;
 	struct stat st;
-	char *buf;         /* buffered bytes (malloc'd, or the caller's: borrowed) */
+	char *buf;         /* buffered bytes (malloc'd; hilo_write_output's caller's when borrowed) */
 	size_t len, cap;
 	bool borrowed;
 	hilo_diags *d;
@@ -375,29 +375,16 @@ hilo_output *hilo_output_open(const char *path, hilo_diags *d)
 	return o;
 }
 
-/* borrow: a buffered output may keep data itself instead of a copy (the
- * one write of hilo_write_output, which closes the output right after). */
-static bool output_write(hilo_output *o, const void *data, size_t len, bool borrow)
+bool hilo_output_write(hilo_output *o, const void *data, size_t len)
 {
 	if (o->failed)
 		return false;
-	if (o->fd < 0 && borrow && !o->buf) {
-		o->buf = (char *)data;
-		o->len = len;
-		o->borrowed = true;
-		return true;
-	}
 	if (o->fd >= 0) {
 		if (!write_all(o->fd, data, len)) {
 			o->failed = true;
 			o->err = errno;
 		}
 		return !o->failed;
-	}
-	if (o->borrowed) { /* not reached: a borrowed buffer is the only write */
-		o->failed = true;
-		o->err = EINVAL;
-		return false;
 	}
 	if (len > o->cap - o->len) {
 		size_t cap = o->cap ? o->cap : 4096;
@@ -416,11 +403,6 @@ static bool output_write(hilo_output *o, const void *data, size_t len, bool borr
 		memcpy(o->buf + o->len, data, len);
 	o->len += len;
 	return true;
-}
-
-bool hilo_output_write(hilo_output *o, const void *data, size_t len)
-{
-	return output_write(o, data, len, false);
 }
 
 bool hilo_output_ok(const hilo_output *o)
@@ -478,6 +460,12 @@ bool hilo_write_output(const char *path, const void *data, size_t len, hilo_diag
 	hilo_output *o = hilo_output_open(path, d);
 	if (!o)
 		return false;
-	output_write(o, data ? data : "", len, true);
+	if (o->fd >= 0) {
+		hilo_output_write(o, data ? data : "", len);
+	} else { /* buffered: written at close from the caller's bytes, no copy */
+		o->buf = (char *)(data ? data : "");
+		o->len = len;
+		o->borrowed = true;
+	}
 	return hilo_output_close(o, true);
 }
