@@ -1005,7 +1005,7 @@ static bool build_module(reader *R, slice ms)
 		return false;
 	}
 	for (size_t k = 0; k < ncs; k++)
-		recs[k].ins = (slice *)R->ins.p + recs[k].at;
+		recs[k].ins = R->ins.p ? (slice *)R->ins.p + recs[k].at : NULL; /* no instruction at all: no array */
 	hilo_strtab_reserve(m->strings, R->ins.n + ncs);
 	R->id_end = m->next_id + (uint32_t)R->ins.n;
 	/* a computation at a time (operands are in the same computation,
