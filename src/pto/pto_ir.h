@@ -195,25 +195,46 @@ typedef struct pto_block {
 	uint32_t n, cap;
 } pto_block;
 
-/* Variable size like expressions (see pto_stmt_size): 64 bytes for the
- * simple statements (ASSIGN, EXPR, RETURN, PASS, COMMENT), which end
- * before `body`, 112 for the others. `body` is read only for the compound
- * kinds (pto_stmt_has_body), `orelse` and the else fields only for IF,
- * `text` only for KEYWORD. Counts are 32-bit (a block, like a file, holds
- * fewer than 2^32 statements: the parser caps the input at 2^31 lines). */
-struct pto_stmt {
-	uint8_t kind;          /* pto_stmt_kind */
-	bool has_else;
-	bool is_elif;          /* IF printed as `elif` inside the parent's else */
-	uint32_t nlead;
-	int line, col;
-	const char *indent;    /* indentation as written; NULL = synthesised */
+/* What few statements have, in a side record found through the
+ * program's stmt_side map (pto_stmt.side says there is one): comment
+ * lines before it, a trailing comment, an indentation beyond the
+ * program's table of them. Read and set through pto_stmt_lead /
+ * pto_stmt_trail / pto_stmt_indent and their setters (pto_ir.c). */
+typedef struct pto_stmt_side {
 	const char **lead;     /* verbatim comment/blank lines before it */
 	const char *trail;     /* verbatim "  # comment" after the code, or NULL */
+	const char *indent;    /* indentation when indent_id is PTO_INDENT_SIDE */
+	uint32_t nlead;
+} pto_stmt_side;
+
+/* indent_id: 0 = synthesised (none), PTO_INDENT_SIDE = in the side
+ * record, else 1 + the index in the program's `indents` table (a program
+ * has a handful of distinct indentations; one past 65534 goes to the side
+ * record). */
+#define PTO_INDENT_SIDE 0xffffu
+
+/* Variable size like expressions (see pto_stmt_size): 32 bytes for the
+ * simple statements (ASSIGN, EXPR, RETURN, PASS, COMMENT), which end
+ * before `body`, 96 for the others; carved 8-byte aligned like
+ * expression nodes. `body` is read only for the compound kinds
+ * (pto_stmt_has_body), `orelse` and the else fields only for IF, `text`
+ * only for KEYWORD. The position is a line (its column follows from the
+ * indentation: pto_stmt_linecol), or for a statement a pass placed at an
+ * expression that expression's source position (`at_pos`). Counts are
+ * 32-bit (a block, like a file, holds fewer than 2^32 statements: the
+ * parser caps the input at 2^31 lines). */
+struct pto_stmt {
+	uint8_t kind;          /* pto_stmt_kind */
+	bool has_else : 1;
+	bool is_elif : 1;      /* IF printed as `elif` inside the parent's else */
+	bool at_pos : 1;       /* `at` is a source position (pto_expr.pos), not a line */
+	bool side : 1;         /* has a side record (pto_stmt_side) */
+	uint16_t indent_id;    /* see PTO_INDENT_SIDE; read through pto_stmt_indent */
+	uint32_t at;           /* line (0 = none), or a source position when at_pos */
 	pto_expr *target;      /* ASSIGN/FOR/WITH target */
 	pto_expr *ann;         /* ASSIGN annotation */
 	pto_expr *value;       /* ASSIGN/EXPR/RETURN value, FOR iter, WHILE/IF cond, WITH ctx */
-	/* ---- 64 bytes: the end of ASSIGN/EXPR/RETURN/PASS/COMMENT */
+	/* ---- 32 bytes: the end of ASSIGN/EXPR/RETURN/PASS/COMMENT */
 	pto_block body;        /* FOR/WHILE/IF/WITH */
 	pto_block orelse;      /* IF */
 	const char *text;      /* KEYWORD text */
@@ -322,6 +343,12 @@ struct hilo_pto_program {
 	struct pto_map *func_by_name; /* interned name -> pto_func, every function (pto_find_func) */
 	bool final_newline;
 	int graph_arg_counter; /* `<name>__graph_arg<N>`: one counter per program */
+	struct pto_map *stmt_side; /* pto_stmt -> pto_stmt_side, the statements with one */
+	const char **indents; /* distinct indentations (interned), by pto_stmt.indent_id - 1 */
+	uint32_t nindents, cap_indents;
+	struct pto_map *indent_ids; /* interned indentation -> its indent_id */
+	const char *last_indent; /* the last one looked up, and its id */
+	uint16_t last_indent_id;
 	char *enodes;      /* expression nodes: 8-byte aligned bump space in */
 	size_t enodes_left; /* blocks of the arena (its allocations are 16-aligned) */
 };
@@ -336,6 +363,37 @@ bool pto_file_line(const hilo_pto_program *p, int line, char *buf, size_t *n);
 /* pos: a source position (pto_expr.pos), 0 for a node a pass makes. */
 pto_expr *pto_expr_new(hilo_pto_program *p, pto_expr_kind k, uint32_t pos);
 pto_stmt *pto_stmt_new(hilo_pto_program *p, pto_stmt_kind k);
+/* A statement's lead lines (*n of them), trailing comment (or NULL) and
+ * indentation as written (NULL = synthesised: printed at its block's). */
+const char *const *pto_stmt_lead(const hilo_pto_program *p, const pto_stmt *s, uint32_t *n);
+const char *pto_stmt_trail(const hilo_pto_program *p, const pto_stmt *s);
+const char *pto_stmt_indent(const hilo_pto_program *p, const pto_stmt *s);
+/* Sets them (the lead array is kept, not copied; indent interned or NULL). */
+void pto_stmt_set_lead(hilo_pto_program *p, pto_stmt *s, const char **lead, uint32_t n);
+void pto_stmt_set_trail(hilo_pto_program *p, pto_stmt *s, const char *trail);
+void pto_stmt_set_indent(hilo_pto_program *p, pto_stmt *s, const char *indent);
+/* Line and column of a statement for a message: its line, and 1 + the
+ * width of its indentation (tabs to multiples of 8, as the lexer counts
+ * it; 0 without one); for one placed at an expression, that position. */
+void pto_stmt_linecol(const hilo_pto_program *p, const pto_stmt *s, int *line, int *col);
+int pto_stmt_line(const hilo_pto_program *p, const pto_stmt *s);
+static inline int pto_stmt_col(const hilo_pto_program *p, const pto_stmt *s)
+{
+	int line, col;
+	pto_stmt_linecol(p, s, &line, &col);
+	return col;
+}
+static inline void pto_stmt_set_line(pto_stmt *s, int line)
+{
+	s->at = line > 0 ? (uint32_t)line : 0;
+	s->at_pos = false;
+}
+/* Places s at source position pos (its line:col is pos's). */
+static inline void pto_stmt_place_at(pto_stmt *s, uint32_t pos)
+{
+	s->at = pos;
+	s->at_pos = true;
+}
 pto_expr *pto_name(hilo_pto_program *p, const char *name);
 pto_expr *pto_int(hilo_pto_program *p, int64_t v);
 pto_expr *pto_attr(hilo_pto_program *p, pto_expr *base, const char *name);
@@ -355,7 +413,7 @@ const char *pto_intern_n(hilo_pto_program *p, const char *s, size_t len);
 /* ---- printer (pto_print.c) ------------------------------------------ */
 
 void pto_print_expr(hilo_buf *b, const pto_expr *e);
-void pto_print_func(hilo_buf *b, const pto_func *f);
+void pto_print_func(hilo_buf *b, const hilo_pto_program *p, const pto_func *f);
 
 /* ---- diagnostics ---------------------------------------------------- */
 

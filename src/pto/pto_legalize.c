@@ -839,19 +839,21 @@ static bool mentions_repl(const pto_expr *e, const plan *pl)
 	return false;
 }
 
-/* Appends the comment lines of a deleted statement to *lead. */
+/* Appends the comment lines of statement s to *lead. */
 static void keep_lead(hilo_pto_program *p, const char ***lead, uint32_t *n, const pto_stmt *s)
 {
-	if (!s->nlead)
+	uint32_t sn;
+	const char *const *sl = pto_stmt_lead(p, s, &sn);
+	if (!sn)
 		return;
-	const char **nl = hilo_arena_alloc(p->arena, (*n + s->nlead) * sizeof *nl);
+	const char **nl = hilo_arena_alloc(p->arena, (*n + sn) * sizeof *nl);
 	if (!nl)
 		pto_oom(p->arena);
 	if (*n)
 		memcpy(nl, *lead, *n * sizeof *nl);
-	memcpy(nl + *n, s->lead, s->nlead * sizeof *nl);
+	memcpy(nl + *n, sl, sn * sizeof *nl);
 	*lead = nl;
-	*n += s->nlead;
+	*n += sn;
 }
 
 static void rewrite_block(pto_block *b, const plan *pl)
@@ -866,12 +868,9 @@ static void rewrite_block(pto_block *b, const plan *pl)
 			continue;
 		}
 		if (nlead) {
-			const char **own = s->lead;
-			uint32_t nown = s->nlead;
-			s->lead = lead;
-			s->nlead = nlead;
-			pto_stmt tmp = { .lead = own, .nlead = nown };
-			keep_lead(pl->p, &s->lead, &s->nlead, &tmp);
+			/* the deleted statements' lines, then s's own */
+			keep_lead(pl->p, &lead, &nlead, s);
+			pto_stmt_set_lead(pl->p, s, lead, nlead);
 			lead = NULL;
 			nlead = 0;
 		}
@@ -895,8 +894,7 @@ static void rewrite_block(pto_block *b, const plan *pl)
 	b->n = w;
 	if (nlead) {
 		pto_stmt *c = pto_stmt_new(pl->p, PTO_S_COMMENT);
-		c->lead = lead;
-		c->nlead = nlead;
+		pto_stmt_set_lead(pl->p, c, lead, nlead);
 		pto_block_push(pl->p, b, c);
 	}
 }
@@ -954,7 +952,6 @@ typedef struct site {
 	hilo_arena *fa;       /* fn's names: built at its first call site, freed after fn */
 	pto_map names;        /* every name fn uses */
 	pto_map bind;         /* Graph name -> caller expression at one call (cleared per call) */
-	pto_linecur cur;      /* the call sites' lines (found in source order) */
 } site;
 
 static void collect_names(const pto_block *b, pto_map *names);
@@ -1069,9 +1066,6 @@ static void rewrite_call(void *ud, pto_call *cl)
 	for (size_t i = 0; i < bound; i++)
 		pto_map_put(bind, pl->orig_names[i], cl->args[i]);
 	size_t nh = pl->hoisted.n;
-	int line = 0, col = 0; /* the bindings are placed at the call */
-	if (nh)
-		pto_pos_linecol_cur(p, &st->cur, cl->e->pos, &line, &col);
 	for (size_t i = 0; i < nh; i++) {
 		hoist *h = pl->order[i];
 		/* <name>__graph_arg<N>: one counter per program, skipping any N whose
@@ -1083,9 +1077,8 @@ static void rewrite_call(void *ud, pto_call *cl)
 		} while (pto_map_has(site_names(st), local));
 		pto_map_put(site_names(st), local, (void *)1);
 		pto_stmt *s = pto_stmt_new(p, PTO_S_ASSIGN);
-		s->line = line;
-		s->col = col;
-		s->indent = st->indent;
+		pto_stmt_place_at(s, cl->e->pos); /* the bindings are placed at the call */
+		pto_stmt_set_indent(p, s, st->indent);
 		s->target = pto_name(p, local);
 		/* annotations are shared; copy only one that names a bound value */
 		s->ann = h->ann && mentions_bound(pl, bind, h->ann) ? subst(p, pl, h->ann, bind) : (pto_expr *)h->ann;
@@ -1140,7 +1133,7 @@ static bool rewrite_sites(site *st, pto_block *b)
 		pto_stmt *s = b->stmts[i];
 		if (s->kind == PTO_S_ASSIGN || s->kind == PTO_S_EXPR || s->kind == PTO_S_RETURN) {
 			st->prefix.n = 0;
-			st->indent = s->indent;
+			st->indent = pto_stmt_indent(p, s);
 			pto_walk_calls(p, s->value, rewrite_call, st);
 			if (st->prefix.n && !inserted) {
 				for (size_t k = 0; k < i; k++)

@@ -495,14 +495,14 @@ static size_t next_code(parser *ps, size_t i)
 static pto_stmt *new_stmt(parser *ps, pto_stmt_kind k, const lline *L)
 {
 	pto_stmt *s = pto_stmt_new(ps->p, k);
-	s->line = L->line;
-	s->col = L->indent + 1;
-	s->indent = L->indent_s;
+	pto_stmt_set_line(s, L->line); /* its column: 1 + L->indent, the width of indent_s */
+	pto_stmt_set_indent(ps->p, s, L->indent_s);
 	/* the current line was tokenized last: its trailing comment */
 	if (ps->trail_s) {
-		s->trail = hilo_arena_strndup(ps->p->arena, ps->trail_s, ps->trail_n);
-		if (!s->trail)
+		const char *t = hilo_arena_strndup(ps->p->arena, ps->trail_s, ps->trail_n);
+		if (!t)
 			pto_oom(ps->p->arena);
+		pto_stmt_set_trail(ps->p, s, t);
 	}
 	return s;
 }
@@ -757,17 +757,15 @@ static bool parse_block_(parser *ps, pto_block *out, int ind, int owner_line)
 		pto_stmt *s = parse_stmt(ps);
 		if (!s)
 			return false;
-		s->lead = lead;
-		s->nlead = nlead;
+		pto_stmt_set_lead(ps->p, s, lead, (uint32_t)nlead);
 		lead = NULL;
 		nlead = leadcap = 0;
 		pto_block_push(ps->p, out, s);
 	}
 	if (nlead) {
 		pto_stmt *c = pto_stmt_new(ps->p, PTO_S_COMMENT);
-		c->lead = lead;
-		c->nlead = nlead;
-		c->line = owner_line;
+		pto_stmt_set_lead(ps->p, c, lead, (uint32_t)nlead);
+		pto_stmt_set_line(c, owner_line);
 		pto_block_push(ps->p, out, c);
 	}
 	return !ps->failed;

@@ -149,23 +149,29 @@ static void print_lines(hilo_buf *b, const char *const *lines, size_t n)
 	}
 }
 
-static void print_block(hilo_buf *b, const pto_block *blk, const char *parent_indent);
+static void print_block(hilo_buf *b, const hilo_pto_program *p, const pto_block *blk, const char *parent_indent);
 
-static const char *block_indent(const pto_block *blk, const char *parent, char *tmp, size_t tmpn)
+static const char *block_indent(const hilo_pto_program *p, const pto_block *blk, const char *parent,
+	char *tmp, size_t tmpn)
 {
 	for (size_t i = 0; i < blk->n; i++)
-		if (blk->stmts[i]->kind != PTO_S_COMMENT && blk->stmts[i]->indent)
-			return blk->stmts[i]->indent;
+		if (blk->stmts[i]->kind != PTO_S_COMMENT && blk->stmts[i]->indent_id)
+			return pto_stmt_indent(p, blk->stmts[i]);
 	snprintf(tmp, tmpn, "%s    ", parent);
 	return tmp;
 }
 
-static void print_stmt(hilo_buf *b, const pto_stmt *s, const char *ind)
+static void print_stmt(hilo_buf *b, const hilo_pto_program *p, const pto_stmt *s, const char *ind)
 {
-	print_lines(b, s->lead, s->nlead);
+	uint32_t nlead;
+	const char *const *lead = pto_stmt_lead(p, s, &nlead);
+	print_lines(b, lead, nlead);
 	if (s->kind == PTO_S_COMMENT)
 		return;
-	hilo_buf_puts(b, s->indent ? s->indent : ind);
+	const char *my = pto_stmt_indent(p, s);
+	if (!my)
+		my = ind;
+	hilo_buf_puts(b, my);
 	switch (s->kind) {
 	case PTO_S_ASSIGN:
 		pto_print_expr(b, s->target);
@@ -221,31 +227,31 @@ static void print_stmt(hilo_buf *b, const pto_stmt *s, const char *ind)
 	case PTO_S_COMMENT:
 		break;
 	}
-	if (s->trail)
-		hilo_buf_puts(b, s->trail);
+	const char *trail = pto_stmt_trail(p, s);
+	if (trail)
+		hilo_buf_puts(b, trail);
 	hilo_buf_putc(b, '\n');
-	const char *my = s->indent ? s->indent : ind;
 	if (s->kind == PTO_S_FOR || s->kind == PTO_S_WHILE || s->kind == PTO_S_WITH || s->kind == PTO_S_IF)
-		print_block(b, &s->body, my);
+		print_block(b, p, &s->body, my);
 	if (s->kind == PTO_S_IF && s->has_else) {
 		print_lines(b, s->else_lead, s->nelse_lead);
 		if (s->orelse.n == 1 && s->orelse.stmts[0]->kind == PTO_S_IF && s->orelse.stmts[0]->is_elif) {
-			print_stmt(b, s->orelse.stmts[0], my);
+			print_stmt(b, p, s->orelse.stmts[0], my);
 		} else {
 			hilo_buf_puts(b, s->else_indent ? s->else_indent : my);
 			hilo_buf_puts(b, "else:\n");
-			print_block(b, &s->orelse, my);
+			print_block(b, p, &s->orelse, my);
 		}
 	}
 }
 
-static void print_block(hilo_buf *b, const pto_block *blk, const char *parent_indent)
+static void print_block(hilo_buf *b, const hilo_pto_program *p, const pto_block *blk, const char *parent_indent)
 {
 	char tmp[512];
-	const char *ind = block_indent(blk, strlen(parent_indent) < 400 ? parent_indent : "", tmp, sizeof tmp);
+	const char *ind = block_indent(p, blk, strlen(parent_indent) < 400 ? parent_indent : "", tmp, sizeof tmp);
 	bool code = false;
 	for (size_t i = 0; i < blk->n; i++) {
-		print_stmt(b, blk->stmts[i], ind);
+		print_stmt(b, p, blk->stmts[i], ind);
 		code |= blk->stmts[i]->kind != PTO_S_COMMENT;
 	}
 	if (!code) {
@@ -256,7 +262,7 @@ static void print_block(hilo_buf *b, const pto_block *blk, const char *parent_in
 	}
 }
 
-void pto_print_func(hilo_buf *b, const pto_func *f)
+void pto_print_func(hilo_buf *b, const hilo_pto_program *p, const pto_func *f)
 {
 	print_lines(b, f->lead, f->nlead);
 	const char *ind = f->indent ? f->indent : "    ";
@@ -287,7 +293,7 @@ void pto_print_func(hilo_buf *b, const pto_func *f)
 		pto_print_expr(b, f->ret);
 	}
 	hilo_buf_puts(b, ":\n");
-	print_block(b, &f->body, ind);
+	print_block(b, p, &f->body, ind);
 }
 
 void hilo_pto_print(const hilo_pto_program *p, hilo_buf *out)
@@ -295,7 +301,7 @@ void hilo_pto_print(const hilo_pto_program *p, hilo_buf *out)
 	size_t start = out->len;
 	for (size_t i = 0; i < p->nitems; i++) {
 		if (p->items[i].func) {
-			pto_print_func(out, p->items[i].func);
+			pto_print_func(out, p, p->items[i].func);
 		} else {
 			hilo_buf_puts(out, p->items[i].raw);
 			hilo_buf_putc(out, '\n');

@@ -1213,7 +1213,8 @@ static void ssa_bind(ssa_ctx *c, const pto_expr *t, pto_stmt *s, const pto_stmt 
 		ssa_set(c, t->name, c->none); /* a third binding is an error */
 		return;
 	}
-	int tl = s->line, tc = s->col;
+	int tl, tc;
+	pto_stmt_linecol(c->p, s, &tl, &tc);
 	if (t->pos)
 		pto_pos_linecol(c->p, t->pos, &tl, &tc);
 	if (prev)
@@ -1221,7 +1222,7 @@ static void ssa_bind(ssa_ctx *c, const pto_expr *t, pto_stmt *s, const pto_stmt 
 			"function '%s' binds '%s' again (first bound at line %d). The input must be in SSA form "
 			"(the program as PyPTO prints it after ConvertToSSA): a name bound twice has no single "
 			"definition to hoist or to trace provenance through, so the program is not analysed.",
-			c->f->name, t->name, prev->line);
+			c->f->name, t->name, pto_stmt_line(c->p, prev));
 	else
 		pto_error(c->p, c->d, tl, tc, "GB023",
 			"function '%s' binds '%s' again, but it is a parameter or was already bound twice. The "

@@ -260,8 +260,14 @@ int main(void)
 
 	/* a statement's trailing comment comes from its line's tokenization
 	 * (the line table keeps none: 48 bytes a line while parsing) */
-	CHECK(p->funcs[0]->body.stmts[0]->trail && !strcmp(p->funcs[0]->body.stmts[0]->trail, "  # trailing comment"));
-	CHECK(!p->funcs[0]->body.stmts[1]->trail);
+	CHECK(pto_stmt_trail(p, p->funcs[0]->body.stmts[0]) &&
+		!strcmp(pto_stmt_trail(p, p->funcs[0]->body.stmts[0]), "  # trailing comment"));
+	CHECK(!pto_stmt_trail(p, p->funcs[0]->body.stmts[1]) && !p->funcs[0]->body.stmts[1]->side);
+	/* statements: 32 bytes for the simple ones (lead lines and trailing
+	 * comment in a side record most have not, the indentation an id, the
+	 * column derived from it), carved 8-byte aligned */
+	CHECK(pto_stmt_size(PTO_S_ASSIGN) == 32 && pto_stmt_size(PTO_S_FOR) == 96);
+	CHECK(((uintptr_t)p->funcs[0]->body.stmts[0] & 7) == 0);
 	CHECK(sizeof(lline) == 48);
 
 	/* node sizes (the bulk of a program's memory): a regression here is

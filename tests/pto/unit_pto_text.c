@@ -90,7 +90,7 @@ static void test_window(void)
 	if (p) {
 		const pto_stmt *f = p->funcs[0]->body.stmts[0];
 		CHECK(f->kind == PTO_S_FOR && f->body.n == 1 && f->body.stmts[0]->kind == PTO_S_IF &&
-			f->body.stmts[0]->body.n == 1 && f->body.stmts[0]->body.stmts[0]->line == 9);
+			f->body.stmts[0]->body.n == 1 && pto_stmt_line(p, f->body.stmts[0]->body.stmts[0]) == 9);
 	}
 	hilo_pto_program_destroy(p);
 
@@ -135,10 +135,11 @@ static void test_window(void)
 	CHECK(p && p->funcs[0]->body.n == 2);
 	if (p) {
 		const pto_stmt *f = p->funcs[0]->body.stmts[0], *r = p->funcs[0]->body.stmts[1];
-		CHECK(f->body.n == 2 && f->body.stmts[1]->nlead == 300 &&
-			!strcmp(f->body.stmts[1]->lead[299], "            # c299") &&
-			!strcmp(f->body.stmts[1]->lead[0], "# c0"));
-		CHECK(r->kind == PTO_S_RETURN && r->nlead == 40 && r->line == 6 + 2 + 300 + 1 + 40 + 1);
+		uint32_t n1 = 0, n2 = 0;
+		const char *const *l1 = f->body.n == 2 ? pto_stmt_lead(p, f->body.stmts[1], &n1) : NULL;
+		CHECK(n1 == 300 && !strcmp(l1[299], "            # c299") && !strcmp(l1[0], "# c0"));
+		pto_stmt_lead(p, r, &n2);
+		CHECK(r->kind == PTO_S_RETURN && n2 == 40 && pto_stmt_line(p, r) == 6 + 2 + 300 + 1 + 40 + 1);
 	}
 	hilo_pto_program_destroy(p);
 	hilo_buf_free(&b);
@@ -473,8 +474,10 @@ static void test_release(void)
 			CHECK(out.len == b.len && !memcmp(out.data, b.data, b.len));
 			hilo_buf_free(&out);
 			const pto_block *body = &p->funcs[0]->body;
-			CHECK(body->n == N - N / 1000 + 1 && body->stmts[body->n - 2]->trail &&
-				!strcmp(body->stmts[body->n - 2]->trail, "  # c") && body->stmts[body->n - 1]->nlead == 1);
+			uint32_t nl = 0;
+			pto_stmt_lead(p, body->stmts[body->n - 1], &nl);
+			CHECK(body->n == N - N / 1000 + 1 && pto_stmt_trail(p, body->stmts[body->n - 2]) &&
+				!strcmp(pto_stmt_trail(p, body->stmts[body->n - 2]), "  # c") && nl == 1);
 		}
 		hilo_pto_program_destroy(p);
 		hilo_buf_free(&b);
@@ -520,13 +523,71 @@ static void test_hoisted_comments(void)
 		CHECK(strstr(out, "        # hoisted one\n        # hoisted two\n        # own\n"
 			"        c_1: pl.Tensor[[128, 128], pl.FP32] = self.kern(a, col, c)  # trail\n"));
 		hilo_buf_free(&b);
+		/* the bindings legalize puts before the call are placed at the
+		 * call (its line:col, not one derived from their indentation) */
+		const pto_block *mb = &p->funcs[2]->body;
+		const pto_stmt *call = mb->n ? mb->stmts[mb->n - 2] : NULL;
+		int cl = 0, cc = 0, bl = -1, bc = -1;
+		if (call && call->value)
+			pto_pos_linecol(p, call->value->pos, &cl, &cc);
+		CHECK(mb->n == 4 && strstr(mb->stmts[0]->target->name, "__graph_arg"));
+		if (mb->n == 4)
+			pto_stmt_linecol(p, mb->stmts[0], &bl, &bc);
+		CHECK(cl == 21 && cc == 47 && bl == cl && bc == cc && pto_stmt_line(p, mb->stmts[0]) == 21);
+		CHECK(mb->n == 4 && pto_stmt_indent(p, mb->stmts[0]) == pto_stmt_indent(p, call));
 	}
 	hilo_pto_program_destroy(p);
 	hilo_diags_free(&d);
 }
 
+/* A statement's column follows from its indentation as the lexer counts
+ * it (tabs to multiples of 8); an indentation past the program's table of
+ * them goes to the side record and reads back the same. */
+static void test_stmt_position(void)
+{
+	hilo_pto_program *p = parse_rt("import pypto.language as pl\n\n@pl.program\nclass P:\n"
+		"\t@pl.function(type=pl.FunctionType.Orchestration)\n"
+		"\tdef f(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+		"\t  \tx: pl.Scalar[pl.INDEX] = n  # t\n"
+		"\t  \treturn x\n", __LINE__);
+	CHECK(p && p->funcs[0]->body.n == 2);
+	if (!p)
+		return;
+	const pto_stmt *x = p->funcs[0]->body.stmts[0];
+	int l = 0, c = 0;
+	pto_stmt_linecol(p, x, &l, &c);
+	CHECK(l == 7 && c == 17 && !strcmp(pto_stmt_indent(p, x), "\t  \t"));
+	CHECK(x->side && !strcmp(pto_stmt_trail(p, x), "  # t"));
+	CHECK(pto_stmt_indent(p, x) == pto_stmt_indent(p, p->funcs[0]->body.stmts[1]) && p->nindents == 1);
+	/* 70000 distinct indentations: the table holds 65534, the rest are
+	 * side records */
+	enum { N = 70000 };
+	pto_stmt **st = malloc(N * sizeof *st);
+	const char **ind = malloc(N * sizeof *ind);
+	bool ok = st && ind;
+	for (int k = 0; ok && k < N; k++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "i%d", k);
+		ind[k] = pto_intern(p, nm);
+		st[k] = pto_stmt_new(p, PTO_S_PASS);
+		pto_stmt_set_indent(p, st[k], ind[k]);
+		if (k % 7 == 0)
+			pto_stmt_set_trail(p, st[k], ind[k]);
+	}
+	for (int k = 0; ok && k < N; k++)
+		ok = pto_stmt_indent(p, st[k]) == ind[k] && (st[k]->indent_id == PTO_INDENT_SIDE) == (k >= 65533) &&
+			pto_stmt_trail(p, st[k]) == (k % 7 ? NULL : ind[k]);
+	CHECK(ok && p->nindents == PTO_INDENT_SIDE - 1);
+	pto_stmt_set_indent(p, st[N - 1], NULL);
+	CHECK(ok && !pto_stmt_indent(p, st[N - 1]) && pto_stmt_col(p, st[N - 1]) == 0);
+	free(st);
+	free((void *)ind);
+	hilo_pto_program_destroy(p);
+}
+
 int main(void)
 {
+	test_stmt_position();
 	test_hoisted_comments();
 	test_window();
 	test_error_order();
