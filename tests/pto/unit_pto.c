@@ -399,6 +399,10 @@ int main(void)
 		CHECK(!pto_vars_get(fc.vars, pto_intern(p, "e")) && pto_vars_count(fc.vars) == 5);
 		/* the estimate counts the tuple's four targets: exactly the pool */
 		CHECK(fc.vars->cap_pool == 5 && fc.vars->npool == 5 && fc.vars->nextra == 0);
+		/* one block holds the header, the pool and the slots (8 for 5
+		 * names at 7/8); nothing else is allocated until a table grows */
+		CHECK(!fc.vars->slots_own && fc.vars->cap == 8 && !fc.vars->extra && !fc.vars->parents);
+		CHECK((char *)fc.vars->pool > (char *)fc.vars && (char *)fc.vars->slots == (char *)(fc.vars->pool + 5));
 		/* many reserved names: the slots grow, nothing is lost */
 		for (int i = 0; i < 100; i++) {
 			char nm[16];
@@ -415,7 +419,7 @@ int main(void)
 			pto_var *x = pto_vars_get(again.vars, pto_intern(p, nm));
 			found += x && !strcmp(x->name, nm);
 		}
-		CHECK(found == 100 && again.vars->nextra == 100);
+		CHECK(found == 100 && again.vars->nextra == 100 && again.vars->slots_own && again.vars->cap == 128);
 		for (size_t i = 0; i < 5; i++)
 			CHECK(pto_vars_get(again.vars, pto_intern(p, names[i])) != NULL);
 		/* dense indices: every variable's index finds it, reserved ones too */
