@@ -352,7 +352,7 @@ bool pto_file_line(const hilo_pto_program *p, int line, char *buf, size_t *n)
 	struct stat st;
 	if (fd < 0 || line <= 0)
 		return false;
-	size_t start = (size_t)line <= p->nline_starts ? p->line_starts[line - 1] : p->srclen;
+	size_t start = (size_t)line <= p->nline_starts ? pto_line_start(p, (size_t)line) : p->srclen;
 	size_t want = p->srclen - start < 400 ? p->srclen - start : 400, got = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		/* before and after the read: a change while reading is caught too */
@@ -372,6 +372,73 @@ bool pto_file_line(const hilo_pto_program *p, int line, char *buf, size_t *n)
 	}
 	*n = got;
 	return true;
+}
+
+/* ---- line starts: a byte a line ----------------------------------- */
+
+/* Length of line k + 1 (0-based k below nline_starts - 1), its newline
+ * included. */
+static size_t line_len(const hilo_pto_program *p, size_t k)
+{
+	if (p->ls_len[k] != 255)
+		return p->ls_len[k];
+	size_t lo = 0, hi = p->nls_long; /* the long lines, by line index */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->ls_long[2 * mid] <= k)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return p->ls_long[2 * lo + 1];
+}
+
+size_t pto_line_start(const hilo_pto_program *p, size_t line)
+{
+	size_t k = line - 1, g = k / 16 * 16, start = p->ls_major[k / 16];
+	for (; g < k; g++)
+		start += line_len(p, g);
+	return start;
+}
+
+void pto_lines_build(hilo_pto_program *p)
+{
+	size_t n = 1;
+	const char *s = p->src, *end = s + p->srclen;
+	for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+		n++;
+	uint32_t *major = hilo_heap_alloc(p->arena, (n + 15) / 16 * sizeof *major);
+	uint8_t *len = hilo_heap_alloc(p->arena, n);
+	if (!major || !len)
+		pto_oom(p->arena);
+	uint32_t *lng = NULL;
+	size_t nlong = 0, caplong = 0, k = 0;
+	/* offsets below 4 GiB: parse_entry caps the input */
+	const char *ls = s;
+	for (const char *q; (q = memchr(ls, '\n', (size_t)(end - ls))) != NULL; ls = q + 1, k++) {
+		size_t l = (size_t)(q + 1 - ls);
+		if (k % 16 == 0)
+			major[k / 16] = (uint32_t)(ls - s);
+		len[k] = l < 255 ? (uint8_t)l : 255;
+		if (l < 255)
+			continue;
+		if (nlong == caplong) {
+			caplong = caplong ? caplong * 2 : 64;
+			lng = hilo_heap_realloc(p->arena, lng, caplong * 2 * sizeof *lng);
+			if (!lng)
+				pto_oom(p->arena);
+		}
+		lng[2 * nlong] = (uint32_t)k;
+		lng[2 * nlong + 1] = (uint32_t)l;
+		nlong++;
+	}
+	if (k % 16 == 0) /* the last line (after the last newline) opens a group */
+		major[k / 16] = (uint32_t)(ls - s);
+	p->ls_major = major;
+	p->ls_len = len;
+	p->ls_long = lng;
+	p->nls_long = nlong;
+	p->nline_starts = n;
 }
 
 /* Adds an error at line:col with its source line: from the text, or read
@@ -408,17 +475,21 @@ void pto_pos_linecol_cur(const hilo_pto_program *p, pto_linecur *c, uint32_t pos
 		 * whose start is the last at or before the offset (binary search;
 		 * the cursor is not needed) */
 		uint32_t off = pos - 1;
-		size_t lo = 0, hi = p->nline_starts;
+		size_t lo = 0, hi = (p->nline_starts + 15) / 16;
 		while (hi - lo > 1) {
 			size_t mid = lo + (hi - lo) / 2;
-			if (p->line_starts[mid] <= off)
+			if (p->ls_major[mid] <= off)
 				lo = mid;
 			else
 				hi = mid;
 		}
-		*c = (pto_linecur){ pos, (int)lo + 1, p->line_starts[lo] };
-		*line = (int)lo + 1;
-		*col = (int)(off - p->line_starts[lo]) + 1;
+		/* then on through at most 15 lines of its group */
+		size_t k = lo * 16, start = p->ls_major[lo];
+		for (size_t len; k + 1 < p->nline_starts && k % 16 != 15 && start + (len = line_len(p, k)) <= off; k++)
+			start += len;
+		*c = (pto_linecur){ pos, (int)k + 1, (uint32_t)start };
+		*line = (int)k + 1;
+		*col = (int)(off - start) + 1;
 		return;
 	}
 	if (!c->pos || c->pos > pos)

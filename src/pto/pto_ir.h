@@ -294,7 +294,9 @@ typedef struct pto_func {
 	pto_expr *ret;       /* return annotation or NULL */
 	pto_block body;
 	pto_func_type type;  /* decoded from the decorator */
-	struct pto_vartab *sema_vars; /* cached variable table (pto_sema.c), freed by pto_func_invalidate */
+	void *sema_ctx;      /* cached pto_fctx / pto_invset (pto_sema.c), */
+	void *sema_inv;      /* in sema_arena; freed by pto_func_invalidate */
+	hilo_arena *sema_arena;
 	const char *body_indent;
 } pto_func;
 
@@ -325,12 +327,14 @@ struct hilo_pto_program {
 	                    * text is dropped (hilo_pto_parse_file) */
 	size_t srclen;
 	char *owned_src;   /* src when taken over (hilo_pto_parse_owned): freed with the program */
-	/* Without src: the start offset of each physical line (line k + 1
-	 * starts at line_starts[k]) for line:col, and the file parsed, read
-	 * again by offset for a caret line while it is unchanged (descriptor
-	 * + 1, 0 = none; its fstat after reading). */
-	uint32_t *line_starts;
-	size_t nline_starts;
+	/* Without src: the start offset of each of the nline_starts physical
+	 * lines for line:col (pto_line_start, pto_lines_build: a byte a line),
+	 * and the file parsed, read again by offset for a caret line while it
+	 * is unchanged (descriptor + 1, 0 = none; its fstat after reading). */
+	uint32_t *ls_major;   /* start of line 16k + 1 */
+	uint8_t *ls_len;      /* length of line k + 1 with its newline; 255: in ls_long */
+	uint32_t *ls_long;    /* (line index, length) pairs of the lines of 255 bytes and more, by line */
+	size_t nline_starts, nls_long;
 	int src_fd1;
 	struct stat src_st;
 	size_t text_released; /* bytes of text the parser released as it read on (a statistic) */
@@ -350,6 +354,13 @@ struct hilo_pto_program {
 	char *enodes;      /* expression nodes: 8-byte aligned bump space in */
 	size_t enodes_left; /* blocks of the arena (its allocations are 16-aligned) */
 };
+
+/* The table of line starts of p's text (p->src, p->srclen): built before
+ * parsing a file whose text is then dropped. */
+void pto_lines_build(hilo_pto_program *p);
+/* Offset of line `line` (1-based, at most nline_starts) of a program with
+ * a table of line starts. */
+size_t pto_line_start(const hilo_pto_program *p, size_t line);
 
 /* Line `line` (its first 400 bytes at most, what a caret line shows) of
  * the file a program was parsed from, read again (pread) into buf; false

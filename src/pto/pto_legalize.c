@@ -249,7 +249,13 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 	const char *pname = pto_intern(p, hilo_arena_printf(k->pa, "%s__slots", var));
 	for (int q = 1; pto_vars_has(k->c->vars, pname); q++)
 		pname = pto_intern(p, hilo_arena_printf(k->pa, "%s__slots%d", var, q));
-	pto_vars_add(k->c->vars, pname, PTO_V_LOCAL)->tensor = true; /* reserve the name */
+	pto_var *pv = hilo_heap_alloc(k->c->vars->arena, sizeof *pv); /* reserve the name (freed with the table) */
+	if (!pv)
+		pto_oom(k->c->vars->arena);
+	pv->name = pname;
+	pv->kind = PTO_V_LOCAL;
+	pv->tensor = true;
+	pto_vars_put(k->c->vars, pv);
 	/* call site: the same create with the leading extent scaled */
 	pto_expr *big = pto_expr_clone(p, cl->e);
 	big->items[0]->items[0] = pto_int(p, ext[0] * (int64_t)trips);
@@ -931,7 +937,7 @@ static void retarget_cached_vars(hilo_pto_program *p, const plan *pl)
 	}
 	/* new boundary tensors change what ReplayInvariantSet admits
 	 * (tensor.dim of a hoisted view): rebuild it */
-	c.vars->inv_built = false;
+	pl->f->sema_inv = NULL;
 }
 
 /* ---- call sites ------------------------------------------------------- */
@@ -1144,10 +1150,8 @@ static bool rewrite_sites(site *st, pto_block *b)
 		if (inserted)
 			pto_block_push(p, &out, s);
 	}
-	if (inserted) {
-		hilo_heap_free(p->arena, b->stmts); /* tracked heap (pto_block_push), replaced */
+	if (inserted)
 		*b = out;
-	}
 	return changed || inserted;
 }
 

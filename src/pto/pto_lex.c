@@ -45,7 +45,7 @@ static void hold_error(parser *ps, int line, int col, const char *fmt, va_list a
 	ps->err_text = NULL;
 	ps->err_textn = 0;
 	if (p->nline_starts && line > 0) {
-		size_t start = (size_t)line <= p->nline_starts ? p->line_starts[line - 1] : p->srclen;
+		size_t start = (size_t)line <= p->nline_starts ? pto_line_start(p, (size_t)line) : p->srclen;
 		char buf[400];
 		size_t n = p->srclen - start < sizeof buf ? p->srclen - start : sizeof buf;
 		const char *t = p->src + start;
@@ -409,7 +409,9 @@ static lline *window_slot(parser *ps)
 static void release_text(parser *ps)
 {
 	const hilo_pto_program *p = ps->p;
-	size_t keep = ps->li < ps->hi ? p->line_starts[ps->ring[ps->li & (ps->rcap - 1)].line - 1]
+	if ((size_t)(ps->next - p->src) < ps->released + PTO_RELEASE_STEP)
+		return; /* keep is at most that */
+	size_t keep = ps->li < ps->hi ? pto_line_start(p, (size_t)ps->ring[ps->li & (ps->rcap - 1)].line)
 	                              : (size_t)(ps->next - p->src);
 	if (keep < ps->released + PTO_RELEASE_STEP)
 		return;

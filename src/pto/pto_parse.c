@@ -896,26 +896,6 @@ static bool parse_def(parser *ps, pto_func *f)
 	return parse_block(ps, &f->body, bind, L->line);
 }
 
-/* The table of line starts (4 bytes a line) of a program that drops its
- * text: line:col of a position, the offset of a line to read again. Built
- * before parsing: the parser releases the text it has read (pto_lex.c). */
-static void build_line_starts(hilo_pto_program *p)
-{
-	size_t n = 1;
-	const char *s = p->src, *end = s + p->srclen;
-	for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
-		n++;
-	uint32_t *ls = hilo_heap_alloc(p->arena, n * sizeof *ls);
-	if (!ls)
-		pto_oom(p->arena);
-	size_t k = 0;
-	ls[k++] = 0;
-	for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
-		ls[k++] = (uint32_t)(q + 1 - s); /* below 4 GiB: parse_entry caps the input */
-	p->line_starts = ls;
-	p->nline_starts = n;
-}
-
 /* Parses into a's program; NULL (diagnostics added) on bad input. The
  * caller holds the out-of-memory guard on a and destroys a on failure. */
 /* Python's block structure over the lines outside functions (verbatim:
@@ -977,7 +957,7 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 		 * released while it is parsed (large files) */
 		p->src_fd1 = fd + 1;
 		p->src_st = *st;
-		build_line_starts(p);
+		pto_lines_build(p);
 		ps.release = len >= PTO_RELEASE_STEP;
 	}
 	ps.d = diags;
@@ -1152,7 +1132,6 @@ static hilo_pto_program *parse_entry(const char *file, const char *src, size_t l
 		free(owned);
 		return NULL;
 	}
-	hilo_arena_set_flags(a, HILO_ARENA_SMALL_PAGES); /* peak memory counts here (issue 20) */
 	HILO_OOM_CATCH(g, a) {
 		hilo_diag_oom(diags, file ? file : "<input>");
 		hilo_arena_destroy(a);

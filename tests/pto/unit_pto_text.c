@@ -277,7 +277,7 @@ static void test_file(void)
 		strstr(want, ":7:34: error GB999: at the value\n        x: pl.Scalar[pl.INDEX] = pl.tensor.dim(a, 0)   # a comment\n"));
 	CHECK(write_file(path, GRAPH));
 	hilo_pto_program *p = hilo_pto_parse_file(path, NULL, &d);
-	CHECK(p && !p->src && p->nline_starts == 8 && p->line_starts[7] == strlen(GRAPH) - strlen("        return a"));
+	CHECK(p && !p->src && p->nline_starts == 8 && pto_line_start(p, 8) == strlen(GRAPH) - strlen("        return a"));
 	char *got = p ? late_errors(p) : NULL;
 	CHECK(want && got && !strcmp(want, got));
 	if (want && got && strcmp(want, got))
@@ -585,8 +585,51 @@ static void test_stmt_position(void)
 	hilo_pto_program_destroy(p);
 }
 
+/* The table of line starts (a byte a line, every 16th start whole, long
+ * lines aside) gives every line's start and every offset's line:col as a
+ * scan of the text does. */
+static void test_line_table(void)
+{
+	hilo_buf b;
+	hilo_buf_init(&b);
+	for (int k = 0; k < 700; k++) {
+		int len = k % 50 == 7 ? 254 + k % 3 : (k * 37) % 700; /* 254, 255, 256: the escape's edge */
+		hilo_buf_putc(&b, '#');
+		for (int i = 1; i < len; i++)
+			hilo_buf_putc(&b, (char)('a' + i % 26));
+		hilo_buf_putc(&b, '\n');
+		if (k % 97 == 0)
+			hilo_buf_putc(&b, '\n'); /* empty lines too */
+	}
+	hilo_buf_puts(&b, "# no newline at the end");
+	const char *src = hilo_buf_cstr(&b);
+	hilo_pto_program *p = parse_rt(src, __LINE__);
+	CHECK(p && p->src);
+	if (p) {
+		pto_lines_build(p);
+		size_t line = 1, ls = 0;
+		bool ok = p->nline_starts > 700 && p->nls_long > 0;
+		for (size_t off = 0; ok && off <= b.len; off++) {
+			if (off && src[off - 1] == '\n') {
+				line++;
+				ls = off;
+				ok = pto_line_start(p, line) == ls;
+			}
+			int l = 0, c = 0;
+			pto_pos_linecol(p, (uint32_t)off + 1, &l, &c);
+			ok = ok && l == (int)line && c == (int)(off - ls) + 1;
+			if (!ok)
+				fprintf(stderr, "offset %zu: line %d col %d, want %zu %zu\n", off, l, c, line, off - ls + 1);
+		}
+		CHECK(ok && line == p->nline_starts);
+	}
+	hilo_pto_program_destroy(p);
+	hilo_buf_free(&b);
+}
+
 int main(void)
 {
+	test_line_table();
 	test_stmt_position();
 	test_hoisted_comments();
 	test_window();
