@@ -53,10 +53,10 @@ typedef struct plan {
 	const char **orig_names;
 	vec hoisted;      /* hoist, parameter order */
 	const pto_vartab *vars; /* the Graph's variables (cached until the call sites are done) */
-	uint32_t *canon;       /* by variable index: 1 + the index of the hoist or non-alias name
-	                        * an alias denotes; a scalar rename (LG_PASSTHROUGH) is
-	                        * substituted in the body */
-	size_t ncanon, nrepl;  /* entries; scalar renames among them */
+	size_t nvars;          /* the Graph's variables when the plan was started (an alias is one:
+	                        * its resolution is lg_canon; a scalar rename, LG_PASSTHROUGH, is
+	                        * substituted in the body) */
+	size_t nrepl;          /* scalar renames */
 	pto_map hoisted_set;   /* name -> hoist */
 	pto_map slot_view;     /* in-loop create statement -> the view that replaces it */
 	hoist **order;         /* call-site binding order (see order_hoists) */
@@ -84,6 +84,18 @@ typedef struct coll {
 
 /* pto_var.lg_mark bits: a Step A derived scalar, a scalar rename. */
 enum { LG_DERIVED = 1, LG_PASSTHROUGH = 2 };
+
+/* The alias resolution of variable i of t, while its Graph's plan lives:
+ * 1 + the index of the hoist or non-alias variable it denotes, 0 for
+ * none. Kept in a local's `scratch` (aliases are locals; build_plan clears
+ * it, and a hoisted local that becomes a parameter is never an alias). */
+static inline uint32_t lg_canon(const pto_vartab *t, size_t i)
+{
+	if (i >= pto_vars_count(t))
+		return 0;
+	const pto_var *v = pto_vars_at(t, i);
+	return v->kind == PTO_V_LOCAL ? v->scratch : 0;
+}
 
 static inline bool lg_marked(const coll *k, const char *name, unsigned bits)
 {

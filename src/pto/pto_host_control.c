@@ -38,11 +38,11 @@ typedef struct hc {
 	hilo_diags *d;
 	bool all;              /* report every violation (verifier) */
 	int errors;
-	uint32_t *root;        /* by variable index: 1 + the index of the root of an alias, view,
-	                        * ... (a dense array: every alias of a 100k-name chain has one) */
-	size_t nroot;
-	pto_map root_other;    /* name -> root name, for a root or a name that is no variable
-	                        * (a module-level name; none on SSA input) */
+	size_t nroot;          /* the variables whose root is their `scratch` (locals: every alias
+	                        * of a 100k-name chain has one, 4 bytes in the variable instead of
+	                        * an array by index) */
+	pto_map root_other;    /* name -> root name, for an iter arg, a name that is no variable
+	                        * (a module-level name; none on SSA input) or a root that is none */
 	pto_map alloc;         /* root -> the pl.tensor.create expression */
 	pto_map produced;      /* root -> the launch that produced it */
 	pto_map tuples;        /* tuple literal / tuple-valued launch result */
@@ -51,15 +51,24 @@ typedef struct hc {
 	pto_fctx c;
 } hc;
 
+/* 1 + the index of variable i's root, 0 for none or when it is not kept
+ * in the variable. */
+static uint32_t hc_root(const hc *h, size_t i)
+{
+	if (i >= h->nroot)
+		return 0;
+	const pto_var *v = pto_vars_at(h->c.vars, i);
+	return v->kind == PTO_V_LOCAL ? v->scratch : 0;
+}
+
 static const char *root_name(hc *h, const pto_expr *e)
 {
 	while (e && e->kind == PTO_E_PAREN)
 		e = pto_expr_base(e);
 	if (!e || e->kind != PTO_E_NAME)
 		return NULL;
-	size_t i = pto_vars_index(h->c.vars, e->name);
-	const char *r = i < h->nroot && h->root[i] ? pto_vars_at(h->c.vars, h->root[i] - 1)->name :
-		pto_map_get(&h->root_other, e->name);
+	uint32_t ri = hc_root(h, pto_vars_index(h->c.vars, e->name));
+	const char *r = ri ? pto_vars_at(h->c.vars, ri - 1)->name : pto_map_get(&h->root_other, e->name);
 	return r ? r : e->name;
 }
 
@@ -70,10 +79,10 @@ static void set_root(hc *h, const char *var, const char *r)
 	if (!var || !r || var == r)
 		return;
 	size_t i = pto_vars_index(h->c.vars, var), ri = pto_vars_index(h->c.vars, r);
-	if ((i < h->nroot && h->root[i]) || pto_map_has(&h->root_other, var))
+	if (hc_root(h, i) || pto_map_has(&h->root_other, var))
 		return;
-	if (i < h->nroot && ri != PTO_NO_VAR)
-		h->root[i] = (uint32_t)ri + 1;
+	if (i < h->nroot && ri != PTO_NO_VAR && pto_vars_at(h->c.vars, i)->kind == PTO_V_LOCAL)
+		pto_vars_at(h->c.vars, i)->scratch = (uint32_t)ri + 1;
 	else
 		pto_map_put(&h->root_other, var, (void *)r);
 }
@@ -291,9 +300,11 @@ int lg_check_host_control(hilo_pto_program *p, pto_func *f, hilo_diags *d, bool 
 	h.all = all;
 	pto_fctx_init(&h.c, p, f);
 	h.nroot = pto_vars_count(h.c.vars);
-	h.root = hilo_heap_alloc(tmp, (h.nroot + 1) * sizeof *h.root);
-	if (!h.root)
-		pto_oom(tmp);
+	for (size_t i = 0; i < h.nroot; i++) { /* what an earlier analysis left */
+		pto_var *v = pto_vars_at(h.c.vars, i);
+		if (v->kind == PTO_V_LOCAL)
+			v->scratch = 0;
+	}
 	pto_map *maps[] = { &h.root_other, &h.alloc, &h.produced, &h.tuples, &h.host, &h.device };
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
 		pto_map_init_scratch(maps[i], tmp);

@@ -142,11 +142,14 @@ static void push_hoist(coll *k, vec *v, const char *name, pto_expr *value, const
  * as the aliases are met: linear in the number of aliases. */
 static void push_pass(coll *k, const char *alias, const char *target)
 {
-	size_t a = pto_vars_index(k->c->vars, alias), t = pto_vars_index(k->c->vars, target);
-	if (a >= k->pl->ncanon || t == PTO_NO_VAR) /* both are the Graph's: locals, parameters */
-		HILO_PANIC("alias or target is not a variable");
-	k->pl->canon[a] = t < k->pl->ncanon && k->pl->canon[t] ? k->pl->canon[t] : (uint32_t)t + 1;
-	k->pl->nrepl += (pto_vars_at(k->c->vars, a)->lg_mark & LG_PASSTHROUGH) != 0;
+	const pto_vartab *t = k->c->vars;
+	size_t a = pto_vars_index(t, alias), ti = pto_vars_index(t, target);
+	if (a >= k->pl->nvars || ti == PTO_NO_VAR || pto_vars_at(t, a)->kind != PTO_V_LOCAL) /* both are the Graph's: */
+		HILO_PANIC("alias or target is not a variable");                            /* locals, parameters */
+	pto_var *av = pto_vars_at(t, a);
+	uint32_t tc = lg_canon(t, ti);
+	av->scratch = tc ? tc : (uint32_t)ti + 1;
+	k->pl->nrepl += (av->lg_mark & LG_PASSTHROUGH) != 0;
 }
 
 static void propagate(coll *k, const char *var, pto_expr *call, size_t pos)
@@ -549,8 +552,8 @@ static void visit_block(coll *k, pto_block *b)
 /* The name an expression's NAME denotes once aliases are followed. */
 static const char *canon_name(const plan *pl, const char *n)
 {
-	size_t i = pto_vars_index(pl->vars, n);
-	return i < pl->ncanon && pl->canon[i] ? pto_vars_at(pl->vars, pl->canon[i] - 1)->name : n;
+	uint32_t c = lg_canon(pl->vars, pto_vars_index(pl->vars, n));
+	return c ? pto_vars_at(pl->vars, c - 1)->name : n;
 }
 
 /* The name a scalar rename n is substituted by (its binding is erased),
@@ -558,9 +561,10 @@ static const char *canon_name(const plan *pl, const char *n)
 static const char *repl_name(const plan *pl, const char *n)
 {
 	size_t i = pto_vars_index(pl->vars, n);
-	if (i >= pl->ncanon || !pl->canon[i] || !(pto_vars_at(pl->vars, i)->lg_mark & LG_PASSTHROUGH))
+	uint32_t c = lg_canon(pl->vars, i);
+	if (!c || !(pto_vars_at(pl->vars, i)->lg_mark & LG_PASSTHROUGH))
 		return NULL;
-	return pto_vars_at(pl->vars, pl->canon[i] - 1)->name;
+	return pto_vars_at(pl->vars, c - 1)->name;
 }
 
 static void collect_deps(hilo_pto_program *p, const plan *pl, hoist *h, const pto_expr *e)
@@ -704,24 +708,25 @@ static bool build_plan(hilo_pto_program *p, pto_func *f, plan *pl, unsigned flag
 	pl->f = f;
 	pl->a = pa;
 	pl->vars = c.vars;
-	/* every alias's resolution, by variable index (a dense array: on 100k
+	/* every alias's resolution is in its variable (lg_canon: on 100k
 	 * aliases a map of them and the list they were resolved from were a
-	 * third of the peak); the variables the pass reserves later are never
-	 * aliases */
-	pl->ncanon = pto_vars_count(c.vars);
-	pl->canon = hilo_heap_alloc(pa, (pl->ncanon + 1) * sizeof *pl->canon);
-	if (!pl->canon)
-		pto_oom(pa);
+	 * third of the peak, then an array by variable index 0.6 MB of it);
+	 * the variables the pass reserves later are never aliases */
+	pl->nvars = pto_vars_count(c.vars);
 	/* The collector's tables are dead once the plan is built: a scratch
 	 * arena. slot_view moves into the plan (its arena). */
 	hilo_arena *tmp = hilo_arena_create_in(p->arena);
 	if (!tmp)
 		pto_oom(p->arena);
-	/* derived scalars and scalar renames are marks in the variables (a
-	 * table of them cost as much as the variable table): clear what an
-	 * earlier collection left */
-	for (size_t i = 0; i < pto_vars_count(c.vars); i++)
-		pto_vars_at(c.vars, i)->lg_mark = 0;
+	/* derived scalars, scalar renames and alias resolutions are in the
+	 * variables (a table of them cost as much as the variable table):
+	 * clear what an earlier collection left */
+	for (size_t i = 0; i < pto_vars_count(c.vars); i++) {
+		pto_var *v = pto_vars_at(c.vars, i);
+		v->lg_mark = 0;
+		if (v->kind == PTO_V_LOCAL)
+			v->scratch = 0;
+	}
 	pto_map *maps[] = { &k.scalar_params, &k.tensor_params, &k.root,
 		&k.in_place, &k.created, &k.tuple_result, &k.tuple_lit };
 	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)

@@ -58,7 +58,12 @@ typedef struct pto_var {
 	 * `parents` map (the only variables that need it). */
 	const char *name;
 	pto_stmt *def;         /* ASSIGN (locals) or FOR (loop vars, iter args) */
-	uint32_t index;        /* param index, or iter-arg position */
+	union {
+		uint32_t index;    /* PTO_V_PARAM: parameter index; PTO_V_ITERARG: iter-arg position */
+		uint32_t scratch;  /* PTO_V_LOCAL: the running analysis's word, cleared by it when it
+		                    * starts (host control's root, legalize's alias resolution,
+		                    * lg_canon); a loop variable has neither */
+	};
 	unsigned kind : 2;     /* pto_var_kind */
 	unsigned dir : 2;      /* pto_dir (of the annotation) */
 	unsigned ndefs : 2;    /* assignments to the name, saturating at 3 (SSA input: 1; if/else phis: 2) */
