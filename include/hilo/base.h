@@ -39,6 +39,19 @@ HILO_API char *hilo_arena_printf(hilo_arena *a, const char *fmt, ...)
  * with room for newcap elements. The old block is abandoned to the arena. */
 HILO_API void *hilo_arena_grow(hilo_arena *a, void *old, size_t n, size_t newcap, size_t sz);
 HILO_API size_t hilo_arena_bytes(const hilo_arena *a);
+/* Page policy of the arena's big chunks (2 MiB and more; src/util/arena.c).
+ * Default: huge pages, the fewest faults, but the last huge page of the
+ * newest chunk is resident whole (up to 2 MB of unused peak memory).
+ * HILO_ARENA_SMALL_PAGES: 4 KiB pages faulted in ahead of the bump pointer
+ * in batches of 256 KiB (madvise MADV_POPULATE_WRITE, or touching the
+ * pages where the kernel lacks it), at most that much unused. For arenas
+ * whose peak matters more than their last few percent of speed.
+ * HILO_ARENA_TEST_NO_POPULATE (tests): act as if the kernel lacked
+ * MADV_POPULATE_WRITE. Flags apply to chunks mapped from then on; child
+ * arenas created from then on inherit them. */
+#define HILO_ARENA_SMALL_PAGES 1u
+#define HILO_ARENA_TEST_NO_POPULATE 2u
+HILO_API void hilo_arena_set_flags(hilo_arena *a, unsigned flags);
 
 /* ---- out of memory (docs/architecture.md, "Out of memory") ---------- *
  *

@@ -207,13 +207,7 @@ bool lg_pack_allocations(coll *k, plan *pl)
 		do
 			an = pto_intern(p, hilo_arena_printf(pa, "%s__arena%d", k->c->f->name, na++));
 		while (pto_vars_has(k->c->vars, an));
-		pto_var *av = hilo_heap_alloc(k->c->vars->arena, sizeof *av); /* reserve the name (freed with the table) */
-		if (!av)
-			pto_oom(k->c->vars->arena);
-		av->name = an;
-		av->kind = PTO_V_LOCAL;
-		av->tensor = true;
-		pto_vars_put(k->c->vars, av);
+		pto_vars_add(k->c->vars, an, PTO_V_LOCAL)->tensor = true; /* reserve the name */
 		hoist *ah = &arena_h[g];
 		*ah = *m0;
 		ah->name = an;

@@ -294,9 +294,7 @@ typedef struct pto_func {
 	pto_expr *ret;       /* return annotation or NULL */
 	pto_block body;
 	pto_func_type type;  /* decoded from the decorator */
-	void *sema_ctx;      /* cached pto_fctx / pto_invset (pto_sema.c), */
-	void *sema_inv;      /* in sema_arena; freed by pto_func_invalidate */
-	hilo_arena *sema_arena;
+	struct pto_vartab *sema_vars; /* cached variable table (pto_sema.c), freed by pto_func_invalidate */
 	const char *body_indent;
 } pto_func;
 

@@ -252,13 +252,7 @@ static void slot_alloc(coll *k, pto_stmt *s, const char *var, const pto_call *cl
 	const char *pname = pto_intern(p, hilo_arena_printf(k->pa, "%s__slots", var));
 	for (int q = 1; pto_vars_has(k->c->vars, pname); q++)
 		pname = pto_intern(p, hilo_arena_printf(k->pa, "%s__slots%d", var, q));
-	pto_var *pv = hilo_heap_alloc(k->c->vars->arena, sizeof *pv); /* reserve the name (freed with the table) */
-	if (!pv)
-		pto_oom(k->c->vars->arena);
-	pv->name = pname;
-	pv->kind = PTO_V_LOCAL;
-	pv->tensor = true;
-	pto_vars_put(k->c->vars, pv);
+	pto_vars_add(k->c->vars, pname, PTO_V_LOCAL)->tensor = true; /* reserve the name */
 	/* call site: the same create with the leading extent scaled */
 	pto_expr *big = pto_expr_clone(p, cl->e);
 	big->items[0]->items[0] = pto_int(p, ext[0] * (int64_t)trips);
@@ -942,7 +936,7 @@ static void retarget_cached_vars(hilo_pto_program *p, const plan *pl)
 	}
 	/* new boundary tensors change what ReplayInvariantSet admits
 	 * (tensor.dim of a hoisted view): rebuild it */
-	pl->f->sema_inv = NULL;
+	c.vars->inv_built = false;
 }
 
 /* ---- call sites ------------------------------------------------------- */
@@ -1155,8 +1149,10 @@ static bool rewrite_sites(site *st, pto_block *b)
 		if (inserted)
 			pto_block_push(p, &out, s);
 	}
-	if (inserted)
+	if (inserted) {
+		hilo_heap_free(p->arena, b->stmts); /* tracked heap (pto_block_push), replaced */
 		*b = out;
+	}
 	return changed || inserted;
 }
 

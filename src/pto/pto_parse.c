@@ -1132,6 +1132,7 @@ static hilo_pto_program *parse_entry(const char *file, const char *src, size_t l
 		free(owned);
 		return NULL;
 	}
+	hilo_arena_set_flags(a, HILO_ARENA_SMALL_PAGES); /* peak memory counts here (issue 20) */
 	HILO_OOM_CATCH(g, a) {
 		hilo_diag_oom(diags, file ? file : "<input>");
 		hilo_arena_destroy(a);

@@ -236,7 +236,7 @@ pto_var *pto_vars_get(const pto_vartab *t, const char *name)
 
 pto_stmt *pto_var_parent(const pto_vartab *t, const pto_var *v)
 {
-	return pto_map_get(&t->parents, v);
+	return t->parents ? pto_map_get(t->parents, v) : NULL;
 }
 
 static void vars_insert(pto_vartab *t, const char *name, uint32_t slot)
@@ -247,63 +247,70 @@ static void vars_insert(pto_vartab *t, const char *name, uint32_t slot)
 	t->slots[h] = slot;
 }
 
-/* Slots for n names at a load of at most 7/8. */
-static void vars_rehash(pto_vartab *t, size_t n)
+/* Slots for n names at a load of at most 7/8 (a power of two, at least 4). */
+static size_t vars_slot_cap(size_t n)
 {
-	size_t cap = 16;
+	size_t cap = 4;
 	while (n * 8 > cap * 7)
 		cap *= 2;
+	return cap;
+}
+
+/* Rebuilds the slots in a block of their own, for n names. */
+static void vars_rehash(pto_vartab *t, size_t n)
+{
+	size_t cap = vars_slot_cap(n);
 	if (cap <= t->cap)
 		return;
 	uint32_t *old = t->slots;
 	size_t ocap = t->cap;
-	/* the tracked heap (freed with the table's arena): an arena chunk of
-	 * 2 MiB and more is mapped in whole huge pages, resident in full */
-	t->slots = hilo_heap_alloc(t->arena, cap * sizeof *t->slots);
-	if (!t->slots)
+	uint32_t *ns = hilo_heap_alloc(t->arena, cap * sizeof *ns);
+	if (!ns)
 		pto_oom(t->arena);
-	t->cap = cap;
+	t->slots = ns;
+	t->cap = (uint32_t)cap;
 	for (size_t i = 0; i < ocap; i++)
 		if (old[i])
 			vars_insert(t, pto_vars_at(t, vars_index_of(t, old[i]))->name, old[i]);
-	hilo_heap_free(t->arena, old);
+	if (t->slots_own)
+		hilo_heap_free(t->arena, old);
+	t->slots_own = true;
 }
 
+/* Indexes v, the next pool entry (in_pool) or a new extra variable. */
 static void vars_add(pto_vartab *t, pto_var *v, bool in_pool)
 {
-	if (t->n + 1 > t->cap / 8 * 7)
+	if ((t->n + 1) * (size_t)8 > t->cap * (size_t)7)
 		vars_rehash(t, t->cap); /* doubles */
 	uint32_t slot;
 	if (in_pool) {
 		slot = (uint32_t)(v - t->pool) + 1;
 	} else {
 		if (t->nextra == t->cap_extra) {
-			size_t nc = t->cap_extra ? t->cap_extra * 2 : 8;
-			t->extra = hilo_heap_realloc(t->arena, t->extra, nc * sizeof *t->extra);
-			if (!t->extra)
+			size_t nc = t->cap_extra ? (size_t)t->cap_extra * 2 : 8;
+			pto_var **ne = hilo_heap_realloc(t->arena, t->extra, nc * sizeof *ne);
+			if (!ne)
 				pto_oom(t->arena);
-			t->cap_extra = nc;
+			t->extra = ne;
+			t->cap_extra = (uint32_t)nc;
 		}
 		t->extra[t->nextra++] = v;
-		slot = (uint32_t)(t->cap_pool + t->nextra);
+		slot = t->cap_pool + t->nextra;
 	}
 	vars_insert(t, v->name, slot);
 	t->n++;
 }
 
-void pto_vars_put(pto_vartab *t, pto_var *v)
+static pto_var *vars_new(pto_vartab *t, const char *name, pto_var_kind k)
 {
-	vars_add(t, v, false);
-}
-
-static pto_var *new_var(pto_fctx *c, const char *name, pto_var_kind k)
-{
-	pto_vartab *t = c->vars;
 	pto_var *v;
 	bool in_pool = t->npool < t->cap_pool;
 	if (in_pool) {
 		v = &t->pool[t->npool++];
-	} else { /* beyond the estimate (tuple targets, iter args) */
+	} else { /* beyond the estimate: names a pass reserves */
+		/* slots are 32-bit: 1 + cap_pool + nextra must fit */
+		if ((size_t)t->cap_pool + t->nextra + 2 >= UINT32_MAX / 2)
+			pto_oom(t->arena);
 		v = hilo_heap_alloc(t->arena, sizeof *v);
 		if (!v)
 			pto_oom(t->arena);
@@ -312,6 +319,16 @@ static pto_var *new_var(pto_fctx *c, const char *name, pto_var_kind k)
 	v->kind = k;
 	vars_add(t, v, in_pool);
 	return v;
+}
+
+pto_var *pto_vars_add(pto_vartab *t, const char *name, pto_var_kind k)
+{
+	return vars_new(t, name, k);
+}
+
+static pto_var *new_var(pto_fctx *c, const char *name, pto_var_kind k)
+{
+	return vars_new(c->vars, name, k);
 }
 
 void pto_var_set_ann(pto_var *v, const pto_expr *ann)
@@ -358,6 +375,17 @@ static bool is_yield(const pto_expr *v)
 		pto_expr_base(v->base)->kind == PTO_E_NAME && !strcmp(pto_expr_base(v->base)->name, "pl");
 }
 
+static void vars_set_parent(pto_vartab *t, const pto_var *v, pto_stmt *parent)
+{
+	if (!t->parents) {
+		t->parents = hilo_heap_alloc(t->arena, sizeof *t->parents);
+		if (!t->parents)
+			pto_oom(t->arena);
+		pto_map_init_scratch(t->parents, t->arena);
+	}
+	pto_map_put(t->parents, v, parent);
+}
+
 static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 {
 	for (size_t i = 0; i < b->n; i++) {
@@ -373,7 +401,7 @@ static void collect_vars(pto_fctx *c, pto_block *b, pto_stmt *parent)
 				if (!v->def && v->kind != PTO_V_PARAM) { /* first definition wins (if/else phis repeat) */
 					v->def = s;
 					if (parent && is_yield(s->value))
-						pto_map_put(&c->vars->parents, v, parent);
+						vars_set_parent(c->vars, v, parent);
 					if (s->ann)
 						set_type(v, s->ann);
 					else if (s->value->kind == PTO_E_NAME) {
@@ -455,10 +483,21 @@ void pto_program_drop_caches(hilo_pto_program *p)
 
 void pto_func_invalidate(pto_func *f)
 {
-	hilo_arena_destroy(f->sema_arena);
-	f->sema_arena = NULL;
-	f->sema_ctx = NULL;
-	f->sema_inv = NULL;
+	pto_vartab *t = f->sema_vars;
+	if (!t)
+		return;
+	f->sema_vars = NULL;
+	hilo_arena *a = t->arena;
+	for (size_t i = 0; i < t->nextra; i++)
+		hilo_heap_free(a, t->extra[i]);
+	hilo_heap_free(a, t->extra);
+	if (t->slots_own)
+		hilo_heap_free(a, t->slots);
+	if (t->parents) {
+		hilo_heap_free(a, (void *)t->parents->keys); /* keys and values: one block */
+		hilo_heap_free(a, t->parents);
+	}
+	hilo_heap_free(a, t);
 }
 
 /* The names collect_vars can add for a body: an upper bound on its
@@ -508,48 +547,34 @@ static size_t count_binds(const pto_block *b)
 
 void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f)
 {
-	if (f->sema_ctx) {
-		*c = *(const pto_fctx *)f->sema_ctx;
-		return;
-	}
-	memset(c, 0, sizeof *c);
 	c->p = p;
 	c->f = f;
-	/* a table dropped by a pass that then reads the function again is
-	 * rebuilt in a fresh arena; an invset cached without it goes too */
-	hilo_arena_destroy(f->sema_arena);
-	f->sema_inv = NULL;
-	hilo_arena *a = f->sema_arena = hilo_arena_create_in(p->arena);
-	if (!a)
-		pto_oom(p->arena);
-	/* Everything of a table is on its arena's tracked heap, the arena
-	 * never takes a chunk: a program of thousands of functions holds a
-	 * table for each at once (the SSA check through host control), and a
-	 * 64 KiB first chunk each was most of its memory. */
-	pto_vartab *t = c->vars = hilo_heap_alloc(a, sizeof *t);
-	if (!t)
-		pto_oom(a);
-	t->arena = a;
-	pto_map_init_scratch(&t->parents, a);
+	c->vars = f->sema_vars;
+	if (c->vars)
+		return;
+	/* One block: the header, the pool sized by the names the body can
+	 * bind, the slots for them. */
 	size_t nvars = f->nparams + count_binds(&f->body);
-	if (nvars >= UINT32_MAX / 2)
-		pto_oom(a); /* slots are 32-bit */
-	vars_rehash(t, nvars);
-	t->pool = hilo_heap_alloc(a, (nvars + 1) * sizeof *t->pool); /* tracked heap, see vars_rehash */
-	if (!t->pool)
-		pto_oom(a);
-	t->cap_pool = nvars;
+	if (nvars >= UINT32_MAX / 4)
+		pto_oom(p->arena); /* slots are 32-bit */
+	size_t cap = vars_slot_cap(nvars);
+	size_t pool_at = (sizeof(pto_vartab) + _Alignof(pto_var) - 1) / _Alignof(pto_var) * _Alignof(pto_var);
+	size_t slots_at = pool_at + nvars * sizeof(pto_var);
+	pto_vartab *t = hilo_heap_alloc(p->arena, slots_at + cap * sizeof(uint32_t));
+	if (!t)
+		pto_oom(p->arena);
+	t->arena = p->arena;
+	t->pool = (pto_var *)(void *)((char *)t + pool_at);
+	t->cap_pool = (uint32_t)nvars;
+	t->slots = (uint32_t *)(void *)((char *)t + slots_at);
+	t->cap = (uint32_t)cap;
+	c->vars = f->sema_vars = t;
 	for (size_t i = 0; i < f->nparams; i++) {
 		pto_var *v = new_var(c, f->params[i].name, PTO_V_PARAM);
 		v->index = (uint32_t)i;
 		set_type(v, f->params[i].ann);
 	}
 	collect_vars(c, &f->body, NULL);
-	pto_fctx *cached = hilo_heap_alloc(a, sizeof *cached);
-	if (!cached)
-		pto_oom(a);
-	*cached = *c;
-	f->sema_ctx = cached;
 }
 
 pto_var *pto_lookup(const pto_fctx *c, const pto_expr *e)
@@ -1113,12 +1138,9 @@ static void inv_collect(pto_invset *s, const pto_block *b)
 
 void pto_inv_init(pto_invset *s, const pto_fctx *c)
 {
-	if (c->f->sema_inv) {
-		*s = *(const pto_invset *)c->f->sema_inv;
-		s->c = c;
-		return;
-	}
 	s->c = c;
+	if (c->vars->inv_built)
+		return;
 	/* membership lives in the variables themselves (a table per set cost
 	 * as much as the variable table): clear what an earlier build left */
 	for (size_t i = 0; i < pto_vars_count(c->vars); i++) {
@@ -1131,11 +1153,7 @@ void pto_inv_init(pto_invset *s, const pto_fctx *c)
 			v->inv_boundary = true;
 	}
 	inv_collect(s, &c->f->body);
-	pto_invset *cached = hilo_heap_alloc(c->f->sema_arena ? c->f->sema_arena : c->p->arena, sizeof *cached);
-	if (!cached)
-		pto_oom(c->p->arena);
-	*cached = *s;
-	c->f->sema_inv = cached;
+	c->vars->inv_built = true;
 }
 
 /* ---- SSA form ---------------------------------------------------------- */
@@ -1151,7 +1169,8 @@ typedef struct ssa_ctx {
 	pto_map other;         /* name -> first binding: SSA_OTHER, or a name that is no
 	                        * variable (a nested target) */
 	pto_map then_yield;    /* a first binding by pl.yield_ directly in an if's then-arm -> that if */
-	pto_stmt *none;
+	pto_stmt *none;        /* a sentinel, never read through: &none_at */
+	void *none_at;
 	bool failed;
 } ssa_ctx;
 
@@ -1267,7 +1286,7 @@ bool pto_check_ssa(hilo_pto_program *p, pto_func *f, hilo_diags *d)
 	/* names are found through the function's variable table (the passes
 	 * need it next; a function they do not analyse drops it again), the
 	 * state is an array by variable index in a scratch arena */
-	bool cached = f->sema_ctx != NULL;
+	bool cached = f->sema_vars != NULL;
 	pto_fctx fc;
 	pto_fctx_init(&fc, p, f);
 	c.vars = fc.vars;
@@ -1276,9 +1295,11 @@ bool pto_check_ssa(hilo_pto_program *p, pto_func *f, hilo_diags *d)
 		pto_oom(p->arena);
 	c.nstate = pto_vars_count(c.vars);
 	c.state = hilo_heap_alloc(tmp, c.nstate + 1);
-	c.none = hilo_arena_alloc(tmp, sizeof *c.none);
-	if (!c.state || !c.none)
+	if (!c.state)
 		pto_oom(tmp);
+	/* no arena allocation: a scratch arena's first one takes a 64 KiB
+	 * chunk, zeroed, per function checked */
+	c.none = (pto_stmt *)(void *)&c.none_at;
 	pto_map_init_scratch(&c.other, tmp);
 	pto_map_init_scratch(&c.then_yield, tmp);
 	for (size_t i = 0; i < f->nparams; i++)

@@ -79,19 +79,30 @@ typedef struct pto_var {
 /* A function's variables by name: 4-byte slots (1 + the variable's index;
  * names hash by pointer, they are interned) over the variables, which
  * live in one array sized up front (`pool`) and, beyond that estimate or
- * reserved by a pass (pto_vars_put), in `extra`. One table per function,
- * shared by every copy of its pto_fctx. A variable's index (pto_vars_at)
- * is stable once the table is built: passes index dense side arrays by it
- * (pto_vars_index) instead of hashing names again. */
+ * reserved by a pass (pto_vars_add), in `extra`. One table per function,
+ * cached in the function (pto_func.sema_vars) and shared by every
+ * pto_fctx of it. A variable's index (pto_vars_at) is stable once the
+ * table is built: passes index dense side arrays by it (pto_vars_index)
+ * instead of hashing names again.
+ *
+ * A table is one block of the program arena's tracked heap - this header,
+ * the pool and the slots - so a small function's table costs little more
+ * than its variables (a program of thousands of functions holds one for
+ * each at once, from the SSA check through host control). Only what
+ * grows later has blocks of its own: slots rebuilt past the estimate, the
+ * extra variables and their pointer array, the `parents` map. */
 typedef struct pto_vartab {
-	uint32_t *slots;
-	size_t cap, n;         /* cap: a power of two; n: names held */
-	pto_var *pool;
-	size_t npool, cap_pool;
-	pto_var **extra;       /* index npool + k */
-	size_t nextra, cap_extra;
-	pto_map parents;       /* pto_var of a local bound to pl.yield_(...) -> its enclosing statement */
-	hilo_arena *arena;
+	hilo_arena *arena;     /* the program's: every block of the table is on its tracked heap */
+	uint32_t *slots;       /* in the table's block until they grow (slots_own) */
+	uint32_t cap, n;       /* cap: a power of two; n: names held */
+	pto_var *pool;         /* in the table's block */
+	uint32_t npool, cap_pool;
+	pto_var **extra;       /* index npool + k: one block each */
+	uint32_t nextra, cap_extra;
+	pto_map *parents;      /* pto_var of a local bound to pl.yield_(...) -> its enclosing
+	                        * statement; NULL until the first */
+	bool slots_own;        /* slots are a block of their own */
+	bool inv_built;        /* ReplayInvariantSet membership is current (pto_inv_init) */
 } pto_vartab;
 
 #define PTO_NO_VAR ((size_t)-1)
@@ -108,12 +119,13 @@ static inline bool pto_vars_has(const pto_vartab *t, const char *name)
 {
 	return pto_vars_get(t, name) != NULL;
 }
-/* Adds v (allocated by the caller, v->name set) under v->name. */
-void pto_vars_put(pto_vartab *t, pto_var *v);
+/* Adds a zeroed variable of kind k named name (a name a pass reserves;
+ * freed with the table). */
+pto_var *pto_vars_add(pto_vartab *t, const char *name, pto_var_kind k);
 /* Every variable: pto_vars_at(t, i) for i below pto_vars_count(t). */
 static inline size_t pto_vars_count(const pto_vartab *t)
 {
-	return t->npool + t->nextra;
+	return (size_t)t->npool + t->nextra;
 }
 static inline pto_var *pto_vars_at(const pto_vartab *t, size_t i)
 {
@@ -127,7 +139,7 @@ typedef struct pto_fctx {
 } pto_fctx;
 
 /* Fills *c with f's variable table. Tables are cached per function (they
- * are read-only once built) in a child arena of the program's;
+ * are read-only once built) on the program arena's tracked heap;
  * pto_func_invalidate frees the cache after a rewrite changes the
  * function (no pointer into it may be kept across that call). */
 void pto_fctx_init(pto_fctx *c, hilo_pto_program *p, pto_func *f);

@@ -3,17 +3,34 @@
 #include "util/fmt.h"
 #include "util/strhash.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-/* Chunks of 2 MiB and more are mapped directly and marked for huge pages:
- * on virtual machines a page fault per 4 KiB dominated parse time. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL */
+#endif
+
+/* Page policy. Chunks of 2 MiB and more are mapped directly. By default
+ * they are marked for huge pages: on virtual machines a page fault per
+ * 4 KiB dominated parse time. The cost is the head chunk's last huge
+ * page, resident whole however little of it the bump pointer reached (up
+ * to 2 MB of a peak). An arena with HILO_ARENA_SMALL_PAGES keeps 4 KiB
+ * pages and instead faults them in ahead of the bump pointer, PREFAULT
+ * bytes at a time, with one madvise(MADV_POPULATE_WRITE) each (or by
+ * touching the pages where the kernel lacks it): the faults are taken in
+ * batches, and at most PREFAULT bytes past the bump pointer are resident
+ * but unused. */
 #define HUGE_CHUNK ((size_t)2 << 20)
+#define PREFAULT ((size_t)64 << 10)
+#define PAGE ((uintptr_t)4096)
 
 typedef struct chunk {
 	struct chunk *next;
 	size_t size, used;
+	size_t lim;             /* the bump pointer stops here: size, or the
+	                         * end of the faulted-in part (prefaulting) */
 	size_t mapped;          /* bytes mmap'ed (0: came from calloc) */
 	_Alignas(16) unsigned char data[];
 } chunk;
@@ -34,6 +51,8 @@ struct hilo_arena {
 	hblock *heap;          /* live tracked heap blocks */
 	uint64_t heap_seq;
 	hilo_arena *parent;    /* a child arena lives in its parent's heap */
+	unsigned flags;        /* HILO_ARENA_*, inherited by child arenas */
+	bool touch_pages;      /* MADV_POPULATE_WRITE is unknown here: touch */
 	bool failed;           /* root only: an allocation in the tree failed */
 };
 
@@ -301,7 +320,13 @@ hilo_arena *(hilo_arena_create_in)(hilo_arena *parent)
 	hblock *b = (hblock *)((unsigned char *)(void *)a - offsetof(hblock, data));
 	b->is_arena = true;
 	a->parent = parent;
+	a->flags = parent ? parent->flags : 0;
 	return a;
+}
+
+void hilo_arena_set_flags(hilo_arena *a, unsigned flags)
+{
+	a->flags = flags;
 }
 
 void hilo_arena_destroy(hilo_arena *a)
@@ -341,6 +366,36 @@ static void release(hilo_arena *a)
  * a parsed module. */
 static void *arena_take(hilo_arena *a, size_t size, size_t align);
 
+/* Faults in the pages of [lo, hi) (page-aligned, none of them holding
+ * data yet). Prefaulting is an optimization: a failure other than an
+ * unknown advice leaves the pages to fault one by one, as they would. */
+static void populate(hilo_arena *a, uintptr_t lo, uintptr_t hi)
+{
+	if (!a->touch_pages) {
+		int r = a->flags & HILO_ARENA_TEST_NO_POPULATE ? (errno = EINVAL, -1)
+			: madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+		if (r == 0 || (errno != EINVAL && errno != ENOSYS))
+			return;
+		a->touch_pages = true; /* a kernel before 5.14: asked once per arena */
+	}
+	for (uintptr_t p = lo; p < hi; p += PAGE)
+		*(volatile unsigned char *)p = 0; /* fresh memory is zero already */
+}
+
+/* Moves c's bump limit past need bytes of its data and PREFAULT more
+ * (within the mapping), faulting in the pages between. */
+static void prefault(hilo_arena *a, chunk *c, size_t need)
+{
+	uintptr_t base = (uintptr_t)c->data, end = (uintptr_t)c + c->mapped;
+	uintptr_t lo = (base + c->lim + PAGE - 1) & ~(PAGE - 1); /* the page at lim holds the header or data */
+	uintptr_t hi = c->size - need <= PREFAULT ? end : (base + need + PREFAULT + PAGE - 1) & ~(PAGE - 1);
+	if (hi > end)
+		hi = end;
+	if (hi > lo)
+		populate(a, lo, hi);
+	c->lim = hi - base;
+}
+
 void *(hilo_arena_alloc)(hilo_arena *a, size_t size)
 {
 	return arena_take(a, size, 8);
@@ -356,7 +411,9 @@ static void *arena_take(hilo_arena *a, size_t size, size_t align)
 		size = 1;
 	chunk *c = a->head;
 	size_t pad = c ? (align - (c->used & (align - 1))) & (align - 1) : 0;
-	if (!c || c->size - c->used < size + pad) {
+	if (c && c->lim - c->used < size + pad && c->size - c->used >= size + pad) {
+		prefault(a, c, c->used + pad + size); /* fits past the faulted-in part */
+	} else if (!c || c->lim - c->used < size + pad) {
 		pad = 0; /* a fresh chunk's data is 16-byte aligned */
 		size_t want = c ? c->size * 2 : 64 * 1024;
 		if (want > 64 * 1024 * 1024)
@@ -371,7 +428,8 @@ static void *arena_take(hilo_arena *a, size_t size, size_t align)
 			void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 			c = p == MAP_FAILED ? NULL : p;
 			if (c) {
-				madvise(c, total, MADV_HUGEPAGE);
+				/* advice: failure is harmless */
+				madvise(c, total, a->flags & HILO_ARENA_SMALL_PAGES ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
 				mapped = total;
 				want = total - sizeof(chunk);
 			}
@@ -383,7 +441,7 @@ static void *arena_take(hilo_arena *a, size_t size, size_t align)
 			return NULL;
 		}
 		c->mapped = mapped;
-		c->size = want;
+		c->size = c->lim = want;
 		c->used = 0;
 		/* A big one-off block goes behind the head so the head keeps
 		 * serving small allocations. */
@@ -395,6 +453,10 @@ static void *arena_take(hilo_arena *a, size_t size, size_t align)
 			a->head = c;
 		}
 		a->total += want;
+		if (mapped && a->flags & HILO_ARENA_SMALL_PAGES) {
+			c->lim = 0;
+			prefault(a, c, size);
+		}
 	}
 	void *p = c->data + c->used + pad;
 	c->used += pad + size;

@@ -184,12 +184,15 @@ static void test_analysis_tables(void)
 		CHECK(b->stmts[5]->kind == PTO_S_FOR && pto_var_parent(fc.vars, v[10]) == b->stmts[5]);
 		CHECK(!pto_var_parent(fc.vars, v[3]) && !pto_var_parent(fc.vars, v[9]) &&
 		      !pto_var_parent(fc.vars, pto_vars_get(fc.vars, pto_intern(p, "w"))));
-		CHECK(fc.vars->parents.n == 2);
+		CHECK(fc.vars->parents && fc.vars->parents->n == 2);
 		/* a table takes no arena chunk (a program of thousands of functions
-		 * holds one for each at once): all of it is on the tracked heap */
+		 * holds one for each at once): it is the function's cached table,
+		 * on the program arena's tracked heap, and building the invariant
+		 * set allocates nothing */
+		size_t before = hilo_arena_bytes(p->arena);
 		pto_invset inv;
 		pto_inv_init(&inv, &fc);
-		CHECK(p->funcs[0]->sema_arena && hilo_arena_bytes(p->funcs[0]->sema_arena) == 0);
+		CHECK(p->funcs[0]->sema_vars == fc.vars && fc.vars->inv_built && hilo_arena_bytes(p->arena) == before);
 		pto_fctx_init(&fc, p, p->funcs[1]);
 		pto_var *x = pto_vars_get(fc.vars, pto_intern(p, "x"));
 		CHECK(x && x->ndefs == 3); /* saturates: four bindings do not wrap to 0 */
@@ -431,13 +434,15 @@ int main(void)
 		CHECK(!pto_vars_get(fc.vars, pto_intern(p, "e")) && pto_vars_count(fc.vars) == 5);
 		/* the estimate counts the tuple's four targets: exactly the pool */
 		CHECK(fc.vars->cap_pool == 5 && fc.vars->npool == 5 && fc.vars->nextra == 0);
+		/* one block holds the header, the pool and the slots (8 for 5
+		 * names at 7/8); nothing else is allocated until a table grows */
+		CHECK(!fc.vars->slots_own && fc.vars->cap == 8 && !fc.vars->extra && !fc.vars->parents);
+		CHECK((char *)fc.vars->pool > (char *)fc.vars && (char *)fc.vars->slots == (char *)(fc.vars->pool + 5));
 		/* many reserved names: the slots grow, nothing is lost */
 		for (int i = 0; i < 100; i++) {
 			char nm[16];
 			snprintf(nm, sizeof nm, "r%d", i);
-			pto_var *rv = hilo_arena_alloc(p->arena, sizeof *rv);
-			rv->name = pto_intern(p, nm);
-			pto_vars_put(fc.vars, rv);
+			pto_vars_add(fc.vars, pto_intern(p, nm), PTO_V_LOCAL);
 		}
 		pto_fctx again; /* the cached table: the same one, additions included */
 		pto_fctx_init(&again, p, p->funcs[0]);
@@ -449,7 +454,7 @@ int main(void)
 			pto_var *x = pto_vars_get(again.vars, pto_intern(p, nm));
 			found += x && !strcmp(x->name, nm);
 		}
-		CHECK(found == 100 && again.vars->nextra == 100);
+		CHECK(found == 100 && again.vars->nextra == 100 && again.vars->slots_own && again.vars->cap == 128);
 		for (size_t i = 0; i < 5; i++)
 			CHECK(pto_vars_get(again.vars, pto_intern(p, names[i])) != NULL);
 		/* dense indices: every variable's index finds it, reserved ones too */
