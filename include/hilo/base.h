@@ -43,7 +43,7 @@ HILO_API size_t hilo_arena_bytes(const hilo_arena *a);
  * Default: huge pages, the fewest faults, but the last huge page of the
  * newest chunk is resident whole (up to 2 MB of unused peak memory).
  * HILO_ARENA_SMALL_PAGES: 4 KiB pages faulted in ahead of the bump pointer
- * in batches of 256 KiB (madvise MADV_POPULATE_WRITE, or touching the
+ * in batches of 64 KiB (madvise MADV_POPULATE_WRITE, or touching the
  * pages where the kernel lacks it), at most that much unused. For arenas
  * whose peak matters more than their last few percent of speed.
  * HILO_ARENA_TEST_NO_POPULATE (tests): act as if the kernel lacked

@@ -20,8 +20,8 @@
  * pages and instead faults them in ahead of the bump pointer, PREFAULT
  * bytes at a time, with one madvise(MADV_POPULATE_WRITE) each (or by
  * touching the pages where the kernel lacks it): the faults are taken in
- * batches, and at most PREFAULT bytes past the bump pointer are resident
- * but unused. */
+ * batches, and at most PREFAULT bytes past the bump pointer (a chunk's)
+ * are resident but unused. */
 #define HUGE_CHUNK ((size_t)2 << 20)
 #define PREFAULT ((size_t)64 << 10)
 #define PAGE ((uintptr_t)4096)
@@ -233,7 +233,10 @@ void hilo_oom_raise(hilo_arena *a)
 /* n zeroed bytes. A block of 2 MiB and more (a reader's string table or
  * name map, touched all over) is advised for huge pages before its first
  * touch, as the arena's big chunks are: calloc's fresh pages took one
- * fault per 4 KiB, which on virtual machines cost more than the zeroing. */
+ * fault per 4 KiB, which on virtual machines cost more than the zeroing.
+ * Under either page policy: the memset touches every byte and a huge page
+ * lies only inside the advised range, so none is partly used (a block
+ * grown by hilo_heap_realloc keeps the advice on its new, untouched part). */
 static void *zalloc(size_t n)
 {
 	if (n < HUGE_CHUNK)
