@@ -1163,9 +1163,8 @@ typedef struct ssa_ctx {
 	const pto_func *f;
 	hilo_diags *d;
 	const pto_vartab *vars;
-	uint8_t *state;        /* by variable index: SSA_* (a byte a name: the first binding is
-	                        * almost always the variable's own def) */
-	size_t nstate;
+	size_t nstate;         /* the variables whose SSA_* state is their `ssa` bits (the first
+	                        * binding is almost always the variable's own def) */
 	pto_map other;         /* name -> first binding: SSA_OTHER, or a name that is no
 	                        * variable (a nested target) */
 	pto_map then_yield;    /* a first binding by pl.yield_ directly in an if's then-arm -> that if */
@@ -1184,20 +1183,22 @@ enum { SSA_UNBOUND, SSA_DEF, SSA_NONE, SSA_OTHER };
 static pto_stmt *ssa_get(const ssa_ctx *c, const char *name)
 {
 	size_t i = pto_vars_index(c->vars, name);
-	if (i >= c->nstate || c->state[i] == SSA_OTHER)
+	const pto_var *v = i < c->nstate ? pto_vars_at(c->vars, i) : NULL;
+	if (!v || v->ssa == SSA_OTHER)
 		return pto_map_get(&c->other, name);
-	return c->state[i] == SSA_DEF ? pto_vars_at(c->vars, i)->def : c->state[i] == SSA_NONE ? c->none : NULL;
+	return v->ssa == SSA_DEF ? v->def : v->ssa == SSA_NONE ? c->none : NULL;
 }
 
 static void ssa_set(ssa_ctx *c, const char *name, pto_stmt *s)
 {
 	size_t i = pto_vars_index(c->vars, name);
-	if (i < c->nstate && (s == c->none || s == pto_vars_at(c->vars, i)->def)) {
-		c->state[i] = s == c->none ? SSA_NONE : SSA_DEF;
+	pto_var *v = i < c->nstate ? pto_vars_at(c->vars, i) : NULL;
+	if (v && (s == c->none || s == v->def)) {
+		v->ssa = s == c->none ? SSA_NONE : SSA_DEF;
 		return;
 	}
-	if (i < c->nstate)
-		c->state[i] = SSA_OTHER;
+	if (v)
+		v->ssa = SSA_OTHER;
 	pto_map_put(&c->other, name, s);
 }
 
@@ -1285,7 +1286,9 @@ bool pto_check_ssa(hilo_pto_program *p, pto_func *f, hilo_diags *d)
 	c.d = d;
 	/* names are found through the function's variable table (the passes
 	 * need it next; a function they do not analyse drops it again), the
-	 * state is an array by variable index in a scratch arena */
+	 * state is two bits in each variable (an array of a byte a variable
+	 * was alive beside the table: the peak of legalize on 100k aliases),
+	 * the sparse maps in a scratch arena */
 	bool cached = f->sema_vars != NULL;
 	pto_fctx fc;
 	pto_fctx_init(&fc, p, f);
@@ -1294,9 +1297,8 @@ bool pto_check_ssa(hilo_pto_program *p, pto_func *f, hilo_diags *d)
 	if (!tmp)
 		pto_oom(p->arena);
 	c.nstate = pto_vars_count(c.vars);
-	c.state = hilo_heap_alloc(tmp, c.nstate + 1);
-	if (!c.state)
-		pto_oom(tmp);
+	for (size_t i = 0; i < c.nstate; i++) /* what an earlier check left */
+		pto_vars_at(c.vars, i)->ssa = SSA_UNBOUND;
 	/* no arena allocation: a scratch arena's first one takes a 64 KiB
 	 * chunk, zeroed, per function checked */
 	c.none = (pto_stmt *)(void *)&c.none_at;

@@ -73,7 +73,8 @@ typedef struct pto_var {
 	 * its dtype TASK_ID (also for an Array, read by array.get_element) */
 	unsigned ann_scalar : 1, ann_tensor : 1, ann_task_dtype : 1;
 	unsigned inv_member : 1, inv_boundary : 1; /* ReplayInvariantSet membership (pto_inv_init) */
-	unsigned lg_mark : 8;  /* legalize's collector: LG_* bits (pto_arena.h), cleared when it starts */
+	unsigned lg_mark : 2;  /* legalize's collector: LG_* bits (pto_arena.h), cleared when it starts */
+	unsigned ssa : 2;      /* the SSA check's state of the name (pto_check_ssa), cleared when it starts */
 } pto_var;
 
 /* A function's variables by name: 4-byte slots (1 + the variable's index;

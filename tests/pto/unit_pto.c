@@ -83,6 +83,12 @@ static size_t ssa_errors_at(const char *body, int *first_line)
 	const char *at = n ? strstr(d.items[0].msg, "first bound at line ") : NULL;
 	*first_line = at ? atoi(at + strlen("first bound at line ")) : 0;
 	hilo_diags_free(&d);
+	/* again on the cached table, whose variables hold the first check's
+	 * state bits: the same verdict */
+	CHECK(p->funcs[0]->sema_vars != NULL);
+	hilo_diags_init(&d);
+	CHECK(pto_check_ssa(p, p->funcs[0], &d) == ok && d.nerrors == n);
+	hilo_diags_free(&d);
 	hilo_pto_program_destroy(p);
 	return n;
 }
