@@ -93,6 +93,8 @@ typedef struct parser {
 	const char *last_key;
 	size_t last_len;
 	pto_expr *last_ann;
+	pto_param *pstage;   /* the parameters of the def being parsed (tracked heap) */
+	size_t pstage_cap;
 	tok *t;              /* current line's tokens */
 	size_t nt, ti;
 	int depth;

@@ -461,6 +461,71 @@ static pto_expr *parse_exprlist(parser *ps, bool targets)
 	return tup;
 }
 
+/* ---- shared trees --------------------------------------------------- */
+
+/* The index of the first token from ps->ti on that is one of the
+ * one-character operators in stops outside brackets, or ps->nt. */
+static size_t expr_end(const parser *ps, const char *stops)
+{
+	size_t i = ps->ti;
+	int bd = 0;
+	for (; i < ps->nt; i++) {
+		const tok *u = &ps->t[i];
+		if (u->type != T_OP || u->len != 1)
+			continue;
+		if (bd == 0 && strchr(stops, u->s[0]))
+			break;
+		if (strchr("([{", u->s[0]))
+			bd++;
+		else if (strchr(")]}", u->s[0]))
+			bd--;
+	}
+	return i;
+}
+
+/* An expression meant to span the tokens [ps->ti, end) - an annotation
+ * (of a statement, a parameter, a return) or a decorator; end 0: no such
+ * bound. These repeat on nearly every line and in every function header,
+ * so identical text on one line shares one tree, parsed at its first
+ * occurrence (a parse that stops before end is not shared). Sound because
+ * the passes never mutate such a tree in place (legalize and arena packing
+ * clone an annotation before they edit it), and no message takes its
+ * position from a node inside one (a shared tree carries the positions of
+ * its first occurrence; tests/pto/golden/shared_header.py and the bad
+ * test shared_header_second.py check both). */
+static pto_expr *parse_shared(parser *ps, size_t end)
+{
+	const char *key = NULL;
+	pto_expr *e = NULL;
+	if (end > ps->ti && end <= ps->nt) {
+		const tok *f0 = &ps->t[ps->ti], *f1 = &ps->t[end - 1];
+		size_t klen = (size_t)(f1->s + f1->len - f0->s);
+		if (f0->line == f1->line) {
+			/* consecutive statements usually repeat the last one */
+			if (ps->last_ann && klen == ps->last_len && !memcmp(ps->last_key, f0->s, klen)) {
+				e = ps->last_ann;
+			} else {
+				key = pto_intern_n(ps->p, f0->s, klen);
+				e = pto_map_get(&ps->ann_cache, key);
+			}
+		}
+	}
+	if (e) {
+		ps->ti = end;
+	} else {
+		if (!(e = parse_test(ps)))
+			return NULL;
+		if (key && ps->ti == end)
+			pto_map_put(&ps->ann_cache, key, e);
+	}
+	if (key && ps->ti == end) {
+		ps->last_key = key;
+		ps->last_len = strlen(key);
+		ps->last_ann = e;
+	}
+	return e;
+}
+
 /* ---- statements ----------------------------------------------------- */
 
 static bool parse_block(parser *ps, pto_block *out, int ind, int owner_line);
@@ -637,48 +702,9 @@ static pto_stmt *parse_stmt(parser *ps)
 			s->target = e;
 			/* Annotations repeat on nearly every line; identical text
 			 * shares one tree (never mutated in place by the passes). */
-			size_t eq = ps->ti;
-			int bd = 0;
-			while (eq < ps->nt) {
-				const tok *u = &ps->t[eq];
-				if (u->type == T_OP && u->len == 1) {
-					if (strchr("([{", u->s[0]))
-						bd++;
-					else if (strchr(")]}", u->s[0]))
-						bd--;
-					else if (u->s[0] == '=' && bd == 0)
-						break;
-				}
-				eq++;
-			}
-			const char *key = NULL;
-			s->ann = NULL;
-			if (eq < ps->nt && eq > ps->ti) {
-				const tok *f0 = &ps->t[ps->ti], *f1 = &ps->t[eq - 1];
-				size_t klen = (size_t)(f1->s + f1->len - f0->s);
-				if (f0->line == f1->line) {
-					/* consecutive statements usually repeat the last annotation */
-					if (ps->last_ann && klen == ps->last_len && !memcmp(ps->last_key, f0->s, klen)) {
-						s->ann = ps->last_ann;
-					} else {
-						key = pto_intern_n(ps->p, f0->s, klen);
-						s->ann = pto_map_get(&ps->ann_cache, key);
-					}
-				}
-			}
-			if (s->ann) {
-				ps->ti = eq;
-			} else {
-				if (!(s->ann = parse_test(ps)))
-					return NULL;
-				if (key && ps->ti == eq)
-					pto_map_put(&ps->ann_cache, key, s->ann);
-			}
-			if (key && ps->ti == eq) {
-				ps->last_key = key;
-				ps->last_len = strlen(key);
-				ps->last_ann = s->ann;
-			}
+			size_t eq = expr_end(ps, "=");
+			if (!(s->ann = parse_shared(ps, eq < ps->nt ? eq : 0)))
+				return NULL;
 			if (!pto_lex_expect_op(ps, "="))
 				return NULL;
 			if (!(s->value = parse_exprlist(ps, false)))
@@ -808,7 +834,8 @@ static void add_item(hilo_pto_program *p, const char *raw, pto_func *f)
 {
 	if (p->nitems == p->cap_items) {
 		size_t ncap = p->cap_items ? p->cap_items * 2 : 32;
-		p->items = hilo_arena_grow(p->arena, p->items, p->nitems, ncap, sizeof *p->items);
+		/* tracked heap: a growth frees the array it replaces */
+		p->items = hilo_heap_realloc(p->arena, p->items, ncap * sizeof *p->items);
 		if (!p->items)
 			pto_oom(p->arena);
 		p->cap_items = ncap;
@@ -835,6 +862,10 @@ static bool parse_def(parser *ps, pto_func *f)
 	ps->ti++;
 	if (!pto_lex_expect_op(ps, "("))
 		return false;
+	/* parameters are staged in ps->pstage and copied into an array of
+	 * exactly their number (one at the first capacity, 8, cost a
+	 * 4000-function program 0.6 MB) */
+	size_t np = 0;
 	bool first = true;
 	while (!is_op(ps, ")")) {
 		tok *pn = cur(ps);
@@ -849,7 +880,7 @@ static bool parse_def(parser *ps, pto_func *f)
 			pto_expr *ann = NULL;
 			if (is_op(ps, ":")) {
 				ps->ti++;
-				if (!(ann = parse_test(ps)))
+				if (!(ann = parse_shared(ps, expr_end(ps, ",)"))))
 					return false;
 			}
 			if (is_op(ps, "=")) {
@@ -858,14 +889,20 @@ static bool parse_def(parser *ps, pto_func *f)
 				return false;
 			}
 			const char *nm = pto_lex_intern(ps, pn);
-			for (size_t k = 0; k < f->nparams; k++)
-				if (f->params[k].name == nm) {
+			for (size_t k = 0; k < np; k++)
+				if (ps->pstage[k].name == nm) {
 					pto_lex_error(ps, pn->line, pn->col, "duplicate parameter '%s'", nm);
 					return false;
 				}
-			pto_func_add_param(ps->p, f, nm, ann);
-			f->params[f->nparams - 1].line = pn->line;
-			f->params[f->nparams - 1].col = pn->col;
+			if (np == ps->pstage_cap) {
+				size_t ncap = np ? 2 * np : 8;
+				pto_param *ns = hilo_heap_realloc(ps->p->arena, ps->pstage, ncap * sizeof *ns);
+				if (!ns)
+					pto_oom(ps->p->arena);
+				ps->pstage = ns;
+				ps->pstage_cap = ncap;
+			}
+			ps->pstage[np++] = (pto_param){ .name = nm, .ann = ann, .line = pn->line, .col = pn->col };
 		}
 		first = false;
 		if (is_op(ps, ",")) {
@@ -878,9 +915,16 @@ static bool parse_def(parser *ps, pto_func *f)
 		}
 	}
 	ps->ti++;
+	if (np) {
+		f->params = hilo_arena_alloc(ps->p->arena, np * sizeof *f->params);
+		if (!f->params)
+			pto_oom(ps->p->arena);
+		memcpy(f->params, ps->pstage, np * sizeof *f->params);
+		f->nparams = f->cap_params = np;
+	}
 	if (is_op(ps, "->")) {
 		ps->ti++;
-		if (!(f->ret = parse_test(ps)))
+		if (!(f->ret = parse_shared(ps, expr_end(ps, ":"))))
 			return false;
 	}
 	if (!pto_lex_expect_op(ps, ":") || !at_end(ps))
@@ -994,6 +1038,7 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 		bool deco = L.code && L.ntoks && L.first.type == T_OP && L.first.s[0] == '@' &&
 			L.first.len == 1;
 		bool def = L.code && L.ntoks && ltok_is_kw(&L.first, "def");
+		size_t ndeco_lines = 0;
 		if (deco) {
 			/* only decorators of a def start a function (not @pl.program) */
 			size_t j = ps.li;
@@ -1001,6 +1046,7 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 			while ((J = pto_lex_line(&ps, j)) != NULL && J->code && J->ntoks &&
 			       J->first.type == T_OP && J->first.s[0] == '@')
 				j++;
+			ndeco_lines = j - ps.li;
 			deco = J && J->code && J->ntoks && ltok_is_kw(&J->first, "def");
 			if (!deco && !(J && J->code && J->ntoks && ltok_is_kw(&J->first, "class"))) {
 				pto_lex_error(&ps, J ? J->line : L.line, 1,
@@ -1023,7 +1069,15 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 		/* a function: leading comments already went out as verbatim items
 		 * unless they directly precede the decorators at the same level */
 		pto_func *f = hilo_arena_alloc(a, sizeof *f);
-		size_t ndeco_cap = 0;
+		/* the decorator arrays at their size: the decorators are the
+		 * '@' lines just counted */
+		size_t ndeco_cap = ndeco_lines;
+		if (ndeco_cap) {
+			f->decos = hilo_arena_alloc(a, ndeco_cap * sizeof *f->decos);
+			f->deco_indent = hilo_arena_alloc(a, ndeco_cap * sizeof *f->deco_indent);
+			if (!f->decos || !f->deco_indent)
+				pto_oom(a);
+		}
 		while ((Lp = pto_lex_line(&ps, ps.li)) != NULL) {
 			L = *Lp;
 			if (!L.code) {
@@ -1038,7 +1092,7 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 			if (L.ntoks && L.first.type == T_OP && L.first.s[0] == '@') {
 				pto_lex_set_line(&ps, ps.li);
 				ps.ti++;
-				pto_expr *d = parse_test(&ps);
+				pto_expr *d = parse_shared(&ps, ps.nt);
 				if (!d || !at_end(&ps))
 					goto fail;
 				if (f->ndecos == ndeco_cap) {
@@ -1073,7 +1127,9 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 				add_item(p, NULL, f);
 				if (p->nfuncs == func_cap) {
 					func_cap = func_cap ? func_cap * 2 : 8;
-					p->funcs = hilo_arena_grow(a, p->funcs, p->nfuncs, func_cap, sizeof *p->funcs);
+					p->funcs = hilo_heap_realloc(a, p->funcs, func_cap * sizeof *p->funcs);
+					if (!p->funcs)
+						pto_oom(a);
 				}
 				if (pto_map_has(p->func_by_name, f->name)) {
 					pto_lex_error(&ps, f->line, f->col, "duplicate function '%s'", f->name);
@@ -1101,9 +1157,11 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 		goto fail;
 	}
 	pto_lex_finish(&ps);
+	hilo_heap_free(a, ps.pstage);
 	return p;
 fail:
 	pto_lex_finish(&ps);
+	hilo_heap_free(a, ps.pstage);
 	if (!ps.failed)
 		hilo_diag_add(diags, HILO_SEV_ERROR, p->file, 1, 1, NULL, 0, "malformed program");
 	return NULL;

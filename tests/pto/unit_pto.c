@@ -240,6 +240,76 @@ static void test_analysis_tables(void)
 	      line == 8);
 }
 
+
+/* Function headers share their trees (pto_parse.c parse_shared): the same
+ * decorator, parameter or return annotation text is one tree in every
+ * function, and with a statement annotation of that text; other text is
+ * not; parameter arrays are exactly their size; a parameter keeps its own
+ * position; legalize's new parameters leave the other functions' headers
+ * (and the shared trees) as they were. */
+static void test_shared_headers(void)
+{
+	static const char *src =
+		"import pypto.language as pl\n"
+		"\n"
+		"@pl.program\n"
+		"class S:\n"
+		"    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
+		"    def kern(x: pl.Tensor[[8, 8], pl.FP32], off: pl.Scalar[pl.INDEX], c: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:\n"
+		"        return c\n"
+		"    @pl.function(type=pl.FunctionType.Graph, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+		"    def g(self, w: pl.Tensor[[64, 8], pl.FP32], c: pl.InOut[pl.Tensor[[8, 8], pl.FP32]], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[8, 8], pl.FP32]:\n"
+		"        d: pl.Scalar[pl.INDEX] = n * 2\n"
+		"        c_1: pl.Tensor[[8, 8], pl.FP32] = self.kern(w, d, c)\n"
+		"        return c\n"
+		"    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+		"    def m0(self, w: pl.Tensor[[64, 8], pl.FP32], c: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:\n"
+		"        c_0: pl.Tensor[[8, 8], pl.FP32] = self.g(w, c, 0)\n"
+		"        return c\n"
+		"    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+		"    def m1(self, w: pl.Tensor[[64, 8], pl.FP32], c: pl.InOut[pl.Tensor[[8,8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:\n"
+		"        c_0: pl.Tensor[[8, 8], pl.FP32] = self.g(w, c, 1)\n"
+		"        return c\n";
+	hilo_pto_program *p = parse(src);
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	pto_func *k = p->funcs[0], *g = p->funcs[1], *m0 = p->funcs[2], *m1 = p->funcs[3];
+	CHECK(m0->decos[0] == m1->decos[0] && g->decos[0] != m0->decos[0] && k->decos[0] != g->decos[0]);
+	CHECK(m0->params[0].ann == m1->params[0].ann && m0->params[0].ann == g->params[0].ann);
+	CHECK(m0->params[1].ann == g->params[1].ann && m0->params[1].ann == k->params[2].ann);
+	CHECK(m1->params[1].ann != m0->params[1].ann); /* "[8,8]": other text */
+	CHECK(k->params[1].ann == g->params[2].ann && g->body.stmts[0]->ann == g->params[2].ann);
+	CHECK(m0->ret == m1->ret && m0->ret == k->params[0].ann && m0->ret == g->body.stmts[1]->ann);
+	CHECK(m0->nparams == 2 && m0->cap_params == 2 && k->cap_params == 3 && m0->ndecos == 1);
+	CHECK(m1->params[0].line == 18 && m1->params[0].col == 18 && m0->params[0].line == 14);
+	hilo_buf before;
+	hilo_buf_init(&before);
+	hilo_pto_print(p, &before);
+	hilo_diags d;
+	hilo_diags_init(&d);
+	CHECK(hilo_pto_legalize_graph_boundary(p, HILO_PTO_RUNTIME_HOST_BUILD_GRAPH, &d) == 0);
+	hilo_diags_free(&d);
+	/* g gains d; the headers of kern, m0 and m1 print as they were */
+	CHECK(g->nparams == 4 && !strcmp(g->params[3].name, "d") && g->params[3].ann != g->params[2].ann);
+	CHECK(k->nparams == 3 && m0->nparams == 2 && m1->nparams == 2);
+	hilo_buf after;
+	hilo_buf_init(&after);
+	hilo_pto_print(p, &after);
+	const char *b = hilo_buf_cstr(&before), *a = hilo_buf_cstr(&after);
+	for (int fi = 0; fi < 3; fi++) {
+		static const char *defs[] = { "    def kern(", "    def m0(", "    def m1(" };
+		const char *x = strstr(b, defs[fi]), *y = strstr(a, defs[fi]);
+		CHECK(x && y);
+		if (x && y)
+			CHECK(strcspn(x, "\n") == strcspn(y, "\n") && !strncmp(x, y, strcspn(x, "\n")));
+	}
+	CHECK(strstr(a, ", n: pl.Scalar[pl.INDEX], d: pl.Scalar[pl.INDEX]) -> pl.Tensor[[8, 8], pl.FP32]:\n") != NULL);
+	hilo_buf_free(&before);
+	hilo_buf_free(&after);
+	hilo_pto_program_destroy(p);
+}
+
 int main(void)
 {
 	char buf[256];
@@ -474,6 +544,7 @@ int main(void)
 
 	test_analysis_tables();
 	test_scratch_reuse();
+	test_shared_headers();
 
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
