@@ -312,8 +312,9 @@ const char *pto_names_intern(pto_names *t, const char *s, size_t len);
 /* Room for n more names without regrowth. */
 void pto_names_reserve(pto_names *t, size_t n);
 size_t pto_names_count(const pto_names *t);
-/* Tests: the 64-bit slot layout from `limit` names on (instead of 2^24 - 1),
- * and whether the table uses it now. */
+/* Tests: the 64-bit slot layout once the strings need more than `limit`
+ * chunks of 64 KiB (instead of 4095; 0: at once), and whether the table
+ * uses it now. */
 void pto_names_narrow_limit(pto_names *t, uint32_t limit);
 bool pto_names_wide(const pto_names *t);
 

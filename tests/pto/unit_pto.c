@@ -455,38 +455,50 @@ int main(void)
 		CHECK(same == 5000 && pto_names_count(p->names) == before + 5000);
 		hilo_pto_program_destroy(p);
 	}
-	/* the same with the 64-bit slots a table of 2^24 names and more
-	 * uses, switched to while names are held and while interning */
-	p = parse("x = 1\n");
-	CHECK(p != NULL);
-	if (p) {
-		const char *kept[3000];
-		for (int i = 0; i < 3000; i++) {
-			char nm[16];
-			snprintf(nm, sizeof nm, "w%d", i);
+	/* names packed into 64 KiB chunks, a name of 64 KiB and more in one of
+	 * its own, and the same with the 64-bit slots a table of more than
+	 * 4095 chunks uses, switched to while names are held and while
+	 * interning (a fresh chunk past the limit) */
+	for (int mode = 0; mode < 2; mode++) {
+		p = parse("x = 1\n");
+		CHECK(p != NULL);
+		if (!p)
+			break;
+		enum { N = 3000, BIG = 70000 };
+		const char *kept[N];
+		char *big = malloc(BIG + 1);
+		CHECK(big != NULL);
+		if (!big) {
+			hilo_pto_program_destroy(p);
+			break;
+		}
+		memset(big, 'b', BIG);
+		big[BIG] = '\0';
+		const char *bigk = NULL;
+		for (int i = 0; i < N; i++) {
+			char nm[800];
+			snprintf(nm, sizeof nm, "w%d_%0*d", i, 500 + i % 200, i); /* ~600 bytes: ~28 chunks */
 			kept[i] = pto_intern(p, nm);
 			if (i == 999) {
+				bigk = pto_intern_n(p, big, BIG);
 				CHECK(!pto_names_wide(p->names));
-				pto_names_narrow_limit(p->names, 2000 + (uint32_t)pto_names_count(p->names) - 1000);
-				CHECK(!pto_names_wide(p->names));
+				/* mode 0: a few chunks more; mode 1: at once */
+				pto_names_narrow_limit(p->names, mode ? 0 : 15);
+				CHECK(pto_names_wide(p->names) == (mode == 1));
 			}
 		}
 		CHECK(pto_names_wide(p->names));
 		size_t same = 0;
-		for (int i = 0; i < 3000; i++) {
-			char nm[16];
-			snprintf(nm, sizeof nm, "w%d", i);
+		for (int i = 0; i < N; i++) {
+			char nm[800];
+			snprintf(nm, sizeof nm, "w%d_%0*d", i, 500 + i % 200, i);
 			same += pto_intern(p, nm) == kept[i] && !strcmp(kept[i], nm);
 		}
-		CHECK(same == 3000);
-		hilo_pto_program_destroy(p);
-	}
-	p = parse("x = 1\n");
-	CHECK(p != NULL);
-	if (p) {
-		const char *x = pto_intern(p, "x");
-		pto_names_narrow_limit(p->names, 1); /* rebuilt wide at once */
-		CHECK(pto_names_wide(p->names) && pto_intern(p, "x") == x);
+		CHECK(same == N && pto_intern_n(p, big, BIG) == bigk && strlen(bigk) == BIG);
+		big[BIG - 1] = 'c'; /* same length, one byte differs */
+		const char *other = pto_intern_n(p, big, BIG);
+		CHECK(other != bigk && other[BIG - 1] == 'c' && pto_intern_n(p, big, BIG - 1) != bigk);
+		free(big);
 		hilo_pto_program_destroy(p);
 	}
 
