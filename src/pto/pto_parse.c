@@ -937,6 +937,13 @@ static bool parse_def(parser *ps, pto_func *f)
 	f->body_indent = B->indent_s;
 	int bind = B->indent;
 	ps->li++;
+	/* the body's array starts at 2 statements, not a block's 8: most
+	 * functions of a program of many are a few statements long (it is
+	 * the tracked-heap block pto_block_push grows) */
+	f->body.stmts = hilo_heap_alloc(ps->p->arena, 2 * sizeof *f->body.stmts);
+	if (!f->body.stmts)
+		pto_oom(ps->p->arena);
+	f->body.cap = 2;
 	return parse_block(ps, &f->body, bind, L->line);
 }
 

@@ -282,6 +282,7 @@ static void test_shared_headers(void)
 	CHECK(k->params[1].ann == g->params[2].ann && g->body.stmts[0]->ann == g->params[2].ann);
 	CHECK(m0->ret == m1->ret && m0->ret == k->params[0].ann && m0->ret == g->body.stmts[1]->ann);
 	CHECK(m0->nparams == 2 && m0->cap_params == 2 && k->cap_params == 3 && m0->ndecos == 1);
+	CHECK(m0->body.n == 2 && m0->body.cap == 2 && g->body.cap == 4); /* a body's array starts at 2 */
 	CHECK(m1->params[0].line == 18 && m1->params[0].col == 18 && m0->params[0].line == 14);
 	hilo_buf before;
 	hilo_buf_init(&before);
