@@ -300,8 +300,10 @@ void pto_block_push(hilo_pto_program *p, pto_block *b, pto_stmt *s)
 		uint32_t ncap = b->cap ? b->cap * 2 : 8;
 		/* tracked heap: a growth frees the array it replaces (an arena
 		 * would keep it: half again of a 100k-statement body). Every
-		 * statement array is made here, so realloc always sees its own
-		 * block; nothing keeps a pointer into one across a push. */
+		 * statement array is a tracked-heap block made here (or, at a
+		 * smaller first capacity, by parse_def for a function body), so
+		 * realloc always sees its own block; nothing keeps a pointer into
+		 * one across a push. */
 		pto_stmt **ns = hilo_heap_realloc(p->arena, b->stmts, (size_t)ncap * sizeof *b->stmts);
 		if (!ns)
 			pto_oom(p->arena);
