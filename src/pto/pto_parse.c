@@ -799,34 +799,47 @@ static bool parse_block_(parser *ps, pto_block *out, int ind, int owner_line)
 
 /* ---- functions and the module --------------------------------------- */
 
-/* The function's type from its decorator's type= keyword; *bad receives
- * the type expression when it names no FunctionType PyPTO defines. */
-static pto_func_type decode_func_type(const pto_func *f, const pto_expr **bad)
+/* Decorator d's function type from its type= keyword (false: it has
+ * none); *bad receives the type expression when it names no FunctionType
+ * PyPTO defines. */
+static bool deco_func_type(const pto_expr *d, pto_func_type *t, const pto_expr **bad)
 {
 	*bad = NULL;
-	for (size_t i = 0; i < f->ndecos; i++) {
-		const pto_expr *d = f->decos[i];
-		if (d->kind != PTO_E_CALL)
+	if (d->kind != PTO_E_CALL)
+		return false;
+	for (size_t k = 0; k < d->nkw; k++) {
+		if (strcmp(d->kwnames[k], "type"))
 			continue;
-		for (size_t k = 0; k < d->nkw; k++) {
-			if (strcmp(d->kwnames[k], "type"))
-				continue;
-			const pto_expr *v = d->kwvals[k];
-			const char *n = v->kind == PTO_E_ATTR && pto_expr_base(v)->kind == PTO_E_ATTR &&
-				!strcmp(pto_expr_base(v)->name, "FunctionType") ? v->name : "";
-			static const struct { const char *n; pto_func_type t; } map[] = {
-				{ "Opaque", PTO_FT_OPAQUE }, { "Orchestration", PTO_FT_ORCHESTRATION },
-				{ "InCore", PTO_FT_INCORE }, { "AIC", PTO_FT_AIC }, { "AIV", PTO_FT_AIV },
-				{ "Group", PTO_FT_GROUP }, { "Spmd", PTO_FT_SPMD }, { "Graph", PTO_FT_GRAPH },
-				{ "Inline", PTO_FT_OTHER },
-			};
-			for (size_t m = 0; m < sizeof map / sizeof map[0]; m++)
-				if (!strcmp(n, map[m].n))
-					return map[m].t;
-			*bad = v;
-			return PTO_FT_OTHER;
-		}
+		const pto_expr *v = d->kwvals[k];
+		const char *n = v->kind == PTO_E_ATTR && pto_expr_base(v)->kind == PTO_E_ATTR &&
+			!strcmp(pto_expr_base(v)->name, "FunctionType") ? v->name : "";
+		static const struct { const char *n; pto_func_type t; } map[] = {
+			{ "Opaque", PTO_FT_OPAQUE }, { "Orchestration", PTO_FT_ORCHESTRATION },
+			{ "InCore", PTO_FT_INCORE }, { "AIC", PTO_FT_AIC }, { "AIV", PTO_FT_AIV },
+			{ "Group", PTO_FT_GROUP }, { "Spmd", PTO_FT_SPMD }, { "Graph", PTO_FT_GRAPH },
+			{ "Inline", PTO_FT_OTHER },
+		};
+		for (size_t m = 0; m < sizeof map / sizeof map[0]; m++)
+			if (!strcmp(n, map[m].n)) {
+				*t = map[m].t;
+				return true;
+			}
+		*bad = v;
+		*t = PTO_FT_OTHER;
+		return true;
 	}
+	return false;
+}
+
+/* The function's type: its first decorator with a type= keyword decides
+ * (deco_func_type; *bad as there). */
+static pto_func_type decode_func_type(const pto_func *f, const pto_expr **bad)
+{
+	pto_func_type t;
+	for (size_t i = 0; i < f->ndecos; i++)
+		if (deco_func_type(f->decos[i], &t, bad))
+			return t;
+	*bad = NULL;
 	return PTO_FT_OPAQUE;
 }
 
@@ -1079,6 +1092,7 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 		/* the decorator arrays at their size: the decorators are the
 		 * '@' lines just counted */
 		size_t ndeco_cap = ndeco_lines;
+		bool typed = false; /* a decorator with type= was met */
 		if (ndeco_cap) {
 			f->decos = hilo_arena_alloc(a, ndeco_cap * sizeof *f->decos);
 			f->deco_indent = hilo_arena_alloc(a, ndeco_cap * sizeof *f->deco_indent);
@@ -1099,9 +1113,25 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 			if (L.ntoks && L.first.type == T_OP && L.first.s[0] == '@') {
 				pto_lex_set_line(&ps, ps.li);
 				ps.ti++;
+				size_t t0 = ps.ti;
 				pto_expr *d = parse_shared(&ps, ps.nt);
 				if (!d || !at_end(&ps))
 					goto fail;
+				/* The decorator that gives the type names an unknown one:
+				 * the message points into the tree, and a shared tree
+				 * carries the positions of the text's first occurrence
+				 * (an annotation, or a decorator that gave no type), so
+				 * this one gets a tree of its own. */
+				pto_func_type dt;
+				const pto_expr *dbad;
+				if (!typed && deco_func_type(d, &dt, &dbad)) {
+					typed = true;
+					if (dbad) {
+						ps.ti = t0;
+						if (!(d = parse_test(&ps)) || !at_end(&ps))
+							goto fail;
+					}
+				}
 				if (f->ndecos == ndeco_cap) {
 					ndeco_cap = ndeco_cap ? ndeco_cap * 2 : 2;
 					f->decos = hilo_arena_grow(a, f->decos, f->ndecos, ndeco_cap, sizeof *f->decos);
