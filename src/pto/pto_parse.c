@@ -492,7 +492,9 @@ static size_t expr_end(const parser *ps, const char *stops)
  * clone an annotation before they edit it), and no message takes its
  * position from a node inside one (a shared tree carries the positions of
  * its first occurrence; tests/pto/golden/shared_header.py and the bad
- * test shared_header_second.py check both). */
+ * test shared_header_second.py check both) - except an unknown function
+ * type, whose decorator is parsed again for its message (the bad test
+ * shared_decorator_type.py). */
 static pto_expr *parse_shared(parser *ps, size_t end)
 {
 	const char *key = NULL;
