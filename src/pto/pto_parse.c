@@ -14,6 +14,7 @@
 #include "util/io.h"
 
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -1222,6 +1223,19 @@ static hilo_pto_program *parse_entry(const char *file, const char *src, size_t l
 			"program text of %zu bytes is too large (at most %u bytes)", len, UINT32_MAX - 1);
 		free(owned);
 		return NULL;
+	}
+	/* line numbers are ints (messages, statements): a text of 2^31 lines
+	 * and more (only one of 2 GiB and more can be) is refused the same way */
+	if (len > INT_MAX / 2) {
+		size_t nl = 0;
+		for (const char *q = src, *end = src + len; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+			nl++;
+		if (nl >= INT_MAX) {
+			hilo_diag_add(diags, HILO_SEV_ERROR, file ? file : "<input>", 0, 0, NULL, 0,
+				"program text of %zu lines is too large (at most %d lines)", nl + 1, INT_MAX);
+			free(owned);
+			return NULL;
+		}
 	}
 	hilo_arena *a = hilo_arena_create();
 	if (!a) {
