@@ -197,9 +197,7 @@ void pto_stmt_linecol(const hilo_pto_program *p, const pto_stmt *s, int *line, i
 int pto_stmt_line(const hilo_pto_program *p, const pto_stmt *s)
 {
 	int line, col;
-	if (!s->at_pos)
-		return (int)s->at;
-	pto_pos_linecol(p, s->at, &line, &col);
+	pto_stmt_linecol(p, s, &line, &col);
 	return line;
 }
 
@@ -536,6 +534,18 @@ void pto_error_at(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
 	va_list ap;
 	va_start(ap, fmt);
 	pto_error_atv(p, d, e, code, fmt, ap);
+	va_end(ap);
+}
+
+void pto_error_stmt(const hilo_pto_program *p, hilo_diags *d, const pto_stmt *s,
+	const char *code, const char *fmt, ...)
+{
+	int line = 0, col = 0;
+	if (!dropped(d)) /* as pto_error_atv: a dropped message's place is not looked up */
+		pto_stmt_linecol(p, s, &line, &col);
+	va_list ap;
+	va_start(ap, fmt);
+	add_error(p, d, line, col, code, fmt, ap);
 	va_end(ap);
 }
 

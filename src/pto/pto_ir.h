@@ -385,12 +385,6 @@ void pto_stmt_set_indent(hilo_pto_program *p, pto_stmt *s, const char *indent);
  * it; 0 without one); for one placed at an expression, that position. */
 void pto_stmt_linecol(const hilo_pto_program *p, const pto_stmt *s, int *line, int *col);
 int pto_stmt_line(const hilo_pto_program *p, const pto_stmt *s);
-static inline int pto_stmt_col(const hilo_pto_program *p, const pto_stmt *s)
-{
-	int line, col;
-	pto_stmt_linecol(p, s, &line, &col);
-	return col;
-}
 static inline void pto_stmt_set_line(pto_stmt *s, int line)
 {
 	s->at = line > 0 ? (uint32_t)line : 0;
@@ -432,6 +426,9 @@ void pto_error_at(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
 	const char *code, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void pto_error_atv(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
 	const char *code, const char *fmt, va_list ap);
+/* The same at a statement's line:col (pto_stmt_linecol). */
+void pto_error_stmt(const hilo_pto_program *p, hilo_diags *d, const pto_stmt *s,
+	const char *code, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Line and byte column (1-based) of source position pos; 0, 0 for 0. */
 void pto_pos_linecol(const hilo_pto_program *p, uint32_t pos, int *line, int *col);
 /* pto_pos_linecol for positions met roughly in source order: each call

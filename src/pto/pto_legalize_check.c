@@ -378,7 +378,7 @@ bool lg_check_returns(hilo_pto_program *p, pto_func *f, hilo_diags *d)
 		const pto_expr *v = r->value->kind == PTO_E_TUPLE ? r->value->items[i] : r->value;
 		if (pto_returned_param(p, &c, v, 0))
 			continue;
-		pto_error(p, d, pto_stmt_line(p, r), pto_stmt_col(p, r), "GB007",
+		pto_error_stmt(p, d, r, "GB007",
 			"Graph function '%s' returns a value it computed rather than one of its own parameters. "
 			"A graph call is a task launch whose result is a recording handle - valid only once the "
 			"graph is already cached - so nothing can depend on it. Write the result into an InOut "
@@ -501,14 +501,14 @@ static void count_block(counter *k, const pto_block *b)
 			uint64_t trips;
 			if (!pto_trip_count(s, &trips)) {
 				if (l1)
-					pto_error(k->p, k->d, pto_stmt_line(k->p, s), pto_stmt_col(k->p, s), "GB012",
+					pto_error_stmt(k->p, k->d, s, "GB012",
 						"Graph function '%s' launches tasks inside a loop whose trip count is not "
 						"a compile-time constant. The recorded graph fixes the task topology on the "
 						"first call and replays it unchanged, so a launch count that can differ "
 						"between calls would silently replay the first call's topology. Give the "
 						"loop constant bounds, or move it outside the Graph function.", k->f->name);
 				else
-					pto_error(k->p, k->d, pto_stmt_line(k->p, s), pto_stmt_col(k->p, s), "GB009",
+					pto_error_stmt(k->p, k->d, s, "GB009",
 						"Graph function '%s' allocates tensors inside a loop whose trip count is not "
 						"a compile-time constant. Each allocation records a node, so a node count "
 						"that can differ between calls is a topology the first call's recording "
@@ -525,7 +525,7 @@ static void count_block(counter *k, const pto_block *b)
 			count_sub(k, &s->body, &n1, &l1);
 			if (k->failed || !n1)
 				break;
-			pto_error(k->p, k->d, pto_stmt_line(k->p, s), pto_stmt_col(k->p, s), l1 ? "GB012" : "GB009",
+			pto_error_stmt(k->p, k->d, s, l1 ? "GB012" : "GB009",
 				"Graph function '%s' %s inside a while loop. Its iteration count is a runtime "
 				"value, so the recorded topology would be whatever the first call happened to "
 				"produce. Move the loop outside the Graph function.", k->f->name,
@@ -538,7 +538,7 @@ static void count_block(counter *k, const pto_block *b)
 				count_sub(k, &s->orelse, &n2, &l2);
 			if (k->failed || !(n1 || n2))
 				break;
-			pto_error(k->p, k->d, pto_stmt_line(k->p, s), pto_stmt_col(k->p, s), (l1 || l2) ? "GB012" : "GB009",
+			pto_error_stmt(k->p, k->d, s, (l1 || l2) ? "GB012" : "GB009",
 				"Graph function '%s' %s inside a conditional. Which branch ran on the first call is "
 				"baked into the recording and replayed for every later call, so the condition would "
 				"stop having any effect. Hoist the branch to the call site and give each arm its own "

@@ -40,7 +40,10 @@ typedef struct vctx {
 
 #define REPORT(v, line, col, code, ...) \
 	do { pto_error((v)->p, (v)->d, (line), (col), (code), __VA_ARGS__); (v)->errors++; } while (0)
-/* The same at an expression (its line is found only for a kept message). */
+/* The same at a statement, and at an expression (their place is found
+ * only for a kept message). */
+#define REPORT_STMT(v, s, code, ...) \
+	do { pto_error_stmt((v)->p, (v)->d, (s), (code), __VA_ARGS__); (v)->errors++; } while (0)
 #define REPORT_AT(v, e, code, ...) \
 	do { pto_error_at((v)->p, (v)->d, (e), (code), __VA_ARGS__); (v)->errors++; } while (0)
 
@@ -300,7 +303,7 @@ static void body_block(vctx *v, const pto_block *b)
 			if (!n1)
 				break;
 			if (!pto_trip_count(s, &trips)) {
-				REPORT(v, pto_stmt_line(v->p, s), pto_stmt_col(v->p, s), l1 ? "GB012" : "GB009", "Graph function '%s' %s inside a "
+				REPORT_STMT(v, s, l1 ? "GB012" : "GB009", "Graph function '%s' %s inside a "
 					"loop whose trip count is not a compile-time constant.", v->f->name,
 					l1 ? "launches tasks" : "allocates tensors");
 				break;
@@ -310,7 +313,7 @@ static void body_block(vctx *v, const pto_block *b)
 		case PTO_S_WHILE:
 			sub_count(v, &s->body, &n1, &l1);
 			if (n1)
-				REPORT(v, pto_stmt_line(v->p, s), pto_stmt_col(v->p, s), l1 ? "GB012" : "GB009", "Graph function '%s' %s inside a "
+				REPORT_STMT(v, s, l1 ? "GB012" : "GB009", "Graph function '%s' %s inside a "
 					"while loop, whose iteration count is a runtime value.", v->f->name,
 					l1 ? "launches tasks" : "allocates tensors");
 			break;
@@ -318,7 +321,7 @@ static void body_block(vctx *v, const pto_block *b)
 			sub_count(v, &s->body, &n1, &l1);
 			sub_count(v, &s->orelse, &n2, &l2);
 			if (n1 || n2)
-				REPORT(v, pto_stmt_line(v->p, s), pto_stmt_col(v->p, s), (l1 || l2) ? "GB012" : "GB009", "Graph function '%s' %s "
+				REPORT_STMT(v, s, (l1 || l2) ? "GB012" : "GB009", "Graph function '%s' %s "
 					"inside a conditional, so the recorded topology depends on the branch the first "
 					"call happened to take.", v->f->name, (l1 || l2) ? "launches tasks" : "allocates tensors");
 			break;
@@ -387,7 +390,7 @@ static void arena_block(arena_chk *a, const pto_block *b)
 			for (size_t d = 0; ok && d < a->rank; d++)
 				ok = off[d] >= 0 && ext[d] > 0 && ext[d] <= a->ext[d] && off[d] <= a->ext[d] - ext[d];
 			if (!ok) {
-				REPORT(v, pto_stmt_line(v->p, s), pto_stmt_col(v->p, s), "GB027", "Graph function '%s' takes a view of packed allocation "
+				REPORT_STMT(v, s, "GB027", "Graph function '%s' takes a view of packed allocation "
 					"arena '%s' that is not a literal window inside it. Each packed allocation is a "
 					"fixed, in-bounds window of the arena.", v->f->name, a->name);
 			} else {
@@ -397,7 +400,7 @@ static void arena_block(arena_chk *a, const pto_block *b)
 						overlap = off[d] < a->win[w][0][d] + a->win[w][1][d] &&
 							a->win[w][0][d] < off[d] + ext[d];
 					if (overlap) {
-						REPORT(v, pto_stmt_line(v->p, s), pto_stmt_col(v->p, s), "GB027", "Graph function '%s' takes overlapping "
+						REPORT_STMT(v, s, "GB027", "Graph function '%s' takes overlapping "
 							"views of packed allocation arena '%s'. Packed allocations were distinct "
 							"buffers, so their windows must be disjoint.", v->f->name, a->name);
 						break;
@@ -506,7 +509,7 @@ static void verify_graph(vctx *v)
 		for (size_t i = 0; i < n; i++) {
 			const pto_expr *e = r->value->kind == PTO_E_TUPLE ? r->value->items[i] : r->value;
 			if (!pto_returned_param(v->p, &v->c, e, 0))
-				REPORT(v, pto_stmt_line(v->p, r), pto_stmt_col(v->p, r), "GB007", "Graph function '%s' returns a value it computed "
+				REPORT_STMT(v, r, "GB007", "Graph function '%s' returns a value it computed "
 					"rather than one of its own parameters. A graph call's result is a recording "
 					"handle, valid only on a cache hit, so nothing can depend on it.", f->name);
 		}
@@ -618,7 +621,7 @@ static void verify_bindings(vctx *v, const pto_block *b)
 			if (!n)
 				n = unbound_name(v, s->ann);
 			if (n)
-				REPORT(v, pto_stmt_line(v->p, s), pto_stmt_col(v->p, s), "GB028", "function '%s' binds '%s' for a Graph call from "
+				REPORT_STMT(v, s, "GB028", "function '%s' binds '%s' for a Graph call from "
 					"the name '%s', which '%s' never defines. A value hoisted to a call site may read "
 					"only the caller's arguments, its own names and module-level names.", v->f->name,
 					s->target->name, n, v->f->name);

@@ -579,7 +579,8 @@ static void test_stmt_position(void)
 			pto_stmt_trail(p, st[k]) == (k % 7 ? NULL : ind[k]);
 	CHECK(ok && p->nindents == PTO_INDENT_SIDE - 1);
 	pto_stmt_set_indent(p, st[N - 1], NULL);
-	CHECK(ok && !pto_stmt_indent(p, st[N - 1]) && pto_stmt_col(p, st[N - 1]) == 0);
+	pto_stmt_linecol(p, st[N - 1], &l, &c);
+	CHECK(ok && !pto_stmt_indent(p, st[N - 1]) && c == 0);
 	free(st);
 	free((void *)ind);
 	hilo_pto_program_destroy(p);
