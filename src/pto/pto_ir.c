@@ -189,8 +189,8 @@ void pto_stmt_linecol(const hilo_pto_program *p, const pto_stmt *s, int *line, i
 	*line = (int)s->at;
 	const char *ind = pto_stmt_indent(p, s);
 	int w = 0;
-	for (const char *q = ind; q && *q; q++)
-		w += *q == '\t' ? 8 - w % 8 : 1;
+	if (ind)
+		pto_indent_scan(ind, ind + strlen(ind), &w);
 	*col = ind ? w + 1 : 0;
 }
 

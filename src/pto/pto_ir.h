@@ -384,6 +384,18 @@ void pto_stmt_set_indent(hilo_pto_program *p, pto_stmt *s, const char *indent);
  * width of its indentation (tabs to multiples of 8, as the lexer counts
  * it; 0 without one); for one placed at an expression, that position. */
 void pto_stmt_linecol(const hilo_pto_program *p, const pto_stmt *s, int *line, int *col);
+/* The indentation that starts [s, end): its end (the first byte that is
+ * neither a space nor a tab) and, in *width, its width as Python counts
+ * it (a tab to the next multiple of 8). One definition for the lexer's
+ * indentation levels and the column a statement's is derived from. */
+static inline const char *pto_indent_scan(const char *s, const char *end, int *width)
+{
+	int w = 0;
+	for (; s < end && (*s == ' ' || *s == '\t'); s++)
+		w += *s == '\t' ? 8 - w % 8 : 1;
+	*width = w;
+	return s;
+}
 int pto_stmt_line(const hilo_pto_program *p, const pto_stmt *s);
 static inline void pto_stmt_set_line(pto_stmt *s, int line)
 {

@@ -440,13 +440,9 @@ static bool produce(parser *ps)
 	const char *le = memchr(s, '\n', (size_t)(end - s));
 	if (!le)
 		le = end;
-	int ind = 0, ind1 = 0;
-	const char *q = ls;
-	while (q < le && (*q == ' ' || *q == '\t')) {
-		ind += *q == '\t' ? 8 - ind % 8 : 1;
-		ind1++;
-		q++;
-	}
+	int ind;
+	const char *q = pto_indent_scan(ls, le, &ind);
+	int ind1 = (int)(q - ls); /* the width with a tab counted as 1 (TabError's check) */
 	const char *rawend = le; /* a '\r' stays: verbatim lines print back byte for byte */
 	lline L;
 	memset(&L, 0, sizeof L);
