@@ -81,16 +81,11 @@ pto_stmt *pto_stmt_new(hilo_pto_program *p, pto_stmt_kind k)
 	return s;
 }
 
-/* A map of the program's made on first use (arrays on the tracked heap,
- * freed when outgrown). */
+/* A map of the program's made on first use. */
 static pto_map *lazy_map(hilo_pto_program *p, struct pto_map **m)
 {
-	if (!*m) {
-		*m = hilo_arena_alloc(p->arena, sizeof **m);
-		if (!*m)
-			pto_oom(p->arena);
-		pto_map_init_scratch(*m, p->arena);
-	}
+	if (!*m)
+		*m = pto_map_new(p->arena);
 	return *m;
 }
 

@@ -1008,10 +1008,7 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 	hilo_pto_program *p = hilo_arena_alloc(a, sizeof *p);
 	p->arena = a;
 	p->names = pto_names_create(a);
-	p->func_by_name = hilo_arena_alloc(a, sizeof *p->func_by_name);
-	if (!p->func_by_name)
-		pto_oom(a);
-	pto_map_init_scratch(p->func_by_name, a); /* arrays freed when outgrown */
+	p->func_by_name = pto_map_new(a); /* arrays freed when outgrown */
 	p->file = hilo_arena_strdup(a, file ? file : "<input>");
 	p->src = owned ? owned : hilo_arena_strndup(a, src, len);
 	p->srclen = len;

@@ -41,6 +41,23 @@ void pto_map_init_scratch(pto_map *m, hilo_arena *a)
 	m->heap = true;
 }
 
+pto_map *pto_map_new(hilo_arena *a)
+{
+	pto_map *m = hilo_heap_alloc(a, sizeof *m);
+	if (!m)
+		pto_oom(a);
+	pto_map_init_scratch(m, a);
+	return m;
+}
+
+void pto_map_free(pto_map *m)
+{
+	if (!m)
+		return;
+	hilo_heap_free(m->arena, (void *)m->keys); /* keys and values: one block */
+	hilo_heap_free(m->arena, m);
+}
+
 static void map_rehash(pto_map *m, size_t ncap)
 {
 	const void **nk;
@@ -377,12 +394,8 @@ static bool is_yield(const pto_expr *v)
 
 static void vars_set_parent(pto_vartab *t, const pto_var *v, pto_stmt *parent)
 {
-	if (!t->parents) {
-		t->parents = hilo_heap_alloc(t->arena, sizeof *t->parents);
-		if (!t->parents)
-			pto_oom(t->arena);
-		pto_map_init_scratch(t->parents, t->arena);
-	}
+	if (!t->parents)
+		t->parents = pto_map_new(t->arena);
 	pto_map_put(t->parents, v, parent);
 }
 
@@ -493,10 +506,7 @@ void pto_func_invalidate(pto_func *f)
 	hilo_heap_free(a, t->extra);
 	if (t->slots_own)
 		hilo_heap_free(a, t->slots);
-	if (t->parents) {
-		hilo_heap_free(a, (void *)t->parents->keys); /* keys and values: one block */
-		hilo_heap_free(a, t->parents);
-	}
+	pto_map_free(t->parents);
 	hilo_heap_free(a, t);
 }
 

@@ -28,6 +28,11 @@ void pto_map_init(pto_map *m, hilo_arena *a);
 /* A map that is never copied (a pass's own scratch table): its arrays
  * live on a's tracked heap and a growth frees the ones it replaces. */
 void pto_map_init_scratch(pto_map *m, hilo_arena *a);
+/* A scratch map that is itself a block of a's tracked heap (a table made
+ * on first use, kept beside what it indexes), and its release: the map
+ * and its arrays (NULL: nothing). */
+pto_map *pto_map_new(hilo_arena *a);
+void pto_map_free(pto_map *m);
 void pto_map_put(pto_map *m, const void *key, void *val);
 /* Removes every key (the slots stay allocated). */
 void pto_map_clear(pto_map *m);
