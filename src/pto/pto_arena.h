@@ -91,10 +91,7 @@ enum { LG_DERIVED = 1, LG_PASSTHROUGH = 2 };
  * it, and a hoisted local that becomes a parameter is never an alias). */
 static inline uint32_t lg_canon(const pto_vartab *t, size_t i)
 {
-	if (i >= pto_vars_count(t))
-		return 0;
-	const pto_var *v = pto_vars_at(t, i);
-	return v->kind == PTO_V_LOCAL ? v->scratch : 0;
+	return pto_vars_scratch(t, i);
 }
 
 static inline bool lg_marked(const coll *k, const char *name, unsigned bits)

@@ -55,10 +55,7 @@ typedef struct hc {
  * in the variable. */
 static uint32_t hc_root(const hc *h, size_t i)
 {
-	if (i >= h->nroot)
-		return 0;
-	const pto_var *v = pto_vars_at(h->c.vars, i);
-	return v->kind == PTO_V_LOCAL ? v->scratch : 0;
+	return i < h->nroot ? pto_vars_scratch(h->c.vars, i) : 0;
 }
 
 static const char *root_name(hc *h, const pto_expr *e)

@@ -963,8 +963,6 @@ static bool parse_def(parser *ps, pto_func *f)
 	return parse_block(ps, &f->body, bind, L->line);
 }
 
-/* Parses into a's program; NULL (diagnostics added) on bad input. The
- * caller holds the out-of-memory guard on a and destroys a on failure. */
 /* Python's block structure over the lines outside functions (verbatim:
  * the class line, module-level code), which the statement parser never
  * sees: a line ending in ':' opens a block, so the next code line must be
@@ -1002,6 +1000,8 @@ static bool line_opens_block(parser *ps)
 		ps->t[ps->nt - 1].s[0] == ':';
 }
 
+/* Parses into a's program; NULL (diagnostics added) on bad input. The
+ * caller holds the out-of-memory guard on a and destroys a on failure. */
 static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const char *src, size_t len,
 	char *owned, int fd, const struct stat *st, hilo_diags *diags)
 {

@@ -137,6 +137,15 @@ static inline pto_var *pto_vars_at(const pto_vartab *t, size_t i)
 {
 	return i < t->npool ? &t->pool[i] : t->extra[i - t->npool];
 }
+/* Variable i's scratch word (pto_var.scratch): 0 for an index past the
+ * table and for a variable that is not a local (its word is its index). */
+static inline uint32_t pto_vars_scratch(const pto_vartab *t, size_t i)
+{
+	if (i >= pto_vars_count(t))
+		return 0;
+	const pto_var *v = pto_vars_at(t, i);
+	return v->kind == PTO_V_LOCAL ? v->scratch : 0;
+}
 
 typedef struct pto_fctx {
 	hilo_pto_program *p;
