@@ -39,7 +39,7 @@ DEB_PKGS = cmake:cmake gcc:gcc make:make clang:clang python3:python3 \
 # $${XDG_CACHE_HOME:-$$HOME/.cache}/hilo/venv-jax-0.10.2-py<ver>-<key>, shared
 # by every clone on the machine; XLA_VENV=DIR puts it elsewhere.
 XLA_VENV ?= $(HILO_XLA_VENV)
-export HILO_XLA_VENV = $(XLA_VENV)
+export HILO_XLA_VENV := $(XLA_VENV)
 
 FUZZ_SECONDS ?= 10
 
