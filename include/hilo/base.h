@@ -39,7 +39,7 @@ HILO_API char *hilo_arena_printf(hilo_arena *a, const char *fmt, ...)
  * with room for newcap elements. The old block is abandoned to the arena. */
 HILO_API void *hilo_arena_grow(hilo_arena *a, void *old, size_t n, size_t newcap, size_t sz);
 HILO_API size_t hilo_arena_bytes(const hilo_arena *a);
-/* Page policy of the arena's big chunks (2 MiB and more; src/util/arena.c).
+/* Page policy of the arena's big chunks (2 MiB and more; src/support/arena.c).
  * Default: huge pages, the fewest faults, but the last huge page of the
  * newest chunk is resident whole (up to 2 MB of unused peak memory).
  * HILO_ARENA_SMALL_PAGES: 4 KiB pages faulted in ahead of the bump pointer

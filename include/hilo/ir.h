@@ -470,7 +470,7 @@ struct hilo_module {
 	bool no_final_newline;    /* the input ended right after the last '}' */
 	struct name_set *names;   /* every instruction name in use */
 	void *proto_extra;        /* proto reader: fields it did not model, written
-	                           * back by hilo_proto_write (src/proto), or NULL */
+	                           * back by hilo_proto_write (src/formats/proto), or NULL */
 };
 
 /* ---- lifecycle -------------------------------------------------------- */

@@ -6,10 +6,10 @@
  * input). Every decision worth explaining goes through hilo_remark(), which
  * writes one JSON object per line to the --remarks file when one is open.
  *
- * The registry is the X-macro list in src/passes/passes.def:
+ * The registry is the X-macro list in src/pass/passes.def:
  *   PASS(c_ident, "pass-name", "one-line description")
  * with `hilo_pass_result hilo_pass_<c_ident>(hilo_pass_ctx *ctx)` defined in
- * src/passes/<pass-name>.c. The build copies that list next to the public
+ * src/transforms/<pass-name>.c. The build copies that list next to the public
  * headers as hilo/passes.def (and installs it), so this header never
  * reaches into the source tree. TEST_PASS(...) (same arguments) registers
  * a deliberately unsound pass that exists only to prove the equivalence
@@ -46,7 +46,7 @@ typedef struct hilo_pass_ctx {
 	bool assume_no_signed_zeros; /* --assume-no-signed-zeros (LLVM's nsz): passes may
 	                              * treat -0 and +0 as the same value (simplify-concat's
 	                              * +0 pads are additive identities) */
-	unsigned planted;        /* test-only passes: HILO_PLANT_* bits (src/passes/planted.h)
+	unsigned planted;        /* test-only passes: HILO_PLANT_* bits (tests/lib/planted.h)
 	                          * that make a real pass plant a known bug; always 0 otherwise */
 	hilo_arena *scratch;     /* this pass run's scratch (hilo_pass_scratch): created on
 	                          * first use, destroyed by the driver when the pass returns */
@@ -140,7 +140,7 @@ HILO_API void hilo_proven_starts_clear(hilo_pass_ctx *ctx, const hilo_instr *i);
  * values; returns the dimension count. */
 HILO_API int hilo_proven_starts(const hilo_pass_ctx *ctx, const hilo_instr *i, int64_t *out, int max);
 
-/* ---- known starts (src/passes/known_starts.c) ----------------------------
+/* ---- known starts (src/transforms/analyses/known_starts.c) ----------------------------
  * The one reader of "the start of this dynamic-slice / dynamic-update-slice
  * that hilo knows for certain". Per dimension of i's operand 0: the start
  * operand folds to a constant (constants and pure index arithmetic over

@@ -10,7 +10,7 @@
 #include "hilo/hlo_text.h"
 #include "hilo/proto.h"
 #include "hilo/verify.h"
-#include "util/json.h"
+#include "support/json.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -29,7 +29,7 @@
  * shared again and do not re-prove the callee.
  */
 #include "check_internal.h"
-#include "util/json.h"
+#include "support/json.h"
 
 #include <stdlib.h>
 #include <time.h>

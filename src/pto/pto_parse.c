@@ -11,7 +11,7 @@
  * nesting depth is bounded so hostile input cannot exhaust the stack.
  */
 #include "pto/pto_lex.h"
-#include "util/io.h"
+#include "support/io.h"
 
 #include <stdlib.h>
 #include <limits.h>

@@ -15,7 +15,7 @@
  * called from several places (or a loop body) is counted once. */
 #include "eval/eval_internal.h"
 #include "hilo/viz.h"
-#include "util/json.h"
+#include "support/json.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -38,7 +38,7 @@ for t in hilo-opt hilo-run pto-opt hilo-bench; do
 	# the lines fit a terminal
 	awk -v t=$t 'length > 80 {print "FAIL: " t " --help line over 80 columns: " $0; bad = 1} END {exit bad}' "$T/out" && ok ||
 		fail=$((fail + 1))
-	# the fault-injection variables of the library (src/util)
+	# the fault-injection variables of the library (src/support)
 	has "$t --help" "$T/out" "HILO_FAIL_ALLOC"
 done
 "$build/hilo-opt" --help >"$T/out"

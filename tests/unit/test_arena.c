@@ -1,4 +1,4 @@
-/* The arena's page policies (src/util/arena.c, hilo_arena_set_flags).
+/* The arena's page policies (src/support/arena.c, hilo_arena_set_flags).
  * For the default policy, HILO_ARENA_SMALL_PAGES (4 KiB pages faulted in
  * ahead of the bump pointer with MADV_POPULATE_WRITE) and its fallback
  * (HILO_ARENA_TEST_NO_POPULATE: the kernel "lacks" the advice, the pages

@@ -1,4 +1,4 @@
-/* Unit tests for hilo_known_starts (src/passes/known_starts.c): constant
+/* Unit tests for hilo_known_starts (src/transforms/analyses/known_starts.c): constant
  * and evaluator-folded start operands, clamping, full-extent windows,
  * proven starts from the run state, and input tokens never taken as facts
  * (SPEC section 5). */

@@ -1,4 +1,4 @@
-/* The hand-written proto writer and reader (src/proto/pb_wire.h,
+/* The hand-written proto writer and reader (src/formats/proto/pb_wire.h,
  * pb_write.c, pb_read*.c).
  * Writer: its bytes are canonical against protobuf-c, which stays linked
  * for the cold sub-messages (protobuf-c unpacks and repacks them to the
@@ -18,7 +18,7 @@
 #include "hilo/hlo_text.h"
 #include "hilo/proto.h"
 #include "hlo.pb-c.h"
-#include "proto/pb_internal.h"
+#include "formats/proto/pb_internal.h"
 
 #include <string.h>
 

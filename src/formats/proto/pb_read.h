@@ -1,4 +1,4 @@
-/* The hand-written HloModuleProto reader's shared pieces (src/proto):
+/* The hand-written HloModuleProto reader's shared pieces (src/formats/proto):
  * the reader state, the field walker over the input bytes and the
  * decoders the three reader files share. pb_read.c builds modules,
  * computations and instructions, pb_read_msg.c decodes the value
@@ -8,7 +8,7 @@
 #ifndef HILO_PB_READ_H
 #define HILO_PB_READ_H
 
-#include "hlo_text/lex.h" /* lex_map: the byte-keyed map the text reader uses too */
+#include "formats/text/lex.h" /* lex_map: the byte-keyed map the text reader uses too */
 #include "pb_attrs.h"
 #include "pb_wire.h"
 

@@ -15,7 +15,7 @@
  * T has other users) and B's parameter shape updated; the call's result
  * shape never changes. NeuronBoundaryMarker-Start/-End custom-calls are
  * stripped everywhere first, with the one stripping the marker passes
- * share (hilo_pu_strip_boundary_markers, src/passes/pass_util.h: each
+ * share (hilo_pu_strip_boundary_markers, src/transforms/pass_util.h: each
  * replaced by its single operand, control edges relayed; a marker whose
  * shape differs from its operand's is no identity and is kept).
  *

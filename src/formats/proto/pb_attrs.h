@@ -1,4 +1,4 @@
-/* Raw-text attributes <-> typed XLA proto fields (src/proto/pb_attrs.c). */
+/* Raw-text attributes <-> typed XLA proto fields (src/formats/proto/pb_attrs.c). */
 #ifndef HILO_PB_ATTRS_H
 #define HILO_PB_ATTRS_H
 

@@ -4,8 +4,8 @@
  * unknown and cold sub-message fields. Repeated scalars are accepted
  * packed and unpacked; a count is bounded by the bytes that carry it. */
 #include "pb_read.h"
-#include "util/fmt.h"
-#include "util/strhash.h"
+#include "support/fmt.h"
+#include "support/strhash.h"
 
 const char *pbr_what_of(reader *R, const char *what)
 {

@@ -1,5 +1,5 @@
 /* The JSON string writer shared by remarks, the flat C API and reports. */
-#include "util/json.h"
+#include "support/json.h"
 
 void hilo_json_str(FILE *f, const char *s)
 {

@@ -5,7 +5,7 @@
 #define HILO_LEX_H
 
 #include "hilo/hlo_text.h"
-#include "util/strhash.h"
+#include "support/strhash.h"
 
 /* A text-keyed map for the reader (shapes by their text, opcode and
  * attribute spellings; the names in scope have their own, parser.c):

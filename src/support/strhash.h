@@ -1,4 +1,4 @@
-/* util/strhash.h - the string table's hash and a short-string equality,
+/* support/strhash.h - the string table's hash and a short-string equality,
  * inline for the text reader's hot paths (internal to libhilo).
  * hilo_str_hash (base.h) is the exported form of hilo_hash_inline. */
 #ifndef HILO_UTIL_STRHASH_H

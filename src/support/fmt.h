@@ -1,4 +1,4 @@
-/* util/fmt.h - number formatting shared by the buffer API and the printer
+/* support/fmt.h - number formatting shared by the buffer API and the printer
  * (internal to libhilo). */
 #ifndef HILO_UTIL_FMT_H
 #define HILO_UTIL_FMT_H

@@ -36,7 +36,7 @@
  * HloSnapshot{hlo}.
  */
 #include "pb_read.h"
-#include "util/strhash.h"
+#include "support/strhash.h"
 
 /* ---- int64 -> pointer map (open addressing) ---- */
 

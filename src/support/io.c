@@ -18,7 +18,7 @@
  * the stand-in for a full disk. Its counter is the one mutable static of
  * the library and exists only in that build. */
 #include "hilo/base.h"
-#include "util/io.h"
+#include "support/io.h"
 
 #include <errno.h>
 #include <fcntl.h>

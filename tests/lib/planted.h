@@ -1,7 +1,7 @@
 /* planted.h - bugs that test-only passes plant in real passes (internal to
  * libhilo, never part of the public API).
  *
- * A test-only pass (TEST_PASS in passes.def, src/passes/test-*.c) that needs
+ * A test-only pass (TEST_PASS in passes.def, tests/lib/test-*.c) that needs
  * a real pass's own code to make its bug realistic sets one HILO_PLANT_* bit
  * in ctx->planted, runs the real pass, and clears the bit. The driver (and
  * every other caller) zeroes the context, so with planted == 0 the real

@@ -1,7 +1,7 @@
 /* Arena allocator, growable buffer and string interning. */
 #include "hilo/base.h"
-#include "util/fmt.h"
-#include "util/strhash.h"
+#include "support/fmt.h"
+#include "support/strhash.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -655,7 +655,7 @@ struct hilo_strtab {
 	bool heap_slots;    /* slots are a tracked heap block (grown once) */
 };
 
-/* The hash is hilo_hash_inline (util/strhash.h), inlined by the text
+/* The hash is hilo_hash_inline (support/strhash.h), inlined by the text
  * reader; this is its exported form. */
 uint32_t hilo_str_hash(const char *s, size_t n)
 {

@@ -1,4 +1,4 @@
-/* Shared pieces of the HloModuleProto reader and writer (src/proto). */
+/* Shared pieces of the HloModuleProto reader and writer (src/formats/proto). */
 #ifndef HILO_PB_INTERNAL_H
 #define HILO_PB_INTERNAL_H
 

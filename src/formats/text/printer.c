@@ -11,7 +11,7 @@
  * without sigils (only an explicit SHORT drops metadata).
  */
 #include "hilo/hlo_text.h"
-#include "util/fmt.h"
+#include "support/fmt.h"
 
 #include <string.h>
 

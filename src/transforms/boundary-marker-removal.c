@@ -5,7 +5,7 @@
  * any shape, tuples included.
  *
  * Exact conditions and behaviour: hilo_pu_strip_boundary_markers
- * (src/passes/pass_util.h), the one stripping the Neuron passes share:
+ * (src/transforms/pass_util.h), the one stripping the Neuron passes share:
  * a marker without exactly one operand, or whose shape is not compatible
  * with its operand's, is no identity and is kept (declined remark; the
  * first in the seed's wording "NeuronBoundaryMarker-Start expected to have

@@ -1,6 +1,6 @@
 /* The pass registry (from passes.def) and the remarks writer. */
 #include "hilo/pass.h"
-#include "util/json.h"
+#include "support/json.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
  *  1. strips NeuronBoundaryMarker-Start/-End custom-calls, each replaced by
  *     its single operand (tuple operands included), with the one stripping
  *     the marker passes share (hilo_pu_strip_boundary_markers,
- *     src/passes/pass_util.h): a marker without exactly one operand, or
+ *     src/transforms/pass_util.h): a marker without exactly one operand, or
  *     whose shape is not its operand's, is no identity and is kept with a
  *     declined remark (the first in the seed's CHECK wording
  *     "NeuronBoundaryMarker-Start expected to have 1 operand but has N");
