@@ -49,104 +49,14 @@ bool ev_charge(ev *e, const hilo_instr *i, uint64_t n)
 
 /* ---- literals ---------------------------------------------------------- */
 
-static hilo_literal *lit_alloc(hilo_arena *a, const hilo_shape *s, size_t *budget_bytes)
-{
-	hilo_literal *l = hilo_arena_alloc(a, sizeof *l);
-	if (!l)
-		return NULL;
-	l->shape = (hilo_shape *)s;
-	if (s->type == HILO_T_TUPLE) {
-		l->ntuple = s->ntuple;
-		l->elems = hilo_arena_alloc(a, ((size_t)s->ntuple + 1) * sizeof *l->elems);
-		if (!l->elems)
-			return NULL;
-		for (int k = 0; k < s->ntuple; k++)
-			if (!(l->elems[k] = lit_alloc(a, s->elems[k], budget_bytes)))
-				return NULL;
-		return l;
-	}
-	int64_t n = s->rank >= 0 ? hilo_shape_elements(s) : -1;
-	int eb = hilo_ptype_bytes(s->type);
-	if (n < 0 || eb < 0 || (uint64_t)n > *budget_bytes / (eb ? (uint64_t)eb : 1))
-		return NULL;
-	l->nbytes = (size_t)n * (size_t)eb;
-	*budget_bytes -= l->nbytes;
-	l->data = hilo_arena_alloc(a, l->nbytes ? l->nbytes : 1);
-	return l->data ? l : NULL;
-}
-
 hilo_literal *ev_lit_new(ev *e, const hilo_instr *i, const hilo_shape *s)
 {
 	size_t cap = EV_MAX_BYTES;
-	hilo_literal *l = lit_alloc(e->a, s, &cap);
+	hilo_literal *l = hilo_literal_alloc(e->a, s, &cap);
 	if (!l)
 		return ev_err(e, i, "result %s is too large to evaluate",
 			hilo_shape_str(e->m->arena, s));
 	return l;
-}
-
-static hilo_literal *literal_create(hilo_module *m, const hilo_shape *s)
-{
-	size_t cap = EV_MAX_BYTES;
-	return lit_alloc(m->arena, s, &cap);
-}
-
-hilo_literal *ev_lit_copy(hilo_arena *a, const hilo_literal *l)
-{
-	hilo_literal *c = hilo_arena_alloc(a, sizeof *c);
-	if (!c)
-		return NULL;
-	*c = *l;
-	if (l->ntuple || (l->shape && l->shape->type == HILO_T_TUPLE)) {
-		c->elems = hilo_arena_alloc(a, ((size_t)l->ntuple + 1) * sizeof *c->elems);
-		if (!c->elems)
-			return NULL;
-		for (int k = 0; k < l->ntuple; k++)
-			if (!(c->elems[k] = ev_lit_copy(a, l->elems[k])))
-				return NULL;
-		return c;
-	}
-	c->data = hilo_arena_alloc(a, l->nbytes ? l->nbytes : 1);
-	if (!c->data)
-		return NULL;
-	if (l->nbytes)
-		memcpy(c->data, l->data, l->nbytes);
-	return c;
-}
-
-/* s without layouts and dynamic flags, in t (a copied literal's shape). */
-static hilo_shape *shape_plain(hilo_shape_table *t, hilo_arena *a, const hilo_shape *s)
-{
-	hilo_shape *r;
-	if (s->type == HILO_T_TUPLE) {
-		hilo_shape **el = hilo_heap_alloc(a, ((size_t)s->ntuple + 1) * sizeof *el);
-		if (!el)
-			return NULL;
-		int k = 0;
-		while (k < s->ntuple && (el[k] = shape_plain(t, a, s->elems[k])))
-			k++;
-		r = k == s->ntuple ? hilo_shape_tuple(t, s->ntuple, el) : NULL;
-		hilo_heap_free(a, el);
-	} else {
-		r = hilo_shape_array(t, s->type, s->rank, s->dims, NULL);
-	}
-	return r && s->buffer ? hilo_shape_with_buffer(t, r, true) : r;
-}
-
-static hilo_literal *lit_copy_deep(hilo_module *m, const hilo_literal *l)
-{
-	hilo_literal *c = ev_lit_copy(m->arena, l);
-	if (!c || !(c->shape = shape_plain(m->shapes, m->arena, l->shape)))
-		return NULL;
-	for (int k = 0; k < l->ntuple; k++)
-		if (!(c->elems[k] = lit_copy_deep(m, l->elems[k])))
-			return NULL;
-	return c;
-}
-
-static hilo_literal *literal_copy(hilo_module *m, const hilo_literal *l)
-{
-	return l ? lit_copy_deep(m, l) : NULL;
 }
 
 /* Does literal l have the structure of shape s (types, dims, sizes)? */
@@ -410,7 +320,7 @@ static hilo_literal *eval_while(ev *e, const hilo_instr *i, hilo_literal *const 
 			break;
 		}
 		if (!*(unsigned char *)p->data) {
-			res = ev_lit_copy(outer, state);
+			res = hilo_literal_copy_in(outer, state);
 			if (!res)
 				ev_err(e, i, "out of memory");
 			hilo_arena_destroy(it);
@@ -418,7 +328,7 @@ static hilo_literal *eval_while(ev *e, const hilo_instr *i, hilo_literal *const 
 		}
 		hilo_literal *ns = ev_comp(e, body, &state);
 		hilo_arena *na = ns ? hilo_arena_create_in(e->m->arena) : NULL;
-		hilo_literal *copy = na ? ev_lit_copy(na, ns) : NULL;
+		hilo_literal *copy = na ? hilo_literal_copy_in(na, ns) : NULL;
 		hilo_arena_destroy(it);
 		if (!copy) {
 			if (ns)
@@ -726,7 +636,7 @@ static hilo_literal *eval_comp(hilo_module *m, const hilo_comp *c,
 	ev_top t;
 	top_init(&t, m, scratch, d, o ? o->budget : 0);
 	hilo_literal *r = ev_comp(&t.e, c, args);
-	hilo_literal *out = r ? ev_lit_copy(m->arena, r) : NULL;
+	hilo_literal *out = r ? hilo_literal_copy_in(m->arena, r) : NULL;
 	if (r && !out)
 		ev_err(&t.e, NULL, "out of memory");
 	if (used)
@@ -783,25 +693,6 @@ hilo_literal *ev_comp_used(hilo_module *m, const hilo_comp *c, hilo_literal *con
 		return NULL;
 	}
 	hilo_literal *r = eval_comp(m, c, args, o, d, used);
-	hilo_oom_end(&g);
-	return r;
-}
-
-/* Out of memory: NULL, like a shape too large to hold. */
-hilo_literal *hilo_literal_create(hilo_module *m, const hilo_shape *s)
-{
-	HILO_OOM_CATCH(g, m->arena)
-		return NULL;
-	hilo_literal *r = literal_create(m, s);
-	hilo_oom_end(&g);
-	return r;
-}
-
-hilo_literal *hilo_literal_copy(hilo_module *m, const hilo_literal *l)
-{
-	HILO_OOM_CATCH(g, m->arena)
-		return NULL;
-	hilo_literal *r = literal_copy(m, l);
 	hilo_oom_end(&g);
 	return r;
 }

@@ -14,6 +14,8 @@
 #include "hilo/eval.h"
 #include "hilo/float.h"
 #include "hilo/hlo_text.h"
+#include "ir/literal.h"
+#include "ir/window.h"
 
 #include <string.h>
 
@@ -76,6 +78,11 @@ const char *ev_draw_name(uint64_t seed);
  * inf, a trip count of INT_MAX): such a set shows nothing about the
  * ordinary ones, and the callers do not count it. */
 uint64_t ev_special_budget(uint64_t budget, uint64_t ref);
+/* hilo_eval_random_args with the rewrite validator's draws (special
+ * values, ev_fill_drawn) for the parameters without index-aware ranges,
+ * when drawn: the module-level check's inputs (src/check/equiv.c). */
+hilo_literal **ev_check_args(hilo_module *m, const hilo_comp *c,
+	uint64_t seed, uint64_t budget, hilo_diags *d, bool drawn);
 void ev_fill_drawn(hilo_literal *l, uint64_t seed, uint64_t stream, const int64_t *path,
 	int npath);
 
@@ -105,7 +112,7 @@ int ev_ranges_sweep(const ev_ranges *r);
 void ev_fill_ranges(hilo_literal *l, const ev_ranges *r, uint64_t seed, uint64_t stream);
 
 #define EV_MAX_DEPTH 200
-#define EV_MAX_BYTES ((size_t)1 << 31) /* largest single literal */
+#define EV_MAX_BYTES HILO_LITERAL_MAX_BYTES /* largest single literal */
 
 /* Adds an error located at instr (may be NULL); returns NULL for chaining. */
 void *ev_err(ev *e, const hilo_instr *i, const char *fmt, ...)
@@ -114,8 +121,6 @@ void *ev_err(ev *e, const hilo_instr *i, const char *fmt, ...)
 bool ev_charge(ev *e, const hilo_instr *i, uint64_t n);
 
 hilo_literal *ev_lit_new(ev *e, const hilo_instr *i, const hilo_shape *s);
-/* Copies a literal (deep) into arena a. */
-hilo_literal *ev_lit_copy(hilo_arena *a, const hilo_literal *l);
 
 /* Evaluates a called computation on args. */
 hilo_literal *ev_comp(ev *e, const hilo_comp *c, hilo_literal *const *args);
@@ -142,15 +147,6 @@ void ev_apply_fini(ev_apply *ap);
 hilo_literal *ev_apply_call(ev_apply *ap, hilo_literal *const *args);
 
 /* Row-major helpers. */
-static inline void ev_strides(const hilo_shape *s, int64_t *st)
-{
-	int64_t acc = 1;
-	for (int d = s->rank - 1; d >= 0; d--) {
-		st[d] = acc;
-		acc *= s->dims[d];
-	}
-}
-
 /* Advances a multi-index over dims[0..rank) in row-major order; false
  * after the last. */
 static inline bool ev_next_index_dims(int rank, const int64_t *dims, int64_t *idx)
@@ -184,17 +180,5 @@ double ev_get_as_f(const hilo_literal *l, size_t k, hilo_ptype t);
 int64_t ev_get_as_i(const hilo_literal *l, size_t k, hilo_ptype t);
 /* Reads index operand k-th element as int64 (signed or unsigned). */
 int64_t ev_get_index(const hilo_literal *l, size_t k);
-
-/* A window attribute ("size=3x3 stride=2x2 pad=0_1x0_1 lhs_dilate=..."),
- * per dimension; also read by the cost model (src/viz/stats.c). */
-#define EV_MAX_WINDOW_RANK 64
-typedef struct ev_window {
-	int64_t size[EV_MAX_WINDOW_RANK], stride[EV_MAX_WINDOW_RANK];
-	int64_t lo[EV_MAX_WINDOW_RANK], hi[EV_MAX_WINDOW_RANK];
-	int64_t ldil[EV_MAX_WINDOW_RANK], rdil[EV_MAX_WINDOW_RANK];
-} ev_window;
-/* Parses the window text for an operand of the given rank (defaults:
- * size/stride/dilation 1, no padding); false when it does not fit. */
-bool ev_parse_window(const char *text, int rank, ev_window *w);
 
 #endif

@@ -242,83 +242,7 @@ static hilo_literal *reduce(ev *e, const hilo_instr *i, hilo_literal *const *ops
 
 /* ---- reduce-window ------------------------------------------------------- */
 
-typedef ev_window window;
-
-/* Parses "AxBxC" into v (n values); false on a count mismatch. */
-static bool parse_x(const char *s, size_t len, int64_t *v, int n, bool pad, int64_t *hi)
-{
-	int k = 0;
-	const char *p = s, *end = s + len;
-	while (p < end) {
-		if (k >= n)
-			return false;
-		char *q;
-		v[k] = strtoll(p, &q, 10);
-		if (q == p)
-			return false;
-		p = q;
-		if (pad) {
-			if (p >= end || *p != '_')
-				return false;
-			p++;
-			hi[k] = strtoll(p, &q, 10);
-			if (q == p)
-				return false;
-			p = q;
-		}
-		k++;
-		if (p < end) {
-			if (*p != 'x')
-				return false;
-			p++;
-		}
-	}
-	return k == n;
-}
-
-bool ev_parse_window(const char *t, int rank, ev_window *w)
-{
-	for (int d = 0; d < rank; d++) {
-		w->size[d] = w->stride[d] = w->ldil[d] = w->rdil[d] = 1;
-		w->lo[d] = w->hi[d] = 0;
-	}
-	if (!t)
-		return rank == 0;
-	const char *p = t;
-	while (*p == '{' || *p == ' ')
-		p++;
-	while (*p && *p != '}') {
-		const char *eq = strchr(p, '=');
-		if (!eq)
-			return false;
-		const char *v = eq + 1, *ve = v;
-		while (*ve && *ve != ' ' && *ve != '}')
-			ve++;
-		size_t kl = (size_t)(eq - p), vl = (size_t)(ve - v);
-		bool ok = true;
-		if (kl == 4 && !memcmp(p, "size", 4))
-			ok = parse_x(v, vl, w->size, rank, false, NULL);
-		else if (kl == 6 && !memcmp(p, "stride", 6))
-			ok = parse_x(v, vl, w->stride, rank, false, NULL);
-		else if (kl == 3 && !memcmp(p, "pad", 3))
-			ok = parse_x(v, vl, w->lo, rank, true, w->hi);
-		else if (kl == 10 && !memcmp(p, "lhs_dilate", 10))
-			ok = parse_x(v, vl, w->ldil, rank, false, NULL);
-		else if (kl == 10 && !memcmp(p, "rhs_dilate", 10))
-			ok = parse_x(v, vl, w->rdil, rank, false, NULL);
-		else if (!(kl == 12 && !memcmp(p, "rhs_reversal", 12)))
-			return false;
-		if (!ok)
-			return false;
-		p = ve;
-		while (*p == ' ')
-			p++;
-	}
-	for (int d = 0; d < rank; d++)
-		if (w->size[d] < 0 || w->stride[d] < 1 || w->ldil[d] < 1 || w->rdil[d] < 1)
-			return false;
-	return true;
-}
+typedef hilo_window window;
 
 static hilo_literal *reduce_window(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 {
@@ -332,7 +256,7 @@ static hilo_literal *reduce_window(ev *e, const hilo_instr *i, hilo_literal *con
 		return ev_err(e, i, "input is not an array");
 	hilo_attr *wa = hilo_instr_attr(i, HILO_A_WINDOW);
 	window w;
-	if (!ev_parse_window(wa && wa->kind == HILO_ATTR_RAW ? wa->v.text : NULL, is->rank, &w))
+	if (!hilo_window_parse(wa && wa->kind == HILO_ATTR_RAW ? wa->v.text : NULL, is->rank, &w))
 		return ev_err(e, i, "cannot read the window attribute");
 	const hilo_shape *os0 = res_shape(i->shape, n, 0);
 	if (!os0 || os0->rank != is->rank)
@@ -374,7 +298,7 @@ static hilo_literal *reduce_window(ev *e, const hilo_instr *i, hilo_literal *con
 		return NULL;
 	int rank = is->rank;
 	int64_t ist[MAXR], oidx[MAXR] = {0};
-	ev_strides(is, ist);
+	hilo_shape_strides(is, ist);
 	int64_t wn = hilo_dims_elements(rank, w.size);
 	hilo_literal vs[2 * MAXR], *args[2 * MAXR];
 	for (int64_t k = 0; k < nout; k++) {
@@ -519,7 +443,7 @@ static hilo_literal *sort(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 	}
 	int64_t len = s0->dims[dim], total = hilo_shape_elements(s0);
 	int64_t st[MAXR];
-	ev_strides(s0, st);
+	hilo_shape_strides(s0, st);
 	int64_t stride = st[dim], outer = len ? total / len : 0;
 	int64_t *perm = hilo_heap_alloc(e->m->arena, ((size_t)len + 1) * sizeof *perm);
 	int64_t *tmp = hilo_heap_alloc(e->m->arena, ((size_t)len + 1) * sizeof *tmp);
@@ -642,8 +566,8 @@ static hilo_literal *dot(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 	if (!r)
 		return NULL;
 	int64_t ast[MAXR], bst[MAXR], oidx[MAXR] = {0};
-	ev_strides(as, ast);
-	ev_strides(bs, bst);
+	hilo_shape_strides(as, ast);
+	hilo_shape_strides(bs, bst);
 	int64_t cdims[MAXR];
 	for (int q = 0; q < nlc; q++)
 		cdims[q] = as->dims[lc[q]];
@@ -706,7 +630,7 @@ static int64_t start_comp(const hilo_literal *idx, int64_t ivd, const int64_t *g
 {
 	const hilo_shape *s = idx->shape;
 	int64_t full[MAXR], st[MAXR];
-	ev_strides(s, st);
+	hilo_shape_strides(s, st);
 	int gi = 0;
 	for (int d = 0; d < s->rank; d++)
 		full[d] = d == ivd ? c : g[gi++];
@@ -775,7 +699,7 @@ static hilo_literal *gather(ev *e, const hilo_instr *i, hilo_literal *const *ops
 		return NULL;
 	size_t w = (size_t)hilo_ptype_bytes(os->type);
 	int64_t ast[MAXR], oidx[MAXR] = {0};
-	ev_strides(as, ast);
+	hilo_shape_strides(as, ast);
 	for (int64_t k = 0; k < nout; k++) {
 		int64_t g[MAXR], off[MAXR], ng = 0, no = 0;
 		for (int d = 0; d < os->rank; d++) {
@@ -888,7 +812,7 @@ static hilo_literal *scatter(ev *e, const hilo_instr *i, hilo_literal *const *op
 	if (!ev_apply_init(&ap, e, f, 2 * n))
 		return NULL;
 	int64_t ast[MAXR], uidx[MAXR] = {0};
-	ev_strides(as, ast);
+	hilo_shape_strides(as, ast);
 	hilo_literal vs[2 * MAXR], *args[2 * MAXR];
 	for (int64_t k = 0; k < nu; k++, ev_next_index(us, uidx)) {
 		int64_t g[MAXR], win[MAXR], ng = 0, nw = 0;

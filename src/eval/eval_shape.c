@@ -51,7 +51,7 @@ static hilo_literal *broadcast(ev *e, const hilo_instr *i, const hilo_literal *a
 		return NULL;
 	size_t w = W(r);
 	int64_t ist[MAXR], idx[MAXR] = {0};
-	ev_strides(is, ist);
+	hilo_shape_strides(is, ist);
 	for (size_t k = 0; k < n; k++) {
 		int64_t s = 0;
 		for (int q = 0; q < nd; q++)
@@ -84,7 +84,7 @@ static bool phys_strides(const hilo_shape *s, int64_t *st)
 	int r = s->rank;
 	const hilo_layout *l = s->layout;
 	if (!l || l->n == 0) {
-		ev_strides(s, st);
+		hilo_shape_strides(s, st);
 		return true;
 	}
 	/* tiles (T(...)) reorder elements; a memory space S(n) does not */
@@ -106,7 +106,7 @@ static bool phys_strides(const hilo_shape *s, int64_t *st)
 static bool row_major(const hilo_shape *s, const int64_t *st)
 {
 	int64_t rm[MAXR];
-	ev_strides(s, rm);
+	hilo_shape_strides(s, rm);
 	for (int d = 0; d < s->rank; d++)
 		if (s->dims[d] > 1 && rm[d] != st[d])
 			return false;
@@ -137,7 +137,7 @@ static hilo_literal *bitcast(ev *e, const hilo_instr *i, const hilo_literal *a)
 			ord[y - 1] = t;
 		}
 	int64_t lst[MAXR];
-	ev_strides(is, lst);
+	hilo_shape_strides(is, lst);
 	size_t n;
 	hilo_literal *res = out_new(e, i, &n);
 	if (!res)
@@ -179,7 +179,7 @@ static hilo_literal *transpose(ev *e, const hilo_instr *i, const hilo_literal *a
 		return NULL;
 	size_t w = W(r);
 	int64_t ist[MAXR], idx[MAXR] = {0};
-	ev_strides(is, ist);
+	hilo_shape_strides(is, ist);
 	for (size_t k = 0; k < n; k++) {
 		int64_t s = 0;
 		for (int d = 0; d < nd; d++)
@@ -210,7 +210,7 @@ static hilo_literal *slice(ev *e, const hilo_instr *i, const hilo_literal *a)
 		return NULL;
 	size_t w = W(r);
 	int64_t ist[MAXR], idx[MAXR] = {0};
-	ev_strides(is, ist);
+	hilo_shape_strides(is, ist);
 	for (size_t k = 0; k < n; k++) {
 		int64_t s = 0;
 		for (int d = 0; d < is->rank; d++)
@@ -274,7 +274,7 @@ static hilo_literal *dynamic_slice(ev *e, const hilo_instr *i, hilo_literal *con
 		return NULL;
 	size_t w = W(r);
 	int64_t ist[MAXR], idx[MAXR] = {0};
-	ev_strides(is, ist);
+	hilo_shape_strides(is, ist);
 	for (size_t k = 0; k < n; k++) {
 		int64_t s = 0;
 		for (int d = 0; d < is->rank; d++)
@@ -306,7 +306,7 @@ static hilo_literal *dynamic_update_slice(ev *e, const hilo_instr *i, hilo_liter
 	if (!ev_charge(e, i, (uint64_t)nu))
 		return NULL;
 	int64_t ost[MAXR], idx[MAXR] = {0};
-	ev_strides(is, ost);
+	hilo_shape_strides(is, ost);
 	for (int64_t k = 0; k < nu; k++) {
 		int64_t s = 0;
 		for (int d = 0; d < is->rank; d++)
@@ -380,7 +380,7 @@ static hilo_literal *pad(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 		return NULL;
 	size_t w = W(r);
 	int64_t ist[MAXR], idx[MAXR] = {0};
-	ev_strides(is, ist);
+	hilo_shape_strides(is, ist);
 	for (size_t k = 0; k < n; k++) {
 		int64_t s = 0;
 		bool inside = true;
@@ -443,7 +443,7 @@ static hilo_literal *reverse(ev *e, const hilo_instr *i, const hilo_literal *a)
 		return NULL;
 	size_t w = W(r);
 	int64_t ist[MAXR], idx[MAXR] = {0};
-	ev_strides(is, ist);
+	hilo_shape_strides(is, ist);
 	for (size_t k = 0; k < n; k++) {
 		int64_t s = 0;
 		for (int d = 0; d < is->rank; d++)

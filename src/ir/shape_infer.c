@@ -22,7 +22,7 @@
  * place where the shape would have been written. The verifier still
  * checks the result like any written shape.
  */
-#include "eval/eval_internal.h" /* ev_parse_window: the one window reader */
+#include "ir/window.h"
 #include "hilo/ir.h"
 
 #include <stdarg.h>
@@ -720,7 +720,7 @@ static hilo_shape *reduce_op(ictx *X)
 
 /* One output dimension of a windowed op (ShapeInference's
  * InferWindowOutputShape). */
-static int64_t window_out(const ev_window *w, int d, int64_t in)
+static int64_t window_out(const hilo_window *w, int d, int64_t in)
 {
 	int64_t base = in == 0 ? 0 : (in - 1) * w->ldil[d] + 1;
 	int64_t win = w->size[d] == 0 ? 0 : (w->size[d] - 1) * w->rdil[d] + 1;
@@ -730,15 +730,15 @@ static int64_t window_out(const ev_window *w, int d, int64_t in)
 	return (padded - win) / w->stride[d] + 1;
 }
 
-static bool read_window(ictx *X, int rank, ev_window *w)
+static bool read_window(ictx *X, int rank, hilo_window *w)
 {
-	if (rank > EV_MAX_WINDOW_RANK) {
+	if (rank > HILO_MAX_WINDOW_RANK) {
 		fail(X, "window of rank %d is too large", rank);
 		return false;
 	}
 	hilo_attr *a = hilo_instr_attr(X->i, HILO_A_WINDOW);
 	const char *t = a && a->kind == HILO_ATTR_RAW ? a->v.text : NULL;
-	if (!ev_parse_window(t, rank, w)) {
+	if (!hilo_window_parse(t, rank, w)) {
 		if (t)
 			fail(X, "window=%s does not fit rank %d", t, rank);
 		else
@@ -758,7 +758,7 @@ static hilo_shape *reduce_window_op(ictx *X)
 		if (!need_array(X, k))
 			return NULL;
 	const hilo_shape *s0 = opshape(X, 0);
-	ev_window w;
+	hilo_window w;
 	if (!read_window(X, s0->rank, &w))
 		return NULL;
 	int64_t dims[HILO_MAX_RANK];
@@ -992,7 +992,7 @@ static hilo_shape *convolution_op(ictx *X)
 	hilo_instr_get_int(X->i, HILO_A_BATCH_GROUP_COUNT, &bgc);
 	if (fgc < 1 || bgc < 1)
 		return fail(X, "group counts must be positive");
-	ev_window w;
+	hilo_window w;
 	if (!read_window(X, L.n, &w))
 		return NULL;
 	for (int s = 0; s < L.n; s++)

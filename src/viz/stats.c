@@ -13,7 +13,7 @@
  * bytes written the result's; get-tuple-element, tuple, parameter,
  * constant and bitcast move nothing. The counts are static: a computation
  * called from several places (or a loop body) is counted once. */
-#include "eval/eval_internal.h"
+#include "ir/window.h"
 #include "hilo/viz.h"
 #include "support/json.h"
 
@@ -111,10 +111,10 @@ hilo_cost hilo_instr_cost(const hilo_instr *i)
 	} else if (i->op == HILO_OP_REDUCE_WINDOW && i->noperands >= 2) {
 		const hilo_shape *is = i->operands[0]->shape;
 		hilo_attr *wa = hilo_instr_attr(i, HILO_A_WINDOW);
-		ev_window w;
+		hilo_window w;
 		double win = 1;
-		if (is->type != HILO_T_TUPLE && is->rank <= EV_MAX_WINDOW_RANK &&
-		    ev_parse_window(wa && wa->kind == HILO_ATTR_RAW ? wa->v.text : NULL, is->rank, &w))
+		if (is->type != HILO_T_TUPLE && is->rank <= HILO_MAX_WINDOW_RANK &&
+		    hilo_window_parse(wa && wa->kind == HILO_ATTR_RAW ? wa->v.text : NULL, is->rank, &w))
 			for (int d = 0; d < is->rank; d++)
 				win *= (double)w.size[d];
 		c.flops = out * win;

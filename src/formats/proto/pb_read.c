@@ -1186,7 +1186,7 @@ static bool read_module(hilo_module *m, int wrap, const char *kind, const uint8_
 	R.kind = kind;
 	pb_arena_allocator(&R.pa, m->arena);
 	hilo_buf_init_in(&R.tmp, m->arena);
-	lex_map_init(&R.shapes, m->arena);
+	hilo_bytemap_init(&R.shapes, m->arena);
 	for (unsigned k = 0; k < xla__hlo_instruction_proto__descriptor.n_fields; k++) {
 		uint32_t id = xla__hlo_instruction_proto__descriptor.fields[k].id;
 		if (id < 128)
@@ -1216,7 +1216,7 @@ static bool read_module(hilo_module *m, int wrap, const char *kind, const uint8_
 	hilo_heap_free(m->arena, R.callees.p);
 	hilo_heap_free(m->arena, R.instrs);
 	hilo_buf_free(&R.tmp);
-	lex_map_free(&R.shapes);
+	hilo_bytemap_free(&R.shapes);
 	return ok;
 }
 

@@ -8,7 +8,7 @@
 #ifndef HILO_PB_READ_H
 #define HILO_PB_READ_H
 
-#include "formats/text/lex.h" /* lex_map: the byte-keyed map the text reader uses too */
+#include "support/bytemap.h"
 #include "pb_attrs.h"
 #include "pb_wire.h"
 
@@ -55,7 +55,7 @@ typedef struct reader {
 		size_t len;        /* their first 8 bytes and length */
 		int row;
 	} opc[64], akey[64];
-	lex_map shapes;        /* ShapeProto bytes -> interned shape (top-level shapes) */
+	hilo_bytemap shapes;        /* ShapeProto bytes -> interned shape (top-level shapes) */
 	size_t what_k;         /* the instruction being built, for messages */
 	const char *what_comp;
 	char what[300];

@@ -289,12 +289,12 @@ hilo_shape *pbr_shape_from(reader *R, const slice *sp, int depth, const char *wh
 		return shape_decode(R, sp, depth, what);
 	const char *key = (const char *)sp->p;
 	uint32_t h = hilo_str_hash(key, sp->n);
-	hilo_shape *s = lex_map_get(&R->shapes, key, sp->n, h);
+	hilo_shape *s = hilo_bytemap_get(&R->shapes, key, sp->n, h);
 	if (s)
 		return s;
 	s = shape_decode(R, sp, 0, what);
 	if (s)
-		lex_map_put(&R->shapes, key, sp->n, h, s); /* a cache: false is no error */
+		hilo_bytemap_put(&R->shapes, key, sp->n, h, s); /* a cache: false is no error */
 	return s;
 }
 

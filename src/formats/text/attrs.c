@@ -482,11 +482,11 @@ bool hp_read_string_body(parser *P, const char **out)
 static hilo_attr_id attr_id(parser *P, const char *k, size_t kn)
 {
 	uint32_t h = hilo_hash_inline(k, kn);
-	uintptr_t v = (uintptr_t)lex_map_get(&P->attr_ids, k, kn, h);
+	uintptr_t v = (uintptr_t)hilo_bytemap_get(&P->attr_ids, k, kn, h);
 	if (v)
 		return (hilo_attr_id)(v - 1);
 	hilo_attr_id id = hilo_attr_lookup(k, kn);
-	lex_map_put(&P->attr_ids, k, kn, h, (void *)((uintptr_t)id + 1));
+	hilo_bytemap_put(&P->attr_ids, k, kn, h, (void *)((uintptr_t)id + 1));
 	return id;
 }
 

@@ -5,42 +5,8 @@
 #define HILO_LEX_H
 
 #include "hilo/hlo_text.h"
+#include "support/bytemap.h"
 #include "support/strhash.h"
-
-/* A text-keyed map for the reader (shapes by their text, opcode and
- * attribute spellings; the names in scope have their own, parser.c):
- * entries keep a pointer to the key's bytes, which must outlive the map
- * (interned strings, or the source text being read). An entry is in use
- * when its gen is the map's. */
-typedef struct lex_map_entry {
-	const char *s;
-	void *val;
-	uint32_t len, hash, gen;
-} lex_map_entry;
-
-typedef struct lex_map {
-	lex_map_entry *e;
-	uint32_t cap, n, gen;
-	hilo_arena *arena;  /* tracked heap of the module being read */
-} lex_map;
-
-void lex_map_init(lex_map *m, hilo_arena *a);
-void lex_map_free(lex_map *m);
-/* hash is hilo_str_hash(s, len). */
-static inline void *lex_map_get(const lex_map *m, const char *s, size_t len, uint32_t hash)
-{
-	if (!m->cap)
-		return NULL;
-	for (uint32_t i = hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		const lex_map_entry *e = &m->e[i];
-		if (e->gen != m->gen)
-			return NULL;
-		if (e->hash == hash && e->len == len && hilo_mem_eq(e->s, s, len))
-			return e->val;
-	}
-}
-/* Adds or replaces; false when out of memory (without a guard). */
-bool lex_map_put(lex_map *m, const char *s, size_t len, uint32_t hash, void *val);
 
 typedef struct lexer {
 	const char *src, *p, *end;
@@ -53,7 +19,7 @@ typedef struct lexer {
 	int depth;              /* nesting depth guard */
 	bool pred_as_int;       /* a pred literal used 1/0 */
 	bool comment_seen;      /* lex_skip_ws_slow skipped a comment */
-	lex_map *shape_cache;   /* exact shape text -> shared shape, or NULL */
+	hilo_bytemap *shape_cache;   /* exact shape text -> shared shape, or NULL */
 	const char *last_shape_text; /* the last shape found in shape_cache */
 	size_t last_shape_len;
 	hilo_shape *last_shape;

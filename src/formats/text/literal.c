@@ -1,5 +1,6 @@
 /* Shapes and literals in HLO text: reading and XLA's printed form. */
 #include "lex.h"
+#include "ir/literal.h"
 #include "hilo/eval.h"
 #include "hilo/float.h"
 #include "hilo/hlo_text.h"
@@ -148,7 +149,7 @@ hilo_shape *lex_shape_cached(lexer *L)
 	if (!end)
 		return NULL;
 	size_t n = (size_t)(end - start);
-	s = lex_map_get(L->shape_cache, start, n, hilo_hash_inline(start, n));
+	s = hilo_bytemap_get(L->shape_cache, start, n, hilo_hash_inline(start, n));
 	if (s) {
 		L->p = end;
 		set_last_shape(L, start, n, s);
@@ -172,7 +173,7 @@ hilo_shape *lex_shape(lexer *L)
 	/* keyed by the source text itself (it outlives the parse) */
 	size_t n = (size_t)(end - start);
 	uint32_t h = hilo_hash_inline(start, n);
-	s = lex_map_get(L->shape_cache, start, n, h);
+	s = hilo_bytemap_get(L->shape_cache, start, n, h);
 	if (s) {
 		L->p = end;
 		set_last_shape(L, start, n, s);
@@ -180,7 +181,7 @@ hilo_shape *lex_shape(lexer *L)
 	}
 	s = parse_shape(L);
 	if (s && L->p == end) {
-		lex_map_put(L->shape_cache, start, n, h, s);
+		hilo_bytemap_put(L->shape_cache, start, n, h, s);
 		set_last_shape(L, start, n, s);
 	}
 	return s;
@@ -612,30 +613,9 @@ hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
 
 /* ---- printing ---- */
 
-static void print_elem(hilo_buf *b, hilo_ptype t, const void *data, size_t k)
-{
-	if (t == HILO_T_PRED) {
-		hilo_buf_puts(b, ((const unsigned char *)data)[k] ? "true" : "false");
-	} else if (hilo_ptype_is_complex(t)) {
-		hilo_buf_putc(b, '(');
-		hilo_ptype ft = t == HILO_T_C64 ? HILO_T_F32 : HILO_T_F64;
-		hilo_format_float(b, ft, data, 2 * k);
-		hilo_buf_put(b, ", ", 2);
-		hilo_format_float(b, ft, data, 2 * k + 1);
-		hilo_buf_putc(b, ')');
-	} else if (hilo_ptype_is_float(t)) {
-		hilo_format_float(b, t, data, k);
-	} else if (hilo_ptype_is_unsigned_int(t)) {
-		hilo_buf_printf(b, "%llu", (unsigned long long)hilo_elem_get_i64(t, data, k) &
-			(hilo_ptype_bits(t) >= 64 ? ~0ull : ((1ull << hilo_ptype_bits(t)) - 1)));
-	} else {
-		hilo_buf_put_i64(b, hilo_elem_get_i64(t, data, k));
-	}
-}
-
 void hilo_print_element(hilo_buf *b, hilo_ptype t, const void *data, size_t k)
 {
-	print_elem(b, t, data, k);
+	hilo_literal_format_element(b, t, data, k);
 }
 
 /* XLA's one-line literal form: rank 1 "{1, 2}"; higher ranks put spaces
@@ -649,7 +629,7 @@ static void print_nested(hilo_buf *b, const hilo_literal *lit, int dim, int64_t 
 		if (s->type == HILO_T_PRED && lit->pred_as_int)
 			hilo_buf_putc(b, ((const unsigned char *)lit->data)[(*k)++] ? '1' : '0');
 		else
-			print_elem(b, s->type, lit->data, (*k)++);
+			hilo_literal_format_element(b, s->type, lit->data, (*k)++);
 		return;
 	}
 	bool inner = dim == s->rank - 1;
@@ -699,7 +679,7 @@ void hilo_print_literal(hilo_buf *b, const hilo_literal *lit, bool with_shape)
 	size_t k = 0;
 	int64_t idx[64];
 	if (s->rank == 0)
-		print_elem(b, s->type, lit->data, 0);
+		hilo_literal_format_element(b, s->type, lit->data, 0);
 	else
 		print_nested(b, lit, 0, idx, &k);
 }

@@ -41,8 +41,8 @@ typedef struct parser {
 	hilo_module *m;
 	hilo_ptrmap comps;      /* interned name -> hilo_comp */
 	name_scope names;       /* per computation: name -> hilo_instr */
-	lex_map opcodes;        /* opcode text read -> (op + 1) << 16 | (async op + 1) */
-	lex_map attr_ids;       /* attribute name read -> its hilo_attr_id + 1 */
+	hilo_bytemap opcodes;        /* opcode text read -> (op + 1) << 16 | (async op + 1) */
+	hilo_bytemap attr_ids;       /* attribute name read -> its hilo_attr_id + 1 */
 	bool saw_percent, saw_no_percent, saw_operand_shapes;
 	bool saw_entry_keyword;
 	/* pending control-predecessor references of the current computation */

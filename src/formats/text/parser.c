@@ -371,7 +371,7 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, size_t n
 	hilo_opcode op = HILO_OP_COUNT, async_op = HILO_OP_COUNT;
 	/* a module uses few opcodes: each spelling is looked up once */
 	uint32_t oh = on ? hilo_hash_inline(o, on) : 0;
-	uintptr_t known = on ? (uintptr_t)lex_map_get(&P->opcodes, o, on, oh) : 0;
+	uintptr_t known = on ? (uintptr_t)hilo_bytemap_get(&P->opcodes, o, on, oh) : 0;
 	if (known) {
 		op = (hilo_opcode)((known >> 16) - 1);
 		async_op = (hilo_opcode)((known & 0xffff) - 1);
@@ -395,7 +395,7 @@ static hilo_instr *read_body(parser *P, hilo_comp *c, const char *name, size_t n
 		}
 	}
 	if (!known && op != HILO_OP_COUNT)
-		lex_map_put(&P->opcodes, o, on, oh, (void *)(((uintptr_t)op + 1) << 16 | ((uintptr_t)async_op + 1)));
+		hilo_bytemap_put(&P->opcodes, o, on, oh, (void *)(((uintptr_t)op + 1) << 16 | ((uintptr_t)async_op + 1)));
 	if (op == HILO_OP_COUNT) {
 		if (on && L->p < L->end && *L->p == '[')
 			lex_error(L, opat, "unknown element type '%.*s'", (int)on, o);
@@ -831,11 +831,11 @@ static bool parse_module(hilo_module *m, const char *src, size_t len, const char
 	P.L = (lexer){.src = src, .p = src, .end = src + len, .file = filename, .line = 1, .line_start = src, .diags = diags, .m = m};
 	hilo_ptrmap_init_in(&P.comps, m->arena);
 	scope_init(&P.names, m->arena);
-	lex_map_init(&P.opcodes, m->arena);
-	lex_map_init(&P.attr_ids, m->arena);
+	hilo_bytemap_init(&P.opcodes, m->arena);
+	hilo_bytemap_init(&P.attr_ids, m->arena);
 	hilo_ptrmap_init_in(&P.inline_names, m->arena);
-	lex_map shapes;
-	lex_map_init(&shapes, m->arena);
+	hilo_bytemap shapes;
+	hilo_bytemap_init(&shapes, m->arena);
 	lexer *L = &P.L;
 	L->shape_cache = &shapes;
 	/* the string table holds about one string per line (instruction
@@ -961,10 +961,10 @@ computations:
 		m->no_entry_layout = true;
 	hilo_ptrmap_free(&P.comps);
 	scope_free(&P.names);
-	lex_map_free(&P.opcodes);
-	lex_map_free(&P.attr_ids);
+	hilo_bytemap_free(&P.opcodes);
+	hilo_bytemap_free(&P.attr_ids);
 	hilo_ptrmap_free(&P.inline_names);
-	lex_map_free(&shapes);
+	hilo_bytemap_free(&shapes);
 	hilo_heap_free(m->arena, P.ctrl);
 	hilo_heap_free(m->arena, P.gtes);
 	return true;
@@ -973,10 +973,10 @@ fail:
 		lex_error(L, L->p, "parse error");
 	hilo_ptrmap_free(&P.comps);
 	scope_free(&P.names);
-	lex_map_free(&P.opcodes);
-	lex_map_free(&P.attr_ids);
+	hilo_bytemap_free(&P.opcodes);
+	hilo_bytemap_free(&P.attr_ids);
 	hilo_ptrmap_free(&P.inline_names);
-	lex_map_free(&shapes);
+	hilo_bytemap_free(&shapes);
 	hilo_heap_free(m->arena, P.ctrl);
 	hilo_heap_free(m->arena, P.gtes);
 	return false;

@@ -1,0 +1,281 @@
+/* literal.c - literals: create, copy, compare, describe a difference and
+ * format an element (issue 29: the IR layer owns the literal, so the text
+ * reader and printer, the npy reader, the evaluator and the checker all
+ * use these, and nothing below the evaluator reaches up into it). */
+#include "ir/literal.h"
+
+#include "hilo/eval.h"
+#include "hilo/float.h"
+#include "hilo/hlo_text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- create and copy ------------------------------------------------------ */
+
+hilo_literal *hilo_literal_alloc(hilo_arena *a, const hilo_shape *s, size_t *budget_bytes)
+{
+	hilo_literal *l = hilo_arena_alloc(a, sizeof *l);
+	if (!l)
+		return NULL;
+	l->shape = (hilo_shape *)s;
+	if (s->type == HILO_T_TUPLE) {
+		l->ntuple = s->ntuple;
+		l->elems = hilo_arena_alloc(a, ((size_t)s->ntuple + 1) * sizeof *l->elems);
+		if (!l->elems)
+			return NULL;
+		for (int k = 0; k < s->ntuple; k++)
+			if (!(l->elems[k] = hilo_literal_alloc(a, s->elems[k], budget_bytes)))
+				return NULL;
+		return l;
+	}
+	int64_t n = s->rank >= 0 ? hilo_shape_elements(s) : -1;
+	int eb = hilo_ptype_bytes(s->type);
+	if (n < 0 || eb < 0 || (uint64_t)n > *budget_bytes / (eb ? (uint64_t)eb : 1))
+		return NULL;
+	l->nbytes = (size_t)n * (size_t)eb;
+	*budget_bytes -= l->nbytes;
+	l->data = hilo_arena_alloc(a, l->nbytes ? l->nbytes : 1);
+	return l->data ? l : NULL;
+}
+
+static hilo_literal *literal_create(hilo_module *m, const hilo_shape *s)
+{
+	size_t cap = HILO_LITERAL_MAX_BYTES;
+	return hilo_literal_alloc(m->arena, s, &cap);
+}
+
+hilo_literal *hilo_literal_copy_in(hilo_arena *a, const hilo_literal *l)
+{
+	hilo_literal *c = hilo_arena_alloc(a, sizeof *c);
+	if (!c)
+		return NULL;
+	*c = *l;
+	if (l->ntuple || (l->shape && l->shape->type == HILO_T_TUPLE)) {
+		c->elems = hilo_arena_alloc(a, ((size_t)l->ntuple + 1) * sizeof *c->elems);
+		if (!c->elems)
+			return NULL;
+		for (int k = 0; k < l->ntuple; k++)
+			if (!(c->elems[k] = hilo_literal_copy_in(a, l->elems[k])))
+				return NULL;
+		return c;
+	}
+	c->data = hilo_arena_alloc(a, l->nbytes ? l->nbytes : 1);
+	if (!c->data)
+		return NULL;
+	if (l->nbytes)
+		memcpy(c->data, l->data, l->nbytes);
+	return c;
+}
+
+/* s without layouts and dynamic flags, in t (a copied literal's shape). */
+static hilo_shape *shape_plain(hilo_shape_table *t, hilo_arena *a, const hilo_shape *s)
+{
+	hilo_shape *r;
+	if (s->type == HILO_T_TUPLE) {
+		hilo_shape **el = hilo_heap_alloc(a, ((size_t)s->ntuple + 1) * sizeof *el);
+		if (!el)
+			return NULL;
+		int k = 0;
+		while (k < s->ntuple && (el[k] = shape_plain(t, a, s->elems[k])))
+			k++;
+		r = k == s->ntuple ? hilo_shape_tuple(t, s->ntuple, el) : NULL;
+		hilo_heap_free(a, el);
+	} else {
+		r = hilo_shape_array(t, s->type, s->rank, s->dims, NULL);
+	}
+	return r && s->buffer ? hilo_shape_with_buffer(t, r, true) : r;
+}
+
+static hilo_literal *lit_copy_deep(hilo_module *m, const hilo_literal *l)
+{
+	hilo_literal *c = hilo_literal_copy_in(m->arena, l);
+	if (!c || !(c->shape = shape_plain(m->shapes, m->arena, l->shape)))
+		return NULL;
+	for (int k = 0; k < l->ntuple; k++)
+		if (!(c->elems[k] = lit_copy_deep(m, l->elems[k])))
+			return NULL;
+	return c;
+}
+
+static hilo_literal *literal_copy(hilo_module *m, const hilo_literal *l)
+{
+	return l ? lit_copy_deep(m, l) : NULL;
+}
+
+/* Out of memory: NULL, like a shape too large to hold. */
+hilo_literal *hilo_literal_create(hilo_module *m, const hilo_shape *s)
+{
+	HILO_OOM_CATCH(g, m->arena)
+		return NULL;
+	hilo_literal *r = literal_create(m, s);
+	hilo_oom_end(&g);
+	return r;
+}
+
+hilo_literal *hilo_literal_copy(hilo_module *m, const hilo_literal *l)
+{
+	HILO_OOM_CATCH(g, m->arena)
+		return NULL;
+	hilo_literal *r = literal_copy(m, l);
+	hilo_oom_end(&g);
+	return r;
+}
+
+/* ---- equality and differences --------------------------------------------- */
+
+static bool is_nan_elem(hilo_ptype t, const void *data, size_t k)
+{
+	return (hilo_ptype_is_float(t) || hilo_ptype_is_complex(t)) &&
+	       isnan(hilo_elem_get_f64(t, data, k));
+}
+
+/* Both elements are zeros of either sign (floats only). */
+static bool both_zero(hilo_ptype t, const void *x, const void *y)
+{
+	return hilo_ptype_is_float(t) && hilo_elem_get_f64(t, x, 0) == 0 &&
+	       hilo_elem_get_f64(t, y, 0) == 0;
+}
+
+/* Index of the first differing element, or -1 when equal; nsz: -0 == +0. */
+static int64_t first_diff(const hilo_literal *a, const hilo_literal *b, bool nsz)
+{
+	hilo_ptype t = a->shape->type;
+	int eb = hilo_ptype_bytes(t);
+	if (eb <= 0)
+		return -1;
+	size_t n = a->nbytes / (size_t)eb;
+	const unsigned char *pa = a->data, *pb = b->data;
+	for (size_t k = 0; k < n; k++) {
+		if (!memcmp(pa + k * (size_t)eb, pb + k * (size_t)eb, (size_t)eb))
+			continue;
+		if (hilo_ptype_is_complex(t)) {
+			int h = eb / 2;
+			/* compare the halves separately, NaN == NaN */
+			for (int q = 0; q < 2; q++) {
+				const unsigned char *xa = pa + k * (size_t)eb + (size_t)(q * h);
+				const unsigned char *xb = pb + k * (size_t)eb + (size_t)(q * h);
+				hilo_ptype ht = t == HILO_T_C64 ? HILO_T_F32 : HILO_T_F64;
+				if (memcmp(xa, xb, (size_t)h) &&
+				    !(is_nan_elem(ht, xa, 0) && is_nan_elem(ht, xb, 0)) &&
+				    !(nsz && both_zero(ht, xa, xb)))
+					return (int64_t)k;
+			}
+			continue;
+		}
+		if (is_nan_elem(t, pa, k) && is_nan_elem(t, pb, k))
+			continue;
+		if (nsz && both_zero(t, pa + k * (size_t)eb, pb + k * (size_t)eb))
+			continue;
+		return (int64_t)k;
+	}
+	return -1;
+}
+
+bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b)
+{
+	if (!a || !b || !a->shape || !b->shape)
+		return a == b;
+	if (!hilo_shape_compatible(a->shape, b->shape))
+		return false;
+	if (a->shape->type == HILO_T_TUPLE) {
+		if (a->ntuple != b->ntuple)
+			return false;
+		for (int k = 0; k < a->ntuple; k++)
+			if (!hilo_literal_equal(a->elems[k], b->elems[k]))
+				return false;
+		return true;
+	}
+	if (a->nbytes != b->nbytes || a->elided || b->elided)
+		return false;
+	return first_diff(a, b, false) < 0;
+}
+
+/* Describes the first mismatch between outputs a and b into msg. */
+bool hilo_literal_describe_diff_path(hilo_buf *path, const hilo_literal *a, const hilo_literal *b,
+	char *msg, size_t cap, uint64_t seed, bool nsz)
+{
+	if (!hilo_shape_compatible(a->shape, b->shape)) {
+		snprintf(msg, cap, "output%s: shapes differ (seed %llu)",
+			path->len ? hilo_buf_cstr(path) : "", (unsigned long long)seed);
+		return true;
+	}
+	if (a->shape->type == HILO_T_TUPLE) {
+		for (int k = 0; k < a->ntuple && k < b->ntuple; k++) {
+			size_t len = path->len;
+			hilo_buf_printf(path, "{%d}", k);
+			bool d = hilo_literal_describe_diff_path(path, a->elems[k], b->elems[k], msg, cap, seed, nsz);
+			path->len = len;
+			if (path->data)
+				path->data[len] = 0;
+			if (d)
+				return true;
+		}
+		return false;
+	}
+	int64_t k = first_diff(a, b, nsz);
+	if (k < 0)
+		return false;
+	char idx[256];
+	size_t o = 0;
+	int64_t rem = k;
+	int64_t st[64];
+	hilo_shape_strides(a->shape, st);
+	for (int d = 0; d < a->shape->rank && d < 64 && o + 24 < sizeof idx; d++) {
+		o += (size_t)snprintf(idx + o, sizeof idx - o, "%s%lld", d ? "," : "",
+			(long long)(rem / st[d]));
+		rem %= st[d];
+	}
+	idx[o] = 0;
+	hilo_buf va, vb;
+	hilo_buf_init(&va);
+	hilo_buf_init(&vb);
+	hilo_literal_format_element(&va, a->shape->type, a->data, (size_t)k);
+	hilo_literal_format_element(&vb, a->shape->type, b->data, (size_t)k);
+	snprintf(msg, cap, "output%s element [%s]: before=%s after=%s (seed %llu)",
+		path->len ? hilo_buf_cstr(path) : "", idx, hilo_buf_cstr(&va),
+		hilo_buf_cstr(&vb), (unsigned long long)seed);
+	hilo_buf_free(&va);
+	hilo_buf_free(&vb);
+	return true;
+}
+
+bool hilo_literal_describe_diff_nsz(const hilo_literal *a, const hilo_literal *b,
+	uint64_t seed, bool zero_sign_insensitive, char *msg, size_t cap)
+{
+	hilo_buf path;
+	hilo_buf_init(&path);
+	bool diff = hilo_literal_describe_diff_path(&path, a, b, msg, cap, seed, zero_sign_insensitive);
+	hilo_buf_free(&path);
+	return diff;
+}
+
+bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_literal *b, uint64_t seed,
+	char *msg, size_t cap)
+{
+	return hilo_literal_describe_diff_nsz(a, b, seed, false, msg, cap);
+}
+
+/* ---- one element in HLO text ----------------------------------------------- */
+
+void hilo_literal_format_element(hilo_buf *b, hilo_ptype t, const void *data, size_t k)
+{
+	if (t == HILO_T_PRED) {
+		hilo_buf_puts(b, ((const unsigned char *)data)[k] ? "true" : "false");
+	} else if (hilo_ptype_is_complex(t)) {
+		hilo_buf_putc(b, '(');
+		hilo_ptype ft = t == HILO_T_C64 ? HILO_T_F32 : HILO_T_F64;
+		hilo_format_float(b, ft, data, 2 * k);
+		hilo_buf_put(b, ", ", 2);
+		hilo_format_float(b, ft, data, 2 * k + 1);
+		hilo_buf_putc(b, ')');
+	} else if (hilo_ptype_is_float(t)) {
+		hilo_format_float(b, t, data, k);
+	} else if (hilo_ptype_is_unsigned_int(t)) {
+		hilo_buf_printf(b, "%llu", (unsigned long long)hilo_elem_get_i64(t, data, k) &
+			(hilo_ptype_bits(t) >= 64 ? ~0ull : ((1ull << hilo_ptype_bits(t)) - 1)));
+	} else {
+		hilo_buf_put_i64(b, hilo_elem_get_i64(t, data, k));
+	}
+}

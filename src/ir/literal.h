@@ -1,0 +1,36 @@
+/* literal.h - the literal helpers of the IR layer that are not public API
+ * (internal to libhilo; the public ones are declared in hilo/eval.h and
+ * hilo/hlo_text.h and defined in ir/literal.c too). */
+#ifndef HILO_IR_LITERAL_H
+#define HILO_IR_LITERAL_H
+
+#include "hilo/ir.h"
+
+#define HILO_LITERAL_MAX_BYTES ((size_t)1 << 31) /* largest single literal */
+
+/* A zero-filled literal of shape s in a (tuples recursively), shape shared;
+ * NULL when out of memory or over *budget_bytes, which is charged. */
+hilo_literal *hilo_literal_alloc(hilo_arena *a, const hilo_shape *s, size_t *budget_bytes);
+/* A copy of l's data (and tuple structure) in a, sharing l's shapes. */
+hilo_literal *hilo_literal_copy_in(hilo_arena *a, const hilo_literal *l);
+/* Element k of an array of type t at data, as HLO text prints it
+ * (hilo_print_element is the public name). */
+void hilo_literal_format_element(hilo_buf *b, hilo_ptype t, const void *data, size_t k);
+
+/* Describes the first mismatch between a and b (path: the tuple index
+ * so far, "{1}{0}") into msg, as hilo_literal_describe_diff_nsz does;
+ * false when they are equal. */
+bool hilo_literal_describe_diff_path(hilo_buf *path, const hilo_literal *a, const hilo_literal *b,
+	char *msg, size_t cap, uint64_t seed, bool nsz);
+
+/* Row-major strides of s's dims into st. */
+static inline void hilo_shape_strides(const hilo_shape *s, int64_t *st)
+{
+	int64_t acc = 1;
+	for (int d = s->rank - 1; d >= 0; d--) {
+		st[d] = acc;
+		acc *= s->dims[d];
+	}
+}
+
+#endif
