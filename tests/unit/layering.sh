@@ -47,12 +47,11 @@ while read -r o; do
 	[ -f "$o" ] || { echo "FAIL: $o missing (build first)"; exit 1; }
 done <"$T/list"
 # "D folder symbol" for each definition, "U folder symbol" for each use
-while read -r o; do
-	rel=${o#*hilo_obj.dir/src/}
-	nm -P "$o" | awk -v d="${rel%/*}" '
-		$2 ~ /^[TDBRGSVWCI]$/ { print "D", d, $1 }
-		$2 == "U" { print "U", d, $1 }'
-done <"$T/list" >"$T/syms"
+# (one nm over all objects; -A names the object on each line)
+xargs nm -P -A <"$T/list" | awk '{
+		o = $1; sub(/:$/, "", o); sub(/.*hilo_obj\.dir\/src\//, "", o); sub(/\/[^\/]*$/, "", o)
+		if ($3 ~ /^[TDBRGSVWCI]$/) print "D", o, $2
+		else if ($3 == "U") print "U", o, $2 }' >"$T/syms"
 # "from to symbol" for each use of a symbol defined in another folder
 awk '$1 == "D" { def[$3] = $2; next }
 	{ use[++n] = $2 " " $3 }
