@@ -11,10 +11,10 @@
  * with `hilo_pass_result hilo_pass_<c_ident>(hilo_pass_ctx *ctx)` defined in
  * src/transforms/<pass-name>.c. The build copies that list next to the public
  * headers as hilo/passes.def (and installs it), so this header never
- * reaches into the source tree. TEST_PASS(...) (same arguments) registers
- * a deliberately unsound pass that exists only to prove the equivalence
- * checker catches a wrong rewrite: it is marked test_only, never part of a
- * pipeline, and listed only by `hilo-opt --list-passes --all`.
+ * reaches into the source tree. The deliberately unsound test passes, which
+ * exist only to prove the equivalence checker catches a wrong rewrite, are
+ * not in the library: tests/lib registers them into the test binaries
+ * (hilo-opt-test), marked test_only and listed by --list-passes --all.
  */
 #ifndef HILO_PASS_H
 #define HILO_PASS_H
@@ -46,8 +46,6 @@ typedef struct hilo_pass_ctx {
 	bool assume_no_signed_zeros; /* --assume-no-signed-zeros (LLVM's nsz): passes may
 	                              * treat -0 and +0 as the same value (simplify-concat's
 	                              * +0 pads are additive identities) */
-	unsigned planted;        /* test-only passes: HILO_PLANT_* bits (tests/lib/planted.h)
-	                          * that make a real pass plant a known bug; always 0 otherwise */
 	hilo_arena *scratch;     /* this pass run's scratch (hilo_pass_scratch): created on
 	                          * first use, destroyed by the driver when the pass returns */
 } hilo_pass_ctx;
@@ -58,7 +56,7 @@ typedef struct hilo_pass {
 	const char *name;
 	const char *description;
 	hilo_pass_fn run;
-	bool test_only;          /* TEST_PASS in passes.def: unsound on purpose */
+	bool test_only;          /* TEST_PASS (tests/lib, test binaries only): unsound on purpose */
 } hilo_pass;
 
 /* Each pass's entry point, for the library's own use (passes that run
@@ -66,9 +64,7 @@ typedef struct hilo_pass {
  * (hilo_pass_find) or the driver; these are not exported. */
 #ifdef HILO_BUILDING_LIBRARY
 #define PASS(id, name, desc) hilo_pass_result hilo_pass_##id(hilo_pass_ctx *ctx);
-#define TEST_PASS(id, name, desc) PASS(id, name, desc)
 #include "hilo/passes.def"
-#undef TEST_PASS
 #undef PASS
 #endif
 

@@ -49,7 +49,7 @@
  * Seed: none (XLA semantics, reference/xla-equivalents.md item 4); the
  * seed passes call it as their final clean-up.
  */
-#include "planted.h"
+#include "variants.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +149,8 @@ static bool sites_of(const sites *S, const hilo_comp *c, size_t *b, size_t *e)
 
 /* Removes dead instructions of c; returns the number removed. With S,
  * also records c's call sites (the first sweep). */
-static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo, sites *S)
+static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo, sites *S,
+	hilo_dce_effect_fn has_effect)
 {
 	hilo_module *m = ctx->m;
 	size_t cap = c->ninstrs + 1, n = 0;
@@ -190,8 +191,7 @@ static uint64_t dce_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo, si
 			hilo_remark(ctx, c, i, "declined", "dead but a sharding annotation");
 			continue;
 		}
-		bool effect = (ctx->planted & HILO_PLANT_DCE_SHALLOW) ? hilo_instr_has_side_effect(m, i)
-		                                                      : hilo_instr_has_side_effect_deep(m, i, memo);
+		bool effect = has_effect(m, i, memo);
 		if (is_async_piece(i->op) || effect) {
 			hilo_remark(ctx, c, i, "declined", "dead but has side effects");
 			continue;
@@ -572,6 +572,11 @@ static uint64_t remove_unreachable(hilo_pass_ctx *ctx, const sites *S)
 
 hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 {
+	return hilo_dce_run(ctx, hilo_instr_has_side_effect_deep);
+}
+
+hilo_pass_result hilo_dce_run(hilo_pass_ctx *ctx, hilo_dce_effect_fn has_effect)
+{
 	hilo_module *m = ctx->m;
 	hilo_ptrmap memo;
 	hilo_ptrmap_init_in(&memo, m->arena);
@@ -581,10 +586,10 @@ hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 	/* entry first, then the rest in print order: removing dead callers
 	 * first lets their callees become unreachable */
 	if (m->entry)
-		removed += dce_comp(ctx, m->entry, &memo, &S);
+		removed += dce_comp(ctx, m->entry, &memo, &S, has_effect);
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		if (m->comps[k] != m->entry)
-			removed += dce_comp(ctx, m->comps[k], &memo, &S);
+			removed += dce_comp(ctx, m->comps[k], &memo, &S, has_effect);
 	const sites *cs = S.failed ? NULL : &S;
 	/* multi-output fusions: drop outputs no get-tuple-element reads, then
 	 * what they alone computed, then parameters nothing reads any more;
@@ -603,7 +608,7 @@ hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 			continue;
 		if (shrink_fusion_outputs(ctx, f, fc, &memo)) {
 			removed++;
-			removed += dce_comp(ctx, fc, &memo, NULL);
+			removed += dce_comp(ctx, fc, &memo, NULL, has_effect);
 		}
 		uint64_t params = remove_dead_fusion_params(ctx, f, fc);
 		removed += params;
@@ -613,7 +618,7 @@ hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 	/* operands of fusions that lost parameters may be dead now: one more
 	 * linear sweep (not one per fusion) */
 	for (uint32_t k = 0; again && k < m->ncomps; k++)
-		removed += dce_comp(ctx, m->comps[k], &memo, NULL);
+		removed += dce_comp(ctx, m->comps[k], &memo, NULL, has_effect);
 	hilo_ptrmap_free(&memo);
 	removed += remove_unreachable(ctx, cs);
 	hilo_heap_free(m->arena, S.v);

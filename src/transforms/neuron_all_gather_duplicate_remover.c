@@ -61,7 +61,7 @@
  * post order, so no cycle can appear.
  */
 #include "hilo/pass.h"
-#include "planted.h"
+#include "variants.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -162,10 +162,9 @@ static void put_other_attrs(hilo_buf *b, const hilo_instr *ag)
 	}
 }
 
-/* The gather's own configuration (everything except its operands).
- * with_dim is true (false only while test-all-gather-ignore-dimensions
- * plants its bug: planted.h). */
-static void put_config(hilo_buf *b, const hilo_instr *ag, bool with_dim)
+/* The gather's own configuration (everything except its operands); the
+ * gather dimensions only with_dim (variants.h). */
+void hilo_ag_put_config(hilo_buf *b, const hilo_instr *ag, bool with_dim)
 {
 	hilo_buf_puts(b, "shape=");
 	hilo_shape_print(b, ag->shape);
@@ -191,12 +190,11 @@ static void put_config(hilo_buf *b, const hilo_instr *ag, bool with_dim)
 
 /* ---- the up-walk (FindRawParameter) ---------------------------------- */
 
-/* Appends the operand's key to b. Returns NULL on success, else the
- * instruction where the walk stopped (and *why explains). seed_key is
- * false (true only while test-all-gather-ignore-dimensions plants its bug:
- * planted.h). */
+/* Appends the operand's key to b (the all-gathers it crosses written by
+ * put_config). Returns NULL on success, else the instruction where the
+ * walk stopped (and *why explains). */
 static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, const char **why,
-	bool seed_key)
+	hilo_ag_config_fn put_config)
 {
 	int64_t *stack = NULL;
 	size_t n = 0, cap = 0;
@@ -280,8 +278,7 @@ static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, cons
 				goto out;
 			}
 			hilo_buf_printf(b, "via-ag-start.%lld[", (long long)elem);
-			if (!seed_key)
-				put_config(b, node, true);
+			put_config(b, node, true);
 			hilo_buf_puts(b, "]");
 			node = node->operands[0];
 			break;
@@ -293,8 +290,7 @@ static const hilo_instr *walk_to_param(hilo_buf *b, const hilo_instr *node, cons
 				goto out;
 			}
 			hilo_buf_puts(b, "via-ag[");
-			if (!seed_key)
-				put_config(b, node, true);
+			put_config(b, node, true);
 			hilo_buf_puts(b, "]");
 			node = node->operands[0];
 			break;
@@ -478,12 +474,21 @@ static bool move_ctrl_edges(hilo_module *m, hilo_instr *dup, hilo_instr *keep, w
 	return true;
 }
 
+static void full_config(hilo_buf *b, const hilo_instr *ag, bool crossed)
+{
+	hilo_ag_put_config(b, ag, true);
+}
+
 hilo_pass_result hilo_pass_neuron_all_gather_duplicate_remover(hilo_pass_ctx *ctx)
+{
+	return hilo_ag_dedup_run(ctx, full_config);
+}
+
+hilo_pass_result hilo_ag_dedup_run(hilo_pass_ctx *ctx, hilo_ag_config_fn put_config)
 {
 	hilo_module *m = ctx->m;
 	bool changed = false;
 	walk w = {.ctx = ctx};
-	bool seed_key = ctx->planted & HILO_PLANT_AG_SEED_KEY;
 	hilo_buf key;
 	hilo_buf_init_in(&key, m->arena);
 	key_map seen = {.a = m->arena};
@@ -506,7 +511,7 @@ hilo_pass_result hilo_pass_neuron_all_gather_duplicate_remover(hilo_pass_ctx *ct
 			const hilo_instr *stop = NULL;
 			const char *why = "";
 			for (uint32_t o = 0; o < ag->noperands && !stop; o++) {
-				stop = walk_to_param(&key, ag->operands[o], &why, seed_key);
+				stop = walk_to_param(&key, ag->operands[o], &why, put_config);
 				hilo_buf_putc(&key, '|');
 			}
 			if (stop) {
@@ -515,7 +520,7 @@ hilo_pass_result hilo_pass_neuron_all_gather_duplicate_remover(hilo_pass_ctx *ct
 					hilo_opcode_name(stop->op), stop->name, why);
 				continue;
 			}
-			put_config(&key, ag, !seed_key);
+			put_config(&key, ag, false);
 			if (key.oom) {
 				hilo_buf_free(&key);
 				map_free(&seen);

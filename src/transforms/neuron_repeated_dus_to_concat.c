@@ -56,7 +56,7 @@
 #include "hilo/float.h"
 #include "hilo/tokens.h"
 #include "pass_util.h"
-#include "planted.h"
+#include "variants.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -96,14 +96,15 @@ static void sort_by_axis(link *ls, int n, int a)
 	}
 }
 
-/* Orders links by iterationidx= (only while test-dus-concat-iteration-order
- * plants its bug, planted.h: the iteration number is not an offset). */
-static void sort_by_iter(link *ls, int n)
+/* Orders links by slab_key of their start on axis a and iterationidx=
+ * (stable: the sound key, the start, keeps sort_by_axis's order). */
+static void sort_by_key(link *ls, int n, int a, hilo_dus_slab_key_fn slab_key)
 {
 	for (int i = 1; i < n; i++) {
 		link t = ls[i];
+		int64_t kt = slab_key(t.start[a], t.iter);
 		int j = i;
-		while (j > 0 && ls[j - 1].iter > t.iter) {
+		while (j > 0 && slab_key(ls[j - 1].start[a], ls[j - 1].iter) > kt) {
 			ls[j] = ls[j - 1];
 			j--;
 		}
@@ -150,7 +151,8 @@ static bool tiles_exactly(const link *ls, int n, const hilo_shape *base, int a, 
 }
 
 /* Tries to rewrite the chain starting at d1 (operand 0 is the broadcast). */
-static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
+static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1,
+	hilo_dus_slab_key_fn slab_key)
 {
 	hilo_module *m = ctx->m;
 	hilo_comp *c = d1->parent;
@@ -257,8 +259,7 @@ static bool rewrite_chain(hilo_pass_ctx *ctx, hilo_instr *bcast, hilo_instr *d1)
 		if (i && ls[i].iter < ls[i - 1].iter)
 			iter_order = false;
 	}
-	if (ctx->planted & HILO_PLANT_DUS_ITER_ORDER)
-		sort_by_iter(ls, n);
+	sort_by_key(ls, n, axis, slab_key);
 	hilo_instr *cat = hilo_instr_create(m, HILO_OP_CONCATENATE, last->shape, "concatenate");
 	for (int i = 0; i < n; i++)
 		hilo_instr_add_operand(m, cat, ls[i].dus->operands[1]);
@@ -486,7 +487,17 @@ static void note_call_wrapped(hilo_pass_ctx *ctx, hilo_comp *c)
 	}
 }
 
+static int64_t offset_key(int64_t offset, int64_t iter)
+{
+	return offset;
+}
+
 hilo_pass_result hilo_pass_neuron_repeated_dus_to_concat(hilo_pass_ctx *ctx)
+{
+	return hilo_dus_concat_run(ctx, offset_key);
+}
+
+hilo_pass_result hilo_dus_concat_run(hilo_pass_ctx *ctx, hilo_dus_slab_key_fn slab_key)
 {
 	hilo_module *m = ctx->m;
 	/* the seed's pre-cleanup: a dead extra user of a chain link must not
@@ -525,7 +536,7 @@ hilo_pass_result hilo_pass_neuron_repeated_dus_to_concat(hilo_pass_ctx *ctx)
 		}
 		for (uint32_t k = 0; k < n; k += 2)
 			if (heads[k + 1]->parent == c && heads[k + 1]->operands[0] == heads[k])
-				cc |= rewrite_chain(ctx, heads[k], heads[k + 1]);
+				cc |= rewrite_chain(ctx, heads[k], heads[k + 1], slab_key);
 		hilo_heap_free(m->arena, heads);
 		changed |= cc;
 	}

@@ -1,16 +1,30 @@
 /* The pass registry: the table of passes.def rows (src/pass/passes.def)
  * that names each pass's run function, so it lives above the passes; the
- * lookups by name and alias. The remarks writer is src/pass/remarks.c. */
+ * lookups by name and alias. The remarks writer is src/pass/remarks.c.
+ *
+ * Compiled twice: into libhilo with the real passes only, and, with
+ * HILO_WITH_TEST_PASSES, into the testing library of the test binaries
+ * (tests/CMakeLists.txt), where the rows of tests/lib/test_passes.def follow
+ * them (as MLIR's test passes are registered into mlir-opt only). */
 #include "hilo/pass.h"
 
 #include <string.h>
 
+#ifdef HILO_WITH_TEST_PASSES
+#define TEST_PASS(id, name, desc) hilo_pass_result hilo_pass_##id(hilo_pass_ctx *ctx);
+#include "test_passes.def"
+#undef TEST_PASS
+#endif
+
 static const hilo_pass registry[] = {
 #define PASS(id, name, desc) {name, desc, hilo_pass_##id, false},
-#define TEST_PASS(id, name, desc) {name, desc, hilo_pass_##id, true},
 #include "pass/passes.def"
-#undef TEST_PASS
 #undef PASS
+#ifdef HILO_WITH_TEST_PASSES
+#define TEST_PASS(id, name, desc) {name, desc, hilo_pass_##id, true},
+#include "test_passes.def"
+#undef TEST_PASS
+#endif
 	{NULL, NULL, NULL, false},
 };
 
@@ -23,11 +37,9 @@ const hilo_pass *hilo_pass_list(size_t *n)
 /* PASS_ALIAS lines: {pass name, alias} */
 static const char *const aliases[][2] = {
 #define PASS(id, name, desc)
-#define TEST_PASS(id, name, desc)
 #define PASS_ALIAS(name, alias) {name, alias},
 #include "pass/passes.def"
 #undef PASS_ALIAS
-#undef TEST_PASS
 #undef PASS
 	{NULL, NULL},
 };

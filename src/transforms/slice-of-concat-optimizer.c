@@ -39,22 +39,22 @@
  * as remarks with the seed's diagnostic strings.
  */
 #include "concat_util.h"
-#include "planted.h"
+#include "variants.h"
 
 #include <stdlib.h>
 
 
 /* Finds k such that window [start, limit) on cdim and full extent elsewhere
- * is exactly operand k; -1 when none. bias is 0 (1 only while
- * test-soc-boundary-off-by-one plants its bug: see planted.h). */
+ * is exactly operand k (starting at v->operand_start of the extents before
+ * it); -1 when none. */
 static int match_operand(const hilo_instr *concat, int64_t cdim, const int64_t *start,
-	const int64_t *limit, int rank, int64_t bias)
+	const int64_t *limit, int rank, const hilo_soc_variant *v)
 {
 	int64_t running = 0;
 	for (uint32_t k = 0; k < concat->noperands; k++) {
 		const hilo_shape *os = concat->operands[k]->shape;
 		int64_t ext = os->dims[cdim];
-		int64_t b = running + bias;
+		int64_t b = v->operand_start(running);
 		if (start[cdim] == b && limit[cdim] - b == ext) {
 			bool full = true;
 			for (int d = 0; d < rank && full; d++)
@@ -93,7 +93,7 @@ static bool replace_with(hilo_pass_ctx *ctx, hilo_instr *s, hilo_instr *concat, 
 	return true;
 }
 
-static bool optimize_slice(hilo_pass_ctx *ctx, hilo_instr *s)
+static bool optimize_slice(hilo_pass_ctx *ctx, hilo_instr *s, const hilo_soc_variant *v)
 {
 	hilo_instr *concat = s->operands[0];
 	if (concat->op != HILO_OP_CONCATENATE) {
@@ -120,8 +120,7 @@ static bool optimize_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 		start[d] = a->v.ints[3 * d];
 		limit[d] = a->v.ints[3 * d + 1];
 	}
-	int k = match_operand(concat, cdim, start, limit, rank,
-		(ctx->planted & HILO_PLANT_SOC_BOUNDARY) ? 1 : 0);
+	int k = match_operand(concat, cdim, start, limit, rank, v);
 	if (k < 0) {
 		hilo_remark(ctx, s->parent, s, "declined",
 			"instruction=%s operand doesnt match input of concat instruction exactly", s->name);
@@ -130,7 +129,7 @@ static bool optimize_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 	return replace_with(ctx, s, concat, k);
 }
 
-static bool optimize_dynamic_slice(hilo_pass_ctx *ctx, hilo_instr *s)
+static bool optimize_dynamic_slice(hilo_pass_ctx *ctx, hilo_instr *s, const hilo_soc_variant *v)
 {
 	hilo_instr *concat = s->operands[0];
 	if (concat->op != HILO_OP_CONCATENATE) {
@@ -158,12 +157,10 @@ static bool optimize_dynamic_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 		return false;
 	}
 	for (int d = 0; d < rank; d++) {
-		if (ctx->planted & HILO_PLANT_SOC_RAW_START)
-			start[d] = hilo_plant_raw_start(s, d, start[d]);
+		start[d] = v->slice_start(s, d, start[d]);
 		limit[d] = start[d] + sizes[d];
 	}
-	int k = match_operand(concat, cdim, start, limit, rank,
-		(ctx->planted & HILO_PLANT_SOC_BOUNDARY) ? 1 : 0);
+	int k = match_operand(concat, cdim, start, limit, rank, v);
 	if (k < 0) {
 		hilo_remark(ctx, s->parent, s, "declined",
 			"instruction=%s operand doesnt match input of concat instruction exactly", s->name);
@@ -172,7 +169,23 @@ static bool optimize_dynamic_slice(hilo_pass_ctx *ctx, hilo_instr *s)
 	return replace_with(ctx, s, concat, k);
 }
 
+static int64_t sum_start(int64_t running)
+{
+	return running;
+}
+
+static int64_t clamped_start(const hilo_instr *ds, int d, int64_t clamped)
+{
+	return clamped;
+}
+
 hilo_pass_result hilo_pass_slice_of_concat_optimizer(hilo_pass_ctx *ctx)
+{
+	static const hilo_soc_variant sound = {sum_start, clamped_start};
+	return hilo_soc_run(ctx, &sound);
+}
+
+hilo_pass_result hilo_soc_run(hilo_pass_ctx *ctx, const hilo_soc_variant *v)
 {
 	hilo_module *m = ctx->m;
 	bool changed = false;
@@ -192,9 +205,9 @@ hilo_pass_result hilo_pass_slice_of_concat_optimizer(hilo_pass_ctx *ctx)
 		for (uint32_t k = 0; k < n; k++) {
 			hilo_instr *i = work[k];
 			if (i->op == HILO_OP_SLICE && i->noperands == 1)
-				comp_changed |= optimize_slice(ctx, i);
+				comp_changed |= optimize_slice(ctx, i, v);
 			else if (i->op == HILO_OP_DYNAMIC_SLICE && i->noperands >= 2)
-				comp_changed |= optimize_dynamic_slice(ctx, i);
+				comp_changed |= optimize_dynamic_slice(ctx, i, v);
 		}
 		hilo_heap_free(m->arena, work);
 		changed |= comp_changed;

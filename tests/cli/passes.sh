@@ -7,6 +7,7 @@
 # Usage: passes.sh BUILD_DIR SOURCE_DIR
 set -u
 opt=$1/hilo-opt
+opt_test=$1/hilo-opt-test # with the test-only passes (tests/lib)
 src=$2
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -40,8 +41,13 @@ same "$src/tests/lit/while-loop-unroller/basic_lt.hlo" while-loop-unroller while
 [ $? -eq 2 ] && [ "$(head -n 1 "$T/e")" = "hilo-opt: error: unknown pass 'constant_fold'" ] && ok ||
 	{ bad "--passes=constant_fold not refused"; cat "$T/e"; }
 
-"$opt" --list-passes --all >"$T/all"
-grep -q "^test-swap-operands  *(test only) " "$T/all" && ok || bad "--list-passes --all lacks the test-only passes"
+"$opt_test" --list-passes --all >"$T/all"
+grep -q "^test-swap-operands  *(test only) " "$T/all" && ok || bad "hilo-opt-test --list-passes --all lacks the test-only passes"
+# the product's hilo-opt has none: they live in tests/lib, test binaries only
+"$opt" --list-passes --all >"$T/product"
+if grep -q "(test only)" "$T/product"; then bad "hilo-opt lists test-only passes"; else ok; fi
+"$opt" "$src/tests/lit/constant-folding/basic.hlo" --passes=test-swap-operands >"$T/o" 2>"$T/e"
+[ $? -eq 2 ] && grep -q "unknown pass 'test-swap-operands'" "$T/e" && ok || bad "hilo-opt runs a test-only pass"
 if grep -nE '#[0-9]|seed [0-9]|SPEC|section [0-9]' "$T/all"; then bad "descriptions cite tickets or the spec"; else ok; fi
 
 echo "$pass passed, $fail failed"

@@ -6,7 +6,7 @@
 BIN=$1
 IN=$2/inputs
 RUN=$BIN/hilo-run
-OPT=$BIN/hilo-opt
+OPT=$BIN/hilo-opt-test # hilo-opt with the test-only passes (tests/lib)
 T=${TMPDIR:-/tmp}/hilo_eval_cli.$$
 mkdir -p "$T"
 trap 'rm -rf "$T"' EXIT

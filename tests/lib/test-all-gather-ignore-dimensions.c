@@ -11,8 +11,8 @@
  * the parameter without keying them, so their dimensions are ignored
  * altogether: with p[4,4] on 2 devices, ag(ag(p, dim 0), dim 1) and
  * ag(ag(p, dim 1), dim 0) are both [8,8], same parameter, same groups, and
- * get merged. The real pass's own code runs with HILO_PLANT_AG_SEED_KEY
- * (planted.h), which leaves the dimensions and the crossed gathers'
+ * get merged. The real pass's own code runs with seed_key as its
+ * configuration writer (src/transforms/variants.h), which leaves the dimensions and the crossed gathers'
  * configuration out of the key exactly as the seed does.
  *
  * Why it must be caught: on 2 devices holding p0 and p1 the first gather
@@ -26,7 +26,15 @@
  */
 #include "planted.h"
 
+/* the bug: seed 004's key, the candidate's configuration without its
+ * gather dimensions and nothing of the all-gathers the walk crosses */
+static void seed_key(hilo_buf *b, const hilo_instr *ag, bool crossed)
+{
+	if (!crossed)
+		hilo_ag_put_config(b, ag, false);
+}
+
 hilo_pass_result hilo_pass_test_all_gather_ignore_dimensions(hilo_pass_ctx *ctx)
 {
-	return hilo_plant_run(ctx, hilo_pass_neuron_all_gather_duplicate_remover, HILO_PLANT_AG_SEED_KEY);
+	return hilo_ag_dedup_run(ctx, seed_key);
 }

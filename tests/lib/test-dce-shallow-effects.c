@@ -7,7 +7,7 @@
  * not side-effecting: the mistake of a dce that asks
  * hilo_instr_has_side_effect where it must ask
  * hilo_instr_has_side_effect_deep. The real pass's own code runs with
- * HILO_PLANT_DCE_SHALLOW set (planted.h).
+ * shallow_effect as its side-effect test (src/transforms/variants.h).
  *
  * Why it must be caught: the program no longer performs the effect
  * (XLA's HloDCE keeps such instructions). The returned values are the
@@ -20,7 +20,13 @@
  */
 #include "planted.h"
 
+/* the bug: an instruction's own side effects only, not its callees' */
+static bool shallow_effect(const hilo_module *m, const hilo_instr *i, hilo_ptrmap *memo)
+{
+	return hilo_instr_has_side_effect(m, i);
+}
+
 hilo_pass_result hilo_pass_test_dce_shallow_effects(hilo_pass_ctx *ctx)
 {
-	return hilo_plant_run(ctx, hilo_pass_dce, HILO_PLANT_DCE_SHALLOW);
+	return hilo_dce_run(ctx, shallow_effect);
 }

@@ -10,8 +10,8 @@
  * reversed scans and in KV caches filled from the end) then comes out
  * reversed. The real pass's code runs (chain collection, known-start
  * rules, clamping, the exact-tiling check, call hoisting, clean-up) with
- * HILO_PLANT_DUS_ITER_ORDER (planted.h), which re-sorts the tiled links
- * by iterationidx= just before the concatenate is built.
+ * iterationidx= as the key the tiled links are sorted by just before the
+ * concatenate is built (variants.h).
  *
  * Why it must be caught: when the iteration order differs from the offset
  * order, slab j of the concatenate is another update than the one the
@@ -22,7 +22,12 @@
  */
 #include "planted.h"
 
+static int64_t iteration_key(int64_t offset, int64_t iter)
+{
+	return iter;
+}
+
 hilo_pass_result hilo_pass_test_dus_concat_iteration_order(hilo_pass_ctx *ctx)
 {
-	return hilo_plant_run(ctx, hilo_pass_neuron_repeated_dus_to_concat, HILO_PLANT_DUS_ITER_ORDER);
+	return hilo_dus_concat_run(ctx, iteration_key);
 }

@@ -8,8 +8,8 @@
  * so its last element is operand k+1's first -- then "matches" operand k,
  * and the slice (or dynamic-slice) is replaced by operand k. The real
  * pass's own code runs (collect-then-process, constant / token starts, the
- * clamp, the layout check, DCE) with HILO_PLANT_SOC_BOUNDARY set
- * (planted.h), so this is exactly the mistake one wrong `+ 1` in
+ * clamp, the layout check, DCE) with off_by_one as its operand_start
+ * (src/transforms/variants.h), so this is exactly the mistake one wrong `+ 1` in
  * match_operand would make.
  *
  * Why it must be caught: element i of the replacement is x_k[i], element i
@@ -21,7 +21,19 @@
  */
 #include "planted.h"
 
+/* the bug: each operand taken to start one element too far */
+static int64_t off_by_one(int64_t running)
+{
+	return running + 1;
+}
+
+static int64_t clamped(const hilo_instr *ds, int d, int64_t start)
+{
+	return start;
+}
+
 hilo_pass_result hilo_pass_test_soc_boundary_off_by_one(hilo_pass_ctx *ctx)
 {
-	return hilo_plant_run(ctx, hilo_pass_slice_of_concat_optimizer, HILO_PLANT_SOC_BOUNDARY);
+	static const hilo_soc_variant bug = {off_by_one, clamped};
+	return hilo_soc_run(ctx, &bug);
 }

@@ -10,8 +10,7 @@
  * counted from the end (start + dim). XLA clamps it to 0. So
  * dynamic-slice(concatenate(x0[4], x1[4]), -4), size 4, reads x0 (clamp to
  * 0) but the pass matches x1 (-4 + 8 = 4). The real pass's code runs with
- * HILO_PLANT_SOC_RAW_START (planted.h): hilo_plant_raw_start below
- * replaces the clamped start of each constant start operand by its raw
+ * raw_start below as its slice_start (variants.h), which replaces the clamped start of each constant start operand by its raw
  * value (other starts, e.g. proved by the index simplifier, stay as they are).
  * (The same raw start in dynamic-slice-mover would write a static slice out
  * of bounds, which the verifier rejects with exit 3, not a wrong program;
@@ -26,7 +25,7 @@
 #include "concat_util.h"
 #include "planted.h"
 
-int64_t hilo_plant_raw_start(const hilo_instr *ds, int d, int64_t clamped)
+static int64_t raw_start(const hilo_instr *ds, int d, int64_t clamped)
 {
 	int64_t v;
 	int rank = ds->operands[0]->shape->rank;
@@ -38,7 +37,13 @@ int64_t hilo_plant_raw_start(const hilo_instr *ds, int d, int64_t clamped)
 	return v < 0 ? v + ds->operands[0]->shape->dims[d] : v;
 }
 
+static int64_t operand_start(int64_t running)
+{
+	return running;
+}
+
 hilo_pass_result hilo_pass_test_soc_unclamped_start(hilo_pass_ctx *ctx)
 {
-	return hilo_plant_run(ctx, hilo_pass_slice_of_concat_optimizer, HILO_PLANT_SOC_RAW_START);
+	static const hilo_soc_variant bug = {operand_start, raw_start};
+	return hilo_soc_run(ctx, &bug);
 }

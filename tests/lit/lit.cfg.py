@@ -23,7 +23,11 @@ llvm_bin = params.get("llvm_bin", "/usr/lib/llvm-14/bin")
 config.test_exec_root = os.path.join(hilo_bin, "lit-out", params.get("lit_tag", "all"))
 
 # Longest names first so "hilo-opt" is not a prefix problem for others.
-config.substitutions.append(("hilo-opt", os.path.join(hilo_bin, "hilo-opt")))
+# hilo-opt-test: hilo-opt with the test-only passes (tests/lib). Keys are
+# regular expressions applied in turn: hilo-opt must not match the path
+# the first one wrote.
+config.substitutions.append(("hilo-opt-test", os.path.join(hilo_bin, "hilo-opt-test")))
+config.substitutions.append(("hilo-opt(?!-test)", os.path.join(hilo_bin, "hilo-opt")))
 config.substitutions.append(("hilo-run", os.path.join(hilo_bin, "hilo-run")))
 config.substitutions.append(("FileCheck", os.path.join(llvm_bin, "FileCheck")))
 config.substitutions.append(("not ", os.path.join(llvm_bin, "not") + " "))

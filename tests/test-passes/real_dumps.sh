@@ -33,7 +33,7 @@
 BIN=$1
 REAL=${2:-$(dirname "$0")/../../../shared/corpus/real}
 [ -d "$REAL" ] || { echo "corpus $REAL absent: skipped"; exit 77; }
-OPT=$BIN/hilo-opt
+OPT=$BIN/hilo-opt-test # the test-only passes are in the test binary only
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 FLOW="while-loop-unroller,simplify-concat,neuron-preprocess-kernel-duplicate-remover,neuron-dus-ds-index-simplifier,dynamic-slice-mover,neuron_all_gather_duplicate_remover,slice-of-concat-optimizer,neuron_repeated_dus_to_concat,dce"

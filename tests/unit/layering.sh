@@ -11,7 +11,7 @@
 # Usage: layering.sh OBJECT_LIST SOURCE_DIR
 #   OBJECT_LIST: the library's object files, one a line (CMake writes it:
 #   hilo_objects.txt); an object's folder is its path below
-#   "hilo_obj.dir/src/" (CMake mirrors the source tree), objects outside src/ (the
+#   "<target>_obj.dir/src/" (CMake mirrors the source tree), objects outside src/ (the
 #   generated protobuf code, the test passes) are not part of the graph.
 set -u
 list=${1:?usage: layering.sh OBJECT_LIST SOURCE_DIR}
@@ -36,12 +36,12 @@ viz 6
 api 7
 EOF
 
-grep '/hilo_obj\.dir/src/' "$list" | sort >"$T/list"
+grep '_obj\.dir/src/' "$list" | sort >"$T/list"
 n=$(wc -l <"$T/list")
 [ "$n" -gt 0 ] || { echo "FAIL: no object files of src/ in $list"; exit 1; }
 # every folder of src/ with C files has objects in the list
 for d in $(cd "$src/src" && find . -name '*.c' | sed 's#^\./##; s#/[^/]*$##' | sort -u); do
-	grep -q "hilo_obj\.dir/src/$d/[^/]*\.o$" "$T/list" || { echo "FAIL: no objects of src/$d in $list"; exit 1; }
+	grep -q "_obj\.dir/src/$d/[^/]*\.o$" "$T/list" || { echo "FAIL: no objects of src/$d in $list"; exit 1; }
 done
 while read -r o; do
 	[ -f "$o" ] || { echo "FAIL: $o missing (build first)"; exit 1; }
@@ -49,7 +49,7 @@ done <"$T/list"
 # "D folder symbol" for each definition, "U folder symbol" for each use
 # (one nm over all objects; -A names the object on each line)
 xargs nm -P -A <"$T/list" | awk '{
-		o = $1; sub(/:$/, "", o); sub(/.*hilo_obj\.dir\/src\//, "", o); sub(/\/[^\/]*$/, "", o)
+		o = $1; sub(/:$/, "", o); sub(/.*_obj\.dir\/src\//, "", o); sub(/\/[^\/]*$/, "", o)
 		if ($3 ~ /^[TDBRGSVWCI]$/) print "D", o, $2
 		else if ($3 == "U") print "U", o, $2 }' >"$T/syms"
 # "from to symbol" for each use of a symbol defined in another folder

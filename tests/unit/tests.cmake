@@ -20,6 +20,7 @@ add_test(NAME unit.shape_build COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/shape_build.
 # The layers point down only (issue 29): no object of a lower folder of
 # src/ uses a symbol of a higher one, and no folder cycle (read with nm
 # from the library's objects; the list is written at generate time).
-file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/hilo_objects.txt CONTENT "$<JOIN:$<TARGET_OBJECTS:hilo_obj>,\n>\n")
+file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/hilo_objects.txt
+  CONTENT "$<JOIN:$<TARGET_OBJECTS:hilo_obj>,\n>\n$<JOIN:$<TARGET_OBJECTS:hilo_registry_obj>,\n>\n")
 add_test(NAME unit.layering COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/layering.sh
   ${CMAKE_BINARY_DIR}/hilo_objects.txt ${PROJECT_SOURCE_DIR})
