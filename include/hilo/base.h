@@ -18,6 +18,17 @@
 #include <stdio.h>
 #include <stdbool.h>
 
+/* A compile-time check in a public header, in C and in C++ */
+#ifdef __cplusplus
+#define HILO_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define HILO_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- arena ---------------------------------------------------------- */
 
 typedef struct hilo_arena hilo_arena;
@@ -322,6 +333,10 @@ HILO_API const char *hilo_fault_failed_site(int *line);
 #define hilo_intern_cstr(t, s) HILO_FI_((hilo_intern_cstr)(t, s))
 #define hilo_intern_hashed(t, s, n, h) HILO_FI_((hilo_intern_hashed)(t, s, n, h))
 #define hilo_ptrmap_put(m, k, v) HILO_FI_((hilo_ptrmap_put)(m, k, v))
+#endif
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif

@@ -23,6 +23,10 @@
 
 #include "hilo/ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hilo_handle hilo_handle;
 
 /* Frees a result of this API (NULL is fine). */
@@ -97,5 +101,9 @@ HILO_API int hilo_handle_evaluate(hilo_handle *h, size_t n, const void *const *i
  * in *json, {"dtype","dims","bytes"} (malloc'd; NULL to skip). NULL when k
  * is out of range. The bytes are owned by h. */
 HILO_API const void *hilo_handle_output(hilo_handle *h, size_t k, size_t *len, char **json);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

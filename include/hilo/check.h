@@ -26,6 +26,10 @@
 
 #include "hilo/pass.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hilo_validator hilo_validator;
 
 /* One judged rewrite, as handed to hilo_validate_opts.on_record while both
@@ -81,5 +85,9 @@ HILO_API bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_mo
 	const char *pass, const hilo_run_state *run, hilo_diags *d, bool *identical);
 
 HILO_API void hilo_validator_summary(const hilo_validator *v, hilo_validate_summary *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

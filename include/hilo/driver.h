@@ -12,6 +12,10 @@
 #include "hilo/check.h"
 #include "hilo/pass.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hilo_driver_status {
 	HILO_DRIVER_OK = 0,
 	HILO_DRIVER_PASS_ERROR = 1,   /* a pass returned HILO_PASS_ERROR */
@@ -57,5 +61,9 @@ HILO_API const char *const *hilo_pipeline_passes(const char *pipeline, size_t *n
  * rejects. */
 HILO_API hilo_driver_status hilo_run_passes(hilo_module *m, const hilo_pass *const *passes,
 	size_t n, const hilo_driver_opts *o, hilo_diags *d, hilo_pass_stat *stats);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 
 #include "hilo/ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define HILO_EVAL_DEFAULT_BUDGET 100000000ull /* 1e8 element-ops */
 
 typedef struct hilo_eval_opts {
@@ -110,5 +114,9 @@ HILO_API int hilo_eval_index_sweep(const hilo_module *m, const hilo_comp *c);
 
 /* Bitwise equality with NaN == NaN (any payload) for float types. */
 HILO_API bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 
 #include "hilo/ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Raw bits of value v converted to small-float type t (f16, bf16, f8*,
  * f6*, f4*). For f32/f64 use the C types directly. */
 HILO_API uint32_t hilo_float_encode(hilo_ptype t, double v);
@@ -33,5 +37,9 @@ HILO_API void hilo_elem_set_i64(hilo_ptype t, void *data, size_t k, int64_t v);
  * (RoundTripFpToString: digits10 if that round-trips, else max_digits10;
  * inf, -inf, nan, -nan, nan(0x...) for payloads). */
 HILO_API void hilo_format_float(hilo_buf *b, hilo_ptype t, const void *data, size_t k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

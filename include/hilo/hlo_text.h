@@ -4,6 +4,10 @@
 
 #include "hilo/ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Parses one module. On error returns NULL and adds located diagnostics
  * (filename is used in them). The source need not be NUL-terminated. */
 HILO_API hilo_module *hilo_parse_text(const char *src, size_t len, const char *filename,
@@ -27,5 +31,9 @@ HILO_API void hilo_print_literal(hilo_buf *out, const hilo_literal *lit, bool wi
 /* Element k of an array of element type t at data, as a scalar literal of
  * that type prints (a one-element view needs no shape). */
 HILO_API void hilo_print_element(hilo_buf *out, hilo_ptype t, const void *data, size_t k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 
 #include "hilo/base.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- opcodes ---------------------------------------------------------- */
 
 enum {
@@ -357,7 +361,7 @@ struct hilo_instr {
 	hilo_use inline_users[HILO_INLINE_USERS];
 };
 
-_Static_assert(HILO_OP_COUNT <= 255, "hilo_instr.op and async_op are 8 bits");
+HILO_STATIC_ASSERT(HILO_OP_COUNT <= 255, "hilo_instr.op and async_op are 8 bits");
 
 /* The constant's literal (NULL unless i is a CONSTANT). */
 static inline hilo_literal *hilo_instr_literal(const hilo_instr *i)
@@ -671,5 +675,9 @@ typedef struct hilo_replica_groups {
 HILO_API bool hilo_replica_groups_parse(hilo_arena *a, const char *text, size_t len, bool expand,
 	hilo_replica_groups *g);
 HILO_API void hilo_replica_groups_free(hilo_arena *a, hilo_replica_groups *g);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

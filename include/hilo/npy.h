@@ -15,6 +15,10 @@
 
 #include "hilo/ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Reads a .npy image as a literal of shape `want` (its element type and
  * dimensions must match; the file's dims must equal want's). NULL plus a
  * diagnostic naming fname on any mismatch or malformed header. The
@@ -29,5 +33,9 @@ HILO_API bool hilo_npy_write(hilo_buf *out, const hilo_literal *l);
 /* The .npy descr hilo writes for an element type ("<f4", "<u2", ...), or
  * NULL for tuple/token/opaque. */
 HILO_API const char *hilo_npy_descr(hilo_ptype t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 
 #include "hilo/ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum hilo_pass_result {
 	HILO_PASS_ERROR = -1,
 	HILO_PASS_UNCHANGED = 0,
@@ -173,5 +177,9 @@ HILO_API void hilo_rewrite_assume(hilo_pass_ctx *ctx, const hilo_instr *replaced
 	const hilo_instr *by, const char *why);
 /* The assumed equalities registered so far in this run. */
 HILO_API const hilo_assumed_eq *hilo_run_assumed(const hilo_run_state *s, size_t *n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

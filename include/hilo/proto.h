@@ -16,6 +16,10 @@
 
 #include "hilo/ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Parses a binary proto into a new module. On bad input (truncated or
  * corrupt bytes, dangling or duplicate ids, call cycles, unknown opcodes,
  * inconsistent shapes) returns NULL with diagnostics naming filename. */
@@ -29,5 +33,9 @@ HILO_API bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *
 
 /* True when the bytes look like a binary proto rather than HLO text. */
 HILO_API bool hilo_proto_looks_binary(const void *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 
 #include "hilo/base.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct hilo_pto_program hilo_pto_program;
 
 typedef enum hilo_pto_runtime {
@@ -79,5 +83,9 @@ HILO_API int hilo_pto_verify_graph_boundary(const hilo_pto_program *p, hilo_diag
 
 /* Statistics for --stats style reporting. */
 HILO_API size_t hilo_pto_statement_count(const hilo_pto_program *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 
 #include "hilo/ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define HILO_TOK_DS "dsidxnow="
 #define HILO_TOK_DUS "dusidxnow="
 #define HILO_TOK_ITER "iterationidx="
@@ -38,5 +42,9 @@ HILO_API bool hilo_tokens_remove(hilo_module *m, hilo_instr *i, const char *key,
 
 /* Like hilo_tokens_get, reading backend_config only. */
 HILO_API int hilo_tokens_get_backend(hilo_module *m, const hilo_instr *i, const char *key, int64_t *out, int max);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

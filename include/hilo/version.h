@@ -11,6 +11,10 @@
 
 #include "hilo/export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define HILO_VERSION_MAJOR 0
 #define HILO_VERSION_MINOR 2
 #define HILO_VERSION_PATCH 0
@@ -23,5 +27,9 @@
 
 /* The library's version as "MAJOR.MINOR.PATCH" (static storage). */
 HILO_API const char *hilo_version(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #include "hilo/check.h"
 #include "hilo/ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- DOT ------------------------------------------------------------------ */
 
 typedef struct hilo_dot_opts {
@@ -111,5 +115,9 @@ HILO_API void hilo_report_on_record(void *arg, const hilo_check_record *rec);
  * one run of Graphviz's `dot -Tsvg` (DOT text embedded when it cannot run).
  * False when out of memory. */
 HILO_API bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *info);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -24,3 +24,8 @@ file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/hilo_objects.txt
   CONTENT "$<JOIN:$<TARGET_OBJECTS:hilo_obj>,\n>\n$<JOIN:$<TARGET_OBJECTS:hilo_registry_obj>,\n>\n")
 add_test(NAME unit.layering COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/layering.sh
   ${CMAKE_BINARY_DIR}/hilo_objects.txt ${PROJECT_SOURCE_DIR})
+
+# The public headers compile as C and as C++ (issue 29).
+add_test(NAME unit.headers_cxx COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/headers_cxx.sh
+  ${PROJECT_SOURCE_DIR} ${HILO_GEN_INCLUDE})
+set_tests_properties(unit.headers_cxx PROPERTIES SKIP_RETURN_CODE 77)
