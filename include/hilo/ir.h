@@ -31,6 +31,11 @@ enum {
 	HILO_OPF_BOUNDS = 8, /* elementwise ternary whose operands 0 and 2 are
 	                      * bounds: scalars or the result's shape (clamp) */
 	HILO_OPF_ANY_ARITY = 16, /* operand count not enforced (rng-bit-generator) */
+	HILO_OPF_COMM = 32,  /* binary, commutative bit for bit */
+	HILO_OPF_COMM_INT = 64, /* binary, commutative on integer and pred types only */
+	HILO_OPF_CONST = 128, /* a constant value (constant, iota) */
+	HILO_OPF_CTRL = 256,  /* control flow: calls a computation */
+	HILO_OPF_MOVE = 512,  /* data movement: slices, reshapes, copies, tuples */
 };
 
 typedef enum hilo_opcode {
@@ -189,6 +194,8 @@ HILO_API hilo_shape *hilo_shape_tuple_remove(hilo_shape_table *t, const hilo_sha
 HILO_API int64_t hilo_dims_elements(int rank, const int64_t *dims);
 /* Number of elements of an array shape, or -1 on overflow past 2^62. */
 HILO_API int64_t hilo_shape_elements(const hilo_shape *s);
+/* Same rank and dims (element types, layouts and tuples not compared). */
+HILO_API bool hilo_shape_same_dims(const hilo_shape *a, const hilo_shape *b);
 /* Bytes of an array shape's elements as hilo literals store them, or -1
  * when the element count or the byte size overflows int64. */
 HILO_API int64_t hilo_shape_bytes(const hilo_shape *s);
@@ -571,6 +578,14 @@ HILO_API void hilo_instr_set_op_name(hilo_module *m, hilo_instr *i, const char *
 /* Deep-copies an instruction's attributes, metadata, literal and called
  * computations (not operands) into a new instruction with a fresh id. */
 HILO_API hilo_instr *hilo_instr_clone(hilo_module *m, const hilo_instr *src, const char *name);
+
+/* Whether i's two operands may be swapped without changing a bit of its
+ * result: the COMM rows of opcodes.def, and the COMMI rows (minimum,
+ * maximum) on integer and pred types (on floats the evaluator, like XLA's,
+ * returns the lhs on a signed-zero tie and the lhs NaN first). */
+HILO_API bool hilo_instr_is_commutative(const hilo_instr *i);
+/* The same for opcode op with result element type t. */
+HILO_API bool hilo_opcode_is_commutative(hilo_opcode op, hilo_ptype t);
 
 HILO_API bool hilo_instr_has_side_effect(const hilo_module *m, const hilo_instr *i);
 /* Side effects through called computations (XLA's HasSideEffect, which

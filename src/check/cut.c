@@ -63,15 +63,7 @@ static void src_pos(char *buf, size_t cap, const term *t)
  * commutative under the evaluator: signed zeros). */
 static bool is_commutative_op(const term *X)
 {
-	switch (X->op) {
-	case HILO_OP_ADD: case HILO_OP_MULTIPLY: case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR:
-		return true;
-	case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
-		return X->shape->type != HILO_T_TUPLE && !hilo_ptype_is_float(X->shape->type) &&
-		       !hilo_ptype_is_complex(X->shape->type);
-	default:
-		return false;
-	}
+	return X->op < HILO_OP_COUNT && hilo_opcode_is_commutative((hilo_opcode)X->op, X->shape->type);
 }
 
 /* Same function of the operands on both sides? */

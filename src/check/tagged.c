@@ -41,6 +41,7 @@
  * per-cone budget (all enumerated runs together).
  */
 #include "check_internal.h"
+#include "support/hash.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -116,14 +117,6 @@ typedef struct tctx {
 	int side;
 } tctx;
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 /* Records why no verdict can be given (the first reason wins); NULL. */
 static void *no(tctx *X, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void *no(tctx *X, const char *fmt, ...)
@@ -140,12 +133,7 @@ static void *no(tctx *X, const char *fmt, ...)
 
 static bool same_dims(const hilo_shape *a, const hilo_shape *b)
 {
-	if (a->type == HILO_T_TUPLE || b->type == HILO_T_TUPLE || a->rank != b->rank)
-		return false;
-	for (int d = 0; d < a->rank; d++)
-		if (a->dims[d] != b->dims[d])
-			return false;
-	return true;
+	return a->type != HILO_T_TUPLE && b->type != HILO_T_TUPLE && hilo_shape_same_dims(a, b);
 }
 
 static bool charge(tctx *X, uint64_t n)
@@ -195,9 +183,9 @@ static bool grow_slots(tctx *X)
 /* Interns a node; returns its tag (0 on failure, never a valid tag). */
 static uint64_t intern(tctx *X, node *t)
 {
-	uint64_t h = mix((uint64_t)t->op ^ ((uint64_t)t->type << 20) ^ mix(t->ah));
+	uint64_t h = hilo_hash_mix64((uint64_t)t->op ^ ((uint64_t)t->type << 20) ^ hilo_hash_mix64(t->ah));
 	for (int k = 0; k < t->n; k++)
-		h = mix(h ^ t->a[k]);
+		h = hilo_hash_mix64(h ^ t->a[k]);
 	t->h = h;
 	if (X->nnodes * 2 >= X->scap && !grow_slots(X)) {
 		no(X, "out of memory");
@@ -295,12 +283,9 @@ static bool const_is(const tctx *X, uint64_t t, int kind)
  * on a tie: max(-0, +0) = -0, max(+0, -0) = +0). */
 static bool commutes(const hilo_instr *i)
 {
-	switch (i->op) {
-	case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
-		return !hilo_ptype_is_float(i->shape->type) && !hilo_ptype_is_complex(i->shape->type);
-	case HILO_OP_ADD: case HILO_OP_MULTIPLY:
-	case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR:
+	if (hilo_instr_is_commutative(i))
 		return true;
+	switch (i->op) {
 	case HILO_OP_COMPARE: {
 		const char *d = hilo_instr_get_enum(i, HILO_A_DIRECTION);
 		return d && (!strcmp(d, "EQ") || !strcmp(d, "NE"));
@@ -353,25 +338,25 @@ static uint64_t identity(const tctx *X, const hilo_instr *i, const uint64_t *a)
  * type, reduce-precision bits, ...); false for called computations. */
 static bool ew_attr_hash(const hilo_instr *i, uint64_t *out)
 {
-	uint64_t h = mix(0xe1e7);
+	uint64_t h = hilo_hash_mix64(0xe1e7);
 	for (uint32_t k = 0; k < i->nattrs; k++) {
 		const hilo_attr *a = &i->attrs[k];
 		if (chk_attr_skip(a))
 			continue;
 		for (const char *s = a->key; *s; s++)
-			h = mix(h ^ (unsigned char)*s);
-		h = mix(h ^ (uint64_t)a->kind);
+			h = hilo_hash_mix64(h ^ (unsigned char)*s);
+		h = hilo_hash_mix64(h ^ (uint64_t)a->kind);
 		switch (a->kind) {
 		case HILO_ATTR_RAW: case HILO_ATTR_STRING: case HILO_ATTR_ENUM:
 			for (const char *s = a->v.text ? a->v.text : ""; *s; s++)
-				h = mix(h ^ (unsigned char)*s);
+				h = hilo_hash_mix64(h ^ (unsigned char)*s);
 			break;
 		case HILO_ATTR_INT: case HILO_ATTR_BOOL:
-			h = mix(h ^ (uint64_t)a->v.i);
+			h = hilo_hash_mix64(h ^ (uint64_t)a->v.i);
 			break;
 		case HILO_ATTR_INTS:
 			for (int q = 0; q < a->n; q++)
-				h = mix(h ^ (uint64_t)a->v.ints[q]);
+				h = hilo_hash_mix64(h ^ (uint64_t)a->v.ints[q]);
 			break;
 		default:
 			return false;
@@ -385,10 +370,10 @@ static bool ew_attr_hash(const hilo_instr *i, uint64_t *out)
 
 static uint64_t leaf_hash(bool param, uint32_t base, int depth, const int64_t *path)
 {
-	uint64_t h = mix(((uint64_t)param << 40) ^ base);
+	uint64_t h = hilo_hash_mix64(((uint64_t)param << 40) ^ base);
 	for (int k = 0; k < depth; k++)
-		h = mix(h ^ (uint64_t)path[k]);
-	return mix(h ^ (uint64_t)depth);
+		h = hilo_hash_mix64(h ^ (uint64_t)path[k]);
+	return hilo_hash_mix64(h ^ (uint64_t)depth);
 }
 
 /* The ordinal of leaf (param/base, path) with array shape s. */

@@ -577,13 +577,9 @@ static bool never_fold(hilo_opcode op)
  * the lhs on a tie, so max(-0, +0) = -0 but max(+0, -0) = +0. */
 static bool commutative(const hilo_instr *i)
 {
-	switch (i->op) {
-	case HILO_OP_MAXIMUM: case HILO_OP_MINIMUM:
-		return i->shape->type != HILO_T_TUPLE && !hilo_ptype_is_float(i->shape->type) &&
-		       !hilo_ptype_is_complex(i->shape->type);
-	case HILO_OP_ADD: case HILO_OP_MULTIPLY:
-	case HILO_OP_AND: case HILO_OP_OR: case HILO_OP_XOR:
+	if (hilo_instr_is_commutative(i))
 		return true;
+	switch (i->op) {
 	case HILO_OP_COMPARE: {
 		const char *d = hilo_instr_get_enum(i, HILO_A_DIRECTION);
 		return d && (!strcmp(d, "EQ") || !strcmp(d, "NE"));

@@ -38,23 +38,16 @@
  * some elements, its ordinary value at the others (fill_floats).
  */
 #include "eval_internal.h"
+#include "support/hash.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
 
 static void fill(hilo_literal *l, uint64_t key)
 {
 	if (l->shape->type == HILO_T_TUPLE) {
 		for (int k = 0; k < l->ntuple; k++)
-			fill(l->elems[k], mix(key ^ (uint64_t)(k + 1) * 0x100000001b3ull));
+			fill(l->elems[k], hilo_hash_mix64(key ^ (uint64_t)(k + 1) * 0x100000001b3ull));
 		return;
 	}
 	hilo_ptype t = l->shape->type;
@@ -63,7 +56,7 @@ static void fill(hilo_literal *l, uint64_t key)
 		return;
 	size_t n = l->nbytes / (size_t)eb;
 	for (size_t k = 0; k < n; k++) {
-		uint64_t r = mix(key + k * 0x9e3779b97f4a7c15ull);
+		uint64_t r = hilo_hash_mix64(key + k * 0x9e3779b97f4a7c15ull);
 		if (t == HILO_T_PRED)
 			((unsigned char *)l->data)[k] = (unsigned char)(r >> 63);
 		else if (hilo_ptype_is_float(t) || hilo_ptype_is_complex(t))
@@ -77,16 +70,16 @@ static void fill(hilo_literal *l, uint64_t key)
 
 void hilo_literal_fill_random(hilo_literal *l, uint64_t seed, uint64_t stream)
 {
-	fill(l, mix(mix(seed) ^ mix(stream + 0x51ed27ull)));
+	fill(l, hilo_hash_mix64(hilo_hash_mix64(seed) ^ hilo_hash_mix64(stream + 0x51ed27ull)));
 }
 
 void ev_fill_random_at(hilo_literal *l, uint64_t seed, uint64_t stream, const int64_t *path,
 	int npath)
 {
 	/* the keys fill() gives the tuple elements on the way down */
-	uint64_t key = mix(mix(seed) ^ mix(stream + 0x51ed27ull));
+	uint64_t key = hilo_hash_mix64(hilo_hash_mix64(seed) ^ hilo_hash_mix64(stream + 0x51ed27ull));
 	for (int q = 0; q < npath; q++)
-		key = mix(key ^ (uint64_t)(path[q] + 1) * 0x100000001b3ull);
+		key = hilo_hash_mix64(key ^ (uint64_t)(path[q] + 1) * 0x100000001b3ull);
 	fill(l, key);
 }
 
@@ -136,7 +129,7 @@ static void fill_drawn(hilo_literal *l, uint64_t key, int mode, uint64_t round, 
 {
 	if (l->shape->type == HILO_T_TUPLE) {
 		for (int k = 0; k < l->ntuple; k++)
-			fill_drawn(l->elems[k], mix(key ^ (uint64_t)(k + 1) * 0x100000001b3ull), mode,
+			fill_drawn(l->elems[k], hilo_hash_mix64(key ^ (uint64_t)(k + 1) * 0x100000001b3ull), mode,
 				round, ord + (uint64_t)k + 1);
 		return;
 	}
@@ -155,7 +148,7 @@ static void fill_drawn(hilo_literal *l, uint64_t key, int mode, uint64_t round, 
 	for (size_t k = 0; k < n; k++) {
 		uint64_t j = whole;
 		if (mode == EV_DRAW_SPRINKLED) {
-			uint64_t r = mix(key ^ 0x5bd1e995ull ^ k * 0xc2b2ae3d27d4eb4full);
+			uint64_t r = hilo_hash_mix64(key ^ 0x5bd1e995ull ^ k * 0xc2b2ae3d27d4eb4full);
 			if (r & 3)
 				continue;
 			j = (r >> 2) % (uint64_t)ns;
@@ -196,9 +189,9 @@ uint64_t ev_special_budget(uint64_t budget, uint64_t ref)
 void ev_fill_drawn(hilo_literal *l, uint64_t seed, uint64_t stream, const int64_t *path,
 	int npath)
 {
-	uint64_t key = mix(mix(seed) ^ mix(stream + 0x51ed27ull)), ord = stream;
+	uint64_t key = hilo_hash_mix64(hilo_hash_mix64(seed) ^ hilo_hash_mix64(stream + 0x51ed27ull)), ord = stream;
 	for (int q = 0; q < npath; q++) {
-		key = mix(key ^ (uint64_t)(path[q] + 1) * 0x100000001b3ull);
+		key = hilo_hash_mix64(key ^ (uint64_t)(path[q] + 1) * 0x100000001b3ull);
 		ord += (uint64_t)path[q] + 1;
 	}
 	fill_drawn(l, key, ev_draw_mode(seed), seed / 3, ord);
@@ -464,13 +457,13 @@ static void fill_index(hilo_literal *l, const idx_ranges *r, uint64_t seed, uint
 	if (eb <= 0 || !total)
 		return;
 	size_t n = l->nbytes / (size_t)eb;
-	uint64_t key = mix(mix(seed) ^ mix(stream + 0x1dc5ull));
+	uint64_t key = hilo_hash_mix64(hilo_hash_mix64(seed) ^ hilo_hash_mix64(stream + 0x1dc5ull));
 	for (size_t e = 0; e < n; e++) {
 		int64_t v;
 		if (total <= IDX_SWEEP) {
 			v = range_value(r, (seed + 5 * stream + e) % total);
 		} else {
-			uint64_t x = mix(key + e * 0x9e3779b97f4a7c15ull);
+			uint64_t x = hilo_hash_mix64(key + e * 0x9e3779b97f4a7c15ull);
 			if ((x & 7) == 0)
 				v = hilo_ptype_is_signed_int(t) ? (int64_t)((x >> 8) % 33) - 16 : (int64_t)((x >> 8) % 33);
 			else

@@ -15,6 +15,11 @@ static const struct {
 #define COLL HILO_OPF_COLL
 #define SB HILO_OPF_BOUNDS
 #define NA HILO_OPF_ANY_ARITY
+#define COMM HILO_OPF_COMM
+#define COMMI HILO_OPF_COMM_INT
+#define CONST HILO_OPF_CONST
+#define CTRL HILO_OPF_CTRL
+#define MOVE HILO_OPF_MOVE
 #define X(e, s, a, f) {s, a, f},
 #include "hilo/opcodes.def"
 #undef X
@@ -23,11 +28,29 @@ static const struct {
 #undef COLL
 #undef SB
 #undef NA
+#undef COMM
+#undef COMMI
+#undef CONST
+#undef CTRL
+#undef MOVE
 };
 
 const char *hilo_opcode_name(hilo_opcode op)
 {
 	return op < HILO_OP_COUNT ? op_info[op].name : "<bad-opcode>";
+}
+
+bool hilo_opcode_is_commutative(hilo_opcode op, hilo_ptype t)
+{
+	unsigned f = hilo_opcode_flags(op);
+	if (f & HILO_OPF_COMM)
+		return true;
+	return (f & HILO_OPF_COMM_INT) && (hilo_ptype_is_int(t) || t == HILO_T_PRED);
+}
+
+bool hilo_instr_is_commutative(const hilo_instr *i)
+{
+	return hilo_opcode_is_commutative(i->op, i->shape->type);
 }
 
 int hilo_opcode_arity(hilo_opcode op)

@@ -12,6 +12,7 @@
  * tables with different hashes differ. This file is the only place that
  * writes a struct hilo_shape (tests/unit/shape_build.sh checks). */
 #include "hilo/ir.h"
+#include "support/hash.h"
 #include "hilo/float.h"
 
 #include <string.h>
@@ -40,12 +41,6 @@ size_t hilo_shape_table_count(const hilo_shape_table *t)
 	return t->n;
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
-}
-
 static bool any_dyn(const hilo_shape *s)
 {
 	for (int k = 0; s->dyn && k < s->rank; k++)
@@ -57,25 +52,25 @@ static bool any_dyn(const hilo_shape *s)
 /* The key's hash; a tuple's elements must carry theirs (interned). */
 static uint32_t key_hash(const hilo_shape *s)
 {
-	uint64_t h = mix(0x243f6a8885a308d3ull, (uint64_t)s->type | (uint64_t)s->buffer << 8 |
+	uint64_t h = hilo_hash_combine(0x243f6a8885a308d3ull, (uint64_t)s->type | (uint64_t)s->buffer << 8 |
 		(uint64_t)(s->layout != NULL) << 9);
 	if (s->type == HILO_T_TUPLE) {
-		h = mix(h, (uint64_t)s->ntuple);
+		h = hilo_hash_combine(h, (uint64_t)s->ntuple);
 		for (int k = 0; k < s->ntuple; k++)
-			h = mix(h, s->elems[k]->hash);
+			h = hilo_hash_combine(h, s->elems[k]->hash);
 	} else {
-		h = mix(h, (uint64_t)s->rank);
+		h = hilo_hash_combine(h, (uint64_t)s->rank);
 		for (int k = 0; k < s->rank; k++)
-			h = mix(h, (uint64_t)s->dims[k]);
+			h = hilo_hash_combine(h, (uint64_t)s->dims[k]);
 		if (any_dyn(s))
 			for (int k = 0; k < s->rank; k++)
-				h = mix(h, (uint64_t)s->dyn[k] + 1);
+				h = hilo_hash_combine(h, (uint64_t)s->dyn[k] + 1);
 		if (s->layout) {
-			h = mix(h, (uint64_t)s->layout->n);
+			h = hilo_hash_combine(h, (uint64_t)s->layout->n);
 			for (int k = 0; k < s->layout->n; k++)
-				h = mix(h, (uint64_t)s->layout->minor_to_major[k]);
+				h = hilo_hash_combine(h, (uint64_t)s->layout->minor_to_major[k]);
 			for (const char *c = s->layout->tail; c && *c; c++)
-				h = mix(h, (unsigned char)*c);
+				h = hilo_hash_combine(h, (unsigned char)*c);
 		}
 	}
 	h ^= h >> 32;
@@ -428,6 +423,16 @@ int64_t hilo_dims_elements(int rank, const int64_t *dims)
 		n *= d;
 	}
 	return n;
+}
+
+bool hilo_shape_same_dims(const hilo_shape *a, const hilo_shape *b)
+{
+	if (a->rank != b->rank)
+		return false;
+	for (int k = 0; k < a->rank; k++)
+		if (a->dims[k] != b->dims[k])
+			return false;
+	return true;
 }
 
 int64_t hilo_shape_elements(const hilo_shape *s)

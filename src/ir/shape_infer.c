@@ -252,23 +252,13 @@ static hilo_shape *merge_dyn(ictx *X, hilo_shape *a, const hilo_shape *b)
 	                                : fail(X, "too many dimensions");
 }
 
-static bool same_dims(const hilo_shape *a, const hilo_shape *b)
-{
-	if (a->rank != b->rank)
-		return false;
-	for (int d = 0; d < a->rank; d++)
-		if (a->dims[d] != b->dims[d])
-			return false;
-	return true;
-}
-
 static hilo_shape *binary(ictx *X)
 {
 	if (!need_operands(X, 2) || !need_array(X, 0) || !need_array(X, 1))
 		return NULL;
 	const hilo_shape *a = opshape(X, 0), *b = opshape(X, 1);
 	const char *op = hilo_opcode_name(X->i->op);
-	if (!same_dims(a, b))
+	if (!hilo_shape_same_dims(a, b))
 		return fail(X, "operand shapes %s and %s differ (an HLO %s does not broadcast)", sh(X, a),
 			sh(X, b), op);
 	hilo_ptype t;
@@ -319,9 +309,9 @@ static hilo_shape *select_op(ictx *X)
 	const hilo_shape *p = opshape(X, 0), *a = opshape(X, 1), *b = opshape(X, 2);
 	if (p->type != HILO_T_PRED)
 		return fail(X, "select's predicate must be pred, got %s", sh(X, p));
-	if (!same_dims(a, b))
+	if (!hilo_shape_same_dims(a, b))
 		return fail(X, "select's branches differ: %s and %s", sh(X, a), sh(X, b));
-	if (p->rank != 0 && !same_dims(p, a))
+	if (p->rank != 0 && !hilo_shape_same_dims(p, a))
 		return fail(X, "select's predicate %s is neither a scalar nor of the branches' dimensions %s",
 			sh(X, p), sh(X, a));
 	hilo_ptype t;
@@ -342,7 +332,7 @@ static hilo_shape *clamp_op(ictx *X)
 		const hilo_shape *bnd = k ? hi : lo;
 		if (bnd->type != x->type)
 			return fail(X, "clamp bound %s and operand %s differ in element type", sh(X, bnd), sh(X, x));
-		if (bnd->rank != 0 && !same_dims(bnd, x))
+		if (bnd->rank != 0 && !hilo_shape_same_dims(bnd, x))
 			return fail(X, "clamp bound %s is neither a scalar nor of the operand's dimensions %s",
 				sh(X, bnd), sh(X, x));
 	}
@@ -671,7 +661,7 @@ static hilo_shape *reducer_results(ictx *X, hilo_comp *c, uint32_t n, int rank, 
 		return fail(X, "too many inputs");
 	for (uint32_t k = 0; k < n; k++) {
 		const hilo_shape *s = opshape(X, k), *init = opshape(X, n + k);
-		if (!same_dims(s, s0))
+		if (!hilo_shape_same_dims(s, s0))
 			return fail(X, "input %u %s and input 0 %s differ in dimensions", k, sh(X, s), sh(X, s0));
 		if (init->rank != 0)
 			return fail(X, "init value %u %s is not a scalar", k, sh(X, init));
@@ -778,7 +768,7 @@ static hilo_shape *map_op(ictx *X)
 	for (uint32_t k = 0; k < i->noperands; k++) {
 		if (!need_array(X, k))
 			return NULL;
-		if (!same_dims(opshape(X, k), opshape(X, 0)))
+		if (!hilo_shape_same_dims(opshape(X, k), opshape(X, 0)))
 			return fail(X, "operand %u %s and operand 0 %s differ in dimensions", k, sh(X, opshape(X, k)),
 				sh(X, opshape(X, 0)));
 	}
@@ -798,7 +788,7 @@ static hilo_shape *sort_op(ictx *X)
 	for (uint32_t k = 0; k < i->noperands; k++) {
 		if (!need_array(X, k))
 			return NULL;
-		if (!same_dims(opshape(X, k), opshape(X, 0)))
+		if (!hilo_shape_same_dims(opshape(X, k), opshape(X, 0)))
 			return fail(X, "operand %u %s and operand 0 %s differ in dimensions", k, sh(X, opshape(X, k)),
 				sh(X, opshape(X, 0)));
 	}
@@ -1146,7 +1136,7 @@ static hilo_shape *batch_norm_op(ictx *X)
 		bool vec = v->rank == 1 && v->dims[0] == s->dims[f] && v->type == s->type;
 		/* batch-norm-grad's last operand is the output gradient */
 		if (i->op == HILO_OP_BATCH_NORM_GRAD && k == 4)
-			vec = same_dims(v, s) && v->type == s->type;
+			vec = hilo_shape_same_dims(v, s) && v->type == s->type;
 		if (!vec)
 			return fail(X, "operand %u %s does not fit the operand %s at feature_index %lld", k, sh(X, v),
 				sh(X, s), (long long)f);

@@ -44,16 +44,6 @@ static const char *sh(vctx *V, const hilo_shape *s)
 	return hilo_shape_str(V->m->arena, s);
 }
 
-static bool same_dims(const hilo_shape *a, const hilo_shape *b)
-{
-	if (a->rank != b->rank)
-		return false;
-	for (int k = 0; k < a->rank; k++)
-		if (a->dims[k] != b->dims[k])
-			return false;
-	return true;
-}
-
 /* Equal element types, or two floats: XLA's shape inference compares
  * element types ignoring floating-point precision (its verifier's
  * allow_mixed_precision, which XLA's own tests use). */
@@ -133,8 +123,8 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 	const int64_t *v;
 	switch (i->op) {
 	case HILO_OP_SELECT:
-		if (n == 3 && (!same_dims(o[1]->shape, s) || !same_dims(o[2]->shape, s) ||
-		               (o[0]->shape->rank && !same_dims(o[0]->shape, s)) ||
+		if (n == 3 && (!hilo_shape_same_dims(o[1]->shape, s) || !hilo_shape_same_dims(o[2]->shape, s) ||
+		               (o[0]->shape->rank && !hilo_shape_same_dims(o[0]->shape, s)) ||
 		               o[0]->shape->type != HILO_T_PRED ||
 		               (hilo_shape_is_array(s) && (!same_type_ignoring_fp(o[1]->shape->type, s->type) ||
 		                                           !same_type_ignoring_fp(o[2]->shape->type, s->type)))))
@@ -144,7 +134,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 	case HILO_OP_COMPARE: {
 		if (n != 2)
 			return;
-		if (!same_dims(o[0]->shape, s) || !same_dims(o[1]->shape, s) || s->type != HILO_T_PRED ||
+		if (!hilo_shape_same_dims(o[0]->shape, s) || !hilo_shape_same_dims(o[1]->shape, s) || s->type != HILO_T_PRED ||
 		    !same_type_ignoring_fp(o[0]->shape->type, o[1]->shape->type)) {
 			fail(V, c, i, "compare of %s and %s cannot give %s", sh(V, o[0]->shape), sh(V, o[1]->shape), sh(V, s));
 			return;
@@ -164,7 +154,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 	}
 	case HILO_OP_CONVERT:
 	case HILO_OP_BITCAST_CONVERT:
-		if (n == 1 && i->op == HILO_OP_CONVERT && !same_dims(o[0]->shape, s))
+		if (n == 1 && i->op == HILO_OP_CONVERT && !hilo_shape_same_dims(o[0]->shape, s))
 			fail(V, c, i, "convert changes dimensions: %s -> %s", sh(V, o[0]->shape), sh(V, s));
 		return;
 	case HILO_OP_BROADCAST:
@@ -352,7 +342,7 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 				continue;
 			/* clamp's bounds (SB: operands 0 and 2) may be scalars */
 			bool bound = (fl & HILO_OPF_BOUNDS) && k != 1 && os->rank == 0;
-			if (!same_dims(os, s) && !bound) {
+			if (!hilo_shape_same_dims(os, s) && !bound) {
 				fail(V, c, i, "elementwise operand %u %s does not match result %s", k, sh(V, os), sh(V, s));
 				return;
 			}

@@ -41,15 +41,10 @@
  * Seed: none (XLA semantics, reference/xla-equivalents.md item 2).
  */
 #include "hilo/pass.h"
+#include "support/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
-}
 
 static uint64_t hash_str(uint64_t h, const char *s)
 {
@@ -62,24 +57,14 @@ static uint64_t hash_str(uint64_t h, const char *s)
  * included), and within the module equal shapes are one pointer. */
 static uint64_t hash_shape(uint64_t h, const hilo_shape *s)
 {
-	return mix(h, s->hash);
+	return hilo_hash_combine(h, s->hash);
 }
 
 /* Binary ops whose operands may be swapped without changing a bit of the
- * result. minimum/maximum only on integers and pred: on floats the
- * evaluator (XLA's HloEvaluator) returns the lhs on a signed-zero tie and
- * the lhs NaN first, so max(-0, +0) != max(+0, -0). */
+ * result (hilo_instr_is_commutative: on floats max(-0, +0) != max(+0, -0)). */
 static bool commutative(const hilo_instr *i)
 {
-	switch (i->op) {
-	case HILO_OP_ADD: case HILO_OP_MULTIPLY: case HILO_OP_AND: case HILO_OP_OR:
-	case HILO_OP_XOR:
-		return true;
-	case HILO_OP_MINIMUM: case HILO_OP_MAXIMUM:
-		return hilo_ptype_is_int(i->shape->type) || i->shape->type == HILO_T_PRED;
-	default:
-		return false;
-	}
+	return hilo_instr_is_commutative(i);
 }
 
 /* A get-tuple-element of a multi-output fusion whose fused root tuple
@@ -105,20 +90,20 @@ static int64_t gte_canonical_index(const hilo_instr *i)
 
 static uint64_t hash_instr(const hilo_instr *i)
 {
-	uint64_t h = mix(0x12345, (uint64_t)i->op);
+	uint64_t h = hilo_hash_combine(0x12345, (uint64_t)i->op);
 	h = hash_shape(h, i->shape);
 	if (i->op == HILO_OP_GET_TUPLE_ELEMENT && i->noperands == 1) {
-		h = mix(h, i->operands[0]->id);
-		h = mix(h, (uint64_t)gte_canonical_index(i));
+		h = hilo_hash_combine(h, i->operands[0]->id);
+		h = hilo_hash_combine(h, (uint64_t)gte_canonical_index(i));
 		return h;
 	}
 	if (commutative(i) && i->noperands == 2) {
 		uint64_t a = i->operands[0]->id, b = i->operands[1]->id;
-		h = mix(h, a < b ? a : b);
-		h = mix(h, a < b ? b : a);
+		h = hilo_hash_combine(h, a < b ? a : b);
+		h = hilo_hash_combine(h, a < b ? b : a);
 	} else {
 		for (uint32_t k = 0; k < i->noperands; k++)
-			h = mix(h, i->operands[k]->id);
+			h = hilo_hash_combine(h, i->operands[k]->id);
 	}
 	for (uint32_t k = 0; k < i->nattrs; k++)
 		if (i->attrs[k].kind != HILO_ATTR_METADATA && i->attrs[k].kind != HILO_ATTR_CONTROL)

@@ -12,41 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The category columns of opcodes.def (CONST, CTRL, MOVE, COLL, EW). */
 const char *hilo_op_category(const hilo_instr *i)
 {
-	switch (i->op) {
-	case HILO_OP_PARAMETER:
+	if (i->op == HILO_OP_PARAMETER)
 		return "parameter";
-	case HILO_OP_CONSTANT:
-	case HILO_OP_IOTA:
-		return "constant";
-	case HILO_OP_CUSTOM_CALL:
+	if (i->op == HILO_OP_CUSTOM_CALL)
 		return "custom-call";
-	case HILO_OP_WHILE:
-	case HILO_OP_CONDITIONAL:
-	case HILO_OP_CALL:
-	case HILO_OP_FUSION:
-		return "control-flow";
-	case HILO_OP_SLICE:
-	case HILO_OP_DYNAMIC_SLICE:
-	case HILO_OP_DYNAMIC_UPDATE_SLICE:
-	case HILO_OP_CONCATENATE:
-	case HILO_OP_PAD:
-	case HILO_OP_RESHAPE:
-	case HILO_OP_TRANSPOSE:
-	case HILO_OP_BROADCAST:
-	case HILO_OP_BITCAST:
-	case HILO_OP_COPY:
-	case HILO_OP_REVERSE:
-	case HILO_OP_GATHER:
-	case HILO_OP_SCATTER:
-	case HILO_OP_TUPLE:
-	case HILO_OP_GET_TUPLE_ELEMENT:
-		return "data-movement";
-	default:
-		break;
-	}
 	unsigned f = hilo_opcode_flags(i->op);
+	if (f & HILO_OPF_CONST)
+		return "constant";
+	if (f & HILO_OPF_CTRL)
+		return "control-flow";
+	if (f & HILO_OPF_MOVE)
+		return "data-movement";
 	if (f & HILO_OPF_COLL)
 		return "collective";
 	if ((f & HILO_OPF_EW) || i->op == HILO_OP_CLAMP)
