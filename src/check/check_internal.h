@@ -47,6 +47,9 @@ typedef struct tagpool {
 	uint64_t total;
 } tagpool;
 /* Writes the tags of ordinal ord for elements [from, to) into d. */
+/* Same parameter count and compatible parameter shapes (check/equiv.c). */
+bool chk_same_params(const hilo_comp *a, const hilo_comp *b);
+
 void tagpool_fill(uint64_t *d, uint32_t ord, uint64_t from, uint64_t to);
 /* The tags of ordinal ord, at least n elements, or NULL (pool full or out
  * of memory: the caller tags a fresh literal). The array may move when n

@@ -2,12 +2,13 @@
  * --check-equivalence=module and the C API: the entry computations of two
  * modules evaluated on the same seeded input sets (src/eval/eval_equiv.c
  * makes them), compared bit for bit with NaN == NaN (ir/literal.c). */
+#include "check_internal.h"
 #include "eval/eval_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static bool same_signature(const hilo_comp *a, const hilo_comp *b)
+bool chk_same_params(const hilo_comp *a, const hilo_comp *b)
 {
 	if (a->nparams != b->nparams)
 		return false;
@@ -46,7 +47,7 @@ void hilo_check_equivalence_nsz(hilo_module *before, hilo_module *after, int n,
 		snprintf(r->message, sizeof r->message, "a module has no entry computation");
 		return;
 	}
-	if (!same_signature(ca, cb)) {
+	if (!chk_same_params(ca, cb)) {
 		r->status = 1;
 		snprintf(r->message, sizeof r->message,
 			"entry parameters differ between before and after");

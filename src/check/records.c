@@ -99,14 +99,8 @@ static int cmp_comp_name(const void *a, const void *b)
 
 static bool same_signature(const hilo_comp *a, const hilo_comp *b)
 {
-	if (a->nparams != b->nparams || !a->root || !b->root ||
-	    !hilo_shape_compatible(a->root->shape, b->root->shape))
-		return false;
-	for (uint32_t k = 0; k < a->nparams; k++)
-		if (!a->params[k] || !b->params[k] ||
-		    !hilo_shape_compatible(a->params[k]->shape, b->params[k]->shape))
-			return false;
-	return true;
+	return a->root && b->root && hilo_shape_compatible(a->root->shape, b->root->shape) &&
+	       chk_same_params(a, b);
 }
 
 /* Is there a computation of this name in the after-module? */
