@@ -9,5 +9,5 @@
 if(NOT HILO_SANITIZE AND NOT HILO_TSAN)
   add_test(NAME test_passes.real_dumps
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/real_dumps.sh $<TARGET_FILE_DIR:hilo-opt> ${HILO_CORPUS}/real)
-  set_tests_properties(test_passes.real_dumps PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+  set_tests_properties(test_passes.real_dumps PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1500)
 endif()
