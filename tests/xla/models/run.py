@@ -3,7 +3,8 @@
 
 Small real JAX programs (programs.py) are lowered at test time, before and
 after XLA's optimizations, as HLO text and as HloModuleProto. Each of the
-four modules goes through each hilo flow:
+four modules is printed by hilo in the other format (text of the proto,
+proto of the text) and goes through each hilo flow:
 
   neuron            --pipeline=neuron
   unrolled          the issue's unrolled flow (FLOW_UNROLLED)
@@ -131,9 +132,12 @@ def check_program(name, xla, build, verbose=False):
         base[seed] = r["outputs"]
     for mod, data, ext in modules:
         data = data.encode() if isinstance(data, str) else data
-        for flow, flow_args, _ in FLOWS:
+        # no passes, written in the other format (text of a proto, proto
+        # of a text), then every flow in the input's format
+        other = ".hlo" if ext == ".pb" else ".pb"
+        for flow, flow_args, oext in [("print" + other, [], other)] + [(f, a, ext) for f, a, _ in FLOWS]:
             where = "%s %s" % (mod, flow)
-            out, remarks, eq, err = run_hilo(build, data, ext, flow_args)
+            out, remarks, eq, err = run_hilo(build, data, oext, flow_args)
             if err:
                 fails.append("%s: hilo-opt: %s" % (where, err))
                 continue
@@ -142,7 +146,7 @@ def check_program(name, xla, build, verbose=False):
                 fires |= got_fired
             notes.append("%s %s: %s rewrites (%d proved, %d tested), fired %s" % (
                 name, where, eq[0], eq[1], eq[2], ",".join(sorted(got_fired)) or "-"))
-            parsed = xla.parse_text(out.decode()) if ext == ".hlo" else xla.parse_proto(out)
+            parsed = xla.parse_text(out.decode()) if oext == ".hlo" else xla.parse_proto(out)
             if not parsed["ok"]:
                 fails.append("%s: XLA does not parse hilo's output: %s" % (where, str(parsed["error"])[:300]))
                 continue
