@@ -9,3 +9,6 @@ foreach(group real xla-unit/parser/long xla-unit/parser/short)
   set_tests_properties(proto.roundtrip.${tname} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 add_test(NAME proto.cli COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli.sh $<TARGET_FILE:hilo-opt>)
+# A scalar's empty layout from an XLA-written proto prints as XLA prints it.
+add_test(NAME proto.scalar_layout COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/scalar_layout.sh
+  $<TARGET_FILE:hilo-opt> ${CMAKE_CURRENT_LIST_DIR}/jax_scalars.pb)
