@@ -182,7 +182,7 @@ static bool backend_render(hilo_buf *b, const Xla__HloInstructionProto *p)
 
 /* ---- frontend_attributes ---- */
 
-/* {k="v",k2="v2"} (also bare values) */
+/* {k="v",k2={braced value}} */
 static bool fa_parse(hilo_arena *a, Xla__FrontendAttributes **out, const char *t)
 {
 	cur c = {t, t + strlen(t)};
@@ -217,6 +217,30 @@ static bool fa_parse(hilo_arena *a, Xla__FrontendAttributes **out, const char *t
 				val = ok ? hilo_arena_strndup(a, b.data ? b.data : "", b.len) : NULL;
 				hilo_buf_free(&b);
 				c.p++;
+			} else if (c.p < c.e && *c.p == '{') {
+				/* a braced value is kept as written, braces included (XLA
+				 * prints one unquoted: xla.sdy.meshes={mesh = #sdy.mesh<...>}) */
+				const char *vs = c.p;
+				int depth = 0;
+				bool quoted = false;
+				for (; c.p < c.e; c.p++) {
+					if (quoted) {
+						if (*c.p == '\\' && c.p + 1 < c.e)
+							c.p++;
+						else if (*c.p == '"')
+							quoted = false;
+					} else if (*c.p == '"') {
+						quoted = true;
+					} else if (*c.p == '{') {
+						depth++;
+					} else if (*c.p == '}' && --depth == 0) {
+						break;
+					}
+				}
+				if (c.p >= c.e)
+					return false;
+				c.p++;
+				val = hilo_arena_strndup(a, vs, (size_t)(c.p - vs));
 			} else {
 				return false;
 			}
@@ -259,8 +283,14 @@ static bool fa_render(hilo_buf *b, const Xla__FrontendAttributes *fa)
 		const char *key = fa->map[k]->key ? fa->map[k]->key : "";
 		const char *v = fa->map[k]->value ? fa->map[k]->value : "";
 		hilo_buf_puts(b, key);
+		size_t n = strlen(v);
+		if (n >= 2 && v[0] == '{' && v[n - 1] == '}') { /* as XLA prints it */
+			hilo_buf_putc(b, '=');
+			hilo_buf_put(b, v, n);
+			continue;
+		}
 		hilo_buf_put(b, "=\"", 2);
-		pb_escape(b, v, strlen(v));
+		pb_escape(b, v, n);
 		hilo_buf_putc(b, '"');
 	}
 	hilo_buf_putc(b, '}');
@@ -704,14 +734,17 @@ static bool sharding_one(cur *c, hilo_arena *a, Xla__OpSharding *s, int depth)
 					break;
 				}
 			}
+			/* XLA's OpSharding proto always has one transpose entry per
+			 * reshape dimension (HloSharding::FromProto RET_CHECKs the
+			 * sizes): no T(...) is the identity */
 			s->n_iota_reshape_dims = rs.n;
 			s->iota_reshape_dims = rs.v;
-			s->n_iota_transpose_perm = perm.n;
-			s->iota_transpose_perm = aalloc(a, perm.n * sizeof(int32_t));
+			s->n_iota_transpose_perm = perm.n ? perm.n : rs.n;
+			s->iota_transpose_perm = aalloc(a, (s->n_iota_transpose_perm + 1) * sizeof(int32_t));
 			if (!s->iota_transpose_perm)
 				return false;
-			for (size_t k = 0; k < perm.n; k++)
-				s->iota_transpose_perm[k] = (int32_t)perm.v[k];
+			for (size_t k = 0; k < s->n_iota_transpose_perm; k++)
+				s->iota_transpose_perm[k] = (int32_t)(perm.n ? perm.v[k] : (int64_t)k);
 		} else {
 			for (;;) {
 				int64_t v;
@@ -774,7 +807,13 @@ static bool sharding_render_one(hilo_buf *b, const Xla__OpSharding *s, int depth
 		if (s->n_iota_reshape_dims) {
 			hilo_buf_put(b, "<=", 2);
 			put_list(b, s->iota_reshape_dims, s->n_iota_reshape_dims, '[', ']', ",");
-			if (s->n_iota_transpose_perm) {
+			/* an identity transpose prints as nothing, as XLA prints it
+			 * (its parser rejects "<=[8]T(0)"; XLA merges the dimensions
+			 * of an identity transpose, so it never prints one) */
+			bool identity = true;
+			for (size_t k = 0; k < s->n_iota_transpose_perm; k++)
+				identity = identity && s->iota_transpose_perm[k] == (int32_t)k;
+			if (s->n_iota_transpose_perm && !identity) {
 				hilo_buf_put(b, "T(", 2);
 				for (size_t k = 0; k < s->n_iota_transpose_perm; k++) {
 					if (k)
