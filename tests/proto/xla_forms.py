@@ -6,7 +6,9 @@ xla_forms.hlo -> X.pb must hold, as XLA's own writer would:
   - the module's frontend_attributes (field 19) with the braced Shardy mesh
     value as written ({mesh = #sdy.mesh<...>});
   - the parameter's iota sharding devices=[8,1]<=[8] with one transpose
-    entry per reshape dimension (XLA RET_CHECKs the sizes).
+    entry per reshape dimension (XLA RET_CHECKs the sizes);
+  - the scalar constant's shape and its literal's with an (empty) layout
+    (XLA: "LiteralProto has no layout", and the two must be equal).
 Then X.pb with hilo's private fields (numbers >= 1000) removed, i.e. as
 XLA would hand it over, printed as text must read <=[8] (no T(0), which
 XLA's parser rejects) and print a braced attribute value unquoted, as XLA
@@ -119,6 +121,16 @@ def main():
             perm = packed_or_repeated(shardings[0], 10)
             if dims != [8] or perm != [0]:
                 fails.append("iota sharding: reshape dims %r, transpose %r (want [8], [0])" % (dims, perm))
+        consts = [i for c in sub(data, 3) for i in sub(c, 2) if b"constant" in sub(i, 2)]
+        if len(consts) != 1:
+            fails.append("expected one constant, found %d" % len(consts))
+        else:
+            ishape = sub(consts[0], 3)
+            lshape = [s for lit in sub(consts[0], 8) for s in sub(lit, 1)]
+            if not ishape or 5 not in [f for f, _, _, _ in fields(ishape[0])]:
+                fails.append("the scalar constant's shape has no layout")
+            if not lshape or 5 not in [f for f, _, _, _ in fields(lshape[0])]:
+                fails.append("the scalar constant's literal shape has no layout (XLA: LiteralProto has no layout)")
         stripped = strip_private(data)
         spb = os.path.join(tmp, "s.pb")
         open(spb, "wb").write(stripped)

@@ -117,6 +117,12 @@ static void put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth)
 			pw_packed_i64(b, 1, s->layout->minor_to_major, (size_t)s->layout->n);
 			pw_str(b, 1000, s->layout->tail);
 			pw_close(b, l);
+		} else if (!s->rank) {
+			/* a scalar has its (empty) layout in XLA's protos, as XLA's
+			 * parser gives it one: XLA's reader requires one in a
+			 * LiteralProto and that a constant's shape equal its
+			 * literal's, layout included; it prints as nothing */
+			pw_close(b, pw_open(b, 5));
 		}
 		if (s->dyn && s->rank) {
 			pw_tag(b, 6, PB_LEN);
