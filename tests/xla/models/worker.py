@@ -141,6 +141,29 @@ def hook_semantics(library):
     d = xlalib.compare_bits(want, got)
     if d:
         fails.append("results differ with hilo installed: %s" % d)
+    # a rewrite inside XLA: the unrolled flow unrolls the scan's while loop
+    # in XLA's optimized module (copy and wrapped-fusion forms), XLA
+    # compiles the result, every verdict proved or tested
+    flow = ["while-loop-unroller", "neuron-dus-ds-index-simplifier", "dynamic-slice-mover",
+            "slice-of-concat-optimizer", "neuron_repeated_dus_to_concat", "dce"]
+    unrolled = hilo.jax.install(passes=flow, on_error="raise")
+    got = _jit_outputs("decoder", ins)
+    hilo.jax.uninstall()
+    if len(unrolled) != 1 or not unrolled[0]["changed"]:
+        fails.append("the unrolled flow did not change the decoder inside XLA: %r" % [
+            (r["module"], r["changed"], (r["equivalence"] or {}).get("message")) for r in unrolled])
+    else:
+        eq = unrolled[0]["equivalence"] or {}
+        if not eq.get("rewrites") or eq.get("failed") or eq.get("skipped") or \
+                eq["rewrites"] != eq.get("proved", 0) + eq.get("tested", 0):
+            fails.append("unrolled flow inside XLA: verdicts not all proved/tested: %r" % (eq,))
+        if not any(x.get("pass") == "while-loop-unroller" and x.get("action") == "rewritten"
+                   for x in unrolled[0]["remarks"]):
+            fails.append("unrolled flow inside XLA: no while-loop-unroller rewrite among the remarks")
+    d = xlalib.compare_bits(want, got)
+    if d:
+        fails.append("results differ with the unrolled flow inside XLA: %s" % d)
+    hilo.jax.install(passes=["pipeline:neuron"], report=mine)
     # uninstall: the next compilation does not reach hilo
     if hilo.jax.uninstall() is not True:
         fails.append("uninstall() after install() did not return True")
