@@ -12,7 +12,7 @@ xla_forms.hlo -> X.pb must hold, as XLA's own writer would:
 Then X.pb with hilo's private fields (numbers >= 1000) removed, i.e. as
 XLA would hand it over, printed as text must read <=[8] (no T(0), which
 XLA's parser rejects) and print a braced attribute value unquoted, as XLA
-does. (The module's own attributes of such a proto are issue 34's.)
+does, and keep the module's frontend_attributes (text and proto).
 """
 import os
 import subprocess
@@ -140,9 +140,14 @@ def main():
             fails.append("hilo-opt s.pb exit %d: %s" % (r.returncode, r.stderr.decode()))
         else:
             text = open(txt).read()
-            for want in ("sharding={devices=[8,1]<=[8]}", "shape={\"a\":1}", "note=\"plain\""):
+            for want in ("sharding={devices=[8,1]<=[8]}", "shape={\"a\":1}", "note=\"plain\"",
+                         "frontend_attributes={xla.sdy.meshes={mesh = #sdy.mesh<[\"x\"=8]>}}"):
                 if want not in text:
                     fails.append("printed proto lacks %s:\n%s" % (want, text))
+        again = os.path.join(tmp, "again.pb")
+        r = subprocess.run([opt, spb, "-o", again], stderr=subprocess.PIPE)
+        if r.returncode or not sub(open(again, "rb").read(), 19):
+            fails.append("XLA's form of the proto written back without its frontend_attributes (field 19)")
     for f in fails:
         print("FAIL: " + f)
     if not fails:

@@ -979,6 +979,11 @@ bool pbx_module_fa(hilo_arena *a, Xla__FrontendAttributes **out, const char *tex
 	return fa_parse(a, out, text);
 }
 
+bool pbx_module_fa_render(hilo_buf *b, const Xla__FrontendAttributes *fa)
+{
+	return fa_render(b, fa);
+}
+
 /* input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}) } */
 bool pbx_io_alias(hilo_arena *a, Xla__HloInputOutputAliasProto **out, const char *t)
 {

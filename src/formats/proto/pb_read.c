@@ -916,6 +916,9 @@ static bool build_module(reader *R, slice ms)
 	int32_t style = 0;
 	bool flag[12] = {0}; /* fields 1006..1011 at flag[number - 1000] */
 	pb_unknown munk = {0};
+	field fa_field;
+	bool has_fa = false;
+	memset(&fa_field, 0, sizeof fa_field);
 	pr_cur c = {ms.p, ms.p + ms.n};
 	field f;
 	while (pbr_next_field(R, &c, &f)) {
@@ -924,6 +927,7 @@ static bool build_module(reader *R, slice ms)
 		case 2: if (!pbr_str_field(R, &f, &sv[S_ENTRY])) return false; break;
 		case 3: if (!pbr_rep_slice(R, &f, &cs, &ncs)) return false; break;
 		case 6: if (!pbr_want(R, &f, PB_VARINT)) return false; entry_id = (int64_t)f.v; break;
+		case 19: if (!pbr_want(R, &f, PB_LEN)) return false; fa_field = f; has_fa = true; break;
 		case 1000: if (!pbr_rep_slice(R, &f, &ma, &nma)) return false; break;
 		case 1001: if (!pbr_str_field(R, &f, &sv[S_HEADER])) return false; break;
 		case 1002: if (!pbr_str_field(R, &f, &sv[S_GAP])) return false; break;
@@ -1057,6 +1061,39 @@ static bool build_module(reader *R, slice ms)
 			if (kv[2].n)
 				m->attrs[k].sep = pbr_sdup(R, kv[2]);
 		}
+	}
+	/* the module's frontend_attributes (field 19) of a proto hilo did not
+	 * write (hilo's own keep the text in field 1000): a module attribute
+	 * in XLA's text form, which the printer prints and the writer turns
+	 * back into field 19. JAX's shard_map puts the Shardy mesh every
+	 * sharding names there; without it XLA cannot compile the module. */
+	bool fa_in_attrs = false;
+	for (uint32_t k = 0; k < m->nattrs; k++)
+		fa_in_attrs = fa_in_attrs || !strcmp(m->attrs[k].key, "frontend_attributes");
+	if (has_fa && !fa_in_attrs) {
+		Xla__FrontendAttributes *fa = pbr_unpack_sub(R, &fa_field, &xla__frontend_attributes__descriptor, 0);
+		if (!fa)
+			return false;
+		hilo_buf fb;
+		hilo_buf_init_in(&fb, m->arena);
+		bool ok = fa->n_map && pbx_module_fa_render(&fb, fa) && !fb.oom;
+		if (ok) {
+			hilo_module_attr *na = pbr_ralloc(R, (m->nattrs + 2) * sizeof *na);
+			if (!na) {
+				hilo_buf_free(&fb);
+				return false;
+			}
+			if (m->nattrs)
+				memcpy(na, m->attrs, m->nattrs * sizeof *na);
+			memset(&na[m->nattrs], 0, sizeof *na);
+			na[m->nattrs].key = pbr_rintern(R, "frontend_attributes");
+			na[m->nattrs].value = hilo_arena_strndup(m->arena, hilo_buf_cstr(&fb), fb.len);
+			m->attrs = na;
+			m->nattrs++;
+		}
+		hilo_buf_free(&fb);
+		if (R->failed)
+			return false;
 	}
 	if (sv[S_HEADER].n)
 		m->header = pbr_sdup(R, sv[S_HEADER]);
