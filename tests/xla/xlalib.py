@@ -28,9 +28,11 @@ Protocol of a sub-tier (README.md beside this file): `PY run.py --build B
 import argparse
 import hashlib
 import json
-import multiprocessing
 import os
+import pickle
 import re
+import select
+import struct
 import subprocess
 import sys
 import tempfile
@@ -64,18 +66,24 @@ def jax_modules():
 
 
 def _described(module):
+    """What the parse functions return for a module XLA accepted: its short
+    print, its default print (HloModule::ToString), the default print with
+    large constants in full ("full"), and its proto."""
     _, hlo, _, _ = jax_modules()
+    full = hlo.HloPrintOptions()
+    full.print_large_constants = True
     return {
         "ok": True,
         "error": None,
         "short": module.to_string(hlo.HloPrintOptions.short_parsable()),
         "default": module.to_string(),
+        "full": module.to_string(full),
         "proto": module.as_serialized_hlo_module_proto(),
     }
 
 
 def xla_parse_text(text):
-    """XLA's parser on HLO text: {ok, error, short, default, proto}."""
+    """XLA's parser on HLO text: {ok, error, short, default, full, proto}."""
     _, hlo, _, _ = jax_modules()
     try:
         module = hlo.hlo_module_from_text(text)
@@ -85,7 +93,7 @@ def xla_parse_text(text):
 
 
 def xla_parse_proto(data):
-    """XLA's reader on a binary HloModuleProto: {ok, error, short, default, proto}."""
+    """XLA's reader on a binary HloModuleProto: {ok, error, short, default, full, proto}."""
     _, hlo, _, _ = jax_modules()
     try:
         module = hlo.HloModule.from_serialized_hlo_module_proto(data)
@@ -134,6 +142,15 @@ def xla_compile(module):
     return backend.compile_and_load(bytecode, backend.local_devices()[:1])
 
 
+def xla_compile_error(module):
+    """None when `module` compiles for the CPU, else XLA's message."""
+    try:
+        xla_compile(module)
+    except Exception as e:
+        return str(e).strip()[:3000]
+    return None
+
+
 def xla_execute(exe, inputs):
     """Run a compiled executable on numpy inputs: the outputs as numpy arrays."""
     jax, _, _, backend = jax_modules()
@@ -174,14 +191,37 @@ def _resolve(name):
     return globals()[name]
 
 
-def _worker_main(conn, devices):
-    if devices > 1:
-        flags = os.environ.get("XLA_FLAGS", "")
-        os.environ["XLA_FLAGS"] = (flags + " --xla_force_host_platform_device_count=%d" % devices).strip()
-    sys.path.insert(0, HERE)
+def _send(fd, obj):
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    data = struct.pack("<Q", len(data)) + data
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def _recv_exact(fd, n):
+    chunks = []
+    while n:
+        b = os.read(fd, min(n, 1 << 20))
+        if not b:
+            raise EOFError
+        chunks.append(b)
+        n -= len(b)
+    return b"".join(chunks)
+
+
+def _recv(fd):
+    (n,) = struct.unpack("<Q", _recv_exact(fd, 8))
+    return pickle.loads(_recv_exact(fd, n))
+
+
+def _worker_main(rfd, wfd):
+    """The worker's loop: (name, args, kwargs) in, ("ok"|"exc", value) out,
+    on two pipes of their own (XLA may write to stdout and stderr)."""
     while True:
         try:
-            req = conn.recv()
+            req = _recv(rfd)
         except EOFError:
             return
         if req is None:
@@ -191,7 +231,7 @@ def _worker_main(conn, devices):
             res = ("ok", _resolve(name)(*args, **kwargs))
         except Exception:
             res = ("exc", traceback.format_exc(limit=6))
-        conn.send(res)
+        _send(wfd, res)
 
 
 class XlaCrash(Exception):
@@ -199,54 +239,72 @@ class XlaCrash(Exception):
 
 
 class Xla:
-    """A worker process running XLA. call() returns what the function
-    returned; a crash or time-out raises XlaCrash and restarts the worker.
-    The convenience methods turn a crash into {ok: False, error}."""
+    """A worker process running XLA (this file run as `--worker`, with the
+    same python). call() returns what the function returned; a crash or
+    time-out raises XlaCrash and the next call starts a new worker. The
+    convenience methods turn a crash into {ok: False, stage: crash, error}."""
 
     def __init__(self, devices=1, timeout=120.0):
         self.devices = devices
         self.timeout = timeout
-        self.ctx = multiprocessing.get_context("spawn")
         self.proc = None
-        self.conn = None
         self.restarts = 0
 
     def _start(self):
-        parent, child = self.ctx.Pipe()
-        self.proc = self.ctx.Process(target=_worker_main, args=(child, self.devices), daemon=True)
-        self.proc.start()
-        child.close()
-        self.conn = parent
+        to_child_r, to_child_w = os.pipe()
+        to_parent_r, to_parent_w = os.pipe()
+        env = dict(os.environ)
+        if self.devices > 1:
+            env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") +
+                                " --xla_force_host_platform_device_count=%d" % self.devices).strip()
+        env["PYTHONPATH"] = os.pathsep.join([HERE] + [p for p in sys.path if p])
+        self.errlog = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "--worker", str(to_child_r), str(to_parent_w)],
+            pass_fds=(to_child_r, to_parent_w), stdin=subprocess.DEVNULL,
+            stdout=self.errlog, stderr=self.errlog, env=env)
+        os.close(to_child_r)
+        os.close(to_parent_w)
+        self.wfd, self.rfd = to_child_w, to_parent_r
 
     def _kill(self):
         if self.proc is not None:
-            self.proc.kill()
-            self.proc.join(10)
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+            os.close(self.wfd)
+            os.close(self.rfd)
         self.proc = None
-        self.conn = None
+
+    def _tail(self):
+        try:
+            self.errlog.seek(0)
+            lines = self.errlog.read().decode("utf-8", "replace").strip().splitlines()
+            return " | ".join(lines[-3:])[-600:]
+        except (OSError, ValueError):
+            return ""
 
     def call(self, name, *args, timeout=None, **kwargs):
-        if self.proc is None or not self.proc.is_alive():
+        if self.proc is None or self.proc.poll() is not None:
+            if self.proc is not None:
+                self._kill()
             self._start()
         limit = self.timeout if timeout is None else timeout
         try:
-            self.conn.send((name, args, kwargs))
-            ready = self.conn.poll(limit)
-            if ready:
-                kind, value = self.conn.recv()
+            _send(self.wfd, (name, args, kwargs))
+            ready, _, _ = select.select([self.rfd], [], [], limit)
+            if not ready:
+                self._kill()
+                self.restarts += 1
+                raise XlaCrash("XLA timed out after %.0f s in %s" % (limit, name))
+            kind, value = _recv(self.rfd)
         except (EOFError, BrokenPipeError, ConnectionResetError):
-            ready = True
-            kind, value = "crash", None
-        if not ready:
+            self.proc.wait()
+            code = self.proc.returncode
+            tail = self._tail()
             self._kill()
             self.restarts += 1
-            raise XlaCrash("XLA timed out after %.0f s in %s" % (limit, name))
-        if kind == "crash":
-            self.proc.join(10)
-            code = self.proc.exitcode
-            self._kill()
-            self.restarts += 1
-            raise XlaCrash("XLA crashed in %s (exit %s)" % (name, code))
+            raise XlaCrash("XLA crashed in %s (exit %s)%s" % (name, code, ": " + tail if tail else ""))
         if kind == "exc":
             raise RuntimeError("%s raised in the XLA worker:\n%s" % (name, value))
         return value
@@ -267,11 +325,11 @@ class Xla:
         return self._safe("xla_run", module, seed=seed, inputs=inputs, timeout=timeout)
 
     def close(self):
-        if self.proc is not None and self.proc.is_alive():
+        if self.proc is not None and self.proc.poll() is None:
             try:
-                self.conn.send(None)
-                self.proc.join(10)
-            except (BrokenPipeError, OSError):
+                _send(self.wfd, None)
+                self.proc.wait(10)
+            except (BrokenPipeError, OSError, subprocess.TimeoutExpired):
                 pass
         self._kill()
 
@@ -510,6 +568,22 @@ def run_tool(build, tool, args, stdin=None, out_suffix=".hlo", timeout=300, env=
         return ToolResult(rc, out, err, cmd)
 
 
+_hilo = None
+
+
+def hilo_lib(build):
+    """hilo's Python package (python/hilo, ctypes over BUILD/libhilo.so):
+    parse, print, passes and the evaluator in this process, without a
+    process per call. The same library the tools link."""
+    global _hilo
+    if _hilo is None:
+        os.environ["HILO_LIBRARY"] = os.path.join(build, "libhilo.so")
+        sys.path.insert(0, os.path.join(REPO, "python"))
+        import hilo
+        _hilo = hilo
+    return _hilo
+
+
 def hilo_opt(build, text_or_path, args, out_suffix=".hlo", timeout=300):
     """hilo-opt on a file path (str naming an existing file) or on module
     text/bytes (written to a temp file first)."""
@@ -641,3 +715,7 @@ def digest(data):
     if isinstance(data, str):
         data = data.encode()
     return hashlib.sha1(data).hexdigest()[:12]
+
+
+if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--worker":
+    _worker_main(int(sys.argv[2]), int(sys.argv[3]))
