@@ -522,6 +522,73 @@ def compare_bits(want, got, what="output"):
     return None
 
 
+def _flushed(a):
+    """Float arrays with denormals replaced by a zero of the same sign (what
+    XLA CPU's flush-to-zero makes of them)."""
+    a = np.asarray(a)
+    if a.dtype.kind == "c":
+        part = np.float32 if a.dtype == np.complex64 else np.float64
+        return _flushed(a.view(part)).view(a.dtype)
+    try:
+        fi = _ml().finfo(a.dtype)
+    except (ValueError, TypeError):
+        return a
+    with np.errstate(all="ignore"):
+        tiny = np.abs(a.astype(np.float64)) < float(fi.tiny)
+        zero = np.where(np.signbit(a.astype(np.float64)), -0.0, 0.0).astype(a.dtype)
+        return np.where(tiny & (a.astype(np.float64) != 0), zero, a)
+
+
+def compare_modulo_xla(want, got, nsz=False):
+    """None when the outputs agree once two freedoms of XLA's CPU backend
+    are allowed (docs/xla-departures.md): the bits of a NaN (arithmetic
+    quiets a signalling NaN and picks an operand's payload by instruction
+    order; data movement keeps the bits) and denormals flushed to a zero of
+    the same sign (XLA CPU runs with flush-to-zero). nsz: -0 and +0 are one
+    value too (what --assume-no-signed-zeros asks for). Else the difference."""
+    if len(want) != len(got):
+        return "output count %d != %d" % (len(want), len(got))
+    for i, (a, b) in enumerate(zip(want, got)):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return compare_bits([a], [b], "output %d" % i)
+        if a.dtype.kind in "fcV" or a.dtype.name.startswith(("bfloat", "float")):
+            fa, fb = _flushed(a), _flushed(b)
+            with np.errstate(all="ignore"):
+                na = np.isnan(fa.astype(np.complex128 if a.dtype.kind == "c" else np.float64))
+                nb = np.isnan(fb.astype(np.complex128 if a.dtype.kind == "c" else np.float64))
+            if (na != nb).any():
+                return compare_bits([a], [b], "output %d" % i)
+            fa, fb = np.where(na, 0, fa).astype(a.dtype), np.where(nb, 0, fb).astype(b.dtype)
+            if nsz:
+                fa = np.where(fa.astype(np.complex128 if a.dtype.kind == "c" else np.float64) == 0, 0, fa).astype(a.dtype)
+                fb = np.where(fb.astype(np.complex128 if a.dtype.kind == "c" else np.float64) == 0, 0, fb).astype(b.dtype)
+            d = compare_bits([fa], [fb], "output %d" % i)
+        else:
+            d = compare_bits([a], [b], "output %d" % i)
+        if d:
+            return d
+    return None
+
+
+def ordinary_inputs(params, seed):
+    """Seeded inputs without NaN, infinities or denormals (small ordinary
+    values and the integer specials): where two equivalent modules must
+    give the same bits even on XLA CPU."""
+    out = []
+    for i, (t, dims) in enumerate(params):
+        rng = np.random.default_rng([seed, i, 7])
+        n = int(np.prod(dims)) if dims else 1
+        dt = dtype_of(t)
+        if dt.kind in "fc" or t.startswith(("bf", "f8", "f4")):
+            with np.errstate(all="ignore"):
+                v = (rng.integers(-64, 65, n) / 8.0).astype(dt)
+        else:
+            v = random_values(dt, n, rng)
+        out.append(v.reshape(dims))
+    return out
+
+
 # ---------------------------------------------------------------------------
 # hilo tools
 # ---------------------------------------------------------------------------
