@@ -71,8 +71,16 @@ def parse(text):
 
 def frame_chain(p, fid, depth=0):
     """The stack frame N as text: file:function:line:col <- parent ..."""
+    memo = p.__dict__.setdefault("frames", {})
+    if fid in memo:
+        return memo[fid]
     if depth > 64:
         return "..."
+    memo[fid] = _frame_chain(p, fid, depth)
+    return memo[fid]
+
+
+def _frame_chain(p, fid, depth):
     f = p.tables["StackFrames"].get(fid)
     if f is None:
         return None
@@ -112,9 +120,54 @@ def elide_constants(line):
     return line
 
 
+_MEMO = {}
+
+
+def quick(text, elide=False):
+    """The cheap form: names kept, computations and instructions sorted,
+    stack frames resolved. Equal quick forms are equal canonical forms."""
+    key = (hash(text), len(text), elide, "q")
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] == text:
+        return hit[1]
+    p = parse(text)
+    has_frames = bool(p.tables["StackFrames"])
+    out = [re.sub(r"\s+", " ", INDEX.sub("", h)).replace(", ", ",") for h in p.header]
+    for comp in sorted(p.comps, key=lambda c: c[0]):
+        out.append(comp[2])
+        lines = []
+        for _, line in comp[3]:
+            line = INDEX.sub("", line)
+            if elide:
+                line = elide_constants(line)
+            if "stack_frame_id=" in line:
+                line = re.sub(r" ?stack_frame_id=(\d+)", lambda m: (
+                    " stack=[%s]" % (frame_chain(p, m.group(1)) or "dangling")) if has_frames else "", line)
+            lines.append(re.sub(r"\s+", " ", line))
+        out.extend(sorted(lines))
+    res = "\n".join(out)
+    if len(_MEMO) > 64:
+        _MEMO.clear()
+    _MEMO[key] = (text, res)
+    return res
+
+
 def canon(text, elide=False):
     """(canonical text, {canonical id: original name}). elide: array
-    constants compared as {...}."""
+    constants compared as {...}. Memoised: one tier compares the same
+    prints many times (every style of a module against one canonical print)."""
+    key = (hash(text), len(text), elide)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] == text:
+        return hit[1]
+    res = _canon(text, elide)
+    if len(_MEMO) > 64:
+        _MEMO.clear()
+    _MEMO[key] = (text, res)
+    return res
+
+
+def _canon(text, elide):
     p = parse(text)
     names = {}
     comp_ids = {}
