@@ -469,10 +469,12 @@ def random_values(dtype, count, rng):
     choice = rng.integers(0, 3, count)
     pick = specials[rng.integers(0, len(specials), count)]
     out = np.where(choice == 0, pick, np.where(choice == 1, bits, small)).astype(dtype)
-    # the first elements walk through every special, from a seeded offset
-    k = min(count, len(specials))
-    start = int(rng.integers(0, len(specials)))
-    out[:k] = np.roll(specials, -start)[:k]
+    # an array that can hold them all starts with every special, from a
+    # seeded offset; a smaller one (a scalar index, say) keeps the mixture,
+    # so it also meets ordinary small values
+    if count >= len(specials):
+        start = int(rng.integers(0, len(specials)))
+        out[:len(specials)] = np.roll(specials, -start)
     return out
 
 

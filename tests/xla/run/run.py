@@ -21,6 +21,10 @@ Pairs:
            entry parameters), and both cones run on inputs drawn per
            parameter name, so the two sides meet the same values.
 
+planted  every deliberately unsound test- pass of tests/lit/test-passes on
+         its lit input: here XLA must see a difference (a check that fails
+         when the tier cannot see a wrong rewrite).
+
 A pair XLA cannot compile before the passes (a custom-call or collective
 the CPU lacks, infeed, token parameters) is not counted; the reasons are
 listed in the result's notes. When the module after the passes does not
@@ -41,8 +45,14 @@ UNROLLED_FLOW = ("while-loop-unroller,neuron-dus-ds-index-simplifier,dynamic-sli
 CORPUS_PASS = {"dce": "dce", "cse": "cse", "call-inliner": "call-inliner",
                "constant_folding": "constant-folding", "tuple-simplifier": "tuple-simplifier"}
 SEEDS = (1, 2)
+PLANTED_SEEDS = tuple(range(1, 9))  # a planted bug may show at few inputs
 BIG = 300_000            # bytes: run by cones
 MAX_ELEMENTS = 1 << 24   # inputs larger than this are not drawn (time)
+
+
+def planted_passes(text):
+    """The planted unsound test- passes a lit test runs (tests/lit/test-passes)."""
+    return sorted(set(re.findall(r"--passes[= ](test-[\w-]+)", text)))
 
 
 def lit_passes(text):
@@ -159,6 +169,7 @@ class RunParity:
         self.unchanged = 0
         self.seen = set()
         self.modulo = []
+        self.caught = []
 
     def skip(self, why):
         key = re.sub(r"\d+", "N", why)[:90]
@@ -187,6 +198,23 @@ class RunParity:
         verdict, detail = run_pair(self.xla, bt, at, SEEDS, by_name,
                                    nsz="--assume-no-signed-zeros" in flags)
         self.judge(verdict, "%s [%s]" % (name, " ".join(flags)), detail)
+
+    def planted(self, name, text, p):
+        """A planted unsound pass: XLA must see the wrong result (the check
+        that shows this tier can fail)."""
+        r = X.hilo_opt(self.args.build, text, ["--passes=" + p, "--print-style=default"])
+        b = X.hilo_opt(self.args.build, text, ["--print-style=default"])
+        if r.rc != 0 or b.rc != 0 or r.out == b.out:
+            self.skip("planted pass did not rewrite")
+            return
+        verdict, detail = run_pair(self.xla, b.text(), r.text(), PLANTED_SEEDS, False)
+        if verdict == "skip":
+            self.skip("planted: " + detail)
+            return
+        self.tier.check(verdict == "fail", "%s [--passes=%s] (planted unsound pass)" % (name, p),
+                        "XLA computes the same bits before and after a deliberately wrong rewrite")
+        if verdict == "fail":
+            self.caught.append("%s: %s" % (p, detail))
 
     def judge(self, verdict, what, detail):
         if verdict == "skip":
@@ -273,9 +301,12 @@ def main():
     tier = X.Tier("run", args)
     rp = RunParity(tier, args)
     work = []
+    planted = []
     for name, text in X.lit_inputs():
         for flags in lit_passes(text) + [["--pipeline=neuron"]]:
             work.append((name, text, flags))
+        for p in planted_passes(text):
+            planted.append((name, text, p))
     for name, path in X.example_inputs():
         work.append((name, path, ["--pipeline=neuron"]))
         work.append((name, path, ["--passes=" + UNROLLED_FLOW]))
@@ -305,6 +336,9 @@ def main():
             rp.case(name, src, flags)
         for name, path in big:
             rp.cones(name, path)
+        for name, text, p in planted:
+            if not args.only or re.search(args.only, name):
+                rp.planted(name, text, p)
     finally:
         rp.xla.close()
     tier.notes.append("%d pairs where the passes changed nothing (not counted)" % rp.unchanged)
@@ -312,6 +346,8 @@ def main():
         tier.notes.append("%d cases differ only in NaN bits or flushed denormals on special inputs and agree "
                           "bit for bit on ordinary inputs (counted as passed; XLA's freedoms, see the probes): %s"
                           % (len(rp.modulo), "; ".join(rp.modulo)))
+    if rp.caught:
+        tier.notes.append("planted unsound passes XLA caught: %s" % "; ".join(rp.caught))
     for k, v in sorted(rp.skips.items(), key=lambda kv: -kv[1]):
         tier.notes.append("not runnable on XLA CPU, not counted: %d x %s" % (v, k))
     for n in tier.notes:
