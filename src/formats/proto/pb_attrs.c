@@ -311,8 +311,8 @@ static bool groups_to_proto(hilo_arena *a, Xla__HloInstructionProto *p, const ch
 		Xla__CollectiveDeviceListProto *cd = aalloc(a, sizeof *cd);
 		Xla__IotaReplicaGroupListProto *io = aalloc(a, sizeof *io);
 		int64_t *dims = aalloc(a, (size_t)g.ndims * sizeof *dims);
-		int32_t *perm = g.transposed ? aalloc(a, (size_t)g.ndims * sizeof *perm) : NULL;
-		if (!cd || !io || !dims || (g.transposed && !perm))
+		int32_t *perm = aalloc(a, (size_t)g.ndims * sizeof *perm + 1);
+		if (!cd || !io || !dims || !perm)
 			return false;
 		xla__collective_device_list_proto__init(cd);
 		xla__iota_replica_group_list_proto__init(io);
@@ -321,10 +321,13 @@ static bool groups_to_proto(hilo_arena *a, Xla__HloInstructionProto *p, const ch
 		memcpy(dims, g.dims, (size_t)g.ndims * sizeof *dims);
 		io->n_iota_reshape_dims = (size_t)g.ndims;
 		io->iota_reshape_dims = dims;
-		io->n_iota_transpose_perm = g.transposed ? (size_t)g.ndims : 0;
+		/* XLA's reader wants a transpose as long as the reshape dims
+		 * (IotaReplicaGroupList / IotaTileAssignment): identity when the
+		 * text has no T(...), as XLA's own writer does */
+		io->n_iota_transpose_perm = (size_t)g.ndims;
 		io->iota_transpose_perm = perm;
-		for (int k = 0; g.transposed && k < g.ndims; k++)
-			perm[k] = (int32_t)g.perm[k];
+		for (int k = 0; k < g.ndims; k++)
+			perm[k] = g.transposed ? (int32_t)g.perm[k] : k;
 		cd->iota_replica_group_list = io;
 		p->collective_device_list = cd;
 		return true;
@@ -346,6 +349,16 @@ static bool groups_to_proto(hilo_arena *a, Xla__HloInstructionProto *p, const ch
 	return true;
 }
 
+/* An iota transpose that moves nothing (or none at all): printed as no
+ * T(...), as XLA prints it. */
+static bool perm_is_identity(const int32_t *p, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (p[k] != (int32_t)k)
+			return false;
+	return true;
+}
+
 static bool groups_render(hilo_buf *b, const Xla__HloInstructionProto *p)
 {
 	const Xla__CollectiveDeviceListProto *cd = p->collective_device_list;
@@ -357,7 +370,7 @@ static bool groups_render(hilo_buf *b, const Xla__HloInstructionProto *p)
 		hilo_buf_put_i64(b, io->num_devices_per_group);
 		hilo_buf_put(b, "]<=", 3);
 		put_list(b, io->iota_reshape_dims, io->n_iota_reshape_dims, '[', ']', ",");
-		if (io->n_iota_transpose_perm) {
+		if (!perm_is_identity(io->iota_transpose_perm, io->n_iota_transpose_perm)) {
 			hilo_buf_put(b, "T(", 2);
 			for (size_t k = 0; k < io->n_iota_transpose_perm; k++) {
 				if (k)

@@ -179,6 +179,7 @@ typedef struct comp_rec {
 /* Fields of an instruction the first pass reads. */
 typedef struct instr_head {
 	slice name, opcode, comment, async_op;
+	slice text_name; /* 1004: the name in the text, when the proto's was made unique */
 	const slice *shape, *literal, *metadata;
 	slice shape_s, literal_s, metadata_s;
 	int64_t id, parameter_number;
@@ -191,7 +192,7 @@ static bool read_head(reader *R, slice *is, instr_head *h)
 {
 	/* what a message may leave unset (not a memset of the whole record:
 	 * the *_s slices are read only when set) */
-	h->name = h->opcode = h->comment = h->async_op = (slice){0};
+	h->name = h->opcode = h->comment = h->async_op = h->text_name = (slice){0};
 	h->shape = h->literal = h->metadata = NULL;
 	h->id = h->parameter_number = 0;
 	pr_cur c = {is->p, is->p + is->n};
@@ -220,6 +221,7 @@ static bool read_head(reader *R, slice *is, instr_head *h)
 		case 35: if (!pbr_want(R, &f, PB_VARINT)) return false; h->id = (int64_t)f.v; break;
 		case 1002: if (!pbr_str_field(R, &f, &h->comment)) return false; break;
 		case 1003: if (!pbr_str_field(R, &f, &h->async_op)) return false; break;
+		case 1004: if (!pbr_str_field(R, &f, &h->text_name)) return false; break;
 		default:
 			if (!rest)
 				rest = f.at;
@@ -394,6 +396,8 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		i->shape = shape;
 		/* names: as given, else as XLA names unnamed instructions */
 		const char *in;
+		if (ip.text_name.n)
+			ip.name = ip.text_name; /* hilo made the proto's name unique */
 		if (ip.name.n && ip.name.p == here.p && ip.name.n == here.n) {
 			in = hilo_intern_hashed(m->strings, (const char *)here.p, here.n, here.hash);
 		} else if (ip.name.n) {
@@ -520,7 +524,7 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 } while (0)
 	while (pbr_next_field(R, &c, &f)) {
 		switch (f.num) {
-		case 1: case 2: case 3: case 7: case 8: case 9: case 35: case 1002: case 1003:
+		case 1: case 2: case 3: case 7: case 8: case 9: case 35: case 1002: case 1003: case 1004:
 			continue; /* the first pass's */
 		case 36: case 37: case 38:
 			if (!pbr_rep_varint_sv(R, &f, &R->sv[f.num - 36]))
@@ -589,6 +593,7 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 		case 67: BOOL(indices_are_sorted); break;
 		case 68: SUB(frontend_attributes, xla__frontend_attributes__descriptor); break;
 		case 69: BOOL(unique_indices); break;
+		case 70: VARINT(rng_algorithm, int32_t); break;
 		case 71: BOOL(use_global_device_ids); break;
 		case 72: CSTR(comparison_type); break;
 		case 77: VARINT(custom_call_api_version, int32_t); break;
