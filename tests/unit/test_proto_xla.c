@@ -13,6 +13,10 @@
  *  - a custom-call without api_version= is API_VERSION_ORIGINAL, XLA's
  *    default (XLA printed the proto's UNSPECIFIED back as
  *    api_version=API_VERSION_UNSPECIFIED, which its parser refuses).
+ *  - instruction names are unique in the module (XLA: RET_CHECK
+ *    "Instruction name is not unique"), though the text scopes them per
+ *    computation: a repeated one is written name.K and hilo's reader puts
+ *    the text's name back.
  * And the text still comes back byte for byte through the proto. */
 #include "check.h"
 
@@ -22,6 +26,11 @@
 static const char text[] =
 	"HloModule m\n"
 	"\n"
+	"f {\n"
+	"  q = f32[8]{0} parameter(0)\n"
+	"  ROOT a = f32[8]{0} negate(q)\n"
+	"}\n"
+	"\n"
 	"ENTRY e {\n"
 	"  p = f32[8]{0} parameter(0), sharding={devices=[4,2]<=[8]}\n"
 	"  s = u64[2]{0} parameter(1)\n"
@@ -30,14 +39,17 @@ static const char text[] =
 	"  a = f32[8]{0} add(p, c)\n"
 	"  g = f32[16]{0} all-gather(a), replica_groups=[4,2]<=[8], dimensions={0}\n"
 	"  x = f32[16]{0} custom-call(g), custom_call_target=\"foo\"\n"
+	"  y = f32[8]{0} call(a), to_apply=f\n"
 	"  r = (u64[2]{0}, u32[4]{0}) rng-bit-generator(s), algorithm=rng_philox\n"
-	"  ROOT t = (f32[16]{0}, (u64[2]{0}, u32[4]{0}), s32[]) tuple(x, r, k)\n"
+	"  ROOT t = (f32[16]{0}, (u64[2]{0}, u32[4]{0}), s32[], f32[8]{0}) tuple(x, r, k, y)\n"
 	"}\n";
 
+/* The entry computation's instruction of that name. */
 static const Xla__HloInstructionProto *find(const Xla__HloModuleProto *mp, const char *name)
 {
 	for (size_t c = 0; c < mp->n_computations; c++)
-		for (size_t k = 0; k < mp->computations[c]->n_instructions; k++)
+		for (size_t k = 0; !strcmp(mp->computations[c]->name, mp->entry_computation_name) &&
+		     k < mp->computations[c]->n_instructions; k++)
 			if (!strcmp(mp->computations[c]->instructions[k]->name, name))
 				return mp->computations[c]->instructions[k];
 	return NULL;
@@ -75,6 +87,22 @@ int main(void)
 		CHECK(r && r->rng_algorithm == 2); /* RNG_PHILOX */
 		const Xla__HloInstructionProto *x = find(mp, "x");
 		CHECK(x && x->custom_call_api_version == 1); /* API_VERSION_ORIGINAL */
+		/* a is in both computations: one keeps its name, one is a.1 */
+		int np = 0, na = 0, total = 0, unique = 1;
+		for (size_t c1 = 0; c1 < mp->n_computations; c1++)
+			for (size_t k1 = 0; k1 < mp->computations[c1]->n_instructions; k1++) {
+				const char *n1 = mp->computations[c1]->instructions[k1]->name;
+				np += !strcmp(n1, "a.1");
+				na += !strcmp(n1, "a");
+				total++;
+				for (size_t c2 = 0; c2 < mp->n_computations; c2++)
+					for (size_t k2 = 0; k2 < mp->computations[c2]->n_instructions; k2++)
+						if ((c1 != c2 || k1 != k2) &&
+						    !strcmp(n1, mp->computations[c2]->instructions[k2]->name))
+							unique = 0;
+			}
+		CHECK(unique);
+		CHECK(np == 1 && na == 1 && total == 12);
 		xla__hlo_module_proto__free_unpacked(mp, NULL);
 	}
 	/* and hilo reads its proto back to the same text */
