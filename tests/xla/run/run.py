@@ -141,9 +141,13 @@ def run_pair(xla, before, after, seeds, by_name, nsz=False):
             oa = named_inputs(params_a, param_names(after), seed, ordinary=True)
         else:
             ob = oa = X.ordinary_inputs(params_b, seed)
-        rb2, ra2 = xla.run(before, inputs=ob, timeout=90), xla.run(after, inputs=oa, timeout=90)
-        if not (rb2["ok"] and ra2["ok"]):
-            return "fail", "seed %d: %s (and ordinary inputs do not run)" % (seed, d)
+        rb2 = xla.run(before, inputs=ob, timeout=90)
+        if not rb2["ok"]:
+            # (a loop whose trip count the inputs set may not end on them)
+            return "skip", "differs modulo XLA's freedoms; the ordinary-input rerun does not run before the passes"
+        ra2 = xla.run(after, inputs=oa, timeout=90)
+        if not ra2["ok"]:
+            return "fail", "seed %d: %s (and on ordinary inputs the module after the passes does not run)" % (seed, d)
         d2 = (X.compare_modulo_xla(rb2["outputs"], ra2["outputs"], nsz=True) if nsz
               else X.compare_bits(rb2["outputs"], ra2["outputs"]))
         if d2:
@@ -176,6 +180,11 @@ class RunParity:
         self.skips[key] = self.skips.get(key, 0) + 1
 
     def case(self, name, before, flags, by_name=False):
+        if "--unroll-markers" in flags:
+            # the markers are Neuron custom-calls XLA's CPU backend has no
+            # implementation of: the module after cannot run by design
+            self.skip("--unroll-markers: NeuronBoundaryMarker custom-calls (no CPU implementation)")
+            return
         r = X.hilo_opt(self.args.build, before, flags + ["--print-style=default"])
         if r.rc != 0:
             if r.rc >= 3:
