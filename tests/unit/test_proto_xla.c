@@ -7,7 +7,9 @@
  *    constant none (XLA: "LiteralProto has no layout");
  *  - an iota tile assignment or replica-group list without T(...) carries
  *    the identity transpose, as long as its reshape dims (XLA:
- *    RET_CHECK iota_reshape_dims().size() == iota_transpose_perm().size());
+ *    RET_CHECK iota_reshape_dims().size() == iota_transpose_perm().size()),
+ *    and iota replica groups go in iota_collective_device_list (92): XLA
+ *    read them inside collective_device_list (87) as replica_groups={};
  *  - rng-bit-generator's algorithm= is the typed rng_algorithm field
  *    (XLA read rng_philox back as rng_default);
  *  - a custom-call without api_version= is API_VERSION_ORIGINAL, XLA's
@@ -80,9 +82,12 @@ int main(void)
 		CHECK(p && p->sharding && p->sharding->n_iota_reshape_dims == 1 &&
 		      p->sharding->n_iota_transpose_perm == 1 && p->sharding->iota_transpose_perm[0] == 0);
 		const Xla__HloInstructionProto *g = find(mp, "g");
-		const Xla__IotaReplicaGroupListProto *io =
-			g && g->collective_device_list ? g->collective_device_list->iota_replica_group_list : NULL;
+		/* iota groups in iota_collective_device_list (92), where XLA
+		 * reads them (inside collective_device_list, 87, XLA read none) */
+		const Xla__IotaReplicaGroupListProto *io = g ? g->iota_collective_device_list : NULL;
+		CHECK(io && io->num_replica_groups == 4 && io->num_devices_per_group == 2);
 		CHECK(io && io->n_iota_reshape_dims == io->n_iota_transpose_perm);
+		CHECK(g && !g->collective_device_list);
 		const Xla__HloInstructionProto *r = find(mp, "r");
 		CHECK(r && r->rng_algorithm == 2); /* RNG_PHILOX */
 		const Xla__HloInstructionProto *x = find(mp, "x");

@@ -308,13 +308,14 @@ static bool groups_to_proto(hilo_arena *a, Xla__HloInstructionProto *p, const ch
 	if (!hilo_replica_groups_parse(a, t, strlen(t), false, &g))
 		return false;
 	if (g.iota) {
-		Xla__CollectiveDeviceListProto *cd = aalloc(a, sizeof *cd);
+		/* in iota_collective_device_list (92), where XLA keeps the iota
+		 * form: XLA reads an IotaReplicaGroupListProto inside
+		 * collective_device_list (87) as no groups at all */
 		Xla__IotaReplicaGroupListProto *io = aalloc(a, sizeof *io);
 		int64_t *dims = aalloc(a, (size_t)g.ndims * sizeof *dims);
 		int32_t *perm = aalloc(a, (size_t)g.ndims * sizeof *perm + 1);
-		if (!cd || !io || !dims || !perm)
+		if (!io || !dims || !perm)
 			return false;
-		xla__collective_device_list_proto__init(cd);
 		xla__iota_replica_group_list_proto__init(io);
 		io->num_replica_groups = g.ngroups;
 		io->num_devices_per_group = g.group_size;
@@ -328,8 +329,7 @@ static bool groups_to_proto(hilo_arena *a, Xla__HloInstructionProto *p, const ch
 		io->iota_transpose_perm = perm;
 		for (int k = 0; k < g.ndims; k++)
 			perm[k] = g.transposed ? (int32_t)g.perm[k] : k;
-		cd->iota_replica_group_list = io;
-		p->collective_device_list = cd;
+		p->iota_collective_device_list = io;
 		return true;
 	}
 	if (g.ngroups) {
@@ -362,8 +362,10 @@ static bool perm_is_identity(const int32_t *p, size_t n)
 static bool groups_render(hilo_buf *b, const Xla__HloInstructionProto *p)
 {
 	const Xla__CollectiveDeviceListProto *cd = p->collective_device_list;
-	if (cd && cd->iota_replica_group_list) {
-		const Xla__IotaReplicaGroupListProto *io = cd->iota_replica_group_list;
+	const Xla__IotaReplicaGroupListProto *io = p->iota_collective_device_list;
+	if (!io && cd)
+		io = cd->iota_replica_group_list; /* as hilo wrote it before */
+	if (io) {
 		hilo_buf_putc(b, '[');
 		hilo_buf_put_i64(b, io->num_replica_groups);
 		hilo_buf_putc(b, ',');

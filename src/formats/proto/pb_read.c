@@ -606,6 +606,7 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 		case 81: VARINT(k, int64_t); break;
 		case 85: BOOL(largest); break;
 		case 87: SUB(collective_device_list, xla__collective_device_list_proto__descriptor); break;
+		case 92: SUB(iota_collective_device_list, xla__iota_replica_group_list_proto__descriptor); break;
 		case 89: BOOL(is_composite); break;
 		case 90: SUB(ragged_dot_dimension_numbers, xla__ragged_dot_dimension_numbers__descriptor); break;
 		case 94: BOOL(is_reverse); break;

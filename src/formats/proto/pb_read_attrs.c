@@ -324,7 +324,7 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	if (p->channel_id)
 		pbr_attr_from_typed(R, i, p, HILO_A_CHANNEL_ID);
 	bool coll = (hilo_opcode_flags(op) & HILO_OPF_COLL) != 0;
-	if (p->n_replica_groups || p->collective_device_list || coll)
+	if (p->n_replica_groups || p->collective_device_list || p->iota_collective_device_list || coll)
 		pbr_attr_from_typed(R, i, p, HILO_A_REPLICA_GROUPS);
 	if (p->n_dimensions && !hilo_instr_attr(i, HILO_A_DIMENSIONS) && op != HILO_OP_IOTA)
 		pbr_attr_from_typed(R, i, p, HILO_A_DIMENSIONS);

@@ -701,6 +701,7 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 			p->n_replica_groups = t.n_replica_groups;
 			p->replica_groups = t.replica_groups;
 			p->collective_device_list = t.collective_device_list;
+			p->iota_collective_device_list = t.iota_collective_device_list;
 			break;
 		case PBF_SOURCE_TARGET:
 			p->n_source_target_pairs = t.n_source_target_pairs;
@@ -850,6 +851,7 @@ static void put_typed_hi(writer *W, const Xla__HloInstructionProto *p)
 	put_pc(W, 87, p->collective_device_list);
 	pw_int(b, 89, p->is_composite);
 	put_pc(W, 90, p->ragged_dot_dimension_numbers);
+	put_pc(W, 92, p->iota_collective_device_list);
 	pw_int(b, 94, p->is_reverse);
 	pw_int(b, 95, p->num_carries);
 	pw_int(b, 96, p->is_associative);
