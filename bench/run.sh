@@ -9,7 +9,8 @@
 #     passes (parse+verify+print), target at most 2x;
 #  3. generated modules of 10k, 100k and 1M instructions (gen_module.py):
 #     each 10x step must cost at most 11x, peak RSS at most 3x the text;
-#  4. every bench/*_bench.sh (called with BUILD SHARED).
+#  4. every bench/*_bench.sh (called with BUILD SHARED), among them
+#     xla_bench.sh: hilo against XLA (jaxlib) on the same files, the ratios.
 # Prints figures and verdicts; exits non-zero only when a tool fails.
 # Machine-readable results (to compare commits), rewritten each run:
 #  BUILD/bench.tsv        metric<TAB>value<TAB>unit, one figure a line

@@ -544,7 +544,10 @@ static void print_shape(hilo_buf *b, const hilo_shape *s, bool layouts, bool buf
 		hilo_buf_put_i64(b, s->dims[i]);
 	}
 	hilo_buf_putc(b, ']');
-	if (s->layout && layouts) {
+	/* a scalar's empty layout (every scalar of an XLA-written proto has
+	 * one) prints as nothing, as XLA prints it: "f32[]{}" is read by
+	 * neither parser */
+	if (s->layout && layouts && !(s->rank == 0 && s->layout->n == 0 && !s->layout->tail)) {
 		hilo_buf_putc(b, '{');
 		for (int i = 0; i < s->layout->n; i++) {
 			if (i)

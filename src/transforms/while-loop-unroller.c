@@ -62,8 +62,11 @@ enum {
 	MAX_TOTAL = 800000,
 };
 
+static const hilo_instr *through_copy(const hilo_instr *i);
+
 static bool scalar_int_const(const hilo_instr *i, int64_t *v)
 {
+	i = through_copy(i);
 	return i->shape->rank == 0 && i->shape->type != HILO_T_PRED && hilo_instr_const_int_at(i, 0, v);
 }
 
@@ -78,10 +81,41 @@ static bool is_gte_of(const hilo_instr *i, const hilo_instr *param, int64_t *ind
 	return true;
 }
 
+/* XLA's optimized loops (what hilo.jax gets from XLA's pipeline) wrap the
+ * loop's scalar ops: the induction variable's init is copy(constant), the
+ * body reads it through a copy, and the step and the condition's compare
+ * are each a loop fusion around that one op. A copy is the value it
+ * copies; such a fusion computes exactly its op on its operands. */
+static const hilo_instr *through_copy(const hilo_instr *i)
+{
+	while (i->op == HILO_OP_COPY && i->noperands == 1)
+		i = i->operands[0];
+	return i;
+}
+
+/* The one instruction a fusion wraps, op(p0, ..., pn-1) on the fused
+ * computation's parameters in order and nothing else in it (its operands
+ * are then the fusion's, slot by slot); NULL for any other fusion. */
+static const hilo_instr *wrapped_op(const hilo_instr *f)
+{
+	if (f->op != HILO_OP_FUSION || hilo_instr_ncalled(f) != 1)
+		return NULL;
+	const hilo_comp *fc = hilo_instr_called(f)[0];
+	const hilo_instr *r = fc ? fc->root : NULL;
+	if (!r || r->op == HILO_OP_PARAMETER || r->noperands != f->noperands || fc->nparams != f->noperands ||
+	    fc->ninstrs != fc->nparams + 1 || hilo_instr_ncalled(r))
+		return NULL;
+	for (uint32_t k = 0; k < r->noperands; k++)
+		if (r->operands[k] != fc->params[k])
+			return NULL;
+	return r;
+}
+
 /* Reference to the induction variable: element k of the tuple parameter,
- * or (scalar state, k = -1) the parameter itself. */
+ * or (scalar state, k = -1) the parameter itself (through copies). */
 static bool iv_ref(const hilo_instr *i, const hilo_instr *param, bool scalar, int64_t *k)
 {
+	i = through_copy(i);
 	if (scalar) {
 		*k = -1;
 		return i == param;
@@ -199,9 +233,10 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 
 	/* condition: compare(gte(param, k), constant) in either order */
 	hilo_instr *r = cond->root;
-	if (!r || r->op != HILO_OP_COMPARE || r->noperands != 2)
+	const hilo_instr *cmp = r && r->op == HILO_OP_FUSION ? wrapped_op(r) : r;
+	if (!cmp || cmp->op != HILO_OP_COMPARE || r->noperands != 2)
 		return "unknown trip count: condition root is not a compare";
-	const char *dir = hilo_instr_get_enum(r, HILO_A_DIRECTION);
+	const char *dir = hilo_instr_get_enum(cmp, HILO_A_DIRECTION);
 	if (!dir)
 		return "unknown trip count: compare without direction";
 	int64_t k = -1, bound = 0;
@@ -236,17 +271,19 @@ static const char *analyse(hilo_pass_ctx *ctx, hilo_instr *w, loop_info *li)
 	if (!br || (!scalar && (br->op != HILO_OP_TUPLE || (int64_t)br->noperands != w->shape->ntuple)))
 		return "unknown trip count: body root is not a tuple";
 	hilo_instr *upd = scalar ? br : br->operands[k];
+	const hilo_instr *uop = upd->op == HILO_OP_FUSION ? wrapped_op(upd) : upd;
+	hilo_opcode uopc = uop ? uop->op : HILO_OP_FUSION;
 	hilo_instr *bp = body->params[0];
 	int64_t step = 0, gk = -2;
 	bool found = false;
-	if (upd->op == HILO_OP_ADD && upd->noperands == 2) {
+	if (uopc == HILO_OP_ADD && upd->noperands == 2) {
 		if (iv_ref(upd->operands[0], bp, scalar, &gk) &&
 		    loop_const(upd->operands[1], body, body, init0, scalar, k, &step))
 			found = true;
 		else if (iv_ref(upd->operands[1], bp, scalar, &gk) &&
 		         loop_const(upd->operands[0], body, body, init0, scalar, k, &step))
 			found = true;
-	} else if (upd->op == HILO_OP_SUBTRACT && upd->noperands == 2) {
+	} else if (uopc == HILO_OP_SUBTRACT && upd->noperands == 2) {
 		if (iv_ref(upd->operands[0], bp, scalar, &gk) &&
 		    loop_const(upd->operands[1], body, body, init0, scalar, k, &step)) {
 			step = wrap(t, (int64_t)(0 - (uint64_t)step));
@@ -299,6 +336,28 @@ static hilo_instr *marker(hilo_module *m, hilo_comp *c, hilo_instr *op, const ch
 	return i;
 }
 
+/* XLA gives each fused computation exactly one fusion instruction (its
+ * reader refuses two sharing one: "Instruction of fused computation does
+ * not match expected instruction"), so a body clone's fusions call
+ * clones of their fused computations, nested fusions too. */
+static void clone_fusions(hilo_module *m, hilo_comp *c, int64_t it)
+{
+	for (hilo_instr *i = c->first; i; i = i->next) {
+		if (i->op != HILO_OP_FUSION)
+			continue;
+		hilo_comp **called = hilo_instr_called(i);
+		for (uint32_t j = 0; j < hilo_instr_ncalled(i); j++) {
+			const char *fname = hilo_arena_printf(m->arena, "%s.unrolled.%lld", called[j]->name, (long long)it);
+			for (int sfx = 1; hilo_module_find_comp(m, fname); sfx++)
+				fname = hilo_arena_printf(m->arena, "%s.unrolled.%lld.%d", called[j]->name, (long long)it, sfx);
+			hilo_comp *fc = hilo_comp_clone(m, called[j], fname);
+			hilo_module_add_comp(m, fc, c);
+			called[j] = fc;
+			clone_fusions(m, fc, it);
+		}
+	}
+}
+
 static void unroll(hilo_pass_ctx *ctx, hilo_instr *w, const loop_info *li)
 {
 	hilo_module *m = ctx->m;
@@ -312,6 +371,7 @@ static void unroll(hilo_pass_ctx *ctx, hilo_instr *w, const loop_info *li)
 			cname = hilo_arena_printf(m->arena, "%s.unrolled.%lld.%d", body->name, (long long)it, sfx);
 		hilo_comp *cl = hilo_comp_clone(m, body, cname);
 		hilo_module_add_comp(m, cl, parent);
+		clone_fusions(m, cl, it);
 		for (hilo_instr *i = cl->first; i; i = i->next)
 			if (i->op == HILO_OP_DYNAMIC_SLICE || i->op == HILO_OP_DYNAMIC_UPDATE_SLICE ||
 				i->op == HILO_OP_CALL)

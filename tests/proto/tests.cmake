@@ -9,3 +9,9 @@ foreach(group real xla-unit/parser/long xla-unit/parser/short)
   set_tests_properties(proto.roundtrip.${tname} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 add_test(NAME proto.cli COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli.sh $<TARGET_FILE:hilo-opt>)
+# A scalar's empty layout from an XLA-written proto prints as XLA prints it.
+add_test(NAME proto.scalar_layout COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/scalar_layout.sh
+  $<TARGET_FILE:hilo-opt> ${CMAKE_CURRENT_LIST_DIR}/jax_scalars.pb)
+# Text -> proto -> text in the forms XLA writes and reads (iota shardings,
+# braced frontend attribute values).
+add_test(NAME proto.xla_forms COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/xla_forms.py $<TARGET_FILE:hilo-opt>)

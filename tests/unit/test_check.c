@@ -113,16 +113,16 @@ static hilo_validate_summary judge(const char *text, rewrite_fn fn, bool *named,
 static const char *dus_text =
 	"HloModule m\n"
 	"ENTRY main {\n"
-	"  u1 = f32[2,3] parameter(0)\n"
-	"  u2 = f32[2,3] parameter(1)\n"
+	"  upd1 = f32[2,3] parameter(0)\n"
+	"  upd2 = f32[2,3] parameter(1)\n"
 	"  z = f32[] constant(0)\n"
 	"  b = f32[4,3] broadcast(z), dimensions={}\n"
 	"  i0 = s32[] constant(0)\n"
 	"  i2 = s32[] constant(2)\n"
-	"  d1 = f32[4,3] dynamic-update-slice(b, u1, i0, i0)\n"
-	"  d2 = f32[4,3] dynamic-update-slice(d1, u2, i2, i0)\n"
-	"  c = f32[4,3] concatenate(u1, u2), dimensions={0}\n"
-	"  w = f32[4,3] concatenate(u2, u1), dimensions={0}\n"
+	"  d1 = f32[4,3] dynamic-update-slice(b, upd1, i0, i0)\n"
+	"  d2 = f32[4,3] dynamic-update-slice(d1, upd2, i2, i0)\n"
+	"  c = f32[4,3] concatenate(upd1, upd2), dimensions={0}\n"
+	"  w = f32[4,3] concatenate(upd2, upd1), dimensions={0}\n"
 	"  ROOT r = f32[4,3] negate(d2)\n"
 	"}\n";
 
@@ -221,9 +221,9 @@ static const char *cut_text =
 	"  nij = s32[8,16] minimum(i, j)\n"
 	"  nji = s32[8,16] minimum(j, i)\n"
 	"  s0 = f32[1,16] slice(x), slice={[0:1], [0:16]}\n"
-	"  s1 = f32[1,16] slice(x), slice={[1:2], [0:16]}\n"
+	"  sl1 = f32[1,16] slice(x), slice={[1:2], [0:16]}\n"
 	"  e0 = f32[1,16] exponential(s0)\n"
-	"  e1 = f32[1,16] exponential(s1)\n"
+	"  e1 = f32[1,16] exponential(sl1)\n"
 	"  r0 = f32[16] reshape(e0)\n"
 	"  r1 = f32[16] reshape(e1)\n"
 	"  t0 = f32[16,1] reshape(s0)\n"
@@ -361,8 +361,8 @@ static const char *branch_text =
 	"ENTRY main {\n"
 	"  t = f32[] parameter(0)\n"
 	"  x = f32[4] parameter(1)\n"
-	"  inf = f32[] constant(inf)\n"
-	"  lt = pred[] compare(t, inf), direction=LT\n"
+	"  infc = f32[] constant(inf)\n"
+	"  lt = pred[] compare(t, infc), direction=LT\n"
 	"  sel = s32[] convert(lt)\n"
 	"  ROOT r = f32[4] conditional(sel, x, x), branch_computations={neg, ident}\n"
 	"}\n";
@@ -476,7 +476,7 @@ static void special_abs_nonneg(hilo_module *m, hilo_pass_ctx *ctx)
 	"  m = " t "[6] multiply(x, two)\n" \
 	"  s = " t "[6] add(x, x)\n" \
 	"  m1 = " t "[] multiply(y, c2)\n" \
-	"  s1 = " t "[] add(y, y)\n" \
+	"  sum1 = " t "[] add(y, y)\n" \
 	"  ROOT r = (" t "[6], " t "[]) tuple(m, m1)\n" \
 	"}\n"
 
@@ -484,7 +484,7 @@ static void twice_as_sum(hilo_module *m, hilo_pass_ctx *ctx)
 {
 	(void)ctx;
 	hilo_instr_set_operand(m, find(m, "r"), 0, find(m, "s"));
-	hilo_instr_set_operand(m, find(m, "r"), 1, find(m, "s1"));
+	hilo_instr_set_operand(m, find(m, "r"), 1, find(m, "sum1"));
 }
 
 /* a loop whose trip count is a parameter: n = INT_MAX (an integer

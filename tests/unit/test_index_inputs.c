@@ -139,7 +139,7 @@ static const char *flows =
 	"  ten = s32[] constant(10)\n"
 	"  lt = pred[] compare(n, ten), direction=LT\n"
 	"  s = f32[8] select(lt, r, x)\n"
-	"  ROOT s2 = f32[8] select(c, s, x)\n"
+	"  ROOT sel2 = f32[8] select(c, s, x)\n"
 	"}\n";
 
 static void test_ranges(void)

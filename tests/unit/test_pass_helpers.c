@@ -122,20 +122,20 @@ static void test_deep_chain(bool effect)
 	hilo_buf b;
 	hilo_buf_init(&b);
 	hilo_buf_puts(&b, "HloModule chain\n\n");
-	hilo_buf_printf(&b, "c%d {\n  p = f32[] parameter(0)\n  ROOT r = f32[] %s\n}\n\n", N - 1,
+	hilo_buf_printf(&b, "cc%d {\n  p = f32[] parameter(0)\n  ROOT r = f32[] %s\n}\n\n", N - 1,
 		effect ? "custom-call(p), custom_call_target=\"log\", custom_call_has_side_effect=true"
 		       : "negate(p)");
 	for (int k = N - 2; k >= 0; k--)
-		hilo_buf_printf(&b, "c%d {\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), to_apply=c%d\n}\n\n",
+		hilo_buf_printf(&b, "cc%d {\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), to_apply=cc%d\n}\n\n",
 			k, k + 1);
-	hilo_buf_puts(&b, "ENTRY main {\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), to_apply=c0\n}\n");
+	hilo_buf_puts(&b, "ENTRY main {\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), to_apply=cc0\n}\n");
 	hilo_module *m = parse(hilo_buf_cstr(&b));
 	if (CHECK(m != NULL)) {
 		CHECK(hilo_instr_has_side_effect_deep(m, m->entry->root, NULL) == effect);
 		hilo_ptrmap memo;
 		hilo_ptrmap_init_in(&memo, m->arena);
-		CHECK(hilo_comp_has_side_effect(m, hilo_module_find_comp(m, "c100"), &memo) == effect);
-		CHECK(hilo_comp_has_side_effect(m, hilo_module_find_comp(m, "c0"), &memo) == effect);
+		CHECK(hilo_comp_has_side_effect(m, hilo_module_find_comp(m, "cc100"), &memo) == effect);
+		CHECK(hilo_comp_has_side_effect(m, hilo_module_find_comp(m, "cc0"), &memo) == effect);
 		hilo_ptrmap_free(&memo);
 	}
 	hilo_module_destroy(m);

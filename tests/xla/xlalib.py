@@ -28,9 +28,11 @@ Protocol of a sub-tier (README.md beside this file): `PY run.py --build B
 import argparse
 import hashlib
 import json
-import multiprocessing
 import os
+import pickle
 import re
+import select
+import struct
 import subprocess
 import sys
 import tempfile
@@ -64,18 +66,24 @@ def jax_modules():
 
 
 def _described(module):
+    """What the parse functions return for a module XLA accepted: its short
+    print, its default print (HloModule::ToString), the default print with
+    large constants in full ("full"), and its proto."""
     _, hlo, _, _ = jax_modules()
+    full = hlo.HloPrintOptions()
+    full.print_large_constants = True
     return {
         "ok": True,
         "error": None,
         "short": module.to_string(hlo.HloPrintOptions.short_parsable()),
         "default": module.to_string(),
+        "full": module.to_string(full),
         "proto": module.as_serialized_hlo_module_proto(),
     }
 
 
 def xla_parse_text(text):
-    """XLA's parser on HLO text: {ok, error, short, default, proto}."""
+    """XLA's parser on HLO text: {ok, error, short, default, full, proto}."""
     _, hlo, _, _ = jax_modules()
     try:
         module = hlo.hlo_module_from_text(text)
@@ -85,7 +93,7 @@ def xla_parse_text(text):
 
 
 def xla_parse_proto(data):
-    """XLA's reader on a binary HloModuleProto: {ok, error, short, default, proto}."""
+    """XLA's reader on a binary HloModuleProto: {ok, error, short, default, full, proto}."""
     _, hlo, _, _ = jax_modules()
     try:
         module = hlo.HloModule.from_serialized_hlo_module_proto(data)
@@ -134,6 +142,15 @@ def xla_compile(module):
     return backend.compile_and_load(bytecode, backend.local_devices()[:1])
 
 
+def xla_compile_error(module):
+    """None when `module` compiles for the CPU, else XLA's message."""
+    try:
+        xla_compile(module)
+    except Exception as e:
+        return str(e).strip()[:3000]
+    return None
+
+
 def xla_execute(exe, inputs):
     """Run a compiled executable on numpy inputs: the outputs as numpy arrays."""
     jax, _, _, backend = jax_modules()
@@ -174,14 +191,37 @@ def _resolve(name):
     return globals()[name]
 
 
-def _worker_main(conn, devices):
-    if devices > 1:
-        flags = os.environ.get("XLA_FLAGS", "")
-        os.environ["XLA_FLAGS"] = (flags + " --xla_force_host_platform_device_count=%d" % devices).strip()
-    sys.path.insert(0, HERE)
+def _send(fd, obj):
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    data = struct.pack("<Q", len(data)) + data
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def _recv_exact(fd, n):
+    chunks = []
+    while n:
+        b = os.read(fd, min(n, 1 << 20))
+        if not b:
+            raise EOFError
+        chunks.append(b)
+        n -= len(b)
+    return b"".join(chunks)
+
+
+def _recv(fd):
+    (n,) = struct.unpack("<Q", _recv_exact(fd, 8))
+    return pickle.loads(_recv_exact(fd, n))
+
+
+def _worker_main(rfd, wfd):
+    """The worker's loop: (name, args, kwargs) in, ("ok"|"exc", value) out,
+    on two pipes of their own (XLA may write to stdout and stderr)."""
     while True:
         try:
-            req = conn.recv()
+            req = _recv(rfd)
         except EOFError:
             return
         if req is None:
@@ -191,7 +231,7 @@ def _worker_main(conn, devices):
             res = ("ok", _resolve(name)(*args, **kwargs))
         except Exception:
             res = ("exc", traceback.format_exc(limit=6))
-        conn.send(res)
+        _send(wfd, res)
 
 
 class XlaCrash(Exception):
@@ -199,54 +239,72 @@ class XlaCrash(Exception):
 
 
 class Xla:
-    """A worker process running XLA. call() returns what the function
-    returned; a crash or time-out raises XlaCrash and restarts the worker.
-    The convenience methods turn a crash into {ok: False, error}."""
+    """A worker process running XLA (this file run as `--worker`, with the
+    same python). call() returns what the function returned; a crash or
+    time-out raises XlaCrash and the next call starts a new worker. The
+    convenience methods turn a crash into {ok: False, stage: crash, error}."""
 
     def __init__(self, devices=1, timeout=120.0):
         self.devices = devices
         self.timeout = timeout
-        self.ctx = multiprocessing.get_context("spawn")
         self.proc = None
-        self.conn = None
         self.restarts = 0
 
     def _start(self):
-        parent, child = self.ctx.Pipe()
-        self.proc = self.ctx.Process(target=_worker_main, args=(child, self.devices), daemon=True)
-        self.proc.start()
-        child.close()
-        self.conn = parent
+        to_child_r, to_child_w = os.pipe()
+        to_parent_r, to_parent_w = os.pipe()
+        env = dict(os.environ)
+        if self.devices > 1:
+            env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") +
+                                " --xla_force_host_platform_device_count=%d" % self.devices).strip()
+        env["PYTHONPATH"] = os.pathsep.join([HERE] + [p for p in sys.path if p])
+        self.errlog = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "--worker", str(to_child_r), str(to_parent_w)],
+            pass_fds=(to_child_r, to_parent_w), stdin=subprocess.DEVNULL,
+            stdout=self.errlog, stderr=self.errlog, env=env)
+        os.close(to_child_r)
+        os.close(to_parent_w)
+        self.wfd, self.rfd = to_child_w, to_parent_r
 
     def _kill(self):
         if self.proc is not None:
-            self.proc.kill()
-            self.proc.join(10)
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+            os.close(self.wfd)
+            os.close(self.rfd)
         self.proc = None
-        self.conn = None
+
+    def _tail(self):
+        try:
+            self.errlog.seek(0)
+            lines = self.errlog.read().decode("utf-8", "replace").strip().splitlines()
+            return " | ".join(lines[-3:])[-600:]
+        except (OSError, ValueError):
+            return ""
 
     def call(self, name, *args, timeout=None, **kwargs):
-        if self.proc is None or not self.proc.is_alive():
+        if self.proc is None or self.proc.poll() is not None:
+            if self.proc is not None:
+                self._kill()
             self._start()
         limit = self.timeout if timeout is None else timeout
         try:
-            self.conn.send((name, args, kwargs))
-            ready = self.conn.poll(limit)
-            if ready:
-                kind, value = self.conn.recv()
+            _send(self.wfd, (name, args, kwargs))
+            ready, _, _ = select.select([self.rfd], [], [], limit)
+            if not ready:
+                self._kill()
+                self.restarts += 1
+                raise XlaCrash("XLA timed out after %.0f s in %s" % (limit, name))
+            kind, value = _recv(self.rfd)
         except (EOFError, BrokenPipeError, ConnectionResetError):
-            ready = True
-            kind, value = "crash", None
-        if not ready:
+            self.proc.wait()
+            code = self.proc.returncode
+            tail = self._tail()
             self._kill()
             self.restarts += 1
-            raise XlaCrash("XLA timed out after %.0f s in %s" % (limit, name))
-        if kind == "crash":
-            self.proc.join(10)
-            code = self.proc.exitcode
-            self._kill()
-            self.restarts += 1
-            raise XlaCrash("XLA crashed in %s (exit %s)" % (name, code))
+            raise XlaCrash("XLA crashed in %s (exit %s)%s" % (name, code, ": " + tail if tail else ""))
         if kind == "exc":
             raise RuntimeError("%s raised in the XLA worker:\n%s" % (name, value))
         return value
@@ -267,11 +325,11 @@ class Xla:
         return self._safe("xla_run", module, seed=seed, inputs=inputs, timeout=timeout)
 
     def close(self):
-        if self.proc is not None and self.proc.is_alive():
+        if self.proc is not None and self.proc.poll() is None:
             try:
-                self.conn.send(None)
-                self.proc.join(10)
-            except (BrokenPipeError, OSError):
+                _send(self.wfd, None)
+                self.proc.wait(10)
+            except (BrokenPipeError, OSError, subprocess.TimeoutExpired):
                 pass
         self._kill()
 
@@ -411,10 +469,12 @@ def random_values(dtype, count, rng):
     choice = rng.integers(0, 3, count)
     pick = specials[rng.integers(0, len(specials), count)]
     out = np.where(choice == 0, pick, np.where(choice == 1, bits, small)).astype(dtype)
-    # the first elements walk through every special, from a seeded offset
-    k = min(count, len(specials))
-    start = int(rng.integers(0, len(specials)))
-    out[:k] = np.roll(specials, -start)[:k]
+    # an array that can hold them all starts with every special, from a
+    # seeded offset; a smaller one (a scalar index, say) keeps the mixture,
+    # so it also meets ordinary small values
+    if count >= len(specials):
+        start = int(rng.integers(0, len(specials)))
+        out[:len(specials)] = np.roll(specials, -start)
     return out
 
 
@@ -464,6 +524,73 @@ def compare_bits(want, got, what="output"):
     return None
 
 
+def _flushed(a):
+    """Float arrays with denormals replaced by a zero of the same sign (what
+    XLA CPU's flush-to-zero makes of them)."""
+    a = np.asarray(a)
+    if a.dtype.kind == "c":
+        part = np.float32 if a.dtype == np.complex64 else np.float64
+        return _flushed(a.view(part)).view(a.dtype)
+    try:
+        fi = _ml().finfo(a.dtype)
+    except (ValueError, TypeError):
+        return a
+    with np.errstate(all="ignore"):
+        tiny = np.abs(a.astype(np.float64)) < float(fi.tiny)
+        zero = np.where(np.signbit(a.astype(np.float64)), -0.0, 0.0).astype(a.dtype)
+        return np.where(tiny & (a.astype(np.float64) != 0), zero, a)
+
+
+def compare_modulo_xla(want, got, nsz=False):
+    """None when the outputs agree once two freedoms of XLA's CPU backend
+    are allowed (docs/xla-departures.md): the bits of a NaN (arithmetic
+    quiets a signalling NaN and picks an operand's payload by instruction
+    order; data movement keeps the bits) and denormals flushed to a zero of
+    the same sign (XLA CPU runs with flush-to-zero). nsz: -0 and +0 are one
+    value too (what --assume-no-signed-zeros asks for). Else the difference."""
+    if len(want) != len(got):
+        return "output count %d != %d" % (len(want), len(got))
+    for i, (a, b) in enumerate(zip(want, got)):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return compare_bits([a], [b], "output %d" % i)
+        if a.dtype.kind in "fcV" or a.dtype.name.startswith(("bfloat", "float")):
+            fa, fb = _flushed(a), _flushed(b)
+            with np.errstate(all="ignore"):
+                na = np.isnan(fa.astype(np.complex128 if a.dtype.kind == "c" else np.float64))
+                nb = np.isnan(fb.astype(np.complex128 if a.dtype.kind == "c" else np.float64))
+            if (na != nb).any():
+                return compare_bits([a], [b], "output %d" % i)
+            fa, fb = np.where(na, 0, fa).astype(a.dtype), np.where(nb, 0, fb).astype(b.dtype)
+            if nsz:
+                fa = np.where(fa.astype(np.complex128 if a.dtype.kind == "c" else np.float64) == 0, 0, fa).astype(a.dtype)
+                fb = np.where(fb.astype(np.complex128 if a.dtype.kind == "c" else np.float64) == 0, 0, fb).astype(b.dtype)
+            d = compare_bits([fa], [fb], "output %d" % i)
+        else:
+            d = compare_bits([a], [b], "output %d" % i)
+        if d:
+            return d
+    return None
+
+
+def ordinary_inputs(params, seed):
+    """Seeded inputs without NaN, infinities or denormals (small ordinary
+    values and the integer specials): where two equivalent modules must
+    give the same bits even on XLA CPU."""
+    out = []
+    for i, (t, dims) in enumerate(params):
+        rng = np.random.default_rng([seed, i, 7])
+        n = int(np.prod(dims)) if dims else 1
+        dt = dtype_of(t)
+        if dt.kind in "fc" or t.startswith(("bf", "f8", "f4")):
+            with np.errstate(all="ignore"):
+                v = (rng.integers(-64, 65, n) / 8.0).astype(dt)
+        else:
+            v = random_values(dt, n, rng)
+        out.append(v.reshape(dims))
+    return out
+
+
 # ---------------------------------------------------------------------------
 # hilo tools
 # ---------------------------------------------------------------------------
@@ -508,6 +635,22 @@ def run_tool(build, tool, args, stdin=None, out_suffix=".hlo", timeout=300, env=
         elif outp is None:
             out = p.stdout
         return ToolResult(rc, out, err, cmd)
+
+
+_hilo = None
+
+
+def hilo_lib(build):
+    """hilo's Python package (python/hilo, ctypes over BUILD/libhilo.so):
+    parse, print, passes and the evaluator in this process, without a
+    process per call. The same library the tools link."""
+    global _hilo
+    if _hilo is None:
+        os.environ["HILO_LIBRARY"] = os.path.join(build, "libhilo.so")
+        sys.path.insert(0, os.path.join(REPO, "python"))
+        import hilo
+        _hilo = hilo
+    return _hilo
 
 
 def hilo_opt(build, text_or_path, args, out_suffix=".hlo", timeout=300):
@@ -641,3 +784,7 @@ def digest(data):
     if isinstance(data, str):
         data = data.encode()
     return hashlib.sha1(data).hexdigest()[:12]
+
+
+if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--worker":
+    _worker_main(int(sys.argv[2]), int(sys.argv[3]))

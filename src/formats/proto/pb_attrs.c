@@ -182,7 +182,7 @@ static bool backend_render(hilo_buf *b, const Xla__HloInstructionProto *p)
 
 /* ---- frontend_attributes ---- */
 
-/* {k="v",k2="v2"} (also bare values) */
+/* {k="v",k2={braced value}} */
 static bool fa_parse(hilo_arena *a, Xla__FrontendAttributes **out, const char *t)
 {
 	cur c = {t, t + strlen(t)};
@@ -217,6 +217,30 @@ static bool fa_parse(hilo_arena *a, Xla__FrontendAttributes **out, const char *t
 				val = ok ? hilo_arena_strndup(a, b.data ? b.data : "", b.len) : NULL;
 				hilo_buf_free(&b);
 				c.p++;
+			} else if (c.p < c.e && *c.p == '{') {
+				/* a braced value is kept as written, braces included (XLA
+				 * prints one unquoted: xla.sdy.meshes={mesh = #sdy.mesh<...>}) */
+				const char *vs = c.p;
+				int depth = 0;
+				bool quoted = false;
+				for (; c.p < c.e; c.p++) {
+					if (quoted) {
+						if (*c.p == '\\' && c.p + 1 < c.e)
+							c.p++;
+						else if (*c.p == '"')
+							quoted = false;
+					} else if (*c.p == '"') {
+						quoted = true;
+					} else if (*c.p == '{') {
+						depth++;
+					} else if (*c.p == '}' && --depth == 0) {
+						break;
+					}
+				}
+				if (c.p >= c.e)
+					return false;
+				c.p++;
+				val = hilo_arena_strndup(a, vs, (size_t)(c.p - vs));
 			} else {
 				return false;
 			}
@@ -259,8 +283,14 @@ static bool fa_render(hilo_buf *b, const Xla__FrontendAttributes *fa)
 		const char *key = fa->map[k]->key ? fa->map[k]->key : "";
 		const char *v = fa->map[k]->value ? fa->map[k]->value : "";
 		hilo_buf_puts(b, key);
+		size_t n = strlen(v);
+		if (n >= 2 && v[0] == '{' && v[n - 1] == '}') { /* as XLA prints it */
+			hilo_buf_putc(b, '=');
+			hilo_buf_put(b, v, n);
+			continue;
+		}
 		hilo_buf_put(b, "=\"", 2);
-		pb_escape(b, v, strlen(v));
+		pb_escape(b, v, n);
 		hilo_buf_putc(b, '"');
 	}
 	hilo_buf_putc(b, '}');
@@ -278,25 +308,28 @@ static bool groups_to_proto(hilo_arena *a, Xla__HloInstructionProto *p, const ch
 	if (!hilo_replica_groups_parse(a, t, strlen(t), false, &g))
 		return false;
 	if (g.iota) {
-		Xla__CollectiveDeviceListProto *cd = aalloc(a, sizeof *cd);
+		/* in iota_collective_device_list (92), where XLA keeps the iota
+		 * form: XLA reads an IotaReplicaGroupListProto inside
+		 * collective_device_list (87) as no groups at all */
 		Xla__IotaReplicaGroupListProto *io = aalloc(a, sizeof *io);
 		int64_t *dims = aalloc(a, (size_t)g.ndims * sizeof *dims);
-		int32_t *perm = g.transposed ? aalloc(a, (size_t)g.ndims * sizeof *perm) : NULL;
-		if (!cd || !io || !dims || (g.transposed && !perm))
+		int32_t *perm = aalloc(a, (size_t)g.ndims * sizeof *perm + 1);
+		if (!io || !dims || !perm)
 			return false;
-		xla__collective_device_list_proto__init(cd);
 		xla__iota_replica_group_list_proto__init(io);
 		io->num_replica_groups = g.ngroups;
 		io->num_devices_per_group = g.group_size;
 		memcpy(dims, g.dims, (size_t)g.ndims * sizeof *dims);
 		io->n_iota_reshape_dims = (size_t)g.ndims;
 		io->iota_reshape_dims = dims;
-		io->n_iota_transpose_perm = g.transposed ? (size_t)g.ndims : 0;
+		/* XLA's reader wants a transpose as long as the reshape dims
+		 * (IotaReplicaGroupList / IotaTileAssignment): identity when the
+		 * text has no T(...), as XLA's own writer does */
+		io->n_iota_transpose_perm = (size_t)g.ndims;
 		io->iota_transpose_perm = perm;
-		for (int k = 0; g.transposed && k < g.ndims; k++)
-			perm[k] = (int32_t)g.perm[k];
-		cd->iota_replica_group_list = io;
-		p->collective_device_list = cd;
+		for (int k = 0; k < g.ndims; k++)
+			perm[k] = g.transposed ? (int32_t)g.perm[k] : k;
+		p->iota_collective_device_list = io;
 		return true;
 	}
 	if (g.ngroups) {
@@ -316,18 +349,30 @@ static bool groups_to_proto(hilo_arena *a, Xla__HloInstructionProto *p, const ch
 	return true;
 }
 
+/* An iota transpose that moves nothing (or none at all): printed as no
+ * T(...), as XLA prints it. */
+static bool perm_is_identity(const int32_t *p, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (p[k] != (int32_t)k)
+			return false;
+	return true;
+}
+
 static bool groups_render(hilo_buf *b, const Xla__HloInstructionProto *p)
 {
 	const Xla__CollectiveDeviceListProto *cd = p->collective_device_list;
-	if (cd && cd->iota_replica_group_list) {
-		const Xla__IotaReplicaGroupListProto *io = cd->iota_replica_group_list;
+	const Xla__IotaReplicaGroupListProto *io = p->iota_collective_device_list;
+	if (!io && cd)
+		io = cd->iota_replica_group_list; /* as hilo wrote it before */
+	if (io) {
 		hilo_buf_putc(b, '[');
 		hilo_buf_put_i64(b, io->num_replica_groups);
 		hilo_buf_putc(b, ',');
 		hilo_buf_put_i64(b, io->num_devices_per_group);
 		hilo_buf_put(b, "]<=", 3);
 		put_list(b, io->iota_reshape_dims, io->n_iota_reshape_dims, '[', ']', ",");
-		if (io->n_iota_transpose_perm) {
+		if (!perm_is_identity(io->iota_transpose_perm, io->n_iota_transpose_perm)) {
 			hilo_buf_put(b, "T(", 2);
 			for (size_t k = 0; k < io->n_iota_transpose_perm; k++) {
 				if (k)
@@ -704,14 +749,17 @@ static bool sharding_one(cur *c, hilo_arena *a, Xla__OpSharding *s, int depth)
 					break;
 				}
 			}
+			/* XLA's OpSharding proto always has one transpose entry per
+			 * reshape dimension (HloSharding::FromProto RET_CHECKs the
+			 * sizes): no T(...) is the identity */
 			s->n_iota_reshape_dims = rs.n;
 			s->iota_reshape_dims = rs.v;
-			s->n_iota_transpose_perm = perm.n;
-			s->iota_transpose_perm = aalloc(a, perm.n * sizeof(int32_t));
+			s->n_iota_transpose_perm = perm.n ? perm.n : rs.n;
+			s->iota_transpose_perm = aalloc(a, (s->n_iota_transpose_perm + 1) * sizeof(int32_t));
 			if (!s->iota_transpose_perm)
 				return false;
-			for (size_t k = 0; k < perm.n; k++)
-				s->iota_transpose_perm[k] = (int32_t)perm.v[k];
+			for (size_t k = 0; k < s->n_iota_transpose_perm; k++)
+				s->iota_transpose_perm[k] = (int32_t)(perm.n ? perm.v[k] : (int64_t)k);
 		} else {
 			for (;;) {
 				int64_t v;
@@ -774,7 +822,13 @@ static bool sharding_render_one(hilo_buf *b, const Xla__OpSharding *s, int depth
 		if (s->n_iota_reshape_dims) {
 			hilo_buf_put(b, "<=", 2);
 			put_list(b, s->iota_reshape_dims, s->n_iota_reshape_dims, '[', ']', ",");
-			if (s->n_iota_transpose_perm) {
+			/* an identity transpose prints as nothing, as XLA prints it
+			 * (its parser rejects "<=[8]T(0)"; XLA merges the dimensions
+			 * of an identity transpose, so it never prints one) */
+			bool identity = true;
+			for (size_t k = 0; k < s->n_iota_transpose_perm; k++)
+				identity = identity && s->iota_transpose_perm[k] == (int32_t)k;
+			if (s->n_iota_transpose_perm && !identity) {
 				hilo_buf_put(b, "T(", 2);
 				for (size_t k = 0; k < s->n_iota_transpose_perm; k++) {
 					if (k)
@@ -938,6 +992,11 @@ bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f)
 bool pbx_module_fa(hilo_arena *a, Xla__FrontendAttributes **out, const char *text)
 {
 	return fa_parse(a, out, text);
+}
+
+bool pbx_module_fa_render(hilo_buf *b, const Xla__FrontendAttributes *fa)
+{
+	return fa_render(b, fa);
 }
 
 /* input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}) } */

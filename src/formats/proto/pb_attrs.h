@@ -15,5 +15,7 @@ bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f);
 bool pbx_module_fa(hilo_arena *a, Xla__FrontendAttributes **out, const char *text);
 bool pbx_io_alias(hilo_arena *a, Xla__HloInputOutputAliasProto **out, const char *text);
 bool pbx_buffer_donor(hilo_arena *a, Xla__HloBufferDonorProto **out, const char *text);
+/* The text of a module's frontend_attributes ({k="v",...}), as XLA prints it. */
+bool pbx_module_fa_render(hilo_buf *b, const Xla__FrontendAttributes *fa);
 
 #endif

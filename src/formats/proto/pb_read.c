@@ -179,6 +179,7 @@ typedef struct comp_rec {
 /* Fields of an instruction the first pass reads. */
 typedef struct instr_head {
 	slice name, opcode, comment, async_op;
+	slice text_name; /* 1004: the name in the text, when the proto's was made unique */
 	const slice *shape, *literal, *metadata;
 	slice shape_s, literal_s, metadata_s;
 	int64_t id, parameter_number;
@@ -191,7 +192,7 @@ static bool read_head(reader *R, slice *is, instr_head *h)
 {
 	/* what a message may leave unset (not a memset of the whole record:
 	 * the *_s slices are read only when set) */
-	h->name = h->opcode = h->comment = h->async_op = (slice){0};
+	h->name = h->opcode = h->comment = h->async_op = h->text_name = (slice){0};
 	h->shape = h->literal = h->metadata = NULL;
 	h->id = h->parameter_number = 0;
 	pr_cur c = {is->p, is->p + is->n};
@@ -220,6 +221,7 @@ static bool read_head(reader *R, slice *is, instr_head *h)
 		case 35: if (!pbr_want(R, &f, PB_VARINT)) return false; h->id = (int64_t)f.v; break;
 		case 1002: if (!pbr_str_field(R, &f, &h->comment)) return false; break;
 		case 1003: if (!pbr_str_field(R, &f, &h->async_op)) return false; break;
+		case 1004: if (!pbr_str_field(R, &f, &h->text_name)) return false; break;
 		default:
 			if (!rest)
 				rest = f.at;
@@ -394,6 +396,8 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		i->shape = shape;
 		/* names: as given, else as XLA names unnamed instructions */
 		const char *in;
+		if (ip.text_name.n)
+			ip.name = ip.text_name; /* hilo made the proto's name unique */
 		if (ip.name.n && ip.name.p == here.p && ip.name.n == here.n) {
 			in = hilo_intern_hashed(m->strings, (const char *)here.p, here.n, here.hash);
 		} else if (ip.name.n) {
@@ -520,7 +524,7 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 } while (0)
 	while (pbr_next_field(R, &c, &f)) {
 		switch (f.num) {
-		case 1: case 2: case 3: case 7: case 8: case 9: case 35: case 1002: case 1003:
+		case 1: case 2: case 3: case 7: case 8: case 9: case 35: case 1002: case 1003: case 1004:
 			continue; /* the first pass's */
 		case 36: case 37: case 38:
 			if (!pbr_rep_varint_sv(R, &f, &R->sv[f.num - 36]))
@@ -589,6 +593,7 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 		case 67: BOOL(indices_are_sorted); break;
 		case 68: SUB(frontend_attributes, xla__frontend_attributes__descriptor); break;
 		case 69: BOOL(unique_indices); break;
+		case 70: VARINT(rng_algorithm, int32_t); break;
 		case 71: BOOL(use_global_device_ids); break;
 		case 72: CSTR(comparison_type); break;
 		case 77: VARINT(custom_call_api_version, int32_t); break;
@@ -601,6 +606,7 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 		case 81: VARINT(k, int64_t); break;
 		case 85: BOOL(largest); break;
 		case 87: SUB(collective_device_list, xla__collective_device_list_proto__descriptor); break;
+		case 92: SUB(iota_collective_device_list, xla__iota_replica_group_list_proto__descriptor); break;
 		case 89: BOOL(is_composite); break;
 		case 90: SUB(ragged_dot_dimension_numbers, xla__ragged_dot_dimension_numbers__descriptor); break;
 		case 94: BOOL(is_reverse); break;
@@ -916,6 +922,9 @@ static bool build_module(reader *R, slice ms)
 	int32_t style = 0;
 	bool flag[12] = {0}; /* fields 1006..1011 at flag[number - 1000] */
 	pb_unknown munk = {0};
+	field fa_field;
+	bool has_fa = false;
+	memset(&fa_field, 0, sizeof fa_field);
 	pr_cur c = {ms.p, ms.p + ms.n};
 	field f;
 	while (pbr_next_field(R, &c, &f)) {
@@ -924,6 +933,7 @@ static bool build_module(reader *R, slice ms)
 		case 2: if (!pbr_str_field(R, &f, &sv[S_ENTRY])) return false; break;
 		case 3: if (!pbr_rep_slice(R, &f, &cs, &ncs)) return false; break;
 		case 6: if (!pbr_want(R, &f, PB_VARINT)) return false; entry_id = (int64_t)f.v; break;
+		case 19: if (!pbr_want(R, &f, PB_LEN)) return false; fa_field = f; has_fa = true; break;
 		case 1000: if (!pbr_rep_slice(R, &f, &ma, &nma)) return false; break;
 		case 1001: if (!pbr_str_field(R, &f, &sv[S_HEADER])) return false; break;
 		case 1002: if (!pbr_str_field(R, &f, &sv[S_GAP])) return false; break;
@@ -1057,6 +1067,39 @@ static bool build_module(reader *R, slice ms)
 			if (kv[2].n)
 				m->attrs[k].sep = pbr_sdup(R, kv[2]);
 		}
+	}
+	/* the module's frontend_attributes (field 19) of a proto hilo did not
+	 * write (hilo's own keep the text in field 1000): a module attribute
+	 * in XLA's text form, which the printer prints and the writer turns
+	 * back into field 19. JAX's shard_map puts the Shardy mesh every
+	 * sharding names there; without it XLA cannot compile the module. */
+	bool fa_in_attrs = false;
+	for (uint32_t k = 0; k < m->nattrs; k++)
+		fa_in_attrs = fa_in_attrs || !strcmp(m->attrs[k].key, "frontend_attributes");
+	if (has_fa && !fa_in_attrs) {
+		Xla__FrontendAttributes *fa = pbr_unpack_sub(R, &fa_field, &xla__frontend_attributes__descriptor, 0);
+		if (!fa)
+			return false;
+		hilo_buf fb;
+		hilo_buf_init_in(&fb, m->arena);
+		bool ok = fa->n_map && pbx_module_fa_render(&fb, fa) && !fb.oom;
+		if (ok) {
+			hilo_module_attr *na = pbr_ralloc(R, (m->nattrs + 2) * sizeof *na);
+			if (!na) {
+				hilo_buf_free(&fb);
+				return false;
+			}
+			if (m->nattrs)
+				memcpy(na, m->attrs, m->nattrs * sizeof *na);
+			memset(&na[m->nattrs], 0, sizeof *na);
+			na[m->nattrs].key = pbr_rintern(R, "frontend_attributes");
+			na[m->nattrs].value = hilo_arena_strndup(m->arena, hilo_buf_cstr(&fb), fb.len);
+			m->attrs = na;
+			m->nattrs++;
+		}
+		hilo_buf_free(&fb);
+		if (R->failed)
+			return false;
 	}
 	if (sv[S_HEADER].n)
 		m->header = pbr_sdup(R, sv[S_HEADER]);

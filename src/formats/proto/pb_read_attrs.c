@@ -57,6 +57,7 @@ static const char *escaped(reader *R, const char *s, size_t n)
 
 static const char *const fft_names[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
 static const char *const dist_names[] = {"rng_invalid", "rng_uniform", "rng_normal"};
+static const char *const rng_alg_names[] = {"rng_default", "rng_three_fry", "rng_philox"};
 
 static const int64_t *nz(const int64_t *p)
 {
@@ -159,6 +160,9 @@ bool pbr_attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProt
 		break;
 	case PBF_DISTRIBUTION:
 		a->v.text = pbr_rintern(R, (unsigned)p->distribution < 3 ? dist_names[p->distribution] : "rng_invalid");
+		break;
+	case PBF_RNG_ALGORITHM:
+		a->v.text = pbr_rintern(R, (unsigned)p->rng_algorithm < 3 ? rng_alg_names[p->rng_algorithm] : "rng_default");
 		break;
 	case PBF_SLICE: {
 		size_t n = p->n_slice_dimensions;
@@ -268,6 +272,8 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 		HILO_A_UNIQUE_INDICES, HILO_A_UNKNOWN};
 	static const hilo_attr_id k_cc[] = {HILO_A_CUSTOM_CALL_TARGET, HILO_A_UNKNOWN};
 	static const hilo_attr_id k_fusion[] = {HILO_A_KIND, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_rng[] = {HILO_A_DISTRIBUTION, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_rbg[] = {HILO_A_ALGORITHM, HILO_A_UNKNOWN};
 	switch (op) {
 	case HILO_OP_GET_TUPLE_ELEMENT: keys = k_gte; break;
 	case HILO_OP_BROADCAST: case HILO_OP_TRANSPOSE: case HILO_OP_REDUCE:
@@ -283,6 +289,8 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	case HILO_OP_SCATTER: keys = k_scatter; break;
 	case HILO_OP_CUSTOM_CALL: keys = k_cc; break;
 	case HILO_OP_FUSION: keys = k_fusion; break;
+	case HILO_OP_RNG: keys = k_rng; break;
+	case HILO_OP_RNG_BIT_GENERATOR: keys = k_rbg; break;
 	default: keys = none; break;
 	}
 	const pb_attr_def *def;
@@ -316,7 +324,7 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	if (p->channel_id)
 		pbr_attr_from_typed(R, i, p, HILO_A_CHANNEL_ID);
 	bool coll = (hilo_opcode_flags(op) & HILO_OPF_COLL) != 0;
-	if (p->n_replica_groups || p->collective_device_list || coll)
+	if (p->n_replica_groups || p->collective_device_list || p->iota_collective_device_list || coll)
 		pbr_attr_from_typed(R, i, p, HILO_A_REPLICA_GROUPS);
 	if (p->n_dimensions && !hilo_instr_attr(i, HILO_A_DIMENSIONS) && op != HILO_OP_IOTA)
 		pbr_attr_from_typed(R, i, p, HILO_A_DIMENSIONS);
@@ -365,7 +373,9 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	}
 	if (p->precision_config && p->precision_config->n_operand_precision)
 		pbr_attr_from_typed(R, i, p, HILO_A_OPERAND_PRECISION);
-	if (op == HILO_OP_CUSTOM_CALL && p->custom_call_api_version)
+	/* ORIGINAL is what no api_version= means (XLA prints none) */
+	if (op == HILO_OP_CUSTOM_CALL && p->custom_call_api_version &&
+	    p->custom_call_api_version != 1 /* API_VERSION_ORIGINAL */)
 		pbr_attr_from_typed(R, i, p, HILO_A_API_VERSION);
 	if (p->sharding)
 		pbr_attr_from_typed(R, i, p, HILO_A_SHARDING);

@@ -313,7 +313,7 @@ static hilo_shape *shape_decode(reader *R, const slice *sp, int depth, const cha
 	size_t ndims = 0, ndyn = 0, ntup = 0;
 	uint8_t *dynf = NULL;
 	slice *tup = NULL, lay = {0};
-	bool has_layout = false, buffer = false;
+	bool has_layout = false, buffer = false, implied = false;
 	pr_cur c = {sp->p, sp->p + sp->n};
 	field f;
 	while (pbr_next_field(R, &c, &f)) {
@@ -345,6 +345,11 @@ static hilo_shape *shape_decode(reader *R, const slice *sp, int depth, const cha
 			if (!pbr_want(R, &f, PB_VARINT))
 				return NULL;
 			buffer = f.v != 0;
+			break;
+		case 1001: /* hilo wrote the default layout the text left out */
+			if (!pbr_want(R, &f, PB_VARINT))
+				return NULL;
+			implied = f.v != 0;
 			break;
 		default:
 			break;
@@ -436,6 +441,8 @@ static hilo_shape *shape_decode(reader *R, const slice *sp, int depth, const cha
 		return NULL;
 	}
 	hilo_layout layout, *lp = NULL;
+	if (implied)
+		has_layout = false;
 	if (has_layout) {
 		int64_t *m2m = NULL;
 		size_t nm = 0;

@@ -36,6 +36,7 @@ typedef struct writer {
 	hilo_buf *out;
 	hilo_buf tmp;
 	hilo_ptrmap comp_ids;  /* comp -> (void*)(id + 1) */
+	hilo_ptrmap renamed;   /* instr -> the unique name written for it */
 	uint8_t *ext;          /* per attribute of the current instruction: to hilo_attrs */
 	size_t cap_ext;
 	bool oom;
@@ -82,10 +83,18 @@ static void put_unknown(hilo_buf *b, const pb_unknown *u)
 
 /* ---- shapes ---- */
 
-static void put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth)
+/* A ShapeProto. literal: the shape of a LiteralProto or of a constant,
+ * which XLA's reader refuses without a layout ("LiteralProto has no
+ * layout", Literal::CreateFromProto; then the constant's shape must equal
+ * its literal's, layouts included, hlo_instruction.cc): an array shape the
+ * text gave none is written with the default (major-to-minor) one, as
+ * XLA's own writer does, and field 1001 says it was implied, so hilo's
+ * reader drops it again (the text prints back as it was). */
+static void put_shape_as(writer *W, uint32_t field, const hilo_shape *s, int depth, bool literal)
 {
 	hilo_buf *b = W->out;
 	size_t at = pw_open(b, field);
+	bool implied = false;
 	pw_int(b, 2, pb_ptype_to_xla(s->type));
 	if (s->type == HILO_T_TUPLE) {
 		if (depth > 200) {
@@ -93,7 +102,7 @@ static void put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth)
 			return;
 		}
 		for (int k = 0; k < s->ntuple; k++)
-			put_shape(W, 4, s->elems[k], depth + 1);
+			put_shape_as(W, 4, s->elems[k], depth + 1, literal);
 	} else {
 		if (s->rank) {
 			size_t sz = 0;
@@ -117,6 +126,20 @@ static void put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth)
 			pw_packed_i64(b, 1, s->layout->minor_to_major, (size_t)s->layout->n);
 			pw_str(b, 1000, s->layout->tail);
 			pw_close(b, l);
+		} else if (!s->rank) {
+			/* a scalar has its (empty) layout in XLA's protos, as XLA's
+			 * parser gives it one: XLA's reader requires one in a
+			 * LiteralProto and that a constant's shape equal its
+			 * literal's, layout included; it prints as nothing */
+			pw_close(b, pw_open(b, 5));
+		} else if (literal && s->rank && s->type != HILO_T_TOKEN && s->type != HILO_T_OPAQUE) {
+			int64_t m2m[HILO_MAX_RANK];
+			for (int k = 0; k < s->rank; k++)
+				m2m[k] = s->rank - 1 - k;
+			size_t l = pw_open(b, 5);
+			pw_packed_i64(b, 1, m2m, (size_t)s->rank);
+			pw_close(b, l);
+			implied = true;
 		}
 		if (s->dyn && s->rank) {
 			pw_tag(b, 6, PB_LEN);
@@ -130,7 +153,13 @@ static void put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth)
 		}
 	}
 	pw_int(b, 1000, s->buffer);
+	pw_int(b, 1001, implied);
 	pw_close(b, at);
+}
+
+static void put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth)
+{
+	put_shape_as(W, field, s, depth, false);
 }
 
 /* ---- literals ---- */
@@ -148,7 +177,7 @@ static void put_literal(writer *W, uint32_t field, const hilo_literal *l, int de
 {
 	hilo_buf *b = W->out;
 	size_t at = pw_open(b, field);
-	put_shape(W, 1, l->shape, 0);
+	put_shape_as(W, 1, l->shape, 0, true);
 	hilo_ptype t = l->shape->type;
 	size_t es = (size_t)hilo_ptype_bytes(t);
 	size_t n = es ? l->nbytes / es : 0;
@@ -439,6 +468,8 @@ static bool unescape_exact(writer *W, const char *text, char **out, size_t *outn
 
 static const char *const fft_names[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
 static const char *const dist_names[] = {"rng_invalid", "rng_uniform", "rng_normal"};
+/* RandomAlgorithm (xla_data.proto), rng-bit-generator's algorithm= */
+static const char *const rng_alg_names[] = {"rng_default", "rng_three_fry", "rng_philox"};
 
 /* Puts attribute a into its typed field; false when it has none (or
  * the typed field cannot reproduce it). */
@@ -614,6 +645,14 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 		p->distribution = (Xla__RandomDistribution)k;
 		break;
 	}
+	case PBF_RNG_ALGORITHM: {
+		int k = 0;
+		while (k < 3 && strcmp(rng_alg_names[k], a->v.text))
+			k++;
+		if (k == 3 || op != HILO_OP_RNG_BIT_GENERATOR) return false;
+		p->rng_algorithm = k;
+		break;
+	}
 	case PBF_SLICE:
 		p->n_slice_dimensions = n;
 		p->slice_dimensions = walloc(W, n * sizeof *p->slice_dimensions);
@@ -662,6 +701,7 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 			p->n_replica_groups = t.n_replica_groups;
 			p->replica_groups = t.replica_groups;
 			p->collective_device_list = t.collective_device_list;
+			p->iota_collective_device_list = t.iota_collective_device_list;
 			break;
 		case PBF_SOURCE_TARGET:
 			p->n_source_target_pairs = t.n_source_target_pairs;
@@ -796,6 +836,7 @@ static void put_typed_hi(writer *W, const Xla__HloInstructionProto *p)
 	pw_int(b, 67, p->indices_are_sorted);
 	put_pc(W, 68, p->frontend_attributes);
 	pw_int(b, 69, p->unique_indices);
+	pw_int(b, 70, p->rng_algorithm);
 	pw_int(b, 71, p->use_global_device_ids);
 	pw_str(b, 72, p->comparison_type);
 	pw_int(b, 77, p->custom_call_api_version);
@@ -810,6 +851,7 @@ static void put_typed_hi(writer *W, const Xla__HloInstructionProto *p)
 	put_pc(W, 87, p->collective_device_list);
 	pw_int(b, 89, p->is_composite);
 	put_pc(W, 90, p->ragged_dot_dimension_numbers);
+	put_pc(W, 92, p->iota_collective_device_list);
 	pw_int(b, 94, p->is_reverse);
 	pw_int(b, 95, p->num_carries);
 	pw_int(b, 96, p->is_associative);
@@ -846,10 +888,22 @@ static void put_instr(writer *W, const hilo_instr *i)
 			return;
 		W->ext[k] = 1;
 	}
+	/* a custom-call the text gave no api_version= is API_VERSION_ORIGINAL
+	 * (XLA's parser's default); the proto's 0 is UNSPECIFIED, which XLA's
+	 * reader keeps and its printer then writes out */
+	if (i->op == HILO_OP_CUSTOM_CALL && !X.used[PBF_API_VERSION]) {
+		if (!typed) {
+			xla__hlo_instruction_proto__init(&p);
+			p.opcode = (char *)hilo_opcode_name(i->op);
+			typed = true;
+		}
+		p.custom_call_api_version = 1 /* API_VERSION_ORIGINAL */;
+	}
 	size_t at = pw_open_n(b, 2, 2); /* instructions: mostly 128 bytes to 16 KB */
-	pw_str(b, 1, i->name);
+	const char *unique = hilo_ptrmap_get(&W->renamed, i);
+	pw_str(b, 1, unique ? unique : i->name);
 	pw_str(b, 2, hilo_opcode_name(i->op));
-	put_shape(W, 3, i->shape, 0);
+	put_shape_as(W, 3, i->shape, 0, i->op == HILO_OP_CONSTANT);
 	if (i->metadata)
 		put_metadata(W, i->metadata);
 	if (hilo_instr_literal(i))
@@ -886,6 +940,8 @@ static void put_instr(writer *W, const hilo_instr *i)
 	for (uint32_t k = 0; k < i->nattrs; k++)
 		pw_str_elem(b, 1001, i->attrs[k].key);
 	pw_str(b, 1002, hilo_instr_comment(i));
+	if (unique)
+		pw_str(b, 1004, i->name);
 	if (i->async_op != HILO_OP_COUNT)
 		pw_str(b, 1003, hilo_opcode_name(i->async_op));
 	const pb_extra *x = W->m->proto_extra;
@@ -909,8 +965,10 @@ static void put_program_shape(writer *W, uint32_t field, const hilo_comp *c)
 	}
 	if (c->root)
 		put_shape(W, 2, c->root->shape, 0);
-	for (uint32_t k = 0; k < c->nparams; k++)
-		pw_str_elem(b, 3, c->params[k] ? c->params[k]->name : "");
+	for (uint32_t k = 0; k < c->nparams; k++) {
+		const char *u = c->params[k] ? hilo_ptrmap_get(&W->renamed, c->params[k]) : NULL;
+		pw_str_elem(b, 3, u ? u : c->params[k] ? c->params[k]->name : "");
+	}
 	pw_close(b, at);
 }
 
@@ -939,6 +997,65 @@ static void put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
 }
 
 static bool write_module(writer *wp, hilo_buf *out);
+
+/* XLA wants instruction names unique in the module (its proto reader
+ * refuses a module otherwise: RET_CHECK "Instruction name is not unique",
+ * hlo_module.cc), while text, XLA's and hilo's, scopes them per
+ * computation. The first instruction (in write order) of a name keeps it;
+ * a later one is written as name.K, K the smallest that no instruction
+ * of the module is named (XLA's uniquifier's form), with its own name in
+ * field 1004, which hilo's reader puts back: text -> pb -> text stays
+ * byte for byte, and a module whose names are unique (every module XLA
+ * wrote) is written as before. */
+static void unique_names(writer *W)
+{
+	const hilo_module *m = W->m;
+	hilo_ptrmap_init_in(&W->renamed, W->a);
+	hilo_strtab *st = hilo_strtab_create(W->a);
+	if (!st) {
+		W->oom = true;
+		return;
+	}
+	hilo_ptrmap taken, seen;
+	hilo_ptrmap_init_in(&taken, W->a);
+	hilo_ptrmap_init_in(&seen, W->a);
+	bool dup = false;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		for (hilo_instr *i = m->comps[k]->first; i; i = i->next) {
+			const char *key = hilo_intern_cstr(st, i->name);
+			if (hilo_ptrmap_get(&taken, key))
+				dup = true;
+			hilo_ptrmap_put(&taken, key, (void *)1);
+		}
+	if (!dup)
+		return;
+	hilo_buf cand;
+	hilo_buf_init_in(&cand, W->a);
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		for (hilo_instr *i = m->comps[k]->first; i; i = i->next) {
+			const char *key = hilo_intern_cstr(st, i->name);
+			if (!hilo_ptrmap_get(&seen, key)) {
+				hilo_ptrmap_put(&seen, key, (void *)1);
+				continue;
+			}
+			for (int64_t n = 1;; n++) {
+				cand.len = 0;
+				hilo_buf_puts(&cand, i->name);
+				hilo_buf_putc(&cand, '.');
+				hilo_buf_put_i64(&cand, n);
+				const char *ck = hilo_intern(st, cand.data, cand.len);
+				if (!ck) {
+					W->oom = true;
+					return;
+				}
+				if (!hilo_ptrmap_get(&taken, ck) && !hilo_ptrmap_get(&seen, ck)) {
+					hilo_ptrmap_put(&seen, ck, (void *)1);
+					hilo_ptrmap_put(&W->renamed, i, (void *)ck);
+					break;
+				}
+			}
+		}
+}
 
 bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 {
@@ -1004,6 +1121,7 @@ static bool write_module(writer *wp, hilo_buf *out)
 			pbx_buffer_donor(W.a, &bd, v);
 	}
 
+	unique_names(&W);
 	hilo_buf *b = out;
 	pw_str(b, 1, m->name);
 	if (m->entry)

@@ -302,6 +302,46 @@ static const char *leading_comment(parser *P)
 	return NULL;
 }
 
+/* XLA's naming rules, which its parser enforces: primitive type names
+ * (but "tuple") lex as types and the words below as keywords, so neither
+ * is a name unless written with '%' (hlo_lexer.cc LexIdentifier); and an
+ * instruction whose name NameUniquer::GetSanitizedName would change (a
+ * primitive type name; a leading "__" but "__xla_") is refused, with the
+ * sanitized name as the suggestion (hlo_parser.cc, after building the
+ * instruction). hilo refuses the same names, so what it reads XLA reads
+ * too. Reports and returns false for a name XLA refuses. */
+static const char *const xla_keywords[] = {
+	"true", "false", "inf", "nan", "HloModule", "ENTRY", "ROOT", "FileLocations",
+	"FileNames", "FunctionNames", "StackFrames", "maximal", "replicated", "manual",
+	"last_tile_dim_replicate", "shard_as", "shard_like", "unknown", "unreduced",
+};
+
+static bool xla_name_ok(parser *P, const char *s, size_t n, bool pct, const char *what)
+{
+	bool instr = !strcmp(what, "an instruction");
+	bool type = hilo_ptype_lookup(s, n) != HILO_T_INVALID;
+	bool keyword = false;
+	for (size_t k = 0; k < sizeof xla_keywords / sizeof *xla_keywords; k++)
+		if (strlen(xla_keywords[k]) == n && !memcmp(xla_keywords[k], s, n))
+			keyword = true;
+	if (instr && type) {
+		lex_error(&P->L, s, "illegal instruction name: %.*s; suggest renaming to: %.*s_ (a primitive type name)",
+			(int)n, s, (int)n, s);
+		return false;
+	}
+	if (instr && n > 2 && s[0] == '_' && s[1] == '_' && !(n >= 6 && !memcmp(s, "__xla_", 6))) {
+		lex_error(&P->L, s, "illegal instruction name: %.*s; suggest renaming to: a%.*s (names starting with '__' are reserved)",
+			(int)n, s, (int)n - 1, s + 1);
+		return false;
+	}
+	if (!pct && (type || keyword)) {
+		lex_error(&P->L, s, "expected %s name, got the keyword '%.*s' (write %%%.*s, or another name)",
+			what, (int)n, s, (int)n, s);
+		return false;
+	}
+	return true;
+}
+
 static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 {
 	lexer *L = &P->L;
@@ -319,6 +359,8 @@ static hilo_instr *read_instruction(parser *P, hilo_comp *c, bool *is_root)
 		lex_error(L, L->p, "expected an instruction, got %s", lex_show_char(tmp, L));
 		return NULL;
 	}
+	if (!xla_name_ok(P, s, n, P->last_name_pct, "an instruction"))
+		return NULL;
 	/* the print style follows how instructions name themselves */
 	if (P->last_name_pct)
 		P->saw_percent = true;
@@ -670,6 +712,8 @@ static hilo_comp *read_computation(parser *P)
 		lex_error(L, L->p, "expected a computation, got %s", lex_show_char(tmp, L));
 		return NULL;
 	}
+	if (!xla_name_ok(P, s, n, P->last_name_pct, "a computation"))
+		return NULL;
 	const char *name = intern(P, s, n);
 	if (hilo_ptrmap_get(&P->comps, name)) {
 		lex_error(L, at, "computation '%s' already exists", name);
@@ -884,6 +928,8 @@ static bool parse_module(hilo_module *m, const char *src, size_t len, const char
 			lex_error(L, nat, "expected the module name");
 			goto fail;
 		}
+		if (!xla_name_ok(&P, nm, nn, false, "a module"))
+			goto fail;
 		m->name = intern(&P, nm, nn);
 	}
 	if (!read_module_attrs(&P))

@@ -1,0 +1,127 @@
+/* What XLA's proto reader demands of an HloModuleProto that hilo writes
+ * (issue 28: defects real XLA found, docs/xla-departures.md). Each module
+ * is written by hilo_proto_write and decoded again with protobuf-c's
+ * generated reader for XLA's own message definitions, and the fields XLA
+ * checks are looked at directly:
+ *  - a LiteralProto's shape has a layout even when the text gave the
+ *    constant none (XLA: "LiteralProto has no layout");
+ *  - an iota tile assignment or replica-group list without T(...) carries
+ *    the identity transpose, as long as its reshape dims (XLA:
+ *    RET_CHECK iota_reshape_dims().size() == iota_transpose_perm().size()),
+ *    and iota replica groups go in iota_collective_device_list (92): XLA
+ *    read them inside collective_device_list (87) as replica_groups={};
+ *  - rng-bit-generator's algorithm= is the typed rng_algorithm field
+ *    (XLA read rng_philox back as rng_default);
+ *  - a custom-call without api_version= is API_VERSION_ORIGINAL, XLA's
+ *    default (XLA printed the proto's UNSPECIFIED back as
+ *    api_version=API_VERSION_UNSPECIFIED, which its parser refuses).
+ *  - instruction names are unique in the module (XLA: RET_CHECK
+ *    "Instruction name is not unique"), though the text scopes them per
+ *    computation: a repeated one is written name.K and hilo's reader puts
+ *    the text's name back.
+ * And the text still comes back byte for byte through the proto. */
+#include "check.h"
+
+#include "hilo/proto.h"
+#include "hlo.pb-c.h"
+
+static const char text[] =
+	"HloModule m\n"
+	"\n"
+	"f {\n"
+	"  q = f32[8]{0} parameter(0)\n"
+	"  ROOT a = f32[8]{0} negate(q)\n"
+	"}\n"
+	"\n"
+	"ENTRY e {\n"
+	"  p = f32[8]{0} parameter(0), sharding={devices=[4,2]<=[8]}\n"
+	"  s = u64[2]{0} parameter(1)\n"
+	"  c = f32[8] constant({1, 2, 3, 4, 5, 6, 7, 8})\n"
+	"  k = s32[] constant(3)\n"
+	"  a = f32[8]{0} add(p, c)\n"
+	"  g = f32[16]{0} all-gather(a), replica_groups=[4,2]<=[8], dimensions={0}\n"
+	"  x = f32[16]{0} custom-call(g), custom_call_target=\"foo\"\n"
+	"  y = f32[8]{0} call(a), to_apply=f\n"
+	"  r = (u64[2]{0}, u32[4]{0}) rng-bit-generator(s), algorithm=rng_philox\n"
+	"  ROOT t = (f32[16]{0}, (u64[2]{0}, u32[4]{0}), s32[], f32[8]{0}) tuple(x, r, k, y)\n"
+	"}\n";
+
+/* The entry computation's instruction of that name. */
+static const Xla__HloInstructionProto *find(const Xla__HloModuleProto *mp, const char *name)
+{
+	for (size_t c = 0; c < mp->n_computations; c++)
+		for (size_t k = 0; !strcmp(mp->computations[c]->name, mp->entry_computation_name) &&
+		     k < mp->computations[c]->n_instructions; k++)
+			if (!strcmp(mp->computations[c]->instructions[k]->name, name))
+				return mp->computations[c]->instructions[k];
+	return NULL;
+}
+
+int main(void)
+{
+	hilo_diags d;
+	hilo_diags_init(&d);
+	hilo_module *m = hilo_parse_text(text, sizeof text - 1, "xla.hlo", &d);
+	if (!CHECK(m != NULL)) {
+		hilo_diags_print(stderr, &d);
+		return CHECK_DONE();
+	}
+	hilo_buf pb, t1, t2;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&t1);
+	hilo_buf_init(&t2);
+	CHECK(hilo_proto_write(&pb, m, &d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		const Xla__HloInstructionProto *c = find(mp, "c"), *k = find(mp, "k");
+		CHECK(c && c->literal && c->literal->shape && c->literal->shape->layout);
+		CHECK(c && c->literal && c->literal->shape->layout &&
+		      c->literal->shape->layout->n_minor_to_major == 1);
+		CHECK(k && k->literal && k->literal->shape && k->literal->shape->layout);
+		const Xla__HloInstructionProto *p = find(mp, "p");
+		CHECK(p && p->sharding && p->sharding->n_iota_reshape_dims == 1 &&
+		      p->sharding->n_iota_transpose_perm == 1 && p->sharding->iota_transpose_perm[0] == 0);
+		const Xla__HloInstructionProto *g = find(mp, "g");
+		/* iota groups in iota_collective_device_list (92), where XLA
+		 * reads them (inside collective_device_list, 87, XLA read none) */
+		const Xla__IotaReplicaGroupListProto *io = g ? g->iota_collective_device_list : NULL;
+		CHECK(io && io->num_replica_groups == 4 && io->num_devices_per_group == 2);
+		CHECK(io && io->n_iota_reshape_dims == io->n_iota_transpose_perm);
+		CHECK(g && !g->collective_device_list);
+		const Xla__HloInstructionProto *r = find(mp, "r");
+		CHECK(r && r->rng_algorithm == 2); /* RNG_PHILOX */
+		const Xla__HloInstructionProto *x = find(mp, "x");
+		CHECK(x && x->custom_call_api_version == 1); /* API_VERSION_ORIGINAL */
+		/* a is in both computations: one keeps its name, one is a.1 */
+		int np = 0, na = 0, total = 0, unique = 1;
+		for (size_t c1 = 0; c1 < mp->n_computations; c1++)
+			for (size_t k1 = 0; k1 < mp->computations[c1]->n_instructions; k1++) {
+				const char *n1 = mp->computations[c1]->instructions[k1]->name;
+				np += !strcmp(n1, "a.1");
+				na += !strcmp(n1, "a");
+				total++;
+				for (size_t c2 = 0; c2 < mp->n_computations; c2++)
+					for (size_t k2 = 0; k2 < mp->computations[c2]->n_instructions; k2++)
+						if ((c1 != c2 || k1 != k2) &&
+						    !strcmp(n1, mp->computations[c2]->instructions[k2]->name))
+							unique = 0;
+			}
+		CHECK(unique);
+		CHECK(np == 1 && na == 1 && total == 12);
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	/* and hilo reads its proto back to the same text */
+	hilo_print_text(&t1, m, HILO_STYLE_AUTO);
+	hilo_module *m2 = hilo_proto_read(pb.data, pb.len, "xla.pb", &d);
+	if (CHECK(m2 != NULL)) {
+		hilo_print_text(&t2, m2, HILO_STYLE_AUTO);
+		CHECK_STR(hilo_buf_cstr(&t2), hilo_buf_cstr(&t1));
+		hilo_module_destroy(m2);
+	}
+	hilo_buf_free(&pb);
+	hilo_buf_free(&t1);
+	hilo_buf_free(&t2);
+	hilo_module_destroy(m);
+	hilo_diags_free(&d);
+	return CHECK_DONE();
+}

@@ -1,0 +1,296 @@
+"""The comparison form of a printed HLO module, for parse parity.
+
+Two prints of one module may differ in what is not meaning: instruction
+and computation order (XLA prints post order, hilo the input's order), the
+names XLA gives when it makes names unique module-wide (x -> x.4, an inline
+computation `_` -> `_.1`), the header comment and blank lines (XLA prints
+none), the numbering of the StackFrames tables (XLA renumbers them), the
+spacing of entry_computation_layout in older dumps. canon() removes exactly
+those differences and keeps everything else: every instruction line with
+its shape, opcode, operands and attributes, the computation signatures and
+the module header.
+
+How: instructions are numbered by a depth-first post-order walk from each
+computation's ROOT over their operand references (unreached ones after, in
+text order), computations by the order the entry's walk calls them; every
+%name is then replaced by its number. stack_frame_id=N is replaced by the
+frame chain it names (file, function, line, column up to the root frame).
+Names are compared separately (names_differ): a name may change only where
+XLA's uniquifier explains it.
+"""
+
+import re
+
+REF = re.compile(r"%([A-Za-z_][\w.\-]*)")
+INDEX = re.compile(r"/\*index=\d+\*/")
+TABLES = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
+
+
+class Parsed:
+    def __init__(self):
+        self.header = []
+        self.tables = {t: {} for t in TABLES}
+        self.comps = []  # [name, is_entry, signature line, [(name, line)]]
+
+
+def parse(text):
+    p = Parsed()
+    cur = None
+    table = None
+    for raw in text.splitlines():
+        s = raw.strip()
+        if cur is None:
+            if not s or s.startswith("//"):
+                table = None if not s else table
+                continue
+            if s in TABLES:
+                table = s
+                continue
+            if table:
+                m = re.match(r"(\d+) (.*)$", s)
+                if m:
+                    p.tables[table][m.group(1)] = m.group(2)
+                    continue
+                table = None
+            if s.endswith("{") and not s.startswith("HloModule"):
+                entry = s.startswith("ENTRY ")
+                m = re.match(r"(?:ENTRY )?%?([A-Za-z_][\w.\-]*)", s)
+                cur = [m.group(1) if m else s, entry, s, []]
+                p.comps.append(cur)
+            else:
+                p.header.append(s)
+            continue
+        if s == "}":
+            cur = None
+            continue
+        if s:
+            m = re.match(r"(?:ROOT )?%?([A-Za-z_][\w.\-]*) = ", s)
+            cur[3].append((m.group(1) if m else s, s))
+    return p
+
+
+def frame_chain(p, fid, depth=0):
+    """The stack frame N as text: file:function:line:col <- parent ..."""
+    memo = p.__dict__.setdefault("frames", {})
+    if fid in memo:
+        return memo[fid]
+    if depth > 64:
+        return "..."
+    memo[fid] = _frame_chain(p, fid, depth)
+    return memo[fid]
+
+
+def _frame_chain(p, fid, depth):
+    f = p.tables["StackFrames"].get(fid)
+    if f is None:
+        return None
+    m = re.search(r"file_location_id=(\d+)", f)
+    par = re.search(r"parent_frame_id=(\d+)", f)
+    loc = p.tables["FileLocations"].get(m.group(1), "") if m else ""
+
+    def look(table, key):
+        k = re.search(key + r"=(\d+)", loc)
+        return p.tables[table].get(k.group(1), "?") if k else "?"
+
+    here = "%s:%s:%s" % (look("FileNames", "file_name_id"), look("FunctionNames", "function_name_id"),
+                         re.sub(r"\w+_name_id=\d+ ?", "", loc))
+    if par and par.group(1) != fid:
+        up = frame_chain(p, par.group(1), depth + 1)
+        if up:
+            here += " <- " + up
+    return here
+
+
+def elide_constants(line):
+    """constant(<array literal>) -> constant({...}): for modules whose source
+    elided constants (XLA fills those with arbitrary values when it parses)."""
+    k = line.find(" constant({")
+    if k < 0:
+        return line
+    i = k + len(" constant(")
+    depth = 0
+    for j in range(i, len(line)):
+        c = line[j]
+        if c in "({":
+            depth += 1
+        elif c in ")}":
+            depth -= 1
+            if depth == 0:
+                return line[:i] + "{...}" + line[j + 1:]
+    return line
+
+
+_MEMO = {}
+
+
+def quick(text, elide=False):
+    """The cheap form: names kept, computations and instructions sorted,
+    stack frames resolved. Equal quick forms are equal canonical forms."""
+    key = (hash(text), len(text), elide, "q")
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] == text:
+        return hit[1]
+    p = parse(text)
+    has_frames = bool(p.tables["StackFrames"])
+    out = [re.sub(r"\s+", " ", INDEX.sub("", h)).replace(", ", ",") for h in p.header]
+    for comp in sorted(p.comps, key=lambda c: c[0]):
+        out.append(comp[2])
+        lines = []
+        for _, line in comp[3]:
+            line = INDEX.sub("", line)
+            if elide:
+                line = elide_constants(line)
+            if "stack_frame_id=" in line:
+                line = re.sub(r" ?stack_frame_id=(\d+)", lambda m: (
+                    " stack=[%s]" % (frame_chain(p, m.group(1)) or "dangling")) if has_frames else "", line)
+            lines.append(re.sub(r"\s+", " ", line))
+        out.extend(sorted(lines))
+    res = "\n".join(out)
+    if len(_MEMO) > 64:
+        _MEMO.clear()
+    _MEMO[key] = (text, res)
+    return res
+
+
+def canon(text, elide=False):
+    """(canonical text, {canonical id: original name}). elide: array
+    constants compared as {...}. Memoised: one tier compares the same
+    prints many times (every style of a module against one canonical print)."""
+    key = (hash(text), len(text), elide)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] == text:
+        return hit[1]
+    res = _canon(text, elide)
+    if len(_MEMO) > 64:
+        _MEMO.clear()
+    _MEMO[key] = (text, res)
+    return res
+
+
+def _canon(text, elide):
+    p = parse(text)
+    names = {}
+    comp_ids = {}
+    order = []
+    by_name = {c[0]: c for c in p.comps}
+
+    def visit_comp(cname):
+        if cname in comp_ids or cname not in by_name:
+            return
+        comp_ids[cname] = "c%d" % len(comp_ids)
+        names[comp_ids[cname]] = cname
+        order.append(by_name[cname])
+        for _, line in walk(by_name[cname])[1]:
+            for ref in REF.findall(line.split(" = ", 1)[-1]):
+                if ref in by_name:
+                    visit_comp(ref)
+
+    walked = {}
+
+    def walk(comp):
+        """The computation's instructions in canonical order, numbered."""
+        key = id(comp)
+        if key in walked:
+            return walked[key]
+        instrs = {n: l for n, l in comp[3]}
+        ids = {}
+        seq = []
+        root = next((n for n, l in comp[3] if l.startswith("ROOT ")), comp[3][-1][0] if comp[3] else None)
+        # the entry's parameters first, by number
+        params = sorted(((int(re.search(r"parameter\((\d+)\)", l).group(1)), n) for n, l in comp[3]
+                         if re.search(r" parameter\(\d+\)", l)), key=lambda t: t[0])
+
+        def visit(n):
+            stack = [(n, False)]
+            while stack:
+                x, done = stack.pop()
+                if x in ids or x not in instrs:
+                    continue
+                if done:
+                    ids[x] = "i%d" % len(ids)
+                    seq.append((x, instrs[x]))
+                    continue
+                stack.append((x, True))
+                refs = [r for r in REF.findall(instrs[x].split(" = ", 1)[-1]) if r in instrs]
+                for r in reversed(refs):
+                    if r not in ids:
+                        stack.append((r, False))
+
+        for _, n in params:
+            visit(n)
+        if root:
+            visit(root)
+        for n, _ in comp[3]:
+            visit(n)
+        walked[key] = (ids, seq)
+        return walked[key]
+
+    entry = next((c for c in p.comps if c[1]), p.comps[-1] if p.comps else None)
+    if entry:
+        visit_comp(entry[0])
+    for c in sorted(p.comps, key=lambda c: c[2]):
+        visit_comp(c[0])
+
+    has_frames = bool(p.tables["StackFrames"])
+
+    def fix(line, ids):
+        line = INDEX.sub("", line)
+        if elide:
+            line = elide_constants(line)
+
+        def sub(m):
+            r = m.group(1)
+            if r in ids:
+                return "%" + ids[r]
+            if r in comp_ids:
+                return "%" + comp_ids[r]
+            return m.group(0)
+
+        line = REF.sub(sub, line)
+
+        def frame(m):
+            if not has_frames:
+                return ""
+            return "stack=[%s]" % (frame_chain(p, m.group(1)) or "dangling")
+
+        line = re.sub(r" ?stack_frame_id=(\d+)", lambda m: (" " + frame(m)) if has_frames else "", line)
+        return re.sub(r"\s+", " ", line).replace("( ", "(").replace(" )", ")").replace("{ ", "{").replace(" }", "}")
+
+    out = []
+    for h in p.header:
+        h = INDEX.sub("", h)
+        h = re.sub(r",\s*(?=[\w(\[{])", ", ", h)
+        out.append(re.sub(r"\s+", " ", h).replace(", ", ","))
+    for comp in order:
+        ids, seq = walk(comp)
+        for n, i in ids.items():
+            names["%s/%s" % (comp_ids[comp[0]], i)] = n
+        sig = fix(comp[2], {**ids})
+        # parameter names in the signature: `(a: f32[])`
+        sig = re.sub(r"([(,]\s*)([A-Za-z_][\w.\-]*)(?=: )",
+                     lambda m: m.group(1) + ("%" + ids[m.group(2)] if m.group(2) in ids else m.group(2)), sig)
+        sig = re.sub(r"^(ENTRY )?%?[A-Za-z_][\w.\-]*", lambda m: (m.group(1) or "") + "%" + comp_ids[comp[0]], sig)
+        out.append(sig)
+        for n, line in seq:
+            out.append("  " + fix(line, ids))
+        out.append("}")
+    return "\n".join(out) + "\n", names
+
+
+UNIQ = re.compile(r"^(.*?)(?:\.\d+)?$")
+
+
+def names_differ(want_names, got_names):
+    """The first name that changed without XLA's uniquifier explaining it
+    (a name x printed as x.N or x.N as x, or one that was not unique), or None."""
+    counts = {}
+    for n in want_names.values():
+        counts[n] = counts.get(n, 0) + 1
+    for key, w in want_names.items():
+        g = got_names.get(key)
+        if g is None or g == w or counts[w] > 1:
+            continue
+        if UNIQ.match(w).group(1) == UNIQ.match(g).group(1):
+            continue
+        return "%s: %r became %r" % (key, w, g)
+    return None

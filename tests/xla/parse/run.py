@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""XLA tier, parse parity (issue 28 section 1).
+
+XLA's parser must accept every module hilo writes, and hilo must read back
+what XLA prints of it. For each source module (every corpus file, example
+and lit input) hilo writes:
+
+  style:auto|default|long|short  the module printed in each print style
+  proto                           `-o X.pb`, read by from_serialized_hlo_module_proto
+  pipeline:neuron                 after --pipeline=neuron
+  flow:unrolled                   after the unrolled flow (while-loop-unroller ... dce)
+  pass:P                          after each XLA cleanup pass P
+  extract:NAME                    --extract=NAME --height=2 of an entry instruction
+
+(hilo's library, python/hilo over BUILD/libhilo.so, prints and runs the
+passes in this process; hilo-opt writes the protos and the extracts.)
+
+and each distinct text (or proto) it writes is one case, with these checks:
+
+  accept   XLA parses it (text) or reads it (proto).
+  same     for the unmodified module: XLA's print of what hilo wrote equals
+           XLA's print of the source (XLA as the canonicaliser: nothing XLA
+           understands was lost or changed); the short style is compared in
+           XLA's short form (it drops metadata by design).
+  back     the other way: hilo reads XLA's print (default form; short form
+           for the short style) and hilo's canonical print of it equals
+           hilo's canonical print of what it wrote (same instructions,
+           shapes, attributes, names).
+
+Sources XLA itself rejects: files XLA's own parser refuses as given (newer
+syntax than jaxlib 0.10.2's, or a construct XLA's printer writes but its
+parser refuses) are judged against XLA's verdict on the source: hilo's
+output must be refused with the same message (so nothing was dropped), and
+DEPARTURES lists the constructs XLA's printer writes but its parser refuses,
+which are taken out of hilo's output (and counted in notes) so the rest is
+still judged. Files hilo rejects are judged by XLA: if XLA accepts one, hilo
+is wrong to reject it (a failure).
+"""
+
+import os
+import re
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xlalib as X  # noqa: E402
+import canon as C  # noqa: E402
+
+CLEANUP = ["dce", "call-inliner", "tuple-simplifier", "constant-folding", "cse"]
+UNROLLED_FLOW = ("while-loop-unroller,neuron-dus-ds-index-simplifier,dynamic-slice-mover,"
+                 "slice-of-concat-optimizer,neuron_repeated_dus_to_concat,dce")
+
+# Constructs XLA's printer writes but its parser refuses (documented in
+# docs/xla-departures.md with the XLA source lines): removed from hilo's
+# output before XLA parses it, only when the source itself carried them.
+DEPARTURES = [
+    # HloCustomCallInstruction prints api_version= for every version but
+    # ORIGINAL; the parser's api_version attribute refuses UNSPECIFIED.
+    ("api_version=API_VERSION_UNSPECIFIED",
+     re.compile(r", api_version=API_VERSION_UNSPECIFIED")),
+]
+
+BIG = 400_000  # bytes: a real dump; fewer variants (time budget)
+MAX_TEXT = 48 << 20  # bytes: a print larger than this is not parsed (memory)
+
+
+def error_kind(err):
+    """XLA's error message without positions and source excerpts."""
+    if not err:
+        return ""
+    lines = [l for l in err.splitlines() if "error:" in l]
+    msg = lines[0] if lines else err.splitlines()[0]
+    msg = re.sub(r"^.*?error: ", "", msg)
+    return re.sub(r"\d+:\d+", "L:C", msg).strip()
+
+
+def instr_names(text, limit):
+    """A few instruction names of the entry computation of a default print."""
+    m = re.search(r"^ENTRY .*?\{\n(.*?)^\}", text, flags=re.M | re.S)
+    if not m:
+        return []
+    names = re.findall(r"^  (?:ROOT )?%?([\w.\-]+) = ", m.group(1), flags=re.M)
+    if len(names) < 3:
+        return []
+    picks = [names[len(names) // 2], names[-1]]
+    return list(dict.fromkeys(picks))[:limit]
+
+
+class Parity:
+    def __init__(self, tier, args):
+        self.tier = tier
+        self.args = args
+        self.lock = threading.Lock()
+        self.local = threading.local()
+        self.seen = set()
+        self.departed = {}
+        self.refusals = {}
+        self.desugared = set()
+        self.workers = []
+        self.hilo = X.hilo_lib(args.build)
+
+    def xla(self):
+        if not hasattr(self.local, "xla"):
+            self.local.xla = X.Xla(timeout=120)
+            with self.lock:
+                self.workers.append(self.local.xla)
+        return self.local.xla
+
+    def check(self, ok, what, detail=""):
+        with self.lock:
+            return self.tier.check(bool(ok), what, detail)
+
+    def fresh(self, data):
+        """True the first time this exact output is met (one case per text)."""
+        d = X.digest(data)
+        with self.lock:
+            if d in self.seen:
+                return False
+            self.seen.add(d)
+            return True
+
+    def cli(self, src, args, suffix=".hlo"):
+        return X.hilo_opt(self.args.build, src, args, out_suffix=suffix, timeout=120)
+
+    def lib(self, text, passes=None, style="default"):
+        """(text, None) of hilo's print of `text` (after `passes`), or
+        (None, error) when hilo refuses it."""
+        try:
+            m = self.hilo.Module.from_text(text)
+            if passes:
+                m.run_passes(passes)
+            return m.to_text(style), None
+        except self.hilo.HiloError as e:
+            return None, str(e)
+
+    def depart(self, src_text, text, count=True):
+        """Take the departures the source carried out of hilo's text."""
+        for name, rx in DEPARTURES:
+            if rx.search(src_text):
+                text, n = rx.subn("", text)
+                if n and count:
+                    with self.lock:
+                        self.departed[name] = self.departed.get(name, 0) + n
+        return text
+
+    # -- one source module ---------------------------------------------------
+
+    def source(self, name, text):
+        xla = self.xla()
+        src = xla.parse_text(self.depart(text, text, count=False))
+        if src.get("stage") == "crash":
+            self.check(False, "%s: source" % name, "XLA crashed on the source itself: " + src["error"])
+            return
+        ctext, err = self.lib(text)
+        if ctext is None:
+            self.refused(name, text, src, err)
+            return
+        src_rejected = None if src["ok"] else error_kind(src["error"])
+        big = len(text) > BIG
+
+        # the unmodified module in every style, and as a proto (`-o X.pb`)
+        for style in ("auto", "default", "long", "short"):
+            out = ctext if style == "default" else self.lib(text, style=style)[0]
+            self.judge_text(name, "style:" + style, text, out, ctext, src, src_rejected,
+                            same=True, short=(style == "short"))
+        r = self.cli(text, [], suffix=".pb")
+        if self.check(r.rc == 0 and r.out, "%s: -o X.pb" % name, r.brief()):
+            self.judge_proto(name, text, r.out, ctext, src, src_rejected)
+
+        # after passes
+        producers = [("pipeline:neuron", ["pipeline:neuron"])]
+        if not big:
+            # unrolled, a real dump's scanned layers become a module tens of
+            # times its size (GBs of XLA and hilo memory): the flow is judged
+            # on every other module
+            producers.append(("flow:unrolled", UNROLLED_FLOW.split(",")))
+        producers += [("pass:" + p, [p]) for p in (CLEANUP if not big else ["dce", "cse"])]
+        for label, passes in producers:
+            out, err = self.lib(text, passes)
+            if out is None:
+                # a pass may refuse a module (an unsupported construct); that
+                # is the pass tests' business, not a print XLA could judge.
+                with self.lock:
+                    self.refusals[label] = self.refusals.get(label, 0) + 1
+                continue
+            self.judge_text(name, label, text, out, out, src, src_rejected, same=False, short=False)
+        if not big:
+            for n in instr_names(ctext, 1):
+                r = self.cli(text, ["--extract=" + n, "--height=2", "--print-style=default"])
+                if self.check(r.rc == 0, "%s: extract:%s" % (name, n), r.brief()):
+                    out = r.text()
+                    self.judge_text(name, "extract:" + n, text, out, out, src, src_rejected,
+                                    same=False, short=False)
+
+    def refused(self, name, text, src, err):
+        """hilo refuses the source: XLA decides whether it should. XLA's
+        parser does not verify, so a module it parses is also compiled; XLA
+        agrees when the compiler refuses it at the instruction hilo names."""
+        what = "%s: hilo refuses" % name
+        if not src["ok"]:
+            self.check(True, what)
+            return
+        m = re.search(r"instruction '([^']+)'", err or "")
+        res = self.xla()._safe("xla_compile_error", text)
+        if isinstance(res, dict):
+            res = res.get("error")
+        if res and m and (m.group(1) in res or re.sub(r"[^\w\-]", "_", m.group(1)) in res):
+            with self.lock:
+                self.tier.notes.append("%s: XLA's parser accepts, its compiler refuses %s as hilo does"
+                                       % (name, m.group(1)))
+            self.check(True, what)
+            return
+        self.check(False, what, "XLA accepts what hilo refuses: %s | XLA compile: %s"
+                   % ((err or "").splitlines()[0][:300], (res or "compiles")[:200]))
+
+    def judge_text(self, name, label, src_text, out, canon_text, src, src_rejected, same, short):
+        what = "%s: %s" % (name, label)
+        if not self.check(out is not None, what, "hilo cannot print it"):
+            return
+        if not self.fresh(out):
+            return
+        if len(out) > MAX_TEXT:
+            with self.lock:
+                self.tier.notes.append("%s: %d MB of text, not given to XLA (not counted)" % (what, len(out) >> 20))
+            return
+        given = self.depart(src_text, out)
+        got = self.xla().parse_text(given)
+        if src_rejected is not None and not got["ok"]:
+            # XLA refuses the source too: the same refusal means hilo kept
+            # what XLA objects to.
+            self.check(error_kind(got["error"]) == src_rejected, what + " (XLA refuses the source)",
+                       "source: %s; hilo's output: %s" % (src_rejected, error_kind(got["error"])))
+            return
+        if not self.check(got["ok"], what + " accept", error_kind(got.get("error"))):
+            return
+        if src_rejected is not None:
+            with self.lock:
+                self.desugared.add(name)
+        elide = "{...}" in src_text
+        if same and src["ok"] and given == out:
+            key = "short" if short else ("default" if elide else "full")
+            d = compare(src[key], got[key], elide)
+            self.check(d is None, what + " same", d)
+        self.back(what, got["short"] if short else got["default" if elide else "full"],
+                  self.depart(src_text, out if short else canon_text, count=False),
+                  "short" if short else "default", elide)
+
+    def judge_proto(self, name, src_text, data, canon_text, src, src_rejected):
+        what = "%s: -o X.pb" % name
+        if not self.fresh(data):
+            return
+        got = self.xla().parse_proto(data)
+        if not self.check(got["ok"], what + " accept", error_kind(got.get("error"))):
+            return
+        elide = "{...}" in src_text
+        key = "default" if elide else "full"
+        if src["ok"]:
+            d = compare(src[key], got[key], elide)
+            self.check(d is None, what + " same", d)
+        self.back(what, got[key], self.depart(src_text, canon_text, count=False), "default", elide)
+
+    def back(self, what, xla_text, want, style, elide):
+        got, err = self.lib(xla_text, style=style)
+        if not self.check(got is not None, what + " back", "hilo refuses XLA's print: %s" % err):
+            return
+        d = compare(as_xla_reads(want), got, elide)
+        self.check(d is None, what + " back", d)
+
+    # -- run -------------------------------------------------------------------
+
+    def close(self):
+        for w in self.workers:
+            w.close()
+
+
+# Where XLA's parser reads a literal differently from what its printer wrote
+# (docs/xla-departures.md): the hilo side of a comparison with an XLA parse
+# is given the same treatment.
+#  - a NaN real part of a complex literal is written into the imaginary part
+#    too (hlo_parser.cc SetValueInLiteralHelper:
+#    `handle_nan(parsed_real_value, &literal_imag_value)`);
+#  - "-0" lexes as the integer 0 (hlo_lexer.cc LexNumberOrPattern: the float
+#    pattern needs a '.' or an exponent), so a float constant -0 becomes +0.
+XLA_COMPLEX_NAN = re.compile(r"\((-?nan(?:\(0x[0-9a-f]+\))?), [^()]+?\)")
+XLA_NEG_ZERO = re.compile(r"(?<![\w.])-0(?![\w.])")
+
+
+def as_xla_reads(text):
+    """hilo's print as XLA's parser will read it (the two departures)."""
+    text = XLA_COMPLEX_NAN.sub(lambda m: "(%s, %s)" % (m.group(1), m.group(1)), text)
+    out = []
+    for line in text.splitlines():
+        k = line.find(" constant(")
+        if k >= 0 and re.search(r"= \(?[fbc]\w*\[", line):
+            line = line[:k] + XLA_NEG_ZERO.sub("0", line[k:])
+        out.append(line)
+    return "\n".join(out)
+
+
+def compare(want, got, elide=False, names=True):
+    """None when the two prints are one module (canon.py), else the first
+    difference."""
+    if C.quick(want, elide) == C.quick(got, elide):
+        return None
+    (a, an), (b, bn) = C.canon(want, elide), C.canon(got, elide)
+    if a != b:
+        return first_diff(a, b)
+    return C.names_differ(an, bn) if names else None
+
+
+def first_diff(a, b):
+    if a == b:
+        return ""
+    al, bl = a.splitlines(), b.splitlines()
+    for i, (x, y) in enumerate(zip(al, bl)):
+        if x != y:
+            return "line %d: want %r got %r" % (i + 1, x[:300], y[:300])
+    return "line %d: want %d lines, got %d" % (min(len(al), len(bl)) + 1, len(al), len(bl))
+
+
+def sources(args, tier):
+    out = []
+    corpus = os.path.join(args.shared, "corpus")
+    if os.path.isdir(corpus):
+        for name, path in X.corpus_inputs(args.shared):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            if "/lit/" in "/" + name and "// -----" in text:
+                for i, m in enumerate(X.split_modules(text)):
+                    out.append(("%s#%d" % (name, i), m))
+            else:
+                out.append((name, text))
+    else:
+        tier.notes.append("no corpus at %s: its files not checked (not counted)" % corpus)
+    for name, path in X.example_inputs():
+        with open(path, encoding="utf-8") as f:
+            out.append((name, f.read()))
+    out += X.lit_inputs()
+    if args.only:
+        out = [s for s in out if re.search(args.only, s[0])]
+    if args.cases is not None:
+        out = out[:args.cases]
+    return out
+
+
+def main():
+    args = X.tier_args("parse")
+    tier = X.Tier("parse", args)
+    todo = sources(args, tier)
+    par = Parity(tier, args)
+    jobs = int(os.environ.get("HILO_XLA_JOBS", "2"))
+    # biggest first, so the long ones overlap the many small ones
+    todo.sort(key=lambda s: -len(s[1]))
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            for fut in [pool.submit(par.source, n, t) for n, t in todo]:
+                fut.result()
+    finally:
+        par.close()
+    tier.notes.append("%d source modules, %d distinct outputs judged" % (len(todo), len(par.seen)))
+    for k, v in sorted(par.refusals.items()):
+        tier.notes.append("%s refused %d source modules (not printed, not counted)" % (k, v))
+    if par.desugared:
+        tier.notes.append("XLA refuses %d sources as given but accepts hilo's print of them (newer syntax "
+                          "hilo desugars): %s" % (len(par.desugared), ", ".join(sorted(par.desugared))))
+    for k, v in sorted(par.departed.items()):
+        tier.notes.append("departure %s taken out %d times before XLA parsed (docs/xla-departures.md)" % (k, v))
+    for n in tier.notes:
+        print("note: " + n)
+    return tier.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
