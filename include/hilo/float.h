@@ -36,6 +36,14 @@ HILO_API void hilo_elem_set_i64(hilo_ptype t, void *data, size_t k, int64_t v);
 /* Appends a float of type t as XLA prints it in literals
  * (RoundTripFpToString: digits10 if that round-trips, else max_digits10;
  * inf, -inf, nan, -nan, nan(0x...) for payloads). */
+/* hilo's NaN standard (docs/proof.md, "Floating-point equality"): does op
+ * always give a quiet NaN where its float result is a NaN (IEEE arithmetic
+ * quiets a signalling operand; bit-preserving ops - data movement, select,
+ * negate, abs, copy, bitcast-convert, max/min - do not)? */
+HILO_API bool hilo_opcode_quiets_nan(int op);
+/* Is element k of data (type t) a signalling NaN (quiet bit clear)?
+ * False for formats without NaN payloads (f8, f6, f4) and non-floats. */
+HILO_API bool hilo_elem_is_snan(hilo_ptype t, const void *data, size_t k);
 HILO_API void hilo_format_float(hilo_buf *b, hilo_ptype t, const void *data, size_t k);
 
 #ifdef __cplusplus

@@ -639,6 +639,10 @@ HILO_API hilo_comp *hilo_comp_clone(hilo_module *m, hilo_comp *src, const char *
 
 /* Total instruction count over all computations. */
 HILO_API uint64_t hilo_module_instr_count(const hilo_module *m);
+/* Is m past layout assignment (is_scheduled=true)? Then, as XLA's
+ * layout-sensitive verifier checks, a called computation's parameters
+ * have its operands' layouts (hilo_verify). */
+HILO_API bool hilo_module_layout_sensitive(const hilo_module *m);
 
 /* The result shape of an instruction written without one, as XLA's parser
  * infers it (xla::ShapeInference, for the opcodes hlo_parser.cc's

@@ -7,6 +7,8 @@
  *   tagged.c   injectively tagged evaluation of data-movement cones
  *   cone_test.c  random testing of a cone on seeded frontier values
  *   cut.c      judging differing terms at the cuts where they differ
+ *   events.c   effects as events: their order terms and each context's
+ *              multiset of events (the effects record)
  * docs/proof.md explains why each step is exact.
  */
 #ifndef HILO_CHECK_INTERNAL_H
@@ -72,8 +74,9 @@ struct pairctx {
 	hilo_ptrmap corr;     /* comp (either side) -> corresponding comp, or absent */
 	hilo_ptrmap effmemo;  /* comp (either side) -> side-effect state
 	                       * (hilo_instr_has_side_effect_deep's memo) */
-	hilo_ptrmap claimed;  /* new effect instruction -> 1 once it carries a
-	                       * removed one (records.c, effect_moved) */
+	hilo_ptrmap ordmemo;  /* effect instruction -> local ordinal + 1, and
+	                       * computation -> 1 once its ordinals are known
+	                       * (events.c) */
 	hilo_ptrmap equiv;    /* after-comp -> (void *)1 when judged equivalent,
 	                       * (void *)2 when every instruction is shared */
 	const hilo_comp *marked; /* before-comp whose instructions' mark holds
@@ -91,6 +94,12 @@ struct pairctx {
 	uint64_t work;        /* instructions visited while building terms */
 	uint64_t work_limit;
 	bool zero_sign_insensitive; /* hilo_validate_opts.zero_sign_insensitive */
+	/* partition-id / replica-id are per-device values: with more than one
+	 * partition or replica a tested record is tested on every device of
+	 * the grid (at most 16), partition = device % npart, replica =
+	 * device / npart (cone_test.c, records.c) */
+	uint32_t npart, nrep;
+	int64_t device;
 };
 
 /* A frontier leaf: shared, and not a value known by itself (a constant
@@ -116,6 +125,13 @@ enum {
 	T_DUS,                      /* static update: iv = starts */
 	T_CALLKEY,                  /* memo key for an inlined call (never a value) */
 	T_ELIDED,                   /* elided constant (ah = source line, column) */
+	T_EVENTS,                   /* a context's events: sorted event terms */
+	T_ORDER,                    /* the events an effect follows (sorted, minimal;
+	                             * ah = its ordinal among identical ones) */
+	T_COND_EV,                  /* events of a conditional: selector, each branch's T_EVENTS */
+	T_WHILE_EV,                 /* events of a while that is not unrolled */
+	T_EV_WRAP,                  /* an op with effects in callees it does not inline */
+	T_CANON,                    /* a callee's canonical term: root and events */
 };
 
 /* A hash-consed term: (op, value shape, attribute hash, integer
@@ -131,6 +147,7 @@ typedef struct term {
 	int64_t *iv;
 	int niv;
 	const hilo_instr *src;     /* the first instruction that built it (for messages) */
+	bool ev;                   /* an event, or a term built over one */
 } term;
 const term *terms_get(const pairctx *P, tid t);
 /* T->a is a child of parent (the after module's arena) */
@@ -154,6 +171,63 @@ tid terms_mk(pairctx *P, int op, const hilo_shape *shape, uint64_t ah, const tid
 	uint32_t n, const hilo_literal *lit, const int64_t *iv, int niv);
 hilo_shape *terms_new_shape(pairctx *P, hilo_ptype type, int rank, const int64_t *dims);
 
+/* A building context: one computation on one side, either at the top level
+ * of a record (leaves: shared instructions, parameters) or inlined (the
+ * parameters bound to args). */
+typedef struct bctx {
+	int sk;
+	bool deep;                 /* top level without shared leaves */
+	bool ev_busy;              /* its events are being collected */
+	bool ev_done;              /* events (or their failure) known */
+	const hilo_comp *c;
+	const tid *args;           /* NULL at the top level */
+	tid order;                 /* T_ORDER every effect here follows (the
+	                            * call's), TID_NONE: none */
+	tid events;                /* T_EVENTS of the context once built */
+	hilo_ptrmap memo;          /* instr -> tid + 1 */
+	uint32_t stamp;            /* inlined: the memo is P->mval[sk] by id where
+	                            * P->mstamp[sk] holds this stamp (0: memo) */
+} bctx;
+/* The term of instruction i of x's computation (memoised in x). */
+tid terms_build(pairctx *P, bctx *x, const hilo_instr *i);
+/* The top-level context of computation c on side sk (deep: only
+ * parameters are leaves); NULL when out of memory. */
+bctx *terms_top(pairctx *P, int sk, const hilo_comp *c, bool deep);
+/* c's root inlined on args under order (T_ORDER or TID_NONE), and the
+ * events of that inlined context (T_EVENTS). */
+tid terms_inline(pairctx *P, int sk, const hilo_comp *c, const tid *args, uint32_t nargs,
+	tid order);
+tid terms_inline_events(pairctx *P, int sk, const hilo_comp *c, const tid *args, uint32_t nargs,
+	tid order);
+/* The constant a term stands for (a constant, or a broadcast of one), or NULL. */
+const hilo_literal *terms_const(pairctx *P, tid t);
+void terms_set_event(pairctx *P, tid t);
+
+/* ---- effects as events (events.c) --------------------------------------- */
+/* An effect the validator orders: side-effecting, not a collective (a
+ * collective is a function of every participant's operands) and not a
+ * boundary marker. */
+bool events_is_event(const hilo_module *m, const hilo_instr *i);
+/* Does i perform an effect, itself or in what it calls? */
+bool events_deep(pairctx *P, int sk, const hilo_instr *i);
+/* The T_ORDER of instruction i in x (the context's order, the events of
+ * i's control predecessors, i's ordinal among identical instructions), or
+ * TID_NONE when i performs no effect or follows nothing and is the first
+ * of its kind. */
+tid events_order(pairctx *P, bctx *x, const hilo_instr *i);
+/* The T_EVENTS of context x (every effect of its computation, calls
+ * flattened, in canonical order), memoised in x; TID_NONE when it cannot be
+ * built or two of its events are the same term (not told apart). */
+tid events_of_ctx(pairctx *P, bctx *x);
+/* after-all of the token terms ops: their events, flattened, minimal. */
+tid events_after_all(pairctx *P, const tid *ops, uint32_t n, const hilo_shape *token);
+/* The module's effects on side sk: the events of its entry computation,
+ * only parameters as leaves. */
+tid events_module(pairctx *P, int sk);
+/* One line on the first event that one multiset holds and the other does
+ * not; false when they are equal. */
+bool events_describe_diff(pairctx *P, tid tb, tid ta, char *buf, size_t cap);
+
 /* ---- data-movement term constructors (term_moves.c) ------------------- *
  * Each normalises as it interns (docs/proof.md, "Canonical terms");
  * TID_NONE when an operand is TID_NONE or the term cannot be built. */
@@ -173,6 +247,9 @@ tid terms_pad(pairctx *P, tid x, tid v, const int64_t *pad, int r, const hilo_sh
 
 /* Attributes that carry no value (metadata, sharding, ...): records.c. */
 bool chk_attr_skip(const hilo_attr *a);
+/* b and a have the same definition apart from their operands (called
+ * computations compared by name): records.c. */
+bool chk_same_def(const hilo_instr *b, const hilo_instr *a);
 /* The parameter of i's computation that i is, or that a chain of
  * get-tuple-elements i reads; the tuple indices outermost first in
  * path[0..*depth) (at most max). NULL otherwise (records.c). */
@@ -184,6 +261,12 @@ const hilo_instr *chk_param_element(const hilo_instr *i, int64_t *path, int max,
  * get-tuple-element of a tuple its element's, a call or fusion its callee
  * root's; anything else makes its value in its own shape (records.c). */
 const hilo_instr *chk_layout_source(const hilo_instr *i);
+/* Does bitcast i read the layout of a called computation's parameter in
+ * a module that is not layout-sensitive (not is_scheduled=true)? Then the
+ * layout that reaches it is the caller's operand's, which the parameter's
+ * declared one need not be (XLA's default verifier does not compare
+ * them): the bitcast is judged at the call sites only (records.c). */
+bool chk_layout_unknown(const hilo_module *m, const hilo_instr *i);
 
 /* ---- tagged evaluation (tagged.c) --------------------------------------- */
 typedef struct tagged_result {

@@ -19,6 +19,7 @@
  */
 #include "check_internal.h"
 #include "eval/eval_internal.h"
+#include "ir/literal.h"
 
 #include <stdlib.h>
 
@@ -331,8 +332,38 @@ static hilo_literal *eval_cone(cone_eval *E, const hilo_instr *root)
 		}
 		for (uint32_t k = 0; k < i->noperands; k++)
 			ops[k] = hilo_ptrmap_get(&memo, i->operands[k]);
+		if (i->parent == c && (i->op == HILO_OP_PARTITION_ID || i->op == HILO_OP_REPLICA_ID) &&
+		    i->shape->type != HILO_T_TUPLE && i->shape->rank == 0) {
+			/* this device's id, not the evaluator's 0 */
+			hilo_literal *l = hilo_literal_create(E->sm, i->shape);
+			if (!l)
+				goto out;
+			uint32_t np = E->P->npart ? E->P->npart : 1;
+			hilo_elem_set_i64(i->shape->type, l->data, 0, i->op == HILO_OP_PARTITION_ID
+				? E->P->device % np : E->P->device / np);
+			if (!hilo_ptrmap_put(&memo, i, l))
+				goto out;
+			sp--;
+			continue;
+		}
+		if (i->parent == c && chk_layout_unknown(i->id < E->P->s[0].nid && E->P->s[0].by_id[i->id] == i
+			? E->P->s[0].m : E->P->s[1].m, i)) {
+			hilo_diag_add(&E->d, HILO_SEV_ERROR, NULL, 0, 0, NULL, 0, "%s is a bitcast of a "
+				"parameter's layout, which the call sites decide (judged there)", i->name);
+			goto out;
+		}
 		hilo_eval_opts eo = {E->budget};
 		hilo_literal *r = ev_instr_in_elided(E->sm, i, ops, &eo, &E->used, true, E->seed, &E->d);
+		if (r && world_value(E->P, i)) {
+			/* what the world returns to an event depends on the event (its
+			 * kind, operands and past: its term, events.c), not on the
+			 * operand bytes alone, which two reads of one token share */
+			int sk = i->id < E->P->s[0].nid && E->P->s[0].by_id[i->id] == i ? 0 : 1;
+			tid t = terms_of(E->P, sk, i, false);
+			if (t == TID_NONE)
+				goto out;
+			hilo_literal_fill_random(r, E->seed, 0x2000000000ull + t);
+		}
 		if (!r || !hilo_ptrmap_put(&memo, i, r))
 			goto out;
 		sp--;
@@ -411,9 +442,13 @@ static void run_sets(pairctx *P, const hilo_instr *b, const hilo_instr *a, int n
 			first_error(&E.d, why, sizeof why);
 			snprintf(r->msg, sizeof r->msg, "%s: %s", vb ? "after" : "before", why);
 			status = 2;
-		} else if (hilo_literal_describe_diff_nsz(vb, va, E.seed, P->zero_sign_insensitive, r->msg,
-				   sizeof r->msg)) {
-			status = 1;
+		} else {
+			hilo_buf path;
+			hilo_buf_init(&path);
+			if (hilo_literal_describe_diff_path(&path, vb, va, r->msg, sizeof r->msg, E.seed,
+				(P->zero_sign_insensitive ? HILO_CMP_NSZ : 0) | HILO_CMP_NAN_BITS))
+				status = 1;
+			hilo_buf_free(&path);
 		}
 		hilo_ptrmap_free(&E.leaves);
 		hilo_diags_free(&E.d);

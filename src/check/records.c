@@ -215,6 +215,33 @@ const hilo_instr *chk_layout_source(const hilo_instr *i)
 	return layout_source(i, 0);
 }
 
+bool chk_layout_unknown(const hilo_module *m, const hilo_instr *i)
+{
+	if (i->op != HILO_OP_BITCAST || i->noperands != 1)
+		return false;
+	const hilo_instr *src = chk_layout_source(i->operands[0]);
+	return src->op == HILO_OP_PARAMETER && src->parent && !src->parent->is_entry &&
+	       !hilo_module_layout_sensitive(m);
+}
+
+/* Do the operands of a call, while, conditional or fusion keep their
+ * layouts? The layout of an operand is the layout that reaches the
+ * callee's parameter (a bitcast there reads it): resetting a copy's
+ * layout in place left the call shared, 0 rewrites (issue 30). */
+static bool call_layouts_same(const hilo_instr *b, const hilo_instr *a)
+{
+	switch (a->op) {
+	case HILO_OP_CALL: case HILO_OP_FUSION: case HILO_OP_WHILE: case HILO_OP_CONDITIONAL:
+		break;
+	default:
+		return true;
+	}
+	for (uint32_t q = 0; q < a->noperands && q < b->noperands; q++)
+		if (!hilo_shape_equal(a->operands[q]->shape, b->operands[q]->shape))
+			return false;
+	return true;
+}
+
 /* A bitcast reads its operand's physical layout: the same definition needs
  * the same layout where the operand's value is made (a copy's layout reset,
  * a layout-changing copy removed or skipped through an opt-barrier change
@@ -327,6 +354,11 @@ static bool same_local_by(comp_eq_fn ceq, const void *ud, const hilo_instr *b, c
 	return attrs_same(ceq, ud, b, a);
 }
 
+bool chk_same_def(const hilo_instr *b, const hilo_instr *a)
+{
+	return same_local_by(same_name, NULL, b, a);
+}
+
 static bool same_local(pairctx *P, const hilo_instr *b, const hilo_instr *a)
 {
 	return same_local_by(comp_equiv, P, b, a);
@@ -358,8 +390,12 @@ static bool lockstep_same(const hilo_module *b, const hilo_module *a)
 		const hilo_instr *x = cb->first, *y = ca->first;
 		for (; x && y; x = x->next, y = y->next) {
 			if (x->id != y->id || !hilo_shape_equal(x->shape, y->shape) ||
-			    !same_local_by(same_name, NULL, x, y))
+			    !same_local_by(same_name, NULL, x, y) ||
+			    hilo_instr_nctrl_preds(x) != hilo_instr_nctrl_preds(y))
 				return false;
+			for (uint32_t q = 0; q < hilo_instr_nctrl_preds(y); q++)
+				if (hilo_instr_ctrl_preds(x)[q]->id != hilo_instr_ctrl_preds(y)[q]->id)
+					return false;
 			for (uint32_t q = 0; q < y->noperands; q++)
 				if (x->operands[q]->id != y->operands[q]->id ||
 				    x->operands[q]->parent != cb || y->operands[q]->parent != ca)
@@ -441,11 +477,11 @@ static void ensure_marks(pairctx *P, const hilo_comp *cb)
 
 /* ---- records --------------------------------------------------------------- */
 
-enum { R_OPERAND, R_REDEF, R_ROOT, R_REMOVED, R_ENTRY, R_DEAD, R_GONE };
+enum { R_OPERAND, R_REDEF, R_ROOT, R_EFFECTS, R_ENTRY, R_DEAD, R_GONE };
 
 typedef struct record {
 	int kind;
-	const hilo_instr *b, *a;     /* before value, after value (a NULL for R_REMOVED) */
+	const hilo_instr *b, *a;     /* before value, after value (a NULL for R_DEAD, R_GONE) */
 	const hilo_instr *user;      /* R_OPERAND: one after-instruction that uses a */
 	uint32_t slot;
 	uint32_t count;              /* identical records grouped */
@@ -511,8 +547,8 @@ static void describe(const record *r, char *buf, size_t cap)
 		snprintf(buf, cap, "in %s: root %s%s replaced by %s%s", cn, r->b->name, pb,
 			r->a->name, pa);
 		break;
-	case R_REMOVED:
-		snprintf(buf, cap, "in %s: side-effecting %s%s removed", cn, r->b->name, pb);
+	case R_EFFECTS:
+		snprintf(buf, cap, "the effects of entry %s", cn);
 		break;
 	case R_GONE:
 		snprintf(buf, cap, "%u computation%s no longer in the module (%s, ...)", r->count,
@@ -605,6 +641,19 @@ static int judge_cuts(pairctx *P, tid sb, tid sa, tid db, tid da, char *why, siz
  * called computation, so a counterexample found with free parameters may
  * be impossible in the calling contexts (a pass may specialise a body to
  * its only call site): the call sites are judged instead. */
+/* Is every leaf of this shape a token? */
+static bool tokens_only(const hilo_shape *s)
+{
+	if (s->type == HILO_T_TOKEN)
+		return true;
+	if (s->type != HILO_T_TUPLE || !s->ntuple)
+		return false;
+	for (int k = 0; k < s->ntuple; k++)
+		if (!tokens_only(s->elems[k]))
+			return false;
+	return true;
+}
+
 /* The verdict of one record, before assumptions and deferral. */
 static int judge_value(pairctx *P, const record *r, char *why, size_t whycap,
 	const char **method_out)
@@ -617,11 +666,6 @@ static int judge_value(pairctx *P, const record *r, char *why, size_t whycap,
 		 * own record) and they have no effect: the results cannot change */
 		method = "dead";
 		verdict = V_PROVED;
-	} else if (r->kind == R_REMOVED) {
-		method = "structure";
-		verdict = V_FAILED;
-		snprintf(why, whycap, "a live side effect was dropped (no new instruction performs it with the same "
-			"operands and attributes)");
 	} else if (!hilo_shape_compatible(r->b->shape, r->a->shape)) {
 		method = "structure";
 		verdict = V_FAILED;
@@ -638,6 +682,13 @@ static int judge_value(pairctx *P, const record *r, char *why, size_t whycap,
 		tagged_result tr = {2, NULL, ""};
 		if (tb != TID_NONE && tb == ta) {
 			verdict = V_PROVED;
+		} else if (tb != TID_NONE && ta != TID_NONE && tokens_only(r->b->shape)) {
+			/* a token is the events it follows (events.c), never a value
+			 * that compares equal to every other token */
+			method = "effects";
+			verdict = V_FAILED;
+			snprintf(why, whycap, "the token follows other events after the pass (tokens are "
+				"judged by the events they order)");
 		} else if (tagged_judge(P, r->b, r->a, v->o.budget, &tr), tr.status != 2) {
 			method = tr.method;
 			snprintf(why, whycap, "%s", tr.msg);
@@ -647,6 +698,19 @@ static int judge_value(pairctx *P, const record *r, char *why, size_t whycap,
 			cone_result cr;
 			ensure_marks(P, r->b->parent);
 			cone_test(P, r->b, r->a, v->o.inputs, v->o.seed, v->o.budget, &cr);
+			/* per-device values: every device of the grid (partition-id
+			 * and replica-id are never one value) */
+			uint32_t nd = P->npart * P->nrep;
+			for (uint32_t dv = 1; cr.status == 0 && nd > 1 && dv < nd && dv < 16; dv++) {
+				P->device = dv;
+				cone_test(P, r->b, r->a, v->o.inputs, v->o.seed, v->o.budget, &cr);
+				if (cr.status != 0) {
+					size_t len = strlen(cr.msg);
+					snprintf(cr.msg + len, sizeof cr.msg - len, " on partition %lld, replica %lld",
+						(long long)(dv % P->npart), (long long)(dv / P->npart));
+				}
+			}
+			P->device = 0;
 			snprintf(why, whycap, "%s", cr.msg);
 			verdict = cr.status == 0 ? V_TESTED : cr.status == 1 ? V_FAILED : V_SKIPPED;
 			if (verdict == V_SKIPPED)
@@ -682,7 +746,7 @@ static int judge_report(pairctx *P, const record *r, int verdict, const char *me
 	if (verdict == V_FAILED) {
 		char what[600], fr[400];
 		describe(r, what, sizeof what);
-		if (r->a)
+		if (r->a && r->kind != R_EFFECTS)
 			cone_frontier(P, r->b, r->a, fr, sizeof fr);
 		else
 			snprintf(fr, sizeof fr, "-");
@@ -723,184 +787,87 @@ static void count(hilo_validator *v, int verdict, const char *method)
 
 /* ---- per computation -------------------------------------------------------- */
 
-/* Is i itself (not through what it calls) an effect the validator keeps
- * track of? Neuron boundary markers are identities whatever their flag
- * says (the passes strip them); a Sharding annotation counts (dce keeps
- * it). */
-static bool is_own_effect(const hilo_module *m, const hilo_instr *i)
+/* The same control predecessors (by id, each shared): an edge orders
+ * effects, so an instruction whose edges changed is not the same event. */
+static bool same_ctrl(pairctx *P, const hilo_instr *b, const hilo_instr *a)
 {
-	if (hilo_instr_is_boundary_marker(i))
+	uint32_t n = hilo_instr_nctrl_preds(a);
+	if (n != hilo_instr_nctrl_preds(b))
 		return false;
-	if (hilo_instr_has_side_effect(m, i))
-		return true;
-	const char *t = i->op == HILO_OP_CUSTOM_CALL ? hilo_instr_get_string(i, HILO_A_CUSTOM_CALL_TARGET) : NULL;
-	return t && !strcmp(t, "Sharding");
-}
-
-/* Is i an effect, itself or through a computation it calls (a call whose
- * body sends, a while whose body has a side-effecting custom-call)? The
- * memo (one per validation, keyed by computation) makes the answer for
- * every computation linear overall. */
-static bool is_effect(pairctx *P, const hilo_module *m, const hilo_instr *i)
-{
-	if (is_own_effect(m, i))
-		return true;
-	return hilo_instr_ncalled(i) && !hilo_instr_is_boundary_marker(i) &&
-	       hilo_instr_has_side_effect_deep(m, i, &P->effmemo);
-}
-
-/* Effects compare by opcode and custom-call target. */
-static bool same_effect_kind(const hilo_instr *a, const hilo_instr *b)
-{
-	if (a->op != b->op)
-		return false;
-	const char *ta = hilo_instr_get_string(a, HILO_A_CUSTOM_CALL_TARGET);
-	const char *tb = hilo_instr_get_string(b, HILO_A_CUSTOM_CALL_TARGET);
-	return (!ta && !tb) || (ta && tb && !strcmp(ta, tb));
-}
-
-/* Pushes c on the stack unless seen; false when out of memory. */
-static bool push_comp(const hilo_comp ***stack, uint32_t *n, uint32_t *cap, hilo_ptrmap *seen,
-	const hilo_comp *c)
-{
-	if (hilo_ptrmap_get(seen, c))
-		return true;
-	if (*n == *cap) {
-		uint32_t nc = *cap ? 2 * *cap : 8;
-		const hilo_comp **ns = realloc(*stack, nc * sizeof *ns);
-		if (!ns)
-			return false;
-		*stack = ns;
-		*cap = nc;
-	}
-	(*stack)[(*n)++] = c;
-	return hilo_ptrmap_put(seen, c, (void *)1);
-}
-
-/* Calls visit(y, ud) on x when x is an effect itself, then on every such
- * instruction y of the computations x calls, at any depth, skipping the
- * computations already in seen (and adding those it searches). Stops at
- * the first visit that returns true. Iterative: any call depth. Returns 1
- * when a visit stopped it, 0 when none did, -1 when out of memory. */
-static int each_effect(const hilo_module *m, hilo_ptrmap *seen, const hilo_instr *x,
-	bool (*visit)(const hilo_instr *y, void *ud), void *ud)
-{
-	if (is_own_effect(m, x) && visit(x, ud))
-		return 1;
-	uint32_t n = 0, cap = 0;
-	const hilo_comp **stack = NULL;
-	int r = 0;
-	for (uint32_t k = 0; k < hilo_instr_ncalled(x) && r == 0; k++)
-		if (!push_comp(&stack, &n, &cap, seen, hilo_instr_called(x)[k]))
-			r = -1;
-	while (n && r == 0) {
-		const hilo_comp *c = stack[--n];
-		for (const hilo_instr *y = c->first; y && r == 0; y = y->next) {
-			if (is_own_effect(m, y) && visit(y, ud))
-				r = 1;
-			for (uint32_t q = 0; q < hilo_instr_ncalled(y) && r == 0; q++)
-				if (!push_comp(&stack, &n, &cap, seen, hilo_instr_called(y)[q]))
-					r = -1;
-		}
-	}
-	free(stack);
-	return r;
-}
-
-static bool same_kind_visit(const hilo_instr *y, void *e)
-{
-	return same_effect_kind(y, e);
-}
-
-/* Is new instruction a (of the after-module) the same event as removed
- * effect e of the same computation pair: the same kind, the same
- * meaningful attributes and operands of equal value (their terms)? An
- * effect rebuilt with other operands (an outfeed of another value) or
- * attributes is another effect. */
-static bool same_event(pairctx *P, const hilo_instr *e, const hilo_instr *a)
-{
-	if (!same_effect_kind(a, e) || a->noperands != e->noperands ||
-	    a->async_op != e->async_op || !attrs_same(comp_equiv, P, e, a))
-		return false;
-	for (uint32_t k = 0; k < a->noperands; k++) {
-		tid tb = terms_of(P, 0, e->operands[k], false);
-		tid ta = tb != TID_NONE ? terms_of(P, 1, a->operands[k], false) : TID_NONE;
-		if (tb == TID_NONE || tb != ta) {
-			tb = terms_of(P, 0, e->operands[k], true);
-			ta = tb != TID_NONE ? terms_of(P, 1, a->operands[k], true) : TID_NONE;
-		}
-		if (tb == TID_NONE || tb != ta)
+	for (uint32_t k = 0; k < n; k++) {
+		const hilo_instr *pa = hilo_instr_ctrl_preds(a)[k], *pb = hilo_instr_ctrl_preds(b)[k];
+		if (pa->id != pb->id || (pa->parent == a->parent && !is_same(P, pa)))
 			return false;
 	}
 	return true;
 }
 
-/* Does ca hold a new instruction (not in the before-module) that carries
- * effect e: e's kind itself, or a call of a computation that holds it
- * (inlining clones a callee's effects into the caller; unrolling moves a
- * body's effects into fresh calls)? direct: e is the removed instruction
- * itself (of ca's corresponding computation): a new effect instruction
- * of ca carries it only as the same event (same_event), and each such
- * carrier carries one removed effect (P->claimed). Out of memory counts as
- * carried (no failure we cannot show). */
-static bool effect_moved(pairctx *P, const hilo_comp *ca, const hilo_instr *e, bool direct)
-{
-	const hilo_module *ma = P->s[1].m;
-	int found = 0;
-	hilo_ptrmap seen; /* shared by the new instructions: each callee searched once */
-	hilo_ptrmap_init_in(&seen, P->scratch->arena);
-	for (const hilo_instr *a = ca->first; a && !found; a = a->next) {
-		if (a->id < P->s[0].nid && P->s[0].by_id[a->id])
-			continue; /* not new */
-		if (direct && is_own_effect(ma, a)) {
-			if (!hilo_ptrmap_get(&P->claimed, a) && same_event(P, e, a)) {
-				found = 1;
-				if (!hilo_ptrmap_put(&P->claimed, a, (void *)1))
-					found = -1;
-			}
-			if (!hilo_instr_ncalled(a))
-				continue;
-		}
-		found = each_effect(ma, &seen, a, same_kind_visit, (void *)e);
-	}
-	hilo_ptrmap_free(&seen);
-	return found != 0;
-}
-
-typedef struct kept_ctx {
+/* Judging instructions whole, before vs after, for the records whose
+ * change may not reach what the computation returns. */
+typedef struct whole_ctx {
 	pairctx *P;
-	const hilo_comp *ca;
-	const hilo_instr *b;         /* the removed instruction */
-} kept_ctx;
+	const hilo_comp *ca, *cb;
+	const hilo_run_state *run;
+	hilo_diags *d;
+	bool good;                   /* every whole record reported held */
+	hilo_ptrmap memo;            /* after-instr -> 1 holds, 2 does not */
+} whole_ctx;
 
-static bool lost_visit(const hilo_instr *y, void *ud)
+static bool holds_whole(whole_ctx *W, const hilo_instr *b, const hilo_instr *a, int depth);
+
+/* Is a's value (b before) seen only by users that hold whole, in both
+ * modules: not a root, no control successors, no effect, and every user
+ * of either side kept (same id) and holding whole? Then a change of a's
+ * own value does not reach anything (integer (x + c1) + c2 regrouped in
+ * place as x + (c1 + c2): a1 changes, a2 is the same sum). At most 4
+ * levels of users. */
+static bool users_hold(whole_ctx *W, const hilo_instr *b, const hilo_instr *a, int depth)
 {
-	const kept_ctx *k = ud;
-	return !effect_moved(k->P, k->ca, y, y == k->b);
+	pairctx *P = W->P;
+	if (depth > 4 || a == W->ca->root || b == W->cb->root || !a->nusers || !b->nusers ||
+	    hilo_instr_nctrl_succs(a) || hilo_instr_nctrl_succs(b) || events_deep(P, 1, a) ||
+	    events_deep(P, 0, b))
+		return false;
+	for (uint32_t u = 0; u < a->nusers; u++) {
+		const hilo_instr *ua = a->users[u].user;
+		const hilo_instr *ub = ua->id < P->s[0].nid ? P->s[0].by_id[ua->id] : NULL;
+		if (!ub || ub->parent != W->cb || !holds_whole(W, ub, ua, depth))
+			return false;
+	}
+	for (uint32_t u = 0; u < b->nusers; u++) {
+		const hilo_instr *ub = b->users[u].user;
+		const hilo_instr *ua = ub->id < P->s[1].nid ? P->s[1].by_id[ub->id] : NULL;
+		if (!ua || ua->parent != W->ca || !holds_whole(W, ub, ua, depth))
+			return false;
+	}
+	return true;
 }
 
-/* Is every effect of removed instruction b (its own, and each one in the
- * computations it calls, at any depth) carried by a new instruction of
- * ca? Out of memory counts as kept (no failure we cannot show). */
-static bool effect_kept(pairctx *P, const hilo_comp *ca, const hilo_instr *b)
+/* Does after-instruction a (b before) hold whole: its value proved or
+ * tested equal, or else seen only by users that hold (users_hold)? A
+ * whole record that holds is reported and counted, once. */
+static bool holds_whole(whole_ctx *W, const hilo_instr *b, const hilo_instr *a, int depth)
 {
-	kept_ctx k = {P, ca, b};
-	hilo_ptrmap seen;
-	hilo_ptrmap_init_in(&seen, P->scratch->arena);
-	int r = each_effect(P->s[0].m, &seen, b, lost_visit, &k);
-	hilo_ptrmap_free(&seen);
-	return r != 1;
-}
-
-/* Was effect b redefined in place as another operation (its id kept, its
- * opcode, target or attributes changed: an outfeed turned into an
- * after-all, a custom-call's side-effect flag cleared)? Its value record
- * compares results only (two tokens or two empty tuples are always
- * equal), so the effect is judged as removed: kept only when a new
- * instruction carries it. */
-static bool effect_redefined(pairctx *P, const hilo_instr *b, const hilo_instr *a)
-{
-	return is_own_effect(P->s[0].m, b) && !same_local(P, b, a);
+	void *got = hilo_ptrmap_get(&W->memo, a);
+	if (got)
+		return got == (void *)1;
+	hilo_ptrmap_put(&W->memo, a, (void *)2); /* a cycle of users does not hold */
+	record whole = {R_REDEF, b, a, NULL, 0, 1};
+	const char *method = "";
+	char why[1000] = "";
+	int verdict = judge_value(W->P, &whole, why, sizeof why, &method);
+	bool ok = verdict == V_PROVED || verdict == V_TESTED;
+	if (ok) {
+		verdict = judge_report(W->P, &whole, verdict, method, why, sizeof why, W->run, W->d,
+			!W->ca->is_entry);
+		count(W->P->v, verdict, method);
+		if (verdict != V_PROVED && verdict != V_TESTED)
+			W->good = false;
+	} else {
+		ok = users_hold(W, b, a, depth + 1);
+	}
+	hilo_ptrmap_put(&W->memo, a, (void *)(uintptr_t)(ok ? 1 : 2));
+	return ok;
 }
 
 static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, hilo_diags *d)
@@ -919,7 +886,8 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 	for (uint32_t k = 0; k < n; k++) {
 		const hilo_instr *a = ord[k];
 		const hilo_instr *b = cb && a->id < SB->nid ? SB->by_id[a->id] : NULL;
-		bool sh = b && b->parent == cb && same_local(P, b, a);
+		bool sh = b && b->parent == cb && same_local(P, b, a) && same_ctrl(P, b, a) &&
+			call_layouts_same(b, a);
 		for (uint32_t q = 0; sh && q < a->noperands; q++)
 			sh = a->operands[q]->id == b->operands[q]->id && is_same(P, a->operands[q]);
 		if (a->id < P->nshared)
@@ -951,7 +919,8 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 		for (uint32_t q = 0; q < a->noperands; q++)
 			if (a->operands[q]->id < P->nshared && reshaped[a->operands[q]->id])
 				via_reshaped = true;
-		if (!same_local(P, b, a) || via_reshaped) {
+		if (!same_local(P, b, a) || !same_ctrl(P, b, a) || !call_layouts_same(b, a) ||
+		    via_reshaped) {
 			if (!hilo_shape_compatible(b->shape, a->shape)) {
 				if (a->id < P->nshared)
 					reshaped[a->id] = 1; /* ids are unique: no reset needed */
@@ -966,17 +935,17 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 	}
 	if (ok && ca->root && cb->root && ca->root->id != cb->root->id)
 		ok = rec_add(&R, R_ROOT, cb->root, ca->root, NULL, 0);
-	/* removed instructions: side effects fail, the rest is one record */
+	/* removed instructions: one record (effects are judged as events) */
 	const hilo_instr *dead = NULL;
 	uint32_t ndead = 0;
 	for (const hilo_instr *b = cb->first; b && ok; b = b->next) {
 		const hilo_instr *a = b->id < P->s[1].nid ? P->s[1].by_id[b->id] : NULL;
-		if (a && a->parent == ca && !effect_redefined(P, b, a))
+		if (a && a->parent == ca)
 			continue;
-		if (is_effect(P, SB->m, b)) {
-			if (!effect_kept(P, ca, b))
-				ok = rec_add(&R, R_REMOVED, b, NULL, NULL, 0);
-		} else if (!dead) {
+		/* a removed effect is the effects record's (events.c) */
+		if (events_deep(P, 0, b))
+			continue;
+		if (!dead) {
 			dead = b;
 		} else {
 			ndead++;
@@ -995,6 +964,8 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 	held *kept = ok ? calloc(R.n + 1, sizeof *kept) : NULL;
 	ok = ok && bad && left && kept;
 	size_t nbad = 0;
+	whole_ctx W = {P, ca, cb, run, d, true, {0}};
+	hilo_ptrmap_init_in(&W.memo, P->scratch->arena);
 	for (size_t k = 0; k < R.n && ok; k++) {
 		const char *method = "";
 		char why[1000] = "";
@@ -1009,6 +980,11 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 			ok = (kept[k].why = strdup(why)) != NULL;
 			continue;
 		}
+		/* a redefined instruction whose value only its users see, each of
+		 * which holds whole: the change does not reach them */
+		if (R.v[k].kind == R_REDEF && verdict != V_PROVED && verdict != V_TESTED &&
+		    !is_assumed(run, &R.v[k]) && users_hold(&W, R.v[k].b, R.v[k].a, 1))
+			continue;
 		verdict = judge_report(P, &R.v[k], verdict, method, why, sizeof why, run, d,
 			!ca->is_entry);
 		count(P->v, verdict, method);
@@ -1037,15 +1013,8 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 		}
 		if (!any || via_reshaped)
 			continue;
-		record whole = {R_REDEF, b, a, NULL, 0, 1};
-		const char *method = "";
-		char why[1000] = "";
-		int verdict = judge_value(P, &whole, why, sizeof why, &method);
-		if (verdict != V_PROVED && verdict != V_TESTED)
+		if (!holds_whole(&W, b, a, 0))
 			continue;
-		verdict = judge_report(P, &whole, verdict, method, why, sizeof why, run, d,
-			!ca->is_entry);
-		count(P->v, verdict, method);
 		for (uint32_t q = 0; q < a->noperands; q++) {
 			uint64_t key = ((uint64_t)b->operands[q]->id << 32 | a->operands[q]->id) + 1;
 			uintptr_t at = (uintptr_t)hilo_ptrmap_get(&R.idx, (void *)(uintptr_t)key);
@@ -1065,6 +1034,9 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 		if (verdict == V_SKIPPED || verdict == V_FAILED || verdict == V_DEFERRED)
 			all_good = false;
 	}
+	if (!W.good)
+		all_good = false;
+	hilo_ptrmap_free(&W.memo);
 	for (size_t k = 0; kept && k < R.n; k++)
 		free(kept[k].why);
 	free(kept);
@@ -1076,6 +1048,77 @@ static bool process_comp(pairctx *P, hilo_comp *ca, const hilo_run_state *run, h
 	free(R.v);
 	hilo_ptrmap_free(&R.idx);
 	return ok;
+}
+
+/* The device grid the modules run on when either reads partition-id or
+ * replica-id (num_partitions x replica_count, at least 1 x 1); 1 x 1
+ * otherwise (nothing differs between devices). */
+static void device_grid(const hilo_module *b, const hilo_module *a, uint32_t *np, uint32_t *nr)
+{
+	*np = *nr = 1;
+	bool reads = false;
+	for (int s = 0; s < 2 && !reads; s++) {
+		const hilo_module *m = s ? a : b;
+		for (uint32_t c = 0; c < m->ncomps && !reads; c++)
+			for (const hilo_instr *i = m->comps[c]->first; i && !reads; i = i->next)
+				reads = i->op == HILO_OP_PARTITION_ID || i->op == HILO_OP_REPLICA_ID;
+	}
+	if (!reads)
+		return;
+	for (uint32_t k = 0; k < b->nattrs; k++) {
+		long v = strtol(b->attrs[k].value, NULL, 10);
+		if (v < 1 || v > 1 << 20)
+			continue;
+		if (!strcmp(b->attrs[k].key, "num_partitions"))
+			*np = (uint32_t)v;
+		else if (!strcmp(b->attrs[k].key, "replica_count"))
+			*nr = (uint32_t)v;
+	}
+}
+
+/* Does module m perform any event (events.c)? */
+static bool module_has_events(const hilo_module *m)
+{
+	for (uint32_t c = 0; c < m->ncomps; c++)
+		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next)
+			if (events_is_event(m, i))
+				return true;
+	return false;
+}
+
+/* The effects record: the events of the two entries, as multisets of
+ * event terms (each with its kind, attributes, operand values and past).
+ * Equal: proved; different: failed, naming an event one side performs and
+ * the other does not; not built (over the budget, two events that nothing
+ * tells apart): skipped. Effects are never judged per instruction: a
+ * removed, added, duplicated, moved or rewired effect shows here, where
+ * source positions and names play no part. */
+static void judge_effects(pairctx *P, hilo_diags *d)
+{
+	hilo_module *B = P->s[0].m, *A = P->s[1].m;
+	if (!B->entry || !A->entry || !B->entry->root || !A->entry->root ||
+	    (!module_has_events(B) && !module_has_events(A)))
+		return;
+	tid tb = events_module(P, 0);
+	tid ta = tb != TID_NONE ? events_module(P, 1) : TID_NONE;
+	record r = {R_EFFECTS, B->entry->root, A->entry->root, NULL, 0, 1};
+	char why[1000] = "";
+	int verdict;
+	if (tb == TID_NONE || ta == TID_NONE) {
+		verdict = V_SKIPPED;
+		snprintf(why, sizeof why, "the events could not be built (too large, or two events "
+			"returning data that nothing tells apart: the same kind, operands and past)");
+	} else if (tb == ta) {
+		verdict = V_PROVED;
+	} else {
+		verdict = V_FAILED;
+		events_describe_diff(P, tb, ta, why, sizeof why);
+	}
+	verdict = judge_report(P, &r, verdict, "effects", why, sizeof why, NULL, d, false);
+	/* counted when it is not proved: equal events are no rewrite of their
+	 * own (the records of the instructions that moved them are counted) */
+	if (verdict != V_PROVED)
+		count(P->v, verdict, "effects");
 }
 
 bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *after,
@@ -1095,13 +1138,14 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 	P.v = v;
 	P.tags = &v->tags;
 	P.zero_sign_insensitive = v->o.zero_sign_insensitive;
+	device_grid(before, after, &P.npart, &P.nrep);
 	P.pass = pass;
 	P.work_limit = 50000000;
 	uint32_t nid = before->next_id > after->next_id ? before->next_id : after->next_id;
 	hilo_ptrmap_init_in(&P.corr, after->arena);
 	hilo_ptrmap_init_in(&P.equiv, after->arena);
 	hilo_ptrmap_init_in(&P.effmemo, after->arena);
-	hilo_ptrmap_init_in(&P.claimed, after->arena);
+	hilo_ptrmap_init_in(&P.ordmemo, after->arena);
 	for (int k = 0; k < 4; k++)
 		hilo_ptrmap_init_in(&P.top[k], after->arena);
 	for (int k = 0; k < 2; k++) {
@@ -1172,6 +1216,8 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 			count(v, verdict, method);
 		}
 	}
+	if (ok)
+		judge_effects(&P, d);
 	terms_pair_fini(&P);
 	terms_destroy(P.T);
 	if (P.scratch)
@@ -1184,7 +1230,7 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 	free(P.s[1].by_id);
 	hilo_ptrmap_free(&P.corr);
 	hilo_ptrmap_free(&P.effmemo);
-	hilo_ptrmap_free(&P.claimed);
+	hilo_ptrmap_free(&P.ordmemo);
 	hilo_ptrmap_free(&P.equiv);
 	v->s.seconds += now_seconds() - t0;
 	return ok;

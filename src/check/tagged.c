@@ -216,8 +216,9 @@ static uint64_t intern(tctx *X, node *t)
 	return NODE_BIT | (X->nnodes - 1);
 }
 
-/* The tag of element k of a concrete array: the value itself, NaNs of one
- * type one tag (equality is up to NaN payloads). */
+/* The tag of element k of a concrete array: the value itself, bit for bit
+ * (a NaN's sign and payload are observable: docs/proof.md, the NaN
+ * standard). */
 static uint64_t const_tag(tctx *X, const hilo_literal *l, size_t k)
 {
 	hilo_ptype t = l->shape->type;
@@ -228,11 +229,8 @@ static uint64_t const_tag(tctx *X, const hilo_literal *l, size_t k)
 		return 0;
 	}
 	if (hilo_ptype_is_float(t)) {
-		if (isnan(hilo_elem_get_f64(t, l->data, k)))
-			c.a[0] = 0x7ff8ull << 48;
-		else
-			memcpy(&c.a[0], (const char *)l->data + k * (size_t)eb, (size_t)eb);
-		c.a[1] = 1;
+		memcpy(&c.a[0], (const char *)l->data + k * (size_t)eb, (size_t)eb);
+		c.a[1] = hilo_elem_is_snan(t, l->data, k) ? 3 : 1;
 	} else if (t == HILO_T_PRED) {
 		c.a[0] = ((const unsigned char *)l->data)[k] != 0;
 	} else if (hilo_ptype_is_int(t)) {
@@ -277,10 +275,11 @@ static bool const_is(const tctx *X, uint64_t t, int kind)
 	return ((uint64_t)v & m) == m;
 }
 
-/* Operand order that does not matter: IEEE add and multiply round a
- * symmetric exact result; integer maximum / minimum. Float maximum /
- * minimum are not symmetric in the evaluator (XLA's std::max keeps the lhs
- * on a tie: max(-0, +0) = -0, max(+0, -0) = +0). */
+/* Operand order that does not matter: integer add, multiply, maximum and
+ * minimum. Float maximum / minimum are not symmetric in the evaluator
+ * (XLA's std::max keeps the lhs on a tie: max(-0, +0) = -0, max(+0, -0) =
+ * +0), nor are float add and multiply (with two NaN operands the result is
+ * one of them by position; a NaN's bits are observable). */
 static bool commutes(const hilo_instr *i)
 {
 	if (hilo_instr_is_commutative(i))
@@ -306,6 +305,12 @@ static uint64_t identity(const tctx *X, const hilo_instr *i, const uint64_t *a)
 		return 0;
 	for (int s = 0; s < 2; s++) {
 		uint64_t c = a[s], other = a[1 - s];
+		/* float identities only for an element that is never a
+		 * signalling NaN: an arithmetic result, or a constant without one
+		 * (a leaf's element may be one, which the op would quiet) */
+		if (fl && !(is_node(other) && (hilo_opcode_quiets_nan(N(X, other)->op) ||
+		                               (N(X, other)->op == N_CONST && N(X, other)->a[1] != 3))))
+			continue;
 		switch (i->op) {
 		case HILO_OP_ADD:
 			if (const_is(X, c, 0) || (in && const_is(X, c, 1)))
@@ -1052,6 +1057,8 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 		}
 		return move(X, i, ops);
 	}
+	if (i->op == HILO_OP_BITCAST && depth == 0 && chk_layout_unknown(X->P->s[X->side].m, i))
+		return no(X, "%s: a bitcast of a parameter's layout, which the call sites decide", i->name);
 	if (i->op != HILO_OP_SELECT && data_movement(i->op))
 		return move(X, i, ops);
 	if (hilo_opcode_flags(i->op) & HILO_OPF_EW)

@@ -67,18 +67,6 @@ struct termtab {
 	bool oom;
 };
 
-/* A building context: one computation on one side, either at the top level
- * of a record (leaves: shared instructions, parameters) or inlined (the
- * parameters bound to args). */
-typedef struct bctx {
-	int sk;
-	bool deep;                 /* top level without shared leaves */
-	const hilo_comp *c;
-	const tid *args;           /* NULL at the top level */
-	hilo_ptrmap memo;          /* instr -> tid + 1 */
-	uint32_t stamp;            /* inlined: the memo is P->mval[sk] by id where
-	                            * P->mstamp[sk] holds this stamp (0: memo) */
-} bctx;
 
 static uint64_t mix(uint64_t x)
 {
@@ -233,7 +221,7 @@ static tid mk(pairctx *P, int op, const hilo_shape *shape, uint64_t ah, const ti
 	for (uint32_t k = 0; k < n; k++)
 		if (ops[k] == TID_NONE)
 			return TID_NONE;
-	term t = {op, n, shape, ah, 0, (tid *)ops, lit, (int64_t *)iv, niv, NULL};
+	term t = {op, n, shape, ah, 0, (tid *)ops, lit, (int64_t *)iv, niv, NULL, false};
 	uint64_t h = hcomb((uint64_t)op, ah);
 	h = shape_hash(h, shape);
 	for (uint32_t k = 0; k < n; k++)
@@ -284,6 +272,8 @@ static tid mk(pairctx *P, int op, const hilo_shape *shape, uint64_t ah, const ti
 		}
 		memcpy(t.iv, iv, (size_t)niv * sizeof *t.iv);
 	}
+	for (uint32_t k = 0; k < n && !t.ev; k++)
+		t.ev = T->blocks[ops[k] >> BLOCK_BITS][ops[k] & (BLOCK - 1)].ev;
 	tid id = T->n++;
 	T->blocks[id >> BLOCK_BITS][id & (BLOCK - 1)] = t;
 	T->slots[p] = slot_of(h, id);
@@ -295,6 +285,11 @@ static tid mk(pairctx *P, int op, const hilo_shape *shape, uint64_t ah, const ti
 static const term *TT(const pairctx *P, tid t)
 {
 	return &P->T->blocks[t >> BLOCK_BITS][t & (BLOCK - 1)];
+}
+
+void terms_set_event(pairctx *P, tid t)
+{
+	P->T->blocks[t >> BLOCK_BITS][t & (BLOCK - 1)].ev = true;
 }
 
 const term *terms_get(const pairctx *P, tid t)
@@ -460,6 +455,9 @@ static void bctx_init(bctx *x, int sk, const hilo_comp *c, const tid *args, hilo
 	x->c = c;
 	x->args = args;
 	x->stamp = 0;
+	x->order = TID_NONE;
+	x->events = TID_NONE;
+	x->ev_busy = x->ev_done = false;
 	hilo_ptrmap_init_in(&x->memo, a); /* a failure shows in the arena tree */
 }
 
@@ -504,14 +502,36 @@ static inline bool memo_put(pairctx *P, bctx *x, const hilo_instr *i, tid t)
 	return hilo_ptrmap_put(&x->memo, i, (void *)(uintptr_t)(t + 1));
 }
 
-/* The root term of c inlined on args (memoised by callee and args). */
-static tid inline_comp(pairctx *P, int sk, const hilo_comp *c, const tid *args, uint32_t nargs,
-	int depth)
+/* The key of c inlined on args under order (memoised by callee, args and
+ * order): order is the events every effect of the callee follows (the
+ * call's control predecessors, events.c), TID_NONE when none. */
+static tid call_key(pairctx *P, int sk, const hilo_comp *c, const tid *args, uint32_t nargs,
+	tid order)
+{
+	tid kv[65], *k = nargs < 64 ? kv : malloc(((size_t)nargs + 1) * sizeof *k);
+	if (!k)
+		return TID_NONE;
+	if (nargs)
+		memcpy(k, args, nargs * sizeof *k);
+	uint32_t n = nargs;
+	if (order != TID_NONE)
+		k[n++] = order;
+	tid key = mk(P, T_CALLKEY, hilo_shape_scalar(P->T->shapes, HILO_T_TOKEN),
+		((uint64_t)(uintptr_t)c ^ (uint64_t)sk) + (order != TID_NONE ? 0x5bd1e995ull : 0), k, n,
+		NULL, NULL, 0);
+	if (k != kv)
+		free(k);
+	return key;
+}
+
+/* The root term of c inlined on args (memoised by callee and args); the
+ * events of the inlined context are memoised beside it (events.c). */
+static tid inline_comp_in(pairctx *P, int sk, const hilo_comp *c, const tid *args, uint32_t nargs,
+	tid order, int depth)
 {
 	if (!c || !c->root || c->nparams != nargs || depth > 64)
 		return TID_NONE;
-	tid key = mk(P, T_CALLKEY, hilo_shape_scalar(P->T->shapes, HILO_T_TOKEN), (uint64_t)(uintptr_t)c ^ (uint64_t)sk, args, nargs,
-		NULL, NULL, 0);
+	tid key = call_key(P, sk, c, args, nargs, order);
 	if (key == TID_NONE)
 		return TID_NONE;
 	hilo_ptrmap *inl = &P->inl[sk];
@@ -523,13 +543,42 @@ static tid inline_comp(pairctx *P, int sk, const hilo_comp *c, const tid *args, 
 			return TID_NONE;
 	bctx x;
 	bctx_init(&x, sk, c, args, P->scratch->arena);
+	x.order = order;
 	bctx_dense(P, &x);
 	tid r = build(P, &x, c->root);
+	/* the context's events, while its memo is live */
+	tid ev = r != TID_NONE ? events_of_ctx(P, &x) : TID_NONE;
 	hilo_ptrmap_free(&x.memo);
-	if (r != TID_NONE)
+	if (r != TID_NONE && ev != TID_NONE) {
 		hilo_ptrmap_put(inl, (void *)(uintptr_t)((uint64_t)key + 0x100000000ull),
 			(void *)(uintptr_t)(r + 1));
-	return r;
+		hilo_ptrmap_put(inl, (void *)(uintptr_t)((uint64_t)key + 0x200000000ull),
+			(void *)(uintptr_t)(ev + 1));
+	}
+	return ev != TID_NONE ? r : TID_NONE;
+}
+
+static tid inline_comp(pairctx *P, int sk, const hilo_comp *c, const tid *args, uint32_t nargs,
+	int depth)
+{
+	return inline_comp_in(P, sk, c, args, nargs, TID_NONE, depth);
+}
+
+tid terms_inline(pairctx *P, int sk, const hilo_comp *c, const tid *args, uint32_t nargs,
+	tid order)
+{
+	return inline_comp_in(P, sk, c, args, nargs, order, 1);
+}
+
+tid terms_inline_events(pairctx *P, int sk, const hilo_comp *c, const tid *args, uint32_t nargs,
+	tid order)
+{
+	if (inline_comp_in(P, sk, c, args, nargs, order, 1) == TID_NONE)
+		return TID_NONE;
+	tid key = call_key(P, sk, c, args, nargs, order);
+	void *got = key != TID_NONE ? hilo_ptrmap_get(&P->inl[sk],
+		(void *)(uintptr_t)((uint64_t)key + 0x200000000ull)) : NULL;
+	return got ? (tid)((uintptr_t)got - 1) : TID_NONE;
 }
 
 static tid canon_comp(pairctx *P, int sk, const hilo_comp *c)
@@ -546,7 +595,16 @@ static tid canon_comp(pairctx *P, int sk, const hilo_comp *c)
 		args[k] = c->params[k] ? mk(P, T_PARAM, c->params[k]->shape, k, NULL, 0, NULL, NULL, 0)
 		                       : TID_NONE;
 	tid r = inline_comp(P, sk, c, args, c->nparams, 0);
+	/* a callee's effects are part of what it is: a while whose body
+	 * sends another value is another while */
+	tid ev = r != TID_NONE ? terms_inline_events(P, sk, c, args, c->nparams, TID_NONE) : TID_NONE;
 	free(args);
+	if (ev == TID_NONE)
+		r = TID_NONE;
+	else if (TT(P, ev)->n) {
+		tid re[2] = {r, ev};
+		r = mk(P, T_CANON, TT(P, r)->shape, 0xca, re, 2, NULL, NULL, 0);
+	}
 	if (r != TID_NONE)
 		hilo_ptrmap_put(&P->canon[sk], c, (void *)(uintptr_t)(r + 1));
 	return r;
@@ -574,7 +632,10 @@ static bool never_fold(hilo_opcode op)
 }
 
 /* Float maximum / minimum are not: the evaluator (XLA's std::max) keeps
- * the lhs on a tie, so max(-0, +0) = -0 but max(+0, -0) = +0. */
+ * the lhs on a tie, so max(-0, +0) = -0 but max(+0, -0) = +0. Nor are
+ * float add and multiply: the rounded result is symmetric, but with two
+ * NaN operands the result is one of them, by position (the NaN standard,
+ * docs/proof.md: a NaN's bits are observable). */
 static bool commutative(const hilo_instr *i)
 {
 	if (hilo_instr_is_commutative(i))
@@ -627,7 +688,41 @@ static bool scalar_is(const hilo_literal *l, int kind)
 	return true;
 }
 
-/* IEEE-exact identities: returns the surviving operand or TID_NONE. */
+/* Is t's value never a signalling NaN? Made by an op that quiets NaNs
+ * (hilo_opcode_quiets_nan), or moved from such values, or a constant
+ * without one; a parameter or a leaf may be one. */
+static bool quiet(pairctx *P, tid t, int depth)
+{
+	const term *T = TT(P, t);
+	if (!hilo_ptype_is_float(T->shape->type) || depth > 32)
+		return !hilo_ptype_is_float(T->shape->type);
+	if (T->op < HILO_OP_COUNT && hilo_opcode_quiets_nan(T->op))
+		return true;
+	switch (T->op) {
+	case HILO_OP_CONSTANT: {
+		const hilo_literal *l = T->lit;
+		int eb = l ? hilo_ptype_bytes(l->shape->type) : 0;
+		if (!l || eb <= 0)
+			return false;
+		for (size_t k = 0; k < l->nbytes / (size_t)eb; k++)
+			if (hilo_elem_is_snan(l->shape->type, l->data, k))
+				return false;
+		return true;
+	}
+	case HILO_OP_BROADCAST: case HILO_OP_SLICE: case HILO_OP_RESHAPE: case HILO_OP_TRANSPOSE:
+	case HILO_OP_CONCATENATE: case HILO_OP_REVERSE: case HILO_OP_PAD: case T_DUS:
+		for (uint32_t k = 0; k < T->n; k++)
+			if (!quiet(P, T->ops[k], depth + 1))
+				return false;
+		return T->n > 0;
+	default:
+		return false;
+	}
+}
+
+/* IEEE-exact identities: returns the surviving operand or TID_NONE. The
+ * float ones (x + -0, x - +0, x * 1) hold bit for bit only when x is never
+ * a signalling NaN: the op quiets one (nan(0x1) -> nan(0x400001)). */
 static tid identity(pairctx *P, const hilo_instr *i, const tid *ops)
 {
 	if (i->noperands != 2 || i->shape->type == HILO_T_TUPLE)
@@ -639,7 +734,8 @@ static tid identity(pairctx *P, const hilo_instr *i, const tid *ops)
 	for (int side = 0; side < 2; side++) {
 		const hilo_literal *c = splat(P, ops[side]);
 		tid other = ops[1 - side];
-		if (!c || !hilo_shape_compatible(TT(P, other)->shape, i->shape))
+		if (!c || !hilo_shape_compatible(TT(P, other)->shape, i->shape) ||
+		    (fl && !quiet(P, other, 0)))
 			continue;
 		switch (i->op) {
 		case HILO_OP_ADD:
@@ -674,10 +770,11 @@ static tid norm_while(pairctx *P, bctx *x, const hilo_instr *i, const tid *ops, 
 	hilo_comp *cond = hilo_instr_get_comp(i, HILO_A_CONDITION);
 	hilo_comp *body = hilo_instr_get_comp(i, HILO_A_BODY);
 	if (cond && body && i->noperands == 1) {
+		tid order = events_order(P, x, i);
 		tid s = ops[0];
 		uint64_t work = 0;
 		for (int trip = 0; trip <= 1000 && s != TID_NONE; trip++) {
-			tid c = inline_comp(P, x->sk, cond, &s, 1, 1);
+			tid c = inline_comp_in(P, x->sk, cond, &s, 1, order, 1);
 			const hilo_literal *cl = c != TID_NONE ? const_lit(P, c) : NULL;
 			if (!cl || cl->shape->type != HILO_T_PRED || cl->nbytes != 1)
 				break;
@@ -686,12 +783,15 @@ static tid norm_while(pairctx *P, bctx *x, const hilo_instr *i, const tid *ops, 
 			work += body->ninstrs;
 			if (trip == 1000 || work > 800000)
 				break;
-			s = inline_comp(P, x->sk, body, &s, 1, 1);
+			s = inline_comp_in(P, x->sk, body, &s, 1, order, 1);
 		}
 	}
-	if (!ahok)
+	if (!ahok || i->noperands != 1)
 		return TID_NONE;
-	return mk(P, HILO_OP_WHILE, i->shape, ah, ops, i->noperands, NULL, NULL, 0);
+	/* uninterpreted: over its state and, when its callees have effects,
+	 * the events it follows (what an infeed inside reads depends on them) */
+	tid wo[2] = {ops[0], events_order(P, x, i)};
+	return mk(P, HILO_OP_WHILE, i->shape, ah, wo, wo[1] != TID_NONE ? 2 : 1, NULL, NULL, 0);
 }
 
 /* Clamped constant starts of a dynamic-slice/-update-slice (first start
@@ -745,34 +845,19 @@ static tid cond_term(pairctx *P, bctx *x, const hilo_instr *i, const tid *ops)
 	}
 	tid vals[65];
 	vals[0] = ops[0];
+	tid order = events_order(P, x, i);
+	bool same = true;
 	for (uint32_t k = 0; k < nb; k++) {
-		vals[1 + k] = inline_comp(P, x->sk, br[k], &ops[1 + k], 1, 1);
+		vals[1 + k] = inline_comp_in(P, x->sk, br[k], &ops[1 + k], 1, order, 1);
 		if (vals[1 + k] == TID_NONE || !hilo_shape_compatible(TT(P, vals[1 + k])->shape, i->shape))
 			return TID_NONE;
+		same = same && vals[1 + k] == vals[1];
 	}
+	/* every branch computes the same value: that value, whichever runs
+	 * (their events are the effects record's, events.c) */
+	if (same)
+		return vals[1];
 	return mk(P, HILO_OP_CONDITIONAL, i->shape, 0xc0d0 + nb, vals, nb + 1, NULL, NULL, 0);
-}
-
-/* Which instruction an effect's result comes from. Two effects with the
- * same operands are two events (two infeeds read two items, two rng draws
- * differ, a side-effecting custom-call may return anything each time):
- * the term of an effect's result names the instruction, by its source
- * position (clones keep it: an inlined or unrolled copy is the same
- * instruction) or, for one a pass made, by its id. Collectives are not
- * events in this sense. */
-static bool is_event(const hilo_module *m, const hilo_instr *i)
-{
-	/* collectives are functions of every participant's operands: two equal
-	 * ones give one value (their merging is proved) */
-	return !(hilo_opcode_flags(i->op) & HILO_OPF_COLL) && !hilo_instr_is_boundary_marker(i) &&
-	       hilo_instr_has_side_effect(m, i);
-}
-
-static uint64_t event_key(const hilo_instr *i)
-{
-	if (i->line > 0)
-		return ((uint64_t)(uint32_t)i->line << 32) | (uint32_t)i->col;
-	return 0x8000000000000000ull | i->id;
 }
 
 /* The normalised term of i given its operands' terms. */
@@ -823,8 +908,13 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	}
 	case HILO_OP_CALL: case HILO_OP_FUSION:
 		if (hilo_instr_ncalled(i) >= 1)
-			return inline_comp(P, x->sk, hilo_instr_called(i)[0], ops, n, 1);
+			return inline_comp_in(P, x->sk, hilo_instr_called(i)[0], ops, n,
+				events_order(P, x, i), 1);
 		return TID_NONE;
+	case HILO_OP_AFTER_ALL:
+		if (shape->type == HILO_T_TOKEN)
+			return events_after_all(P, ops, n, shape);
+		break;
 	case HILO_OP_COPY: case HILO_OP_OPT_BARRIER: case HILO_OP_DOMAIN:
 	case HILO_OP_ADD_DEPENDENCY:
 		if (n >= 1 && hilo_shape_compatible(TT(P, ops[0])->shape, shape))
@@ -833,6 +923,12 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	case HILO_OP_CUSTOM_CALL:
 		if (hilo_instr_is_boundary_marker(i) && n == 1 && hilo_shape_compatible(TT(P, ops[0])->shape, shape))
 			return ops[0];
+		break;
+	case HILO_OP_BITCAST:
+		/* it reads a layout only the call sites know: a value of its own
+		 * side, never equal to the other side's (records.c) */
+		if (chk_layout_unknown(P->s[x->sk].m, i))
+			return mk(P, T_OPAQUE, shape, ((uint64_t)x->sk << 32) | i->id, NULL, 0, NULL, NULL, 0);
 		break;
 	case HILO_OP_CONDITIONAL: {
 		const hilo_literal *sel = n ? const_lit(P, ops[0]) : NULL;
@@ -854,7 +950,7 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 				br = v == 0 ? tc : fc;
 			}
 			if (br)
-				return inline_comp(P, x->sk, br, &ops[1 + v], 1, 1);
+				return inline_comp_in(P, x->sk, br, &ops[1 + v], 1, events_order(P, x, i), 1);
 		}
 		if (n >= 2) {
 			tid t = cond_term(P, x, i, ops);
@@ -998,8 +1094,29 @@ static tid norm(pairctx *P, bctx *x, const hilo_instr *i, tid *ops)
 	}
 	bool ahok = true;
 	uint64_t ah = attr_hash(P, x->sk, i, &ahok);
-	if (is_event(P->s[x->sk].m, i))
-		ah = hcomb(ah, event_key(i));
+	if (events_is_event(P->s[x->sk].m, i)) {
+		/* an event: its kind, meaningful attributes and operands, and the
+		 * events it follows (T_ORDER: control predecessors, the calling
+		 * context, its ordinal among identical ones); never its position */
+		if (!ahok)
+			return TID_NONE;
+		if (!x->ev_busy && events_of_ctx(P, x) == TID_NONE)
+			return TID_NONE; /* two events not told apart */
+		tid ord = events_order(P, x, i);
+		tid *eo = malloc(((size_t)n + 1) * sizeof *eo);
+		if (!eo)
+			return TID_NONE;
+		if (n)
+			memcpy(eo, ops, n * sizeof *eo);
+		uint32_t ne = n;
+		if (ord != TID_NONE)
+			eo[ne++] = ord;
+		tid t = mk(P, i->op, shape, ah ^ (ord != TID_NONE ? 0x0dull : 0), eo, ne, NULL, NULL, 0);
+		free(eo);
+		if (t != TID_NONE)
+			terms_set_event(P, t);
+		return t;
+	}
 	if (i->op == HILO_OP_WHILE)
 		return norm_while(P, x, i, ops, ah, ahok);
 	if (!ahok)
@@ -1157,23 +1274,38 @@ out:
 	return res;
 }
 
-tid terms_of(pairctx *P, int sk, const hilo_instr *i, bool deep)
+bctx *terms_top(pairctx *P, int sk, const hilo_comp *c, bool deep)
 {
-	const hilo_comp *c = i->parent;
 	hilo_ptrmap *tops = &P->top[sk + (deep ? 2 : 0)];
 	bctx *x = hilo_ptrmap_get(tops, c);
 	if (!x) {
 		x = malloc(sizeof *x);
 		if (!x)
-			return TID_NONE;
+			return NULL;
 		bctx_init(x, sk, c, NULL, P->scratch->arena);
 		x->deep = deep;
 		if (!hilo_ptrmap_put(tops, c, x)) {
 			free(x);
-			return TID_NONE;
+			return NULL;
 		}
 	}
+	return x;
+}
+
+tid terms_of(pairctx *P, int sk, const hilo_instr *i, bool deep)
+{
+	bctx *x = terms_top(P, sk, i->parent, deep);
+	return x ? build(P, x, i) : TID_NONE;
+}
+
+tid terms_build(pairctx *P, bctx *x, const hilo_instr *i)
+{
 	return build(P, x, i);
+}
+
+const hilo_literal *terms_const(pairctx *P, tid t)
+{
+	return const_lit(P, t);
 }
 
 void terms_pair_fini(pairctx *P)

@@ -85,21 +85,70 @@ void ev_fill_random_at(hilo_literal *l, uint64_t seed, uint64_t stream, const in
 
 /* ---- the rewrite validator's draws (special values) ---------------------- */
 
-enum { SPECIAL_MAX = 10 };
+enum { SPECIAL_MAX = 13 };
 
-/* The special values of float type t, most telling first: NaN, +inf,
+/* The special values of float type t, most telling first: a signalling
+ * NaN (payload 1), a quiet NaN of payload 5 (neighbouring leaves of a
+ * whole-leaf set get two different NaNs: an operand order shows), +inf,
  * -inf, -0, +0, the largest finite value and its negation, the smallest
  * positive value (a subnormal where the format has them) and its
- * negation, and a NaN with the sign bit set. Written through
- * hilo_elem_set_f64, so each format keeps its own rules (no inf in the
- * fn/fnuz formats: NaN; no -0 in fnuz: +0; no NaN or inf in f4/f6: the
- * largest value; e8m0 has neither zero nor sign). */
+ * negation, a quiet NaN with the sign bit set, the quiet NaN and a
+ * signalling NaN with the sign bit set. The NaNs of entries 0, 1 and 12
+ * are written by their bits where
+ * the format has payloads (set_nan_bits); the others through
+ * hilo_elem_set_f64, so each format keeps its own rules (no inf in the fn/fnuz formats: NaN; no -0 in fnuz:
+ * +0; no NaN or inf in f4/f6: the largest value; e8m0 has neither zero
+ * nor sign). */
 static int float_specials(hilo_ptype t, double *v)
 {
 	double mx = hilo_float_max_finite(t), mn = hilo_float_min_positive(t);
-	const double list[SPECIAL_MAX] = {NAN, INFINITY, -INFINITY, -0.0, 0.0, mx, -mx, mn, -mn, -NAN};
+	const double list[SPECIAL_MAX] = {NAN, NAN, INFINITY, -INFINITY, -0.0, 0.0, mx, -mx, mn, -mn,
+		-NAN, NAN, -NAN};
 	memcpy(v, list, sizeof list);
 	return SPECIAL_MAX;
+}
+
+/* Is special value j one of the NaNs written by their bits? */
+static bool nan_by_bits(uint64_t j)
+{
+	return j == 0 || j == 1 || j == 12;
+}
+
+/* Special NaN number j (0: signalling, payload 1; 1: quiet, payload 5;
+ * 12: signalling, payload 1, sign set) as element k of data, by its bits
+ * where the format has payloads (f16, bf16, f32, f64); other formats take
+ * fallback (their one NaN, or what stands for it). */
+static void set_nan_bits(hilo_ptype t, void *data, size_t k, int j, double fallback)
+{
+	int w = j == 0 ? 0 : j == 1 ? 1 : 2;
+	unsigned char *p = data;
+	switch (t) {
+	case HILO_T_F32: {
+		uint32_t v = w == 1 ? 0x7fc00005u : 0x7f800001u;
+		if (w == 2)
+			v |= 0x80000000u;
+		memcpy(p + 4 * k, &v, 4);
+		return;
+	}
+	case HILO_T_F64: {
+		uint64_t v = w == 1 ? 0x7ff8000000000005ull : 0x7ff0000000000001ull;
+		if (w == 2)
+			v |= 0x8000000000000000ull;
+		memcpy(p + 8 * k, &v, 8);
+		return;
+	}
+	case HILO_T_F16: case HILO_T_BF16: {
+		bool h = t == HILO_T_F16;
+		uint16_t v = w == 1 ? (uint16_t)((h ? 0x7e00 : 0x7fc0) | 5) : (uint16_t)((h ? 0x7c00 : 0x7f80) | 1);
+		if (w == 2)
+			v |= 0x8000;
+		memcpy(p + 2 * k, &v, 2);
+		return;
+	}
+	default:
+		hilo_elem_set_f64(t, data, k, fallback);
+		return;
+	}
 }
 
 /* The extremes of integer type t: its minimum, its maximum, 0 and -1
@@ -118,9 +167,20 @@ static int int_specials(hilo_ptype t, int64_t *v)
 	return 4;
 }
 
+/* A float with a random 52-bit mantissa, a random sign and an exponent in
+ * [-8, 8]: written into narrower formats it rounds once, so every
+ * mantissa bit they have is random. */
+static double wide_float(uint64_t r)
+{
+	double m = 1.0 + (double)(r >> 12) / 4503599627370496.0; /* [1, 2) */
+	int e = (int)((r >> 1) % 17) - 8;
+	return (r & 1) ? -ldexp(m, e) : ldexp(m, e);
+}
+
 /* fill() for input set `seed` of the validator (ev_fill_drawn): the
  * ordinary values, then (mode 1) each element special with probability
- * 1/4, a special value drawn at random, or (mode 2) every element the
+ * 1/4, a special value drawn at random, the others floats with random
+ * mantissas (wide_float), or (mode 2) every element the
  * same special value, number (seed / 3 + ord) mod count (ord: the leaf's
  * stream, then each tuple index + 1 added on the way down), so that
  * successive mode-2 seeds give each leaf every special value in turn and
@@ -149,11 +209,20 @@ static void fill_drawn(hilo_literal *l, uint64_t key, int mode, uint64_t round, 
 		uint64_t j = whole;
 		if (mode == EV_DRAW_SPRINKLED) {
 			uint64_t r = hilo_hash_mix64(key ^ 0x5bd1e995ull ^ k * 0xc2b2ae3d27d4eb4full);
-			if (r & 3)
+			if (r & 3) {
+				/* the other elements: a random mantissa at an exponent in
+				 * [-8, 8], so that rounding shows (the ordinary grid of
+				 * 1/4096 in [-8, 8) makes (a + b) + c = a + (b + c)) */
+				if (fl)
+					hilo_elem_set_f64(t, l->data, k, wide_float(hilo_hash_mix64(r ^ 0x3c6ef372ull)));
 				continue;
+			}
 			j = (r >> 2) % (uint64_t)ns;
 		}
-		if (fl)
+		if (fl && nan_by_bits(j))
+			set_nan_bits(hilo_ptype_is_complex(t) ? (t == HILO_T_C64 ? HILO_T_F32 : HILO_T_F64) : t,
+				l->data, hilo_ptype_is_complex(t) ? 2 * k : k, (int)j, fv[j]);
+		else if (fl)
 			hilo_elem_set_f64(t, l->data, k, fv[j]);
 		else
 			hilo_elem_set_i64(t, l->data, k, iv[j]);

@@ -402,3 +402,46 @@ void hilo_format_float(hilo_buf *b, hilo_ptype t, const void *data, size_t k)
 	snprintf(tmp, sizeof tmp, "%.*g", max_digits10(t), d);
 	hilo_buf_puts(b, tmp);
 }
+
+bool hilo_opcode_quiets_nan(int op)
+{
+	switch (op) {
+	case HILO_OP_ADD: case HILO_OP_SUBTRACT: case HILO_OP_MULTIPLY: case HILO_OP_DIVIDE:
+	case HILO_OP_REMAINDER: case HILO_OP_POWER: case HILO_OP_ATAN2: case HILO_OP_SQRT:
+	case HILO_OP_RSQRT: case HILO_OP_CBRT: case HILO_OP_EXP: case HILO_OP_EXPM1:
+	case HILO_OP_LOG: case HILO_OP_LOG1P: case HILO_OP_LOGISTIC: case HILO_OP_TANH:
+	case HILO_OP_SINE: case HILO_OP_COSINE: case HILO_OP_TAN: case HILO_OP_SINH:
+	case HILO_OP_COSH: case HILO_OP_ACOS: case HILO_OP_ASIN: case HILO_OP_ACOSH:
+	case HILO_OP_ASINH: case HILO_OP_ATANH: case HILO_OP_ERF: case HILO_OP_DOT:
+	case HILO_OP_CONVOLUTION:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool hilo_elem_is_snan(hilo_ptype t, const void *data, size_t k)
+{
+	const unsigned char *p = data;
+	switch (t) {
+	case HILO_T_F32: {
+		uint32_t v;
+		memcpy(&v, p + 4 * k, 4);
+		return (v & 0x7f800000u) == 0x7f800000u && (v & 0x7fffffu) && !(v & 0x400000u);
+	}
+	case HILO_T_F64: {
+		uint64_t v;
+		memcpy(&v, p + 8 * k, 8);
+		return (v & 0x7ff0000000000000ull) == 0x7ff0000000000000ull &&
+		       (v & 0xfffffffffffffull) && !(v & 0x8000000000000ull);
+	}
+	case HILO_T_F16: case HILO_T_BF16: {
+		uint16_t v;
+		memcpy(&v, p + 2 * k, 2);
+		uint16_t e = t == HILO_T_F16 ? 0x7c00 : 0x7f80, q = t == HILO_T_F16 ? 0x200 : 0x40;
+		return (v & e) == e && (v & (uint16_t)(q * 2 - 1)) && !(v & q);
+	}
+	default:
+		return false;
+	}
+}

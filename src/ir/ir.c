@@ -757,3 +757,11 @@ hilo_comp *hilo_comp_clone(hilo_module *m, hilo_comp *src, const char *name)
 		hilo_comp_set_root(c, src->root->aux);
 	return c;
 }
+
+bool hilo_module_layout_sensitive(const hilo_module *m)
+{
+	for (uint32_t k = 0; k < m->nattrs; k++)
+		if (!strcmp(m->attrs[k].key, "is_scheduled") && !strcmp(m->attrs[k].value, "true"))
+			return true;
+	return false;
+}

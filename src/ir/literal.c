@@ -138,9 +138,12 @@ static bool both_zero(hilo_ptype t, const void *x, const void *y)
 	       hilo_elem_get_f64(t, y, 0) == 0;
 }
 
-/* Index of the first differing element, or -1 when equal; nsz: -0 == +0. */
-static int64_t first_diff(const hilo_literal *a, const hilo_literal *b, bool nsz)
+/* Index of the first differing element, or -1 when equal; how:
+ * HILO_CMP_NSZ -0 == +0, HILO_CMP_NAN_BITS a NaN equals only the same
+ * bits (otherwise any two NaNs are equal). */
+static int64_t first_diff(const hilo_literal *a, const hilo_literal *b, unsigned how)
 {
+	bool nsz = how & HILO_CMP_NSZ, anynan = !(how & HILO_CMP_NAN_BITS);
 	hilo_ptype t = a->shape->type;
 	int eb = hilo_ptype_bytes(t);
 	if (eb <= 0)
@@ -158,13 +161,13 @@ static int64_t first_diff(const hilo_literal *a, const hilo_literal *b, bool nsz
 				const unsigned char *xb = pb + k * (size_t)eb + (size_t)(q * h);
 				hilo_ptype ht = t == HILO_T_C64 ? HILO_T_F32 : HILO_T_F64;
 				if (memcmp(xa, xb, (size_t)h) &&
-				    !(is_nan_elem(ht, xa, 0) && is_nan_elem(ht, xb, 0)) &&
+				    !(anynan && is_nan_elem(ht, xa, 0) && is_nan_elem(ht, xb, 0)) &&
 				    !(nsz && both_zero(ht, xa, xb)))
 					return (int64_t)k;
 			}
 			continue;
 		}
-		if (is_nan_elem(t, pa, k) && is_nan_elem(t, pb, k))
+		if (anynan && is_nan_elem(t, pa, k) && is_nan_elem(t, pb, k))
 			continue;
 		if (nsz && both_zero(t, pa + k * (size_t)eb, pb + k * (size_t)eb))
 			continue;
@@ -189,12 +192,12 @@ bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b)
 	}
 	if (a->nbytes != b->nbytes || a->elided || b->elided)
 		return false;
-	return first_diff(a, b, false) < 0;
+	return first_diff(a, b, 0) < 0;
 }
 
 /* Describes the first mismatch between outputs a and b into msg. */
 bool hilo_literal_describe_diff_path(hilo_buf *path, const hilo_literal *a, const hilo_literal *b,
-	char *msg, size_t cap, uint64_t seed, bool nsz)
+	char *msg, size_t cap, uint64_t seed, unsigned nsz)
 {
 	if (!hilo_shape_compatible(a->shape, b->shape)) {
 		snprintf(msg, cap, "output%s: shapes differ (seed %llu)",
@@ -246,7 +249,8 @@ bool hilo_literal_describe_diff_nsz(const hilo_literal *a, const hilo_literal *b
 {
 	hilo_buf path;
 	hilo_buf_init(&path);
-	bool diff = hilo_literal_describe_diff_path(&path, a, b, msg, cap, seed, zero_sign_insensitive);
+	bool diff = hilo_literal_describe_diff_path(&path, a, b, msg, cap, seed,
+		zero_sign_insensitive ? HILO_CMP_NSZ : 0);
 	hilo_buf_free(&path);
 	return diff;
 }

@@ -17,11 +17,17 @@ hilo_literal *hilo_literal_copy_in(hilo_arena *a, const hilo_literal *l);
  * (hilo_print_element is the public name). */
 void hilo_literal_format_element(hilo_buf *b, hilo_ptype t, const void *data, size_t k);
 
+/* How two literals compare: HILO_CMP_NSZ -0 == +0; HILO_CMP_NAN_BITS a
+ * NaN equals only the same bits (the rewrite validator's records,
+ * docs/proof.md "Floating-point equality"); without it any two NaNs are
+ * equal (the module-level check). */
+enum { HILO_CMP_NSZ = 1, HILO_CMP_NAN_BITS = 2 };
+
 /* Describes the first mismatch between a and b (path: the tuple index
- * so far, "{1}{0}") into msg, as hilo_literal_describe_diff_nsz does;
- * false when they are equal. */
+ * so far, "{1}{0}") into msg, compared as `how` says (HILO_CMP_*); false
+ * when they are equal. */
 bool hilo_literal_describe_diff_path(hilo_buf *path, const hilo_literal *a, const hilo_literal *b,
-	char *msg, size_t cap, uint64_t seed, bool nsz);
+	char *msg, size_t cap, uint64_t seed, unsigned how);
 
 /* Row-major strides of s's dims into st. */
 static inline void hilo_shape_strides(const hilo_shape *s, int64_t *st)

@@ -13,6 +13,7 @@ typedef struct vctx {
 	hilo_diags *d;
 	bool ok;
 	bool quiet; /* the fast walk: a failure only clears ok (no diagnostic) */
+	bool layout_sensitive; /* hilo_module_layout_sensitive(m) */
 } vctx;
 
 static void fail(vctx *V, const hilo_comp *c, const hilo_instr *i, const char *fmt, ...)
@@ -114,8 +115,92 @@ static void check_attrs(vctx *V, hilo_comp *c, hilo_instr *i)
 	}
 }
 
+/* Do shapes a and b disagree on a layout both carry (arrays compared
+ * where both have one, tuples element by element)? */
+static bool layouts_differ(const hilo_shape *a, const hilo_shape *b)
+{
+	if (!a || !b || a->type != b->type)
+		return false;
+	if (a->type == HILO_T_TUPLE) {
+		for (int k = 0; k < a->ntuple && k < b->ntuple; k++)
+			if (layouts_differ(a->elems[k], b->elems[k]))
+				return true;
+		return false;
+	}
+	const hilo_layout *x = a->layout, *y = b->layout;
+	if (!x || !y || a->rank != b->rank)
+		return false;
+	if (x->n != y->n)
+		return true;
+	for (int d = 0; d < x->n; d++)
+		if (x->minor_to_major[d] != y->minor_to_major[d])
+			return true;
+	return (x->tail == NULL) != (y->tail == NULL) || (x->tail && strcmp(x->tail, y->tail));
+}
+
+/* XLA's layout-sensitive verifier (ShapeVerifier::CheckOperandAndParameter
+ * and CheckShape for kCall, kWhile, kConditional, kFusion): a called
+ * computation's parameter has the layout of the operand bound to it, and
+ * its root the layout of the result: a bitcast inside reads the layout
+ * that reaches it, so a mismatch would let a callee-level proof read
+ * another layout than the caller passes (issue 30). XLA runs it past
+ * layout assignment only; hilo where the module says it is past it
+ * (is_scheduled=true): XLA's own dumps before optimisation pass other
+ * layouts to calls and loops (the llama, torax and deepseek dumps of the
+ * corpus). Where either shape carries no layout nothing is compared. */
+static void check_call_layouts(vctx *V, hilo_comp *c, hilo_instr *i)
+{
+	if (!V->layout_sensitive)
+		return;
+	hilo_comp *callee[2] = {NULL, NULL};
+	uint32_t first = 0;
+	switch (i->op) {
+	case HILO_OP_CALL: case HILO_OP_FUSION:
+		if (hilo_instr_ncalled(i) >= 1)
+			callee[0] = hilo_instr_called(i)[0];
+		break;
+	case HILO_OP_WHILE:
+		callee[0] = hilo_instr_get_comp(i, HILO_A_BODY);
+		callee[1] = hilo_instr_get_comp(i, HILO_A_CONDITION);
+		break;
+	case HILO_OP_CONDITIONAL:
+		first = 1;
+		break;
+	default:
+		return;
+	}
+	if (i->op == HILO_OP_CONDITIONAL) {
+		/* branch k takes operand k + 1 */
+		for (uint32_t k = 0; k < hilo_instr_ncalled(i) && k + 1 < i->noperands; k++) {
+			hilo_comp *b = hilo_instr_called(i)[k];
+			if (b->nparams == 1 && b->params[0] &&
+			    layouts_differ(i->operands[k + first]->shape, b->params[0]->shape))
+				fail(V, c, i, "operand %u %s and the parameter %s of branch '%s' have different "
+					"layouts", k + first, sh(V, i->operands[k + first]->shape),
+					sh(V, b->params[0]->shape), b->name);
+			if (b->root && layouts_differ(b->root->shape, i->shape))
+				fail(V, c, i, "result %s and the root %s of branch '%s' have different layouts",
+					sh(V, i->shape), sh(V, b->root->shape), b->name);
+		}
+		return;
+	}
+	for (int q = 0; q < 2; q++) {
+		hilo_comp *f = callee[q];
+		if (!f || f->nparams != i->noperands)
+			continue;
+		for (uint32_t k = 0; k < f->nparams; k++)
+			if (f->params[k] && layouts_differ(i->operands[k]->shape, f->params[k]->shape))
+				fail(V, c, i, "operand %u %s and the parameter %s of '%s' have different layouts",
+					k, sh(V, i->operands[k]->shape), sh(V, f->params[k]->shape), f->name);
+		if (q == 0 && f->root && layouts_differ(f->root->shape, i->shape))
+			fail(V, c, i, "result %s and the root %s of '%s' have different layouts",
+				sh(V, i->shape), sh(V, f->root->shape), f->name);
+	}
+}
+
 static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 {
+	check_call_layouts(V, c, i);
 	const hilo_shape *s = i->shape;
 	hilo_instr **o = i->operands;
 	uint32_t n = i->noperands;
@@ -536,7 +621,7 @@ static void check_comp_fast(vctx *V, hilo_comp *c, uint32_t cstamp, hilo_ptrmap 
  * diagnostic, in one walk of each list (check_comp takes five). */
 static bool verify_fast(hilo_module *m, hilo_ptrmap *comps)
 {
-	vctx V = {m, NULL, NULL, true, true};
+	vctx V = {m, NULL, NULL, true, true, hilo_module_layout_sensitive(m)};
 	fast F = {0};
 	F.nids = m->next_id;
 	F.ids = hilo_heap_alloc(m->arena, ((size_t)F.nids + 1) * sizeof *F.ids);
@@ -554,7 +639,7 @@ static bool verify_fast(hilo_module *m, hilo_ptrmap *comps)
  * diagnostics, so they are the same whichever walk ran first. */
 static bool verify_module(hilo_module *m, const char *filename, hilo_diags *diags)
 {
-	vctx V = {m, filename, diags, true, false};
+	vctx V = {m, filename, diags, true, false, hilo_module_layout_sensitive(m)};
 	hilo_ptrmap comps;
 	hilo_ptrmap_init_in(&comps, m->arena);
 	for (uint32_t k = 0; k < m->ncomps; k++)

@@ -29,7 +29,10 @@
  *
  * Control dependencies (XLA's SubcomputationInsertionVisitor): every clone
  * gets the call's control predecessors, and the call's control successors
- * get the clone of the callee's root; when that root is a parameter (the
+ * get the clone of the callee's root and every clone that performs an
+ * effect (an outfeed outside the root's cone happened before the call's
+ * successors; waiting for the root alone would let them overtake it:
+ * docs/proof.md, "Effects are events"); when that root is a parameter (the
  * replacement is one of the call's operands) the successors also get the
  * call's predecessors directly, so nothing ordered after them by the call
  * loses that order.
@@ -49,6 +52,7 @@
  * 003's neuron-dus-ds-index-simplifier inlines calls in a clone.
  */
 #include "hilo/pass.h"
+#include "variants.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -171,7 +175,8 @@ static const char *decline_reason(const hilo_instr *call, const hilo_comp *calle
 	return NULL;
 }
 
-static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo_comp *callee)
+static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo_comp *callee,
+	hilo_inline_waits_fn waits)
 {
 	hilo_module *m = ctx->m;
 	const char *prefix = hilo_instr_op_name(m, call);
@@ -230,6 +235,17 @@ static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo
 			hilo_instr_add_ctrl_pred(m, cl, hilo_instr_ctrl_preds(call)[j]);
 	}
 	hilo_instr *result = hilo_ptrmap_get(&map, callee->root);
+	/* what waited for the call waits for every inlined effect */
+	hilo_ptrmap effmemo;
+	hilo_ptrmap_init_in(&effmemo, hilo_pass_scratch(ctx));
+	for (uint32_t k = 0; k < n; k++) {
+		hilo_instr *cl = order[k]->op != HILO_OP_PARAMETER ? hilo_ptrmap_get(&map, order[k]) : NULL;
+		if (!cl || cl == result || !waits(m, cl, &effmemo))
+			continue;
+		for (uint32_t j = 0; j < hilo_instr_nctrl_succs(call); j++)
+			hilo_instr_add_ctrl_pred(m, hilo_instr_ctrl_succs(call)[j], cl);
+	}
+	hilo_ptrmap_free(&effmemo);
 	hilo_ptrmap_free(&map);
 	/* what waited for the call waits for the inlined root; when the root
 	 * is one of the call's operands (the callee returns a parameter) also
@@ -249,7 +265,19 @@ static void inline_call(hilo_pass_ctx *ctx, hilo_comp *c, hilo_instr *call, hilo
 	ctx->rewrites++;
 }
 
+/* The sound variant: a control successor of the call waits for every
+ * inlined clone that performs an effect. */
+static bool waits_for_effects(const hilo_module *m, const hilo_instr *cl, hilo_ptrmap *memo)
+{
+	return hilo_instr_has_side_effect_deep(m, cl, memo);
+}
+
 hilo_pass_result hilo_pass_call_inliner(hilo_pass_ctx *ctx)
+{
+	return hilo_inliner_run(ctx, waits_for_effects);
+}
+
+hilo_pass_result hilo_inliner_run(hilo_pass_ctx *ctx, hilo_inline_waits_fn waits)
 {
 	hilo_module *m = ctx->m;
 	uint32_t nc;
@@ -268,7 +296,7 @@ hilo_pass_result hilo_pass_call_inliner(hilo_pass_ctx *ctx)
 				hilo_remark(ctx, c, i, "declined", "%s", why);
 				continue;
 			}
-			inline_call(ctx, c, i, callee);
+			inline_call(ctx, c, i, callee, waits);
 			changed = true;
 		}
 	}

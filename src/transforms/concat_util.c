@@ -140,3 +140,38 @@ hilo_instr *hilo_cu_zero_of_shape(hilo_module *m, hilo_comp *c, hilo_instr *befo
 	hilo_comp_insert_before(c, before, b);
 	return b;
 }
+
+static bool never_snan(const hilo_instr *i, int depth)
+{
+	if (!hilo_ptype_is_float(i->shape->type))
+		return i->shape->type != HILO_T_TUPLE && !hilo_ptype_is_complex(i->shape->type);
+	if (depth > 32)
+		return false;
+	if (hilo_opcode_quiets_nan(i->op))
+		return true;
+	switch (i->op) {
+	case HILO_OP_CONSTANT: {
+		const hilo_literal *l = hilo_instr_literal(i);
+		int eb = hilo_ptype_bytes(i->shape->type);
+		if (!l || l->elided || eb <= 0)
+			return false;
+		for (size_t k = 0; k < l->nbytes / (size_t)eb; k++)
+			if (hilo_elem_is_snan(i->shape->type, l->data, k))
+				return false;
+		return true;
+	}
+	case HILO_OP_RESHAPE: case HILO_OP_BROADCAST: case HILO_OP_TRANSPOSE: case HILO_OP_SLICE:
+	case HILO_OP_CONCATENATE: case HILO_OP_PAD: case HILO_OP_REVERSE: case HILO_OP_COPY:
+		for (uint32_t k = 0; k < i->noperands; k++)
+			if (!never_snan(i->operands[k], depth + 1))
+				return false;
+		return i->noperands > 0;
+	default:
+		return false;
+	}
+}
+
+bool hilo_cu_never_snan(const hilo_instr *i)
+{
+	return never_snan(i, 0);
+}

@@ -30,6 +30,13 @@ void hilo_cu_erase_dead(hilo_module *m, hilo_instr *i);
  * broadcast of such a scalar. */
 bool hilo_cu_is_zero(const hilo_instr *i);
 
+/* Is i's value never a signalling NaN: not a float, made by an op that
+ * quiets NaNs (hilo_opcode_quiets_nan), moved from such values (reshape,
+ * broadcast, transpose, slice, concatenate, pad, reverse, copy), or a
+ * constant without one? A parameter may hold one. x + (-0) == x bit for
+ * bit only for such an x: the add quiets a signalling NaN. */
+bool hilo_cu_never_snan(const hilo_instr *i);
+
 /* A scalar integer constant of type t holding v, inserted into c before
  * `before`; NULL when memory runs out. */
 hilo_instr *hilo_cu_int_constant(hilo_module *m, hilo_comp *c, hilo_instr *before, hilo_ptype t,

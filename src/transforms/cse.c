@@ -26,15 +26,15 @@
  * dependencies, not parameters, without a MUST_FUSE frontend attribute.
  * The duplicate is removed once unused.
  *
- * Not XLA's: minimum/maximum on floats are not commutative here (XLA's
- * HloCSE swaps them): the evaluator, like XLA's HloEvaluator, returns the
- * lhs on a signed-zero tie and the lhs NaN first, so the swap would
- * change a result bit.
+ * Not XLA's: minimum/maximum, add and multiply on floats are not
+ * commutative here (XLA's HloCSE swaps them): the evaluator, like XLA's
+ * HloEvaluator, returns the lhs on a signed-zero tie and one NaN operand
+ * by position, so the swap would change a result bit (issue 30).
  *
  * Why it is sound: HLO ops without side effects are pure functions of
  * their operands and attributes, so two identical applications yield the
- * same value; add/multiply/and/or/xor are exactly commutative (IEEE
- * addition and multiplication included), integer min/max too. A
+ * same value; and/or/xor are exactly commutative, integer add, multiply,
+ * min and max too. A
  * zero-operand instruction without side effects is a constant function
  * (the evaluator gives identical ones one value).
  *

@@ -35,7 +35,9 @@
  * renumbered; with one output left the fusion returns it directly and its
  * get-tuple-elements are replaced by the fusion (their control edges move
  * to it). Then dead code of the fused computation goes, and so do its
- * parameters nothing reads, with the fusion's matching operands. Declined
+ * parameters nothing reads, with the fusion's matching operands (not for
+ * a fusion with output_to_operand_aliasing, which names operands by
+ * number). Declined
  * (remark) for fusions with control dependencies, output_to_operand_
  * aliasing, kind=kCustom, a sharding (hilo only: a tuple sharding would no
  * longer match the shape), or that are their computation's root.
@@ -479,6 +481,14 @@ static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hil
 	hilo_module *m = ctx->m;
 	if (f->noperands != fc->nparams)
 		return 0;
+	if (hilo_instr_attr(f, HILO_A_OUTPUT_TO_OPERAND_ALIASING)) {
+		/* it names operands by number: dropping one would make it name
+		 * another (an entry parameter the program returns, which an
+		 * in-place kernel would overwrite) or none (issue 30) */
+		hilo_remark(ctx, f->parent, f, "declined", "unused fusion parameters kept: the fusion "
+			"has output_to_operand_aliasing");
+		return 0;
+	}
 	uint64_t removed = 0;
 	for (uint32_t k = fc->nparams; k-- > 0;) {
 		hilo_instr *p = fc->params[k];

@@ -8,8 +8,9 @@
  *   s = slice(T.operand(j)), slice={[c0:c0+n0], ...}     (static, stride 1)
  * passed to B through its parameter tuple, and d's uses in B read
  * get-tuple-element(param) of that new element. When g (and every other
- * get-tuple-element of element j) has no user but d, element j itself is
- * narrowed to the slice ("updated_param"); otherwise the slice is appended
+ * get-tuple-element of element j) has no user but d and none of them is
+ * B's root, element j itself is narrowed to the slice ("updated_param");
+ * otherwise the slice is appended
  * as a new tuple element so element j keeps its full value for its other
  * users (the root tuple, other slices). T is rebuilt (a private copy when
  * T has other users) and B's parameter shape updated; the call's result
@@ -291,14 +292,17 @@ static bool move_one(hilo_pass_ctx *ctx, hilo_instr *c, hilo_instr *d, hilo_ptrm
 	hilo_instr_copy_metadata(m, s, d);
 	hilo_comp_insert_before(c->parent, t, s);
 
-	/* narrow element j when d is its only reader, else append */
-	bool narrow = g->nusers == 1;
+	/* narrow element j when d is its only reader, else append. Not when
+	 * g or another reader of element j is the body's root: a root has no
+	 * users, and narrowing would remove it or change the call's result
+	 * type (issue 30: both were exit 3 on valid modules) */
+	bool narrow = g->nusers == 1 && g != body->root;
 	for (uint32_t u = 0; narrow && u < param->nusers; u++) {
 		hilo_instr *o = param->users[u].user;
 		int64_t oi;
 		if (o->op != HILO_OP_GET_TUPLE_ELEMENT || !hilo_instr_get_int(o, HILO_A_INDEX, &oi))
 			narrow = false;
-		else if (oi == j && o != g && o->nusers > 0)
+		else if (oi == j && o != g && (o->nusers > 0 || o == body->root))
 			narrow = false;
 	}
 	if (narrow) {

@@ -7,14 +7,19 @@ void hilo_pu_relay_control(hilo_module *m, hilo_instr *old, hilo_instr *with)
 {
 	for (uint32_t k = 0; k < hilo_instr_nctrl_preds(old); k++) {
 		hilo_instr *p = hilo_instr_ctrl_preds(old)[k];
-		if (old->nusers) {
-			for (uint32_t u = 0; u < old->nusers; u++)
-				if (old->users[u].user != p)
-					hilo_instr_add_ctrl_pred(m, old->users[u].user, p);
-		} else {
-			for (uint32_t j = 0; j < hilo_instr_nctrl_succs(old); j++)
-				if (hilo_instr_ctrl_succs(old)[j] != p)
-					hilo_instr_add_ctrl_pred(m, hilo_instr_ctrl_succs(old)[j], p);
+		for (uint32_t u = 0; u < old->nusers; u++)
+			if (old->users[u].user != p)
+				hilo_instr_add_ctrl_pred(m, old->users[u].user, p);
+		/* the successors too, users or not: p -> old -> s ordered p
+		 * before s, and a data user of old is no control successor (one
+		 * that reads p waits for it anyway) */
+		for (uint32_t j = 0; j < hilo_instr_nctrl_succs(old); j++) {
+			hilo_instr *sj = hilo_instr_ctrl_succs(old)[j];
+			bool reads = false;
+			for (uint32_t q = 0; q < sj->noperands && !reads; q++)
+				reads = sj->operands[q] == p;
+			if (sj != p && !reads)
+				hilo_instr_add_ctrl_pred(m, sj, p);
 		}
 	}
 	for (uint32_t j = 0; j < hilo_instr_nctrl_succs(old); j++)

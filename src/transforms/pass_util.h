@@ -37,8 +37,11 @@ uint32_t hilo_pu_strip_boundary_markers(hilo_pass_ctx *ctx);
 
 /* XLA's RelayControlDependenciesSafely, before `old` is replaced by `with`:
  * each control predecessor P of old becomes a control predecessor of every
- * user of old (of every control successor of old when old has no users),
- * and `with` a control predecessor of every control successor of old; then
+ * user of old and of every control successor of old that does not read P
+ * (XLA gives P to the
+ * successors only when old has no users; then a successor that was after P
+ * through old lost that order: issue 30, docs/proof.md "Effects are
+ * events"), and `with` a control predecessor of every control successor of old; then
  * old's edges are dropped. P is not put on `with` (which is computed before
  * old and may have to stay before P). */
 void hilo_pu_relay_control(hilo_module *m, hilo_instr *old, hilo_instr *with);

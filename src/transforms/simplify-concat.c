@@ -20,8 +20,11 @@
  *    one) equal to zero -- for integer types any zero, for floating types
  *    *negative* zero only. Sound: each element is x + z with z the identity
  *    of the addition; for floats only -0 is an exact identity (x + -0 == x
- *    for every x including -0 and NaN, while -0 + +0 == +0), so pads with
- *    +0 are declined with a remark. With --assume-no-signed-zeros
+ *    for every x including -0 and quiet NaNs, while -0 + +0 == +0), so
+ *    pads with +0 are declined with a remark; and only for an x that is
+ *    never a signalling NaN (the add quiets one: nan(0x1) becomes
+ *    nan(0x400001)), so a float operand not made by arithmetic (a
+ *    parameter, a bitcast; hilo_cu_never_snan) declines too (issue 30). With --assume-no-signed-zeros
  *    (ctx->assume_no_signed_zeros, the meaning of LLVM's nsz; XLA's
  *    algebraic simplifier rewrites A + 0 => A unconditionally) +0 pads
  *    count too: the result then differs at most in the sign of a zero,
@@ -56,6 +59,7 @@
  * nothing else is touched, so unrelated dead code stays.
  */
 #include "concat_util.h"
+#include "variants.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -103,6 +107,7 @@ typedef struct po_cache {
 	hilo_instr **po;
 	uint32_t n;
 	bool valid;
+	hilo_concat_add_keeps_fn keeps; /* x + -0 is x bit for bit for this x */
 } po_cache;
 
 static hilo_instr **snapshot(hilo_module *m, hilo_comp *c, uint32_t *n, po_cache *pc)
@@ -239,6 +244,13 @@ static bool addition_to_concatenation(hilo_pass_ctx *ctx, hilo_comp *c, po_cache
 			hilo_remark(ctx, c, add, "declined",
 				"additionToConcatenation: padding values are not an exact additive identity "
 				"(integer 0 or float -0%s)", nsz ? "" : "; +0 only with --assume-no-signed-zeros");
+			continue;
+		}
+		if (!pc->keeps(a) || !pc->keeps(b)) {
+			/* x + -0 quiets a signalling NaN: nan(0x1) -> nan(0x400001) */
+			hilo_remark(ctx, c, add, "declined",
+				"additionToConcatenation: a padded value may be a signalling NaN, which the add "
+				"would quiet (it is not made by arithmetic)");
 			continue;
 		}
 		hilo_instr *cat = make_concat(m, add->shape, axis, ops, 2);
@@ -506,6 +518,11 @@ static bool simplify_concatenated_zeros(hilo_pass_ctx *ctx, hilo_comp *c, po_cac
 
 hilo_pass_result hilo_pass_simplify_concat(hilo_pass_ctx *ctx)
 {
+	return hilo_simplify_concat_run(ctx, hilo_cu_never_snan);
+}
+
+hilo_pass_result hilo_simplify_concat_run(hilo_pass_ctx *ctx, hilo_concat_add_keeps_fn keeps)
+{
 	hilo_comp *c = ctx->m->entry;
 	if (!c)
 		return HILO_PASS_UNCHANGED;
@@ -513,7 +530,7 @@ hilo_pass_result hilo_pass_simplify_concat(hilo_pass_ctx *ctx)
 		selection_removal, addition_to_concatenation, fuse_concatenations,
 		simplify_concatenated_sum, simplify_concatenated_zeros,
 	};
-	po_cache pc = {NULL, 0, false};
+	po_cache pc = {NULL, 0, false, keeps};
 	bool changed = false;
 	for (size_t k = 0; k < sizeof rewrites / sizeof *rewrites; k++)
 		if (rewrites[k](ctx, c, &pc)) {

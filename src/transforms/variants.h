@@ -43,4 +43,16 @@ hilo_pass_result hilo_ag_dedup_run(hilo_pass_ctx *ctx, hilo_ag_config_fn put_con
  * device-id, layout and channel flags, replica groups, other attributes. */
 void hilo_ag_put_config(hilo_buf *b, const hilo_instr *ag, bool with_dims);
 
+/* call-inliner: does a control successor of the inlined call wait for
+ * clone cl of a callee instruction (sound: every clone that performs an
+ * effect, hilo_instr_has_side_effect_deep, besides the root) */
+typedef bool (*hilo_inline_waits_fn)(const hilo_module *m, const hilo_instr *cl, hilo_ptrmap *memo);
+hilo_pass_result hilo_inliner_run(hilo_pass_ctx *ctx, hilo_inline_waits_fn waits);
+
+/* simplify-concat: is x + (-0) the value x bit for bit, so that an add of
+ * -0 pads of x may pass x on (sound: hilo_cu_never_snan, x is never a
+ * signalling NaN, which the add would quiet) */
+typedef bool (*hilo_concat_add_keeps_fn)(const hilo_instr *x);
+hilo_pass_result hilo_simplify_concat_run(hilo_pass_ctx *ctx, hilo_concat_add_keeps_fn keeps);
+
 #endif

@@ -11,9 +11,9 @@
  *
  * Why it must be caught: the program no longer performs the effect
  * (XLA's HloDCE keeps such instructions). The returned values are the
- * same, so only the validator's effect bookkeeping can see it: a removed
- * instruction whose callees hold an effect that no new instruction
- * carries is a failed rewrite (src/check/records.c, effect_kept).
+ * same, so only the validator's effects record can see it: the entry's
+ * events (the callee's, flattened through the call) lose one
+ * (src/check/events.c; before issue 30, src/check/records.c effect_kept).
  * --check-equivalence must fail (exit 4) naming this pass
  * (tests/lit/test-passes/dce_shallow_effects.hlo). Never in a pipeline;
  * only an explicit --passes= runs it.

@@ -12,10 +12,9 @@
  * Validator hole it probes: an instruction redefined in place is judged
  * by its value, and the value of `()` or of a token is the same whatever
  * the call does: the redefined effect was "tested" and passed (exit 0).
- * An effect redefined in place as another operation (opcode, target or
- * meaningful attributes changed) is now judged as removed, and fails
- * unless a new instruction performs it (src/check/records.c,
- * effect_redefined). --check-equivalence must fail (exit 4) naming this
+ * A custom-call without the flag is no event: the entry's events lose
+ * one, which the effects record fails (src/check/events.c; before issue
+ * 30, records.c effect_redefined). --check-equivalence must fail (exit 4) naming this
  * pass (tests/lit/test-passes/effect_flag_cleared.hlo). Never in a
  * pipeline; only an explicit --passes= runs it.
  */

@@ -14,9 +14,9 @@
  * Validator hole it probes: a removed side effect counted as kept when
  * any new instruction of the same opcode and target was in the
  * computation, whatever its operands: the swap passed in silence (0
- * rewrites). A new effect now carries a removed one only as the same
- * event: same kind and attributes, operands of equal value
- * (src/check/records.c, effect_moved / same_event). --check-equivalence
+ * rewrites). An effect is an event with its operand values
+ * (src/check/events.c): the callback of swapped arguments is another
+ * event, which the effects record fails. --check-equivalence
  * must fail (exit 4) naming this pass
  * (tests/lit/test-passes/effect_operands_swapped.hlo). Never in a
  * pipeline; only an explicit --passes= runs it.

@@ -10,10 +10,11 @@
  *
  * Validator hole it probes: the term of an effect's result was a function
  * of (opcode, attributes, operands), so the two infeeds were one term and
- * the rewrite was proved; the evaluator hashes them alike too. The term now
- * names the instruction (its source position, which clones keep), and a
- * random test draws an effect's value as the world's (free, src/check/
- * cone_test.c world_value). --check-equivalence must fail (exit 4) naming
+ * the rewrite was proved; the evaluator hashes them alike too. They are
+ * now two events (ordinals 0 and 1 among identical instructions,
+ * src/check/events.c; never a source position), and a random test draws
+ * an event's result keyed by its event term (src/check/cone_test.c).
+ * --check-equivalence must fail (exit 4) naming
  * this pass (tests/lit/test-passes/infeed_cse.hlo). Never in a pipeline;
  * only an explicit --passes= runs it.
  */

@@ -73,6 +73,22 @@ seed_of() {
 	test-bitcast-*|test-copy-*|test-cse-constants-*) echo - ;;
 	test-infeed-cse|test-reducer-*) echo - ;;
 	test-sub-self-*|test-mul-zero-*) echo - ;;
+	test-infeed-clone|test-call-operands-swapped|test-outfeed-added) echo - ;;
+	test-ctrl-edge-reversed|test-token-chain-reordered|test-inline-ctrl-root-only) echo - ;;
+	test-concat-add-snan) echo simplify-concat ;;
+	test-nan-sign-flipped) echo - ;;
+	# over the real dumps' cones these are often over the testing budget
+	# (skipped, not proved): caught under =strict
+	test-reassociate-add|test-mul-reassociate|test-cse-float-commuted) echo strict ;;
+	# lit only: whether the other layout reaches the bitcast depends on
+	# contexts above the call site; where it fires in the corpus (torax)
+	# the layout that reaches it is the declared one, and the call sites
+	# prove the rewrite, rightly (tests/lit/test-passes/
+	# layout_reshape_to_bitcast_callee.hlo has a wrong instance)
+	test-reshape-to-bitcast-callee) echo lit ;;
+	test-partition-id-folded|test-replica-id-as-partition-id) echo strict ;;
+	# sound test passes (validator tests): where they fire, the check passes
+	test-hoist-branch-outfeed|test-int-constants-regrouped) echo sound ;;
 	*) echo "" ;;
 	esac
 }
@@ -93,7 +109,8 @@ for f in "$REAL"/*.hlo; do
 		{ echo "FAIL $d: printing: exit $?"; fail=1; continue; }
 	for p in $planted; do
 		s=$(seed_of "$p")
-		if [ "$s" = - ]; then
+		[ "$s" = lit ] && continue
+		if [ "$s" = - ] || [ "$s" = sound ] || [ "$s" = strict ]; then
 			passes=$p ref=$T/input.hlo
 		else
 			passes=$(echo ",$FLOW," | sed "s/,$s,/,$p,/; s/^,//; s/,\$//") ref=$T/seed.hlo
@@ -111,17 +128,28 @@ for f in "$REAL"/*.hlo; do
 		# ones under test (its output differs from the seed's there, as the
 		# flows' outputs differ)
 		upto=$(echo ",$passes," | sed "s/,$p,.*/,$p/; s/^,//")
-		"$OPT" "$f" --passes="$upto" --check-equivalence -o "$T/out.hlo" 2>"$T/err"
+		mode=--check-equivalence
+		[ "$s" = strict ] && mode=--check-equivalence=strict
+		"$OPT" "$f" --passes="$upto" $mode -o "$T/out.hlo" 2>"$T/err"
 		rc=$?
 		line=$(grep '^equivalence:' "$T/err")
 		method=$(grep -m1 "pass '$p' changed the program's result" "$T/err" |
 			sed -n 's/.*; method \([a-z-]*\):.*/\1/p')
-		if [ $rc != 4 ]; then
+		# =strict: the planted pass is the only one run, so a skip is its own
+		[ -z "$method" ] && [ "$s" = strict ] &&
+			grep -q 'skipped (--check-equivalence=strict' "$T/err" && method=strict-skip
+		if [ "$s" = sound ]; then
+			if [ $rc != 0 ]; then
+				echo "FAIL $p on $d: a sound rewrite, exit $rc ($line)"; head -c 2000 "$T/err"; fail=1
+			else
+				echo "ok   $p on $d: fires, sound, passes ($line)"
+			fi
+		elif [ $rc != 4 ]; then
 			echo "FAIL $p on $d: fires, exit $rc, want 4 ($line)"; head -c 2000 "$T/err"; fail=1
 		elif [ -z "$method" ]; then
 			echo "FAIL $p on $d: fires, the failure does not name the pass"; head -c 2000 "$T/err"; fail=1
 		else
-			echo "ok   $p on $d: fires, caught by method $method ($line)"
+			echo "ok   $p on $d: fires, caught by method $method ($line)${mode#--check-equivalence}"
 		fi
 	done
 done
