@@ -300,8 +300,8 @@ void hilo_instr_set_frontend_attr(hilo_module *m, hilo_instr *i, const char *key
 
 void hilo_instr_copy_metadata(hilo_module *m, hilo_instr *dst, const hilo_instr *src)
 {
-	if (!src->metadata)
-		return;
+	if (!src->metadata || !src->metadata->n)
+		return; /* nothing to copy (XLA prints no metadata={} for it) */
 	dst->metadata = hilo_arena_alloc(m->arena, sizeof *dst->metadata);
 	dst->metadata->n = src->metadata->n;
 	dst->metadata->e = hilo_arena_alloc(m->arena,

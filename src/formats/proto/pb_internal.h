@@ -53,7 +53,81 @@ typedef struct pb_unknown {
 	ProtobufCMessageUnknownField *f;
 } pb_unknown;
 
+/* The input a module was read from (issue 34), kept so that what the
+ * module still holds unchanged is written back byte for byte, whatever
+ * tool wrote it, and the fields hilo does not model (schedule, aliasing,
+ * donors, device assignment, stack frames, frontend attributes, a
+ * wrapper's buffer assignment, a snapshot's arguments...) survive a
+ * rewrite. Spans are offsets into buf, a copy of the input; a field's
+ * span runs from its tag to its end. Made only for inputs hilo did not
+ * write (those carry hilo_written and are rewritten from the IR, which
+ * gives the same bytes).
+ *
+ * Unchanged is decided by content: right after reading, the writer
+ * encodes every instruction and computation from the IR once and keeps
+ * a 64-bit hash of each encoding (fp); when writing, an instruction or
+ * computation whose encoding hashes the same is unchanged since it was
+ * read, and its input bytes go out instead. Ids are the input's: IR ids
+ * map back to them (iid), new instructions and computations get ids
+ * above the largest read. */
+typedef struct pb_span {
+	size_t off, len;
+} pb_span;
+
+typedef struct pb_rawfield {
+	uint32_t num;
+	int wt;
+	pb_span all;    /* tag to end */
+	pb_span val;    /* a length-delimited field's payload */
+	uint64_t v;     /* a varint's value */
+} pb_rawfield;
+
+enum { PB_FORM_MODULE, PB_FORM_HLO_PROTO, PB_FORM_SNAPSHOT };
+
+typedef struct pb_keep {
+	uint8_t *buf;
+	size_t len;
+	int form;                 /* PB_FORM_*: what the input was */
+	pb_rawfield *outer[2];    /* [0] HloSnapshot's fields, [1] HloProto's (by form) */
+	size_t nouter[2];
+	pb_rawfield *mf;          /* the HloModuleProto's fields, in input order */
+	size_t nmf;
+	uint32_t ibase, iend;     /* IR ids of the instructions read */
+	int64_t *iid;             /* by IR id - ibase: the input's id */
+	hilo_instr **instr;       /* ... the instruction read */
+	pb_span *iraw;
+	uint64_t *ifp;
+	size_t ncomp;             /* computations read, in input order */
+	const hilo_comp **comp;
+	int64_t *cid;
+	pb_span *craw;
+	uint64_t *cfp;
+	const hilo_comp *entry;
+	uint64_t entry_fp;        /* the entry's program shape as read */
+	int64_t max_iid, max_cid;
+	bool fingerprinting;      /* the writer records fps instead of using them */
+} pb_keep;
+
+uint64_t pb_hash64(const void *p, size_t n);
+/* Right after reading: records every fp (pb_write.c). false: out of memory. */
+bool pb_keep_fingerprint(const hilo_module *m, hilo_diags *d);
+/* The module attributes and stack-frame table XLA's printer shows for the
+ * kept module fields (is_scheduled, input_output_alias, buffer_donor,
+ * frontend_attributes; StackFrames), set on m for printing (pb_keep.c). */
+bool pb_keep_text_attrs(hilo_module *m, const pb_keep *k);
+/* A valid HloScheduleProto for the module as it is now, from the kept
+ * one (k's field 7 payload, sched): sequences of computations that are gone
+ * dropped, instructions that are gone left out, new ones placed before
+ * their first use in an order that respects operands and control
+ * predecessors, new non-fusion computations given a sequence. iid maps
+ * an instruction to its output id, cid a computation (pb_write.c). */
+typedef int64_t (*pb_iid_fn)(void *ud, const hilo_instr *i);
+typedef int64_t (*pb_cid_fn)(void *ud, const hilo_comp *c);
+void pb_keep_schedule(hilo_buf *out, const hilo_module *m, const pb_keep *k, pb_span sched,
+	const bool *fusion, pb_iid_fn iid, pb_cid_fn cid, void *ud);
+
 typedef struct pb_extra {
+	pb_keep *keep;            /* NULL: not kept (hilo wrote the input) */
 	pb_unknown module;
 	pb_unknown *instr;      /* by instruction id */
 	uint32_t ninstr;

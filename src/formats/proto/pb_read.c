@@ -339,6 +339,42 @@ static struct name_ahead peek_name(reader *R, slice is)
 	return a;
 }
 
+/* ---- the kept input (issue 34) ---- */
+
+static pb_span span_of(reader *R, const uint8_t *p, size_t n)
+{
+	return (pb_span){(size_t)(p - R->base), n};
+}
+
+/* Appends field f to a kept field list. */
+static bool keep_field(reader *R, pb_rawfield **arr, size_t *n, const field *f)
+{
+	pb_rawfield *a = pbr_grow_to(R, *arr, *n, 1, sizeof *a);
+	if (!a)
+		return false;
+	pb_rawfield *r = &a[(*n)++];
+	r->num = f->num;
+	r->wt = f->wt;
+	r->all = span_of(R, f->at, (size_t)(f->end - f->at));
+	r->val = f->wt == PB_LEN ? span_of(R, f->s.p, f->s.n) : (pb_span){0, 0};
+	r->v = f->v;
+	*arr = a;
+	return true;
+}
+
+/* Instruction k of the input (index into R->ins) became i. */
+static void keep_instr(reader *R, const hilo_instr *i, int64_t id, size_t k)
+{
+	pb_keep *K = R->keep;
+	uint32_t at = i->id - K->ibase;
+	K->iid[at] = id;
+	K->instr[at] = (hilo_instr *)i;
+	const slice *raw = (const slice *)R->insraw.p + k;
+	K->iraw[at] = span_of(R, raw->p, raw->n);
+	if (id > K->max_iid)
+		K->max_iid = id;
+}
+
 static bool build_instrs(reader *R, comp_rec *cr)
 {
 	hilo_module *m = R->m;
@@ -416,6 +452,8 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		if (ip.comment.n)
 			hilo_instr_set_comment(m, i, pbr_sdup(R, ip.comment));
 		pids[k] = ip.id;
+		if (R->keep)
+			keep_instr(R, i, ip.id, cr->at + k);
 		i->mark = (int64_t)k + 1; /* proto position, for check_acyclic */
 		if (op == HILO_OP_PARAMETER) {
 			if (ip.parameter_number < 0 || ip.parameter_number > 1000000) {
@@ -893,6 +931,8 @@ static bool read_comp_head(reader *R, slice cs, comp_rec *cr, slice *name, slice
 		case 2: /* into R->ins, after the computations read before */
 			if (!pbr_want(R, &f, PB_LEN) || !pbr_sv_push_slice(R, &R->ins, f.s))
 				return false;
+			if (R->keep && !pbr_sv_push_slice(R, &R->insraw, (slice){f.at, (size_t)(f.end - f.at)}))
+				return false;
 			cr->nins++;
 			break;
 		case 5: if (!pbr_want(R, &f, PB_VARINT)) return false; cr->id = (int64_t)f.v; break;
@@ -925,9 +965,12 @@ static bool build_module(reader *R, slice ms)
 	field fa_field;
 	bool has_fa = false;
 	memset(&fa_field, 0, sizeof fa_field);
+	pb_keep *K = R->keep;
 	pr_cur c = {ms.p, ms.p + ms.n};
 	field f;
 	while (pbr_next_field(R, &c, &f)) {
+		if (K && !keep_field(R, &K->mf, &K->nmf, &f))
+			return false;
 		switch (f.num) {
 		case 1: if (!pbr_str_field(R, &f, &sv[S_NAME])) return false; break;
 		case 2: if (!pbr_str_field(R, &f, &sv[S_ENTRY])) return false; break;
@@ -956,6 +999,21 @@ static bool build_module(reader *R, slice ms)
 	if (!ncs) {
 		pbr_rerr(R, "the module has no computations");
 		return false;
+	}
+	if (flag[9]) /* hilo wrote it: the IR holds it all (hilo_written) */
+		K = R->keep = NULL;
+	if (K) {
+		K->ncomp = ncs;
+		K->comp = pbr_ralloc(R, ncs * sizeof *K->comp);
+		K->cid = pbr_ralloc(R, ncs * sizeof *K->cid);
+		K->craw = pbr_ralloc(R, ncs * sizeof *K->craw);
+		K->cfp = pbr_ralloc(R, ncs * sizeof *K->cfp);
+		if (!K->comp || !K->cid || !K->craw || !K->cfp)
+			return false;
+		size_t j = 0;
+		for (size_t k = 0; k < K->nmf; k++)
+			if (K->mf[k].num == 3)
+				K->craw[j++] = K->mf[k].all;
 	}
 	m->name = sv[S_NAME].n ? pbr_sintern(R, sv[S_NAME]) : pbr_rintern(R, "module");
 	comp_rec *recs = hilo_heap_alloc(m->arena, ncs * sizeof *recs); /* zeroed; freed by read_module */
@@ -999,6 +1057,12 @@ static bool build_module(reader *R, slice ms)
 		if (has_thread || (thread.n && !(thread.n == 4 && !memcmp(thread.p, "main", 4))))
 			cc->execution_thread = pbr_sintern(R, thread);
 		recs[k].c = cc;
+		if (K) {
+			K->comp[k] = cc;
+			K->cid[k] = recs[k].id;
+			if (recs[k].id > K->max_cid)
+				K->max_cid = recs[k].id;
+		}
 		if (!idmap_put(comps_map, recs[k].id, &recs[k])) {
 			pbr_rerr(R, "computation '%s': duplicate computation id %lld", cc->name, (long long)recs[k].id);
 			break;
@@ -1018,6 +1082,17 @@ static bool build_module(reader *R, slice ms)
 		recs[k].ins = R->ins.p ? (slice *)R->ins.p + recs[k].at : NULL; /* no instruction at all: no array */
 	hilo_strtab_reserve(m->strings, R->ins.n + ncs);
 	R->id_end = m->next_id + (uint32_t)R->ins.n;
+	if (K) {
+		K->ibase = m->next_id;
+		K->iend = R->id_end;
+		size_t n = R->ins.n + 1;
+		K->iid = pbr_ralloc(R, n * sizeof *K->iid);
+		K->iraw = pbr_ralloc(R, n * sizeof *K->iraw);
+		K->ifp = pbr_ralloc(R, n * sizeof *K->ifp);
+		K->instr = pbr_ralloc(R, n * sizeof *K->instr);
+		if (!K->iid || !K->iraw || !K->ifp || !K->instr)
+			return false;
+	}
 	/* a computation at a time (operands are in the same computation,
 	 * callees need only exist), its messages read twice while in cache */
 	for (size_t k = 0; k < ncs; k++) {
@@ -1044,6 +1119,8 @@ static bool build_module(reader *R, slice ms)
 			e = byname;
 	}
 	m->entry = e ? e->c : recs[ncs - 1].c;
+	if (K)
+		K->entry = m->entry;
 	m->entry->is_entry = true;
 	m->entry_last_no_keyword = flag[6];
 	m->no_entry_layout = flag[10];
@@ -1129,6 +1206,12 @@ static bool build_module(reader *R, slice ms)
 				x->comp[x->ncomp] = recs[k].c;
 				x->comp_f[x->ncomp++] = recs[k].unk;
 			}
+	}
+	if (K) {
+		pb_extra *x = extra(R);
+		if (!x)
+			return false;
+		x->keep = K;
 	}
 	m->proto_extra = R->x;
 	return !R->failed;
@@ -1236,23 +1319,43 @@ static bool read_module(hilo_module *m, int wrap, const char *kind, const uint8_
 			R.declared[id >> 6] |= 1ull << (id & 63);
 	}
 	slice ms = {p, len};
+	pb_keep *K = R.keep = pbr_ralloc(&R, sizeof *R.keep);
+	if (K)
+		K->form = wrap;
 	/* HloProto{hlo_module = 1}, HloSnapshot{hlo = 1}: the last field 1 */
 	for (int k = 0; k < wrap && !R.failed; k++) {
 		pr_cur c = {ms.p, ms.p + ms.n};
 		field f;
+		memset(&f, 0, sizeof f);
 		bool found = false;
-		while (pbr_next_field(&R, &c, &f))
+		int at = wrap == 2 ? k : 1;
+		while (pbr_next_field(&R, &c, &f)) {
+			if (K && !keep_field(&R, &K->outer[at], &K->nouter[at], &f))
+				break;
 			if (f.num == 1 && pbr_want(&R, &f, PB_LEN)) {
 				ms = f.s;
 				found = true;
 			}
+		}
 		if (!found && !R.failed)
 			pbr_rerr(&R, "%s holds no module", kind);
 	}
 	bool ok = !R.failed && build_module(&R, ms);
+	if (ok && R.keep) {
+		/* the input, for the bytes of what stays unchanged */
+		if (!(R.keep->buf = hilo_arena_alloc(m->arena, len ? len : 1))) {
+			pbr_rerr(&R, "out of memory");
+			ok = false;
+		} else {
+			memcpy(R.keep->buf, p, len);
+			R.keep->len = len;
+			ok = pb_keep_text_attrs(m, R.keep) && pb_keep_fingerprint(m, d);
+		}
+	}
 	for (int k = 0; k < 4; k++)
 		hilo_heap_free(m->arena, R.sv[k].p);
 	hilo_heap_free(m->arena, R.ins.p);
+	hilo_heap_free(m->arena, R.insraw.p);
 	hilo_heap_free(m->arena, R.pids.p);
 	hilo_heap_free(m->arena, R.dense.p);
 	hilo_heap_free(m->arena, R.recs);

@@ -37,6 +37,8 @@ typedef struct reader {
 		size_t n, cap;
 	} sv[4];
 	struct svec ins;       /* every computation's instruction messages (slices) */
+	struct svec insraw;    /* the same instruction fields, tag to end (when keeping) */
+	pb_keep *keep;         /* the input kept (pb_internal.h), or NULL */
 	struct svec pids;      /* a computation's instruction ids (scratch) */
 	hilo_instr **instrs;   /* every instruction, computation after computation */
 	struct svec dense;     /* the id -> instruction table of the computation read */

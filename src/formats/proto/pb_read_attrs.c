@@ -249,6 +249,18 @@ void pbr_attr_from_ext(reader *R, hilo_instr *i, const Xla__HiloAttr *h)
 
 /* Attributes of a proto hilo did not write: derived from the typed
  * fields in XLA's print order (best effort). */
+/* XLA prints operand_precision only when some operand's is not DEFAULT
+ * (and no algorithm is set): a proto of XLA's prints as XLA does. */
+static bool all_default(const Xla__PrecisionConfig *pc)
+{
+	if (pc->algorithm)
+		return false;
+	for (size_t k = 0; k < pc->n_operand_precision; k++)
+		if (pc->operand_precision[k] != XLA__PRECISION_CONFIG__PRECISION__DEFAULT)
+			return false;
+	return true;
+}
+
 void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto *p)
 {
 	hilo_opcode op = i->op;
@@ -371,7 +383,8 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 		pbr_attr_from_typed(R, i, p, HILO_A_EPSILON);
 		pbr_attr_from_typed(R, i, p, HILO_A_FEATURE_INDEX);
 	}
-	if (p->precision_config && p->precision_config->n_operand_precision)
+	if (p->precision_config && p->precision_config->n_operand_precision &&
+	    !(R->keep && all_default(p->precision_config)))
 		pbr_attr_from_typed(R, i, p, HILO_A_OPERAND_PRECISION);
 	/* ORIGINAL is what no api_version= means (XLA prints none) */
 	if (op == HILO_OP_CUSTOM_CALL && p->custom_call_api_version &&

@@ -469,7 +469,8 @@ static hilo_shape *shape_decode(reader *R, const slice *sp, int depth, const cha
 		layout.n = (int)nm;
 		layout.minor_to_major = m2m;
 		layout.tail = tail.n ? pbr_sintern(R, tail) : NULL;
-		lp = &layout;
+		/* a scalar's empty layout: XLA prints none (its text gives no {}) */
+		lp = R->keep && nm == 0 && ndims == 0 && !tail.n ? NULL : &layout;
 	}
 	hilo_shape *s = hilo_shape_array_layout(st, type, rank, dims, dyn, lp);
 	if (s && buffer)

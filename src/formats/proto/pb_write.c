@@ -39,6 +39,9 @@ typedef struct writer {
 	hilo_ptrmap renamed;   /* instr -> the unique name written for it */
 	uint8_t *ext;          /* per attribute of the current instruction: to hilo_attrs */
 	size_t cap_ext;
+	pb_keep *K;            /* the kept input (issue 34), or NULL */
+	hilo_ptrmap kept;      /* comp -> its index in K->comp + 1 */
+	bool kept_same;        /* the kept module went out as read */
 	bool oom;
 } writer;
 
@@ -762,21 +765,54 @@ static int64_t comp_id(writer *W, const hilo_comp *c)
 	return (int64_t)(uintptr_t)hilo_ptrmap_get(&W->comp_ids, c) - 1; /* ids from 1 */
 }
 
-static void put_ids(hilo_buf *b, uint32_t field, hilo_instr *const *v, uint32_t n)
+/* An instruction's id in the output: its IR id, or for a kept input the
+ * input's id (new instructions: above every id read). */
+static int64_t instr_id(const writer *W, const hilo_instr *i)
 {
+	const pb_keep *K = W->K;
+	if (!K)
+		return i->id;
+	if (i->id >= K->ibase && i->id < K->iend)
+		return K->iid[i->id - K->ibase];
+	return K->max_iid + 1 + (int64_t)i->id;
+}
+
+static void put_ids(writer *W, uint32_t field, hilo_instr *const *v, uint32_t n)
+{
+	hilo_buf *b = W->out;
 	if (!n)
 		return;
 	size_t sz = 0;
 	for (uint32_t k = 0; k < n; k++)
-		sz += pw_varint_size(v[k]->id);
+		sz += pw_varint_size((uint64_t)instr_id(W, v[k]));
 	pw_tag(b, field, PB_LEN);
 	pw_varint(b, sz);
 	uint8_t *q = pw_need(b, sz);
 	if (!q)
 		return;
 	for (uint32_t k = 0; k < n; k++)
-		q = pw_varint_at(q, v[k]->id);
+		q = pw_varint_at(q, (uint64_t)instr_id(W, v[k]));
 	b->len += sz;
+}
+
+/* A message just written at out[t0..) whose kept twin has fingerprint
+ * *fp and input bytes raw: when they agree, puts the input's bytes in its
+ * place and returns true. Right after reading (fingerprinting) it records
+ * the fingerprint and uses the input's bytes too, so that a computation's
+ * fingerprint covers its instructions as an unchanged one is written. */
+static bool use_kept(writer *W, size_t t0, uint64_t *fp, pb_span raw)
+{
+	hilo_buf *b = W->out;
+	if (b->oom || !raw.len)
+		return false;
+	uint64_t h = pb_hash64(b->data + t0, b->len - t0);
+	if (W->K->fingerprinting)
+		*fp = h;
+	else if (h != *fp)
+		return false;
+	b->len = t0;
+	pw_raw(b, W->K->buf + raw.off, raw.len);
+	return true;
 }
 
 /* Typed attribute fields below the id (field 35) and above the
@@ -899,6 +935,7 @@ static void put_instr(writer *W, const hilo_instr *i)
 		}
 		p.custom_call_api_version = 1 /* API_VERSION_ORIGINAL */;
 	}
+	size_t t0 = b->len;
 	size_t at = pw_open_n(b, 2, 2); /* instructions: mostly 128 bytes to 16 KB */
 	const char *unique = hilo_ptrmap_get(&W->renamed, i);
 	pw_str(b, 1, unique ? unique : i->name);
@@ -912,9 +949,9 @@ static void put_instr(writer *W, const hilo_instr *i)
 		pw_int(b, 9, hilo_instr_param_no(i));
 	if (typed)
 		put_typed_lo(W, &p);
-	pw_int(b, 35, i->id);
-	put_ids(b, 36, i->operands, i->noperands);
-	put_ids(b, 37, hilo_instr_ctrl_preds(i), hilo_instr_nctrl_preds(i));
+	pw_int(b, 35, instr_id(W, i));
+	put_ids(W, 36, i->operands, i->noperands);
+	put_ids(W, 37, hilo_instr_ctrl_preds(i), hilo_instr_nctrl_preds(i));
 	/* called computations; XLA orders a while's as {body, condition} */
 	if (hilo_instr_ncalled(i)) {
 		int64_t *ids = walloc(W, hilo_instr_ncalled(i) * sizeof *ids);
@@ -948,6 +985,9 @@ static void put_instr(writer *W, const hilo_instr *i)
 	if (x && i->id < x->ninstr)
 		put_unknown(b, &x->instr[i->id]);
 	pw_close_n(b, at, 2);
+	pb_keep *K = W->K;
+	if (K && i->id >= K->ibase && i->id < K->iend)
+		use_kept(W, t0, &K->ifp[i->id - K->ibase], K->iraw[i->id - K->ibase]);
 }
 
 /* ---- computations and module ---- */
@@ -972,9 +1012,11 @@ static void put_program_shape(writer *W, uint32_t field, const hilo_comp *c)
 	pw_close(b, at);
 }
 
-static void put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
+/* Returns true when the computation went out as its input bytes. */
+static bool put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
 {
 	hilo_buf *b = W->out;
+	size_t t0 = b->len;
 	size_t at = pw_open_n(b, 3, 3); /* computations: mostly 16 KB to 2 MB */
 	pw_str(b, 1, c->name);
 	uint32_t k = 0;
@@ -982,7 +1024,7 @@ static void put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
 		put_instr(W, i);
 	put_program_shape(W, 4, c);
 	pw_int(b, 5, id);
-	pw_int(b, 6, c->root ? (int64_t)c->root->id : -1);
+	pw_int(b, 6, c->root ? instr_id(W, c->root) : -1);
 	pw_int(b, 7, fusion);
 	if (c->execution_thread)
 		pw_str(b, 8, c->execution_thread);
@@ -994,6 +1036,8 @@ static void put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
 		if (x->comp[j] == c)
 			put_unknown(b, &x->comp_f[j]);
 	pw_close_n(b, at, 3);
+	size_t kk = (size_t)(uintptr_t)hilo_ptrmap_get(&W->kept, c);
+	return kk && use_kept(W, t0, &W->K->cfp[kk - 1], W->K->craw[kk - 1]);
 }
 
 static bool write_module(writer *wp, hilo_buf *out);
@@ -1057,12 +1101,178 @@ static void unique_names(writer *W)
 		}
 }
 
+/* ---- a kept input's module (issue 34) ---- */
+
+static void kept_raw(writer *W, pb_span s)
+{
+	pw_raw(W->out, W->K->buf + s.off, s.len);
+}
+
+static bool kept_str_is(const writer *W, const pb_rawfield *f, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	return f->wt == PB_LEN && f->val.len == n && !memcmp(W->K->buf + f->val.off, s, n);
+}
+
+/* A field that cannot be kept valid: dropped, and said so. */
+static void kept_drop(writer *W, const char *what)
+{
+	if (!W->K->fingerprinting)
+		hilo_diag_add(W->d, HILO_SEV_WARNING, NULL, 0, 0, NULL, 0,
+			"%s of module '%s' dropped: the entry computation's signature changed", what, W->m->name);
+}
+
+static int64_t sched_iid(void *ud, const hilo_instr *i)
+{
+	return instr_id(ud, i);
+}
+
+static int64_t sched_cid(void *ud, const hilo_comp *c)
+{
+	return comp_id(ud, c);
+}
+
+/* The HloModuleProto of a kept input: its fields in input order, each
+ * one as read when what it depends on is unchanged, else from the IR
+ * (computations, entry, host program shape), rebuilt (schedule) or
+ * dropped with a warning (aliasing, donors, prefetches and SPMD
+ * shardings, which refer to the entry's parameters and result). */
+static void write_kept_module(writer *W, const hilo_ptrmap *fused)
+{
+	const hilo_module *m = W->m;
+	pb_keep *K = W->K;
+	hilo_buf *out = W->out;
+	hilo_buf cb, ps;
+	hilo_buf_init_in(&cb, W->a);
+	hilo_buf_init_in(&ps, W->a);
+	/* computations first (the schedule and the host shape depend on them) */
+	bool same = m->ncomps == K->ncomp;
+	W->out = &cb;
+	for (uint32_t k = 0; k < m->ncomps && !W->oom; k++) {
+		bool raw = put_comp(W, m->comps[k], comp_id(W, m->comps[k]),
+			hilo_ptrmap_get(fused, m->comps[k]) != NULL);
+		same = same && raw && m->comps[k] == K->comp[k];
+	}
+	W->out = &ps;
+	if (m->entry)
+		put_program_shape(W, 4, m->entry);
+	uint64_t efp = pb_hash64(ps.data, ps.len);
+	if (K->fingerprinting)
+		K->entry_fp = efp;
+	bool entry_same = m->entry == K->entry && efp == K->entry_fp;
+	W->out = out;
+	bool comps_done = false;
+	bool *fusion = walloc(W, (m->ncomps + 1) * sizeof *fusion);
+	if (!fusion)
+		return;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		fusion[k] = hilo_ptrmap_get(fused, m->comps[k]) != NULL;
+	for (size_t k = 0; k < K->nmf && !W->oom; k++) {
+		const pb_rawfield *f = &K->mf[k];
+		switch (f->num) {
+		case 1:
+			if (kept_str_is(W, f, m->name))
+				kept_raw(W, f->all);
+			else
+				pw_str(out, 1, m->name);
+			break;
+		case 2:
+			if (m->entry && kept_str_is(W, f, m->entry->name))
+				kept_raw(W, f->all);
+			else if (m->entry)
+				pw_str(out, 2, m->entry->name);
+			break;
+		case 3:
+			if (!comps_done)
+				pw_raw(out, cb.data, cb.len);
+			comps_done = true;
+			break;
+		case 4:
+			if (entry_same)
+				kept_raw(W, f->all);
+			else
+				pw_raw(out, ps.data, ps.len);
+			break;
+		case 6:
+			if (m->entry == K->entry)
+				kept_raw(W, f->all);
+			else if (m->entry)
+				pw_int(out, 6, comp_id(W, m->entry));
+			break;
+		case 7:
+			if (same || f->wt != PB_LEN)
+				kept_raw(W, f->all);
+			else
+				pb_keep_schedule(out, m, K, f->val, fusion, sched_iid, sched_cid, W);
+			break;
+		case 8: case 10: case 12: case 14: case 18:
+			if (entry_same)
+				kept_raw(W, f->all);
+			else
+				kept_drop(W, f->num == 8 ? "input_output_alias" : f->num == 18 ? "buffer_donor" :
+					f->num == 10 ? "cross_program_prefetches" : "an SPMD sharding");
+			break;
+		default:
+			kept_raw(W, f->all);
+			break;
+		}
+	}
+	if (!comps_done)
+		pw_raw(out, cb.data, cb.len);
+	W->kept_same = same && entry_same;
+	if (cb.oom || ps.oom)
+		W->oom = true;
+	hilo_buf_free(&cb);
+	hilo_buf_free(&ps);
+}
+
+/* The wrapper of a kept input around its module (level 0: HloSnapshot,
+ * 1: HloProto, 2: the module itself): HloProto's other fields (the
+ * buffer assignment, which names instructions) kept only while the module
+ * is unchanged; HloSnapshot's arguments, result and platform kept. */
+static void write_kept_form(writer *W, int level, const hilo_ptrmap *fused)
+{
+	if (level == 2) {
+		write_kept_module(W, fused);
+		return;
+	}
+	pb_keep *K = W->K;
+	hilo_buf *b = W->out, inner;
+	hilo_buf_init_in(&inner, W->a);
+	W->out = &inner;
+	write_kept_form(W, level + 1, fused);
+	W->out = b;
+	bool done = false;
+	for (size_t k = 0; k < K->nouter[level] && !W->oom; k++) {
+		const pb_rawfield *f = &K->outer[level][k];
+		if (f->num == 1) {
+			if (!done) {
+				pw_tag(b, 1, PB_LEN);
+				pw_varint(b, inner.len);
+				pw_raw(b, inner.data, inner.len);
+			}
+			done = true;
+		} else if (level == 1 && !W->kept_same) {
+			if (!K->fingerprinting)
+				hilo_diag_add(W->d, HILO_SEV_WARNING, NULL, 0, 0, NULL, 0,
+					"HloProto field %u (buffer assignment) of module '%s' dropped: the module changed",
+					f->num, W->m->name);
+		} else {
+			kept_raw(W, f->all);
+		}
+	}
+	if (inner.oom)
+		W->oom = true;
+	hilo_buf_free(&inner);
+}
+
 bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 {
 	writer W;
 	memset(&W, 0, sizeof W);
 	W.m = m;
 	W.d = d;
+	W.K = m->proto_extra ? ((const pb_extra *)m->proto_extra)->keep : NULL;
 	W.a = hilo_arena_create();
 	if (!W.a) {
 		hilo_diag_oom(d, NULL);
@@ -1107,6 +1317,30 @@ static bool write_module(writer *wp, hilo_buf *out)
 			if (i->op == HILO_OP_FUSION)
 				for (uint32_t j = 0; j < hilo_instr_ncalled(i); j++)
 					hilo_ptrmap_put(&fused, hilo_instr_called(i)[j], (void *)1);
+	unique_names(&W);
+	if (W.K) {
+		/* the input's computation ids; new computations after them */
+		pb_keep *K = W.K;
+		hilo_ptrmap_init_in(&W.kept, W.a);
+		for (size_t k = 0; k < K->ncomp; k++)
+			hilo_ptrmap_put(&W.kept, K->comp[k], (void *)(uintptr_t)(k + 1));
+		int64_t next = K->max_cid + 1;
+		for (uint32_t k = 0; k < m->ncomps; k++) {
+			size_t kk = (size_t)(uintptr_t)hilo_ptrmap_get(&W.kept, m->comps[k]);
+			int64_t id = kk ? K->cid[kk - 1] : next++;
+			hilo_ptrmap_put(&W.comp_ids, m->comps[k], (void *)(uintptr_t)(id + 1));
+		}
+		write_kept_form(&W, K->form == PB_FORM_SNAPSHOT ? 0 : K->form == PB_FORM_HLO_PROTO ? 1 : 2,
+			&fused);
+		bool ok = !W.oom && !out->oom && !W.tmp.oom;
+		if (!ok)
+			hilo_diag_oom(d, NULL);
+		hilo_ptrmap_free(&W.kept);
+		hilo_ptrmap_free(&fused);
+		hilo_ptrmap_free(&W.comp_ids);
+		hilo_buf_free(&W.tmp);
+		return ok;
+	}
 	/* typed copies of module attributes XLA models (the text stays verbatim) */
 	Xla__FrontendAttributes *fa = NULL;
 	Xla__HloInputOutputAliasProto *io = NULL;
@@ -1121,7 +1355,6 @@ static bool write_module(writer *wp, hilo_buf *out)
 			pbx_buffer_donor(W.a, &bd, v);
 	}
 
-	unique_names(&W);
 	hilo_buf *b = out;
 	pw_str(b, 1, m->name);
 	if (m->entry)
@@ -1161,5 +1394,21 @@ static bool write_module(writer *wp, hilo_buf *out)
 	hilo_ptrmap_free(&fused);
 	hilo_ptrmap_free(&W.comp_ids);
 	hilo_buf_free(&W.tmp);
+	return ok;
+}
+
+/* Right after reading: one write of the module records the fingerprint of
+ * every instruction, computation and the entry's program shape. */
+bool pb_keep_fingerprint(const hilo_module *m, hilo_diags *d)
+{
+	pb_extra *x = m->proto_extra;
+	if (!x || !x->keep)
+		return true;
+	hilo_buf out;
+	hilo_buf_init(&out);
+	x->keep->fingerprinting = true;
+	bool ok = hilo_proto_write(&out, m, d);
+	x->keep->fingerprinting = false;
+	hilo_buf_free(&out);
 	return ok;
 }
