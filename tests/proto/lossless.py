@@ -163,13 +163,13 @@ def instr(name, op, iid, operands=(), shp=None, param=None, frame=0, literal=Non
 BASE = 1 << 32  # XLA's ids: computation in the high bits
 
 
-def module(constants=False):
+def module(constants=False, comp_name="main", dead_name="dead"):
     P0, P1, ADD, DUP, DEAD, C1, C2, CADD, ROOT = (BASE + k for k in range(9))
     ins = [instr("p0", "parameter", P0, param=0, frame=1),
            instr("p1", "parameter", P1, param=1, frame=1),
            instr("add", "add", ADD, (P0, P1), frame=2),
            instr("dup", "add", DUP, (P0, P1), frame=2),
-           instr("dead", "multiply", DEAD, (P0, P0), frame=3)]
+           instr(dead_name, "multiply", DEAD, (P0, P0), frame=3)]
     seq = [P0, P1, ADD, DUP, DEAD]
     root_ops = [ADD, DUP]
     if constants:
@@ -183,7 +183,7 @@ def module(constants=False):
     ins.append(instr("root", "tuple", ROOT, root_ops, shp=tup))
     seq.append(ROOT)
     pshape = f_len(1, shape()) + f_len(1, shape()) + f_len(2, tup) + f_str(3, "p0") + f_str(3, "p1")
-    comp = (f_str(1, "main") + b"".join(f_len(2, i) for i in ins) + f_len(4, pshape) +
+    comp = (f_str(1, comp_name) + b"".join(f_len(2, i) for i in ins) + f_len(4, pshape) +
             f_int(5, 1) + f_int(6, ROOT) + UNK_COMP)
     sched = f_len(1, f_int(1, 1) + f_len(2, packed(1, seq)))
     alias = f_len(1, packed(1, [0]) + f_int(2, 0) + f_int(4, 1))
@@ -360,7 +360,28 @@ def main():
                  "stack_frame_id=3}", "ENTRY %main (p0: f32[4], p1: f32[4]) -> (f32[4], f32[4]) {"):
         check(want in text, "the text shows %r" % want)
 
-    # 4. XLA reads every modified module (schedule verified by XLA on load)
+    # 4. names the text form cannot hold are refused at their byte (a fuzz
+    # finding: a module name with a newline and invalid UTF-8 was read,
+    # printed raw into the HloModule line and written back as a proto hilo
+    # then rejected); fuzz/corpus_proto/name_newline_utf8.pb pins it
+    seed = read(os.path.join(os.path.dirname(FIXTURES), "..", "..", "fuzz", "corpus_proto",
+                             "name_newline_utf8.pb"))
+    cases = [("module", seed, "the module name \"m\\x0a\\xffx\" has byte 0x0a"),
+             ("computation", module(comp_name="ma in"), "a computation name \"ma in\" has byte 0x20"),
+             ("instruction", module(dead_name="de:ad"), 'instruction name "de:ad" cannot be printed')]
+    for what, data, want in cases:
+        src = write("bad_name_%s.pb" % what, data)
+        out = os.path.join(TMP, "bad_name_%s.out" % what)
+        if os.path.exists(out):
+            os.remove(out)
+        rc, text, err = run([src, "-o", out], what)
+        check(rc == 1 and want in err and (what == "instruction" or "at byte" in err) and not os.path.exists(out),
+              "a %s name that is no HLO identifier is refused (at its byte), nothing written: rc=%d %s" %
+              (what, rc, err.strip()))
+        rc, text, err = run([src], what)
+        check(rc == 1 and text == "", "... and not printed (rc=%d)" % rc)
+
+    # 5. XLA reads every modified module (schedule verified by XLA on load)
     xla_py = os.environ.get("HILO_XLA_PYTHON") or os.path.expanduser("~/.cache/hilo/venv-probe/bin/python")
     if os.path.exists(xla_py):
         script = write("xla_reads.py", XLA_READS.encode())

@@ -464,7 +464,10 @@ static void sched_visit(sched *S, const hilo_comp *c, const hilo_instr *i)
 		S->cap = 16;
 	}
 	S->stack[S->nstack++] = i;
-	hilo_ptrmap_put(&S->done, i, (void *)2);
+	if (!hilo_ptrmap_put(&S->done, i, (void *)2)) {
+		S->oom = true;
+		return;
+	}
 	while (S->nstack) {
 		const hilo_instr *t = S->stack[S->nstack - 1];
 		const hilo_instr *next = NULL;
@@ -477,7 +480,10 @@ static void sched_visit(sched *S, const hilo_comp *c, const hilo_instr *i)
 				next = p;
 		}
 		if (!next) {
-			hilo_ptrmap_put(&S->done, t, (void *)1);
+			if (!hilo_ptrmap_put(&S->done, t, (void *)1)) {
+				S->oom = true;
+				return;
+			}
 			i64_push(&S->seq, S->iid(S->ud, t));
 			S->nstack--;
 			continue;
@@ -492,7 +498,10 @@ static void sched_visit(sched *S, const hilo_comp *c, const hilo_instr *i)
 			S->stack = ns;
 			S->cap = cap;
 		}
-		hilo_ptrmap_put(&S->done, next, (void *)2);
+		if (!hilo_ptrmap_put(&S->done, next, (void *)2)) {
+			S->oom = true;
+			return;
+		}
 		S->stack[S->nstack++] = next;
 	}
 }
@@ -523,11 +532,12 @@ void pb_keep_schedule(hilo_buf *out, const hilo_module *m, const pb_keep *K, pb_
 	hilo_ptrmap_init(&read);
 	hilo_ptrmap_init(&covered);
 	for (size_t k = 0; k < K->ncomp; k++)
-		hilo_ptrmap_put(&read, K->comp[k], (void *)1);
+		if (!hilo_ptrmap_put(&read, K->comp[k], (void *)1))
+			S.oom = true;
 	size_t at = pw_open_n(out, 7, 3);
 	pr_cur c = {K->buf + sp.off, K->buf + sp.off + sp.len};
 	kf f;
-	while (kf_next(&c, &f)) {
+	while (!S.oom && kf_next(&c, &f)) {
 		if (f.num != 1 || f.wt != PB_LEN)
 			continue;
 		int64_t key = 0;
@@ -550,7 +560,8 @@ void pb_keep_schedule(hilo_buf *out, const hilo_module *m, const pb_keep *K, pb_
 			if (cid(ud, m->comps[k]) == key)
 				cc = m->comps[k];
 		if (cc) {
-			hilo_ptrmap_put(&covered, cc, (void *)1);
+			if (!hilo_ptrmap_put(&covered, cc, (void *)1))
+				S.oom = true;
 			/* the old order first (instructions still there), then the rest */
 			hilo_ptrmap byid;
 			hilo_ptrmap_init(&byid);
@@ -569,7 +580,7 @@ void pb_keep_schedule(hilo_buf *out, const hilo_module *m, const pb_keep *K, pb_
 		}
 		free(old.v);
 	}
-	for (uint32_t k = 0; k < m->ncomps; k++) {
+	for (uint32_t k = 0; k < m->ncomps && !S.oom; k++) {
 		const hilo_comp *cc = m->comps[k];
 		if (fusion[k] || hilo_ptrmap_get(&covered, cc) || hilo_ptrmap_get(&read, cc))
 			continue;

@@ -287,9 +287,10 @@ static hilo_attr_id attr_key_of(reader *R, slice s)
 	return (hilo_attr_id)cached_row(R->akey, s, akey_name, akey_lookup, HILO_A_UNKNOWN);
 }
 
-/* A name the text form can print: no blank, control character, ',', '(',
- * ')', '=', '{', '}' or '%'; sixteen bytes a step (vector extensions),
- * then a bit per character below 128. */
+/* A name the text form can print and read back: an HLO identifier,
+ * [A-Za-z0-9_.-] (the parser reads nothing else; bytes such as ':', a
+ * newline or invalid UTF-8 were accepted and printed raw). Sixteen bytes
+ * a step (vector extensions), then byte by byte. */
 typedef unsigned char name_v16 __attribute__((vector_size(16)));
 
 static bool printable_name(const char *q, size_t n)
@@ -298,21 +299,17 @@ static bool printable_name(const char *q, size_t n)
 	for (; n - k >= 16; k += 16) {
 		name_v16 x;
 		memcpy(&x, q + k, 16);
-		name_v16 bad = (name_v16)((x <= ' ') | (x == ',') | (x == '(') | (x == ')') | (x == '=') |
-		                          (x == '{') | (x == '}') | (x == '%'));
+		name_v16 l = x | 0x20; /* letters folded to lower case */
+		name_v16 ok = (name_v16)(((l >= 'a') & (l <= 'z')) | ((x >= '0') & (x <= '9')) | (x == '_') |
+		                         (x == '.') | (x == '-'));
 		uint64_t w[2];
-		memcpy(w, &bad, 16);
-		if (w[0] | w[1])
+		memcpy(w, &ok, 16);
+		if (~w[0] | ~w[1])
 			return false;
 	}
-	const uint64_t lo = 0x1ffffffffull | 1ull << '%' | 1ull << '(' | 1ull << ')' | 1ull << ',' |
-	                    1ull << '=';
-	const uint64_t hi = 1ull << ('{' - 64) | 1ull << ('}' - 64);
-	for (; k < n; k++) {
-		unsigned c = (unsigned char)q[k];
-		if (c < 64 ? lo >> c & 1 : c < 128 && hi >> (c - 64) & 1)
+	for (; k < n; k++)
+		if (!lex_is_ident_char(q[k]))
 			return false;
-	}
 	return true;
 }
 
@@ -337,6 +334,40 @@ static struct name_ahead peek_name(reader *R, slice is)
 		hilo_strtab_prefetch(R->m->strings, a.hash);
 	}
 	return a;
+}
+
+/* A name for a message: printable ASCII as is ('"' and '\\' escaped),
+ * any other byte as \xHH, at most 200 bytes of it. */
+static void quote_name(hilo_buf *e, const uint8_t *p, size_t n)
+{
+	for (size_t k = 0; k < n && k < 200; k++) {
+		if (p[k] == '"' || p[k] == '\\')
+			hilo_buf_putc(e, '\\');
+		if (p[k] >= 0x20 && p[k] < 0x7f)
+			hilo_buf_putc(e, (char)p[k]);
+		else
+			hilo_buf_printf(e, "\\x%02x", p[k]);
+	}
+}
+
+/* A module or computation name must be an HLO text identifier
+ * ([A-Za-z0-9_.-]): the text printer writes it bare and the parser reads
+ * nothing else, so anything else is refused here, at its byte, quoted in
+ * the message (a newline or invalid UTF-8 in a module name was written
+ * raw into the HloModule line). */
+static bool ident_name(reader *R, slice s, const char *what)
+{
+	for (size_t k = 0; k < s.n; k++)
+		if (!lex_is_ident_char((char)s.p[k])) {
+			hilo_buf e;
+			hilo_buf_init(&e);
+			quote_name(&e, s.p, s.n);
+			pbr_rerr(R, "not a valid binary %s: %s \"%s\" has byte 0x%02x, which an HLO name cannot hold, at byte %zu",
+				R->kind, what, e.data ? e.data : "", s.p[k], (size_t)(s.p + k - R->base));
+			hilo_buf_free(&e);
+			return false;
+		}
+	return true;
 }
 
 /* ---- the kept input (issue 34) ---- */
@@ -444,7 +475,11 @@ static bool build_instrs(reader *R, comp_rec *cr)
 			in = pbr_rintern(R, buf);
 		}
 		if (!printable_name(in, ip.name.n ? ip.name.n : strlen(in))) {
-			pbr_rerr(R, "%s: instruction name '%s' cannot be printed", WHAT, in);
+			hilo_buf e;
+			hilo_buf_init(&e);
+			quote_name(&e, (const uint8_t *)in, strlen(in));
+			pbr_rerr(R, "%s: instruction name \"%s\" cannot be printed", WHAT, e.data ? e.data : "");
+			hilo_buf_free(&e);
 			return false;
 		}
 		i->name = in;
@@ -1015,6 +1050,8 @@ static bool build_module(reader *R, slice ms)
 			if (K->mf[k].num == 3)
 				K->craw[j++] = K->mf[k].all;
 	}
+	if (!ident_name(R, sv[S_NAME], "the module name"))
+		return false;
 	m->name = sv[S_NAME].n ? pbr_sintern(R, sv[S_NAME]) : pbr_rintern(R, "module");
 	comp_rec *recs = hilo_heap_alloc(m->arena, ncs * sizeof *recs); /* zeroed; freed by read_module */
 	R->recs = recs;
@@ -1035,6 +1072,8 @@ static bool build_module(reader *R, slice ms)
 			break;
 		char buf[64];
 		const char *name;
+		if (!ident_name(R, cname, "a computation name"))
+			break;
 		if (cname.n) {
 			name = pbr_sintern(R, cname);
 		} else {

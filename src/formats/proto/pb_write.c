@@ -1252,7 +1252,7 @@ static void write_kept_form(writer *W, int level, const hilo_ptrmap *fused)
 				pw_raw(b, inner.data, inner.len);
 			}
 			done = true;
-		} else if (level == 1 && !W->kept_same) {
+		} else if (level == 1 && f->num == 3 && !W->kept_same) {
 			if (!K->fingerprinting)
 				hilo_diag_add(W->d, HILO_SEV_WARNING, NULL, 0, 0, NULL, 0,
 					"HloProto field %u (buffer assignment) of module '%s' dropped: the module changed",
