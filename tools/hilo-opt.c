@@ -37,6 +37,7 @@ typedef struct options {
 	bool split;
 	int format;               /* 0 detect from content, 1 HLO text, 2 binary proto */
 	bool emit_proto;          /* --emit-proto or -o X.pb */
+	hilo_proto_form form;     /* --proto-form */
 	bool list_passes;
 	bool list_all;            /* --all: --list-passes shows test-only passes too */
 	bool verify_each;
@@ -73,7 +74,7 @@ typedef struct options {
 	"                [--remarks=FILE] [--check-equivalence[=N|module|strict]]\n" \
 	"                [--seed=S] [--eval-budget=N] [--unroll-markers]\n" \
 	"                [--assume-equivalent-kernels] [--assume-no-signed-zeros]\n" \
-	"                [--print-style=STYLE]\n" \
+	"                [--print-style=STYLE] [--proto-form=FORM]\n" \
 	"                [--format=hlo|pb] [--emit-proto] [--split-input-file]\n" \
 	"                [--emit=hlo|dot [--around=NAME [--depth=N]]]\n" \
 	"                [--extract=NAME [--height=N]] [--report=FILE.html]\n" \
@@ -151,7 +152,12 @@ static void help(void)
 		"                            shapes), short (XLA's short form; drops metadata)",
 		"  --format=hlo|pb           read INPUT as HLO text or as a binary proto",
 		"                            (default: detect)",
-		"  --emit-proto              write a binary HloModuleProto (default: HLO text)",
+		"  --emit-proto              write a binary proto (default: HLO text): in the",
+		"                            form the input came in (HloModuleProto, HloProto",
+		"                            or HloSnapshot; text: HloModuleProto)",
+		"  --proto-form=FORM         with --emit-proto: as-read (default), module",
+		"                            (HloModuleProto), hlo-proto (HloProto) or snapshot",
+		"                            (HloSnapshot); implies --emit-proto",
 		"  --split-input-file        process each '// -----'-separated module of INPUT on",
 		"                            its own; not with --emit-proto or -o FILE.pb (exit",
 		"                            2)",
@@ -261,7 +267,7 @@ static int add_pass_list(options *o, const char *s)
 }
 
 enum {
-	O_PASSES = CLI_LONG, O_PIPELINE, O_PRINT_STYLE, O_SPLIT, O_FORMAT, O_EMIT_PROTO,
+	O_PASSES = CLI_LONG, O_PIPELINE, O_PRINT_STYLE, O_SPLIT, O_FORMAT, O_EMIT_PROTO, O_PROTO_FORM,
 	O_LIST_PASSES, O_ALL, O_VERIFY_EACH, O_STATS, O_REMARKS, O_CHECK, O_SEED, O_UNROLL,
 	O_EVAL_BUDGET, O_ASSUME, O_NSZ, O_EMIT, O_AROUND, O_DEPTH, O_EXTRACT, O_HEIGHT, O_REPORT,
 	O_VERSION,
@@ -274,6 +280,7 @@ static const struct option long_options[] = {
 	{"split-input-file", no_argument, NULL, O_SPLIT},
 	{"format", required_argument, NULL, O_FORMAT},
 	{"emit-proto", no_argument, NULL, O_EMIT_PROTO},
+	{"proto-form", required_argument, NULL, O_PROTO_FORM},
 	{"list-passes", no_argument, NULL, O_LIST_PASSES},
 	{"all", no_argument, NULL, O_ALL},
 	{"verify-each", no_argument, NULL, O_VERIFY_EACH},
@@ -438,6 +445,19 @@ static int parse_args(int argc, char **argv, options *o)
 				return cli_invalid(&c, a, "hlo or pb");
 			break;
 		case O_EMIT_PROTO:
+			o->emit_proto = true;
+			break;
+		case O_PROTO_FORM:
+			if (!strcmp(a, "as-read"))
+				o->form = HILO_PROTO_AS_READ;
+			else if (!strcmp(a, "module"))
+				o->form = HILO_PROTO_MODULE;
+			else if (!strcmp(a, "hlo-proto"))
+				o->form = HILO_PROTO_HLO_PROTO;
+			else if (!strcmp(a, "snapshot"))
+				o->form = HILO_PROTO_SNAPSHOT;
+			else
+				return cli_invalid(&c, a, "as-read, module, hlo-proto or snapshot");
 			o->emit_proto = true;
 			break;
 		default:
@@ -749,7 +769,7 @@ static int write_result(const options *o, const char *fname, hilo_module *m,
 	} else if (o->stats_ops) {
 		hilo_write_stats(out, m, o->stats_ops == 2);
 	} else if (o->emit_proto) {
-		if (!hilo_proto_write(out, m, d))
+		if (!hilo_proto_write_as(out, m, o->form, d))
 			rc = EXIT_INPUT;
 	} else if (!hilo_print_text(out, m, o->style)) {
 		hilo_diag_oom(d, fname);

@@ -4,8 +4,12 @@
  *   hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]
  *            [-o OUT] [--output-dir=DIR]
  *
- * MODULE is HLO text or a binary HloModuleProto (detected from content).
- * Inputs are seeded pseudo-random values (--seed, default 0), or files,
+ * MODULE is HLO text or a binary HloModuleProto, HloProto or HloSnapshot
+ * (detected from content). A snapshot runs on its own argument literals,
+ * as XLA's run_hlo_module replays it, unless --input or --seed is given;
+ * --snapshot=FILE writes one (the module, the inputs used and the result)
+ * that either tool replays. Otherwise inputs are seeded pseudo-random
+ * values (--seed, default 0), or files,
  * one --input per entry parameter in order: NumPy .npy files (detected by
  * their magic; include/hilo/npy.h says how bf16 and f8 are stored) or HLO
  * literal text (e.g. "f32[2] {1, 2}"). Standard error names the inputs
@@ -29,7 +33,8 @@
 
 #define USAGE \
 	"usage: hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]\n" \
-	"                [-o OUT] [--output-dir=DIR] [-h|--help] [--version]\n"
+	"                [-o OUT] [--output-dir=DIR] [--snapshot=FILE]\n" \
+	"                [-h|--help] [--version]\n"
 
 /* --help: what the tool does, every option with its default, the exit
  * status, the environment it reads, examples (man/hilo-run.1 says the same). */
@@ -37,8 +42,10 @@ static void help(void)
 {
 	static const char *const text[] = {
 		"Evaluates the entry computation of an HLO module (HLO text or a binary",
-		"HloModuleProto, told apart by content) with the reference evaluator and prints",
-		"its outputs. Standard error names the inputs used (the seed and the shapes).",
+		"HloModuleProto, HloProto or HloSnapshot, told apart by content) with the",
+		"reference evaluator and prints its outputs. Standard error names the inputs",
+		"used (the seed and the shapes). An HloSnapshot runs on its own arguments, as",
+		"XLA's run_hlo_module replays it, unless --input or --seed is given.",
 		"",
 		"Options (a value goes after '=' or in the next argument; -oFILE is -o FILE; '--'",
 		"ends the options; long options are never abbreviated):",
@@ -47,7 +54,8 @@ static void help(void)
 		"                            bf16 and f8 as raw unsigned views, see",
 		"                            include/hilo/npy.h) or HLO literal text such as",
 		"                            \"f32[2] {1, 2}\" (default: seeded pseudo-random",
-		"                            values for every parameter)",
+		"                            values for every parameter; an HloSnapshot's own",
+		"                            arguments)",
 		"  --seed=S                  seed of the generated inputs (default 0)",
 		"  --print                   print each output as an HLO literal, and each input",
 		"                            on standard error (default: one line per output with",
@@ -59,6 +67,9 @@ static void help(void)
 		"                            success",
 		"  --output-dir=DIR          also write output K as DIR/output_K.npy (the",
 		"                            elements of a tuple output as DIR/output_K_J.npy)",
+		"  --snapshot=FILE           also write an HloSnapshot to FILE: the module, the",
+		"                            inputs used and the result, which hilo-run and",
+		"                            XLA's run_hlo_module replay",
 		"  -h, --help                print this help and exit",
 		"  --version                 print the version and exit",
 		"",
@@ -88,7 +99,7 @@ static void help(void)
 		puts(text[k]);
 }
 
-enum { O_SEED = CLI_LONG, O_BUDGET, O_INPUT, O_PRINT, O_OUTPUT_DIR, O_VERSION };
+enum { O_SEED = CLI_LONG, O_BUDGET, O_INPUT, O_PRINT, O_OUTPUT_DIR, O_SNAPSHOT, O_VERSION };
 
 static const struct option long_options[] = {
 	{"seed", required_argument, NULL, O_SEED},
@@ -96,6 +107,7 @@ static const struct option long_options[] = {
 	{"input", required_argument, NULL, O_INPUT},
 	{"print", no_argument, NULL, O_PRINT},
 	{"output-dir", required_argument, NULL, O_OUTPUT_DIR},
+	{"snapshot", required_argument, NULL, O_SNAPSHOT},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, O_VERSION},
 	{NULL, 0, NULL, 0},
@@ -165,8 +177,8 @@ int main(int argc, char **argv)
 	const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
 	int ninputs = 0;
 	uint64_t seed = 0, budget = 0;
-	bool print = false;
-	const char *outpath = NULL, *outdir = NULL;
+	bool print = false, seeded = false;
+	const char *outpath = NULL, *outdir = NULL, *snappath = NULL;
 	if (!inputs)
 		return 3;
 	cli cl;
@@ -180,6 +192,7 @@ int main(int argc, char **argv)
 		case O_SEED:
 			if (!cli_uint(&cl, optarg, 0, UINT64_MAX, &seed))
 				usage_rc = CLI_EXIT_USAGE;
+			seeded = true;
 			break;
 		case O_BUDGET:
 			if (!cli_uint(&cl, optarg, 1, UINT64_MAX, &budget))
@@ -193,6 +206,11 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			outpath = optarg;
+			break;
+		case O_SNAPSHOT:
+			if (!*optarg)
+				usage_rc = cli_invalid(&cl, optarg, "a file");
+			snappath = optarg;
 			break;
 		case O_OUTPUT_DIR:
 			if (!*optarg)
@@ -239,8 +257,27 @@ int main(int argc, char **argv)
 		hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "module has no entry computation");
 		goto done;
 	}
-	hilo_literal **args;
-	if (ninputs) {
+	hilo_literal **args, **snap_args;
+	size_t nsnap = 0;
+	if (!hilo_proto_snapshot_args(m, &snap_args, &nsnap, &d))
+		goto done;
+	bool from_snapshot = nsnap && !ninputs && !seeded;
+	if (from_snapshot) {
+		if (nsnap != c->nparams) {
+			hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+				"the snapshot has %zu arguments for %u entry parameters", nsnap, c->nparams);
+			goto done;
+		}
+		for (uint32_t k = 0; k < c->nparams; k++)
+			if (!hilo_shape_compatible(snap_args[k]->shape, c->params[k]->shape)) {
+				hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+					"snapshot argument %u has shape %s, parameter %u's is %s", k,
+					hilo_shape_str(m->arena, snap_args[k]->shape), k,
+					hilo_shape_str(m->arena, c->params[k]->shape));
+				goto done;
+			}
+		args = snap_args;
+	} else if (ninputs) {
 		if ((uint32_t)ninputs != c->nparams) {
 			hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
 				"%d --input files for %u entry parameters", ninputs, c->nparams);
@@ -268,7 +305,9 @@ int main(int argc, char **argv)
 	{
 		hilo_buf in;
 		hilo_buf_init(&in);
-		if (ninputs)
+		if (from_snapshot)
+			hilo_buf_puts(&in, "hilo-run: inputs from the snapshot:");
+		else if (ninputs)
 			hilo_buf_puts(&in, "hilo-run: inputs from files:");
 		else
 			hilo_buf_printf(&in, "hilo-run: random inputs (seed %llu):", (unsigned long long)seed);
@@ -312,6 +351,15 @@ int main(int argc, char **argv)
 	hilo_buf_free(&b);
 	if (!wrote)
 		goto done;
+	if (snappath) {
+		hilo_buf sb;
+		hilo_buf_init(&sb);
+		bool ok = hilo_proto_write_snapshot(&sb, m, (const hilo_literal *const *)args, c->nparams, r, &d) &&
+			hilo_write_output(snappath, sb.data ? sb.data : "", sb.len, &d);
+		hilo_buf_free(&sb);
+		if (!ok)
+			goto done;
+	}
 	if (outdir) {
 		char name[256];
 		for (int k = 0; k < nout; k++) {

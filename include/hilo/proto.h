@@ -31,6 +31,33 @@ HILO_API hilo_module *hilo_proto_read(const void *data, size_t len, const char *
  * representable. */
 HILO_API bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d);
 
+/* The message a module is written as: the form it was read in (a binary
+ * HloModuleProto, HloProto or HloSnapshot; modules from text: an
+ * HloModuleProto), or one of the three. A wrapper hilo makes holds the
+ * module alone (and a snapshot the arguments it was read with, if any). */
+typedef enum hilo_proto_form {
+	HILO_PROTO_AS_READ,
+	HILO_PROTO_MODULE,
+	HILO_PROTO_HLO_PROTO,
+	HILO_PROTO_SNAPSHOT,
+} hilo_proto_form;
+
+/* hilo_proto_write in the given form. */
+HILO_API bool hilo_proto_write_as(hilo_buf *out, const hilo_module *m, hilo_proto_form form,
+	hilo_diags *d);
+
+/* The argument literals of a module read from an HloSnapshot (what XLA's
+ * run_hlo_module replays it with), in m's arena: *n = 0 when there are
+ * none. false (with a diagnostic) when one does not decode. */
+HILO_API bool hilo_proto_snapshot_args(hilo_module *m, hilo_literal ***args, size_t *n,
+	hilo_diags *d);
+
+/* Appends an HloSnapshot of m (in an HloProto, as hilo_proto_write_as
+ * writes the module) with the given arguments and, when non-NULL, the
+ * result: a run XLA's run_hlo_module and hilo-run can replay. */
+HILO_API bool hilo_proto_write_snapshot(hilo_buf *out, const hilo_module *m,
+	const hilo_literal *const *args, size_t nargs, const hilo_literal *result, hilo_diags *d);
+
 /* True when the bytes look like a binary proto rather than HLO text. */
 HILO_API bool hilo_proto_looks_binary(const void *data, size_t len);
 

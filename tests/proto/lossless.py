@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Binary protos kept byte for byte (issue 34).
 
-  lossless.py HILO_OPT FIXTURES_DIR TMP_DIR
+  lossless.py HILO_OPT HILO_RUN FIXTURES_DIR TMP_DIR
 
 1. Every fixture (tests/proto/fixtures: XLA's own dumps, made by
    gen_fixtures.py with jax) is written back byte-identical by
@@ -23,13 +23,16 @@
    - printed as text, the module shows is_scheduled=true,
      input_output_alias=, buffer_donor=, frontend_attributes= and the
      stack-frame tables, as XLA's printer does.
+3. hilo-run replays XLA's HloSnapshot on its own arguments (the result
+   equals the one XLA recorded, bit for bit) and writes one (--snapshot)
+   that replays the same and is stable through hilo-opt.
 The protobuf wire format is written and read here by hand (no protobuf
 package needed)."""
 import os
 import subprocess
 import sys
 
-OPT, FIXTURES, TMP = sys.argv[1], sys.argv[2], sys.argv[3]
+OPT, RUN, FIXTURES, TMP = sys.argv[1:5]
 failures = []
 
 
@@ -359,6 +362,40 @@ def main():
                  "StackFrames\n1 {file_location_id=1 parent_frame_id=1}\n2 {file_location_id=2 parent_frame_id=2}",
                  "stack_frame_id=3}", "ENTRY %main (p0: f32[4], p1: f32[4]) -> (f32[4], f32[4]) {"):
         check(want in text, "the text shows %r" % want)
+
+    # 3a. another form on request: the module as read, in or out of wrappers
+    for name, form, inner in (("matmul_after.hloproto.pb", "module", 1), ("scan.snapshot.pb", "module", 2),
+                              ("scan.snapshot.pb", "hlo-proto", 1), ("relu_matmul.module.pb", "snapshot", -2),
+                              ("relu_matmul.module.pb", "hlo-proto", -1)):
+        src = os.path.join(FIXTURES, name)
+        out = os.path.join(TMP, "form_%s_%s.pb" % (form, name))
+        rc, _, err = run([src, "--proto-form=" + form, "-o", out], name)
+        want = read(src)
+        for _ in range(max(inner, 0)):
+            want = get(want, 1)[0]
+        for _ in range(max(-inner, 0)):
+            want = f_len(1, want)
+        check(rc == 0 and read(out) == want, "%s --proto-form=%s: the module as read, %s" % (name, form, err.strip()))
+
+    # 3b. snapshots: hilo-run replays XLA's on its arguments, writes its own
+    snap = os.path.join(FIXTURES, "scan.snapshot.pb")
+    mine = os.path.join(TMP, "replay.snapshot.pb")
+    p = subprocess.run([RUN, snap, "--print", "--snapshot=" + mine], capture_output=True)
+    err = p.stderr.decode(errors="replace")
+    check(p.returncode == 0 and "inputs from the snapshot" in err, "hilo-run replays the snapshot: %s" % err)
+    if p.returncode == 0:
+        theirs, ours = read(snap), read(mine)
+        lit_values = lambda lit: [v for n, _, v, _ in fields(lit) if n != 1]
+        check([lit_values(a) for a in get(ours, 2)] == [lit_values(a) for a in get(theirs, 2)],
+              "the written snapshot holds the arguments used")
+        check(get(theirs, 3) and lit_values(get(ours, 3)[0]) == lit_values(get(theirs, 3)[0]),
+              "hilo-run's result equals the one XLA recorded, bit for bit")
+        check(get(get(ours, 1)[0], 1) == get(get(theirs, 1)[0], 1), "the written snapshot holds the module as read")
+        q = subprocess.run([RUN, mine, "--print"], capture_output=True)
+        check(q.returncode == 0 and q.stdout == p.stdout, "hilo-run replays its own snapshot the same")
+        again = os.path.join(TMP, "replay_again.pb")
+        rc, _, e2 = run([mine, "-o", again], "snapshot")
+        check(rc == 0 and read(again) == ours, "hilo-opt writes hilo-run's snapshot back byte-identical (%s)" % e2)
 
     # 4. names the text form cannot hold are refused at their byte (a fuzz
     # finding: a module name with a newline and invalid UTF-8 was read,

@@ -21,5 +21,5 @@ add_test(NAME proto.xla_forms COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/xla_form
 # level through unmodified and modified round trips (and read by XLA when the
 # jax venv is there: HILO_XLA_PYTHON).
 add_test(NAME proto.lossless
-  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/lossless.py $<TARGET_FILE:hilo-opt>
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/lossless.py $<TARGET_FILE:hilo-opt> $<TARGET_FILE:hilo-run>
     ${CMAKE_CURRENT_LIST_DIR}/fixtures ${PROJECT_BINARY_DIR}/proto_lossless)

@@ -128,6 +128,9 @@ void pb_keep_schedule(hilo_buf *out, const hilo_module *m, const pb_keep *k, pb_
 
 typedef struct pb_extra {
 	pb_keep *keep;            /* NULL: not kept (hilo wrote the input) */
+	int form;                 /* PB_FORM_*: what the input was */
+	uint8_t **arg;            /* an HloSnapshot's arguments (LiteralProto bytes) */
+	size_t *argn, nargs;
 	pb_unknown module;
 	pb_unknown *instr;      /* by instruction id */
 	uint32_t ninstr;

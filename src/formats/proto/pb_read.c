@@ -1338,6 +1338,35 @@ hilo_module *hilo_proto_read(const void *data, size_t len, const char *filename,
 	return read_guarded(wrap, kind, p, len, filename, d);
 }
 
+/* The form read and an HloSnapshot's arguments, for every module read
+ * from a wrapper (hilo's own too). */
+static bool keep_form(reader *R, int wrap, const uint8_t *p, size_t len)
+{
+	pb_extra *x = extra(R);
+	if (!x)
+		return false;
+	x->form = wrap;
+	R->m->proto_extra = x;
+	if (wrap != PB_FORM_SNAPSHOT)
+		return true;
+	pr_cur c = {p, p + len};
+	field f;
+	memset(&f, 0, sizeof f);
+	while (pbr_next_field(R, &c, &f)) {
+		if (f.num != 2)
+			continue;
+		if (!pbr_want(R, &f, PB_LEN))
+			return false;
+		x->arg = pbr_grow_to(R, x->arg, x->nargs, 1, sizeof *x->arg);
+		x->argn = pbr_grow_to(R, x->argn, x->nargs, 1, sizeof *x->argn);
+		if (!x->arg || !x->argn || !(x->arg[x->nargs] = pbr_ralloc(R, f.s.n)))
+			return false;
+		memcpy(x->arg[x->nargs], f.s.p, f.s.n);
+		x->argn[x->nargs++] = f.s.n;
+	}
+	return !R->failed;
+}
+
 /* Builds into m; false (+ diagnostic) on bad input. */
 static bool read_module(hilo_module *m, int wrap, const char *kind, const uint8_t *p,
 	size_t len, const char *filename, hilo_diags *d)
@@ -1380,6 +1409,8 @@ static bool read_module(hilo_module *m, int wrap, const char *kind, const uint8_
 			pbr_rerr(&R, "%s holds no module", kind);
 	}
 	bool ok = !R.failed && build_module(&R, ms);
+	if (ok && wrap)
+		ok = keep_form(&R, wrap, p, len);
 	if (ok && R.keep) {
 		/* the input, for the bytes of what stays unchanged */
 		if (!(R.keep->buf = hilo_arena_alloc(m->arena, len ? len : 1))) {

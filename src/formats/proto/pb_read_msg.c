@@ -761,3 +761,54 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 	i->metadata = h;
 }
 
+/* An HloSnapshot's arguments (kept by the reader as LiteralProto bytes),
+ * each decoded with its own shape. */
+bool hilo_proto_snapshot_args(hilo_module *m, hilo_literal ***args, size_t *n, hilo_diags *d)
+{
+	*args = NULL;
+	*n = 0;
+	const pb_extra *x = m->proto_extra;
+	if (!x || !x->nargs)
+		return true;
+	hilo_literal **out = hilo_arena_alloc(m->arena, x->nargs * sizeof *out);
+	if (!out) {
+		hilo_diag_oom(d, NULL);
+		return false;
+	}
+	bool ok = true;
+	for (size_t k = 0; k < x->nargs && ok; k++) {
+		reader R;
+		memset(&R, 0, sizeof R);
+		R.m = m;
+		R.d = d;
+		R.base = x->arg[k];
+		R.kind = "LiteralProto";
+		pb_arena_allocator(&R.pa, m->arena);
+		hilo_buf_init_in(&R.tmp, m->arena);
+		hilo_bytemap_init(&R.shapes, m->arena);
+		char what[64];
+		snprintf(what, sizeof what, "snapshot argument %zu", k);
+		slice lp = {x->arg[k], x->argn[k]}, sh = {0};
+		pr_cur c = {lp.p, lp.p + lp.n};
+		field f;
+		memset(&f, 0, sizeof f);
+		bool has_shape = false;
+		while (pbr_next_field(&R, &c, &f))
+			if (f.num == 1 && pbr_want(&R, &f, PB_LEN)) {
+				sh = f.s;
+				has_shape = true;
+			}
+		hilo_shape *shape = !R.failed && has_shape ? pbr_shape_from(&R, &sh, 0, what) : NULL;
+		if (!R.failed && !has_shape)
+			pbr_rerr(&R, "%s has no shape", what);
+		out[k] = shape ? pbr_literal_from(&R, lp, shape, 0, what) : NULL;
+		ok = out[k] != NULL && !R.failed;
+		hilo_buf_free(&R.tmp);
+		hilo_bytemap_free(&R.shapes);
+	}
+	if (!ok)
+		return false;
+	*args = out;
+	*n = x->nargs;
+	return true;
+}

@@ -42,6 +42,11 @@ typedef struct writer {
 	pb_keep *K;            /* the kept input (issue 34), or NULL */
 	hilo_ptrmap kept;      /* comp -> its index in K->comp + 1 */
 	bool kept_same;        /* the kept module went out as read */
+	hilo_proto_form form;  /* the form asked for */
+	bool snap;             /* hilo_proto_write_snapshot: */
+	const hilo_literal *const *args;
+	size_t nargs;
+	const hilo_literal *result;
 	bool oom;
 } writer;
 
@@ -1268,10 +1273,24 @@ static void write_kept_form(writer *W, int level, const hilo_ptrmap *fused)
 
 bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 {
+	return hilo_proto_write_as(out, m, HILO_PROTO_AS_READ, d);
+}
+
+/* hilo_proto_write_as, and hilo_proto_write_snapshot when args or result
+ * (snap) are given. */
+static bool write_guarded(hilo_buf *out, const hilo_module *m, hilo_proto_form form,
+	const hilo_literal *const *args, size_t nargs, const hilo_literal *result, bool snap,
+	hilo_diags *d)
+{
 	writer W;
 	memset(&W, 0, sizeof W);
 	W.m = m;
 	W.d = d;
+	W.form = form;
+	W.snap = snap;
+	W.args = args;
+	W.nargs = nargs;
+	W.result = result;
 	W.K = m->proto_extra ? ((const pb_extra *)m->proto_extra)->keep : NULL;
 	W.a = hilo_arena_create();
 	if (!W.a) {
@@ -1296,6 +1315,54 @@ bool hilo_proto_write(hilo_buf *out, const hilo_module *m, hilo_diags *d)
 			out->data[len0] = 0;
 	}
 	return ok;
+}
+
+bool hilo_proto_write_as(hilo_buf *out, const hilo_module *m, hilo_proto_form form, hilo_diags *d)
+{
+	return write_guarded(out, m, form, NULL, 0, NULL, false, d);
+}
+
+bool hilo_proto_write_snapshot(hilo_buf *out, const hilo_module *m, const hilo_literal *const *args,
+	size_t nargs, const hilo_literal *result, hilo_diags *d)
+{
+	return write_guarded(out, m, HILO_PROTO_SNAPSHOT, args, nargs, result, true, d);
+}
+
+/* The depth of a form's module: 0 in a snapshot, 1 in an HloProto, 2 bare. */
+static int form_level(int form)
+{
+	return form == PB_FORM_SNAPSHOT ? 0 : form == PB_FORM_HLO_PROTO ? 1 : 2;
+}
+
+/* Puts what W->out holds from `from` on into `levels` wrappers (field 1
+ * each); the outermost, when a snapshot, also gets the arguments: the
+ * given ones (hilo_proto_write_snapshot), else those read. */
+static void wrap_levels(writer *W, size_t from, int levels, bool snapshot)
+{
+	hilo_buf *b = W->out;
+	for (int k = 0; k < levels && !b->oom; k++) {
+		size_t n = b->len - from;
+		size_t g = pw_varint_size(n) + 1;
+		if (!pw_need(b, g))
+			return;
+		memmove(b->data + from + g, b->data + from, n);
+		uint8_t *q = (uint8_t *)b->data + from;
+		*q++ = 1 << 3 | PB_LEN;
+		q = pw_varint_at(q, n);
+		b->len += g;
+	}
+	if (!snapshot)
+		return;
+	const pb_extra *x = W->m->proto_extra;
+	if (W->snap) {
+		for (size_t k = 0; k < W->nargs; k++)
+			put_literal(W, 2, W->args[k], 0);
+		if (W->result)
+			put_literal(W, 3, W->result, 0);
+	} else if (x) {
+		for (size_t k = 0; k < x->nargs; k++)
+			pw_bytes(b, 2, x->arg[k], x->argn[k]);
+	}
 }
 
 /* Writes the module message onto out. */
@@ -1330,8 +1397,16 @@ static bool write_module(writer *wp, hilo_buf *out)
 			int64_t id = kk ? K->cid[kk - 1] : next++;
 			hilo_ptrmap_put(&W.comp_ids, m->comps[k], (void *)(uintptr_t)(id + 1));
 		}
-		write_kept_form(&W, K->form == PB_FORM_SNAPSHOT ? 0 : K->form == PB_FORM_HLO_PROTO ? 1 : 2,
-			&fused);
+		int want = W.form == HILO_PROTO_AS_READ ? K->form : (int)W.form - 1;
+		/* the kept levels as deep as both forms go, wrapped to the one asked */
+		int have = form_level(K->form), lvl = form_level(want);
+		if (W.snap)
+			lvl = 1; /* a new snapshot: the kept HloProto (or module), new arguments */
+		int start = lvl > have ? lvl : have;
+		size_t from = out->len;
+		write_kept_form(&W, start, &fused);
+		wrap_levels(&W, from, start - form_level(want), want == PB_FORM_SNAPSHOT &&
+			(W.snap || K->form != PB_FORM_SNAPSHOT));
 		bool ok = !W.oom && !out->oom && !W.tmp.oom;
 		if (!ok)
 			hilo_diag_oom(d, NULL);
@@ -1356,6 +1431,7 @@ static bool write_module(writer *wp, hilo_buf *out)
 	}
 
 	hilo_buf *b = out;
+	size_t from = out->len;
 	pw_str(b, 1, m->name);
 	if (m->entry)
 		pw_str(b, 2, m->entry->name);
@@ -1386,8 +1462,12 @@ static bool write_module(writer *wp, hilo_buf *out)
 	pw_int(b, 1009, 1); /* hilo_written */
 	pw_int(b, 1010, m->no_entry_layout);
 	pw_int(b, 1011, m->no_final_newline);
-	if (m->proto_extra)
-		put_unknown(b, &((const pb_extra *)m->proto_extra)->module);
+	const pb_extra *x = m->proto_extra;
+	if (x)
+		put_unknown(b, &x->module);
+	int want = W.snap ? PB_FORM_SNAPSHOT
+	         : W.form == HILO_PROTO_AS_READ ? (x ? x->form : PB_FORM_MODULE) : (int)W.form - 1;
+	wrap_levels(&W, from, 2 - form_level(want), want == PB_FORM_SNAPSHOT);
 	bool ok = !W.oom && !out->oom && !W.tmp.oom;
 	if (!ok)
 		hilo_diag_oom(d, NULL);
