@@ -252,7 +252,8 @@ static bool fa_text(hilo_buf *b, const uint8_t *p, size_t n)
 		a = na_;
 		a[na++] = e;
 	}
-	qsort(a, na, sizeof *a, kv_cmp);
+	if (na)
+		qsort(a, na, sizeof *a, kv_cmp);
 	hilo_buf_putc(b, '{');
 	for (size_t k = 0; k < na; k++) {
 		if (k)
