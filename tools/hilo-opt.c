@@ -35,7 +35,8 @@ typedef struct options {
 	const char *output;
 	hilo_print_style style;
 	bool split;
-	int format;               /* 0 detect from content, 1 HLO text, 2 binary proto */
+	int format;               /* 0 detect from content, 1 HLO text, 2 binary proto, 3 text proto */
+	bool emit_pbtxt;          /* --emit=pbtxt or -o X.pbtxt */
 	bool emit_proto;          /* --emit-proto or -o X.pb */
 	hilo_proto_form form;     /* --proto-form */
 	bool list_passes;
@@ -75,8 +76,8 @@ typedef struct options {
 	"                [--seed=S] [--eval-budget=N] [--unroll-markers]\n" \
 	"                [--assume-equivalent-kernels] [--assume-no-signed-zeros]\n" \
 	"                [--print-style=STYLE] [--proto-form=FORM]\n" \
-	"                [--format=hlo|pb] [--emit-proto] [--split-input-file]\n" \
-	"                [--emit=hlo|dot [--around=NAME [--depth=N]]]\n" \
+	"                [--format=hlo|pb|pbtxt] [--emit-proto] [--split-input-file]\n" \
+	"                [--emit=hlo|dot|pbtxt [--around=NAME [--depth=N]]]\n" \
 	"                [--extract=NAME [--height=N]] [--report=FILE.html]\n" \
 	"                [-h|--help] [--version]\n"
 
@@ -150,7 +151,9 @@ static void help(void)
 		"  --print-style=STYLE       auto (default: keep the input's style and every",
 		"                            field), default (XLA's ToString), long (adds operand",
 		"                            shapes), short (XLA's short form; drops metadata)",
-		"  --format=hlo|pb           read INPUT as HLO text or as a binary proto",
+		"  --format=hlo|pb|pbtxt     read INPUT as HLO text, a binary proto or a text",
+		"                            proto (protobuf's text format, as XLA's hlo-opt",
+		"                            reads .pbtxt)",
 		"                            (default: detect)",
 		"  --emit-proto              write a binary proto (default: HLO text): in the",
 		"                            form the input came in (HloModuleProto, HloProto",
@@ -161,8 +164,9 @@ static void help(void)
 		"  --split-input-file        process each '// -----'-separated module of INPUT on",
 		"                            its own; not with --emit-proto or -o FILE.pb (exit",
 		"                            2)",
-		"  --emit=hlo|dot            write the module (hlo, default) or its Graphviz DOT",
-		"                            graph",
+		"  --emit=hlo|dot|pbtxt      write the module (hlo, default), its Graphviz DOT",
+		"                            graph or a text proto (also -o FILE.pbtxt; the form",
+		"                            as --emit-proto's)",
 		"  --around=NAME             with --emit=dot: only the neighbourhood of",
 		"                            instruction NAME",
 		"  --depth=N                 with --around: edges away from NAME (default 2)",
@@ -362,12 +366,10 @@ static int parse_args(int argc, char **argv, options *o)
 			o->verify_each = true;
 			break;
 		case O_EMIT:
-			if (!strcmp(a, "dot"))
-				o->emit_dot = true;
-			else if (!strcmp(a, "hlo"))
-				o->emit_dot = false;
-			else
-				return cli_invalid(&c, a, "hlo or dot");
+			o->emit_dot = !strcmp(a, "dot");
+			o->emit_pbtxt = !strcmp(a, "pbtxt");
+			if (strcmp(a, "dot") && strcmp(a, "hlo") && strcmp(a, "pbtxt"))
+				return cli_invalid(&c, a, "hlo, dot or pbtxt");
 			break;
 		case O_AROUND:
 		case O_EXTRACT:
@@ -441,8 +443,10 @@ static int parse_args(int argc, char **argv, options *o)
 				o->format = 1;
 			else if (!strcmp(a, "pb"))
 				o->format = 2;
+			else if (!strcmp(a, "pbtxt"))
+				o->format = 3;
 			else
-				return cli_invalid(&c, a, "hlo or pb");
+				return cli_invalid(&c, a, "hlo, pb or pbtxt");
 			break;
 		case O_EMIT_PROTO:
 			o->emit_proto = true;
@@ -476,6 +480,8 @@ static int parse_args(int argc, char **argv, options *o)
 		o->input = "-";
 	if (o->output && strlen(o->output) > 3 && !strcmp(o->output + strlen(o->output) - 3, ".pb"))
 		o->emit_proto = true;
+	if (o->output && strlen(o->output) > 6 && !strcmp(o->output + strlen(o->output) - 6, ".pbtxt"))
+		o->emit_pbtxt = true;
 	if (o->split && o->emit_proto) {
 		fprintf(stderr, "hilo-opt: error: --split-input-file cannot be combined with --emit-proto "
 			"(or -o FILE.pb): a binary HloModuleProto holds one module; convert one module per run\n");
@@ -534,7 +540,9 @@ static hilo_module *parse_input(const options *o, const char *text, size_t len,
 	const char *fname, hilo_diags *d)
 {
 	bool pb = o->format == 2 || (o->format == 0 && hilo_proto_looks_binary(text, len));
-	return pb ? hilo_proto_read(text, len, fname, d) : hilo_parse_text(text, len, fname, d);
+	bool pbtxt = o->format == 3 || (o->format == 0 && !pb && hilo_proto_looks_text(text, len));
+	return pb ? hilo_proto_read(text, len, fname, d)
+	     : pbtxt ? hilo_proto_read_text(text, len, fname, d) : hilo_parse_text(text, len, fname, d);
 }
 
 /* Writes the rewrite report (--report) after the passes ran. */
@@ -768,6 +776,9 @@ static int write_result(const options *o, const char *fname, hilo_module *m,
 			rc = d->oom ? EXIT_INPUT : EXIT_USAGE;
 	} else if (o->stats_ops) {
 		hilo_write_stats(out, m, o->stats_ops == 2);
+	} else if (o->emit_pbtxt) {
+		if (!hilo_proto_write_text(out, m, o->form, d))
+			rc = EXIT_INPUT;
 	} else if (o->emit_proto) {
 		if (!hilo_proto_write_as(out, m, o->form, d))
 			rc = EXIT_INPUT;

@@ -248,8 +248,9 @@ int main(int argc, char **argv)
 	hilo_diags_init(&d);
 	size_t len = 0;
 	char *src = cli_read_input(path, "'HloModule'", &len, &d);
-	hilo_module *m = !src ? NULL : hilo_proto_looks_binary(src, len)
-		? hilo_proto_read(src, len, path, &d) : hilo_parse_text(src, len, path, &d);
+	hilo_module *m = !src ? NULL : hilo_proto_looks_binary(src, len) ? hilo_proto_read(src, len, path, &d)
+		: hilo_proto_looks_text(src, len) ? hilo_proto_read_text(src, len, path, &d)
+		: hilo_parse_text(src, len, path, &d);
 	if (!m || !hilo_verify(m, path, &d))
 		goto done;
 	const hilo_comp *c = m->entry;

@@ -58,6 +58,17 @@ HILO_API bool hilo_proto_snapshot_args(hilo_module *m, hilo_literal ***args, siz
 HILO_API bool hilo_proto_write_snapshot(hilo_buf *out, const hilo_module *m,
 	const hilo_literal *const *args, size_t nargs, const hilo_literal *result, hilo_diags *d);
 
+/* Text-format protos (.pbtxt, as XLA's hlo-opt reads them): an
+ * HloModuleProto, HloProto or HloSnapshot in protobuf's text format, read
+ * (errors FILE:LINE:COL) and written (in the form read, or form) through
+ * the binary reader and writer, so they keep what those keep. */
+HILO_API hilo_module *hilo_proto_read_text(const void *data, size_t len, const char *filename,
+	hilo_diags *d);
+HILO_API bool hilo_proto_write_text(hilo_buf *out, const hilo_module *m, hilo_proto_form form,
+	hilo_diags *d);
+/* True when the text starts with a field of one of the three messages. */
+HILO_API bool hilo_proto_looks_text(const void *data, size_t len);
+
 /* True when the bytes look like a binary proto rather than HLO text. */
 HILO_API bool hilo_proto_looks_binary(const void *data, size_t len);
 

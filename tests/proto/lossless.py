@@ -363,6 +363,36 @@ def main():
                  "stack_frame_id=3}", "ENTRY %main (p0: f32[4], p1: f32[4]) -> (f32[4], f32[4]) {"):
         check(want in text, "the text shows %r" % want)
 
+    # 3c. text-format protos (.pbtxt): binary -> text -> binary byte-identical
+    for name in sorted(os.listdir(FIXTURES)):
+        if not name.endswith(".pb"):
+            continue
+        src = os.path.join(FIXTURES, name)
+        txt = os.path.join(TMP, name + "txt")
+        back = os.path.join(TMP, "back_" + name)
+        rc1, _, e1 = run([src, "-o", txt], name)
+        rc2, _, e2 = run([txt, "-o", back], name)
+        check(rc1 == 0 and rc2 == 0 and read(back) == read(src),
+              "%s -> .pbtxt -> .pb byte-identical (%s %s)" % (name, e1.strip(), e2.strip()))
+        rc3, _, _ = run([txt, "--emit=pbtxt", "-o", txt + "2"], name)
+        check(rc3 == 0 and read(txt + "2") == read(txt), "%s: .pbtxt written back the same" % name)
+    # the other spellings of the text format read the same
+    with open(os.path.join(TMP, "relu_matmul.module.pbtxt")) as fh:
+        canon = fh.read()
+    alt = "# a comment\n" + canon.replace("computations {", "computations: <", 1)
+    i = alt.index("computations: <")
+    j = alt.index("\n}\n", i)  # the first top-level message's end
+    alt = alt[:j] + "\n>\n" + alt[j + 3:]
+    alt = alt.replace("id: ", "id : ", 3)
+    rc, _, err = run([write("alt.pbtxt", alt.encode()), "-o", os.path.join(TMP, "alt.pb")], "alt")
+    check(rc == 0 and read(os.path.join(TMP, "alt.pb")) == read(os.path.join(FIXTURES, "relu_matmul.module.pb")),
+          "comments, '<...>' and 'name : value' read as the canonical text does (%s)" % err.strip())
+    bad = canon.replace("opcode:", "opcod:", 1)
+    rc, _, err = run([write("bad.pbtxt", bad.encode())], "bad")
+    line = canon[:canon.index("opcode:")].count("\n") + 1
+    check(rc == 1 and ("bad.pbtxt:%d:" % line) in err and "has no field 'opcod'" in err,
+          "an unknown field name is FILE:LINE:COL: %s" % err.strip())
+
     # 3a. another form on request: the module as read, in or out of wrappers
     for name, form, inner in (("matmul_after.hloproto.pb", "module", 1), ("scan.snapshot.pb", "module", 2),
                               ("scan.snapshot.pb", "hlo-proto", 1), ("relu_matmul.module.pb", "snapshot", -2),
