@@ -341,7 +341,7 @@ struct hilo_instr {
 	uint8_t async_op;     /* async sugar (custom-call-start ...): the wrapped
 	                       * hilo_opcode; HILO_OP_COUNT otherwise */
 	bool is_root;
-	uint8_t spare_;
+	uint8_t text_bits;    /* HILO_TEXT_*: how the input's text spelled it */
 	uint32_t id;          /* stable, unique within the module */
 	const char *name;     /* interned, without '%' */
 	hilo_shape *shape;
@@ -369,6 +369,11 @@ struct hilo_instr {
 };
 
 HILO_STATIC_ASSERT(HILO_OP_COUNT <= 255, "hilo_instr.op and async_op are 8 bits");
+
+/* hilo_instr.text_bits: an operand list of six or more written without
+ * XLA's /\*index=N*\/ markers (older printers), printed so by the auto
+ * style. */
+enum { HILO_TEXT_NO_INDEX_MARKS = 1 };
 
 /* The constant's literal (NULL unless i is a CONSTANT). */
 static inline hilo_literal *hilo_instr_literal(const hilo_instr *i)
@@ -439,6 +444,8 @@ struct hilo_comp {
 	const char *gap_before;   /* text between the previous computation and this
 	                           * one when it is not the usual blank line, or NULL */
 	const char *execution_thread; /* raw, or NULL */
+	const char *brace_comment; /* text after the closing '}' on its line
+	                           * (" // _take.352" in JAX dumps), or NULL */
 	int line, col;
 	int64_t mark;
 	void *aux;

@@ -260,6 +260,7 @@ static hilo_comp *copy_comp_body(cloner *k, const hilo_comp *c)
 	d->root = NULL;
 	d->execution_thread = dup_str(k, c->execution_thread);
 	d->gap_before = dup_str(k, c->gap_before);
+	d->brace_comment = dup_str(k, c->brace_comment);
 	d->mark = 0;
 	d->aux = NULL;
 	for (const hilo_instr *i = c->first; i; i = i->next) {

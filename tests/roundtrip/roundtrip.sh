@@ -1,6 +1,7 @@
 #!/bin/sh
 # Corpus round-trip checks (SPEC section 2):
 #   exact   FILE...  hilo-opt FILE (no passes, style auto) == FILE, byte for byte
+#   exactpb FILE...  the same through the binary proto (FILE -> .pb -> text)
 #   styles  FILE...  FILE -> long -> default == FILE -> default, and == FILE
 #                    for files XLA printed in the default style
 #   pairs   FILE...  X.input.hlo prints exactly as X.expected.hlo (XLA's
@@ -21,6 +22,10 @@ for f in "$@"; do
   exact)
     if "$opt" "$f" >"$tmp/out" 2>"$tmp/err" && cmp -s "$f" "$tmp/out"; then pass=$((pass+1))
     else fail=$((fail+1)); echo "FAIL exact: $f"; head -3 "$tmp/err"; diff "$f" "$tmp/out" | head -5; fi ;;
+  exactpb)
+    if "$opt" "$f" -o "$tmp/x.pb" 2>"$tmp/err" && "$opt" "$tmp/x.pb" >"$tmp/out" 2>>"$tmp/err" &&
+       cmp -s "$f" "$tmp/out"; then pass=$((pass+1))
+    else fail=$((fail+1)); echo "FAIL exactpb: $f"; head -3 "$tmp/err"; diff "$f" "$tmp/out" | head -5; fi ;;
   styles)
     ok=1
     "$opt" "$f" --print-style=default >"$tmp/def" 2>/dev/null || ok=0

@@ -38,3 +38,10 @@ add_executable(idempotent ${CMAKE_CURRENT_LIST_DIR}/idempotent.c)
 target_link_libraries(idempotent PRIVATE hilo)
 add_test(NAME roundtrip.idempotent COMMAND idempotent ${HILO_CORPUS} ${CMAKE_CURRENT_LIST_DIR}/unsupported.txt)
 set_tests_properties(roundtrip.idempotent PROPERTIES SKIP_RETURN_CODE 77)
+# Printer styles XLA's older and current dumps use (issue 34 section 2):
+# operand lists of six and more without /*index=N*/ markers (detected per
+# list), a comment after a computation's closing brace; byte for byte,
+# directly and through the binary proto.
+file(GLOB style_files ${CMAKE_CURRENT_LIST_DIR}/styles/*.hlo)
+add_test(NAME roundtrip.exact.styles COMMAND sh ${rt} $<TARGET_FILE:hilo-opt> exact ${style_files})
+add_test(NAME roundtrip.exactpb.styles COMMAND sh ${rt} $<TARGET_FILE:hilo-opt> exactpb ${style_files})

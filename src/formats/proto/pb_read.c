@@ -172,6 +172,7 @@ typedef struct comp_rec {
 	idmap ids;
 	int64_t id, root_id;
 	pb_unknown unk;
+	slice brace;           /* hilo_brace_comment */
 	size_t callee_at;      /* its instructions' callees (computation indices) in R->callees */
 	bool unordered;        /* some operand or control predecessor comes later */
 } comp_rec;
@@ -183,6 +184,7 @@ typedef struct instr_head {
 	const slice *shape, *literal, *metadata;
 	slice shape_s, literal_s, metadata_s;
 	int64_t id, parameter_number;
+	bool no_index_marks;
 } instr_head;
 
 /* The first pass's fields; *is is cut to start at the first other field
@@ -195,6 +197,7 @@ static bool read_head(reader *R, slice *is, instr_head *h)
 	h->name = h->opcode = h->comment = h->async_op = h->text_name = (slice){0};
 	h->shape = h->literal = h->metadata = NULL;
 	h->id = h->parameter_number = 0;
+	h->no_index_marks = false;
 	pr_cur c = {is->p, is->p + is->n};
 	field f;
 	const uint8_t *rest = NULL;
@@ -221,6 +224,7 @@ static bool read_head(reader *R, slice *is, instr_head *h)
 		case 35: if (!pbr_want(R, &f, PB_VARINT)) return false; h->id = (int64_t)f.v; break;
 		case 1002: if (!pbr_str_field(R, &f, &h->comment)) return false; break;
 		case 1003: if (!pbr_str_field(R, &f, &h->async_op)) return false; break;
+		case 1005: if (!pbr_want(R, &f, PB_VARINT)) return false; h->no_index_marks = f.v != 0; break;
 		case 1004: if (!pbr_str_field(R, &f, &h->text_name)) return false; break;
 		default:
 			if (!rest)
@@ -461,6 +465,8 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		}
 		i->id = m->next_id++;
 		i->shape = shape;
+		if (ip.no_index_marks)
+			i->text_bits |= HILO_TEXT_NO_INDEX_MARKS;
 		/* names: as given, else as XLA names unnamed instructions */
 		const char *in;
 		if (ip.text_name.n)
@@ -597,7 +603,7 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 } while (0)
 	while (pbr_next_field(R, &c, &f)) {
 		switch (f.num) {
-		case 1: case 2: case 3: case 7: case 8: case 9: case 35: case 1002: case 1003: case 1004:
+		case 1: case 2: case 3: case 7: case 8: case 9: case 35: case 1002: case 1003: case 1004: case 1005:
 			continue; /* the first pass's */
 		case 36: case 37: case 38:
 			if (!pbr_rep_varint_sv(R, &f, &R->sv[f.num - 36]))
@@ -976,6 +982,7 @@ static bool read_comp_head(reader *R, slice cs, comp_rec *cr, slice *name, slice
 		case 1000: if (!pbr_want(R, &f, PB_VARINT)) return false; *print_sig = f.v != 0; break;
 		case 1001: if (!pbr_str_field(R, &f, gap)) return false; break;
 		case 1002: if (!pbr_want(R, &f, PB_VARINT)) return false; *has_thread = f.v != 0; break;
+		case 1003: if (!pbr_str_field(R, &f, &cr->brace)) return false; break;
 		default:
 			if (!pbr_other_field(R, &f, &xla__hlo_computation_proto__descriptor, &cr->unk))
 				return false;
@@ -1093,6 +1100,8 @@ static bool build_module(reader *R, slice ms)
 		cc->print_signature = print_sig;
 		if (gap.n)
 			cc->gap_before = pbr_sdup(R, gap);
+		if (recs[k].brace.n)
+			cc->brace_comment = pbr_sdup(R, recs[k].brace);
 		if (has_thread || (thread.n && !(thread.n == 4 && !memcmp(thread.p, "main", 4))))
 			cc->execution_thread = pbr_sintern(R, thread);
 		recs[k].c = cc;

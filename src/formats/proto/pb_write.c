@@ -986,6 +986,7 @@ static void put_instr(writer *W, const hilo_instr *i)
 		pw_str(b, 1004, i->name);
 	if (i->async_op != HILO_OP_COUNT)
 		pw_str(b, 1003, hilo_opcode_name(i->async_op));
+	pw_int(b, 1005, (i->text_bits & HILO_TEXT_NO_INDEX_MARKS) != 0);
 	const pb_extra *x = W->m->proto_extra;
 	if (x && i->id < x->ninstr)
 		put_unknown(b, &x->instr[i->id]);
@@ -1036,6 +1037,7 @@ static bool put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
 	pw_int(b, 1000, c->print_signature);
 	pw_str(b, 1001, c->gap_before);
 	pw_int(b, 1002, c->execution_thread != NULL);
+	pw_str(b, 1003, c->brace_comment);
 	const pb_extra *x = W->m->proto_extra;
 	for (size_t j = 0; x && j < x->ncomp; j++)
 		if (x->comp[j] == c)

@@ -242,6 +242,7 @@ static bool read_operands(parser *P, hilo_comp *c, hilo_instr *i)
 	hilo_instr *tmp[32], **ops = tmp;
 	uint32_t n = 0, cap = 32;
 	bool ok = false;
+	bool marks = false; /* some /\*index=N*\/ between operands */
 	for (;;) {
 		hilo_instr *op = read_operand(P, c);
 		if (!op)
@@ -259,8 +260,14 @@ static bool read_operands(parser *P, hilo_comp *c, hilo_instr *i)
 			cap *= 2;
 		}
 		ops[n++] = op;
-		if (lex_accept(L, ','))
+		if (lex_accept(L, ',')) {
+			const char *q = L->p;
+			while (q < L->end && (*q == ' ' || *q == '\t'))
+				q++;
+			if (L->end - q >= 8 && !memcmp(q, "/*index=", 8))
+				marks = true;
 			continue;
+		}
 		if (!lex_expect(L, ')'))
 			goto out;
 		break;
@@ -271,6 +278,8 @@ static bool read_operands(parser *P, hilo_comp *c, hilo_instr *i)
 	}
 	for (uint32_t k = 0; k < n; k++)
 		hilo_instr_add_operand(P->m, i, ops[k]);
+	if (n > 5 && !marks)
+		i->text_bits |= HILO_TEXT_NO_INDEX_MARKS;
 	ok = true;
 out:
 	if (ops != tmp)
@@ -742,7 +751,18 @@ static hilo_comp *read_computation(parser *P)
 	P->cur_name = name;
 	if (!hp_read_comp_body(P, c, at))
 		return NULL;
+	/* a comment after the closing brace stays there */
 	const char *q = L->p;
+	while (q < L->end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (L->end - q >= 2 && q[0] == '/' && q[1] == '/') {
+		const char *e = q;
+		while (e < L->end && *e != '\n' && *e != '\r')
+			e++;
+		c->brace_comment = hilo_arena_strndup(P->m->arena, L->p, (size_t)(e - L->p));
+		L->p = e;
+	}
+	q = L->p;
 	while (q < L->end && (*q == ' ' || *q == '\t'))
 		q++;
 	if (q < L->end && *q == ',') {

@@ -255,7 +255,8 @@ static void put_instr(printer *P, const hilo_instr *i)
 		for (uint32_t k = 0; k < i->noperands; k++) {
 			if (k) {
 				out(b, ", ", 2);
-				if (k % 5 == 0 && P->style != HILO_STYLE_SHORT)
+				if (k % 5 == 0 && P->style != HILO_STYLE_SHORT &&
+				    !(P->sig_auto && (i->text_bits & HILO_TEXT_NO_INDEX_MARKS)))
 					hilo_buf_printf(b, "/*index=%u*/", k);
 			}
 			if (P->opshapes) {
@@ -323,6 +324,8 @@ static void put_comp(printer *P, const hilo_comp *c)
 		out_s(b, c->execution_thread);
 		out_c(b, '"');
 	}
+	if (c->brace_comment)
+		out_s(b, c->brace_comment);
 	out_c(b, '\n');
 }
 
