@@ -271,12 +271,24 @@ def check_schedule(mod, what):
 
 XLA_READS = '''
 import sys
-import jaxlib._hlo as h
-for path in sys.argv[1:]:
-    m = h.HloModule.from_serialized_hlo_module_proto(open(path, "rb").read())
-    text = m.to_string()
-    assert "is_scheduled=true" in text, text[:200]
+sys.path.insert(0, sys.argv[1])
+import xlalib
+# modified modules: XLA reads each (its schedule verified on load)
+n = int(sys.argv[2])
+for path in sys.argv[3:3 + n]:
+    r = xlalib.xla_parse_proto(open(path, "rb").read())
+    assert r["ok"], (path, r["error"])
+    assert "is_scheduled=true" in r["default"], r["default"][:200]
     print("ok", path)
+# pairs (original, modified): XLA runs both, outputs bit for bit the same
+rest = sys.argv[3 + n:]
+for a, b in zip(rest[0::2], rest[1::2]):
+    ra = xlalib.xla_run(open(a, "rb").read(), seed=1)
+    rb = xlalib.xla_run(open(b, "rb").read(), inputs=ra.get("inputs"))
+    assert ra["ok"] and rb["ok"], (a, ra.get("error"), b, rb.get("error"))
+    d = xlalib.compare_bits(ra["outputs"], rb["outputs"])
+    assert d is None, (b, d)
+    print("same", b)
 '''
 xla_inputs = []
 
@@ -448,17 +460,39 @@ def main():
         rc, text, err = run([src], what)
         check(rc == 1 and text == "", "... and not printed (rc=%d)" % rc)
 
-    # 5. XLA reads every modified module (schedule verified by XLA on load)
-    xla_py = os.environ.get("HILO_XLA_PYTHON") or os.path.expanduser("~/.cache/hilo/venv-probe/bin/python")
-    if os.path.exists(xla_py):
+    # 5. XLA (tests/xla/xlalib.py, the XLA tier's helper) reads every
+    # modified module and runs XLA's own dumps before and after hilo's
+    # passes to the same bits
+    pairs = []
+    for name in ("scan_before.hloproto.pb", "matmul_before.hloproto.pb", "relu_matmul.module.pb"):
+        for ps in ("cse", "dce", "while-loop-unroller"):
+            src = os.path.join(FIXTURES, name)
+            out = os.path.join(TMP, "run_%s_%s.pb" % (ps, name))
+            rc, _, err = run([src, "--passes=" + ps, "--proto-form=module", "-o", out], name)
+            check(rc == 0, "%s --passes=%s (%s)" % (name, ps, err.strip()))
+            if rc == 0:
+                orig = read(src)
+                while name.endswith("hloproto.pb") and orig == read(src):
+                    orig = get(orig, 1)[0]
+                pairs += [write("orig_%s_%s.pb" % (ps, name), orig), out]
+    xla_py = os.environ.get("HILO_XLA_PYTHON")
+    if not xla_py:
+        import glob
+        stamps = sorted(glob.glob(os.path.expanduser("~/.cache/hilo/venv-jax-0.10.2-*/.hilo-complete")))
+        xla_py = os.path.join(os.path.dirname(stamps[0]), "bin", "python") if stamps else ""
+    xlalib_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "xla")
+    if xla_py and os.path.exists(xla_py) and os.path.exists(os.path.join(xlalib_dir, "xlalib.py")):
         script = write("xla_reads.py", XLA_READS.encode())
-        p = subprocess.run([xla_py, script] + xla_inputs, capture_output=True)
+        p = subprocess.run([xla_py, script, xlalib_dir, str(len(xla_inputs))] + xla_inputs + pairs,
+                           capture_output=True)
         out = p.stdout.decode(errors="replace")
-        check(p.returncode == 0 and out.count("ok ") == len(xla_inputs),
-              "XLA reads the %d modified modules: %s %s" % (len(xla_inputs), out, p.stderr.decode(errors="replace")[-800:]))
-        print("XLA read %d modified modules" % out.count("ok "))
+        check(p.returncode == 0 and out.count("ok ") == len(xla_inputs) and out.count("same ") == len(pairs) // 2,
+              "XLA reads the %d modified modules and runs %d modified dumps to the same bits: %s %s" %
+              (len(xla_inputs), len(pairs) // 2, out, p.stderr.decode(errors="replace")[-1500:]))
+        print("XLA read %d modified modules; %d modified XLA dumps ran bit-identical to the originals" %
+              (out.count("ok "), out.count("same ")))
     else:
-        print("XLA check not run: no jax venv (%s); set HILO_XLA_PYTHON" % xla_py)
+        print("XLA check not run: no jax venv of the XLA tier (tests/xla/venv.sh); set HILO_XLA_PYTHON")
 
     print("lossless: %d failures" % len(failures))
     return 1 if failures else 0
