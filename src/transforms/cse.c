@@ -12,11 +12,23 @@
  *     attributes (every key and value; raw ones such as sharding,
  *     replica_groups, frontend_attributes compared as text; channel_id by
  *     value, so collectives differing only in channel_id stay apart) and
- *     the same called computations. A get-tuple-element of a
+ *     the same called computations, or called computations that are
+ *     identical (3.). A get-tuple-element of a
  *     multi-output fusion reads index j as the earliest index i whose
  *     fused root tuple operand is the same instruction (after the fused
  *     computation itself was CSE'd: computations are visited callees
  *     first), so get-tuple-elements of now-identical outputs merge.
+ *  3. called computations: two computations are identical when their
+ *     instructions, in post order, pair off one to one with the same
+ *     opcode, shape, parameter number, literal, attributes (metadata
+ *     aside), operands at the same positions and identical called
+ *     computations, the roots paired, no control edges, one execution
+ *     thread (XLA's HloComputation equality, which HloCSE uses: calls of
+ *     two identical computations on the same operands, and while loops
+ *     with identical conditions and bodies on the same input, merge:
+ *     XLA's CompareComputations and
+ *     WhileLoopsIdenticalConditionsAndBodiesSameInput). Callees are
+ *     paired first; the duplicate computation is left for dce.
  * Candidates: instructions with at least one operand, or the zero-operand
  * partition-id, replica-id, iota, and any zero-operand instruction with
  * the frontend attribute _xla_cse_safe_zero_operand="true" (XLA's marker
@@ -33,8 +45,11 @@
  *
  * Why it is sound: HLO ops without side effects are pure functions of
  * their operands and attributes, so two identical applications yield the
- * same value; and/or/xor are exactly commutative, integer add, multiply,
- * min and max too. A
+ * same value; two identical computations compute the same function of
+ * their parameters (by induction over the paired post order: each pair
+ * applies the same op to paired values), so calling either gives one
+ * value (side-effecting calls and loops are no candidates); and/or/xor
+ * are exactly commutative, integer add, multiply, min and max too. A
  * zero-operand instruction without side effects is a constant function
  * (the evaluator gives identical ones one value).
  *
@@ -117,6 +132,18 @@ static uint64_t hash_instr(const hilo_instr *i)
 	return h;
 }
 
+/* The computation standing for every computation identical to c (3.):
+ * comp->aux during the pass, NULL = itself. */
+static const hilo_comp *rep_of(const hilo_comp *c)
+{
+	return c->aux ? (const hilo_comp *)c->aux : c;
+}
+
+static bool same_comp(const hilo_comp *a, const hilo_comp *b)
+{
+	return rep_of(a) == rep_of(b);
+}
+
 static bool attr_equal(const hilo_instr *a, const hilo_attr *x, const hilo_instr *b,
 	const hilo_attr *y)
 {
@@ -137,10 +164,10 @@ static bool attr_equal(const hilo_instr *a, const hilo_attr *x, const hilo_instr
 	case HILO_ATTR_PADDING:
 		return x->n == 0 || !memcmp(x->v.ints, y->v.ints, (size_t)x->n * 3 * sizeof(int64_t));
 	case HILO_ATTR_COMP:
-		return hilo_instr_called(a)[x->v.i] == hilo_instr_called(b)[y->v.i];
+		return same_comp(hilo_instr_called(a)[x->v.i], hilo_instr_called(b)[y->v.i]);
 	case HILO_ATTR_COMPS:
 		for (int k = 0; k < x->n; k++)
-			if (hilo_instr_called(a)[x->v.i + k] != hilo_instr_called(b)[y->v.i + k])
+			if (!same_comp(hilo_instr_called(a)[x->v.i + k], hilo_instr_called(b)[y->v.i + k]))
 				return false;
 		return true;
 	case HILO_ATTR_CONTROL:
@@ -169,6 +196,70 @@ static bool literal_equal(const hilo_literal *a, const hilo_literal *b)
 	return a->nbytes == 0 || (a->data && b->data && !memcmp(a->data, b->data, a->nbytes));
 }
 
+/* Everything but the operands (opcode, shape, callees, literal,
+ * attributes). */
+static bool same_but_operands(const hilo_instr *a, const hilo_instr *b)
+{
+	if (a->op != b->op || a->async_op != b->async_op || a->noperands != b->noperands ||
+	    hilo_instr_ncalled(a) != hilo_instr_ncalled(b) || a->shape != b->shape) /* interned: one module */
+		return false;
+	for (uint32_t k = 0; k < hilo_instr_ncalled(a); k++)
+		if (!same_comp(hilo_instr_called(a)[k], hilo_instr_called(b)[k]))
+			return false;
+	if (a->op == HILO_OP_CONSTANT && !literal_equal(hilo_instr_literal(a), hilo_instr_literal(b)))
+		return false;
+	if (hilo_instr_param_no(a) != hilo_instr_param_no(b) || semantic_attrs(a) != semantic_attrs(b))
+		return false;
+	for (uint32_t k = 0; k < a->nattrs; k++) {
+		const hilo_attr *x = &a->attrs[k];
+		if (x->kind == HILO_ATTR_METADATA || x->kind == HILO_ATTR_CONTROL)
+			continue;
+		const hilo_attr *y = hilo_instr_attr_match(b, x);
+		if (!y || !attr_equal(a, x, b, y))
+			return false;
+	}
+	return true;
+}
+
+/* What identical computations share (opcodes, shapes and operand counts
+ * in list order): only computations with one sketch are compared. */
+static uint64_t comp_sketch(const hilo_comp *c)
+{
+	uint64_t h = mix(0x5ca1ab1e, c->nparams);
+	for (const hilo_instr *i = c->first; i; i = i->next)
+		h = mix(mix(mix(h, i->op), i->shape->hash), i->noperands);
+	return h;
+}
+
+/* 3.: a and b, computations of one module, are identical. */
+static bool comps_identical(hilo_module *m, hilo_comp *a, hilo_comp *b)
+{
+	if (a->nparams != b->nparams || a->ninstrs != b->ninstrs || !a->root || !b->root ||
+	    a->root->shape != b->root->shape ||
+	    (a->execution_thread != b->execution_thread &&
+	     (!a->execution_thread || !b->execution_thread || strcmp(a->execution_thread, b->execution_thread))))
+		return false;
+	uint32_t na, nb;
+	hilo_instr **pa = hilo_comp_post_order(m, a, &na), **pb = hilo_comp_post_order(m, b, &nb);
+	if (!pa || !pb || na != nb)
+		return false;
+	for (uint32_t k = 0; k < na; k++) {
+		pa[k]->mark = k;
+		pb[k]->mark = k;
+	}
+	if (a->root->mark != b->root->mark)
+		return false;
+	for (uint32_t k = 0; k < na; k++) {
+		const hilo_instr *x = pa[k], *y = pb[k];
+		if (hilo_instr_nctrl_preds(x) || hilo_instr_nctrl_preds(y) || !same_but_operands(x, y))
+			return false;
+		for (uint32_t j = 0; j < x->noperands; j++)
+			if (x->operands[j]->mark != y->operands[j]->mark)
+				return false;
+	}
+	return true;
+}
+
 static bool identical(const hilo_instr *a, const hilo_instr *b)
 {
 	if (a->op != b->op || a->async_op != b->async_op || a->noperands != b->noperands ||
@@ -181,7 +272,7 @@ static bool identical(const hilo_instr *a, const hilo_instr *b)
 	               a->operands[0] == b->operands[1] && a->operands[1] == b->operands[0]))
 		return false;
 	for (uint32_t k = 0; k < hilo_instr_ncalled(a); k++)
-		if (hilo_instr_called(a)[k] != hilo_instr_called(b)[k])
+		if (!same_comp(hilo_instr_called(a)[k], hilo_instr_called(b)[k]))
 			return false;
 	if (a->op == HILO_OP_CONSTANT && !literal_equal(hilo_instr_literal(a), hilo_instr_literal(b)))
 		return false;
@@ -284,8 +375,25 @@ hilo_pass_result hilo_pass_cse(hilo_pass_ctx *ctx)
 	uint64_t merged = 0;
 	uint32_t nc;
 	hilo_comp **comps = hilo_module_comp_post_order(ctx->m, &nc);
-	for (uint32_t k = 0; k < nc; k++)
+	for (uint32_t k = 0; k < ctx->m->ncomps; k++)
+		ctx->m->comps[k]->aux = NULL;
+	uint64_t *sketch = hilo_heap_alloc(ctx->m->arena, (nc + 1) * sizeof *sketch);
+	if (!sketch)
+		return HILO_PASS_UNCHANGED;
+	/* callees first: each computation CSE'd, then paired with an earlier
+	 * identical one (3.) before its callers compare calls of it */
+	for (uint32_t k = 0; k < nc; k++) {
 		merged += cse_comp(ctx, comps[k], &memo);
+		sketch[k] = comp_sketch(comps[k]);
+		for (uint32_t j = 0; j < k && !comps[k]->is_entry; j++)
+			if (sketch[j] == sketch[k] && !comps[j]->aux && comps_identical(ctx->m, comps[j], comps[k])) {
+				comps[k]->aux = comps[j];
+				break;
+			}
+	}
+	for (uint32_t k = 0; k < ctx->m->ncomps; k++)
+		ctx->m->comps[k]->aux = NULL;
+	hilo_heap_free(ctx->m->arena, sketch);
 	hilo_ptrmap_free(&memo);
 	ctx->rewrites += merged;
 	return merged ? HILO_PASS_CHANGED : HILO_PASS_UNCHANGED;
