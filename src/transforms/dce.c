@@ -42,6 +42,16 @@
  * aliasing, kind=kCustom, a sharding (hilo only: a tuple sharding would no
  * longer match the shape), or that are their computation's root.
  *
+ * Unused parameters of called computations (XLA's UnusedCalledParameter):
+ * a computation other than the entry whose every caller is a `call`
+ * (to_apply, its only callee) loses each parameter nothing reads (no
+ * users, not the root, no control edges), the later ones renumbered, and
+ * every call site loses the matching operand; then what only fed it is
+ * dead code of the caller. Declined (remark) when a call site carries
+ * output_to_operand_aliasing (operand-indexed) or control edges.
+ * Computations reached only through removed instructions go with the
+ * unreachable ones (XLA's IndirectComputationRemoval).
+ *
  * Why it is sound: a dead, effect-free instruction cannot influence any
  * value the program returns or any effect it performs; an unreachable
  * computation is never executed. An output no one reads is dead code of
@@ -517,6 +527,96 @@ static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hil
 	return removed;
 }
 
+/* Drops operand k of call site f. */
+static void drop_operand(hilo_module *m, hilo_instr *f, uint32_t k)
+{
+	hilo_instr **ops = hilo_heap_alloc(m->arena, (size_t)f->noperands * sizeof *ops);
+	if (!ops)
+		return;
+	uint32_t nops = f->noperands;
+	memcpy(ops, f->operands, nops * sizeof *ops);
+	hilo_instr_clear_operands(f);
+	for (uint32_t j = 0; j < nops; j++)
+		if (j != k)
+			hilo_instr_add_operand(m, f, ops[j]);
+	hilo_heap_free(m->arena, ops);
+}
+
+/* Unused parameters of computations only `call`s call (see the header);
+ * returns how many went. */
+static uint64_t remove_dead_call_params(hilo_pass_ctx *ctx)
+{
+	hilo_module *m = ctx->m;
+	/* comp -> 1: called by plain calls only; other: called otherwise too */
+	hilo_ptrmap role;
+	hilo_ptrmap_init_in(&role, m->arena);
+	void *const other = (void *)(uintptr_t)-1;
+	hilo_instr **calls = NULL;
+	size_t ncalls = 0, cap = 0;
+	uint64_t removed = 0;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
+			for (uint32_t j = 0; j < hilo_instr_ncalled(i); j++) {
+				hilo_comp *c = hilo_instr_called(i)[j];
+				bool plain = i->op == HILO_OP_CALL && hilo_instr_ncalled(i) == 1 &&
+				             i->noperands == c->nparams;
+				if (!plain) {
+					hilo_ptrmap_put(&role, c, other);
+					continue;
+				}
+				if (ncalls == cap) {
+					cap = cap ? 2 * cap : 16;
+					hilo_instr **nv = hilo_heap_realloc(m->arena, calls, cap * sizeof *nv);
+					if (!nv)
+						goto out;
+					calls = nv;
+				}
+				calls[ncalls++] = i;
+				if (!hilo_ptrmap_get(&role, c))
+					hilo_ptrmap_put(&role, c, (void *)1);
+			}
+	for (uint32_t k = 0; k < m->ncomps; k++) {
+		hilo_comp *c = m->comps[k];
+		if (c == m->entry || hilo_ptrmap_get(&role, c) != (void *)1)
+			continue;
+		const char *why = NULL;
+		for (size_t q = 0; q < ncalls && !why; q++) {
+			hilo_instr *f = calls[q];
+			if (hilo_instr_called(f)[0] != c)
+				continue;
+			if (hilo_instr_attr(f, HILO_A_OUTPUT_TO_OPERAND_ALIASING))
+				why = "a call site has output_to_operand_aliasing";
+			else if (hilo_instr_nctrl_preds(f) || hilo_instr_nctrl_succs(f))
+				why = "a call site has control dependencies";
+		}
+		for (uint32_t p = c->nparams; p-- > 0;) {
+			hilo_instr *pi = c->params[p];
+			if (!pi || pi->nusers || hilo_instr_nctrl_preds(pi) || hilo_instr_nctrl_succs(pi) || c->root == pi)
+				continue;
+			if (why) {
+				hilo_remark(ctx, c, pi, "declined", "unused parameter %u kept: %s", p, why);
+				continue;
+			}
+			for (size_t q = 0; q < ncalls; q++)
+				if (hilo_instr_called(calls[q])[0] == c && calls[q]->parent)
+					drop_operand(m, calls[q], p);
+			hilo_remark(ctx, c, pi, "rewritten", "removed unused parameter %u of a called computation", p);
+			hilo_comp_remove(c, pi);
+			for (uint32_t j = p + 1; j < c->nparams; j++) {
+				c->params[j - 1] = c->params[j];
+				if (c->params[j - 1])
+					c->params[j - 1]->u.param_no = j - 1;
+			}
+			c->nparams--;
+			removed++;
+		}
+	}
+out:
+	hilo_heap_free(m->arena, calls);
+	hilo_ptrmap_free(&role);
+	return removed;
+}
+
 /* Removes computations the entry cannot reach; returns how many. */
 static bool comp_reached(const hilo_comp *c, void *reached)
 {
@@ -625,6 +725,9 @@ hilo_pass_result hilo_dce_run(hilo_pass_ctx *ctx, hilo_dce_effect_fn has_effect)
 		again |= params != 0;
 	}
 	hilo_ptrmap_free(&callers);
+	uint64_t params = remove_dead_call_params(ctx);
+	removed += params;
+	again |= params != 0;
 	/* operands of fusions that lost parameters may be dead now: one more
 	 * linear sweep (not one per fusion) */
 	for (uint32_t k = 0; again && k < m->ncomps; k++)
