@@ -291,6 +291,14 @@ static hilo_attr_id attr_key_of(reader *R, slice s)
 	return (hilo_attr_id)cached_row(R->akey, s, akey_name, akey_lookup, HILO_A_UNKNOWN);
 }
 
+/* [A-Za-z0-9_.-]: what an HLO text name is made of (the text parser's
+ * identifier characters). */
+static bool ident_char(uint8_t c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '.' || c == '-';
+}
+
 /* A name the text form can print and read back: an HLO identifier,
  * [A-Za-z0-9_.-] (the parser reads nothing else; bytes such as ':', a
  * newline or invalid UTF-8 were accepted and printed raw). Sixteen bytes
@@ -312,7 +320,7 @@ static bool printable_name(const char *q, size_t n)
 			return false;
 	}
 	for (; k < n; k++)
-		if (!lex_is_ident_char(q[k]))
+		if (!ident_char((uint8_t)q[k]))
 			return false;
 	return true;
 }
@@ -362,7 +370,7 @@ static void quote_name(hilo_buf *e, const uint8_t *p, size_t n)
 static bool ident_name(reader *R, slice s, const char *what)
 {
 	for (size_t k = 0; k < s.n; k++)
-		if (!lex_is_ident_char((char)s.p[k])) {
+		if (!ident_char(s.p[k])) {
 			hilo_buf e;
 			hilo_buf_init(&e);
 			quote_name(&e, s.p, s.n);
