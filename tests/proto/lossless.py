@@ -464,17 +464,22 @@ def main():
     # modified module and runs XLA's own dumps before and after hilo's
     # passes to the same bits
     pairs = []
-    for name in ("scan_before.hloproto.pb", "matmul_before.hloproto.pb", "relu_matmul.module.pb"):
-        for ps in ("cse", "dce", "while-loop-unroller"):
+    runs = [(name, ps) for name in ("scan_before.hloproto.pb", "matmul_before.hloproto.pb", "relu_matmul.module.pb")
+            for ps in ("cse", "dce", "while-loop-unroller")]
+    # XLA-optimized and scheduled: the while (wrapped compare and add fusions,
+    # in a call) unrolled into four calls, each a new scheduled computation
+    runs.append(("scan_after.hloproto.pb", "call-inliner,while-loop-unroller"))
+    for name, ps in runs:
+        if True:
             src = os.path.join(FIXTURES, name)
-            out = os.path.join(TMP, "run_%s_%s.pb" % (ps, name))
+            out = os.path.join(TMP, "run_%s_%s.pb" % (ps.replace(",", "_"), name))
             rc, _, err = run([src, "--passes=" + ps, "--proto-form=module", "-o", out], name)
             check(rc == 0, "%s --passes=%s (%s)" % (name, ps, err.strip()))
             if rc == 0:
                 orig = read(src)
                 while name.endswith("hloproto.pb") and orig == read(src):
                     orig = get(orig, 1)[0]
-                pairs += [write("orig_%s_%s.pb" % (ps, name), orig), out]
+                pairs += [write("orig_%s_%s.pb" % (ps.replace(",", "_"), name), orig), out]
     xla_py = os.environ.get("HILO_XLA_PYTHON")
     if not xla_py:
         import glob
