@@ -182,7 +182,7 @@ def module(constants=False, comp_name="main", dead_name="dead"):
                 instr("cadd", "add", CADD, (C1, C2))]
         seq += [C1, C2, CADD]
         root_ops.append(CADD)
-    tup = f_int(2, 13) + b"".join(f_len(4, shape(extra=False)) for _ in root_ops)
+    tup = f_int(2, 13) + b"".join(f_len(4, shape(extra=False)) for _ in root_ops) + UNK_SHAPE
     ins.append(instr("root", "tuple", ROOT, root_ops, shp=tup))
     seq.append(ROOT)
     pshape = f_len(1, shape()) + f_len(1, shape()) + f_len(2, tup) + f_str(3, "p0") + f_str(3, "p1")
@@ -342,6 +342,13 @@ def main():
                     check(raw(i, 800) == [UNK_INSTR] or get(i, 1)[0] in (b"root", b"constant", b"cadd")
                           or get(i, 2)[0] == b"constant",
                           "%s: instruction %s keeps its unknown field" % (what, get(i, 1)[0]))
+                if ps == "cse":
+                    # the root was rewritten (its operands changed): its shape,
+                    # unchanged, keeps its input bytes (unknown field included)
+                    names_in = {get(i, 1)[0].decode(): i for i in get(c_in, 2)}
+                    check(f_len(2, names_out["root"]) not in ins_in and
+                          raw(names_out["root"], 3) == raw(names_in["root"], 3),
+                          "%s: the rewritten root keeps its shape's input bytes" % what)
                 gone = {"dce": "dead", "cse": "dup", "constant-folding": "cadd"}[ps]
                 check(gone not in names_out, "%s: %s is gone" % (what, gone))
                 seqs = check_schedule(m_out, what)

@@ -95,6 +95,10 @@ typedef struct pb_keep {
 	uint32_t ibase, iend;     /* IR ids of the instructions read */
 	int64_t *iid;             /* by IR id - ibase: the input's id */
 	hilo_instr **instr;       /* ... the instruction read */
+	const hilo_shape **ishape; /* ... its shape and literal as read, and their */
+	pb_span *ishape_raw;       /* fields' bytes: a rewritten instruction whose */
+	const hilo_literal **ilit; /* shape or literal is still that one writes */
+	pb_span *ilit_raw;         /* those bytes (every field of them kept) */
 	pb_span *iraw;
 	uint64_t *ifp;
 	size_t ncomp;             /* computations read, in input order */

@@ -183,6 +183,7 @@ typedef struct instr_head {
 	slice text_name; /* 1004: the name in the text, when the proto's was made unique */
 	const slice *shape, *literal, *metadata;
 	slice shape_s, literal_s, metadata_s;
+	slice shape_all, literal_all; /* the fields, tag to end (kept inputs) */
 	int64_t id, parameter_number;
 	bool no_index_marks;
 } instr_head;
@@ -209,6 +210,7 @@ static bool read_head(reader *R, slice *is, instr_head *h)
 			if (!pbr_want(R, &f, PB_LEN)) return false;
 			h->shape_s = f.s;
 			h->shape = &h->shape_s;
+			h->shape_all = (slice){f.at, (size_t)(f.end - f.at)};
 			break;
 		case 7:
 			if (!pbr_want(R, &f, PB_LEN)) return false;
@@ -219,6 +221,7 @@ static bool read_head(reader *R, slice *is, instr_head *h)
 			if (!pbr_want(R, &f, PB_LEN)) return false;
 			h->literal_s = f.s;
 			h->literal = &h->literal_s;
+			h->literal_all = (slice){f.at, (size_t)(f.end - f.at)};
 			break;
 		case 9: if (!pbr_want(R, &f, PB_VARINT)) return false; h->parameter_number = (int64_t)f.v; break;
 		case 35: if (!pbr_want(R, &f, PB_VARINT)) return false; h->id = (int64_t)f.v; break;
@@ -501,8 +504,12 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		if (ip.comment.n)
 			hilo_instr_set_comment(m, i, pbr_sdup(R, ip.comment));
 		pids[k] = ip.id;
-		if (R->keep)
+		if (R->keep) {
 			keep_instr(R, i, ip.id, cr->at + k);
+			pb_keep *K = R->keep;
+			K->ishape[i->id - K->ibase] = i->shape;
+			K->ishape_raw[i->id - K->ibase] = span_of(R, ip.shape_all.p, ip.shape_all.n);
+		}
 		i->mark = (int64_t)k + 1; /* proto position, for check_acyclic */
 		if (op == HILO_OP_PARAMETER) {
 			if (ip.parameter_number < 0 || ip.parameter_number > 1000000) {
@@ -528,6 +535,11 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		}
 		if (ip.metadata)
 			pbr_read_metadata(R, i, *ip.metadata);
+		if (R->keep && hilo_instr_literal(i)) {
+			pb_keep *K = R->keep;
+			K->ilit[i->id - K->ibase] = hilo_instr_literal(i);
+			K->ilit_raw[i->id - K->ibase] = span_of(R, ip.literal_all.p, ip.literal_all.n);
+		}
 		hilo_comp_append(c, i);
 		cr->instrs[k] = i;
 		if (R->failed)
@@ -1146,7 +1158,12 @@ static bool build_module(reader *R, slice ms)
 		K->iraw = pbr_ralloc(R, n * sizeof *K->iraw);
 		K->ifp = pbr_ralloc(R, n * sizeof *K->ifp);
 		K->instr = pbr_ralloc(R, n * sizeof *K->instr);
-		if (!K->iid || !K->iraw || !K->ifp || !K->instr)
+		K->ishape = pbr_ralloc(R, n * sizeof *K->ishape);
+		K->ishape_raw = pbr_ralloc(R, n * sizeof *K->ishape_raw);
+		K->ilit = pbr_ralloc(R, n * sizeof *K->ilit);
+		K->ilit_raw = pbr_ralloc(R, n * sizeof *K->ilit_raw);
+		if (!K->iid || !K->iraw || !K->ifp || !K->instr || !K->ishape || !K->ishape_raw || !K->ilit ||
+		    !K->ilit_raw)
 			return false;
 	}
 	/* a computation at a time (operands are in the same computation,

@@ -800,6 +800,12 @@ static void put_ids(writer *W, uint32_t field, hilo_instr *const *v, uint32_t n)
 	b->len += sz;
 }
 
+/* Bytes of the kept input. */
+static void kept_raw(writer *W, pb_span s)
+{
+	pw_raw(W->out, W->K->buf + s.off, s.len);
+}
+
 /* A message just written at out[t0..) whose kept twin has fingerprint
  * *fp and input bytes raw: when they agree, puts the input's bytes in its
  * place and returns true. Right after reading (fingerprinting) it records
@@ -945,10 +951,18 @@ static void put_instr(writer *W, const hilo_instr *i)
 	const char *unique = hilo_ptrmap_get(&W->renamed, i);
 	pw_str(b, 1, unique ? unique : i->name);
 	pw_str(b, 2, hilo_opcode_name(i->op));
-	put_shape_as(W, 3, i->shape, 0, i->op == HILO_OP_CONSTANT);
+	const pb_keep *K0 = W->K;
+	size_t kat = K0 && i->id >= K0->ibase && i->id < K0->iend ? i->id - K0->ibase : SIZE_MAX;
+	if (kat != SIZE_MAX && K0->ishape[kat] == i->shape && K0->ishape_raw[kat].len)
+		kept_raw(W, K0->ishape_raw[kat]);
+	else
+		put_shape_as(W, 3, i->shape, 0, i->op == HILO_OP_CONSTANT);
 	if (i->metadata)
 		put_metadata(W, i->metadata);
-	if (hilo_instr_literal(i))
+	if (kat != SIZE_MAX && hilo_instr_literal(i) && K0->ilit[kat] == hilo_instr_literal(i) &&
+	    K0->ilit_raw[kat].len)
+		kept_raw(W, K0->ilit_raw[kat]);
+	else if (hilo_instr_literal(i))
 		put_literal(W, 8, hilo_instr_literal(i), 0);
 	if (i->op == HILO_OP_PARAMETER)
 		pw_int(b, 9, hilo_instr_param_no(i));
@@ -1109,11 +1123,6 @@ static void unique_names(writer *W)
 }
 
 /* ---- a kept input's module (issue 34) ---- */
-
-static void kept_raw(writer *W, pb_span s)
-{
-	pw_raw(W->out, W->K->buf + s.off, s.len);
-}
 
 static bool kept_str_is(const writer *W, const pb_rawfield *f, const char *s)
 {
