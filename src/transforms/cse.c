@@ -133,19 +133,20 @@ static uint64_t hash_instr(const hilo_instr *i)
 }
 
 /* The computation standing for every computation identical to c (3.):
- * comp->aux during the pass, NULL = itself. */
-static const hilo_comp *rep_of(const hilo_comp *c)
+ * reps maps a computation paired with an earlier one to that one. */
+static const hilo_comp *rep_of(const hilo_ptrmap *reps, const hilo_comp *c)
 {
-	return c->aux ? (const hilo_comp *)c->aux : c;
+	const hilo_comp *r = hilo_ptrmap_get(reps, c);
+	return r ? r : c;
 }
 
-static bool same_comp(const hilo_comp *a, const hilo_comp *b)
+static bool same_comp(const hilo_ptrmap *reps, const hilo_comp *a, const hilo_comp *b)
 {
-	return rep_of(a) == rep_of(b);
+	return rep_of(reps, a) == rep_of(reps, b);
 }
 
-static bool attr_equal(const hilo_instr *a, const hilo_attr *x, const hilo_instr *b,
-	const hilo_attr *y)
+static bool attr_equal(const hilo_ptrmap *reps, const hilo_instr *a, const hilo_attr *x,
+	const hilo_instr *b, const hilo_attr *y)
 {
 	if (x->kind != y->kind || x->n != y->n)
 		return false;
@@ -164,10 +165,10 @@ static bool attr_equal(const hilo_instr *a, const hilo_attr *x, const hilo_instr
 	case HILO_ATTR_PADDING:
 		return x->n == 0 || !memcmp(x->v.ints, y->v.ints, (size_t)x->n * 3 * sizeof(int64_t));
 	case HILO_ATTR_COMP:
-		return same_comp(hilo_instr_called(a)[x->v.i], hilo_instr_called(b)[y->v.i]);
+		return same_comp(reps, hilo_instr_called(a)[x->v.i], hilo_instr_called(b)[y->v.i]);
 	case HILO_ATTR_COMPS:
 		for (int k = 0; k < x->n; k++)
-			if (!same_comp(hilo_instr_called(a)[x->v.i + k], hilo_instr_called(b)[y->v.i + k]))
+			if (!same_comp(reps, hilo_instr_called(a)[x->v.i + k], hilo_instr_called(b)[y->v.i + k]))
 				return false;
 		return true;
 	case HILO_ATTR_CONTROL:
@@ -198,13 +199,13 @@ static bool literal_equal(const hilo_literal *a, const hilo_literal *b)
 
 /* Everything but the operands (opcode, shape, callees, literal,
  * attributes). */
-static bool same_but_operands(const hilo_instr *a, const hilo_instr *b)
+static bool same_but_operands(const hilo_ptrmap *reps, const hilo_instr *a, const hilo_instr *b)
 {
 	if (a->op != b->op || a->async_op != b->async_op || a->noperands != b->noperands ||
 	    hilo_instr_ncalled(a) != hilo_instr_ncalled(b) || a->shape != b->shape) /* interned: one module */
 		return false;
 	for (uint32_t k = 0; k < hilo_instr_ncalled(a); k++)
-		if (!same_comp(hilo_instr_called(a)[k], hilo_instr_called(b)[k]))
+		if (!same_comp(reps, hilo_instr_called(a)[k], hilo_instr_called(b)[k]))
 			return false;
 	if (a->op == HILO_OP_CONSTANT && !literal_equal(hilo_instr_literal(a), hilo_instr_literal(b)))
 		return false;
@@ -215,7 +216,7 @@ static bool same_but_operands(const hilo_instr *a, const hilo_instr *b)
 		if (x->kind == HILO_ATTR_METADATA || x->kind == HILO_ATTR_CONTROL)
 			continue;
 		const hilo_attr *y = hilo_instr_attr_match(b, x);
-		if (!y || !attr_equal(a, x, b, y))
+		if (!y || !attr_equal(reps, a, x, b, y))
 			return false;
 	}
 	return true;
@@ -231,8 +232,10 @@ static uint64_t comp_sketch(const hilo_comp *c)
 	return h;
 }
 
-/* 3.: a and b, computations of one module, are identical. */
-static bool comps_identical(hilo_module *m, hilo_comp *a, hilo_comp *b)
+/* 3.: a and b, computations of one module, are identical. pos is
+ * scratch: instruction -> its post-order position + 1. */
+static bool comps_identical(hilo_module *m, const hilo_ptrmap *reps, hilo_ptrmap *pos, hilo_comp *a,
+	hilo_comp *b)
 {
 	if (a->nparams != b->nparams || a->ninstrs != b->ninstrs || !a->root || !b->root ||
 	    a->root->shape != b->root->shape ||
@@ -243,24 +246,25 @@ static bool comps_identical(hilo_module *m, hilo_comp *a, hilo_comp *b)
 	hilo_instr **pa = hilo_comp_post_order(m, a, &na), **pb = hilo_comp_post_order(m, b, &nb);
 	if (!pa || !pb || na != nb)
 		return false;
+	hilo_ptrmap_clear(pos);
 	for (uint32_t k = 0; k < na; k++) {
-		pa[k]->mark = k;
-		pb[k]->mark = k;
+		hilo_ptrmap_put(pos, pa[k], (void *)(uintptr_t)(k + 1));
+		hilo_ptrmap_put(pos, pb[k], (void *)(uintptr_t)(k + 1));
 	}
-	if (a->root->mark != b->root->mark)
+	if (hilo_ptrmap_get(pos, a->root) != hilo_ptrmap_get(pos, b->root))
 		return false;
 	for (uint32_t k = 0; k < na; k++) {
 		const hilo_instr *x = pa[k], *y = pb[k];
-		if (hilo_instr_nctrl_preds(x) || hilo_instr_nctrl_preds(y) || !same_but_operands(x, y))
+		if (hilo_instr_nctrl_preds(x) || hilo_instr_nctrl_preds(y) || !same_but_operands(reps, x, y))
 			return false;
 		for (uint32_t j = 0; j < x->noperands; j++)
-			if (x->operands[j]->mark != y->operands[j]->mark)
+			if (hilo_ptrmap_get(pos, x->operands[j]) != hilo_ptrmap_get(pos, y->operands[j]))
 				return false;
 	}
 	return true;
 }
 
-static bool identical(const hilo_instr *a, const hilo_instr *b)
+static bool identical(const hilo_ptrmap *reps, const hilo_instr *a, const hilo_instr *b)
 {
 	if (a->op != b->op || a->async_op != b->async_op || a->noperands != b->noperands ||
 	    hilo_instr_ncalled(a) != hilo_instr_ncalled(b) || a->shape != b->shape) /* interned: one module */
@@ -272,7 +276,7 @@ static bool identical(const hilo_instr *a, const hilo_instr *b)
 	               a->operands[0] == b->operands[1] && a->operands[1] == b->operands[0]))
 		return false;
 	for (uint32_t k = 0; k < hilo_instr_ncalled(a); k++)
-		if (!same_comp(hilo_instr_called(a)[k], hilo_instr_called(b)[k]))
+		if (!same_comp(reps, hilo_instr_called(a)[k], hilo_instr_called(b)[k]))
 			return false;
 	if (a->op == HILO_OP_CONSTANT && !literal_equal(hilo_instr_literal(a), hilo_instr_literal(b)))
 		return false;
@@ -286,7 +290,7 @@ static bool identical(const hilo_instr *a, const hilo_instr *b)
 		if (x->kind == HILO_ATTR_METADATA || x->kind == HILO_ATTR_CONTROL)
 			continue;
 		const hilo_attr *y = hilo_instr_attr_match(b, x);
-		if (!y || !attr_equal(a, x, b, y))
+		if (!y || !attr_equal(reps, a, x, b, y))
 			return false;
 	}
 	return true;
@@ -323,7 +327,7 @@ static bool candidate(hilo_module *m, const hilo_instr *i, hilo_ptrmap *memo)
 	return !must_fuse(i) && !hilo_instr_has_side_effect_deep(m, i, memo);
 }
 
-static uint64_t cse_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
+static uint64_t cse_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo, const hilo_ptrmap *reps)
 {
 	hilo_module *m = ctx->m;
 	uint32_t n;
@@ -347,7 +351,7 @@ static uint64_t cse_comp(hilo_pass_ctx *ctx, hilo_comp *c, hilo_ptrmap *memo)
 			size_t s = (size_t)hash_instr(i) & (cap - 1);
 			hilo_instr *found = NULL;
 			while (table[s]) {
-				if (identical(table[s], i)) {
+				if (identical(reps, table[s], i)) {
 					found = table[s];
 					break;
 				}
@@ -375,24 +379,26 @@ hilo_pass_result hilo_pass_cse(hilo_pass_ctx *ctx)
 	uint64_t merged = 0;
 	uint32_t nc;
 	hilo_comp **comps = hilo_module_comp_post_order(ctx->m, &nc);
-	for (uint32_t k = 0; k < ctx->m->ncomps; k++)
-		ctx->m->comps[k]->aux = NULL;
+	hilo_ptrmap reps, pos;
+	hilo_ptrmap_init_in(&reps, ctx->m->arena);
+	hilo_ptrmap_init_in(&pos, ctx->m->arena);
 	uint64_t *sketch = hilo_heap_alloc(ctx->m->arena, (nc + 1) * sizeof *sketch);
 	if (!sketch)
 		return HILO_PASS_UNCHANGED;
 	/* callees first: each computation CSE'd, then paired with an earlier
 	 * identical one (3.) before its callers compare calls of it */
 	for (uint32_t k = 0; k < nc; k++) {
-		merged += cse_comp(ctx, comps[k], &memo);
+		merged += cse_comp(ctx, comps[k], &memo, &reps);
 		sketch[k] = comp_sketch(comps[k]);
 		for (uint32_t j = 0; j < k && !comps[k]->is_entry; j++)
-			if (sketch[j] == sketch[k] && !comps[j]->aux && comps_identical(ctx->m, comps[j], comps[k])) {
-				comps[k]->aux = comps[j];
+			if (sketch[j] == sketch[k] && !hilo_ptrmap_get(&reps, comps[j]) &&
+			    comps_identical(ctx->m, &reps, &pos, comps[j], comps[k])) {
+				hilo_ptrmap_put(&reps, comps[k], comps[j]);
 				break;
 			}
 	}
-	for (uint32_t k = 0; k < ctx->m->ncomps; k++)
-		ctx->m->comps[k]->aux = NULL;
+	hilo_ptrmap_free(&reps);
+	hilo_ptrmap_free(&pos);
 	hilo_heap_free(ctx->m->arena, sketch);
 	hilo_ptrmap_free(&memo);
 	ctx->rewrites += merged;
