@@ -195,10 +195,8 @@ static bool print_msg(hilo_buf *b, const ProtobufCMessageDescriptor *desc, const
 			indent(b, depth);
 			hilo_buf_puts(b, fd->name);
 			hilo_buf_puts(b, " {\n");
-			size_t mark = b->len;
 			if (!print_msg(b, fd->descriptor, s, sn, depth + 1))
 				return false;
-			(void)mark;
 			indent(b, depth);
 			hilo_buf_puts(b, "}\n");
 		} else if (wt == PB_LEN && (is_scalar_varint(fd->type) || is_fixed32(fd->type) || is_fixed64(fd->type))) {
