@@ -396,8 +396,6 @@ static bool order_by_schedule(const pb_keep *K, const uint8_t *p, size_t n)
 
 bool pb_keep_text_attrs(hilo_module *m, const pb_keep *K)
 {
-	if (m->nattrs || m->stack_frames)
-		return true; /* hilo's own text details came with it */
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		m->comps[k]->print_signature = true; /* XLA prints every signature */
 	const uint8_t *f[20] = {0};
@@ -424,7 +422,13 @@ bool pb_keep_text_attrs(hilo_module *m, const pb_keep *K)
 	if (ok && has[18] && donor_text(&b, f[18], fn[18]))
 		ok = add_attr(m, &a, &n, "buffer_donor", b.data, b.len);
 	b.len = 0;
-	if (ok && has[19] && fa_text(&b, f[19], fn[19]))
+	/* attributes the reader set already (frontend_attributes) follow */
+	bool have_fa = false;
+	for (uint32_t k = 0; ok && k < m->nattrs; k++) {
+		have_fa = have_fa || !strcmp(m->attrs[k].key, "frontend_attributes");
+		ok = add_attr(m, &a, &n, m->attrs[k].key, m->attrs[k].value, strlen(m->attrs[k].value));
+	}
+	if (ok && has[19] && !have_fa && fa_text(&b, f[19], fn[19]))
 		ok = add_attr(m, &a, &n, "frontend_attributes", b.data, b.len);
 	b.len = 0;
 	if (ok && has[17] && frames_text(&b, f[17], fn[17]))
