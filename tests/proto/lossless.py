@@ -412,6 +412,21 @@ def main():
     check(rc == 1 and ("bad.pbtxt:%d:" % line) in err and "has no field 'opcod'" in err,
           "an unknown field name is FILE:LINE:COL: %s" % err.strip())
 
+    # 3d. the stack-frame tables of HLO text go to the typed
+    # stack_frame_index when written as a proto (XLA resolves stack_frame_id
+    # by it): XLA's proto -> text -> proto gives XLA's field back exactly
+    for name in ("matmul_after.hloproto.pb", "scan_before.hloproto.pb"):
+        src = os.path.join(FIXTURES, name)
+        txt = os.path.join(TMP, "frames_" + name + ".hlo")
+        back = os.path.join(TMP, "frames_" + name)
+        rc1, text, _ = run([src], name)
+        with open(txt, "w") as fh:
+            fh.write(text)
+        rc2, _, err = run([txt, "-o", back], name)
+        want = get(module_of("hloproto", read(src)), 17)
+        check(rc1 == 0 and rc2 == 0 and want and get(read(back), 17) == want,
+              "%s -> text -> proto: stack_frame_index as XLA wrote it (%s)" % (name, err.strip()))
+
     # 3a. another form on request: the module as read, in or out of wrappers
     for name, form, inner in (("matmul_after.hloproto.pb", "module", 1), ("scan.snapshot.pb", "module", 2),
                               ("scan.snapshot.pb", "hlo-proto", 1), ("relu_matmul.module.pb", "snapshot", -2),

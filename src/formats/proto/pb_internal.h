@@ -119,6 +119,10 @@ bool pb_keep_fingerprint(const hilo_module *m, hilo_diags *d);
  * kept module fields (is_scheduled, input_output_alias, buffer_donor,
  * frontend_attributes; StackFrames), set on m for printing (pb_keep.c). */
 bool pb_keep_text_attrs(hilo_module *m, const pb_keep *k);
+/* The other way: a module's stack-frame text (read from HLO text) as
+ * HloModuleProto field 17 (StackFrameIndexProto) on out, so XLA resolves
+ * stack_frame_id; nothing when the text is not the four tables. */
+void pb_frames_from_text(hilo_buf *out, const char *text);
 /* A valid HloScheduleProto for the module as it is now, from the kept
  * one (k's field 7 payload, sched): sequences of computations that are gone
  * dropped, instructions that are gone left out, new ones placed before

@@ -320,6 +320,86 @@ static bool frames_text(hilo_buf *b, const uint8_t *p, size_t n)
 	return any;
 }
 
+/* One "K value" line of a table: the value's text after the number. */
+static const char *table_line(const char *p, const char *e, const char **val, const char **end)
+{
+	const char *q = p;
+	while (q < e && *q >= '0' && *q <= '9')
+		q++;
+	if (q == p || q >= e || *q != ' ')
+		return NULL;
+	*val = q + 1;
+	const char *nl = memchr(q, '\n', (size_t)(e - q));
+	*end = nl ? nl : e;
+	return nl ? nl + 1 : e;
+}
+
+static int64_t kv_int(const char *p, const char *e, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *q = p; q + kl + 1 < e; q++)
+		if ((q == p || q[-1] == '{' || q[-1] == ' ') && !memcmp(q, key, kl) && q[kl] == '=')
+			return strtoll(q + kl + 1, NULL, 10);
+	return 0;
+}
+
+void pb_frames_from_text(hilo_buf *out, const char *text)
+{
+	static const char *const heads[] = {"FileNames", "FunctionNames", "FileLocations", "StackFrames"};
+	static const char *const loc_keys[] = {"file_name_id", "function_name_id", "line", "column",
+		"end_line", "end_column"};
+	if (!text)
+		return;
+	const char *p = text, *e = text + strlen(text);
+	size_t start = out->len;
+	size_t at = pw_open_n(out, 17, 2);
+	size_t body = out->len;
+	for (int t = 0; t < 4; t++) {
+		while (p < e && *p == '\n')
+			p++;
+		size_t hl = strlen(heads[t]);
+		if ((size_t)(e - p) < hl || memcmp(p, heads[t], hl) || (p + hl < e && p[hl] != '\n')) {
+			out->len = start; /* not the tables: nothing */
+			return;
+		}
+		p += hl;
+		if (p < e)
+			p++;
+		const char *val, *end, *next;
+		while (p < e && *p != '\n' && (next = table_line(p, e, &val, &end))) {
+			if (t < 2) {
+				const char *q = val, *qe = end;
+				if (qe - q >= 2 && *q == '"' && qe[-1] == '"') {
+					hilo_buf s;
+					hilo_buf_init(&s);
+					if (pb_unescape(&s, q + 1, (size_t)(qe - q - 2))) {
+						pw_tag(out, (uint32_t)t + 1, PB_LEN);
+						pw_varint(out, s.len);
+						pw_raw(out, s.data, s.len);
+					}
+					hilo_buf_free(&s);
+				}
+			} else {
+				size_t m = pw_open(out, (uint32_t)t + 1);
+				if (t == 2) {
+					for (int k = 0; k < 6; k++)
+						pw_int(out, (uint32_t)k + 1, kv_int(val, end, loc_keys[k]));
+				} else {
+					pw_int(out, 1, kv_int(val, end, "file_location_id"));
+					int64_t parent = kv_int(val, end, "parent_frame_id");
+					pw_int(out, 2, parent > 0 ? parent - 1 : 0);
+				}
+				pw_close(out, m);
+			}
+			p = next;
+		}
+	}
+	if (out->len == body)
+		out->len = start;
+	else
+		pw_close_n(out, at, 2);
+}
+
 static bool add_attr(hilo_module *m, hilo_module_attr **a, uint32_t *n, const char *key,
 	const char *val, size_t vn)
 {

@@ -1453,6 +1453,7 @@ static bool write_module(writer *wp, hilo_buf *out)
 		pw_int(b, 6, comp_id(&W, m->entry));
 	}
 	put_pc(&W, 8, io);
+	pb_frames_from_text(b, m->stack_frames); /* XLA resolves stack_frame_id by it */
 	put_pc(&W, 18, bd);
 	put_pc(&W, 19, fa);
 	for (uint32_t k = 0; k < m->nattrs; k++) {
