@@ -226,9 +226,9 @@ static bool same_but_operands(const hilo_ptrmap *reps, const hilo_instr *a, cons
  * in list order): only computations with one sketch are compared. */
 static uint64_t comp_sketch(const hilo_comp *c)
 {
-	uint64_t h = mix(0x5ca1ab1e, c->nparams);
+	uint64_t h = hilo_hash_combine(0x5ca1ab1e, c->nparams);
 	for (const hilo_instr *i = c->first; i; i = i->next)
-		h = mix(mix(mix(h, i->op), i->shape->hash), i->noperands);
+		h = hilo_hash_combine(hilo_hash_combine(hilo_hash_combine(h, i->op), i->shape->hash), i->noperands);
 	return h;
 }
 
