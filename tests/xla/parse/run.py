@@ -206,7 +206,9 @@ class Parity:
         res = self.xla()._safe("xla_compile_error", text)
         if isinstance(res, dict):
             res = res.get("error")
-        if res and m and (m.group(1) in res or re.sub(r"[^\w\-]", "_", m.group(1)) in res):
+        # XLA's compiler names it with '.' and '-' as '_' (MLIR locations)
+        flat = lambda t: re.sub(r"[.\-]", "_", t)
+        if res and m and flat(m.group(1)) in flat(res):
             with self.lock:
                 self.tier.notes.append("%s: XLA's parser accepts, its compiler refuses %s as hilo does"
                                        % (name, m.group(1)))
