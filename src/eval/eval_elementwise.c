@@ -49,6 +49,8 @@ static void put_f(hilo_ptype t, void *data, size_t k, double v)
 {
 	if (t != HILO_T_F32 && t != HILO_T_F64 && !isnan(v))
 		v = (double)(float)v;
+	if (t == HILO_T_F8E3M4 && !isnan(v)) /* E15: XLA CPU computes e3m4 in f16 */
+		v = hilo_float_decode(HILO_T_F16, hilo_float_encode(HILO_T_F16, v));
 	hilo_elem_set_f64(t, data, k, v);
 }
 
@@ -109,6 +111,8 @@ static bool ew_fits(const hilo_literal *l, const hilo_shape *out)
 }
 
 #define AT(l, k) ((l)->shape->rank == 0 ? 0 : (k))
+
+static void cset(hilo_ptype t, void *data, size_t k, double re, double im);
 
 /* ---- unary -------------------------------------------------------------- */
 
@@ -198,9 +202,10 @@ static uint64_t un_i(hilo_opcode op, hilo_ptype t, int64_t x, bool *ok)
 	case HILO_OP_SIGN: return sgn ? (uint64_t)(x > 0 ? 1 : x < 0 ? -1 : 0) : (ux != 0);
 	case HILO_OP_NOT: return t == HILO_T_PRED ? (uint64_t)(x == 0) : ~(uint64_t)x;
 	case HILO_OP_POPCNT:
-		/* XLA CPU counts an s2/s4 value in the byte that holds it,
-		 * sign-extended: popcnt(s4 -1) = 8, which wraps to -8 */
-		if (sgn && b < 8)
+		/* XLA CPU counts an s4 value in the byte that holds it,
+		 * sign-extended: popcnt(s4 -1) = 8, which wraps to -8 (s2
+		 * counts its own two bits) */
+		if (sgn && b == 4)
 			return (uint64_t)__builtin_popcountll((uint64_t)x & 0xff);
 		return (uint64_t)__builtin_popcountll(ux);
 	case HILO_OP_CLZ: {
@@ -258,6 +263,14 @@ static hilo_literal *reduce_precision(ev *e, const hilo_instr *i, const hilo_lit
 			raw_set(t, r->data, k, raw_get(t, a->data, AT(a, k)));
 			continue;
 		}
+		if (t == HILO_T_F16 || t == HILO_T_BF16) {
+			/* E14: on the operand's own bits, so that an f16 denormal
+			 * rounds up into the normals as XLA CPU has it */
+			uint64_t u = raw_get(t, a->data, AT(a, k));
+			raw_set(t, r->data, k, t == HILO_T_F16 ? reduce_prec_bits(u, 5, 10, eb, mb, false)
+				: reduce_prec_bits(u, 8, 7, eb, mb, false));
+			continue;
+		}
 		if (t == HILO_T_F64) {
 			uint64_t u;
 			memcpy(&u, &v, 8);
@@ -281,6 +294,23 @@ static hilo_literal *reduce_precision(ev *e, const hilo_instr *i, const hilo_lit
 static void convert_elem(hilo_ptype st, const void *sd, size_t sk, hilo_ptype dt, void *dd, size_t dk)
 {
 	kind sk_ = kind_of(st), dk_ = kind_of(dt);
+	if (hilo_ptype_is_complex(st) && hilo_ptype_is_complex(dt)) {
+		/* c64 <-> c128: both parts (E13: the imaginary part was lost) */
+		double re, im;
+		if (st == HILO_T_C64) {
+			float f[2];
+			memcpy(f, (const char *)sd + 8 * sk, 8);
+			re = f[0];
+			im = f[1];
+		} else {
+			double d[2];
+			memcpy(d, (const char *)sd + 16 * sk, 16);
+			re = d[0];
+			im = d[1];
+		}
+		cset(dt, dd, dk, re, im);
+		return;
+	}
 	if (hilo_ptype_is_complex(st))
 		sk_ = K_FLOAT;
 	if (dt == HILO_T_PRED) {
@@ -526,14 +556,15 @@ static uint64_t bin_i(hilo_opcode op, hilo_ptype t, int64_t x, int64_t y, bool *
 		return neg ? ~(~sx >> uy) : sx >> uy;
 	}
 	case HILO_OP_POWER: {
-		/* XLA CPU: the exponent is read as signed of its width (unsigned
-		 * too: u8 158 is -98); a negative one gives 1 for base 1, +-1
-		 * for base -1 (by parity) and 0 otherwise; a positive one is
-		 * applied by six squarings, so only its low 6 bits count
-		 * (s8 38^64 = 1, 0^64 = 1) */
-		uint64_t top = 1ull << (b - 1);
+		/* XLA CPU: the exponent is read as signed of its storage width
+		 * (8 bits for the sub-byte types; unsigned too: u8 158 is -98,
+		 * u4 12 is 12); a negative one gives 1 for base 1, +-1 for base
+		 * -1 (by parity) and 0 otherwise; a positive one is applied by
+		 * six squarings, so only its low 6 bits count (s8 38^64 = 1,
+		 * 0^64 = 1) */
+		uint64_t top = 1ull << ((b < 8 ? 8 : b) - 1);
 		bool yneg = !pred && (uy & top) != 0;
-		uint64_t sxb = sgn ? (uint64_t)x : (ux & top ? ux | ~umax_of(t) : ux);
+		uint64_t sxb = sgn ? (uint64_t)x : (b >= 8 && (ux & top) ? ux | ~umax_of(t) : ux);
 		if (yneg) {
 			if (ux == 1)
 				return 1;
@@ -572,6 +603,8 @@ static int64_t total_key(hilo_ptype t, const void *data, size_t k)
 	int b = bits_of(t);
 	uint64_t u = raw_get(t, data, k);
 	uint64_t sign = 1ull << (b - 1);
+	if (t == HILO_T_F8E8M0FNU) /* no sign bit: the bits' order (E12) */
+		return (int64_t)u;
 	/* the one NaN of the fnuz formats (the -0 pattern, 0x80) is below
 	 * every other value in XLA CPU's total order */
 	if (u == sign && (t == HILO_T_F8E4M3FNUZ || t == HILO_T_F8E5M2FNUZ ||
@@ -803,20 +836,18 @@ static hilo_literal *complex_op(ev *e, const hilo_instr *i, hilo_literal *const 
 /* ---- dispatch ------------------------------------------------------------- */
 
 /* Is raw value u of float type t a signalling NaN (exponent all ones, the
- * quiet bit, the mantissa's top bit, clear, some other mantissa bit set)?
- * Only the formats with IEEE NaNs have them. */
+ * quiet bit, the mantissa's top bit, clear, some other mantissa bit set)
+ * that XLA CPU's computation still sees as one? f32, f64 and bf16 (which
+ * widens to f32 by a shift); an f16 or f8 sNaN is quieted on its way to
+ * f32. */
 static bool is_snan(hilo_ptype t, uint64_t u)
 {
 	uint64_t e, m, q;
 	switch (t) {
 	case HILO_T_F64: e = 0x7ff0000000000000ull; m = 0xfffffffffffffull; q = 1ull << 51; break;
 	case HILO_T_F32: e = 0x7f800000; m = 0x7fffff; q = 0x400000; break;
-	case HILO_T_F16: e = 0x7c00; m = 0x3ff; q = 0x200; break;
 	case HILO_T_BF16: e = 0x7f80; m = 0x7f; q = 0x40; break;
-	case HILO_T_F8E5M2: e = 0x7c; m = 0x3; q = 0x2; break;
-	case HILO_T_F8E4M3: e = 0x78; m = 0x7; q = 0x4; break;
-	case HILO_T_F8E3M4: e = 0x70; m = 0xf; q = 0x8; break;
-	default: return false;
+	default: return false; /* f16 and f8 widen through a quieting conversion */
 	}
 	return (u & e) == e && (u & m) != 0 && (u & q) == 0;
 }

@@ -106,7 +106,7 @@ uint32_t hilo_float_encode(hilo_ptype t, double v)
 		int ex = (v - lo < hi - v) ? e - 1 : e; /* ties round up */
 		int biased = ex + 127;
 		if (biased < 0)
-			return 0xff; /* below 2^-127: as zero, the NaN */
+			return 0; /* below 2^-127 (but not 0): the smallest, 2^-127 */
 		return biased > 0xfe ? 0xff : (uint32_t)biased;
 	}
 	bool neg = signbit(v) != 0;

@@ -350,6 +350,15 @@ static void bit_counts(void)
 	EXPECT(M("  a = s4[2] constant({-1, 1})\n"
 	         "  ROOT c = s4[2] count-leading-zeros(a)\n"),
 	       "{0, 3}");
+	/* s2 counts its own bits: popcnt(s2 -1) = 2, which wraps to -2 */
+	EXPECT(M("  a = s2[2] constant({-1, -2})\n"
+	         "  ROOT c = s2[2] popcnt(a)\n"),
+	       "{-2, 1}");
+	/* u4 12 is a positive exponent (u4 13^12 = 13^12 mod 16 = 1) */
+	EXPECT(M("  a = u4[] constant(13)\n"
+	         "  b = u4[] constant(12)\n"
+	         "  ROOT c = u4[] power(a, b)\n"),
+	       "1");
 }
 
 /* convert: float -> int: NaN -> 0, >= max -> max, <= lowest -> lowest,
@@ -557,11 +566,39 @@ static void xla_cpu_bits(void)
 	         "  i = f32[] imag(z)\n"
 	         "  ROOT c = u32[] bitcast-convert(i)\n"),
 	       "2139095041");
-	/* E8: 0, -1, 2^-130 -> f8e8m0fnu 0xFF; 1 -> 0x7F */
+	/* E8: 0 and -1 -> f8e8m0fnu 0xFF (NaN); 2^-130 -> the smallest
+	 * 0x00; 1 -> 0x7F */
 	EXPECT(M("  a = f32[4] constant({0, -1, 7.346839692639297e-40, 1})\n"
 	         "  b = f8e8m0fnu[4] convert(a)\n"
 	         "  ROOT c = u8[4] bitcast-convert(b)\n"),
-	       "{255, 255, 255, 127}");
+	       "{255, 255, 0, 127}");
+	/* E12: f8e8m0fnu has no sign: 0xC9 > 0xAF in total order */
+	EXPECT(M("  a = u8[2] constant({201, 1})\n"
+	         "  b = u8[2] constant({175, 255})\n"
+	         "  x = f8e8m0fnu[2] bitcast-convert(a)\n"
+	         "  y = f8e8m0fnu[2] bitcast-convert(b)\n"
+	         "  ROOT c = pred[2] compare(x, y), direction=GT, type=TOTALORDER\n"),
+	       "{true, false}");
+	/* E13: c64 -> c128 keeps the imaginary part */
+	EXPECT(M("  r = f32[] constant(1)\n"
+	         "  i = f32[] constant(0.5)\n"
+	         "  z = c64[] complex(r, i)\n"
+	         "  w = c128[] convert(z)\n"
+	         "  ROOT c = f64[] imag(w)\n"),
+	       "0.5");
+	/* E14: the f16 denormal 0x03AF reduced to 2 mantissa bits rounds up
+	 * to the smallest normal 0x0400 (1024) */
+	EXPECT(M("  u = u16[] constant(943)\n"
+	         "  h = f16[] bitcast-convert(u)\n"
+	         "  r = f16[] reduce-precision(h), exponent_bits=5, mantissa_bits=2\n"
+	         "  ROOT c = u16[] bitcast-convert(r)\n"),
+	       "1024");
+	/* E15: sqrt(15.5) in f8e3m4: f16 sqrt 3.9375 ties to even 4 (0x50),
+	 * where rounding the f32 3.937004 once gives 3.875 */
+	EXPECT(M("  a = f8e3m4[] constant(15.5)\n"
+	         "  s = f8e3m4[] sqrt(a)\n"
+	         "  ROOT c = u8[] bitcast-convert(s)\n"),
+	       "80");
 	/* E9: NaN -> f4e2m1fn 0x8; inf saturates to 6 (0x7) */
 	EXPECT(M("  a = f32[3] constant({nan, -nan, inf})\n"
 	         "  b = f4e2m1fn[3] convert(a)\n"

@@ -152,7 +152,8 @@ def _float_bits(a, t):
     b = bits(t)
     if b < 8:
         raw &= np.uint64((1 << b) - 1)
-    return raw, np.isnan(a.astype(np.float64))
+    with np.errstate(invalid="ignore"):
+        return raw, np.isnan(a.astype(np.float64))
 
 
 def _ordered(raw, b):
@@ -216,6 +217,15 @@ def flush_denormals(a):
     replaced by a zero of its sign; other arrays unchanged."""
     import ml_dtypes
     a = np.asarray(a)
+    if a.dtype == np.dtype(ml_dtypes.float8_e8m0fnu):
+        # e8m0 computes in f32, where its smallest value 2^-127 (0x00) is
+        # a denormal: flushed to 0, which e8m0 holds as its NaN 0xFF
+        raw = a.view(np.uint8)
+        if not (raw == 0).any():
+            return a
+        raw = raw.copy()
+        raw[raw == 0] = 0xff
+        return raw.view(a.dtype)
     if a.dtype.kind == "c":
         part = np.float32 if a.dtype == np.complex64 else np.float64
         v = a.reshape(-1).view(part).copy()

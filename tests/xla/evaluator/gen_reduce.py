@@ -28,7 +28,8 @@ def reducers(t):
     out = []
     if k == "pred":
         return [("and", "and"), ("or", "or")]
-    out.append(("add", "add"))
+    if t != "f8e8m0fnu":  # sums of powers of two are rarely powers of two
+        out.append(("add", "add"))
     if k != "c":
         out += [("max", "maximum"), ("min", "minimum")]
     if k in ("s", "u"):
@@ -41,6 +42,15 @@ def order_free_values(t, n, rng, op):
     order: exact small integers and order-insensitive specials for float
     sums, everything else for the rest."""
     k = V.kind(t)
+    if k == "f" and op == "add" and V.bits(t) <= 8:
+        # 8 bits and less: a few +1 and -1 among zeros, so that every
+        # partial sum (|s| <= 6, or 2 for f4e2m1fn) is exact in any order
+        lim = 2 if V.bits(t) < 8 else 6
+        x = np.zeros(n)
+        pos = rng.permutation(n)
+        x[pos[:lim]] = 1
+        x[pos[lim:2 * lim]] = -1
+        return x.astype(V.dtype(t))
     if k == "f" and op == "add":
         x = V.exact_floats(t, n, rng, -4, 4)
         sp = np.array([np.inf, np.nan, -np.inf, 0.0, -0.0]).astype(V.dtype(t))
@@ -80,7 +90,7 @@ def reduce_cases(t, rng):
                 sh(t, od), ",".join(map(str, rdims)), cn)
             out.append(Case("reduce", t, "%s over %s of %s" % (rname, rdims, dims),
                             [(sh(t, dims), x), (sh(t, ()), iv)], [line], [("r", sh(t, od))],
-                            "exact", comps))
+                            "nan", comps))
     return out
 
 
@@ -145,7 +155,7 @@ def reduce_window_cases(t, rng):
             line = "$r = %s reduce-window($p0, $p1), window={%s}, to_apply=%s" % (sh(t, od), win, cn)
             out.append(Case("reduce-window", t, "%s %s" % (rname, win),
                             [(sh(t, dims), x), (sh(t, ()), iv)], [line], [("r", sh(t, od))],
-                            "exact", comps))
+                            "nan", comps))
     return out
 
 
@@ -206,17 +216,21 @@ def sort_cases(t, rng):
             for stable in [True, False]:
                 if not stable and not (k != "f" or total):
                     continue  # an unstable sort with a NaN under a partial order: unspecified
+                if t == "f8e8m0fnu" and not total:
+                    continue  # e8m0 has no zero to stand in for its NaN (and 2^-127 flushes)
                 cn = "cmp_%s_%s_%s" % (t, direction, "tot" if total else "def")
                 x = V.values(t, 40, rng).reshape(4, 10)
                 # XLA CPU's comparator reads f32/f64/bf16 denormals as zeros
                 # (its flush-to-zero mode), so keys that are denormal sort
                 # among the zeros there: the keys are kept normal
                 from cases import flush_denormals
-                x = flush_denormals(x)
+                if not total:  # a total order compares bits: no flushing there
+                    x = flush_denormals(x)
                 if k == "f" and not total:
                     # IEEE compare is not a strict weak order with NaNs:
                     # XLA leaves such a sort's result unspecified
-                    x = np.where(np.isnan(x.astype(np.float64)), np.array(0).astype(V.dtype(t)), x)
+                    with np.errstate(invalid="ignore"):
+                        x = np.where(np.isnan(x.astype(np.float64)), np.array(0).astype(V.dtype(t)), x)
                     if V.bits(t) > 8:
                         x = np.where(x == 0, np.array(0).astype(V.dtype(t)), x)
                 payload = np.tile(np.arange(10, dtype=np.int32), (4, 1))
@@ -260,7 +274,7 @@ def map_cases(t, rng):
 
 DOT_OUT = {"s8": ["s8", "s32"], "u8": ["u8", "u32"], "s32": ["s32"], "s64": ["s64"], "u32": ["u32"],
            "f16": ["f16", "f32"], "bf16": ["bf16", "f32"], "f32": ["f32"], "f64": ["f64"],
-           "c64": ["c64"], "c128": ["c128"], "s16": ["s16"], "u64": ["u64"],
+           "s16": ["s16"], "u64": ["u64"],  # complex dot: hilo refuses it (not implemented)
            "f8e4m3fn": ["f32"], "f8e5m2": ["f32"], "pred": ["pred"]}
 
 
