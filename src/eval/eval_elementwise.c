@@ -311,6 +311,13 @@ static void convert_elem(hilo_ptype st, const void *sd, size_t sk, hilo_ptype dt
 		cset(dt, dd, dk, re, im);
 		return;
 	}
+	if ((st == HILO_T_F32 && dt == HILO_T_C64) || (st == HILO_T_F64 && dt == HILO_T_C128)) {
+		/* the real part's bits as they are (signalling NaNs too), imag +0 */
+		size_t pw = st == HILO_T_F32 ? 4 : 8;
+		memcpy((char *)dd + dk * 2 * pw, (const char *)sd + sk * pw, pw);
+		memset((char *)dd + dk * 2 * pw + pw, 0, pw);
+		return;
+	}
 	if (hilo_ptype_is_complex(st))
 		sk_ = K_FLOAT;
 	if (dt == HILO_T_PRED) {
@@ -562,8 +569,8 @@ static uint64_t bin_i(hilo_opcode op, hilo_ptype t, int64_t x, int64_t y, bool *
 		 * -1 (by parity) and 0 otherwise; a positive one is applied by
 		 * six squarings, so only its low 6 bits count (s8 38^64 = 1,
 		 * 0^64 = 1) */
-		uint64_t top = 1ull << ((b < 8 ? 8 : b) - 1);
-		bool yneg = !pred && (uy & top) != 0;
+		uint64_t top = 1ull << (b - 1);
+		bool yneg = !pred && (sgn ? y < 0 : b >= 8 && (uy & top) != 0);
 		uint64_t sxb = sgn ? (uint64_t)x : (b >= 8 && (ux & top) ? ux | ~umax_of(t) : ux);
 		if (yneg) {
 			if (ux == 1)

@@ -354,6 +354,11 @@ static void bit_counts(void)
 	EXPECT(M("  a = s2[2] constant({-1, -2})\n"
 	         "  ROOT c = s2[2] popcnt(a)\n"),
 	       "{-2, 1}");
+	/* s4 3^-6 = 0 */
+	EXPECT(M("  a = s4[] constant(3)\n"
+	         "  b = s4[] constant(-6)\n"
+	         "  ROOT c = s4[] power(a, b)\n"),
+	       "0");
 	/* u4 12 is a positive exponent (u4 13^12 = 13^12 mod 16 = 1) */
 	EXPECT(M("  a = u4[] constant(13)\n"
 	         "  b = u4[] constant(12)\n"
@@ -579,6 +584,13 @@ static void xla_cpu_bits(void)
 	         "  y = f8e8m0fnu[2] bitcast-convert(b)\n"
 	         "  ROOT c = pred[2] compare(x, y), direction=GT, type=TOTALORDER\n"),
 	       "{true, false}");
+	/* f32 sNaN -> c64 keeps its bits in the real part */
+	EXPECT(M("  u = u32[] constant(2139095041)\n"
+	         "  s = f32[] bitcast-convert(u)\n"
+	         "  z = c64[] convert(s)\n"
+	         "  r = f32[] real(z)\n"
+	         "  ROOT c = u32[] bitcast-convert(r)\n"),
+	       "2139095041");
 	/* E13: c64 -> c128 keeps the imaginary part */
 	EXPECT(M("  r = f32[] constant(1)\n"
 	         "  i = f32[] constant(0.5)\n"
