@@ -38,9 +38,8 @@ def movement_cases(t, rng):
     sc = arr(t, (), rng)
     out.append(Case("broadcast", t, "scalar", [(sh(t, ()), sc)],
                     ["$r = %s broadcast($p0), dimensions={}" % sh(t, (3, 2))], [("r", sh(t, (3, 2)))]))
-    out.append(Case("broadcast", t, "transposing dims={2,0,1}", ps,
-                    ["$r = %s broadcast($p0), dimensions={2,0,1}" % sh(t, (4, 5, 2, 3))],
-                    [("r", sh(t, (4, 5, 2, 3)))]))
+    # (a broadcast with unsorted dimensions is valid HLO, but XLA's
+    # HLO -> StableHLO translation rejects it: not generated)
     # reshape, transpose
     out.append(Case("reshape", t, "3x4x5->12x5", ps, ["$r = %s reshape($p0)" % sh(t, (12, 5))],
                     [("r", sh(t, (12, 5)))]))
@@ -135,10 +134,8 @@ GATHER = [
     ((5, 6), (4,), [5, 0, 3, -1],
      "offset_dims={1}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=1, "
      "slice_sizes={5,1}", (4, 5), "columns, index_vector_dim = rank"),
-    ((4, 5, 6), (4, 1), [[1], [5], [0], [3]],
-     "offset_dims={1,2}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0}, "
-     "start_indices_batching_dims={0}, index_vector_dim=1, slice_sizes={1,1,6}", (4, 1, 6),
-     "operand batching dims"),
+    # (operand_batching_dims: XLA's HLO -> StableHLO translation of 0.10.2
+    # rejects the gather hilo's evaluator takes; not generated)
 ]
 
 
