@@ -573,10 +573,8 @@ static bool never_fold(hilo_opcode op)
 	}
 }
 
-/* Float maximum / minimum are left unordered: the evaluator follows XLA CPU
- * (+0 > -0 either way), so they commute except for which NaN a result of
- * two NaNs carries; not relied on here (an unordered term only proves
- * less). */
+/* Float maximum / minimum are not: the evaluator (XLA's std::max) keeps
+ * the lhs on a tie, so max(-0, +0) = -0 but max(+0, -0) = +0. */
 static bool commutative(const hilo_instr *i)
 {
 	if (hilo_instr_is_commutative(i))
