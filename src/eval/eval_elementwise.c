@@ -49,6 +49,8 @@ static void put_f(hilo_ptype t, void *data, size_t k, double v)
 {
 	if (t != HILO_T_F32 && t != HILO_T_F64 && !isnan(v))
 		v = (double)(float)v;
+	if (t == HILO_T_F8E3M4 && !isnan(v)) /* E15: XLA CPU computes e3m4 in f16 */
+		v = hilo_float_decode(HILO_T_F16, hilo_float_encode(HILO_T_F16, v));
 	hilo_elem_set_f64(t, data, k, v);
 }
 
@@ -109,6 +111,8 @@ static bool ew_fits(const hilo_literal *l, const hilo_shape *out)
 }
 
 #define AT(l, k) ((l)->shape->rank == 0 ? 0 : (k))
+
+static void cset(hilo_ptype t, void *data, size_t k, double re, double im);
 
 /* ---- unary -------------------------------------------------------------- */
 
@@ -197,7 +201,13 @@ static uint64_t un_i(hilo_opcode op, hilo_ptype t, int64_t x, bool *ok)
 	case HILO_OP_NEGATE: return 0 - (uint64_t)x;
 	case HILO_OP_SIGN: return sgn ? (uint64_t)(x > 0 ? 1 : x < 0 ? -1 : 0) : (ux != 0);
 	case HILO_OP_NOT: return t == HILO_T_PRED ? (uint64_t)(x == 0) : ~(uint64_t)x;
-	case HILO_OP_POPCNT: return (uint64_t)__builtin_popcountll(ux);
+	case HILO_OP_POPCNT:
+		/* XLA CPU counts an s4 value in the byte that holds it,
+		 * sign-extended: popcnt(s4 -1) = 8, which wraps to -8 (s2
+		 * counts its own two bits) */
+		if (sgn && b == 4)
+			return (uint64_t)__builtin_popcountll((uint64_t)x & 0xff);
+		return (uint64_t)__builtin_popcountll(ux);
 	case HILO_OP_CLZ: {
 		if (ux == 0)
 			return (uint64_t)b;
@@ -234,8 +244,8 @@ static uint64_t reduce_prec_bits(uint64_t x, int se, int sm, int64_t eb, int64_t
 		else if (xe <= (rmin << sm))
 			x = x & sign;
 	}
-	if (is_nan)
-		x = mb > 0 ? orig : ((1ull << se) - 1) << sm; /* XLA: +inf, sign dropped */
+	if (is_nan) /* XLA CPU: a NaN comes back unchanged, payload and sign too */
+		x = orig;
 	return x;
 }
 
@@ -249,6 +259,18 @@ static hilo_literal *reduce_precision(ev *e, const hilo_instr *i, const hilo_lit
 		return ev_err(e, i, "reduce-precision needs exponent_bits >= 1 and mantissa_bits >= 0");
 	for (size_t k = 0; k < n; k++) {
 		double v = ev_get_f(a, AT(a, k));
+		if (isnan(v)) { /* XLA CPU: unchanged, signalling NaNs and payloads too */
+			raw_set(t, r->data, k, raw_get(t, a->data, AT(a, k)));
+			continue;
+		}
+		if (t == HILO_T_F16 || t == HILO_T_BF16) {
+			/* E14: on the operand's own bits, so that an f16 denormal
+			 * rounds up into the normals as XLA CPU has it */
+			uint64_t u = raw_get(t, a->data, AT(a, k));
+			raw_set(t, r->data, k, t == HILO_T_F16 ? reduce_prec_bits(u, 5, 10, eb, mb, false)
+				: reduce_prec_bits(u, 8, 7, eb, mb, false));
+			continue;
+		}
 		if (t == HILO_T_F64) {
 			uint64_t u;
 			memcpy(&u, &v, 8);
@@ -272,6 +294,30 @@ static hilo_literal *reduce_precision(ev *e, const hilo_instr *i, const hilo_lit
 static void convert_elem(hilo_ptype st, const void *sd, size_t sk, hilo_ptype dt, void *dd, size_t dk)
 {
 	kind sk_ = kind_of(st), dk_ = kind_of(dt);
+	if (hilo_ptype_is_complex(st) && hilo_ptype_is_complex(dt)) {
+		/* c64 <-> c128: both parts (E13: the imaginary part was lost) */
+		double re, im;
+		if (st == HILO_T_C64) {
+			float f[2];
+			memcpy(f, (const char *)sd + 8 * sk, 8);
+			re = f[0];
+			im = f[1];
+		} else {
+			double d[2];
+			memcpy(d, (const char *)sd + 16 * sk, 16);
+			re = d[0];
+			im = d[1];
+		}
+		cset(dt, dd, dk, re, im);
+		return;
+	}
+	if ((st == HILO_T_F32 && dt == HILO_T_C64) || (st == HILO_T_F64 && dt == HILO_T_C128)) {
+		/* the real part's bits as they are (signalling NaNs too), imag +0 */
+		size_t pw = st == HILO_T_F32 ? 4 : 8;
+		memcpy((char *)dd + dk * 2 * pw, (const char *)sd + sk * pw, pw);
+		memset((char *)dd + dk * 2 * pw + pw, 0, pw);
+		return;
+	}
 	if (hilo_ptype_is_complex(st))
 		sk_ = K_FLOAT;
 	if (dt == HILO_T_PRED) {
@@ -403,13 +449,27 @@ static hilo_literal *bitcast_convert(ev *e, const hilo_instr *i, const hilo_lite
 
 /* ---- binary ------------------------------------------------------------- */
 
-/* XLA's maximum/minimum: a NaN operand wins (lhs first), otherwise
- * std::max / std::min, which return the lhs when neither is less (so
- * max(-0, +0) = -0 and min(+0, -0) = +0). The same template serves f32
- * and f64; narrow floats come here as float. */
+/* maximum/minimum as XLA CPU computes them (jitted JAX code): a NaN
+ * operand gives NaN (the lhs's if both are), and +0 is larger than -0
+ * whatever the operand order (max(-0, +0) = max(+0, -0) = +0). The same
+ * template serves f32 and f64; narrow floats come here as float. */
 #define MAXMIN(T)                                                              \
-	static T max_##T(T x, T y) { return isnan(x) ? x : isnan(y) ? y : x < y ? y : x; } \
-	static T min_##T(T x, T y) { return isnan(x) ? x : isnan(y) ? y : y < x ? y : x; }
+	static T max_##T(T x, T y)                                             \
+	{                                                                      \
+		if (isnan(x) || isnan(y))                                      \
+			return isnan(x) ? x : y;                               \
+		if (x == y)                                                    \
+			return signbit(x) ? y : x;                             \
+		return x < y ? y : x;                                          \
+	}                                                                      \
+	static T min_##T(T x, T y)                                             \
+	{                                                                      \
+		if (isnan(x) || isnan(y))                                      \
+			return isnan(x) ? x : y;                               \
+		if (x == y)                                                    \
+			return signbit(x) ? x : y;                             \
+		return y < x ? y : x;                                          \
+	}
 MAXMIN(float)
 MAXMIN(double)
 #undef MAXMIN
@@ -503,12 +563,26 @@ static uint64_t bin_i(hilo_opcode op, hilo_ptype t, int64_t x, int64_t y, bool *
 		return neg ? ~(~sx >> uy) : sx >> uy;
 	}
 	case HILO_OP_POWER: {
-		if (x == 1 || (sgn ? y == 0 : uy == 0))
-			return 1;
-		if (sgn && y < 0)
-			return 0; /* XLA: 1 only for base 1, so (-1)^-1 = 0 */
-		uint64_t base = (uint64_t)x, acc = 1, ex = uy;
-		while (ex) {
+		/* XLA CPU: the exponent is read as signed of its storage width
+		 * (8 bits for the sub-byte types; unsigned too: u8 158 is -98,
+		 * u4 12 is 12); a negative one gives 1 for base 1, +-1 for base
+		 * -1 (by parity) and 0 otherwise; a positive one is applied by
+		 * six squarings, so only its low 6 bits count (s8 38^64 = 1,
+		 * 0^64 = 1) */
+		uint64_t top = 1ull << (b - 1);
+		bool yneg = !pred && (sgn ? y < 0 : b >= 8 && (uy & top) != 0);
+		uint64_t sxb = sgn ? (uint64_t)x : (b >= 8 && (ux & top) ? ux | ~umax_of(t) : ux);
+		if (yneg) {
+			if (ux == 1)
+				return 1;
+			if (sxb == UINT64_MAX)
+				return (uy & 1) ? UINT64_MAX : 1;
+			return 0;
+		}
+		if (pred)
+			return x || !y;
+		uint64_t base = (uint64_t)x, acc = 1, ex = uy & 63;
+		for (int q = 0; q < 6; q++) {
 			if (ex & 1)
 				acc *= base;
 			base *= base;
@@ -536,6 +610,13 @@ static int64_t total_key(hilo_ptype t, const void *data, size_t k)
 	int b = bits_of(t);
 	uint64_t u = raw_get(t, data, k);
 	uint64_t sign = 1ull << (b - 1);
+	if (t == HILO_T_F8E8M0FNU) /* no sign bit: the bits' order (E12) */
+		return (int64_t)u;
+	/* the one NaN of the fnuz formats (the -0 pattern, 0x80) is below
+	 * every other value in XLA CPU's total order */
+	if (u == sign && (t == HILO_T_F8E4M3FNUZ || t == HILO_T_F8E5M2FNUZ ||
+	    t == HILO_T_F8E4M3B11FNUZ))
+		return INT64_MIN;
 	int64_t mag = (int64_t)(u & (sign - 1));
 	return (u & sign) ? -mag - 1 : mag;
 }
@@ -640,7 +721,10 @@ static void cplx_f32(hilo_opcode op, float ar, float ai, float br, float bi, dou
 	switch (op) {
 	case HILO_OP_ADD: r = a + b; break;
 	case HILO_OP_SUBTRACT: r = a - b; break;
-	case HILO_OP_MULTIPLY: r = a * b; break;
+	case HILO_OP_MULTIPLY: /* XLA CPU: the textbook product, no Annex G recovery */
+		*rr = ar * br - ai * bi;
+		*ri = ar * bi + ai * br;
+		return;
 	default: r = a / b; break;
 	}
 	*rr = crealf(r);
@@ -656,7 +740,10 @@ static void cplx_f64(hilo_opcode op, double ar, double ai, double br, double bi,
 	switch (op) {
 	case HILO_OP_ADD: r = a + b; break;
 	case HILO_OP_SUBTRACT: r = a - b; break;
-	case HILO_OP_MULTIPLY: r = a * b; break;
+	case HILO_OP_MULTIPLY: /* XLA CPU: the textbook product, no Annex G recovery */
+		*rr = ar * br - ai * bi;
+		*ri = ar * bi + ai * br;
+		return;
 	default: r = a / b; break;
 	}
 	*rr = creal(r);
@@ -691,16 +778,38 @@ static hilo_literal *complex_op(ev *e, const hilo_instr *i, hilo_literal *const 
 		if (i->noperands > 1)
 			cget(ops[1], AT(ops[1], k), &br, &bi);
 		switch (op) {
-		case HILO_OP_COMPLEX:
+		case HILO_OP_COMPLEX: {
 			if (!hilo_ptype_is_complex(t))
 				return ev_err(e, i, "complex must produce c64 or c128");
-			cset(t, r->data, k, ar, br);
+			size_t pw = t == HILO_T_C64 ? 4 : 8; /* the parts' bits, NaNs kept */
+			if ((size_t)hilo_ptype_bytes(ops[0]->shape->type) != pw)
+				return ev_err(e, i, "complex parts of the wrong width");
+			memcpy((char *)r->data + k * 2 * pw, (const char *)ops[0]->data + AT(ops[0], k) * pw, pw);
+			memcpy((char *)r->data + k * 2 * pw + pw, (const char *)ops[1]->data + AT(ops[1], k) * pw, pw);
 			continue;
-		case HILO_OP_REAL: hilo_elem_set_f64(t, r->data, k, ar); continue;
-		case HILO_OP_IMAG: hilo_elem_set_f64(t, r->data, k, ai); continue;
-		case HILO_OP_ABS: /* std::abs: cabsf / cabs */
-			hilo_elem_set_f64(t, r->data, k, ops[0]->shape->type == HILO_T_C64 ?
-				(double)hypotf((float)ar, (float)ai) : hypot(ar, ai));
+		}
+		case HILO_OP_REAL: case HILO_OP_IMAG: case HILO_OP_COPY: case HILO_OP_NEGATE: {
+			/* the parts' bits, signalling NaNs and payloads kept */
+			size_t pw = ops[0]->shape->type == HILO_T_C64 ? 4 : 8;
+			const char *src = (const char *)ops[0]->data + AT(ops[0], k) * 2 * pw;
+			if (op == HILO_OP_REAL || op == HILO_OP_IMAG) {
+				memcpy((char *)r->data + k * pw, src + (op == HILO_OP_IMAG ? pw : 0), pw);
+				continue;
+			}
+			char *dst = (char *)r->data + k * 2 * pw;
+			memcpy(dst, src, 2 * pw);
+			if (op == HILO_OP_NEGATE) { /* flip both sign bits (little-endian) */
+				dst[pw - 1] ^= (char)0x80;
+				dst[2 * pw - 1] ^= (char)0x80;
+			}
+			continue;
+		}
+		case HILO_OP_ABS: /* XLA CPU: NaN when a part is NaN, even beside inf */
+			if (isnan(ar) || isnan(ai))
+				hilo_elem_set_f64(t, r->data, k, isnan(ar) ? ar : ai);
+			else
+				hilo_elem_set_f64(t, r->data, k, ops[0]->shape->type == HILO_T_C64 ?
+					(double)hypotf((float)ar, (float)ai) : hypot(ar, ai));
 			continue;
 		case HILO_OP_COMPARE:
 			if (!dir || (strcmp(dir, "EQ") && strcmp(dir, "NE")))
@@ -708,8 +817,6 @@ static hilo_literal *complex_op(ev *e, const hilo_instr *i, hilo_literal *const 
 			((unsigned char *)r->data)[k] =
 				(ar == br && ai == bi) == (strcmp(dir, "EQ") == 0);
 			continue;
-		case HILO_OP_COPY: rr = ar; ri = ai; break;
-		case HILO_OP_NEGATE: rr = -ar; ri = -ai; break;
 		case HILO_OP_ADD:
 		case HILO_OP_SUBTRACT:
 		case HILO_OP_MULTIPLY:
@@ -734,6 +841,34 @@ static hilo_literal *complex_op(ev *e, const hilo_instr *i, hilo_literal *const 
 }
 
 /* ---- dispatch ------------------------------------------------------------- */
+
+/* Is raw value u of float type t a signalling NaN (exponent all ones, the
+ * quiet bit, the mantissa's top bit, clear, some other mantissa bit set)
+ * that XLA CPU's computation still sees as one? f32, f64 and bf16 (which
+ * widens to f32 by a shift); an f16 or f8 sNaN is quieted on its way to
+ * f32. */
+static bool is_snan(hilo_ptype t, uint64_t u)
+{
+	uint64_t e, m, q;
+	switch (t) {
+	case HILO_T_F64: e = 0x7ff0000000000000ull; m = 0xfffffffffffffull; q = 1ull << 51; break;
+	case HILO_T_F32: e = 0x7f800000; m = 0x7fffff; q = 0x400000; break;
+	case HILO_T_BF16: e = 0x7f80; m = 0x7f; q = 0x40; break;
+	default: return false; /* f16 and f8 widen through a quieting conversion */
+	}
+	return (u & e) == e && (u & m) != 0 && (u & q) == 0;
+}
+
+/* Ops that only clear, flip or keep a float's sign bit, on the formats with
+ * an IEEE sign bit and NaNs of both signs (the fnuz formats' one NaN is the
+ * -0 pattern and e8m0 has no sign: they take the value path). */
+static bool sign_bit_op(hilo_opcode op, hilo_ptype t)
+{
+	if (t != HILO_T_F16 && t != HILO_T_BF16 && t != HILO_T_F32 && t != HILO_T_F64)
+		return false;
+	return op == HILO_OP_ABS || op == HILO_OP_NEGATE || op == HILO_OP_SIGN ||
+	       op == HILO_OP_REAL;
+}
 
 static bool is_unary(hilo_opcode op)
 {
@@ -814,18 +949,11 @@ static hilo_literal *ew_clamp(ev *e, const hilo_instr *i, hilo_literal *const *o
 	for (size_t k = 0; k < n && ok; k++) {
 		size_t klo = AT(ops[0], k), kx = AT(ops[1], k), khi = AT(ops[2], k);
 		if (kd == K_FLOAT) {
-			/* XLA: a NaN bound or operand is the result (lo, x, hi
-			 * in that order), else std::min(hi, std::max(x, lo)),
-			 * which keeps x on ties (signed zeros) */
+			/* XLA CPU: minimum(maximum(x, lo), hi) with its NaN-
+			 * propagating, signed-zero-ordered maximum and minimum */
 			double lo = ev_get_f(ops[0], klo), x = ev_get_f(ops[1], kx);
-			double hi = ev_get_f(ops[2], khi), v;
-			if (isnan(lo) || isnan(x) || isnan(hi))
-				v = isnan(lo) ? lo : isnan(x) ? x : hi;
-			else {
-				v = x < lo ? lo : x;
-				v = v < hi ? v : hi;
-			}
-			hilo_elem_set_f64(t, r->data, k, v);
+			double hi = ev_get_f(ops[2], khi);
+			hilo_elem_set_f64(t, r->data, k, min_double(max_double(x, lo), hi));
 		} else {
 			int64_t x = ev_get_i(ops[1], kx), lo = ev_get_i(ops[0], klo);
 			int64_t hi = ev_get_i(ops[2], khi), v;
@@ -886,6 +1014,34 @@ hilo_literal *ev_elementwise(ev *e, const hilo_instr *i, hilo_literal *const *op
 		return NULL;
 	hilo_ptype it = a->shape->type, t = os->type;
 	kind ki = kind_of(it);
+	if (op == HILO_OP_CONVERT && it == t) { /* XLA: a no-op, every bit kept */
+		memcpy(r->data, a->data, r->nbytes < a->nbytes ? r->nbytes : a->nbytes);
+		if (a->shape->rank == 0)
+			for (size_t k = 1; k < n; k++)
+				memcpy((char *)r->data + k * a->nbytes, a->data, a->nbytes);
+		return r;
+	}
+	if (sign_bit_op(op, it) && it == t) {
+		/* abs, negate, sign of a NaN and real clear, flip or keep the
+		 * sign bit and nothing else (IEEE 754 sec. 5.5.1; XLA CPU keeps
+		 * signalling NaNs and payloads), so they work on the bits */
+		int w = bits_of(it);
+		uint64_t sb = 1ull << (w - 1);
+		for (size_t k = 0; k < n; k++) {
+			uint64_t u = raw_get(it, a->data, AT(a, k));
+			double x = ev_get_f(a, AT(a, k));
+			if (op == HILO_OP_SIGN && !isnan(x)) {
+				hilo_elem_set_f64(t, r->data, k, copysign(x != 0 ? 1.0 : 0.0, x));
+				continue;
+			}
+			if (op == HILO_OP_ABS)
+				u &= ~sb;
+			else if (op == HILO_OP_NEGATE)
+				u ^= sb;
+			raw_set(it, r->data, k, u);
+		}
+		return r;
+	}
 	if (op == HILO_OP_CONVERT) {
 		if (ki == K_OTHER && !hilo_ptype_is_complex(it))
 			return ev_err(e, i, "convert from %s is not supported", hilo_ptype_name(it));
@@ -923,6 +1079,13 @@ hilo_literal *ev_elementwise(ev *e, const hilo_instr *i, hilo_literal *const *op
 	bool ok = true;
 	for (size_t k = 0; k < n && ok; k++) {
 		size_t ka = AT(a, k);
+		if (op == HILO_OP_POWER && ki == K_FLOAT &&
+		    (is_snan(it, raw_get(it, a->data, ka)) || is_snan(it, raw_get(it, b->data, AT(b, k))))) {
+			/* XLA CPU: a signalling NaN operand gives NaN even where
+			 * x^0 = 1^y = 1 holds for quiet ones (C's pow) */
+			hilo_elem_set_f64(t, r->data, k, NAN);
+			continue;
+		}
 		if (ki == K_FLOAT && it == HILO_T_F64) {
 			double x = ev_get_f(a, ka), v;
 			if (un)

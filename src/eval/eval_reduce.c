@@ -582,8 +582,11 @@ static hilo_literal *dot(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 		for (int q = 0; q < nfb; q++)
 			bbase += oidx[nlb + nfa + q] * bst[fb[q]];
 		int64_t cidx[MAXR] = {0};
-		double sf = 0;
-		float sf32 = 0;
+		/* no contracting dimension: the result is the product itself
+		 * (XLA CPU: -0 * 3 = -0), so the sum starts from -0, the
+		 * additive identity that keeps a product's sign */
+		double sf = nlc == 0 ? -0.0 : 0.0;
+		float sf32 = nlc == 0 ? -0.0f : 0.0f;
 		uint64_t si = 0;
 		for (int64_t t = 0; t < ncon; t++) {
 			int64_t ao = abase, bo = bbase;
@@ -592,7 +595,7 @@ static hilo_literal *dot(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 				bo += cidx[q] * bst[rc[q]];
 			}
 			/* XLA: operands converted to the result type, products
-			 * summed in order from 0 in its ElementwiseT (double for
+			 * summed in order from 0 (-0 without contraction) in its ElementwiseT (double for
 			 * f64, float for f32 and narrower, 64-bit for ints) */
 			if (ot == HILO_T_F64) {
 				sf += ev_get_as_f(a, (size_t)ao, ot) * ev_get_as_f(b, (size_t)bo, ot);

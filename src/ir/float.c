@@ -99,19 +99,19 @@ uint32_t hilo_float_encode(hilo_ptype t, double v)
 		if (isnan(v) || v < 0 || isinf(v))
 			return 0xff;
 		if (v == 0)
-			return 0; /* no zero: the smallest value 2^-127 */
+			return 0xff; /* no zero: XLA CPU gives the NaN */
 		int e;
 		frexp(v, &e);               /* v in [2^(e-1), 2^e) */
 		double lo = ldexp(1.0, e - 1), hi = ldexp(1.0, e);
 		int ex = (v - lo < hi - v) ? e - 1 : e; /* ties round up */
 		int biased = ex + 127;
 		if (biased < 0)
-			return 0;
+			return 0; /* below 2^-127 (but not 0): the smallest, 2^-127 */
 		return biased > 0xfe ? 0xff : (uint32_t)biased;
 	}
 	bool neg = signbit(v) != 0;
 	if (isnan(v)) /* Eigen/ml_dtypes keep a NaN's sign (fnuz has one NaN) */
-		return f.kind == NONE ? max_bits(&f)
+		return f.kind == NONE ? sbit /* no NaN: XLA CPU gives the -0 pattern */
 		     : nan_bits(&f) | (neg && (f.kind == IEEE || f.kind == FN) ? sbit : 0);
 	double a = fabs(v);
 	uint32_t s = neg ? sbit : 0;

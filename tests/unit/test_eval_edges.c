@@ -1,7 +1,11 @@
 /* test_eval_edges.c - the evaluator's edge semantics, one check per row of
  * the table in docs/evaluator.md ("XLA's rule" column). Every expected
- * value is computed by hand from XLA's HloEvaluator rule (the comment
- * beside each case says how), never taken from a hilo run. Values that
+ * value is computed by hand from XLA's rule (the comment beside each case
+ * says how), never taken from a hilo run; where XLA's CPU backend and its
+ * HloEvaluator differ, the rule is XLA CPU's as the evaluator tier
+ * (tests/xla/evaluator) measured it on jaxlib 0.10.2, and the regression
+ * tests of the defects that tier found (notes: xla-eval-defects.md, E1..)
+ * say which. Values that
  * are easier to state as bits are read back through bitcast-convert.
  */
 #include "hilo/eval.h"
@@ -112,60 +116,97 @@ static void clamp(void)
 	         "  hi = u8[] constant(100)\n"
 	         "  ROOT c = u8[2] clamp(lo, x, hi)\n"),
 	       "{100, 100}");
-	/* NaN order: lo's -nan wins over x's nan; then x; then hi */
+	/* E3: XLA CPU's clamp is minimum(maximum(x, lo), hi) with its
+	 * maximum/minimum (NaN-propagating, +0 > -0): any NaN gives NaN (here
+	 * the first NaN met: maximum's lhs, then minimum's; XLA CPU's own NaN
+	 * bits are not specified) */
 	EXPECT(M("  lo = f32[4] constant({-nan, 0, 0, 0})\n"
 	         "  x = f32[4] constant({nan, -nan, nan, 1})\n"
 	         "  hi = f32[4] constant({nan, nan, -nan, -nan})\n"
 	         "  ROOT c = f32[4] clamp(lo, x, hi)\n"),
-	       "{-nan, -nan, nan, -nan}");
-	/* signed zeros: max(-0, +0) keeps x = -0, min(1, -0) = -0; and
-	 * max(+0, -0) = +0 */
+	       "{nan, -nan, nan, -nan}");
+	/* signed zeros: maximum(-0, +0) = maximum(+0, -0) = +0, then
+	 * minimum(+0, 1) = +0 */
 	EXPECT(M("  lo = f32[2] constant({0, -0})\n"
 	         "  x = f32[2] constant({-0, 0})\n"
 	         "  hi = f32[2] constant({1, 1})\n"
 	         "  ROOT c = f32[2] clamp(lo, x, hi)\n"),
-	       "{-0, 0}");
-	/* a tie with hi keeps hi: min(-0, 0) = -0, min(0, -0) = 0 */
+	       "{0, 0}");
+	/* minimum(0, -0) = minimum(-0, 0) = -0 (was: a tie kept hi) */
 	EXPECT(M("  lo = f32[] constant(-1)\n"
 	         "  x = f32[2] constant({0, -0})\n"
 	         "  hi = f32[2] constant({-0, 0})\n"
 	         "  ROOT c = f32[2] clamp(lo, x, hi)\n"),
-	       "{-0, 0}");
+	       "{-0, -0}");
 }
 
-/* maximum/minimum: lhs NaN, else rhs NaN, else std::max/std::min (the
- * lhs on a tie). */
+/* E2: maximum/minimum as XLA CPU computes them under JAX's compile
+ * options: a NaN operand gives NaN (hilo returns the lhs's if both are;
+ * XLA's NaN bits are not specified), and +0 > -0 in either order (was:
+ * std::max/std::min, the lhs on a tie). */
 static void maxmin(void)
 {
 	EXPECT(M("  a = f32[5] constant({-0, 0, nan, 1, -nan})\n"
 	         "  b = f32[5] constant({0, -0, -nan, nan, 1})\n"
 	         "  ROOT c = f32[5] maximum(a, b)\n"),
-	       "{-0, 0, nan, nan, -nan}");
+	       "{0, 0, nan, nan, -nan}");
 	EXPECT(M("  a = f32[3] constant({0, -0, 1})\n"
 	         "  b = f32[3] constant({-0, 0, -nan})\n"
 	         "  ROOT c = f32[3] minimum(a, b)\n"),
-	       "{0, -0, -nan}");
+	       "{-0, -0, -nan}");
 	EXPECT(M("  a = f64[2] constant({-0, 0})\n"
 	         "  b = f64[2] constant({0, -0})\n"
 	         "  ROOT c = f64[2] maximum(a, b)\n"),
-	       "{-0, 0}");
+	       "{0, 0}");
 	EXPECT(M("  a = bf16[2] constant({0, -0})\n"
 	         "  b = bf16[2] constant({-0, 0})\n"
 	         "  ROOT c = bf16[2] minimum(a, b)\n"),
-	       "{0, -0}");
+	       "{-0, -0}");
 }
 
-/* power: 1 when the base is 1 or the exponent 0; signed negative
- * exponent: 0 (base 1 aside); else repeated squaring that wraps; pred:
- * lhs || !rhs; floats: pow in the compute type. */
+/* power: E4 (XLA CPU): the exponent is read as signed of its width; a
+ * negative one gives 1 for base 1, +-1 for base -1, else 0; a positive one
+ * is applied by six squarings (its low 6 bits); pred: lhs || !rhs; floats:
+ * pow in the compute type, x^0 = 1^y = 1 for quiet NaNs, NaN for a
+ * signalling one (E5). */
 static void power(void)
 {
-	/* (-1)^-1 = 0, (-1)^-2 = 0, 1^-5 = 1, 2^-1 = 0, 0^0 = 1, 0^-1 = 0,
+	/* (-1)^-1 = -1, (-1)^-2 = 1, 1^-5 = 1, 2^-1 = 0, 0^0 = 1, 0^-1 = 0,
 	 * (-2)^3 = -8 */
 	EXPECT(M("  a = s32[7] constant({-1, -1, 1, 2, 0, 0, -2})\n"
 	         "  b = s32[7] constant({-1, -2, -5, -1, 0, -1, 3})\n"
 	         "  ROOT c = s32[7] power(a, b)\n"),
-	       "{0, 0, 1, 0, 1, 0, -8}");
+	       "{-1, 1, 1, 0, 1, 0, -8}");
+	/* s8 38^64: 64 & 63 = 0, so 1; s16 3^32767 = 3^63 mod 2^16 = -5717 */
+	EXPECT(M("  a = s8[] constant(38)\n"
+	         "  b = s8[] constant(64)\n"
+	         "  c = s8[] power(a, b)\n"
+	         "  d = s16[] constant(3)\n"
+	         "  e = s16[] constant(32767)\n"
+	         "  f = s16[] power(d, e)\n"
+	         "  ROOT t = (s8[], s16[]) tuple(c, f)\n"),
+	       "1 | -5717");
+	/* u8 158 is -98 as s8: 63^158 = 0; u16 65535 is -1: 3^65535 = 0 */
+	EXPECT(M("  a = u8[] constant(63)\n"
+	         "  b = u8[] constant(158)\n"
+	         "  c = u8[] power(a, b)\n"
+	         "  d = u16[] constant(3)\n"
+	         "  e = u16[] constant(65535)\n"
+	         "  f = u16[] power(d, e)\n"
+	         "  ROOT t = (u8[], u16[]) tuple(c, f)\n"),
+	       "0 | 0");
+	/* E5: sNaN 0x7F800001 ^ 0 is NaN (compare NE with itself: true),
+	 * 1 ^ sNaN too; a quiet NaN ^ 0 is 1 (below) */
+	EXPECT(M("  u = u32[] constant(2139095041)\n"
+	         "  s = f32[] bitcast-convert(u)\n"
+	         "  z = f32[] constant(0)\n"
+	         "  o = f32[] constant(1)\n"
+	         "  p = f32[] power(s, z)\n"
+	         "  q = f32[] power(o, s)\n"
+	         "  a = pred[] compare(p, p), direction=NE\n"
+	         "  b = pred[] compare(q, q), direction=NE\n"
+	         "  ROOT t = (pred[], pred[]) tuple(a, b)\n"),
+	       "true | true");
 	/* 2^8 = 256 wraps to 0; 3^5 = 243; 0^0 = 1 */
 	EXPECT(M("  a = u8[3] constant({2, 3, 0})\n"
 	         "  b = u8[3] constant({8, 5, 0})\n"
@@ -300,9 +341,29 @@ static void bit_counts(void)
 	EXPECT(M("  a = s8[2] constant({-1, -128})\n"
 	         "  ROOT c = s8[2] popcnt(a)\n"),
 	       "{8, 1}");
-	EXPECT(M("  a = s4[2] constant({-1, 7})\n"
-	         "  ROOT c = s4[2] popcnt(a)\n"),
-	       "{4, 3}");
+	/* E6: XLA CPU counts an s2/s4 value in its byte, sign-extended:
+	 * popcnt(s4 -1) = popcnt(0xFF) = 8, which wraps to -8 in s4;
+	 * popcnt(s4 -7) = popcnt(0xF9) = 6; clz counts the own width */
+	EXPECT(M("  a = s4[3] constant({-1, 7, -7})\n"
+	         "  ROOT c = s4[3] popcnt(a)\n"),
+	       "{-8, 3, 6}");
+	EXPECT(M("  a = s4[2] constant({-1, 1})\n"
+	         "  ROOT c = s4[2] count-leading-zeros(a)\n"),
+	       "{0, 3}");
+	/* s2 counts its own bits: popcnt(s2 -1) = 2, which wraps to -2 */
+	EXPECT(M("  a = s2[2] constant({-1, -2})\n"
+	         "  ROOT c = s2[2] popcnt(a)\n"),
+	       "{-2, 1}");
+	/* s4 3^-6 = 0 */
+	EXPECT(M("  a = s4[] constant(3)\n"
+	         "  b = s4[] constant(-6)\n"
+	         "  ROOT c = s4[] power(a, b)\n"),
+	       "0");
+	/* u4 12 is a positive exponent (u4 13^12 = 13^12 mod 16 = 1) */
+	EXPECT(M("  a = u4[] constant(13)\n"
+	         "  b = u4[] constant(12)\n"
+	         "  ROOT c = u4[] power(a, b)\n"),
+	       "1");
 }
 
 /* convert: float -> int: NaN -> 0, >= max -> max, <= lowest -> lowest,
@@ -404,13 +465,20 @@ static void bitcasts(void)
 }
 
 /* reduce-precision: round to nearest even on the mantissa, exponent
- * overflow to inf; NaN stays NaN when mantissa bits remain, else +inf. */
+ * overflow to inf; E7 (XLA CPU): a NaN comes back unchanged, also with 0
+ * mantissa bits (was: +inf) and signalling ones. */
 static void reduce_precision(void)
 {
-	/* 1.5 with 0 mantissa bits ties to 2; -nan with 0 mantissa bits -> +inf */
+	/* 1.5 with 0 mantissa bits ties to 2; -nan with 0 mantissa bits stays */
 	EXPECT(M("  a = f32[2] constant({1.5, -nan})\n"
 	         "  ROOT c = f32[2] reduce-precision(a), exponent_bits=5, mantissa_bits=0\n"),
-	       "{2, inf}");
+	       "{2, -nan}");
+	/* the sNaN 0x7F800001 keeps its bits */
+	EXPECT(M("  u = u32[] constant(2139095041)\n"
+	         "  s = f32[] bitcast-convert(u)\n"
+	         "  r = f32[] reduce-precision(s), exponent_bits=5, mantissa_bits=2\n"
+	         "  ROOT c = u32[] bitcast-convert(r)\n"),
+	       "2139095041");
 	/* 65536 overflows 5 exponent bits (max exponent 15): inf */
 	EXPECT(M("  a = f32[2] constant({65536, -nan})\n"
 	         "  ROOT c = f32[2] reduce-precision(a), exponent_bits=5, mantissa_bits=10\n"),
@@ -463,8 +531,122 @@ static void dot_and_complex(void)
 	       "973078528");
 }
 
+/* E1: abs, negate, sign of a NaN, real and copy touch only the sign bit
+ * (IEEE 754 5.5.1; XLA CPU keeps signalling NaNs and payloads), and a
+ * convert to the same type is a no-op; E8: f8e8m0fnu has no zero, so 0
+ * and what rounds below 2^-127 become its NaN 0xFF; E9: f4e2m1fn has no
+ * NaN: XLA CPU converts one to the -0 pattern 0x8; E10: complex multiply
+ * is the textbook product and abs is NaN when a part is NaN, even beside
+ * inf (no C Annex G recovery); E11: a dot without contracting dimensions
+ * is the product itself (-1 * 0 = -0); E12: the fnuz formats' one NaN
+ * (0x80) is the smallest value in total order. */
+static void xla_cpu_bits(void)
+{
+	/* sNaN 0x7F800001: negate 0xFF800001, abs of that 0x7F800001, sign
+	 * and convert f32 -> f32 keep it */
+	EXPECT(M("  u = u32[] constant(2139095041)\n"
+	         "  s = f32[] bitcast-convert(u)\n"
+	         "  n = f32[] negate(s)\n"
+	         "  a = f32[] abs(n)\n"
+	         "  g = f32[] sign(s)\n"
+	         "  c = f32[] convert(s)\n"
+	         "  nb = u32[] bitcast-convert(n)\n"
+	         "  ab = u32[] bitcast-convert(a)\n"
+	         "  gb = u32[] bitcast-convert(g)\n"
+	         "  cb = u32[] bitcast-convert(c)\n"
+	         "  ROOT t = (u32[], u32[], u32[], u32[]) tuple(nb, ab, gb, cb)\n"),
+	       "4286578689 | 2139095041 | 2139095041 | 2139095041");
+	/* f64 sNaN 0x7FF0000000000001 negated: 0xFFF0000000000001 */
+	EXPECT(M("  u = u64[] constant(9218868437227405313)\n"
+	         "  s = f64[] bitcast-convert(u)\n"
+	         "  n = f64[] negate(s)\n"
+	         "  ROOT c = u64[] bitcast-convert(n)\n"),
+	       "18442240474082181121");
+	/* c64 (sNaN, -sNaN): real and imag keep the bits */
+	EXPECT(M("  u = u32[2] constant({2139095041, 4286578689})\n"
+	         "  s = f32[2] bitcast-convert(u)\n"
+	         "  re = f32[1] slice(s), slice={[0:1]}\n"
+	         "  r0 = f32[] reshape(re)\n"
+	         "  z = c64[] complex(r0, r0)\n"
+	         "  i = f32[] imag(z)\n"
+	         "  ROOT c = u32[] bitcast-convert(i)\n"),
+	       "2139095041");
+	/* E8: 0 and -1 -> f8e8m0fnu 0xFF (NaN); 2^-130 -> the smallest
+	 * 0x00; 1 -> 0x7F */
+	EXPECT(M("  a = f32[4] constant({0, -1, 7.346839692639297e-40, 1})\n"
+	         "  b = f8e8m0fnu[4] convert(a)\n"
+	         "  ROOT c = u8[4] bitcast-convert(b)\n"),
+	       "{255, 255, 0, 127}");
+	/* E12: f8e8m0fnu has no sign: 0xC9 > 0xAF in total order */
+	EXPECT(M("  a = u8[2] constant({201, 1})\n"
+	         "  b = u8[2] constant({175, 255})\n"
+	         "  x = f8e8m0fnu[2] bitcast-convert(a)\n"
+	         "  y = f8e8m0fnu[2] bitcast-convert(b)\n"
+	         "  ROOT c = pred[2] compare(x, y), direction=GT, type=TOTALORDER\n"),
+	       "{true, false}");
+	/* f32 sNaN -> c64 keeps its bits in the real part */
+	EXPECT(M("  u = u32[] constant(2139095041)\n"
+	         "  s = f32[] bitcast-convert(u)\n"
+	         "  z = c64[] convert(s)\n"
+	         "  r = f32[] real(z)\n"
+	         "  ROOT c = u32[] bitcast-convert(r)\n"),
+	       "2139095041");
+	/* E13: c64 -> c128 keeps the imaginary part */
+	EXPECT(M("  r = f32[] constant(1)\n"
+	         "  i = f32[] constant(0.5)\n"
+	         "  z = c64[] complex(r, i)\n"
+	         "  w = c128[] convert(z)\n"
+	         "  ROOT c = f64[] imag(w)\n"),
+	       "0.5");
+	/* E14: the f16 denormal 0x03AF reduced to 2 mantissa bits rounds up
+	 * to the smallest normal 0x0400 (1024) */
+	EXPECT(M("  u = u16[] constant(943)\n"
+	         "  h = f16[] bitcast-convert(u)\n"
+	         "  r = f16[] reduce-precision(h), exponent_bits=5, mantissa_bits=2\n"
+	         "  ROOT c = u16[] bitcast-convert(r)\n"),
+	       "1024");
+	/* E15: sqrt(15.5) in f8e3m4: f16 sqrt 3.9375 ties to even 4 (0x50),
+	 * where rounding the f32 3.937004 once gives 3.875 */
+	EXPECT(M("  a = f8e3m4[] constant(15.5)\n"
+	         "  s = f8e3m4[] sqrt(a)\n"
+	         "  ROOT c = u8[] bitcast-convert(s)\n"),
+	       "80");
+	/* E9: NaN -> f4e2m1fn 0x8; inf saturates to 6 (0x7) */
+	EXPECT(M("  a = f32[3] constant({nan, -nan, inf})\n"
+	         "  b = f4e2m1fn[3] convert(a)\n"
+	         "  ROOT c = u4[3] bitcast-convert(b)\n"),
+	       "{8, 8, 7}");
+	/* E10: (0+2i)(inf+nan i) = (0*inf - 2*nan) + (0*nan + 2*inf)i: both
+	 * parts NaN (Annex G gives an infinite imaginary part) */
+	EXPECT(M("  z = f32[] constant(0)\n"
+	         "  two = f32[] constant(2)\n"
+	         "  inf = f32[] constant(inf)\n"
+	         "  nan = f32[] constant(nan)\n"
+	         "  a = c64[] complex(z, two)\n"
+	         "  b = c64[] complex(inf, nan)\n"
+	         "  p = c64[] multiply(a, b)\n"
+	         "  i = f32[] imag(p)\n"
+	         "  m = f32[] abs(b)\n"
+	         "  ni = pred[] compare(i, i), direction=NE\n"
+	         "  nm = pred[] compare(m, m), direction=NE\n"
+	         "  ROOT t = (pred[], pred[]) tuple(ni, nm)\n"),
+	       "true | true");
+	/* E11: an outer product keeps -0 */
+	EXPECT(M("  a = f32[1] constant({-1})\n"
+	         "  b = f32[1] constant({0})\n"
+	         "  d = f32[1,1] dot(a, b), lhs_contracting_dims={}, rhs_contracting_dims={}\n"
+	         "  ROOT c = f32[] reshape(d)\n"),
+	       "-0");
+	/* E12: f8e4m3fnuz NaN < -1 < +0 in total order */
+	EXPECT(M("  a = f8e4m3fnuz[2] constant({nan, -1})\n"
+	         "  b = f8e4m3fnuz[2] constant({-1, 0})\n"
+	         "  ROOT c = pred[2] compare(a, b), direction=LT, type=TOTALORDER\n"),
+	       "{true, true}");
+}
+
 int main(void)
 {
+	xla_cpu_bits();
 	dot_and_complex();
 	shifts();
 	clamp();
