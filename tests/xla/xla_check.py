@@ -30,7 +30,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 TIERS = [
     ("parse", "", 300, 420),
     ("run", "bit-identical", 200, 600),
-    ("evaluator", "agree", 5000, 480),
+    ("evaluator", "agree", 5000, 900),
     ("models", "ok", 5, 480),
 ]
 
