@@ -1,7 +1,8 @@
 /* The pass driver: runs a list of registered passes over one module,
  * verifying after each on request and recording wall time, instruction
- * counts and rewrites per pass. The named pipelines live here too, so the
- * CLI and library users agree on what "--pipeline=neuron" means. */
+ * counts and rewrites per pass. The named pipelines are the PIPELINE rows of
+ * passes.def, so the CLI and library users agree on what "--pipeline=neuron"
+ * means. */
 #include "hilo/driver.h"
 #include "hilo/verify.h"
 
@@ -9,26 +10,30 @@
 #include <string.h>
 #include <time.h>
 
-/* The order of --pipeline=neuron (the Neuron hlo-opt order). */
-static const char *const neuron_pipeline[] = {
-	"simplify-concat",
-	"neuron-preprocess-kernel-duplicate-remover",
-	"neuron-dus-ds-index-simplifier",
-	"dynamic-slice-mover",
-	"neuron_all_gather_duplicate_remover",
-	"slice-of-concat-optimizer",
-	"neuron_repeated_dus_to_concat",
-	"dce",
+/* The PIPELINE rows of passes.def: the pipeline of each row, and its pass
+ * (the rows of one pipeline are together, in order). */
+#define PASS(id, name, desc)
+static const char *const step_pipeline[] = {
+#define PIPELINE(pipeline, pass) pipeline,
+#include "pass/passes.def"
+#undef PIPELINE
 };
+static const char *const step_pass[] = {
+#define PIPELINE(pipeline, pass) pass,
+#include "pass/passes.def"
+#undef PIPELINE
+};
+#undef PASS
 
 const char *const *hilo_pipeline_passes(const char *pipeline, size_t *n)
 {
-	if (strcmp(pipeline, "neuron") == 0) {
-		*n = sizeof neuron_pipeline / sizeof *neuron_pipeline;
-		return neuron_pipeline;
-	}
+	size_t rows = sizeof step_pass / sizeof *step_pass, k = 0;
+	while (k < rows && strcmp(step_pipeline[k], pipeline) != 0)
+		k++;
 	*n = 0;
-	return NULL;
+	while (k + *n < rows && strcmp(step_pipeline[k + *n], pipeline) == 0)
+		(*n)++;
+	return *n ? &step_pass[k] : NULL;
 }
 
 static double now_seconds(void)
