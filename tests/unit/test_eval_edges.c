@@ -620,10 +620,10 @@ static void xla_cpu_bits(void)
 	 * parts NaN (Annex G gives an infinite imaginary part) */
 	EXPECT(M("  z = f32[] constant(0)\n"
 	         "  two = f32[] constant(2)\n"
-	         "  inf = f32[] constant(inf)\n"
-	         "  nan = f32[] constant(nan)\n"
+	         "  pinf = f32[] constant(inf)\n"
+	         "  qnan = f32[] constant(nan)\n"
 	         "  a = c64[] complex(z, two)\n"
-	         "  b = c64[] complex(inf, nan)\n"
+	         "  b = c64[] complex(pinf, qnan)\n"
 	         "  p = c64[] multiply(a, b)\n"
 	         "  i = f32[] imag(p)\n"
 	         "  m = f32[] abs(b)\n"
