@@ -100,8 +100,14 @@ test: build build-san build-tsan deps-xla
 	@echo "== ThreadSanitizer build tests"
 	@cd $(BUILD_TSAN) && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	  ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)'
-	@echo "== XLA tier"
-	@$(MAKE) --no-print-directory xla-check-run
+	@echo "== XLA tier ($(XLA_TEST_TIERS); make xla-check runs every sub-tier)"
+	@$(MAKE) --no-print-directory xla-check-run XLA_CHECK_ARGS="--only=$(XLA_TEST_TIERS) $(XLA_CHECK_ARGS)"
+
+# The sub-tiers `make test` runs. parse and run are not in it yet: the parse
+# tier is not whole on main (open defects in docs/xla-departures.md and the
+# issue) and needs ~20 GB on the whole corpus; the run tier takes ~40 min on a
+# loaded 2-core machine (~1300 XLA CPU compiles). `make xla-check` runs all four.
+XLA_TEST_TIERS ?= evaluator,models
 
 # The XLA tier (tests/xla/README.md). Exit 77 from the driver = skipped (jax
 # not installable): reported, not a failure of make, never counted as passed.
