@@ -96,9 +96,9 @@ if good chain.hlo "$opt" chain.hlo --passes=cse,dce,constant-folding --verify-ea
 	grep -q 'ROOT [a-z0-9.]* = f32\[2\]{0} constant({1, 2})' chain.out || fail "chain.hlo: not folded"
 	ok "10^5-deep instruction chain: passes, equivalence, proto, evaluator"
 fi
-awk 'BEGIN{n=100000; print "HloModule m\n"; print "c0 {\n  x = f32[2]{0} parameter(0)\n  ROOT r = f32[2]{0} negate(x)\n}\n";
-  for(i=1;i<n;i++) printf "c%d {\n  x = f32[2]{0} parameter(0)\n  ROOT r = f32[2]{0} call(x), to_apply=c%d\n}\n\n", i, i-1;
-  printf "ENTRY e {\n  p = f32[2]{0} parameter(0)\n  ROOT r = f32[2]{0} call(p), to_apply=c%d\n}\n", n-1}' >calls.hlo
+awk 'BEGIN{n=100000; print "HloModule m\n"; print "k0 {\n  x = f32[2]{0} parameter(0)\n  ROOT r = f32[2]{0} negate(x)\n}\n";
+  for(i=1;i<n;i++) printf "k%d {\n  x = f32[2]{0} parameter(0)\n  ROOT r = f32[2]{0} call(x), to_apply=k%d\n}\n\n", i, i-1;
+  printf "ENTRY e {\n  p = f32[2]{0} parameter(0)\n  ROOT r = f32[2]{0} call(p), to_apply=k%d\n}\n", n-1}' >calls.hlo
 if good calls.hlo "$opt" calls.hlo --pipeline=neuron --verify-each -o calls.pb && good calls.pb "$opt" calls.pb -o calls.back &&
    good calls.hlo "$opt" calls.hlo --passes=call-inliner,dce --verify-each -o calls.inl; then
 	[ "$(grep -c 'negate' calls.inl)" = 1 ] && ! grep -q 'call(' calls.inl || fail "calls.hlo: not inlined to one negate"
