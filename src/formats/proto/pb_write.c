@@ -1096,6 +1096,11 @@ static void unique_names(writer *W)
 		return;
 	hilo_buf cand;
 	hilo_buf_init_in(&cand, W->a);
+	/* name -> the K its last duplicate got: the names taken only grow, so
+	 * the smallest free K of a name never goes down, and the search starts
+	 * there (from 1 each time it was quadratic in a name's duplicates) */
+	hilo_ptrmap lastk;
+	hilo_ptrmap_init_in(&lastk, W->a);
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		for (hilo_instr *i = m->comps[k]->first; i; i = i->next) {
 			const char *key = hilo_intern_cstr(st, i->name);
@@ -1103,7 +1108,7 @@ static void unique_names(writer *W)
 				hilo_ptrmap_put(&seen, key, (void *)1);
 				continue;
 			}
-			for (int64_t n = 1;; n++) {
+			for (int64_t n = (int64_t)(uintptr_t)hilo_ptrmap_get(&lastk, key) + 1;; n++) {
 				cand.len = 0;
 				hilo_buf_puts(&cand, i->name);
 				hilo_buf_putc(&cand, '.');
@@ -1116,6 +1121,7 @@ static void unique_names(writer *W)
 				if (!hilo_ptrmap_get(&taken, ck) && !hilo_ptrmap_get(&seen, ck)) {
 					hilo_ptrmap_put(&seen, ck, (void *)1);
 					hilo_ptrmap_put(&W->renamed, i, (void *)ck);
+					hilo_ptrmap_put(&lastk, key, (void *)(uintptr_t)n);
 					break;
 				}
 			}
