@@ -11,5 +11,5 @@ fi
 [ $# -gt 0 ] || set -- "$(dirname "$0")"
 # One exec root per invocation (lit.cfg.py): named after the first test
 # path's folder, so parallel ctest runs never share lit's state files.
-tag=$(basename "$1" .hlo | tr -c 'A-Za-z0-9_.-\n' '_')
+tag=$(basename "$1" .hlo | tr -c 'A-Za-z0-9_.\n-' '_')
 exec python3 "$lit" -q --param hilo_bin="$bin" --param llvm_bin="$llvm" --param lit_tag="$tag" "$@"

@@ -19,6 +19,13 @@
  *    "Instruction name is not unique"), though the text scopes them per
  *    computation: a repeated one is written name.K and hilo's reader puts
  *    the text's name back.
+ *  - an elided constant ({...}) has its elements (zeros): XLA refuses a
+ *    LiteralProto without them; hilo's flag reads it back elided;
+ *  - a token's shape has no layout (XLA: "TOKEN should not have a
+ *    layout");
+ *  - a module printed is_scheduled=true has a schedule (field 7): one
+ *    sequence per non-fusion computation, in the instructions' order
+ *    (XLA's reader takes a module without one as unscheduled).
  * And the text still comes back byte for byte through the proto. */
 #include "check.h"
 
@@ -46,6 +53,23 @@ static const char text[] =
 	"  ROOT t = (f32[16]{0}, (u64[2]{0}, u32[4]{0}), s32[], f32[8]{0}) tuple(x, r, k, y)\n"
 	"}\n";
 
+static const char scheduled[] =
+	"HloModule s, is_scheduled=true\n"
+	"\n"
+	"fc {\n"
+	"  a = f32[4]{0} parameter(0)\n"
+	"  ROOT n = f32[4]{0} negate(a)\n"
+	"}\n"
+	"\n"
+	"ENTRY e {\n"
+	"  p = f32[4]{0} parameter(0)\n"
+	"  c = f32[3,5]{1,0} constant({...})\n"
+	"  h = bf16[2]{0} constant({...})\n"
+	"  t = token[] after-all()\n"
+	"  f = f32[4]{0} fusion(p), kind=kLoop, calls=fc\n"
+	"  ROOT r = (f32[4]{0}, f32[3,5]{1,0}, bf16[2]{0}, token[]) tuple(f, c, h, t)\n"
+	"}\n";
+
 /* The entry computation's instruction of that name. */
 static const Xla__HloInstructionProto *find(const Xla__HloModuleProto *mp, const char *name)
 {
@@ -57,19 +81,79 @@ static const Xla__HloInstructionProto *find(const Xla__HloModuleProto *mp, const
 	return NULL;
 }
 
+static hilo_module *parse(const char *src, size_t n, hilo_diags *d)
+{
+	hilo_module *m = hilo_parse_text(src, n, "xla.hlo", d);
+	if (!CHECK(m != NULL))
+		hilo_diags_print(stderr, d);
+	return m;
+}
+
+/* The text comes back byte for byte through hilo's proto. */
+static void check_round_trip(const hilo_module *m, const hilo_buf *pb, hilo_diags *d)
+{
+	hilo_buf t1, t2;
+	hilo_buf_init(&t1);
+	hilo_buf_init(&t2);
+	hilo_print_text(&t1, m, HILO_STYLE_AUTO);
+	hilo_module *m2 = hilo_proto_read(pb->data, pb->len, "xla.pb", d);
+	if (CHECK(m2 != NULL)) {
+		hilo_print_text(&t2, m2, HILO_STYLE_AUTO);
+		CHECK_STR(hilo_buf_cstr(&t2), hilo_buf_cstr(&t1));
+		hilo_module_destroy(m2);
+	}
+	hilo_buf_free(&t1);
+	hilo_buf_free(&t2);
+}
+
+static void test_scheduled_elided_token(hilo_diags *d)
+{
+	hilo_module *m = parse(scheduled, sizeof scheduled - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb;
+	hilo_buf_init(&pb);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		const Xla__HloInstructionProto *c = find(mp, "c"), *h = find(mp, "h"), *t = find(mp, "t");
+		CHECK(c && c->literal && c->literal->n_f32s == 15);
+		int zero = 1;
+		for (size_t k = 0; c && c->literal && k < c->literal->n_f32s; k++)
+			zero = zero && c->literal->f32s[k] == 0.0f;
+		CHECK(zero);
+		CHECK(h && h->literal && h->literal->bf16s.len == 4);
+		CHECK(t && t->shape && !t->shape->layout);
+		/* one sequence, the entry's (fc is a fusion computation), in
+		 * the instructions' order */
+		const Xla__HloScheduleProto *sp = mp->schedule;
+		if (CHECK(sp && sp->n_sequences == 1)) {
+			CHECK(sp->sequences[0]->key == mp->entry_computation_id);
+			const Xla__HloScheduleProto__InstructionSequence *q = sp->sequences[0]->value;
+			const char *order[] = {"p", "c", "h", "t", "f", "r"};
+			if (CHECK(q && q->n_instruction_ids == 6))
+				for (size_t k = 0; k < 6; k++) {
+					const Xla__HloInstructionProto *i = find(mp, order[k]);
+					CHECK(i && i->id == q->instruction_ids[k]);
+				}
+		}
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	check_round_trip(m, &pb, d);
+	hilo_buf_free(&pb);
+	hilo_module_destroy(m);
+}
+
 int main(void)
 {
 	hilo_diags d;
 	hilo_diags_init(&d);
-	hilo_module *m = hilo_parse_text(text, sizeof text - 1, "xla.hlo", &d);
-	if (!CHECK(m != NULL)) {
-		hilo_diags_print(stderr, &d);
+	test_scheduled_elided_token(&d);
+	hilo_module *m = parse(text, sizeof text - 1, &d);
+	if (!m)
 		return CHECK_DONE();
-	}
-	hilo_buf pb, t1, t2;
+	hilo_buf pb;
 	hilo_buf_init(&pb);
-	hilo_buf_init(&t1);
-	hilo_buf_init(&t2);
 	CHECK(hilo_proto_write(&pb, m, &d));
 	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
 	if (CHECK(mp != NULL)) {
@@ -111,16 +195,8 @@ int main(void)
 		xla__hlo_module_proto__free_unpacked(mp, NULL);
 	}
 	/* and hilo reads its proto back to the same text */
-	hilo_print_text(&t1, m, HILO_STYLE_AUTO);
-	hilo_module *m2 = hilo_proto_read(pb.data, pb.len, "xla.pb", &d);
-	if (CHECK(m2 != NULL)) {
-		hilo_print_text(&t2, m2, HILO_STYLE_AUTO);
-		CHECK_STR(hilo_buf_cstr(&t2), hilo_buf_cstr(&t1));
-		hilo_module_destroy(m2);
-	}
+	check_round_trip(m, &pb, &d);
 	hilo_buf_free(&pb);
-	hilo_buf_free(&t1);
-	hilo_buf_free(&t2);
 	hilo_module_destroy(m);
 	hilo_diags_free(&d);
 	return CHECK_DONE();

@@ -124,7 +124,9 @@ bool pb_keep_text_attrs(hilo_module *m, const pb_keep *k);
  * stack_frame_id; nothing when the text is not the four tables. */
 void pb_frames_from_text(hilo_buf *out, const char *text);
 /* A valid HloScheduleProto for the module as it is now, from the kept
- * one (k's field 7 payload, sched): sequences of computations that are gone
+ * one (k's field 7 payload, sched; k NULL: none kept, every non-fusion
+ * computation gets its instructions' order, as a scheduled text module
+ * has it): sequences of computations that are gone
  * dropped, instructions that are gone left out, new ones placed before
  * their first use in an order that respects operands and control
  * predecessors, new non-fusion computations given a sequence. iid maps

@@ -616,13 +616,13 @@ void pb_keep_schedule(hilo_buf *out, const hilo_module *m, const pb_keep *K, pb_
 	hilo_ptrmap read, covered;
 	hilo_ptrmap_init(&read);
 	hilo_ptrmap_init(&covered);
-	for (size_t k = 0; k < K->ncomp; k++)
+	for (size_t k = 0; K && k < K->ncomp; k++)
 		if (!hilo_ptrmap_put(&read, K->comp[k], (void *)1))
 			S.oom = true;
 	size_t at = pw_open_n(out, 7, 3);
-	pr_cur c = {K->buf + sp.off, K->buf + sp.off + sp.len};
+	pr_cur c = {K ? K->buf + sp.off : NULL, K ? K->buf + sp.off + sp.len : NULL};
 	kf f;
-	while (!S.oom && kf_next(&c, &f)) {
+	while (K && !S.oom && kf_next(&c, &f)) {
 		if (f.num != 1 || f.wt != PB_LEN)
 			continue;
 		int64_t key = 0;

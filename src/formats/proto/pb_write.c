@@ -134,11 +134,13 @@ static void put_shape_as(writer *W, uint32_t field, const hilo_shape *s, int dep
 			pw_packed_i64(b, 1, s->layout->minor_to_major, (size_t)s->layout->n);
 			pw_str(b, 1000, s->layout->tail);
 			pw_close(b, l);
-		} else if (!s->rank) {
+		} else if (!s->rank && s->type != HILO_T_TOKEN && s->type != HILO_T_OPAQUE) {
 			/* a scalar has its (empty) layout in XLA's protos, as XLA's
 			 * parser gives it one: XLA's reader requires one in a
 			 * LiteralProto and that a constant's shape equal its
-			 * literal's, layout included; it prints as nothing */
+			 * literal's, layout included; it prints as nothing. Not
+			 * a token or opaque: XLA refuses their layouts ("TOKEN
+			 * should not have a layout") */
 			pw_close(b, pw_open(b, 5));
 		} else if (literal && s->rank && s->type != HILO_T_TOKEN && s->type != HILO_T_OPAQUE) {
 			int64_t m2m[HILO_MAX_RANK];
@@ -190,7 +192,27 @@ static void put_literal(writer *W, uint32_t field, const hilo_literal *l, int de
 	size_t es = (size_t)hilo_ptype_bytes(t);
 	size_t n = es ? l->nbytes / es : 0;
 	uint32_t bf;
-	if (l->elided) {
+	if (l->elided && t != HILO_T_TUPLE && t != HILO_T_TOKEN && t != HILO_T_OPAQUE) {
+		/* `{...}`: XLA's reader refuses a LiteralProto without its
+		 * elements, and XLA's own parser fills an elided literal with
+		 * arbitrary values; hilo writes zeros (every encoding's zero is
+		 * all-zero bytes: one per packed varint or pred, es per fixed or
+		 * byte-string element) and flag 1003, so it reads back elided */
+		int64_t count = hilo_shape_elements(l->shape);
+		char enc;
+		uint32_t vf = pb_literal_field(t, &enc);
+		size_t per = enc == 'v' ? 1 : es;
+		if (vf && count > 0 && per && (uint64_t)count <= (SIZE_MAX >> 1) / per) {
+			size_t len = (size_t)count * per;
+			pw_tag(b, vf, PB_LEN);
+			pw_varint(b, len);
+			uint8_t *q = pw_need(b, len);
+			if (q) {
+				memset(q, 0, len);
+				b->len += len;
+			}
+		}
+	} else if (l->elided) {
 		/* flags only */
 	} else if (t == HILO_T_TUPLE) {
 		if (depth > 200) {
@@ -1457,6 +1479,16 @@ static bool write_module(writer *wp, hilo_buf *out)
 	if (m->entry) {
 		put_program_shape(&W, 4, m->entry);
 		pw_int(b, 6, comp_id(&W, m->entry));
+	}
+	if (hilo_module_layout_sensitive(m)) {
+		/* is_scheduled=true: XLA's reader takes a module as scheduled
+		 * only with a schedule (field 7), the instructions' order */
+		bool *fusion = walloc(&W, (m->ncomps + 1) * sizeof *fusion);
+		if (fusion) {
+			for (uint32_t k = 0; k < m->ncomps; k++)
+				fusion[k] = hilo_ptrmap_get(&fused, m->comps[k]) != NULL;
+			pb_keep_schedule(b, m, NULL, (pb_span){0, 0}, fusion, sched_iid, sched_cid, &W);
+		}
 	}
 	put_pc(&W, 8, io);
 	pb_frames_from_text(b, m->stack_frames); /* XLA resolves stack_frame_id by it */

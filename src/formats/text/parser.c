@@ -929,6 +929,7 @@ static bool parse_module(hilo_module *m, const char *src, size_t len, const char
 		if (e > src)
 			m->header = hilo_arena_strndup(m->arena, src, (size_t)(e - src));
 	}
+	bool headed = true;
 	{
 		const char *at = L->p, *k;
 		size_t kn = lex_ident(L, &k);
@@ -939,6 +940,7 @@ static bool parse_module(hilo_module *m, const char *src, size_t len, const char
 			}
 			/* like XLA, accept bare computations without the header */
 			L->p = at;
+			headed = false;
 			goto computations;
 		}
 		lex_skip_ws(L);
@@ -1020,6 +1022,13 @@ computations:
 		m->entry = m->comps[m->ncomps - 1];
 		m->entry->is_entry = true;
 		m->entry_last_no_keyword = true;
+	}
+	if (!headed) {
+		/* XLA's parser names a headerless module after its entry */
+		char *name = hilo_arena_printf(m->arena, "module_%s", m->entry->name);
+		if (!name)
+			goto fail;
+		m->name = name;
 	}
 	m->style = P.saw_no_percent && !P.saw_percent ? HILO_STYLE_SHORT
 	         : P.saw_operand_shapes ? HILO_STYLE_LONG : HILO_STYLE_DEFAULT;

@@ -63,7 +63,7 @@ def parse(text):
         if s == "}":
             cur = None
             continue
-        if s:
+        if s and not s.startswith("//"):  # XLA drops comments
             m = re.match(r"(?:ROOT )?%?([A-Za-z_][\w.\-]*) = ", s)
             cur[3].append((m.group(1) if m else s, s))
     return p
@@ -120,6 +120,94 @@ def elide_constants(line):
     return line
 
 
+def top_level_split(s):
+    """s split at the commas outside brackets and strings."""
+    parts, depth, quote, start, i = [], 0, False, 0, 0
+    while i < len(s):
+        c = s[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                quote = False
+        elif c == '"':
+            quote = True
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(s[start:i])
+            start = i + 1
+        i += 1
+    parts.append(s[start:])
+    return parts
+
+
+def _unspaced(s):
+    """s without the blanks after commas outside strings ({a, b} = {a,b})."""
+    out, quote, i = [], False, 0
+    while i < len(s):
+        c = s[i]
+        out.append(c)
+        if quote:
+            if c == "\\" and i + 1 < len(s):
+                out.append(s[i + 1])
+                i += 1
+            elif c == '"':
+                quote = False
+        elif c == '"':
+            quote = True
+        elif c == ",":
+            while i + 1 < len(s) and s[i + 1] == " ":
+                i += 1
+        i += 1
+    return "".join(out)
+
+
+def sorted_attrs(line):
+    """An instruction line with its attributes (after the operand list) in
+    sorted order: XLA and hilo may print them in different orders, which is
+    not meaning."""
+    k = line.find(" = ")
+    if k < 0:
+        return line
+    depth, quote, i, n = 0, False, k + 3, len(line)
+    while i < n:  # the opcode's '(' : the first at depth 0 after a word
+        c = line[i]
+        if c in "[{" or (c == "(" and not (line[i - 1].isalnum() or line[i - 1] in "-_")):
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "(" and depth == 0:
+            break
+        i += 1
+    if i >= n:
+        return line
+    depth = 0
+    for j in range(i, n):  # its matching ')'
+        c = line[j]
+        if quote:
+            if c == '"' and line[j - 1] != "\\":
+                quote = False
+            continue
+        if c == '"':
+            quote = True
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                break
+    else:
+        return line
+    rest = line[j + 1:]
+    if not rest.startswith(","):
+        return line
+    attrs = sorted(_unspaced(a.strip()) for a in top_level_split(rest[1:]) if a.strip())
+    return line[:j + 1] + ", " + ", ".join(attrs)
+
+
 _MEMO = {}
 
 
@@ -143,7 +231,7 @@ def quick(text, elide=False):
             if "stack_frame_id=" in line:
                 line = re.sub(r" ?stack_frame_id=(\d+)", lambda m: (
                     " stack=[%s]" % (frame_chain(p, m.group(1)) or "dangling")) if has_frames else "", line)
-            lines.append(re.sub(r"\s+", " ", line))
+            lines.append(sorted_attrs(re.sub(r"\s+", " ", line)))
         out.extend(sorted(lines))
     res = "\n".join(out)
     if len(_MEMO) > 64:
@@ -200,7 +288,12 @@ def _canon(text, elide):
         params = sorted(((int(re.search(r"parameter\((\d+)\)", l).group(1)), n) for n, l in comp[3]
                          if re.search(r" parameter\(\d+\)", l)), key=lambda t: t[0])
 
+        entered = set()
+
         def visit(n):
+            # entered: an instruction named like a computation it calls
+            # (`%map = ... to_apply=%map`) or a malformed cycle must not be
+            # pushed again while it is being visited
             stack = [(n, False)]
             while stack:
                 x, done = stack.pop()
@@ -210,6 +303,9 @@ def _canon(text, elide):
                     ids[x] = "i%d" % len(ids)
                     seq.append((x, instrs[x]))
                     continue
+                if x in entered:
+                    continue
+                entered.add(x)
                 stack.append((x, True))
                 refs = [r for r in REF.findall(instrs[x].split(" = ", 1)[-1]) if r in instrs]
                 for r in reversed(refs):
@@ -254,7 +350,8 @@ def _canon(text, elide):
             return "stack=[%s]" % (frame_chain(p, m.group(1)) or "dangling")
 
         line = re.sub(r" ?stack_frame_id=(\d+)", lambda m: (" " + frame(m)) if has_frames else "", line)
-        return re.sub(r"\s+", " ", line).replace("( ", "(").replace(" )", ")").replace("{ ", "{").replace(" }", "}")
+        line = re.sub(r"\s+", " ", line).replace("( ", "(").replace(" )", ")").replace("{ ", "{").replace(" }", "}")
+        return sorted_attrs(line)
 
     out = []
     for h in p.header:
