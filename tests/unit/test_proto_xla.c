@@ -23,6 +23,8 @@
  *    LiteralProto without them; hilo's flag reads it back elided;
  *  - a token's shape has no layout (XLA: "TOKEN should not have a
  *    layout");
+ *  - an outfeed has its outfeed_shape, the operand's (XLA refused an
+ *    outfeed without one: "Invalid element type");
  *  - a module printed is_scheduled=true has a schedule (field 7): one
  *    sequence per non-fusion computation, in the instructions' order
  *    (XLA's reader takes a module without one as unscheduled).
@@ -67,7 +69,8 @@ static const char scheduled[] =
 	"  h = bf16[2]{0} constant({...})\n"
 	"  t = token[] after-all()\n"
 	"  f = f32[4]{0} fusion(p), kind=kLoop, calls=fc\n"
-	"  ROOT r = (f32[4]{0}, f32[3,5]{1,0}, bf16[2]{0}, token[]) tuple(f, c, h, t)\n"
+	"  o = token[] outfeed(p, t)\n"
+	"  ROOT r = (f32[4]{0}, f32[3,5]{1,0}, bf16[2]{0}, token[]) tuple(f, c, h, o)\n"
 	"}\n";
 
 /* The entry computation's instruction of that name. */
@@ -124,15 +127,19 @@ static void test_scheduled_elided_token(hilo_diags *d)
 		CHECK(zero);
 		CHECK(h && h->literal && h->literal->bf16s.len == 4);
 		CHECK(t && t->shape && !t->shape->layout);
+		/* an outfeed has its outfeed_shape, the operand's */
+		const Xla__HloInstructionProto *o = find(mp, "o");
+		CHECK(o && o->outfeed_shape && o->outfeed_shape->element_type == XLA__PRIMITIVE_TYPE__F32 &&
+		      o->outfeed_shape->n_dimensions == 1 && o->outfeed_shape->dimensions[0] == 4);
 		/* one sequence, the entry's (fc is a fusion computation), in
 		 * the instructions' order */
 		const Xla__HloScheduleProto *sp = mp->schedule;
 		if (CHECK(sp && sp->n_sequences == 1)) {
 			CHECK(sp->sequences[0]->key == mp->entry_computation_id);
 			const Xla__HloScheduleProto__InstructionSequence *q = sp->sequences[0]->value;
-			const char *order[] = {"p", "c", "h", "t", "f", "r"};
-			if (CHECK(q && q->n_instruction_ids == 6))
-				for (size_t k = 0; k < 6; k++) {
+			const char *order[] = {"p", "c", "h", "t", "f", "o", "r"};
+			if (CHECK(q && q->n_instruction_ids == 7))
+				for (size_t k = 0; k < 7; k++) {
 					const Xla__HloInstructionProto *i = find(mp, order[k]);
 					CHECK(i && i->id == q->instruction_ids[k]);
 				}

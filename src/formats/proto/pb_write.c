@@ -990,6 +990,13 @@ static void put_instr(writer *W, const hilo_instr *i)
 		pw_int(b, 9, hilo_instr_param_no(i));
 	if (typed)
 		put_typed_lo(W, &p);
+	/* XLA's reader builds an outfeed from outfeed_shape (29), which its
+	 * parser takes from the operand when the text gives none; without it
+	 * XLA refuses the proto (invalid element type). An outfeed_shape= in
+	 * the text stays in hilo's attributes (its layout, if it differs from
+	 * the operand's, does not reach XLA) */
+	if (i->op == HILO_OP_OUTFEED && i->noperands)
+		put_shape(W, 29, i->operands[0]->shape, 0);
 	pw_int(b, 35, instr_id(W, i));
 	put_ids(W, 36, i->operands, i->noperands);
 	put_ids(W, 37, hilo_instr_ctrl_preds(i), hilo_instr_nctrl_preds(i));
