@@ -1183,6 +1183,20 @@ static int64_t sched_cid(void *ud, const hilo_comp *c)
 	return comp_id(ud, c);
 }
 
+/* The module's HloScheduleProto on W->out, from the kept one (K, its
+ * field 7 payload sched) or, K NULL, from the instructions' order; the
+ * computations in fused are fusion computations (no sequence). */
+static void put_schedule(writer *W, const pb_keep *K, pb_span sched, const hilo_ptrmap *fused)
+{
+	const hilo_module *m = W->m;
+	bool *fusion = walloc(W, (m->ncomps + 1) * sizeof *fusion);
+	if (!fusion)
+		return;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		fusion[k] = hilo_ptrmap_get(fused, m->comps[k]) != NULL;
+	pb_keep_schedule(W->out, m, K, sched, fusion, sched_iid, sched_cid, W);
+}
+
 /* The HloModuleProto of a kept input: its fields in input order, each
  * one as read when what it depends on is unchanged, else from the IR
  * (computations, entry, host program shape), rebuilt (schedule) or
@@ -1213,11 +1227,6 @@ static void write_kept_module(writer *W, const hilo_ptrmap *fused)
 	bool entry_same = m->entry == K->entry && efp == K->entry_fp;
 	W->out = out;
 	bool comps_done = false;
-	bool *fusion = walloc(W, (m->ncomps + 1) * sizeof *fusion);
-	if (!fusion)
-		return;
-	for (uint32_t k = 0; k < m->ncomps; k++)
-		fusion[k] = hilo_ptrmap_get(fused, m->comps[k]) != NULL;
 	for (size_t k = 0; k < K->nmf && !W->oom; k++) {
 		const pb_rawfield *f = &K->mf[k];
 		switch (f->num) {
@@ -1254,7 +1263,7 @@ static void write_kept_module(writer *W, const hilo_ptrmap *fused)
 			if (same || f->wt != PB_LEN)
 				kept_raw(W, f->all);
 			else
-				pb_keep_schedule(out, m, K, f->val, fusion, sched_iid, sched_cid, W);
+				put_schedule(W, K, f->val, fused);
 			break;
 		case 8: case 10: case 12: case 14: case 18:
 			if (entry_same)
@@ -1490,12 +1499,7 @@ static bool write_module(writer *wp, hilo_buf *out)
 	if (hilo_module_layout_sensitive(m)) {
 		/* is_scheduled=true: XLA's reader takes a module as scheduled
 		 * only with a schedule (field 7), the instructions' order */
-		bool *fusion = walloc(&W, (m->ncomps + 1) * sizeof *fusion);
-		if (fusion) {
-			for (uint32_t k = 0; k < m->ncomps; k++)
-				fusion[k] = hilo_ptrmap_get(&fused, m->comps[k]) != NULL;
-			pb_keep_schedule(b, m, NULL, (pb_span){0, 0}, fusion, sched_iid, sched_cid, &W);
-		}
+		put_schedule(&W, NULL, (pb_span){0, 0}, &fused);
 	}
 	put_pc(&W, 8, io);
 	pb_frames_from_text(b, m->stack_frames); /* XLA resolves stack_frame_id by it */
