@@ -120,10 +120,11 @@ def elide_constants(line):
     return line
 
 
-def top_level_split(s):
-    """s split at the commas outside brackets and strings."""
-    parts, depth, quote, start, i = [], 0, False, 0, 0
-    while i < len(s):
+def _code_chars(s, start=0):
+    """(index, character) of s from start, outside its string literals
+    ("..." with backslash escapes)."""
+    quote, i, n = False, start, len(s)
+    while i < n:
         c = s[i]
         if quote:
             if c == "\\":
@@ -132,37 +133,36 @@ def top_level_split(s):
                 quote = False
         elif c == '"':
             quote = True
-        elif c in "([{":
+        else:
+            yield i, c
+        i += 1
+
+
+def top_level_split(s):
+    """s split at the commas outside brackets and strings."""
+    parts, depth, start = [], 0, 0
+    for i, c in _code_chars(s):
+        if c in "([{":
             depth += 1
         elif c in ")]}":
             depth -= 1
         elif c == "," and depth == 0:
             parts.append(s[start:i])
             start = i + 1
-        i += 1
     parts.append(s[start:])
     return parts
 
 
 def _unspaced(s):
     """s without the blanks after commas outside strings ({a, b} = {a,b})."""
-    out, quote, i = [], False, 0
-    while i < len(s):
-        c = s[i]
-        out.append(c)
-        if quote:
-            if c == "\\" and i + 1 < len(s):
-                out.append(s[i + 1])
-                i += 1
-            elif c == '"':
-                quote = False
-        elif c == '"':
-            quote = True
-        elif c == ",":
-            while i + 1 < len(s) and s[i + 1] == " ":
-                i += 1
-        i += 1
-    return "".join(out)
+    drop = set()
+    for i, c in _code_chars(s):
+        if c == ",":
+            j = i + 1
+            while j < len(s) and s[j] == " ":
+                drop.add(j)
+                j += 1
+    return "".join(c for i, c in enumerate(s) if i not in drop)
 
 
 def sorted_attrs(line):
@@ -172,7 +172,7 @@ def sorted_attrs(line):
     k = line.find(" = ")
     if k < 0:
         return line
-    depth, quote, i, n = 0, False, k + 3, len(line)
+    depth, i, n = 0, k + 3, len(line)
     while i < n:  # the opcode's '(' : the first at depth 0 after a word
         c = line[i]
         if c in "[{" or (c == "(" and not (line[i - 1].isalnum() or line[i - 1] in "-_")):
@@ -185,15 +185,8 @@ def sorted_attrs(line):
     if i >= n:
         return line
     depth = 0
-    for j in range(i, n):  # its matching ')'
-        c = line[j]
-        if quote:
-            if c == '"' and line[j - 1] != "\\":
-                quote = False
-            continue
-        if c == '"':
-            quote = True
-        elif c in "([{":
+    for j, c in _code_chars(line, i):  # its matching ')'
+        if c in "([{":
             depth += 1
         elif c in ")]}":
             depth -= 1
