@@ -21,6 +21,12 @@ HILO_API bool hilo_print_text(hilo_buf *out, const hilo_module *m, hilo_print_st
  * when shape is non-NULL (else the text must start with a shape). */
 HILO_API hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
 	const char *filename, hilo_diags *diags);
+/* Parses a shape in HLO syntax ("f32[2,3]{1,0}", "(s32[], pred[4])"),
+ * interned in m's shape table. With used NULL the whole text must be the
+ * shape; else the shape is read from the start of the text and *used is
+ * set to the bytes it took. NULL + located diagnostic on bad text. */
+HILO_API hilo_shape *hilo_parse_shape(hilo_module *m, const char *src, size_t len, size_t *used,
+	const char *filename, hilo_diags *diags);
 /* Reads an input literal as hilo-run --input does: "SHAPE VALUES" in
  * XLA's literal text ("f32[2] {1, 2}", "(s32[], f32[2]) (1, {2, 3})",
  * a layout after the shape is allowed). NULL + diagnostic on bad input

@@ -28,6 +28,11 @@
  *  - a module printed is_scheduled=true has a schedule (field 7): one
  *    sequence per non-fusion computation, in the instructions' order
  *    (XLA's reader takes a module without one as unscheduled).
+ *  - a custom-call's operand_layout_constraints are its
+ *    operand_shapes_with_layout (57) with constrain_layout (56), which
+ *    XLA reads them under (they were hilo's extension only, so XLA lost
+ *    them); read from a proto hilo did not write, they print as XLA's
+ *    printer does, without constrain_layout=true.
  * And the text still comes back byte for byte through the proto. */
 #include "check.h"
 
@@ -151,11 +156,68 @@ static void test_scheduled_elided_token(hilo_diags *d)
 	hilo_module_destroy(m);
 }
 
+static const char layouts[] =
+	"HloModule l\n"
+	"\n"
+	"ENTRY e {\n"
+	"  a = f32[2,3]{0,1} parameter(0)\n"
+	"  b = (f32[4]{0}, s32[]) parameter(1)\n"
+	"  ROOT c = f32[2,3]{1,0} custom-call(a, b), custom_call_target=\"k\", "
+	"operand_layout_constraints={f32[2,3]{0,1}, (f32[4]{0}, s32[])}\n"
+	"}\n";
+
+static void test_operand_layouts(hilo_diags *d)
+{
+	hilo_module *m = parse(layouts, sizeof layouts - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&t);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		Xla__HloInstructionProto *c = (Xla__HloInstructionProto *)find(mp, "c");
+		if (CHECK(c && c->constrain_layout && c->n_operand_shapes_with_layout == 2)) {
+			const Xla__ShapeProto *s0 = c->operand_shapes_with_layout[0];
+			const Xla__ShapeProto *s1 = c->operand_shapes_with_layout[1];
+			CHECK(s0->layout && s0->layout->n_minor_to_major == 2 &&
+			      s0->layout->minor_to_major[0] == 0 && s0->layout->minor_to_major[1] == 1);
+			CHECK(s1->element_type == XLA__PRIMITIVE_TYPE__TUPLE && s1->n_tuple_shapes == 2);
+			CHECK(c->n_hilo_attrs == 0); /* the typed field says it all */
+			/* as a proto hilo did not write: XLA's print order, no
+			 * constrain_layout=true */
+			c->n_hilo_attr_order = 0;
+			mp->hilo_written = false;
+			hilo_buf fb;
+			hilo_buf_init(&fb);
+			size_t n = xla__hlo_module_proto__get_packed_size(mp);
+			hilo_buf_reserve(&fb, n);
+			xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
+			hilo_module *f = hilo_proto_read(fb.data, n, "foreign.pb", d);
+			if (CHECK(f != NULL)) {
+				hilo_print_text(&t, f, HILO_STYLE_AUTO);
+				CHECK(strstr(hilo_buf_cstr(&t), "custom_call_target=\"k\", operand_layout_constraints="
+				                                 "{f32[2,3]{0,1}, (f32[4]{0}, s32[])}") != NULL);
+				CHECK(!strstr(hilo_buf_cstr(&t), "constrain_layout"));
+				hilo_module_destroy(f);
+			}
+			hilo_buf_free(&fb);
+		}
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	check_round_trip(m, &pb, d);
+	hilo_buf_free(&pb);
+	hilo_buf_free(&t);
+	hilo_module_destroy(m);
+}
+
 int main(void)
 {
 	hilo_diags d;
 	hilo_diags_init(&d);
 	test_scheduled_elided_token(&d);
+	test_operand_layouts(&d);
 	hilo_module *m = parse(text, sizeof text - 1, &d);
 	if (!m)
 		return CHECK_DONE();

@@ -989,6 +989,17 @@ bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f)
 	}
 }
 
+void pbx_shapes_render(hilo_buf *b, const hilo_shape *const *s, size_t n)
+{
+	hilo_buf_putc(b, '{');
+	for (size_t k = 0; k < n; k++) {
+		if (k)
+			hilo_buf_puts(b, ", ");
+		hilo_shape_print(b, s[k]);
+	}
+	hilo_buf_putc(b, '}');
+}
+
 bool pbx_module_fa(hilo_arena *a, Xla__FrontendAttributes **out, const char *text)
 {
 	return fa_parse(a, out, text);

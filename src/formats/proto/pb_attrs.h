@@ -11,6 +11,10 @@ bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const cha
  * false when the field is absent. */
 bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f);
 
+/* A custom-call's operand_layout_constraints text, {SHAPE, ...}, as XLA
+ * prints operand_shapes_with_layout. */
+void pbx_shapes_render(hilo_buf *b, const hilo_shape *const *s, size_t n);
+
 /* Module attributes: frontend_attributes, input_output_alias, buffer_donor. */
 bool pbx_module_fa(hilo_arena *a, Xla__FrontendAttributes **out, const char *text);
 bool pbx_io_alias(hilo_arena *a, Xla__HloInputOutputAliasProto **out, const char *text);

@@ -171,6 +171,7 @@ typedef enum pb_field {
 	PBF_BACKEND_CONFIG, PBF_FRONTEND_ATTRS, PBF_REPLICA_GROUPS,
 	PBF_SOURCE_TARGET, PBF_WINDOW, PBF_DIM_LABELS,
 	PBF_SHARDING, PBF_EPSILON, PBF_API_VERSION, PBF_PRECISION,
+	PBF_OPERAND_SHAPES,   /* custom-call operand_shapes_with_layout (57), with constrain_layout */
 	PBF_COUNT
 } pb_field;
 

@@ -603,7 +603,7 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 	pb_unknown *unk, int depth)
 {
 	*pinit = false;
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 5; k++)
 		R->sv[k].n = 0;
 	pr_cur c = {is.p, is.p + is.n};
 	field f;
@@ -631,6 +631,10 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 			continue;
 		case 1001:
 			if (!pbr_str_field(R, &f, &s) || !pbr_sv_push_slice(R, &R->sv[3], s))
+				return false;
+			continue;
+		case 57: /* operand_shapes_with_layout: decoded when its attribute is made */
+			if (!pbr_want(R, &f, PB_LEN) || !pbr_sv_push_slice(R, &R->sv[4], f.s))
 				return false;
 			continue;
 		default:

@@ -33,9 +33,9 @@ typedef struct reader {
 	ProtobufCAllocator pa; /* protobuf-c's allocations in the module arena */
 	pb_extra *x;           /* unknown fields, made on the first one */
 	struct svec {          /* per-instruction scratch, reused: operand, control and */
-		void *p;           /* called-computation ids, attribute order */
-		size_t n, cap;
-	} sv[4];
+		void *p;           /* called-computation ids, attribute order, */
+		size_t n, cap;     /* operand_shapes_with_layout (slices) */
+	} sv[5];
 	struct svec ins;       /* every computation's instruction messages (slices) */
 	struct svec insraw;    /* the same instruction fields, tag to end (when keeping) */
 	pb_keep *keep;         /* the input kept (pb_internal.h), or NULL */

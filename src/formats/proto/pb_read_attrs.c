@@ -65,6 +65,26 @@ static const int64_t *nz(const int64_t *p)
 	return p ? p : &zero;
 }
 
+/* A custom-call's operand_shapes_with_layout (the slices read_wire kept
+ * in R->sv[4]) as its operand_layout_constraints text. */
+static bool operand_shapes(reader *R, hilo_instr *i)
+{
+	size_t n = R->sv[4].n;
+	const hilo_shape **v = pbr_ralloc(R, (n ? n : 1) * sizeof *v);
+	if (!v)
+		return true;
+	for (size_t k = 0; k < n; k++)
+		if (!(v[k] = pbr_shape_from(R, &((const slice *)R->sv[4].p)[k], 3,
+			      "operand_shapes_with_layout")))
+			return true;
+	R->tmp.len = 0;
+	pbx_shapes_render(&R->tmp, v, n);
+	hilo_attr *a = R->tmp.oom ? NULL : pbr_append_known(R, i, HILO_A_OPERAND_LAYOUT_CONSTRAINTS, HILO_ATTR_RAW);
+	if (a)
+		a->v.text = hilo_intern(R->m->strings, R->tmp.data, R->tmp.len);
+	return true;
+}
+
 /* Fills attribute id from its typed field. false: no typed field. */
 bool pbr_attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProto *p,
 	hilo_attr_id id)
@@ -72,6 +92,8 @@ bool pbr_attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProt
 	const pb_attr_def *def = pb_attr_def_of(id);
 	if (!def)
 		return false;
+	if (def->field == PBF_OPERAND_SHAPES)
+		return operand_shapes(R, i);
 	if (def->kind == HILO_ATTR_RAW) {
 		R->tmp.len = 0;
 		if (!pbx_render(&R->tmp, p, def->field) || R->tmp.oom)
@@ -340,7 +362,9 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 		pbr_attr_from_typed(R, i, p, HILO_A_REPLICA_GROUPS);
 	if (p->n_dimensions && !hilo_instr_attr(i, HILO_A_DIMENSIONS) && op != HILO_OP_IOTA)
 		pbr_attr_from_typed(R, i, p, HILO_A_DIMENSIONS);
-	if (p->constrain_layout)
+	/* a custom-call's constrain_layout says field 57 holds its operand
+	 * layouts (XLA prints those, never constrain_layout) */
+	if (p->constrain_layout && op != HILO_OP_CUSTOM_CALL)
 		pbr_attr_from_typed(R, i, p, HILO_A_CONSTRAIN_LAYOUT);
 	if (p->use_global_device_ids)
 		pbr_attr_from_typed(R, i, p, HILO_A_USE_GLOBAL_DEVICE_IDS);
@@ -376,6 +400,8 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 				a->v.i = 0;
 		}
 	}
+	if (op == HILO_OP_CUSTOM_CALL && p->constrain_layout)
+		pbr_attr_from_typed(R, i, p, HILO_A_OPERAND_LAYOUT_CONSTRAINTS);
 	if (p->custom_call_has_side_effect)
 		pbr_attr_from_typed(R, i, p, HILO_A_CUSTOM_CALL_HAS_SIDE_EFFECT);
 	if (op == HILO_OP_BATCH_NORM_TRAINING || op == HILO_OP_BATCH_NORM_INFERENCE ||

@@ -25,6 +25,7 @@
  */
 #include "pb_attrs.h"
 #include "pb_wire.h"
+#include "hilo/hlo_text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ typedef struct writer {
 	uint8_t *ext;          /* per attribute of the current instruction: to hilo_attrs */
 	size_t cap_ext;
 	pb_keep *K;            /* the kept input (issue 34), or NULL */
+	hilo_module *scratch;  /* shapes parsed from attribute text, or NULL */
 	hilo_ptrmap kept;      /* comp -> its index in K->comp + 1 */
 	bool kept_same;        /* the kept module went out as read */
 	hilo_proto_form form;  /* the form asked for */
@@ -450,6 +452,8 @@ typedef struct inst_ctx {
 	Xla__ScatterDimensionNumbers *scatter;
 	Xla__RaggedDotDimensionNumbers *ragged;
 	int64_t iota;
+	hilo_shape **opshapes; /* a custom-call's operand_layout_constraints */
+	size_t nopshapes;
 } inst_ctx;
 
 static Xla__DotDimensionNumbers *dot_of(writer *W, inst_ctx *X)
@@ -503,6 +507,55 @@ static const char *const rng_alg_names[] = {"rng_default", "rng_three_fry", "rng
 
 /* Puts attribute a into its typed field; false when it has none (or
  * the typed field cannot reproduce it). */
+/* A custom-call's operand_layout_constraints={SHAPE, ...} as the shapes
+ * of operand_shapes_with_layout (field 57), parsed into a scratch module
+ * (X->opshapes). 0: not shapes (nothing kept); 1: shapes, but XLA's print
+ * of them is not the text; 2: the text exactly. */
+static int operand_shapes(writer *W, inst_ctx *X, const char *text)
+{
+	size_t n = strlen(text), at = 1, cap = 0;
+	if (n < 2 || text[0] != '{' || text[n - 1] != '}')
+		return 0;
+	if (!W->scratch && !(W->scratch = hilo_module_create("operand_shapes")))
+		return 0;
+	hilo_diags d;
+	hilo_diags_init_in(&d, W->a); /* an out-of-memory jump frees it */
+	bool ok = true;
+	while (ok && at < n - 1) {
+		size_t used = 0;
+		hilo_shape *s = hilo_parse_shape(W->scratch, text + at, n - 1 - at, &used, "", &d);
+		if (!s) {
+			ok = false;
+			break;
+		}
+		if (X->nopshapes == cap) {
+			cap = cap ? 2 * cap : 4;
+			hilo_shape **v = walloc(W, cap * sizeof *v);
+			if (!v) {
+				ok = false;
+				break;
+			}
+			if (X->nopshapes)
+				memcpy(v, X->opshapes, X->nopshapes * sizeof *v);
+			X->opshapes = v;
+		}
+		X->opshapes[X->nopshapes++] = s;
+		at += used;
+		if (at < n - 1 && !(text[at] == ',' && text[at + 1] == ' '))
+			ok = false;
+		else if (at < n - 1)
+			at += 2;
+	}
+	hilo_diags_free(&d);
+	if (!ok) {
+		X->nopshapes = 0;
+		return 0;
+	}
+	W->tmp.len = 0;
+	pbx_shapes_render(&W->tmp, (const hilo_shape *const *)X->opshapes, X->nopshapes);
+	return !W->tmp.oom && W->tmp.len == n && !memcmp(W->tmp.data, text, n) ? 2 : 1;
+}
+
 static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr *a)
 {
 	const pb_attr_def *def = pb_attr_def_of((hilo_attr_id)a->id);
@@ -716,6 +769,13 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 		p->padding_config = pc;
 		break;
 	}
+	case PBF_OPERAND_SHAPES: {
+		int got = op == HILO_OP_CUSTOM_CALL ? operand_shapes(W, X, a->v.text) : 0;
+		if (got)
+			p->constrain_layout = true; /* XLA reads field 57 only with it */
+		X->used[def->field] = got != 0;
+		return got == 2; /* else the text goes to hilo_attrs as well */
+	}
 	case PBF_BACKEND_CONFIG: case PBF_FRONTEND_ATTRS: case PBF_REPLICA_GROUPS:
 	case PBF_SOURCE_TARGET: case PBF_WINDOW: case PBF_DIM_LABELS: case PBF_SHARDING:
 	case PBF_EPSILON: case PBF_API_VERSION: case PBF_PRECISION: {
@@ -883,8 +943,9 @@ static void put_typed_lo(writer *W, const Xla__HloInstructionProto *p)
 	pw_packed_i64(b, 34, p->gather_slice_sizes, p->n_gather_slice_sizes);
 }
 
-static void put_typed_hi(writer *W, const Xla__HloInstructionProto *p)
+static void put_typed_hi(writer *W, const inst_ctx *X)
 {
+	const Xla__HloInstructionProto *p = X->p;
 	hilo_buf *b = W->out;
 	put_pc(W, 40, p->sharding);
 	pw_bytes(b, 43, p->backend_config.data, p->backend_config.len);
@@ -897,6 +958,8 @@ static void put_typed_hi(writer *W, const Xla__HloInstructionProto *p)
 	for (size_t k = 0; k < p->n_source_target_pairs; k++)
 		put_pc(W, 52, p->source_target_pairs[k]);
 	pw_int(b, 56, p->constrain_layout);
+	for (size_t k = 0; k < X->nopshapes; k++)
+		put_shape(W, 57, X->opshapes[k], 0);
 	pw_int(b, 58, p->batch_group_count);
 	pw_int(b, 60, p->is_stable);
 	pw_str(b, 63, p->comparison_direction);
@@ -1018,7 +1081,7 @@ static void put_instr(writer *W, const hilo_instr *i)
 		pw_packed_i64(b, 38, ids, hilo_instr_ncalled(i));
 	}
 	if (typed)
-		put_typed_hi(W, &p);
+		put_typed_hi(W, &X);
 	for (uint32_t k = 0; k < i->nattrs; k++)
 		if (W->ext[k])
 			put_hilo_attr(b, &i->attrs[k]);
@@ -1355,6 +1418,8 @@ static bool write_guarded(hilo_buf *out, const hilo_module *m, hilo_proto_form f
 	size_t len0 = out->len;
 	HILO_OOM_CATCH(g, W.a) {
 		hilo_arena_destroy(W.a);
+		if (W.scratch)
+			hilo_module_destroy(W.scratch);
 		out->len = len0; /* no partial output */
 		if (out->data && out->cap > len0)
 			out->data[len0] = 0;
@@ -1364,6 +1429,8 @@ static bool write_guarded(hilo_buf *out, const hilo_module *m, hilo_proto_form f
 	bool ok = write_module(&W, out);
 	hilo_oom_end(&g);
 	hilo_arena_destroy(W.a);
+	if (W.scratch)
+		hilo_module_destroy(W.scratch);
 	if (!ok) {
 		out->len = len0;
 		if (out->data && out->cap > len0)

@@ -722,6 +722,29 @@ hilo_literal *hilo_parse_literal(hilo_module *m, const char *src, size_t len,
 	return l;
 }
 
+hilo_shape *hilo_parse_shape(hilo_module *m, const char *src, size_t len, size_t *used,
+	const char *filename, hilo_diags *diags)
+{
+	HILO_OOM_CATCH(g, m->arena) {
+		hilo_diag_oom(diags, filename);
+		return NULL;
+	}
+	lexer L = {.src = src, .p = src, .end = src + len, .file = filename, .line = 1,
+	           .line_start = src, .diags = diags, .m = m};
+	hilo_shape *s = lex_shape(&L);
+	if (s && !used) {
+		lex_skip_ws(&L);
+		if (L.p != L.end) {
+			lex_error(&L, L.p, "unexpected text after the shape");
+			s = NULL;
+		}
+	}
+	if (s && used)
+		*used = (size_t)(L.p - src);
+	hilo_oom_end(&g);
+	return s;
+}
+
 /* hilo_literal_copy under its own guard: the caller holds another module
  * that a jump past it would leak. */
 static hilo_literal *copy_guarded(hilo_module *m, const hilo_literal *src, bool *oom)
