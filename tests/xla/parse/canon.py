@@ -197,8 +197,16 @@ def sorted_attrs(line):
     rest = line[j + 1:]
     if not rest.startswith(","):
         return line
-    attrs = sorted(_unspaced(a.strip()) for a in top_level_split(rest[1:]) if a.strip())
+    attrs = sorted(a for a in (_unspaced(a.strip()) for a in top_level_split(rest[1:]))
+                   if a and a not in FALSE_DEFAULTS)
     return line[:j + 1] + ", " + ", ".join(attrs)
+
+
+# Boolean attributes whose absence means false: XLA's printer writes them
+# only when true, so an explicit =false is the same instruction.
+FALSE_DEFAULTS = frozenset("%s=false" % k for k in (
+    "use_global_device_ids", "constrain_layout", "is_host_transfer", "indices_are_sorted",
+    "unique_indices", "custom_call_has_side_effect", "is_stable"))
 
 
 _MEMO = {}
