@@ -187,6 +187,7 @@ static void test_operand_layouts(hilo_diags *d)
 			CHECK(c->n_hilo_attrs == 0); /* the typed field says it all */
 			/* as a proto hilo did not write: XLA's print order, no
 			 * constrain_layout=true */
+			size_t norder = c->n_hilo_attr_order;
 			c->n_hilo_attr_order = 0;
 			mp->hilo_written = false;
 			hilo_buf fb;
@@ -203,6 +204,7 @@ static void test_operand_layouts(hilo_diags *d)
 				hilo_module_destroy(f);
 			}
 			hilo_buf_free(&fb);
+			c->n_hilo_attr_order = norder; /* freed with the message */
 		}
 		xla__hlo_module_proto__free_unpacked(mp, NULL);
 	}

@@ -41,7 +41,7 @@ typedef struct writer {
 	uint8_t *ext;          /* per attribute of the current instruction: to hilo_attrs */
 	size_t cap_ext;
 	pb_keep *K;            /* the kept input (issue 34), or NULL */
-	hilo_module *scratch;  /* shapes parsed from attribute text, or NULL */
+	hilo_module *scratch;  /* shapes parsed from attribute text (in a), or NULL */
 	hilo_ptrmap kept;      /* comp -> its index in K->comp + 1 */
 	bool kept_same;        /* the kept module went out as read */
 	hilo_proto_form form;  /* the form asked for */
@@ -516,7 +516,7 @@ static int operand_shapes(writer *W, inst_ctx *X, const char *text)
 	size_t n = strlen(text), at = 1, cap = 0;
 	if (n < 2 || text[0] != '{' || text[n - 1] != '}')
 		return 0;
-	if (!W->scratch && !(W->scratch = hilo_module_create("operand_shapes")))
+	if (!W->scratch && !(W->scratch = hilo_module_create_in("operand_shapes", W->a)))
 		return 0;
 	hilo_diags d;
 	hilo_diags_init_in(&d, W->a); /* an out-of-memory jump frees it */
@@ -1418,8 +1418,6 @@ static bool write_guarded(hilo_buf *out, const hilo_module *m, hilo_proto_form f
 	size_t len0 = out->len;
 	HILO_OOM_CATCH(g, W.a) {
 		hilo_arena_destroy(W.a);
-		if (W.scratch)
-			hilo_module_destroy(W.scratch);
 		out->len = len0; /* no partial output */
 		if (out->data && out->cap > len0)
 			out->data[len0] = 0;
@@ -1429,8 +1427,6 @@ static bool write_guarded(hilo_buf *out, const hilo_module *m, hilo_proto_form f
 	bool ok = write_module(&W, out);
 	hilo_oom_end(&g);
 	hilo_arena_destroy(W.a);
-	if (W.scratch)
-		hilo_module_destroy(W.scratch);
 	if (!ok) {
 		out->len = len0;
 		if (out->data && out->cap > len0)
