@@ -14,7 +14,7 @@
 #    and runs a pass.
 # Usage: run.sh SOURCE_DIR BUILD_DIR
 set -eu
-src=$1
+src=$(cd "$1" && pwd) # absolute: add_subdirectory and the sub-builds run elsewhere
 build=$2
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
