@@ -135,8 +135,8 @@ static bool judge(const hilo_module *src, const char *name, bool (*rewrite)(hilo
 			(unsigned long long)s.failed, (unsigned long long)s.skipped);
 		ok = sound ? (s.failed == 0 && s.proved + s.tested > 0) : s.failed > 0;
 		if (!ok)
-			printf("%s: UNEXPECTED: a %s rewrite was judged %s\n", name,
-				sound ? "sound" : "unsound", verdict);
+			printf("%s: UNEXPECTED: %s rewrite was judged %s\n", name,
+				sound ? "a sound" : "an unsound", verdict);
 	}
 	/* the validator's findings (the counterexamples of the unsound cases) */
 	hilo_diags_print(stdout, &d);
