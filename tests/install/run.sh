@@ -97,6 +97,14 @@ check_judge() { # name binary
 		grep -q "$want" "$t/$1.out" || { cat "$t/$1.out"; fail "$1: no '$want'"; }
 	done
 }
+# docs/proof.md quotes the judge: every line of its C blocks there is in judge.c
+awk '/^## Judging a pass written outside hilo/ {s = 1; next} /^## / {s = 0}
+     s && /^```c$/ {c = 1; next} c && /^```$/ {c = 0} c && NF' "$src/docs/proof.md" >"$t/quoted"
+[ -s "$t/quoted" ] || fail "docs/proof.md: no judge code quoted"
+while IFS= read -r line; do
+	grep -qxF -- "$line" "$src/tests/install/judge/judge.c" ||
+		fail "docs/proof.md quotes a line judge.c lacks: $line"
+done <"$t/quoted"
 cc -std=c17 -Wall -Wextra -Wpedantic -Werror "$src/tests/install/judge/judge.c" \
 	$(pkg-config --cflags --libs hilo) -Wl,-rpath,"$libdir" -o "$t/judge_pc"
 check_judge judge_pc "$t/judge_pc"
