@@ -628,6 +628,45 @@ HILO_API void hilo_comp_add_param(hilo_module *m, hilo_comp *c, hilo_instr *p);
 /* Redirects every use of from to to (operands, and the root). O(uses). */
 HILO_API void hilo_instr_replace_all_uses(hilo_module *m, hilo_instr *from, hilo_instr *to);
 
+/* ---- checked edits (src/ir/edit.c; the rename in ir.c) -------------------
+ * The in-place edits a pass written outside hilo needs, so that it never
+ * writes a struct field (issue 30 §8). Each checks the whole request and
+ * returns false, changing nothing, when it would break an invariant of
+ * this header; what it cannot judge (whether attributes and shapes suit a
+ * new opcode, whether a rewrite is sound) is left to hilo_verify and the
+ * validator (hilo/check.h). None of them exits. */
+
+/* Renames i to `name` (letters, digits, '_', '.', '-'): false when the
+ * name is malformed or another instruction of the module holds it. The
+ * old name is released, so hilo_module_unique_name may hand it out again. */
+HILO_API bool hilo_instr_rename(hilo_module *m, hilo_instr *i, const char *name);
+/* Makes c (one of m's computations, else false) the entry computation. */
+HILO_API bool hilo_module_set_entry(hilo_module *m, hilo_comp *c);
+/* Changes i's opcode in place (same id, operands, uses, attributes):
+ * false when hilo_opcode_operands_ok refuses i's operand count for op, or
+ * the change is to or from constant or parameter (their value lives in
+ * the instruction), or i is async sugar (custom-call-start, ...). */
+HILO_API bool hilo_instr_set_opcode(hilo_instr *i, hilo_opcode op);
+/* Gives constant i a copy of literal l (from any module or arena) whose
+ * shapes are i's: false when i is not a constant or l's element type and
+ * dims differ from i's shape (layouts may differ) or l's data does not
+ * fill its shape. */
+HILO_API bool hilo_instr_set_literal(hilo_module *m, hilo_instr *i, const hilo_literal *l);
+/* A new constant holding a copy of l, its shape l's interned in m's table
+ * (not yet in any computation; name NULL: "constant", made unique). NULL
+ * when l is NULL, its data does not fill its shape, or out of memory. */
+HILO_API hilo_instr *hilo_instr_create_constant(hilo_module *m, const hilo_literal *l,
+	const char *name);
+/* Sets i's shape to s, interned into m's table when it came from
+ * elsewhere: false for NULL, or when i is a constant and s's element type
+ * or dims differ from its literal's. */
+HILO_API bool hilo_instr_set_shape(hilo_module *m, hilo_instr *i, const hilo_shape *s);
+/* Moves i, an instruction of c, before `before` (of c too), or to the end
+ * when before is NULL: false when one of them is not in c or the new
+ * place would put i before one of its operands or control predecessors,
+ * or after one of its users or control successors. */
+HILO_API bool hilo_comp_move_before(hilo_comp *c, hilo_instr *before, hilo_instr *i);
+
 /* Instructions in post order (operands and control predecessors first),
  * from the roots in list order. Returns an arena array of ninstrs. */
 HILO_API hilo_instr **hilo_comp_post_order(hilo_module *m, hilo_comp *c, uint32_t *n);

@@ -110,6 +110,76 @@ const char *hilo_module_unique_name(hilo_module *m, const char *base)
 	}
 }
 
+/* Linear probing with backward-shift deletion: the entries after the
+ * removed one that probed past its slot move up, so lookups never need
+ * tombstones. */
+static void nameset_remove(struct name_set *s, const char *name)
+{
+	size_t i = ptr_hash(name) & (s->cap - 1);
+	while (s->slots[i] != name) {
+		if (!s->slots[i])
+			return;
+		i = (i + 1) & (s->cap - 1);
+	}
+	size_t hole = i;
+	for (size_t j = (i + 1) & (s->cap - 1); s->slots[j]; j = (j + 1) & (s->cap - 1)) {
+		size_t home = ptr_hash(s->slots[j]) & (s->cap - 1);
+		/* slots[j] may fill the hole unless its home lies in (hole, j] */
+		bool stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+		if (!stays) {
+			s->slots[hole] = s->slots[j];
+			hole = j;
+		}
+	}
+	s->slots[hole] = NULL;
+	s->n--;
+}
+
+/* The characters the text printer writes in a name and the parser reads
+ * back as one name. */
+static bool name_chars_ok(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (; *s; s++) {
+		char ch = *s;
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+		      ch == '_' || ch == '.' || ch == '-'))
+			return false;
+	}
+	return true;
+}
+
+bool hilo_instr_rename(hilo_module *m, hilo_instr *i, const char *name)
+{
+	if (!name_chars_ok(name))
+		return false;
+	ensure_names(m);
+	if (!m->names->slots)
+		return false;
+	const char *n = hilo_intern_cstr(m->strings, name);
+	if (!n)
+		return false;
+	if (n == i->name)
+		return true;
+	if (nameset_has(m->names, n))
+		return false;
+	size_t before = m->names->n;
+	nameset_add(m, n);
+	if (m->names->n == before)
+		return false; /* out of memory growing the set */
+	/* the old name is free again unless a computation holds it (names
+	 * made by hilo_module_unique_name for computations share the set) */
+	const char *old = i->name;
+	i->name = n;
+	bool comp_has = false;
+	for (uint32_t k = 0; k < m->ncomps && !comp_has; k++)
+		comp_has = m->comps[k]->name == old;
+	if (old && !comp_has)
+		nameset_remove(m->names, old);
+	return true;
+}
+
 /* ---- module ---- */
 
 hilo_module *hilo_module_create(const char *name)

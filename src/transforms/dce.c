@@ -447,7 +447,7 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 		}
 		for (uint32_t k = 0; k < ng; k++)
 			gtes[k] = f->users[k].user;
-		f->shape = shapes[0];
+		hilo_instr_set_shape(m, f, shapes[0]);
 		for (uint32_t q = 0; q < ng; q++) {
 			hilo_instr *g = gtes[q];
 			if (!g->parent)
@@ -463,7 +463,7 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 		hilo_heap_free(m->arena, gtes);
 		hilo_comp_set_root(fc, keep[0]);
 	} else {
-		f->shape = tuple_subset(m, f->shape, newidx, used);
+		hilo_instr_set_shape(m, f, tuple_subset(m, f->shape, newidx, used));
 		for (uint32_t k = 0; k < f->nusers; k++) {
 			hilo_instr *g = f->users[k].user;
 			int64_t idx;
@@ -471,7 +471,7 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 			hilo_instr_set_attr(m, g, HILO_A_INDEX, HILO_ATTR_INT)->v.i = newidx[idx];
 		}
 		/* the fused root tuple keeps its name and metadata */
-		r->shape = tuple_subset(m, r->shape, newidx, used);
+		hilo_instr_set_shape(m, r, tuple_subset(m, r->shape, newidx, used));
 		hilo_instr_clear_operands(r);
 		for (uint32_t k = 0; k < used; k++)
 			hilo_instr_add_operand(m, r, keep[k]);

@@ -377,7 +377,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 				hilo_instr_add_operand(m, r, ro[k]);
 		hilo_instr_add_operand(m, r, u);
 		hilo_heap_free(m->arena, ro);
-		r->shape = rs;
+		hilo_instr_set_shape(m, r, rs);
 		hilo_cu_erase_dead(m, d);    /* and g with it */
 		(void)g;
 		/* (g had d as its only user, so it is gone now) */
@@ -394,7 +394,7 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 			if (hilo_instr_get_int(x, HILO_A_INDEX, &k) && k == (int64_t)j && x->nusers == 0)
 				hilo_comp_remove(body, x);
 		}
-		p->shape = ps;
+		hilo_instr_set_shape(m, p, ps);
 		/* caller: the tuple stops passing element j */
 		hilo_instr *buf_in = t->operands[j];
 		hilo_instr **to = hilo_heap_alloc(m->arena, (size_t)n * sizeof *to);
@@ -406,15 +406,15 @@ static bool move_dus_out_of_call(hilo_pass_ctx *ctx, hilo_instr *call, const hil
 			if (k != (int)j)
 				hilo_instr_add_operand(m, t, to[k]);
 		hilo_heap_free(m->arena, to);
-		t->shape = ps;
-		call->shape = rs;
+		hilo_instr_set_shape(m, t, ps);
+		hilo_instr_set_shape(m, call, rs);
 		hilo_instr *after = call->next;
 		hilo_instr *ug = hilo_instr_create(m, HILO_OP_GET_TUPLE_ELEMENT, u->shape, "get-tuple-element");
 		hilo_instr_add_operand(m, ug, call);
 		hilo_instr_set_attr(m, ug, HILO_A_INDEX, HILO_ATTR_INT)->v.i = n - 1;
 		hilo_comp_insert_before(c, after, ug);
 		hilo_instr *nd = hilo_instr_clone(m, d, NULL);
-		nd->shape = buf_in->shape;
+		hilo_instr_set_shape(m, nd, buf_in->shape);
 		hilo_instr_add_operand(m, nd, buf_in);
 		hilo_instr_add_operand(m, nd, ug);
 		int rank = buf_in->shape->rank;

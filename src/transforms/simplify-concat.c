@@ -480,7 +480,7 @@ static bool simplify_concatenated_zeros(hilo_pass_ctx *ctx, hilo_comp *c, po_cac
 			}
 			if (e - o >= 2) {
 				hilo_instr *b = hilo_instr_clone(m, op, NULL);
-				b->shape = hilo_shape_with_dim(m->shapes, op->shape, (int)d, ext);
+				hilo_instr_set_shape(m, b, hilo_shape_with_dim(m->shapes, op->shape, (int)d, ext));
 				hilo_instr_add_operand(m, b, op->operands[0]);
 				hilo_comp_insert_before(c, cat, b);
 				ops[t++] = b;

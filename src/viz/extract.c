@@ -140,11 +140,8 @@ static bool extract(hilo_module *m, const char *name, int height, hilo_diags *d)
 	}
 	hilo_comp_set_root(x.e, root);
 	x.e->print_signature = true;
-	for (uint32_t c = 0; c < m->ncomps; c++)
-		m->comps[c]->is_entry = false;
-	x.e->is_entry = true;
 	hilo_module_add_comp(m, x.e, NULL);
-	m->entry = x.e;
+	hilo_module_set_entry(m, x.e);
 	/* keep the computations the new entry reaches (callees first) */
 	uint32_t n = 0;
 	hilo_comp **order = hilo_module_comp_post_order(m, &n);

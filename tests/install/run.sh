@@ -7,11 +7,14 @@
 #  - an out-of-tree consumer (parse, run a pass by name, print) built with
 #    pkg-config + shared, pkg-config + static, and find_package(hilo CONFIG),
 #    and from a parent project with add_subdirectory(hilo);
+#  - an out-of-tree judge (tests/install/judge) that rewrites a module with
+#    the public IR functions only and checks the validator's verdicts
+#    (sound rewrites proved or tested, unsound ones failed);
 #  - the Python package installs offline with pip (bundling the library)
 #    and runs a pass.
 # Usage: run.sh SOURCE_DIR BUILD_DIR
 set -eu
-src=$1
+src=$(cd "$1" && pwd) # absolute: add_subdirectory and the sub-builds run elsewhere
 build=$2
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -85,6 +88,33 @@ cmake --build "$t/cm" >"$t/cmb.log" 2>&1 || { cat "$t/cmb.log"; fail "find_packa
 check_run cmake_shared "$t/cm/consumer_shared"
 check_run cmake_static "$t/cm/consumer_static"
 
+# the out-of-tree judge: a pass written with the public IR functions only,
+# judged by the validator (docs/proof.md "Judging a pass written outside hilo")
+check_judge() { # name binary
+	"$2" >"$t/$1.out" 2>"$t/$1.err" || { cat "$t/$1.out" "$t/$1.err"; fail "$1: unexpected verdict"; }
+	for want in "double: proved\|double: tested" "xor-or: proved\|xor-or: tested" \
+	            "add-sub: failed" "literal: failed" "judge: ok"; do
+		grep -q "$want" "$t/$1.out" || { cat "$t/$1.out"; fail "$1: no '$want'"; }
+	done
+}
+# docs/proof.md quotes the judge: every line of its C blocks there is in judge.c
+awk '/^## Judging a pass written outside hilo/ {s = 1; next} /^## / {s = 0}
+     s && /^```c$/ {c = 1; next} c && /^```$/ {c = 0} c && NF' "$src/docs/proof.md" >"$t/quoted"
+[ -s "$t/quoted" ] || fail "docs/proof.md: no judge code quoted"
+while IFS= read -r line; do
+	grep -qxF -- "$line" "$src/tests/install/judge/judge.c" ||
+		fail "docs/proof.md quotes a line judge.c lacks: $line"
+done <"$t/quoted"
+cc -std=c17 -Wall -Wextra -Wpedantic -Werror "$src/tests/install/judge/judge.c" \
+	$(pkg-config --cflags --libs hilo) -Wl,-rpath,"$libdir" -o "$t/judge_pc"
+check_judge judge_pc "$t/judge_pc"
+cmake -S "$src/tests/install/judge" -B "$t/jm" -DCMAKE_PREFIX_PATH="$prefix" >"$t/jm.log" ||
+	{ cat "$t/jm.log"; fail "judge: find_package(hilo CONFIG)"; }
+cmake --build "$t/jm" >"$t/jmb.log" 2>&1 || { cat "$t/jmb.log"; fail "judge: find_package build"; }
+check_judge judge_shared "$t/jm/judge_shared"
+check_judge judge_static "$t/jm/judge_static"
+echo "install: judge: $(grep -c '^[a-z-]*: \(proved\|tested\|failed\)' "$t/judge_pc.out") cases as expected"
+
 cmake -S "$src/tests/install/subproject" -B "$t/sub" -DHILO_SRC="$src" >"$t/sub.log" ||
 	{ cat "$t/sub.log"; fail "add_subdirectory(hilo) configure"; }
 cmake --build "$t/sub" --target consumer -j2 >"$t/subb.log" 2>&1 || { tail -30 "$t/subb.log"; fail "add_subdirectory(hilo) build"; }
@@ -112,4 +142,4 @@ else
 	echo "install: SKIP python part: no pip for $py"
 	exit 77
 fi
-echo "install: ok (pkg-config static+shared, find_package, add_subdirectory, pip)"
+echo "install: ok (pkg-config static+shared, find_package, add_subdirectory, judge, pip)"

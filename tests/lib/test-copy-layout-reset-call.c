@@ -44,7 +44,7 @@ hilo_pass_result hilo_pass_test_copy_layout_reset_call(hilo_pass_ctx *ctx)
 			i->shape->dims, i->shape->dyn);
 		if (!called || !d || hilo_shape_equal(d, i->shape))
 			continue;
-		i->shape = d;
+		hilo_instr_set_shape(m, i, d);
 		ctx->rewrites++;
 		hilo_remark(ctx, c, i, "rewritten", "test only: copy passed to a call given the default "
 			"layout (a deliberately wrong rewrite)");

@@ -34,7 +34,7 @@ hilo_pass_result hilo_pass_test_copy_layout_reset(hilo_pass_ctx *ctx)
 			i->shape->dims, i->shape->dyn);
 		if (!bitcast || !d || hilo_shape_equal(d, i->shape))
 			continue;
-		i->shape = d;
+		hilo_instr_set_shape(m, i, d);
 		ctx->rewrites++;
 		hilo_remark(ctx, c, i, "rewritten",
 			"test only: copy given the default layout though a bitcast reads it (a "

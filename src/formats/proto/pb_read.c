@@ -1195,10 +1195,9 @@ static bool build_module(reader *R, slice ms)
 		if (byname)
 			e = byname;
 	}
-	m->entry = e ? e->c : recs[ncs - 1].c;
+	hilo_module_set_entry(m, e ? e->c : recs[ncs - 1].c);
 	if (K)
 		K->entry = m->entry;
-	m->entry->is_entry = true;
 	m->entry_last_no_keyword = flag[6];
 	m->no_entry_layout = flag[10];
 	m->no_final_newline = flag[11];

@@ -1011,7 +1011,7 @@ computations:
 				lex_error(L, L->src + 0 < L->p ? L->p : L->p, "more than one ENTRY computation");
 				goto fail;
 			}
-			m->entry = c;
+			hilo_module_set_entry(m, c);
 		}
 	}
 	if (!m->ncomps) {
@@ -1019,8 +1019,7 @@ computations:
 		goto fail;
 	}
 	if (!m->entry) {
-		m->entry = m->comps[m->ncomps - 1];
-		m->entry->is_entry = true;
+		hilo_module_set_entry(m, m->comps[m->ncomps - 1]);
 		m->entry_last_no_keyword = true;
 	}
 	if (!headed) {
