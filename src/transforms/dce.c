@@ -487,7 +487,8 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 
 /* Removes parameters of fusion computation fc (called only by f) that
  * nothing uses, with the matching operands of f; the rest renumbered. */
-static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *fc)
+static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *fc,
+	const hilo_dce_variant *v)
 {
 	hilo_module *m = ctx->m;
 	if (f->noperands != fc->nparams)
@@ -508,7 +509,7 @@ static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hil
 			return removed;
 		for (uint32_t j = 0; j < nops; j++)
 			map[j] = j < k ? (int64_t)j : j == k ? -1 : (int64_t)j - 1;
-		bool renumbered = hilo_instr_renumber_operand_attrs(m, f, map, nops);
+		bool renumbered = v->renumber(m, f, map, nops);
 		hilo_heap_free(m->arena, map);
 		if (!renumbered) {
 			hilo_remark(ctx, fc, p, "declined", "unused fusion parameter %u kept: the fusion's "
@@ -708,12 +709,14 @@ static uint64_t remove_unreachable(hilo_pass_ctx *ctx, const sites *S)
 
 hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 {
-	return hilo_dce_run(ctx, hilo_instr_has_side_effect_deep);
+	const hilo_dce_variant sound = {hilo_instr_has_side_effect_deep, hilo_instr_renumber_operand_attrs};
+	return hilo_dce_run(ctx, &sound);
 }
 
-hilo_pass_result hilo_dce_run(hilo_pass_ctx *ctx, hilo_dce_effect_fn has_effect)
+hilo_pass_result hilo_dce_run(hilo_pass_ctx *ctx, const hilo_dce_variant *v)
 {
 	hilo_module *m = ctx->m;
+	hilo_dce_effect_fn has_effect = v->has_effect;
 	hilo_ptrmap memo;
 	hilo_ptrmap_init_in(&memo, m->arena);
 	sites S = {.a = m->arena};
@@ -746,7 +749,7 @@ hilo_pass_result hilo_dce_run(hilo_pass_ctx *ctx, hilo_dce_effect_fn has_effect)
 			removed++;
 			removed += dce_comp(ctx, fc, &memo, NULL, has_effect);
 		}
-		uint64_t params = remove_dead_fusion_params(ctx, f, fc);
+		uint64_t params = remove_dead_fusion_params(ctx, f, fc, v);
 		removed += params;
 		again |= params != 0;
 	}
