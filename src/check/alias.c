@@ -126,11 +126,21 @@ static bool text_same(const char *x, const char *y)
 	}
 }
 
+static const char *const header_keys[] = {"input_output_alias", "buffer_donor"};
+
+bool alias_header_same(const hilo_module *b, const hilo_module *a)
+{
+	for (size_t k = 0; k < sizeof header_keys / sizeof header_keys[0]; k++)
+		if (!text_same(module_attr(b, header_keys[k]), module_attr(a, header_keys[k])))
+			return false;
+	return true;
+}
+
 int alias_diff(pairctx *P, const hilo_instr **b, const hilo_instr **a, char *why, size_t cap)
 {
 	const hilo_module *B = P->s[0].m, *A = P->s[1].m;
-	static const char *const keys[] = {"input_output_alias", "buffer_donor"};
-	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+	const char *const *keys = header_keys;
+	for (size_t k = 0; k < sizeof header_keys / sizeof header_keys[0]; k++) {
 		const char *vb = module_attr(B, keys[k]), *va = module_attr(A, keys[k]);
 		if (!text_same(vb, va)) {
 			*b = B->entry ? B->entry->root : NULL;

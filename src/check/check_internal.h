@@ -237,6 +237,8 @@ bool events_describe_diff(pairctx *P, tid tb, tid ta, char *buf, size_t cap);
  * (*b, *a the instructions concerned, or the entry roots); 2: not judged
  * (a new instruction with aliasing), why says why. */
 int alias_diff(pairctx *P, const hilo_instr **b, const hilo_instr **a, char *why, size_t cap);
+/* The modules' input_output_alias and buffer_donor agree (blanks aside). */
+bool alias_header_same(const hilo_module *b, const hilo_module *a);
 
 /* ---- data-movement term constructors (term_moves.c) ------------------- *
  * Each normalises as it interns (docs/proof.md, "Canonical terms");

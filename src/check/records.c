@@ -376,7 +376,8 @@ static bool same_local(pairctx *P, const hilo_instr *b, const hilo_instr *a)
  * included, leaves the judgement to the walk. */
 static bool lockstep_same(const hilo_module *b, const hilo_module *a)
 {
-	if (b->ncomps != a->ncomps || (b->entry == NULL) != (a->entry == NULL))
+	if (b->ncomps != a->ncomps || (b->entry == NULL) != (a->entry == NULL) ||
+	    !alias_header_same(b, a))
 		return false;
 	for (uint32_t k = 0; k < a->ncomps; k++) {
 		const hilo_comp *cb = b->comps[k], *ca = a->comps[k];
@@ -1188,7 +1189,8 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 	for (uint32_t k = 0; k < nc && ok; k++)
 		ok = process_comp(&P, order[k], run, d);
 	bool same = ok && before->ncomps == after->ncomps && v->s.rewrites + v->s.assumed == recs0 &&
-		P.deferred == 0 && hilo_module_instr_count(before) == hilo_module_instr_count(after);
+		P.deferred == 0 && hilo_module_instr_count(before) == hilo_module_instr_count(after) &&
+		alias_header_same(before, after);
 	for (uint32_t k = 0; same && k < after->ncomps; k++) {
 		const hilo_comp *ca = after->comps[k];
 		/* every instruction shared (process_comp's fast path) */
