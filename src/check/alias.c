@@ -127,28 +127,33 @@ static bool text_same(const char *x, const char *y)
 }
 
 static const char *const header_keys[] = {"input_output_alias", "buffer_donor"};
+enum { NHEADER_KEYS = sizeof header_keys / sizeof header_keys[0] };
+
+/* The first header key whose values differ, or NHEADER_KEYS. */
+static size_t header_diff(const hilo_module *b, const hilo_module *a)
+{
+	size_t k = 0;
+	while (k < NHEADER_KEYS && text_same(module_attr(b, header_keys[k]), module_attr(a, header_keys[k])))
+		k++;
+	return k;
+}
 
 bool alias_header_same(const hilo_module *b, const hilo_module *a)
 {
-	for (size_t k = 0; k < sizeof header_keys / sizeof header_keys[0]; k++)
-		if (!text_same(module_attr(b, header_keys[k]), module_attr(a, header_keys[k])))
-			return false;
-	return true;
+	return header_diff(b, a) == NHEADER_KEYS;
 }
 
 int alias_diff(pairctx *P, const hilo_instr **b, const hilo_instr **a, char *why, size_t cap)
 {
 	const hilo_module *B = P->s[0].m, *A = P->s[1].m;
-	const char *const *keys = header_keys;
-	for (size_t k = 0; k < sizeof header_keys / sizeof header_keys[0]; k++) {
-		const char *vb = module_attr(B, keys[k]), *va = module_attr(A, keys[k]);
-		if (!text_same(vb, va)) {
-			*b = B->entry ? B->entry->root : NULL;
-			*a = A->entry ? A->entry->root : NULL;
-			snprintf(why, cap, "the module's %s changed: %s -> %s", keys[k], vb ? vb : "(none)",
-				va ? va : "(none)");
-			return 1;
-		}
+	size_t k = header_diff(B, A);
+	if (k < NHEADER_KEYS) {
+		const char *vb = module_attr(B, header_keys[k]), *va = module_attr(A, header_keys[k]);
+		*b = B->entry ? B->entry->root : NULL;
+		*a = A->entry ? A->entry->root : NULL;
+		snprintf(why, cap, "the module's %s changed: %s -> %s", header_keys[k], vb ? vb : "(none)",
+			va ? va : "(none)");
+		return 1;
 	}
 	hilo_arena *ar = P->scratch->arena;
 	int verdict = 0;
