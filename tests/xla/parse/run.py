@@ -265,6 +265,7 @@ class Parity:
         # is compared with the proto's print read the same way; the module
         # config is not in an HloModuleProto (CONFIG_ONLY).
         printed = self.depart(src_text, got[key], count=False)
+        want = without_config(self.depart(src_text, canon_text, count=False))
         if src["ok"]:
             d = compare(without_config(src[key]), as_xla_reads(printed), elide)
             if d is not None:
@@ -278,14 +279,9 @@ class Parity:
                         self.own_proto += 1
                     # and hilo reads XLA's print of hilo's proto as it
                     # reads XLA's print of XLA's own
-                    want = self.lib(own[key])[0]
-                    if want is not None:
-                        self.check(d is None, what + " same", d)
-                        self.back(what, printed, want, "default", elide, from_text=False)
-                        return
+                    want = self.lib(own[key])[0] or want
             self.check(d is None, what + " same", d)
-        self.back(what, printed, without_config(self.depart(src_text, canon_text, count=False)),
-                  "default", elide, from_text=False)
+        self.back(what, printed, want, "default", elide, from_text=False)
 
     def back(self, what, xla_text, want, style, elide, from_text=True):
         """hilo reads XLA's print and prints it as it printed `want`; XLA's
