@@ -741,6 +741,56 @@ HILO_API bool hilo_replica_groups_parse(hilo_arena *a, const char *text, size_t 
 	hilo_replica_groups *g);
 HILO_API void hilo_replica_groups_free(hilo_arena *a, hilo_replica_groups *g);
 
+/* ---- operand aliasing (src/ir/aliasing.c) -------------------------------
+ * The one reader and writer of output_to_operand_aliasing= text (fusions,
+ * custom-calls; HloInstructionProto field 74): pairs "output shape index:
+ * (operand number, operand shape index)", meaning the buffer of that part
+ * of the result is the buffer of that part of that operand (an in-place
+ * kernel writes its result over the operand). XLA prints it as
+ *   {{0}: (1, {}), {1}: (2, {0,1})}
+ * pairs joined by ", ", a shape index as {i,j,...} without blanks; the
+ * reader also takes blanks, tabs and newlines between tokens. */
+typedef struct hilo_shape_index {
+	int n;                /* depth; 0: the whole shape ({}) */
+	int64_t *v;           /* n tuple element numbers, outermost first */
+} hilo_shape_index;
+
+typedef struct hilo_alias_pair {
+	hilo_shape_index output;  /* into the instruction's result shape */
+	int64_t operand;          /* operand number */
+	hilo_shape_index operand_index; /* into that operand's shape */
+} hilo_alias_pair;
+
+typedef struct hilo_aliasing {
+	size_t n;
+	hilo_alias_pair *pairs;   /* in text order */
+} hilo_aliasing;
+
+/* Parses text[0..len) (the value, braces included) into *al, its arrays
+ * in arena a. False when the text is not of that form or a number does
+ * not fit int64 (a negative number is read, not judged: the verifier
+ * does). */
+HILO_API bool hilo_aliasing_parse(hilo_arena *a, const char *text, size_t len, hilo_aliasing *al);
+/* Appends al as XLA's printer writes the value ("{}" for no pair). */
+HILO_API void hilo_aliasing_print(hilo_buf *b, const hilo_aliasing *al);
+/* i's output_to_operand_aliasing, parsed into a's memory: true with
+ * al->n == 0 when i has none, false when its text does not parse. */
+HILO_API bool hilo_instr_aliasing(hilo_arena *a, const hilo_instr *i, hilo_aliasing *al);
+/* Operand numbers renumbered for an operand list edit: map[k] is operand
+ * k's new number, or -1 when it is removed. False, al unchanged, when a
+ * pair names a removed operand or one at or past nmap. */
+HILO_API bool hilo_aliasing_renumber(hilo_aliasing *al, const int64_t *map, size_t nmap);
+/* Renumbers every operand-indexed attribute of i (output_to_operand_
+ * aliasing) for the operand list edit map (as above), before the edit.
+ * False, i unchanged, when one cannot follow: it names a removed operand,
+ * its text does not parse, or i has operand_layout_constraints (one shape
+ * per operand, which hilo does not edit) and an operand goes. */
+HILO_API bool hilo_instr_renumber_operand_attrs(hilo_module *m, hilo_instr *i, const int64_t *map,
+	size_t nmap);
+/* The part of s at index ix (XLA's ShapeUtil::GetSubshape), or NULL when
+ * ix is not an index of s (IndexIsValid). */
+HILO_API const hilo_shape *hilo_shape_subshape(const hilo_shape *s, const hilo_shape_index *ix);
+
 #ifdef __cplusplus
 }
 #endif

@@ -228,6 +228,18 @@ tid events_module(pairctx *P, int sk);
  * not; false when they are equal. */
 bool events_describe_diff(pairctx *P, tid tb, tid ta, char *buf, size_t cap);
 
+/* ---- aliasing (alias.c) ------------------------------------------------
+ * Buffer aliasing is meaning (docs/proof.md, "Aliasing"): each
+ * output_to_operand_aliasing pair is resolved to the operand instruction it
+ * names, and an instruction of the after module is compared with the
+ * before instruction of its id; the module's input_output_alias and
+ * buffer_donor must not change. 0: the same; 1: changed, why says where
+ * (*b, *a the instructions concerned, or the entry roots); 2: not judged
+ * (a new instruction with aliasing), why says why. */
+int alias_diff(pairctx *P, const hilo_instr **b, const hilo_instr **a, char *why, size_t cap);
+/* The modules' input_output_alias and buffer_donor agree (blanks aside). */
+bool alias_header_same(const hilo_module *b, const hilo_module *a);
+
 /* ---- data-movement term constructors (term_moves.c) ------------------- *
  * Each normalises as it interns (docs/proof.md, "Canonical terms");
  * TID_NONE when an operand is TID_NONE or the term cannot be built. */

@@ -376,7 +376,8 @@ static bool same_local(pairctx *P, const hilo_instr *b, const hilo_instr *a)
  * included, leaves the judgement to the walk. */
 static bool lockstep_same(const hilo_module *b, const hilo_module *a)
 {
-	if (b->ncomps != a->ncomps || (b->entry == NULL) != (a->entry == NULL))
+	if (b->ncomps != a->ncomps || (b->entry == NULL) != (a->entry == NULL) ||
+	    !alias_header_same(b, a))
 		return false;
 	for (uint32_t k = 0; k < a->ncomps; k++) {
 		const hilo_comp *cb = b->comps[k], *ca = a->comps[k];
@@ -477,7 +478,7 @@ static void ensure_marks(pairctx *P, const hilo_comp *cb)
 
 /* ---- records --------------------------------------------------------------- */
 
-enum { R_OPERAND, R_REDEF, R_ROOT, R_EFFECTS, R_ENTRY, R_DEAD, R_GONE };
+enum { R_OPERAND, R_REDEF, R_ROOT, R_EFFECTS, R_ENTRY, R_DEAD, R_GONE, R_ALIASING };
 
 typedef struct record {
 	int kind;
@@ -549,6 +550,9 @@ static void describe(const record *r, char *buf, size_t cap)
 		break;
 	case R_EFFECTS:
 		snprintf(buf, cap, "the effects of entry %s", cn);
+		break;
+	case R_ALIASING:
+		snprintf(buf, cap, "the buffer aliasing (in %s: %s%s)", cn, r->b->name, pb);
 		break;
 	case R_GONE:
 		snprintf(buf, cap, "%u computation%s no longer in the module (%s, ...)", r->count,
@@ -746,7 +750,7 @@ static int judge_report(pairctx *P, const record *r, int verdict, const char *me
 	if (verdict == V_FAILED) {
 		char what[600], fr[400];
 		describe(r, what, sizeof what);
-		if (r->a && r->kind != R_EFFECTS)
+		if (r->a && r->kind != R_EFFECTS && r->kind != R_ALIASING)
 			cone_frontier(P, r->b, r->a, fr, sizeof fr);
 		else
 			snprintf(fr, sizeof fr, "-");
@@ -1121,6 +1125,23 @@ static void judge_effects(pairctx *P, hilo_diags *d)
 		count(P->v, verdict, "effects");
 }
 
+/* The aliasing record (alias.c): operand aliasing resolved to the operands
+ * it names, and the module's input_output_alias and buffer_donor, the same
+ * on both sides or failed; an instruction it cannot judge: skipped.
+ * Counted when it is not proved, as the effects record. */
+static void judge_aliasing(pairctx *P, hilo_diags *d)
+{
+	const hilo_instr *b = NULL, *a = NULL;
+	char why[1000] = "";
+	int diff = alias_diff(P, &b, &a, why, sizeof why);
+	if (diff == 0 || !b)
+		return;
+	record r = {R_ALIASING, b, a, NULL, 0, 1};
+	int verdict = judge_report(P, &r, diff == 1 ? V_FAILED : V_SKIPPED, "aliasing", why,
+		sizeof why, NULL, d, false);
+	count(P->v, verdict, "aliasing");
+}
+
 bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *after,
 	const char *pass, const hilo_run_state *run, hilo_diags *d, bool *identical)
 {
@@ -1168,7 +1189,8 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 	for (uint32_t k = 0; k < nc && ok; k++)
 		ok = process_comp(&P, order[k], run, d);
 	bool same = ok && before->ncomps == after->ncomps && v->s.rewrites + v->s.assumed == recs0 &&
-		P.deferred == 0 && hilo_module_instr_count(before) == hilo_module_instr_count(after);
+		P.deferred == 0 && hilo_module_instr_count(before) == hilo_module_instr_count(after) &&
+		alias_header_same(before, after);
 	for (uint32_t k = 0; same && k < after->ncomps; k++) {
 		const hilo_comp *ca = after->comps[k];
 		/* every instruction shared (process_comp's fast path) */
@@ -1216,8 +1238,10 @@ bool hilo_validate_pass(hilo_validator *v, hilo_module *before, hilo_module *aft
 			count(v, verdict, method);
 		}
 	}
-	if (ok)
+	if (ok) {
 		judge_effects(&P, d);
+		judge_aliasing(&P, d);
+	}
 	terms_pair_fini(&P);
 	terms_destroy(P.T);
 	if (P.scratch)

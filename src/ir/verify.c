@@ -198,9 +198,46 @@ static void check_call_layouts(vctx *V, hilo_comp *c, hilo_instr *i)
 	}
 }
 
+/* output_to_operand_aliasing, as XLA's verifier checks it: each pair names
+ * an operand, its two shape indices exist (ShapeUtil::IndexIsValid), and
+ * the output part and the operand part it reuses are the same shape
+ * (compatible: element type and dims; equal, layouts too, once the module
+ * is layout-sensitive). */
+static void check_aliasing(vctx *V, hilo_comp *c, hilo_instr *i)
+{
+	if (!hilo_instr_attr(i, HILO_A_OUTPUT_TO_OPERAND_ALIASING))
+		return;
+	hilo_aliasing al;
+	if (!hilo_instr_aliasing(V->m->arena, i, &al)) {
+		fail(V, c, i, "output_to_operand_aliasing does not parse");
+		return;
+	}
+	for (size_t k = 0; k < al.n; k++) {
+		const hilo_alias_pair *pr = &al.pairs[k];
+		if (pr->operand < 0 || pr->operand >= (int64_t)i->noperands) {
+			fail(V, c, i, "output_to_operand_aliasing pair %zu names operand %lld; it has %u "
+				"operands", k, (long long)pr->operand, i->noperands);
+			continue;
+		}
+		const hilo_shape *os = hilo_shape_subshape(i->shape, &pr->output);
+		const hilo_shape *ps = hilo_shape_subshape(i->operands[pr->operand]->shape, &pr->operand_index);
+		if (!os)
+			fail(V, c, i, "output_to_operand_aliasing pair %zu: its output index is not an "
+				"index of the shape %s", k, sh(V, i->shape));
+		if (!ps)
+			fail(V, c, i, "output_to_operand_aliasing pair %zu: its operand index is not an "
+				"index of operand %lld's shape %s", k, (long long)pr->operand,
+				sh(V, i->operands[pr->operand]->shape));
+		if (os && ps && !(V->layout_sensitive ? hilo_shape_equal(os, ps) : hilo_shape_compatible(os, ps)))
+			fail(V, c, i, "output_to_operand_aliasing pair %zu aliases output %s with operand "
+				"%lld's %s: different shapes", k, sh(V, os), (long long)pr->operand, sh(V, ps));
+	}
+}
+
 static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 {
 	check_call_layouts(V, c, i);
+	check_aliasing(V, c, i);
 	const hilo_shape *s = i->shape;
 	hilo_instr **o = i->operands;
 	uint32_t n = i->noperands;

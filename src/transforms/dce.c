@@ -35,9 +35,10 @@
  * renumbered; with one output left the fusion returns it directly and its
  * get-tuple-elements are replaced by the fusion (their control edges move
  * to it). Then dead code of the fused computation goes, and so do its
- * parameters nothing reads, with the fusion's matching operands (not for
- * a fusion with output_to_operand_aliasing, which names operands by
- * number). Declined
+ * parameters nothing reads, with the fusion's matching operands; its
+ * output_to_operand_aliasing, which names operands by number, is
+ * renumbered with them (hilo_instr_renumber_operand_attrs), and a
+ * parameter the aliasing names is kept (remark). Declined
  * (remark) for fusions with control dependencies, output_to_operand_
  * aliasing, kind=kCustom, a sharding (hilo only: a tuple sharding would no
  * longer match the shape), or that are their computation's root.
@@ -486,28 +487,38 @@ static bool shrink_fusion_outputs(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *
 
 /* Removes parameters of fusion computation fc (called only by f) that
  * nothing uses, with the matching operands of f; the rest renumbered. */
-static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *fc)
+static uint64_t remove_dead_fusion_params(hilo_pass_ctx *ctx, hilo_instr *f, hilo_comp *fc,
+	const hilo_dce_variant *v)
 {
 	hilo_module *m = ctx->m;
 	if (f->noperands != fc->nparams)
 		return 0;
-	if (hilo_instr_attr(f, HILO_A_OUTPUT_TO_OPERAND_ALIASING)) {
-		/* it names operands by number: dropping one would make it name
-		 * another (an entry parameter the program returns, which an
-		 * in-place kernel would overwrite) or none (issue 30) */
-		hilo_remark(ctx, f->parent, f, "declined", "unused fusion parameters kept: the fusion "
-			"has output_to_operand_aliasing");
-		return 0;
-	}
 	uint64_t removed = 0;
 	for (uint32_t k = fc->nparams; k-- > 0;) {
 		hilo_instr *p = fc->params[k];
 		if (!p || p->nusers || hilo_instr_nctrl_preds(p) || hilo_instr_nctrl_succs(p) || fc->root == p)
 			continue;
-		hilo_instr **ops = hilo_heap_alloc(m->arena, (size_t)f->noperands * sizeof *ops);
+		uint32_t nops = f->noperands;
+		/* operand-indexed attributes (output_to_operand_aliasing) name
+		 * operands by number: renumbered with the operands, else an alias
+		 * would name another operand (issue 30: an entry parameter the
+		 * program returns, which an in-place kernel would overwrite) or
+		 * none. An alias of the unused operand itself keeps it. */
+		int64_t *map = hilo_heap_alloc(m->arena, (size_t)nops * sizeof *map);
+		if (!map)
+			return removed;
+		for (uint32_t j = 0; j < nops; j++)
+			map[j] = j < k ? (int64_t)j : j == k ? -1 : (int64_t)j - 1;
+		bool renumbered = v->renumber(m, f, map, nops);
+		hilo_heap_free(m->arena, map);
+		if (!renumbered) {
+			hilo_remark(ctx, fc, p, "declined", "unused fusion parameter %u kept: the fusion's "
+				"output_to_operand_aliasing names it", k);
+			continue;
+		}
+		hilo_instr **ops = hilo_heap_alloc(m->arena, (size_t)nops * sizeof *ops);
 		if (!ops)
 			return removed;
-		uint32_t nops = f->noperands;
 		memcpy(ops, f->operands, nops * sizeof *ops);
 		hilo_instr_clear_operands(f);
 		for (uint32_t j = 0; j < nops; j++)
@@ -698,12 +709,14 @@ static uint64_t remove_unreachable(hilo_pass_ctx *ctx, const sites *S)
 
 hilo_pass_result hilo_pass_dce(hilo_pass_ctx *ctx)
 {
-	return hilo_dce_run(ctx, hilo_instr_has_side_effect_deep);
+	const hilo_dce_variant sound = {hilo_instr_has_side_effect_deep, hilo_instr_renumber_operand_attrs};
+	return hilo_dce_run(ctx, &sound);
 }
 
-hilo_pass_result hilo_dce_run(hilo_pass_ctx *ctx, hilo_dce_effect_fn has_effect)
+hilo_pass_result hilo_dce_run(hilo_pass_ctx *ctx, const hilo_dce_variant *v)
 {
 	hilo_module *m = ctx->m;
+	hilo_dce_effect_fn has_effect = v->has_effect;
 	hilo_ptrmap memo;
 	hilo_ptrmap_init_in(&memo, m->arena);
 	sites S = {.a = m->arena};
@@ -736,7 +749,7 @@ hilo_pass_result hilo_dce_run(hilo_pass_ctx *ctx, hilo_dce_effect_fn has_effect)
 			removed++;
 			removed += dce_comp(ctx, fc, &memo, NULL, has_effect);
 		}
-		uint64_t params = remove_dead_fusion_params(ctx, f, fc);
+		uint64_t params = remove_dead_fusion_params(ctx, f, fc, v);
 		removed += params;
 		again |= params != 0;
 	}

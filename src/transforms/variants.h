@@ -13,7 +13,14 @@
 /* dce: does dead instruction i have side effects that keep it (sound:
  * hilo_instr_has_side_effect_deep, through the computations it calls) */
 typedef bool (*hilo_dce_effect_fn)(const hilo_module *m, const hilo_instr *i, hilo_ptrmap *memo);
-hilo_pass_result hilo_dce_run(hilo_pass_ctx *ctx, hilo_dce_effect_fn has_effect);
+typedef struct hilo_dce_variant {
+	hilo_dce_effect_fn has_effect;
+	/* carries fusion f's operand-indexed attributes through the operand
+	 * edit map (old number -> new, -1 removed); false keeps the operand
+	 * (sound: hilo_instr_renumber_operand_attrs) */
+	bool (*renumber)(hilo_module *m, hilo_instr *f, const int64_t *map, size_t nmap);
+} hilo_dce_variant;
+hilo_pass_result hilo_dce_run(hilo_pass_ctx *ctx, const hilo_dce_variant *v);
 
 /* slice-of-concat-optimizer */
 typedef struct hilo_soc_variant {

@@ -28,5 +28,6 @@ static bool shallow_effect(const hilo_module *m, const hilo_instr *i, hilo_ptrma
 
 hilo_pass_result hilo_pass_test_dce_shallow_effects(hilo_pass_ctx *ctx)
 {
-	return hilo_dce_run(ctx, shallow_effect);
+	const hilo_dce_variant v = {shallow_effect, hilo_instr_renumber_operand_attrs};
+	return hilo_dce_run(ctx, &v);
 }
