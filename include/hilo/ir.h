@@ -773,6 +773,8 @@ typedef struct hilo_aliasing {
 HILO_API bool hilo_aliasing_parse(hilo_arena *a, const char *text, size_t len, hilo_aliasing *al);
 /* Appends al as XLA's printer writes the value ("{}" for no pair). */
 HILO_API void hilo_aliasing_print(hilo_buf *b, const hilo_aliasing *al);
+/* Appends one pair as XLA prints it: {0}: (1, {}) */
+HILO_API void hilo_alias_pair_print(hilo_buf *b, const hilo_alias_pair *pr);
 /* i's output_to_operand_aliasing, parsed into a's memory: true with
  * al->n == 0 when i has none, false when its text does not parse. */
 HILO_API bool hilo_instr_aliasing(hilo_arena *a, const hilo_instr *i, hilo_aliasing *al);

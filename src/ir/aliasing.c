@@ -126,19 +126,23 @@ static void print_index(hilo_buf *b, const hilo_shape_index *ix)
 	hilo_buf_putc(b, '}');
 }
 
+void hilo_alias_pair_print(hilo_buf *b, const hilo_alias_pair *pr)
+{
+	print_index(b, &pr->output);
+	hilo_buf_puts(b, ": (");
+	hilo_buf_put_i64(b, pr->operand);
+	hilo_buf_puts(b, ", ");
+	print_index(b, &pr->operand_index);
+	hilo_buf_putc(b, ')');
+}
+
 void hilo_aliasing_print(hilo_buf *b, const hilo_aliasing *al)
 {
 	hilo_buf_putc(b, '{');
 	for (size_t k = 0; k < al->n; k++) {
-		const hilo_alias_pair *pr = &al->pairs[k];
 		if (k)
 			hilo_buf_puts(b, ", ");
-		print_index(b, &pr->output);
-		hilo_buf_puts(b, ": (");
-		hilo_buf_put_i64(b, pr->operand);
-		hilo_buf_puts(b, ", ");
-		print_index(b, &pr->operand_index);
-		hilo_buf_putc(b, ')');
+		hilo_alias_pair_print(b, &al->pairs[k]);
 	}
 	hilo_buf_putc(b, '}');
 }

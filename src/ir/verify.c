@@ -234,10 +234,64 @@ static void check_aliasing(vctx *V, hilo_comp *c, hilo_instr *i)
 	}
 }
 
+/* The leaf buffers of s: 1 for an array, the sum of the elements' for a
+ * tuple (XLA's ShapeUtil::GetLeafCount; an empty tuple has none). */
+static size_t leaf_count(const hilo_shape *s, int depth)
+{
+	if (s->type != HILO_T_TUPLE)
+		return 1;
+	size_t n = 0;
+	for (int k = 0; k < s->ntuple && depth < 64; k++)
+		n += leaf_count(s->elems[k], depth + 1);
+	return n;
+}
+
+/* parameter_replication={true,false,...}: one flag per leaf buffer (XLA's
+ * parser refuses another count; its proto reader aborts on one). */
+static void check_replication(vctx *V, hilo_comp *c, hilo_instr *i)
+{
+	const hilo_attr *a = hilo_instr_attr(i, HILO_A_PARAMETER_REPLICATION);
+	if (!a)
+		return;
+	const char *t = a->kind == HILO_ATTR_RAW ? a->v.text : NULL;
+	size_t n = 0;
+	bool ok = t && *t++ == '{';
+	while (ok && *t != '}') {
+		while (*t == ' ')
+			t++;
+		if (!strncmp(t, "true", 4))
+			t += 4;
+		else if (!strncmp(t, "false", 5))
+			t += 5;
+		else
+			ok = false;
+		n++;
+		while (ok && *t == ' ')
+			t++;
+		if (ok && *t == ',')
+			t++;
+		else if (ok && *t != '}')
+			ok = false;
+	}
+	if (!ok || t[1]) {
+		fail(V, c, i, "parameter_replication is not a list of true and false");
+		return;
+	}
+	if (i->op != HILO_OP_PARAMETER) {
+		fail(V, c, i, "parameter_replication on a %s, not a parameter", hilo_opcode_name(i->op));
+		return;
+	}
+	size_t leaves = leaf_count(i->shape, 0);
+	if (n != leaves)
+		fail(V, c, i, "parameter_replication has %zu elements; the parameter %s has %zu leaf buffers",
+			n, sh(V, i->shape), leaves);
+}
+
 static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 {
 	check_call_layouts(V, c, i);
 	check_aliasing(V, c, i);
+	check_replication(V, c, i);
 	const hilo_shape *s = i->shape;
 	hilo_instr **o = i->operands;
 	uint32_t n = i->noperands;

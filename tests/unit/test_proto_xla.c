@@ -214,12 +214,127 @@ static void test_operand_layouts(hilo_diags *d)
 	hilo_module_destroy(m);
 }
 
+/* Attributes XLA reads from typed fields only (they were hilo's
+ * extension, or dropped on a proto hilo did not write): operand aliasing
+ * (74) of a fusion and a custom-call, a custom-call's literal (8),
+ * schedule (76) and padding_type (75), triangular-solve (59) and
+ * cholesky (62) options, parameter_replication (61); and the messages
+ * XLA's reader requires although the text gives nothing to put in them:
+ * a convolution's window, a dot's dimension numbers. */
+static const char typed[] =
+	"HloModule t\n"
+	"\n"
+	"f {\n"
+	"  a = f32[4]{0} parameter(0)\n"
+	"  ROOT n = f32[4]{0} negate(a)\n"
+	"}\n"
+	"\n"
+	"ENTRY e {\n"
+	"  p = f32[4]{0} parameter(0), parameter_replication={true}\n"
+	"  q = f32[4,4]{1,0} parameter(1)\n"
+	"  x = f32[4]{0} fusion(p), kind=kLoop, output_to_operand_aliasing={{}: (0, {})}, calls=f\n"
+	"  y = f32[4]{0} custom-call(x), custom_call_target=\"k\", literal=s32[2]{0} {1, 2}, "
+	"output_to_operand_aliasing={{}: (0, {})}, schedule=SCHEDULE_EARLIEST\n"
+	"  z = f32[4]{0} custom-call(y), window={size=1}, dim_labels=b0f_0io->b0f, padding_type=PADDING_SAME, custom_call_target=\"c\"\n"
+	"  t = f32[4,4]{1,0} triangular-solve(q, q), left_side=true, lower=true, unit_diagonal=true, transpose_a=ADJOINT\n"
+	"  h = f32[4,4]{1,0} cholesky(q), lower=true\n"
+	"  v = f32[4,4]{1,0} convolution(q, q), dim_labels=bf_io->bf\n"
+	"  w = f32[4,4,4,4]{3,2,1,0} dot(q, q)\n"
+	"  ROOT r = (f32[4]{0}, f32[4,4]{1,0}, f32[4,4]{1,0}, f32[4,4]{1,0}, f32[4,4,4,4]{3,2,1,0}) tuple(z, t, h, v, w)\n"
+	"}\n";
+
+static bool aliases_whole_operand0(const Xla__HloInstructionProto *i)
+{
+	return i && i->n_output_operand_aliasing == 1 &&
+	       i->output_operand_aliasing[0]->n_output_shape_index == 0 &&
+	       i->output_operand_aliasing[0]->operand_index == 0 &&
+	       i->output_operand_aliasing[0]->n_operand_shape_index == 0;
+}
+
+static void test_typed_fields(hilo_diags *d)
+{
+	hilo_module *m = parse(typed, sizeof typed - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&t);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		const Xla__HloInstructionProto *p = find(mp, "p"), *x = find(mp, "x"), *y = find(mp, "y"),
+			*z = find(mp, "z"), *ts = find(mp, "t"), *h = find(mp, "h"), *v = find(mp, "v"),
+			*w = find(mp, "w");
+		CHECK(p && p->parameter_replication && p->parameter_replication->n_replicated_at_leaf_buffers == 1 &&
+		      p->parameter_replication->replicated_at_leaf_buffers[0]);
+		CHECK(aliases_whole_operand0(x));
+		CHECK(aliases_whole_operand0(y));
+		CHECK(y && y->custom_call_schedule == 2); /* SCHEDULE_EARLIEST */
+		CHECK(y && y->literal && y->literal->shape && y->literal->n_s32s == 2 &&
+		      y->literal->s32s[0] == 1 && y->literal->s32s[1] == 2);
+		CHECK(z && z->padding_type == 2); /* PADDING_SAME */
+		const Xla__TriangularSolveOptions *o = ts ? ts->triangular_solve_options : NULL;
+		CHECK(o && o->left_side && o->lower && o->unit_diagonal && o->transpose_a == 3 /* ADJOINT */);
+		CHECK(ts && !ts->cholesky_options);
+		CHECK(h && h->cholesky_options && h->cholesky_options->lower && !h->triangular_solve_options);
+		CHECK(v && v->window && v->window->n_dimensions == 0);
+		CHECK(w && w->dot_dimension_numbers);
+		/* the typed fields say it all: none of these is also hilo's */
+		static const char *const typed_keys[] = {"output_to_operand_aliasing", "literal", "schedule",
+			"padding_type", "left_side", "lower", "unit_diagonal", "transpose_a", "parameter_replication"};
+		for (size_t k = 0; k < mp->n_computations; k++)
+			for (size_t j = 0; j < mp->computations[k]->n_instructions; j++) {
+				const Xla__HloInstructionProto *in = mp->computations[k]->instructions[j];
+				for (size_t a = 0; a < in->n_hilo_attrs; a++)
+					for (size_t q = 0; q < sizeof typed_keys / sizeof *typed_keys; q++)
+						if (!CHECK(strcmp(in->hilo_attrs[a]->key, typed_keys[q])))
+							fprintf(stderr, "  %s keeps %s\n", in->name, typed_keys[q]);
+			}
+		/* read as a proto hilo did not write: XLA's print of each */
+		for (size_t k = 0; k < mp->n_computations; k++)
+			for (size_t j = 0; j < mp->computations[k]->n_instructions; j++)
+				mp->computations[k]->instructions[j]->n_hilo_attr_order = 0; /* freed by the count */
+		mp->hilo_written = false;
+		hilo_buf fb;
+		hilo_buf_init(&fb);
+		size_t n = xla__hlo_module_proto__get_packed_size(mp);
+		hilo_buf_reserve(&fb, n);
+		xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
+		hilo_module *f = hilo_proto_read(fb.data, n, "foreign.pb", d);
+		if (CHECK(f != NULL)) {
+			hilo_print_text(&t, f, HILO_STYLE_AUTO);
+			const char *s = hilo_buf_cstr(&t);
+			static const char *const want[] = {
+				"parameter(0), parameter_replication={true}\n",
+				"fusion(p), kind=kLoop, output_to_operand_aliasing={{}: (0, {})}, calls=f\n",
+				"custom_call_target=\"k\", literal=s32[2]{0} {1, 2}, output_to_operand_aliasing={{}: (0, {})}, "
+				"schedule=SCHEDULE_EARLIEST\n",
+				"padding_type=PADDING_SAME",
+				"convolution(q, q), dim_labels=bf_io->bf\n", /* no window={} */
+				"triangular-solve(q, q), left_side=true, lower=true, unit_diagonal=true, transpose_a=ADJOINT\n",
+				"cholesky(q), lower=true\n",
+			};
+			for (size_t k = 0; k < sizeof want / sizeof *want; k++)
+				if (!CHECK(strstr(s, want[k]) != NULL))
+					fprintf(stderr, "  missing: %s\nin:\n%s\n", want[k], s);
+			hilo_module_destroy(f);
+		}
+		hilo_buf_free(&fb);
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	check_round_trip(m, &pb, d);
+	hilo_buf_free(&pb);
+	hilo_buf_free(&t);
+	hilo_module_destroy(m);
+}
+
 int main(void)
 {
 	hilo_diags d;
 	hilo_diags_init(&d);
 	test_scheduled_elided_token(&d);
 	test_operand_layouts(&d);
+	test_typed_fields(&d);
 	hilo_module *m = parse(text, sizeof text - 1, &d);
 	if (!m)
 		return CHECK_DONE();

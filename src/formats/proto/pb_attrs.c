@@ -2,7 +2,9 @@
  * backend_config, frontend_attributes, replica_groups (list and iota
  * forms), source_target_pairs, window, dim_labels, sharding (replicated,
  * manual, maximal, tiled with explicit or iota devices, tuples), epsilon,
- * api_version and operand_precision, plus the module's
+ * api_version, operand_precision, output_to_operand_aliasing,
+ * parameter_replication, triangular-solve and cholesky options, a
+ * custom-call's schedule and padding_type, plus the module's
  * input_output_alias, buffer_donor and frontend_attributes.
  *
  * Each attribute is parsed into its XLA message (so XLA and neuronx-cc
@@ -949,6 +951,179 @@ static bool precision_render(hilo_buf *b, const Xla__PrecisionConfig *pc)
 	return true;
 }
 
+/* ---- output_to_operand_aliasing, parameter_replication ---- */
+
+/* The pairs in XLA's OutputOperandAliasing messages; the text is read and
+ * written by the IR's one reader and printer of it (src/ir/aliasing.c). */
+static bool aliasing_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+{
+	hilo_aliasing al;
+	if (!hilo_aliasing_parse(a, t, strlen(t), &al))
+		return false;
+	Xla__OutputOperandAliasing **v = aalloc(a, al.n * sizeof *v);
+	if (!v)
+		return false;
+	for (size_t k = 0; k < al.n; k++) {
+		const hilo_alias_pair *pr = &al.pairs[k];
+		Xla__OutputOperandAliasing *o = aalloc(a, sizeof *o);
+		if (!o)
+			return false;
+		xla__output_operand_aliasing__init(o);
+		o->n_output_shape_index = (size_t)pr->output.n;
+		o->output_shape_index = pr->output.v;
+		o->operand_index = pr->operand;
+		o->n_operand_shape_index = (size_t)pr->operand_index.n;
+		o->operand_shape_index = pr->operand_index.v;
+		v[k] = o;
+	}
+	p->n_output_operand_aliasing = al.n;
+	p->output_operand_aliasing = v;
+	return true;
+}
+
+static bool aliasing_render(hilo_buf *b, const Xla__HloInstructionProto *p)
+{
+	if (!p->n_output_operand_aliasing)
+		return false;
+	hilo_buf_putc(b, '{');
+	for (size_t k = 0; k < p->n_output_operand_aliasing; k++) {
+		const Xla__OutputOperandAliasing *o = p->output_operand_aliasing[k];
+		if (o->n_output_shape_index > INT32_MAX || o->n_operand_shape_index > INT32_MAX)
+			return false;
+		hilo_alias_pair pr = {
+			{(int)o->n_output_shape_index, o->output_shape_index},
+			o->operand_index,
+			{(int)o->n_operand_shape_index, o->operand_shape_index},
+		};
+		if (k)
+			hilo_buf_puts(b, ", ");
+		hilo_alias_pair_print(b, &pr);
+	}
+	hilo_buf_putc(b, '}');
+	return true;
+}
+
+/* {true,false,...}: one flag per leaf buffer of the parameter */
+static bool replication_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+{
+	cur c = {t, t + strlen(t)};
+	Xla__ParameterReplication *r = aalloc(a, sizeof *r);
+	if (!r || !lit(&c, "{"))
+		return false;
+	xla__parameter_replication__init(r);
+	ivec v = {0};
+	if (!lit(&c, "}")) {
+		for (;;) {
+			bool on = lit(&c, "true");
+			if (!on && !lit(&c, "false"))
+				return false;
+			if (!push(a, &v, on))
+				return false;
+			if (lit(&c, ","))
+				continue;
+			if (!lit(&c, "}"))
+				return false;
+			break;
+		}
+	}
+	if (!at_end(&c))
+		return false;
+	r->n_replicated_at_leaf_buffers = v.n;
+	r->replicated_at_leaf_buffers = aalloc(a, v.n * sizeof *r->replicated_at_leaf_buffers);
+	if (!r->replicated_at_leaf_buffers)
+		return false;
+	for (size_t k = 0; k < v.n; k++)
+		r->replicated_at_leaf_buffers[k] = v.v[k] != 0;
+	p->parameter_replication = r;
+	return true;
+}
+
+static bool replication_render(hilo_buf *b, const Xla__ParameterReplication *r)
+{
+	if (!r)
+		return false;
+	hilo_buf_putc(b, '{');
+	for (size_t k = 0; k < r->n_replicated_at_leaf_buffers; k++) {
+		if (k)
+			hilo_buf_putc(b, ',');
+		hilo_buf_puts(b, r->replicated_at_leaf_buffers[k] ? "true" : "false");
+	}
+	hilo_buf_putc(b, '}');
+	return true;
+}
+
+/* ---- triangular-solve and cholesky options, custom-call enums ---- */
+
+static const char *const transpose_names[] = {"TRANSPOSE_INVALID", "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+static const char *const schedule_names[] = {"SCHEDULE_NONE", "SCHEDULE_LATEST", "SCHEDULE_EARLIEST"};
+static const char *const padding_type_names[] = {"PADDING_INVALID", "PADDING_VALID", "PADDING_SAME"};
+
+static bool flag_parse(const char *t, protobuf_c_boolean *out)
+{
+	if (strcmp(t, "true") && strcmp(t, "false"))
+		return false;
+	*out = t[0] == 't';
+	return true;
+}
+
+static bool name_parse(const char *t, const char *const *names, int n, int32_t *out)
+{
+	for (int k = 0; k < n; k++)
+		if (!strcmp(t, names[k])) {
+			*out = k;
+			return true;
+		}
+	return false;
+}
+
+static bool name_render(hilo_buf *b, int32_t v, const char *const *names, int n)
+{
+	if (v < 0 || v >= n)
+		return false;
+	hilo_buf_puts(b, names[v]);
+	return true;
+}
+
+/* The options message of p, made on first use. lower= sets both
+ * messages: the writer takes the one of the instruction's opcode. */
+static bool options_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const char *t)
+{
+	if (!p->triangular_solve_options) {
+		if (!(p->triangular_solve_options = aalloc(a, sizeof *p->triangular_solve_options)))
+			return false;
+		xla__triangular_solve_options__init(p->triangular_solve_options);
+	}
+	Xla__TriangularSolveOptions *o = p->triangular_solve_options;
+	switch (f) {
+	case PBF_TS_LEFT_SIDE: return flag_parse(t, &o->left_side);
+	case PBF_TS_UNIT_DIAGONAL: return flag_parse(t, &o->unit_diagonal);
+	case PBF_TS_TRANSPOSE: return name_parse(t, transpose_names, 4, &o->transpose_a);
+	default:
+		if (!p->cholesky_options) {
+			if (!(p->cholesky_options = aalloc(a, sizeof *p->cholesky_options)))
+				return false;
+			xla__cholesky_options__init(p->cholesky_options);
+		}
+		return flag_parse(t, &o->lower) && flag_parse(t, &p->cholesky_options->lower);
+	}
+}
+
+static bool options_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f)
+{
+	const Xla__TriangularSolveOptions *o = p->triangular_solve_options;
+	bool v;
+	if (f == PBF_LOWER && p->cholesky_options)
+		v = p->cholesky_options->lower;
+	else if (!o)
+		return false;
+	else if (f == PBF_TS_TRANSPOSE)
+		return name_render(b, o->transpose_a, transpose_names, 4);
+	else
+		v = f == PBF_TS_LEFT_SIDE ? o->left_side : f == PBF_TS_UNIT_DIAGONAL ? o->unit_diagonal : o->lower;
+	hilo_buf_puts(b, v ? "true" : "false");
+	return true;
+}
+
 /* ---- entry points ---- */
 
 bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const char *text)
@@ -964,6 +1139,12 @@ bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const cha
 	case PBF_EPSILON: return epsilon_parse(p, text);
 	case PBF_API_VERSION: return api_parse(p, text);
 	case PBF_PRECISION: return precision_parse(a, p, text);
+	case PBF_OUTPUT_ALIASING: return aliasing_parse(a, p, text);
+	case PBF_PARAM_REPLICATION: return replication_parse(a, p, text);
+	case PBF_TS_LEFT_SIDE: case PBF_TS_UNIT_DIAGONAL: case PBF_TS_TRANSPOSE: case PBF_LOWER:
+		return options_parse(a, p, f, text);
+	case PBF_CC_SCHEDULE: return name_parse(text, schedule_names, 3, &p->custom_call_schedule);
+	case PBF_PADDING_TYPE: return name_parse(text, padding_type_names, 3, &p->padding_type);
 	default: return false;
 	}
 }
@@ -985,6 +1166,12 @@ bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f)
 		hilo_buf_puts(b, api_names[p->custom_call_api_version]);
 		return true;
 	case PBF_PRECISION: return precision_render(b, p->precision_config);
+	case PBF_OUTPUT_ALIASING: return aliasing_render(b, p);
+	case PBF_PARAM_REPLICATION: return replication_render(b, p->parameter_replication);
+	case PBF_TS_LEFT_SIDE: case PBF_TS_UNIT_DIAGONAL: case PBF_TS_TRANSPOSE: case PBF_LOWER:
+		return options_render(b, p, f);
+	case PBF_CC_SCHEDULE: return name_render(b, p->custom_call_schedule, schedule_names, 3);
+	case PBF_PADDING_TYPE: return name_render(b, p->padding_type, padding_type_names, 3);
 	default: return false;
 	}
 }

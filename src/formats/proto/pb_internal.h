@@ -172,6 +172,12 @@ typedef enum pb_field {
 	PBF_SOURCE_TARGET, PBF_WINDOW, PBF_DIM_LABELS,
 	PBF_SHARDING, PBF_EPSILON, PBF_API_VERSION, PBF_PRECISION,
 	PBF_OPERAND_SHAPES,   /* custom-call operand_shapes_with_layout (57), with constrain_layout */
+	PBF_OUTPUT_ALIASING,  /* output_operand_aliasing (74): fusion, custom-call, async-start */
+	PBF_PARAM_REPLICATION, /* parameter_replication (61) */
+	PBF_TS_LEFT_SIDE, PBF_TS_UNIT_DIAGONAL, PBF_TS_TRANSPOSE, /* triangular_solve_options (59) */
+	PBF_LOWER,            /* triangular_solve_options (59) or cholesky_options (62) .lower */
+	PBF_CC_SCHEDULE, PBF_PADDING_TYPE, /* custom-call schedule (76), padding_type (75) */
+	PBF_CC_LITERAL,       /* a custom-call's literal (8) */
 	PBF_COUNT
 } pb_field;
 

@@ -239,6 +239,11 @@ static bool read_head(reader *R, slice *is, instr_head *h)
 		return false;
 	if (!rest)
 		rest = c.end;
+	/* a literal not a constant's (a custom-call's literal=) is an
+	 * attribute: the second pass (read_wire) sees it */
+	if (h->literal && (const uint8_t *)h->literal_all.p < rest &&
+	    !(h->opcode.n == 8 && !memcmp(h->opcode.p, "constant", 8)))
+		rest = (const uint8_t *)h->literal_all.p;
 	is->n -= (size_t)(rest - is->p);
 	is->p = rest;
 	return true;
@@ -605,6 +610,7 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 	*pinit = false;
 	for (int k = 0; k < 5; k++)
 		R->sv[k].n = 0;
+	R->has_lit8 = false;
 	pr_cur c = {is.p, is.p + is.n};
 	field f;
 	slice s;
@@ -623,8 +629,16 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 } while (0)
 	while (pbr_next_field(R, &c, &f)) {
 		switch (f.num) {
-		case 1: case 2: case 3: case 7: case 8: case 9: case 35: case 1002: case 1003: case 1004: case 1005:
+		case 8: /* the first pass's; a custom-call's literal= is made from it */
+			if (!pbr_want(R, &f, PB_LEN))
+				return false;
+			R->lit8 = f.s;
+			R->has_lit8 = true;
+			continue;
+		case 1: case 2: case 3: case 7: case 9: case 35: case 1002: case 1003: case 1004: case 1005:
 			continue; /* the first pass's */
+		case 29:
+			continue; /* outfeed_shape: the writer derives it from the operand */
 		case 36: case 37: case 38:
 			if (!pbr_rep_varint_sv(R, &f, &R->sv[f.num - 36]))
 				return false;
@@ -689,7 +703,10 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 		case 52: REPSUB(source_target_pairs, xla__source_target__descriptor); break;
 		case 56: BOOL(constrain_layout); break;
 		case 58: VARINT(batch_group_count, int64_t); break;
+		case 59: SUB(triangular_solve_options, xla__triangular_solve_options__descriptor); break;
 		case 60: BOOL(is_stable); break;
+		case 61: SUB(parameter_replication, xla__parameter_replication__descriptor); break;
+		case 62: SUB(cholesky_options, xla__cholesky_options__descriptor); break;
 		case 63: CSTR(comparison_direction); break;
 		case 65: BOOL(custom_call_has_side_effect); break;
 		case 66: VARINT(delta, int64_t); break;
@@ -699,6 +716,9 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 		case 70: VARINT(rng_algorithm, int32_t); break;
 		case 71: BOOL(use_global_device_ids); break;
 		case 72: CSTR(comparison_type); break;
+		case 74: REPSUB(output_operand_aliasing, xla__output_operand_aliasing__descriptor); break;
+		case 75: VARINT(padding_type, int32_t); break;
+		case 76: VARINT(custom_call_schedule, int32_t); break;
 		case 77: VARINT(custom_call_api_version, int32_t); break;
 		case 79: CSTR(async_execution_thread); break;
 		case 80:
@@ -726,7 +746,12 @@ static bool read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pi
 			break;
 		}
 		default:
-			break; /* declared, not modelled: dropped */
+			/* declared, not modelled (all_reduce_id, the domain
+			 * shardings, is_cross_program_prefetch): kept
+			 * verbatim, as an unknown field is */
+			if (!pbr_keep_field(R, &f, unk))
+				return false;
+			break;
 		}
 	}
 #undef VARINT

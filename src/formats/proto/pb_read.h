@@ -36,6 +36,8 @@ typedef struct reader {
 		void *p;           /* called-computation ids, attribute order, */
 		size_t n, cap;     /* operand_shapes_with_layout (slices) */
 	} sv[5];
+	slice lit8;            /* the instruction's literal (8), if has_lit8 */
+	bool has_lit8;
 	struct svec ins;       /* every computation's instruction messages (slices) */
 	struct svec insraw;    /* the same instruction fields, tag to end (when keeping) */
 	pb_keep *keep;         /* the input kept (pb_internal.h), or NULL */

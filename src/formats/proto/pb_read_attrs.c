@@ -3,6 +3,7 @@
  * (attr_from_typed, hilo's HiloAttr extension: attr_from_ext), or in
  * XLA's print order for protos hilo did not write (attrs_foreign). */
 #include "pb_read.h"
+#include "hilo/hlo_text.h"
 
 /* ---- attributes ---- */
 
@@ -85,6 +86,36 @@ static bool operand_shapes(reader *R, hilo_instr *i)
 	return true;
 }
 
+/* A custom-call's literal (field 8, kept by read_wire) as its literal=
+ * text: the literal's own shape, then its values. */
+static bool cc_literal(reader *R, hilo_instr *i)
+{
+	if (!R->has_lit8)
+		return true;
+	pr_cur c = {R->lit8.p, R->lit8.p + R->lit8.n};
+	field f;
+	hilo_shape *shape = NULL;
+	while (pbr_next_field(R, &c, &f))
+		if (f.num == 1 && pbr_want(R, &f, PB_LEN)) {
+			slice sh = f.s;
+			shape = pbr_shape_from(R, &sh, 3, "a custom-call's literal");
+		}
+	if (!shape) {
+		if (!R->failed)
+			pbr_rerr(R, "instruction '%s': a custom-call's literal without a shape", i->name);
+		return true;
+	}
+	hilo_literal *lit = pbr_literal_from(R, R->lit8, shape, 0, "a custom-call's literal");
+	if (!lit)
+		return true;
+	R->tmp.len = 0;
+	hilo_print_literal(&R->tmp, lit, true);
+	hilo_attr *a = R->tmp.oom ? NULL : pbr_append_known(R, i, HILO_A_LITERAL, HILO_ATTR_RAW);
+	if (a)
+		a->v.text = hilo_intern(R->m->strings, R->tmp.data, R->tmp.len);
+	return true;
+}
+
 /* Fills attribute id from its typed field. false: no typed field. */
 bool pbr_attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProto *p,
 	hilo_attr_id id)
@@ -94,6 +125,8 @@ bool pbr_attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProt
 		return false;
 	if (def->field == PBF_OPERAND_SHAPES)
 		return operand_shapes(R, i);
+	if (def->field == PBF_CC_LITERAL)
+		return cc_literal(R, i);
 	if (def->kind == HILO_ATTR_RAW) {
 		R->tmp.len = 0;
 		if (!pbx_render(&R->tmp, p, def->field) || R->tmp.oom)
@@ -308,6 +341,9 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	static const hilo_attr_id k_fusion[] = {HILO_A_KIND, HILO_A_UNKNOWN};
 	static const hilo_attr_id k_rng[] = {HILO_A_DISTRIBUTION, HILO_A_UNKNOWN};
 	static const hilo_attr_id k_rbg[] = {HILO_A_ALGORITHM, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_rp[] = {HILO_A_EXPONENT_BITS, HILO_A_MANTISSA_BITS, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_topk[] = {HILO_A_K, HILO_A_LARGEST, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_fft[] = {HILO_A_FFT_TYPE, HILO_A_FFT_LENGTH, HILO_A_UNKNOWN};
 	switch (op) {
 	case HILO_OP_GET_TUPLE_ELEMENT: keys = k_gte; break;
 	case HILO_OP_BROADCAST: case HILO_OP_TRANSPOSE: case HILO_OP_REDUCE:
@@ -325,6 +361,9 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	case HILO_OP_FUSION: keys = k_fusion; break;
 	case HILO_OP_RNG: keys = k_rng; break;
 	case HILO_OP_RNG_BIT_GENERATOR: keys = k_rbg; break;
+	case HILO_OP_REDUCE_PRECISION: keys = k_rp; break;
+	case HILO_OP_TOPK: keys = k_topk; break;
+	case HILO_OP_FFT: keys = k_fft; break;
 	default: keys = none; break;
 	}
 	const pb_attr_def *def;
@@ -333,7 +372,8 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 		bool present = true;
 		if (def->kind == HILO_ATTR_BOOL) {
 			present = (def->field == PBF_INDICES_SORTED && p->indices_are_sorted) ||
-			          (def->field == PBF_UNIQUE_INDICES && p->unique_indices);
+			          (def->field == PBF_UNIQUE_INDICES && p->unique_indices) ||
+			          def->field == PBF_LARGEST; /* topk prints largest=false too */
 		} else if (def->field == PBF_CMP_TYPE) {
 			present = p->comparison_type && *p->comparison_type;
 		} else if (def->field == PBF_G_OBD || def->field == PBF_G_SIBD) {
@@ -351,10 +391,41 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 		if (present)
 			pbr_attr_from_typed(R, i, p, keys[k]);
 	}
-	if (p->window)
+	if (p->window && p->window->n_dimensions) /* XLA prints no empty window */
 		pbr_attr_from_typed(R, i, p, HILO_A_WINDOW);
 	if (p->convolution_dimension_numbers)
 		pbr_attr_from_typed(R, i, p, HILO_A_DIM_LABELS);
+	/* convolutions and custom-calls print group counts other than 1 */
+	if (p->feature_group_count > 1)
+		pbr_attr_from_typed(R, i, p, HILO_A_FEATURE_GROUP_COUNT);
+	if (p->batch_group_count > 1)
+		pbr_attr_from_typed(R, i, p, HILO_A_BATCH_GROUP_COUNT);
+	if (op == HILO_OP_CUSTOM_CALL && p->padding_type)
+		pbr_attr_from_typed(R, i, p, HILO_A_PADDING_TYPE);
+	if (op == HILO_OP_TRIANGULAR_SOLVE && p->triangular_solve_options) {
+		/* the flags when set; transpose_a always */
+		const Xla__TriangularSolveOptions *o = p->triangular_solve_options;
+		if (o->left_side)
+			pbr_attr_from_typed(R, i, p, HILO_A_LEFT_SIDE);
+		if (o->lower)
+			pbr_attr_from_typed(R, i, p, HILO_A_LOWER);
+		if (o->unit_diagonal)
+			pbr_attr_from_typed(R, i, p, HILO_A_UNIT_DIAGONAL);
+		pbr_attr_from_typed(R, i, p, HILO_A_TRANSPOSE_A);
+	}
+	if (op == HILO_OP_CHOLESKY && p->cholesky_options && p->cholesky_options->lower)
+		pbr_attr_from_typed(R, i, p, HILO_A_LOWER);
+	if (op == HILO_OP_PARAMETER && p->parameter_replication)
+		pbr_attr_from_typed(R, i, p, HILO_A_PARAMETER_REPLICATION);
+	if (op == HILO_OP_INFEED && p->infeed_config.len)
+		pbr_attr_from_typed(R, i, p, HILO_A_INFEED_CONFIG);
+	if (op == HILO_OP_OUTFEED && p->outfeed_config.len)
+		pbr_attr_from_typed(R, i, p, HILO_A_OUTFEED_CONFIG);
+	if (p->optional_cross_program_prefetch_index_case ==
+	    XLA__HLO_INSTRUCTION_PROTO__OPTIONAL_CROSS_PROGRAM_PREFETCH_INDEX_CROSS_PROGRAM_PREFETCH_INDEX)
+		pbr_attr_from_typed(R, i, p, HILO_A_CROSS_PROGRAM_PREFETCH_INDEX);
+	if (op == HILO_OP_FUSION && p->n_output_operand_aliasing)
+		pbr_attr_from_typed(R, i, p, HILO_A_OUTPUT_TO_OPERAND_ALIASING);
 	if (p->channel_id)
 		pbr_attr_from_typed(R, i, p, HILO_A_CHANNEL_ID);
 	bool coll = (hilo_opcode_flags(op) & HILO_OPF_COLL) != 0;
@@ -382,6 +453,13 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 				a->v.i = 0;
 			if ((a = pbr_append_known(R, i, HILO_A_BODY, HILO_ATTR_COMP)))
 				a->v.i = 1;
+		} else if (op == HILO_OP_CONDITIONAL && hilo_instr_ncalled(i) == 2 && i->noperands &&
+		           i->operands[0]->shape->type == HILO_T_PRED) {
+			/* a predicated conditional: XLA's parser takes these only */
+			if ((a = pbr_append_known(R, i, HILO_A_TRUE_COMPUTATION, HILO_ATTR_COMP)))
+				a->v.i = 0;
+			if ((a = pbr_append_known(R, i, HILO_A_FALSE_COMPUTATION, HILO_ATTR_COMP)))
+				a->v.i = 1;
 		} else if (op == HILO_OP_CONDITIONAL || (op == HILO_OP_CUSTOM_CALL && hilo_instr_ncalled(i) > 1)) {
 			if ((a = pbr_append_known(R, i, op == HILO_OP_CONDITIONAL ? HILO_A_BRANCH_COMPUTATIONS
 			                                 : HILO_A_CALLED_COMPUTATIONS, HILO_ATTR_COMPS))) {
@@ -404,6 +482,19 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 		pbr_attr_from_typed(R, i, p, HILO_A_OPERAND_LAYOUT_CONSTRAINTS);
 	if (p->custom_call_has_side_effect)
 		pbr_attr_from_typed(R, i, p, HILO_A_CUSTOM_CALL_HAS_SIDE_EFFECT);
+	if (op == HILO_OP_CUSTOM_CALL) {
+		if (R->has_lit8)
+			pbr_attr_from_typed(R, i, p, HILO_A_LITERAL);
+		if (p->n_output_operand_aliasing)
+			pbr_attr_from_typed(R, i, p, HILO_A_OUTPUT_TO_OPERAND_ALIASING);
+		if (p->custom_call_schedule)
+			pbr_attr_from_typed(R, i, p, HILO_A_SCHEDULE);
+	}
+	if (p->async_execution_thread && *p->async_execution_thread &&
+	    strcmp(p->async_execution_thread, "main"))
+		pbr_attr_from_typed(R, i, p, HILO_A_ASYNC_EXECUTION_THREAD);
+	if (p->is_composite)
+		pbr_attr_from_typed(R, i, p, HILO_A_IS_COMPOSITE);
 	if (op == HILO_OP_BATCH_NORM_TRAINING || op == HILO_OP_BATCH_NORM_INFERENCE ||
 	    op == HILO_OP_BATCH_NORM_GRAD) {
 		pbr_attr_from_typed(R, i, p, HILO_A_EPSILON);

@@ -454,6 +454,7 @@ typedef struct inst_ctx {
 	int64_t iota;
 	hilo_shape **opshapes; /* a custom-call's operand_layout_constraints */
 	size_t nopshapes;
+	hilo_literal *cclit;   /* a custom-call's literal= */
 } inst_ctx;
 
 static Xla__DotDimensionNumbers *dot_of(writer *W, inst_ctx *X)
@@ -554,6 +555,26 @@ static int operand_shapes(writer *W, inst_ctx *X, const char *text)
 	W->tmp.len = 0;
 	pbx_shapes_render(&W->tmp, (const hilo_shape *const *)X->opshapes, X->nopshapes);
 	return !W->tmp.oom && W->tmp.len == n && !memcmp(W->tmp.data, text, n) ? 2 : 1;
+}
+
+/* A custom-call's literal=SHAPE VALUES as the literal (field 8), parsed
+ * into the scratch module; exact (true) when hilo's print of it is the
+ * text, else the text goes to hilo_attrs as well. */
+static bool cc_literal(writer *W, inst_ctx *X, const char *text)
+{
+	if (!W->scratch && !(W->scratch = hilo_module_create_in("literal", W->a)))
+		return false;
+	hilo_diags d;
+	hilo_diags_init_in(&d, W->a); /* an out-of-memory jump frees it */
+	size_t n = strlen(text);
+	X->cclit = hilo_parse_literal(W->scratch, text, n, "", &d);
+	hilo_diags_free(&d);
+	if (!X->cclit)
+		return false;
+	X->used[PBF_CC_LITERAL] = true;
+	W->tmp.len = 0;
+	hilo_print_literal(&W->tmp, X->cclit, true);
+	return !W->tmp.oom && W->tmp.len == n && !memcmp(W->tmp.data, text, n);
 }
 
 static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr *a)
@@ -776,12 +797,38 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 		X->used[def->field] = got != 0;
 		return got == 2; /* else the text goes to hilo_attrs as well */
 	}
+	case PBF_CC_LITERAL:
+		if (op != HILO_OP_CUSTOM_CALL)
+			return false;
+		return cc_literal(W, X, a->v.text);
+	case PBF_OUTPUT_ALIASING:
+		/* XLA's reader takes field 74 on these two; an async-start's
+		 * stays in hilo's attributes */
+		if (op != HILO_OP_FUSION && op != HILO_OP_CUSTOM_CALL)
+			return false;
+		goto scratch;
+	case PBF_PARAM_REPLICATION:
+		if (op != HILO_OP_PARAMETER)
+			return false;
+		goto scratch;
+	case PBF_CC_SCHEDULE: case PBF_PADDING_TYPE:
+		if (op != HILO_OP_CUSTOM_CALL)
+			return false;
+		goto scratch;
+	case PBF_TS_LEFT_SIDE: case PBF_TS_UNIT_DIAGONAL: case PBF_TS_TRANSPOSE: case PBF_LOWER:
+		if (op != HILO_OP_TRIANGULAR_SOLVE && !(op == HILO_OP_CHOLESKY && def->field == PBF_LOWER))
+			return false;
+		goto scratch;
 	case PBF_BACKEND_CONFIG: case PBF_FRONTEND_ATTRS: case PBF_REPLICA_GROUPS:
 	case PBF_SOURCE_TARGET: case PBF_WINDOW: case PBF_DIM_LABELS: case PBF_SHARDING:
-	case PBF_EPSILON: case PBF_API_VERSION: case PBF_PRECISION: {
-		/* parse into a scratch message, take the field on success */
+	case PBF_EPSILON: case PBF_API_VERSION: case PBF_PRECISION:
+	scratch: {
+		/* parse into a scratch message, take the field on success; the
+		 * options messages of several attributes accumulate */
 		Xla__HloInstructionProto t;
 		xla__hlo_instruction_proto__init(&t);
+		t.triangular_solve_options = p->triangular_solve_options;
+		t.cholesky_options = p->cholesky_options;
 		if (!pbx_parse(W->a, &t, def->field, a->v.text))
 			return false;
 		switch (def->field) {
@@ -802,7 +849,21 @@ static bool attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_a
 		case PBF_EPSILON: p->epsilon = t.epsilon; break;
 		case PBF_API_VERSION: p->custom_call_api_version = t.custom_call_api_version; break;
 		case PBF_PRECISION: p->precision_config = t.precision_config; break;
-		default: p->convolution_dimension_numbers = t.convolution_dimension_numbers; break;
+		case PBF_OUTPUT_ALIASING:
+			p->n_output_operand_aliasing = t.n_output_operand_aliasing;
+			p->output_operand_aliasing = t.output_operand_aliasing;
+			break;
+		case PBF_PARAM_REPLICATION: p->parameter_replication = t.parameter_replication; break;
+		case PBF_CC_SCHEDULE: p->custom_call_schedule = t.custom_call_schedule; break;
+		case PBF_PADDING_TYPE: p->padding_type = t.padding_type; break;
+		case PBF_TS_LEFT_SIDE: case PBF_TS_UNIT_DIAGONAL: case PBF_TS_TRANSPOSE: case PBF_LOWER:
+			if (op == HILO_OP_CHOLESKY)
+				p->cholesky_options = t.cholesky_options;
+			else
+				p->triangular_solve_options = t.triangular_solve_options;
+			break;
+		case PBF_DIM_LABELS: p->convolution_dimension_numbers = t.convolution_dimension_numbers; break;
+		default: return false;
 		}
 		X->used[def->field] = true;
 		/* exact only when XLA's rendering gives the text back */
@@ -961,7 +1022,10 @@ static void put_typed_hi(writer *W, const inst_ctx *X)
 	for (size_t k = 0; k < X->nopshapes; k++)
 		put_shape(W, 57, X->opshapes[k], 0);
 	pw_int(b, 58, p->batch_group_count);
+	put_pc(W, 59, p->triangular_solve_options);
 	pw_int(b, 60, p->is_stable);
+	put_pc(W, 61, p->parameter_replication);
+	put_pc(W, 62, p->cholesky_options);
 	pw_str(b, 63, p->comparison_direction);
 	pw_int(b, 65, p->custom_call_has_side_effect);
 	pw_int(b, 66, p->delta);
@@ -971,6 +1035,10 @@ static void put_typed_hi(writer *W, const inst_ctx *X)
 	pw_int(b, 70, p->rng_algorithm);
 	pw_int(b, 71, p->use_global_device_ids);
 	pw_str(b, 72, p->comparison_type);
+	for (size_t k = 0; k < p->n_output_operand_aliasing; k++)
+		put_pc(W, 74, p->output_operand_aliasing[k]);
+	pw_int(b, 75, p->padding_type);
+	pw_int(b, 76, p->custom_call_schedule);
 	pw_int(b, 77, p->custom_call_api_version);
 	pw_str(b, 79, p->async_execution_thread);
 	if (p->optional_cross_program_prefetch_index_case ==
@@ -1031,6 +1099,27 @@ static void put_instr(writer *W, const hilo_instr *i)
 		}
 		p.custom_call_api_version = 1 /* API_VERSION_ORIGINAL */;
 	}
+	/* XLA's reader requires a convolution's window and a dot's
+	 * dimension numbers; the text leaves them out when they are empty
+	 * (no spatial dimensions, no contracting or batch dimension) */
+	if ((i->op == HILO_OP_CONVOLUTION && !(typed && p.window)) ||
+	    (i->op == HILO_OP_DOT && !X.dot)) {
+		if (!typed) {
+			xla__hlo_instruction_proto__init(&p);
+			p.opcode = (char *)hilo_opcode_name(i->op);
+			typed = true;
+		}
+		if (i->op == HILO_OP_DOT) {
+			if (!dot_of(W, &X))
+				return;
+		} else {
+			Xla__Window *w = walloc(W, sizeof *w);
+			if (!w)
+				return;
+			xla__window__init(w);
+			p.window = w;
+		}
+	}
 	size_t t0 = b->len;
 	size_t at = pw_open_n(b, 2, 2); /* instructions: mostly 128 bytes to 16 KB */
 	const char *unique = hilo_ptrmap_get(&W->renamed, i);
@@ -1049,6 +1138,8 @@ static void put_instr(writer *W, const hilo_instr *i)
 		kept_raw(W, K0->ilit_raw[kat]);
 	else if (hilo_instr_literal(i))
 		put_literal(W, 8, hilo_instr_literal(i), 0);
+	else if (X.cclit)
+		put_literal(W, 8, X.cclit, 0);
 	if (i->op == HILO_OP_PARAMETER)
 		pw_int(b, 9, hilo_instr_param_no(i));
 	if (typed)

@@ -169,6 +169,8 @@ class Parity:
         r = self.cli(text, [], suffix=".pb")
         if self.check(r.rc == 0 and r.out, "%s: -o X.pb" % name, r.brief()):
             self.judge_proto(name, text, r.out, ctext, src, src_rejected)
+        if src["ok"] and src.get("proto") and not big:
+            self.judge_foreign(name, text, src)
 
         # after passes
         producers = [("pipeline:neuron", ["pipeline:neuron"])]
@@ -282,6 +284,31 @@ class Parity:
                     want = self.lib(own[key])[0] or want
             self.check(d is None, what + " same", d)
         self.back(what, printed, want, "default", elide, from_text=False)
+
+    def judge_foreign(self, name, src_text, src):
+        """hilo reads XLA's own proto of the source (what an XLA dump with
+        --xla_dump_hlo_as_proto holds) losing nothing: written back
+        unchanged it is the same bytes; its text print, read by XLA, is the
+        module XLA reads from the proto; and so is its proto print."""
+        what = "%s: xla-proto" % name
+        data = src["proto"]
+        try:
+            m = self.hilo.Module.from_proto(data)
+            out, pb = m.to_text("default"), m.to_proto()
+        except self.hilo.HiloError as e:
+            self.check(False, what + " read", "hilo refuses XLA's proto: %s" % str(e).splitlines()[0][:300])
+            return
+        self.check(pb == data, what + " bytes", "written back as %d bytes, not the %d read" % (len(pb), len(data)))
+        own = self.xla().parse_proto(data)
+        if not own["ok"]:
+            return
+        elide = "{...}" in src_text
+        key = "default" if elide else "full"
+        got = self.xla().parse_text(self.depart(src_text, out, count=False))
+        if self.check(got["ok"], what + " text accept", error_kind(got.get("error"))):
+            d = compare(as_xla_reads(self.depart(src_text, own[key], count=False)),
+                        self.depart(src_text, got[key], count=False), elide)
+            self.check(d is None, what + " text same", d)
 
     def back(self, what, xla_text, want, style, elide, from_text=True):
         """hilo reads XLA's print and prints it as it printed `want`; XLA's
