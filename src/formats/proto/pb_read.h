@@ -229,4 +229,12 @@ static inline const char *pbr_sintern(reader *R, slice s)
 	return hilo_intern(R->m->strings, s.n ? (const char *)s.p : "", s.n);
 }
 
+/* The second pass over instruction message is (pb_read_attrs.c): ids
+ * into R->sv (operands, control predecessors, called computations,
+ * attribute order, operand shapes), the literal into R->lit8, typed
+ * attribute fields and hilo's attributes into P (initialised here when
+ * one is present: *pinit), unknown and unmodelled fields into unk. */
+bool pbr_read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pinit,
+	pb_unknown *unk, int depth);
+
 #endif
