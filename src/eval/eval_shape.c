@@ -81,26 +81,11 @@ static hilo_literal *reshape(ev *e, const hilo_instr *i, const hilo_literal *a)
  * False when the layout is tiled or malformed. */
 static bool phys_strides(const hilo_shape *s, int64_t *st)
 {
-	int r = s->rank;
 	const hilo_layout *l = s->layout;
-	if (!l || l->n == 0) {
-		hilo_shape_strides(s, st);
-		return true;
-	}
 	/* tiles (T(...)) reorder elements; a memory space S(n) does not */
-	if (l->n != r || (l->tail && (strstr(l->tail, "T(") || strstr(l->tail, "E("))))
+	if (l && l->n && (l->n != s->rank || (l->tail && (strstr(l->tail, "T(") || strstr(l->tail, "E(")))))
 		return false;
-	bool seen[MAXR] = {0};
-	int64_t acc = 1;
-	for (int k = 0; k < r; k++) {
-		int64_t d = l->minor_to_major[k];
-		if (d < 0 || d >= r || seen[d])
-			return false;
-		seen[d] = true;
-		st[d] = acc;
-		acc *= s->dims[d];
-	}
-	return true;
+	return hilo_shape_layout_strides(s, st);
 }
 
 static bool row_major(const hilo_shape *s, const int64_t *st)

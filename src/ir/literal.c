@@ -283,3 +283,65 @@ void hilo_literal_format_element(hilo_buf *b, hilo_ptype t, const void *data, si
 		hilo_buf_put_i64(b, hilo_elem_get_i64(t, data, k));
 	}
 }
+
+/* ---- layout order (LiteralProto values, bitcast buffers) ---- */
+
+bool hilo_shape_layout_strides(const hilo_shape *s, int64_t *st)
+{
+	int r = s->rank;
+	const hilo_layout *l = s->layout;
+	if (!l || l->n == 0) {
+		hilo_shape_strides(s, st);
+		return true;
+	}
+	if (l->n != r || r > HILO_MAX_RANK)
+		return false;
+	bool seen[HILO_MAX_RANK] = {0};
+	int64_t acc = 1;
+	for (int k = 0; k < r; k++) {
+		int64_t d = l->minor_to_major[k];
+		if (d < 0 || d >= r || seen[d])
+			return false;
+		seen[d] = true;
+		st[d] = acc;
+		acc *= s->dims[d];
+	}
+	return true;
+}
+
+bool hilo_shape_layout_reorders(const hilo_shape *s)
+{
+	if (s->type == HILO_T_TUPLE || s->rank < 2 || !s->layout)
+		return false;
+	int64_t st[HILO_MAX_RANK], rm[HILO_MAX_RANK];
+	if (!hilo_shape_layout_strides(s, st))
+		return false;
+	hilo_shape_strides(s, rm);
+	for (int d = 0; d < s->rank; d++)
+		if (s->dims[d] > 1 && st[d] != rm[d])
+			return true;
+	return false;
+}
+
+bool hilo_layout_permute(const hilo_shape *s, const void *src, void *dst, size_t es, bool to_layout)
+{
+	int64_t st[HILO_MAX_RANK], idx[HILO_MAX_RANK] = {0};
+	if (!hilo_shape_layout_strides(s, st))
+		return false;
+	int64_t n = hilo_shape_elements(s);
+	int r = s->rank;
+	int64_t off = 0; /* the layout offset of row-major element k */
+	for (int64_t k = 0; k < n; k++) {
+		const char *from = (const char *)src + (size_t)(to_layout ? k : off) * es;
+		char *to = (char *)dst + (size_t)(to_layout ? off : k) * es;
+		memcpy(to, from, es);
+		for (int d = r - 1; d >= 0; d--) { /* the next row-major index */
+			off += st[d];
+			if (++idx[d] < s->dims[d])
+				break;
+			off -= st[d] * s->dims[d];
+			idx[d] = 0;
+		}
+	}
+	return true;
+}

@@ -39,4 +39,17 @@ static inline void hilo_shape_strides(const hilo_shape *s, int64_t *st)
 	}
 }
 
+/* Strides of s's elements in the dense order of its layout
+ * (minor_to_major; row-major without a layout), tiles and memory spaces
+ * ignored, into st. False when the layout is malformed (not a
+ * permutation of the dims). */
+bool hilo_shape_layout_strides(const hilo_shape *s, int64_t *st);
+/* True when s's layout orders its elements other than row-major (a
+ * LiteralProto's values, a bitcast's buffer, follow that order). */
+bool hilo_shape_layout_reorders(const hilo_shape *s);
+/* Copies the n elements of es bytes of an array of shape s from src to
+ * dst (distinct buffers), from row-major into its layout's dense order
+ * (to_layout) or back. False, dst untouched, for a malformed layout. */
+bool hilo_layout_permute(const hilo_shape *s, const void *src, void *dst, size_t es, bool to_layout);
+
 #endif

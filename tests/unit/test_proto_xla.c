@@ -33,6 +33,15 @@
  *    XLA reads them under (they were hilo's extension only, so XLA lost
  *    them); read from a proto hilo did not write, they print as XLA's
  *    printer does, without constrain_layout=true.
+ *  - operand aliasing, a custom-call's literal, schedule and padding_type,
+ *    triangular-solve and cholesky options and parameter_replication are
+ *    XLA's typed fields (XLA lost them: hilo's extension only), and a
+ *    proto hilo did not write prints them as XLA does; a convolution
+ *    always has a window and a dot its dimension numbers (XLA's reader
+ *    refuses either missing);
+ *  - a LiteralProto's values are in its layout's order (hilo wrote and
+ *    read them row-major: a {0,1} constant came out transposed), and
+ *    XLA's s4 -8 (the byte 8) reads as -8 (hilo refused it).
  * And the text still comes back byte for byte through the proto. */
 #include "check.h"
 
@@ -328,6 +337,65 @@ static void test_typed_fields(hilo_diags *d)
 	hilo_module_destroy(m);
 }
 
+/* A LiteralProto holds its values in the order of its shape's layout
+ * (XLA's literals are laid out by it): f32[2,3]{0,1} {{1,2,3},{4,5,6}} is
+ * 1,4,2,5,3,6 on the wire, written so and read back row-major; and XLA
+ * writes a signed sub-byte value as its low bits (s4 -8 is the byte 8). */
+static const char laid_out[] =
+	"HloModule l\n"
+	"\n"
+	"ENTRY e {\n"
+	"  c = f32[2,3]{0,1} constant({ { 1, 2, 3 }, { 4, 5, 6 } })\n"
+	"  ROOT s = s4[2]{0} constant({-8, 7})\n"
+	"}\n";
+
+static void test_literal_order(hilo_diags *d)
+{
+	hilo_module *m = parse(laid_out, sizeof laid_out - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&t);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		Xla__HloInstructionProto *c = (Xla__HloInstructionProto *)find(mp, "c");
+		Xla__HloInstructionProto *sc = (Xla__HloInstructionProto *)find(mp, "s");
+		static const float want[] = {1, 4, 2, 5, 3, 6};
+		if (CHECK(c && c->literal && c->literal->n_f32s == 6))
+			for (int k = 0; k < 6; k++)
+				CHECK(c->literal->f32s[k] == want[k]);
+		/* XLA's form of the s4 values: the low four bits */
+		if (CHECK(sc && sc->literal && sc->literal->s4s.len == 2))
+			sc->literal->s4s.data[0] = 8;
+		for (size_t k = 0; k < mp->n_computations; k++)
+			for (size_t j = 0; j < mp->computations[k]->n_instructions; j++)
+				mp->computations[k]->instructions[j]->n_hilo_attr_order = 0;
+		mp->hilo_written = false;
+		hilo_buf fb;
+		hilo_buf_init(&fb);
+		size_t n = xla__hlo_module_proto__get_packed_size(mp);
+		hilo_buf_reserve(&fb, n);
+		xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
+		hilo_module *f = hilo_proto_read(fb.data, n, "foreign.pb", d);
+		if (CHECK(f != NULL)) {
+			hilo_print_text(&t, f, HILO_STYLE_AUTO);
+			CHECK(strstr(hilo_buf_cstr(&t), "constant({ { 1, 2, 3 }, { 4, 5, 6 } })") != NULL);
+			CHECK(strstr(hilo_buf_cstr(&t), "constant({-8, 7})") != NULL);
+			hilo_module_destroy(f);
+		} else {
+			hilo_diags_print(stderr, d);
+		}
+		hilo_buf_free(&fb);
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	check_round_trip(m, &pb, d);
+	hilo_buf_free(&pb);
+	hilo_buf_free(&t);
+	hilo_module_destroy(m);
+}
+
 int main(void)
 {
 	hilo_diags d;
@@ -335,6 +403,7 @@ int main(void)
 	test_scheduled_elided_token(&d);
 	test_operand_layouts(&d);
 	test_typed_fields(&d);
+	test_literal_order(&d);
 	hilo_module *m = parse(text, sizeof text - 1, &d);
 	if (!m)
 		return CHECK_DONE();

@@ -1124,6 +1124,29 @@ static bool options_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_fi
 	return true;
 }
 
+/* ---- a dot's algorithm= (PrecisionConfig.Algorithm) ---- */
+
+/* ALG_UNSET (0) prints nothing; the rest as XLA's printer writes them */
+static const char *const dot_alg_names[] = {
+	NULL, "dot_any_f8_any_f8_f32", "dot_any_f8_any_f8_f32_fast_accum", "dot_f16_f16_f16",
+	"dot_f16_f16_f32", "dot_bf16_bf16_bf16", "dot_bf16_bf16_f32", "dot_bf16_bf16_f32_x3",
+	"dot_bf16_bf16_f32_x6", "dot_tf32_tf32_f32", "dot_tf32_tf32_f32_x3", "dot_f32_f32_f32",
+	"dot_f64_f64_f64", "dot_bf16_bf16_f32_x9",
+};
+
+int pbx_dot_algorithm(const char *name)
+{
+	for (int k = 1; k < (int)(sizeof dot_alg_names / sizeof *dot_alg_names); k++)
+		if (!strcmp(name, dot_alg_names[k]))
+			return k;
+	return 0;
+}
+
+const char *pbx_dot_algorithm_name(int v)
+{
+	return v > 0 && v < (int)(sizeof dot_alg_names / sizeof *dot_alg_names) ? dot_alg_names[v] : NULL;
+}
+
 /* ---- entry points ---- */
 
 bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const char *text)

@@ -11,6 +11,11 @@ bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const cha
  * false when the field is absent. */
 bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f);
 
+/* A dot's algorithm= name <-> PrecisionConfig.Algorithm: 0 (ALG_UNSET)
+ * for a name XLA does not know; NULL for a value without a name. */
+int pbx_dot_algorithm(const char *name);
+const char *pbx_dot_algorithm_name(int v);
+
 /* A custom-call's operand_layout_constraints text, {SHAPE, ...}, as XLA
  * prints operand_shapes_with_layout. */
 void pbx_shapes_render(hilo_buf *b, const hilo_shape *const *s, size_t n);

@@ -219,6 +219,11 @@ bool pbr_attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProt
 		a->v.text = pbr_rintern(R, (unsigned)p->distribution < 3 ? dist_names[p->distribution] : "rng_invalid");
 		break;
 	case PBF_RNG_ALGORITHM:
+		if (i->op == HILO_OP_DOT) {
+			const char *n = p->precision_config ? pbx_dot_algorithm_name(p->precision_config->algorithm) : NULL;
+			a->v.text = pbr_rintern(R, n ? n : "unset");
+			break;
+		}
 		a->v.text = pbr_rintern(R, (unsigned)p->rng_algorithm < 3 ? rng_alg_names[p->rng_algorithm] : "rng_default");
 		break;
 	case PBF_SLICE: {
@@ -307,11 +312,9 @@ void pbr_attr_from_ext(reader *R, hilo_instr *i, const Xla__HiloAttr *h)
 /* Attributes of a proto hilo did not write: derived from the typed
  * fields in XLA's print order (best effort). */
 /* XLA prints operand_precision only when some operand's is not DEFAULT
- * (and no algorithm is set): a proto of XLA's prints as XLA does. */
+ * (an algorithm= prints on its own): a proto of XLA's prints as XLA does. */
 static bool all_default(const Xla__PrecisionConfig *pc)
 {
-	if (pc->algorithm)
-		return false;
 	for (size_t k = 0; k < pc->n_operand_precision; k++)
 		if (pc->operand_precision[k] != XLA__PRECISION_CONFIG__PRECISION__DEFAULT)
 			return false;
@@ -505,6 +508,8 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	if (p->precision_config && p->precision_config->n_operand_precision &&
 	    !(R->keep && all_default(p->precision_config)))
 		pbr_attr_from_typed(R, i, p, HILO_A_OPERAND_PRECISION);
+	if (op == HILO_OP_DOT && p->precision_config && pbx_dot_algorithm_name(p->precision_config->algorithm))
+		pbr_attr_from_typed(R, i, p, HILO_A_ALGORITHM);
 	/* ORIGINAL is what no api_version= means (XLA prints none) */
 	if (op == HILO_OP_CUSTOM_CALL && p->custom_call_api_version &&
 	    p->custom_call_api_version != 1 /* API_VERSION_ORIGINAL */)

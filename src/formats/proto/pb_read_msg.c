@@ -4,6 +4,7 @@
  * unknown and cold sub-message fields. Repeated scalars are accepted
  * packed and unpacked; a count is bounded by the bytes that carry it. */
 #include "pb_read.h"
+#include "ir/literal.h"
 #include "support/fmt.h"
 #include "support/strhash.h"
 
@@ -604,13 +605,25 @@ hilo_literal *pbr_literal_from(reader *R, slice lp, hilo_shape *shape, int depth
 	}
 	l->nbytes = want_n;
 	l->data = want_n ? (void *)data : pbr_ralloc(R, 1);
+	/* the values are in the order of the literal's layout; the IR's
+	 * row-major */
+	if (want_n && es && hilo_shape_layout_reorders(shape)) {
+		void *rm = pbr_ralloc(R, want_n);
+		if (!rm || !hilo_layout_permute(shape, data, rm, es, false))
+			return NULL;
+		l->data = rm;
+	}
 	if (es == 1 && hilo_ptype_bits(shape->type) < 8 && shape->type != HILO_T_PRED) {
 		/* sub-byte values: one per byte, must fit the type */
 		int bits = hilo_ptype_bits(shape->type);
-		const uint8_t *b = data;
+		uint8_t *w = l->data; /* the reader's copy */
+		bool sgn = hilo_ptype_is_signed_int(shape->type);
 		for (size_t k = 0; k < want_n; k++) {
-			uint8_t v = b[k];
-			bool ok = hilo_ptype_is_signed_int(shape->type)
+			uint8_t v = w[k];
+			/* XLA writes a signed value's low bits (s4 -8 as 8): sign-extended here */
+			if (sgn && v >> bits == 0 && v >> (bits - 1))
+				w[k] = v = (uint8_t)(v | (0xffu << bits));
+			bool ok = sgn
 				? ((int8_t)v >= -(1 << (bits - 1)) && (int8_t)v < (1 << (bits - 1)))
 				: v < (1u << bits);
 			if (!ok) {

@@ -25,6 +25,7 @@
  */
 #include "pb_write.h"
 #include "pb_wire.h"
+#include "ir/literal.h"
 #include "hilo/hlo_text.h"
 
 #include <stdlib.h>
@@ -156,6 +157,15 @@ static void put_literal(writer *W, uint32_t field, const hilo_literal *l, int de
 	size_t es = (size_t)hilo_ptype_bytes(t);
 	size_t n = es ? l->nbytes / es : 0;
 	uint32_t bf;
+	/* XLA's LiteralProto holds the values in the order of the literal's
+	 * layout (its minor_to_major), the IR's are row-major */
+	const void *data = l->data;
+	if (!l->elided && t != HILO_T_TUPLE && n && hilo_shape_layout_reorders(l->shape) &&
+	    (int64_t)n == hilo_shape_elements(l->shape)) {
+		void *p = walloc(W, l->nbytes); /* out of memory: W->oom fails the write */
+		if (p && hilo_layout_permute(l->shape, l->data, p, es, true))
+			data = p;
+	}
 	if (l->elided && t != HILO_T_TUPLE && t != HILO_T_TOKEN && t != HILO_T_OPAQUE) {
 		/* `{...}`: XLA's reader refuses a LiteralProto without its
 		 * elements, and XLA's own parser fills an elided literal with
@@ -186,21 +196,21 @@ static void put_literal(writer *W, uint32_t field, const hilo_literal *l, int de
 		for (int k = 0; k < l->ntuple; k++)
 			put_literal(W, 10, l->elems[k], depth + 1);
 	} else if ((bf = literal_bytes_field(t))) {
-		pw_bytes(b, bf, l->data, l->nbytes);
+		pw_bytes(b, bf, data, l->nbytes);
 	} else if (t == HILO_T_PRED && n) {
 		pw_tag(b, 2, PB_LEN);
 		pw_varint(b, n);
 		uint8_t *q = pw_need(b, n);
 		if (q) {
 			for (size_t k = 0; k < n; k++)
-				q[k] = ((const uint8_t *)l->data)[k] != 0;
+				q[k] = ((const uint8_t *)data)[k] != 0;
 			b->len += n;
 		}
 	} else if ((t == HILO_T_F32 || t == HILO_T_F64 || t == HILO_T_C64 || t == HILO_T_C128) && n) {
 		/* packed fixed32/fixed64: the IR's little-endian bytes as they are */
 		pw_tag(b, t == HILO_T_F32 ? 8 : t == HILO_T_F64 ? 9 : t == HILO_T_C64 ? 12 : 18, PB_LEN);
 		pw_varint(b, n * es);
-		pw_raw(b, l->data, n * es);
+		pw_raw(b, data, n * es);
 	} else if ((t == HILO_T_S32 || t == HILO_T_U32 || t == HILO_T_S64 || t == HILO_T_U64) && n) {
 		/* packed varints: s32 sign-extended, u32 zero-extended */
 		size_t sz = 0;
@@ -216,14 +226,14 @@ static void put_literal(writer *W, uint32_t field, const hilo_literal *l, int de
 				uint64_t v;
 				if (t == HILO_T_S32) {
 					int32_t x;
-					memcpy(&x, (const char *)l->data + 4 * k, 4);
+					memcpy(&x, (const char *)data + 4 * k, 4);
 					v = (uint64_t)(int64_t)x;
 				} else if (t == HILO_T_U32) {
 					uint32_t x;
-					memcpy(&x, (const char *)l->data + 4 * k, 4);
+					memcpy(&x, (const char *)data + 4 * k, 4);
 					v = x;
 				} else {
-					memcpy(&v, (const char *)l->data + 8 * k, 8);
+					memcpy(&v, (const char *)data + 8 * k, 8);
 				}
 				if (pass)
 					q = pw_varint_at(q, v);
@@ -621,6 +631,25 @@ static void put_instr(writer *W, const hilo_instr *i)
 			typed = true;
 		}
 		p.custom_call_api_version = 1 /* API_VERSION_ORIGINAL */;
+	}
+	/* a dot's algorithm= lives in its precision_config, beside the
+	 * operand precisions (DEFAULT for each operand when the text gives
+	 * none, as XLA's parser fills them) */
+	if (X.dot_alg) {
+		Xla__PrecisionConfig *pc = p.precision_config;
+		if (!pc) {
+			if (!(pc = walloc(W, sizeof *pc)))
+				return;
+			xla__precision_config__init(pc);
+			pc->n_operand_precision = i->noperands;
+			pc->operand_precision = walloc(W, i->noperands * sizeof *pc->operand_precision);
+			if (!pc->operand_precision)
+				return;
+			for (uint32_t k = 0; k < i->noperands; k++)
+				pc->operand_precision[k] = XLA__PRECISION_CONFIG__PRECISION__DEFAULT;
+			p.precision_config = pc;
+		}
+		pc->algorithm = X.dot_alg;
 	}
 	/* XLA's reader requires a convolution's window and a dot's
 	 * dimension numbers; the text leaves them out when they are empty

@@ -56,6 +56,7 @@ typedef struct inst_ctx {
 	hilo_shape **opshapes; /* a custom-call's operand_layout_constraints */
 	size_t nopshapes;
 	hilo_literal *cclit;   /* a custom-call's literal= */
+	int dot_alg;           /* a dot's algorithm= (PrecisionConfig.Algorithm), or 0 */
 } inst_ctx;
 
 /* The dot (or ragged-dot) dimension numbers of X's message, made on

@@ -302,6 +302,11 @@ bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr
 		break;
 	}
 	case PBF_RNG_ALGORITHM: {
+		if (op == HILO_OP_DOT) {
+			/* a dot's goes into its precision_config (put_instr) */
+			X->dot_alg = pbx_dot_algorithm(a->v.text);
+			break;
+		}
 		int k = 0;
 		while (k < 3 && strcmp(rng_alg_names[k], a->v.text))
 			k++;
