@@ -20,7 +20,7 @@ PREFIX     ?= /usr/local
 CMAKE_ARGS ?=
 
 # Debian packages the build and tests need (binary -> package).
-DEB_PKGS = cmake:cmake gcc:gcc make:make clang:clang python3:python3 \
+DEB_PKGS = cmake:cmake gcc:gcc g++:g++ make:make clang:clang python3:python3 \
            /usr/lib/llvm-14/bin/FileCheck:llvm-14-tools \
            /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
            protoc-c:protobuf-c-compiler \

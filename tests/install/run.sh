@@ -6,6 +6,7 @@
 #    declare (no evaluator/lexer internals, no protobuf-c);
 #  - an out-of-tree consumer (parse, run a pass by name, print) built with
 #    pkg-config + shared, pkg-config + static, and find_package(hilo CONFIG),
+#    a C++17 consumer (consumer.cpp, every public header, g++ -Werror),
 #    and from a parent project with add_subdirectory(hilo);
 #  - an out-of-tree judge (tests/install/judge) that rewrites a module with
 #    the public IR functions only and checks the validator's verdicts
@@ -77,6 +78,18 @@ cc -std=c17 "$src/tests/install/consumer/consumer.c" $(pkg-config --cflags --lib
 	-Wl,-rpath,"$libdir" -o "$t/pc_shared"
 ldd "$t/pc_shared" | grep -q "libhilo.so.$major" || fail "pkg-config shared consumer does not use libhilo.so"
 check_run pc_shared "$t/pc_shared"
+# a C++ consumer: every installed public header from C++17 (g++ -Werror),
+# linked against the installed libhilo.so, run like the C one
+for h in "$prefix"/include/hilo/*.h; do
+	grep -q "^#include <hilo/$(basename "$h")>$" "$src/tests/install/consumer/consumer.cpp" ||
+		fail "consumer.cpp does not include the public header $(basename "$h")"
+done
+command -v g++ >/dev/null 2>&1 || fail "g++ missing (make deps-debian installs it)"
+g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror "$src/tests/install/consumer/consumer.cpp" \
+	$(pkg-config --cflags --libs hilo) -Wl,-rpath,"$libdir" -o "$t/cxx_shared" 2>"$t/cxx.err" ||
+	{ cat "$t/cxx.err"; fail "the C++ consumer does not compile against the installed headers"; }
+ldd "$t/cxx_shared" | grep -q "libhilo.so.$major" || fail "the C++ consumer does not use libhilo.so"
+check_run cxx_shared "$t/cxx_shared"
 cc -std=c17 "$src/tests/install/consumer/consumer.c" $(pkg-config --cflags hilo) \
 	"$libdir/libhilo.a" $(pkg-config --static --libs-only-l hilo | sed 's/-lhilo//') -o "$t/pc_static"
 ldd "$t/pc_static" | grep -q libhilo && fail "static consumer needs libhilo.so"
