@@ -30,6 +30,7 @@ DEB_PKGS = cmake:cmake gcc:gcc g++:g++ make:make clang:clang python3:python3 \
            /usr/lib/python3/dist-packages/pytest:python3-pytest \
            /usr/lib/python3/dist-packages/setuptools:python3-setuptools \
            /usr/lib/python3/dist-packages/pip:python3-pip \
+           /usr/lib/python3.11/ensurepip/__init__.py:python3-venv \
            dot:graphviz \
            chromium:chromium
 

@@ -13,7 +13,10 @@ Module.evaluate.
 
 The library is found, in order: $HILO_LIBRARY (a path to libhilo.so),
 libhilo.so next to this file (a bundled copy), the build tree of a source
-checkout (../build/libhilo.so), then the system's search path.
+checkout (../build/libhilo.so), the lib folder of the install prefix this
+package lies under (`pip install --prefix P` beside `cmake --install
+--prefix P`: P/lib, P/lib64, P/lib/<multiarch>), then the system's search
+path (ldconfig).
 Errors raise HiloError; its message holds the located diagnostics
 ("file:line:col: error: ...").
 """
@@ -31,6 +34,27 @@ class HiloError(Exception):
     """An error reported by libhilo (its message holds the diagnostics)."""
 
 
+def _prefix_libraries(here):
+    """libhilo in the lib folders of the install prefix this package lies
+    under (P/lib/pythonX.Y/site-packages/hilo: P/lib, P/lib64,
+    P/lib/<multiarch>), where `cmake --install --prefix P` puts it."""
+    import sysconfig
+    d = here
+    while True:
+        up = os.path.dirname(d)
+        if up == d:
+            return []
+        if os.path.basename(d) in ("lib", "lib64"):
+            break
+        d = up
+    prefix = os.path.dirname(d)
+    dirs = [os.path.join(prefix, "lib"), os.path.join(prefix, "lib64")]
+    arch = sysconfig.get_config_var("MULTIARCH")
+    if arch:
+        dirs.append(os.path.join(prefix, "lib", arch))
+    return [os.path.join(p, n) for p in dirs for n in ("libhilo.so", "libhilo.so.0")]
+
+
 def _find_library():
     env = os.environ.get("HILO_LIBRARY")
     if env:
@@ -38,9 +62,10 @@ def _find_library():
     here = os.path.dirname(os.path.abspath(__file__))
     candidates = [os.path.join(here, "libhilo.so")]
     candidates.append(os.path.join(here, "..", "..", "build", "libhilo.so"))
+    candidates += _prefix_libraries(here)
     for c in candidates:
         if os.path.exists(c):
-            return c
+            return os.path.normpath(c)
     import ctypes.util
     found = ctypes.util.find_library("hilo")
     if found:
