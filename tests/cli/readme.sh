@@ -65,7 +65,13 @@ awk -v dir="$T" '/^ *```sh$/ {n++; on = 1; f = sprintf("%s/block%d.sh", dir, n);
      on {sub(/^  /, ""); print >>f}' "$src/README.md"
 nblocks=$(ls "$T"/block*.sh 2>/dev/null | wc -l)
 [ "$nblocks" -ge 4 ] || bad "README.md: $nblocks \`\`\`sh blocks, expected the make, pto-opt, library and Python ones"
-grep -q '^make demo' "$T/block1.sh" || bad "README.md: the first \`\`\`sh block is not make demo / make test"
+# block 1 is exactly make demo and make test: `make test` is this suite and
+# demo.examples runs `make demo`'s script on this build
+if [ "$(grep -o '^make [a-z]*' "$T/block1.sh" | tr '\n' ' ')" = "make demo make test " ]; then
+	echo "readme: not run here: block 1 (make demo: see demo.examples; make test: this suite)"
+else
+	bad "README.md: the first \`\`\`sh block is not just make demo and make test"
+fi
 k=2
 while [ -f "$T/block$k.sh" ]; do
 	if (cd "$co" && env -u HILO_LIBRARY -u PKG_CONFIG_PATH -u PYTHONPATH -u VIRTUAL_ENV HOME="$T/home" \
