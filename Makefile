@@ -20,7 +20,7 @@ PREFIX     ?= /usr/local
 CMAKE_ARGS ?=
 
 # Debian packages the build and tests need (binary -> package).
-DEB_PKGS = cmake:cmake gcc:gcc make:make clang:clang python3:python3 \
+DEB_PKGS = cmake:cmake gcc:gcc g++:g++ make:make clang:clang python3:python3 \
            /usr/lib/llvm-14/bin/FileCheck:llvm-14-tools \
            /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev \
            protoc-c:protobuf-c-compiler \
@@ -30,6 +30,7 @@ DEB_PKGS = cmake:cmake gcc:gcc make:make clang:clang python3:python3 \
            /usr/lib/python3/dist-packages/pytest:python3-pytest \
            /usr/lib/python3/dist-packages/setuptools:python3-setuptools \
            /usr/lib/python3/dist-packages/pip:python3-pip \
+           /usr/lib/python3.11/ensurepip/__init__.py:python3-venv \
            dot:graphviz \
            chromium:chromium
 

@@ -25,8 +25,14 @@ endif()
 # `cmake --install --prefix P` works whatever prefix was configured.
 file(RELATIVE_PATH HILO_PC_UP /r/${CMAKE_INSTALL_LIBDIR}/pkgconfig /r)
 set(HILO_PC_PREFIX "\${pcfiledir}/${HILO_PC_UP}")
+# hilo.pc links the shared library with an rpath to its folder (a program
+# built with it runs without LD_LIBRARY_PATH or ldconfig); hilo-static.pc
+# links libhilo.a and its dependencies (`pkg-config --static --libs hilo`
+# would name -lhilo, which the linker resolves to the shared library).
 configure_file(${PROJECT_SOURCE_DIR}/cmake/hilo.pc.in ${PROJECT_BINARY_DIR}/hilo.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/hilo.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/hilo-static.pc.in ${PROJECT_BINARY_DIR}/hilo-static.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/hilo.pc ${PROJECT_BINARY_DIR}/hilo-static.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 include(CMakePackageConfigHelpers)
 install(EXPORT hiloTargets NAMESPACE hilo:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hilo)

@@ -81,9 +81,10 @@ HILO_API char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int ve
 
 /* ---- evaluation ------------------------------------------------------------ */
 
-/* {"parameters": [{"dtype": "f32", "dims": [2, 3], "bytes": 24}, ...],
- *  "outputs": [...]} for the entry computation; tuple results are listed
- * as their leaves in order. dtype is HLO's element type name. */
+/* {"parameters": [{"name": "p", "dtype": "f32", "dims": [2, 3], "bytes": 24}, ...],
+ *  "outputs": [{"dtype", "dims", "bytes"}...]} for the entry computation;
+ * tuple results are listed as their leaves in order. dtype is HLO's element
+ * type name; name is the parameter instruction's (without '%'). */
 HILO_API char *hilo_handle_signature_json(hilo_handle *h);
 
 /* Evaluates the entry computation with the reference evaluator. inputs[k]

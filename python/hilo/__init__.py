@@ -13,7 +13,10 @@ Module.evaluate.
 
 The library is found, in order: $HILO_LIBRARY (a path to libhilo.so),
 libhilo.so next to this file (a bundled copy), the build tree of a source
-checkout (../build/libhilo.so), then the system's search path.
+checkout (../build/libhilo.so), the lib folder of the install prefix this
+package lies under (`pip install --prefix P` beside `cmake --install
+--prefix P`: P/lib, P/lib64, P/lib/<multiarch>), then the system's search
+path (ldconfig).
 Errors raise HiloError; its message holds the located diagnostics
 ("file:line:col: error: ...").
 """
@@ -21,11 +24,35 @@ import ctypes
 import json
 import os
 
-__all__ = ["HiloError", "Module", "RunResult", "list_passes", "pipelines", "__version__"]
+from . import _floats
+
+__all__ = ["HiloError", "Module", "RunResult", "list_passes", "pipelines", "encode_floats",
+           "decode_floats", "__version__"]
 
 
 class HiloError(Exception):
     """An error reported by libhilo (its message holds the diagnostics)."""
+
+
+def _prefix_libraries(here):
+    """libhilo in the lib folders of the install prefix this package lies
+    under (P/lib/pythonX.Y/site-packages/hilo: P/lib, P/lib64,
+    P/lib/<multiarch>), where `cmake --install --prefix P` puts it."""
+    import sysconfig
+    d = here
+    while True:
+        up = os.path.dirname(d)
+        if up == d:
+            return []
+        if os.path.basename(d) in ("lib", "lib64"):
+            break
+        d = up
+    prefix = os.path.dirname(d)
+    dirs = [os.path.join(prefix, "lib"), os.path.join(prefix, "lib64")]
+    arch = sysconfig.get_config_var("MULTIARCH")
+    if arch:
+        dirs.append(os.path.join(prefix, "lib", arch))
+    return [os.path.join(p, n) for p in dirs for n in ("libhilo.so", "libhilo.so.0")]
 
 
 def _find_library():
@@ -35,9 +62,10 @@ def _find_library():
     here = os.path.dirname(os.path.abspath(__file__))
     candidates = [os.path.join(here, "libhilo.so")]
     candidates.append(os.path.join(here, "..", "..", "build", "libhilo.so"))
+    candidates += _prefix_libraries(here)
     for c in candidates:
         if os.path.exists(c):
-            return c
+            return os.path.normpath(c)
     import ctypes.util
     found = ctypes.util.find_library("hilo")
     if found:
@@ -130,7 +158,7 @@ class RunResult:
             self.stats, len(self.remarks), self.equivalence)
 
 
-# numpy dtype names for HLO element types (None: needs ml_dtypes or a raw view)
+# numpy dtype names for HLO element types numpy has
 _NP = {"pred": "bool", "s8": "int8", "s16": "int16", "s32": "int32", "s64": "int64",
        "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
        "f16": "float16", "f32": "float32", "f64": "float64",
@@ -146,19 +174,106 @@ _ML = {"bf16": ("bfloat16", "uint16"), "f8e5m2": ("float8_e5m2", "uint8"),
        "u2": ("uint2", "uint8"), "s1": (None, "int8"), "u1": (None, "uint8")}
 
 
+def _ml_dtype(np, name):
+    """The ml_dtypes dtype of an HLO type numpy lacks, or None."""
+    ml = _ML.get(name, (None, None))[0]
+    if not ml:
+        return None
+    try:
+        import ml_dtypes
+        return np.dtype(getattr(ml_dtypes, ml))
+    except (ImportError, AttributeError):
+        return None
+
+
 def _np_dtype(np, name):
     if name in _NP:
         return np.dtype(_NP[name])
-    ml, raw = _ML.get(name, (None, None))
+    raw = _ML.get(name, (None, None))[1]
     if raw is None:
         raise HiloError("hilo: element type %s has no numpy equivalent" % name)
-    if ml:
-        try:
-            import ml_dtypes
-            return np.dtype(getattr(ml_dtypes, ml))
-        except (ImportError, AttributeError):
-            pass
-    return np.dtype(raw)
+    return _ml_dtype(np, name) or np.dtype(raw)
+
+
+def encode_floats(values, dtype):
+    """The raw bits (uint16 for f16/bf16, uint8 for f8/f6/f4) of float
+    values converted to HLO type dtype as the evaluator's `convert` does:
+    round to nearest even, with the format's inf/NaN/saturation rules; a
+    float64 array reaches f16/bf16 through float32 (Eigen's constructors).
+    Needs no ml_dtypes."""
+    import numpy as np
+    if dtype not in _floats.FORMATS:
+        raise HiloError("hilo: %s is not a narrow float type (%s)"
+                        % (dtype, ", ".join(_floats.FORMATS)))
+    v = np.asarray(values)
+    if v.dtype.kind != "f" or v.dtype.itemsize > 8:
+        raise HiloError("hilo: encode_floats takes a float array, not %s" % v.dtype)
+    if v.dtype == np.float16 and dtype == "f16":
+        return v.view(np.uint16).copy()         # convert to its own type: every bit kept
+    with np.errstate(all="ignore"):
+        if v.dtype == np.float64 and dtype in ("f16", "bf16"):
+            v = np.where(np.isnan(v), v, v.astype(np.float32))
+        v = v.astype(np.float64)
+    return _floats.encode(np, v, dtype)
+
+
+def decode_floats(bits, dtype):
+    """The exact values (float64) of raw bits of narrow float type dtype,
+    as returned by evaluate without ml_dtypes."""
+    import numpy as np
+    if dtype not in _floats.FORMATS:
+        raise HiloError("hilo: %s is not a narrow float type" % dtype)
+    return _floats.decode(np, bits, dtype)
+
+
+def _shape_str(p):
+    return "%s[%s]" % (p["dtype"], ",".join(str(d) for d in p["dims"]))
+
+
+def _input(np, a, k, p):
+    """Input a for parameter k (signature entry p) as a C-contiguous array
+    of the parameter's storage, checked as hilo-run --input checks a file:
+    the exact shape, and the parameter's dtype (a numpy array of another
+    dtype is refused, not cast), except that a narrow float parameter (f16,
+    bf16, f8, f6, f4) also takes a float array, rounded as `convert` does,
+    and its raw unsigned view. Lists and scalars are converted when every
+    value survives the conversion."""
+    t = p["dtype"]
+    where = "hilo: parameter %d%s (%s)" % (k, " '%s'" % p["name"] if p.get("name") else "",
+                                           _shape_str(p))
+    given = a if isinstance(a, np.ndarray) else None
+    try:
+        arr = np.asarray(a)
+    except Exception as e:                      # ragged lists and the like
+        raise HiloError("%s: cannot make an array of the input: %s" % (where, e)) from None
+    dims = tuple(p["dims"])
+    if arr.shape != dims:
+        raise HiloError("%s: the array has shape %s, the parameter is %s"
+                        % (where, arr.shape, _shape_str(p)))
+    want = _np_dtype(np, t)
+    if arr.dtype == want:
+        return np.ascontiguousarray(arr)
+    narrow = t in _floats.FORMATS
+    if narrow and arr.dtype.kind in "fiub" and given is None:
+        arr = arr.astype(np.float64)            # a list or scalar: its values as floats
+    if narrow and arr.dtype.kind == "f":
+        bits = encode_floats(arr, t)
+        return np.ascontiguousarray(bits.view(want) if want.itemsize == bits.itemsize else bits)
+    raw = np.dtype(_ML[t][1]) if t in _ML else None
+    if raw is not None and arr.dtype == raw:    # the raw bits, as hilo-run writes them
+        return np.ascontiguousarray(arr)
+    if given is None and arr.dtype.kind in "fiub" and want.kind in "fiub":
+        with np.errstate(all="ignore"):
+            conv = arr.astype(want)
+            exact = np.array_equal(conv.astype(arr.dtype), arr, equal_nan=arr.dtype.kind == "f")
+        if exact:
+            return np.ascontiguousarray(conv)
+        raise HiloError("%s: the values do not all convert exactly to %s" % (where, t))
+    accepted = [str(want)] + ([str(raw)] if raw is not None and raw != want else []) + \
+        (["a float array (rounded as convert does)"] if narrow else [])
+    raise HiloError("%s: the array holds %s elements, the parameter is %s (pass %s)"
+                    % (where, arr.dtype.str if arr.dtype.kind in "USVO" else arr.dtype, t,
+                       " or ".join(accepted)))
 
 
 class Module:
@@ -228,11 +343,20 @@ class Module:
 
     def evaluate(self, inputs=None, seed=0, budget=0):
         """Evaluates the entry computation with hilo's reference evaluator.
-        inputs: a list of numpy arrays (one per parameter; converted to the
-        parameter's dtype and C order), or None for seeded random inputs.
+        inputs: a list of arrays, one per parameter, or None for seeded
+        random inputs. Each must have the parameter's exact shape and dtype
+        (as hilo-run --input checks a file): a numpy array of another dtype
+        is refused, not cast. A narrow float parameter (f16, bf16, f8, f6,
+        f4) also takes a float16/float32/float64 array, rounded to nearest
+        even exactly as the evaluator's `convert` from that type does (no
+        ml_dtypes needed), or its raw bits (uint16 for bf16, uint8 for f8).
+        Lists and scalars are converted when every value converts exactly.
+        Anything else raises HiloError naming the parameter.
         Returns a list of numpy arrays, one per output (tuple leaves in
-        order). bf16/f8/sub-byte types use ml_dtypes when it is installed,
-        else raw unsigned (or int8) views of the same storage."""
+        order). bf16/f8/f6/f4/sub-byte outputs use ml_dtypes when it is
+        installed, else raw unsigned views of the same storage (uint16 for
+        bf16, uint8 for f8/f6/f4 and u4/u2/u1, int8 for s4/s2/s1);
+        hilo.decode_floats(out, dtype) gives their values."""
         import numpy as np
         sig = self.signature()
         keep = []
@@ -249,9 +373,7 @@ class Module:
             for k, (a, p) in enumerate(zip(inputs, sig["parameters"])):
                 if p is None:
                     raise HiloError("hilo: parameter %d is missing" % k)
-                dt = _np_dtype(np, p["dtype"])
-                arr = np.asarray(a)
-                arr = np.ascontiguousarray(arr.astype(dt, copy=False)).reshape(p["dims"])
+                arr = _input(np, a, k, p)
                 keep.append(arr)
                 ptrs[k] = arr.ctypes.data
                 sizes[k] = arr.nbytes

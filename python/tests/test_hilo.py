@@ -179,7 +179,7 @@ ENTRY e {
     assert (out2 == np.array([[2, 3, 4], [5, 6, 7]], np.float32)).all()
     with pytest.raises(hilo.HiloError, match="inputs given"):
         m.evaluate([a])
-    with pytest.raises(ValueError):
+    with pytest.raises(hilo.HiloError, match="parameter 0 'a'.*shape"):
         m.evaluate([np.zeros(5, np.float32), 1])
 
 

@@ -504,9 +504,15 @@ char *hilo_handle_run_passes(hilo_handle *h, const char *passes, int verify_each
 
 /* ---- evaluation ---------------------------------------------------------- */
 
-static void shape_json(FILE *f, const hilo_shape *s)
+static void shape_json(FILE *f, const hilo_shape *s, const char *name)
 {
-	fputs("{\"dtype\": ", f);
+	fputs("{", f);
+	if (name) { /* a parameter: its name, for messages about its input */
+		fputs("\"name\": ", f);
+		hilo_json_str(f, name);
+		fputs(", ", f);
+	}
+	fputs("\"dtype\": ", f);
 	hilo_json_str(f, hilo_ptype_name(s->type));
 	fputs(", \"dims\": [", f);
 	for (int k = 0; k < s->rank; k++)
@@ -526,7 +532,7 @@ static void leaves_json(FILE *f, const hilo_shape *s, bool *first)
 	if (!*first)
 		fputs(", ", f);
 	*first = false;
-	shape_json(f, s);
+	shape_json(f, s, NULL);
 }
 
 char *hilo_handle_signature_json(hilo_handle *h)
@@ -540,7 +546,7 @@ char *hilo_handle_signature_json(hilo_handle *h)
 		if (k)
 			fputs(", ", j.f);
 		if (c->params[k])
-			shape_json(j.f, c->params[k]->shape);
+			shape_json(j.f, c->params[k]->shape, c->params[k]->name);
 		else
 			fputs("null", j.f);
 	}
@@ -678,7 +684,7 @@ const void *hilo_handle_output(hilo_handle *h, size_t k, size_t *len, char **jso
 		jout j;
 		*json = NULL;
 		if (jopen(&j)) {
-			shape_json(j.f, l->shape);
+			shape_json(j.f, l->shape, NULL);
 			*json = jfinish(&j);
 		}
 	}
