@@ -34,6 +34,13 @@ HILO_API hilo_shape *hilo_parse_shape(hilo_module *m, const char *src, size_t le
 HILO_API hilo_literal *hilo_read_input_literal(hilo_module *m, const char *txt, size_t len,
 	const char *path, hilo_diags *d);
 HILO_API void hilo_print_literal(hilo_buf *out, const hilo_literal *lit, bool with_shape);
+/* An entry_computation_layout value, {(p0, p1, ...)->root}, as XLA
+ * prints it (an index comment before every fifth parameter). */
+HILO_API void hilo_print_entry_layout(hilo_buf *out, const hilo_shape *const *params, uint32_t n,
+	const hilo_shape *root);
+/* True for a module header attribute XLA prints after
+ * entry_computation_layout (replica_count, frontend_attributes, ...). */
+HILO_API bool hilo_header_attr_after_entry_layout(const char *key);
 /* Element k of an array of element type t at data, as a scalar literal of
  * that type prints (a one-element view needs no shape). */
 HILO_API void hilo_print_element(hilo_buf *out, hilo_ptype t, const void *data, size_t k);

@@ -11,6 +11,28 @@ bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const cha
  * false when the field is absent. */
 bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f);
 
+/* A layout's text after ':' that XLA's LayoutProto fields hold: tiles
+ * T(8,128)(2,1) (6; '*' a combined dimension), the tail padding L(n)
+ * (16), the element size E(n) (7) and the memory space S(n) (8), in
+ * XLA's print order. parse is false for any other text (D(...), SC(...),
+ * #(...), ...): that stays hilo's verbatim tail only. */
+enum { PBX_MAX_TILES = 8, PBX_MAX_TILE_DIMS = 64 };
+typedef struct pbx_layout_tail {
+	int64_t tile_dims[PBX_MAX_TILE_DIMS]; /* every tile's dimensions, one after another */
+	size_t tile_lens[PBX_MAX_TILES];      /* each tile's count of them */
+	size_t ntiles;
+	int64_t tail_padding, element_bits, memory_space; /* 0: absent */
+} pbx_layout_tail;
+bool pbx_layout_tail_parse(const char *text, pbx_layout_tail *out);
+void pbx_layout_tail_render(hilo_buf *b, const pbx_layout_tail *l);
+
+/* A collective-permute's slice_sizes={{1,8},{2,8}}: the lists flattened
+ * (XLA's dynamic_slice_sizes, field 20) and each one's length, in a. */
+bool pbx_slice_lists_parse(hilo_arena *a, const char *t, int64_t **v, size_t *n, size_t **chunks,
+	size_t *nchunks);
+/* Appends them as XLA prints them, chunk by chunk: {{1,8},{2,8}}. */
+void pbx_slice_lists_render(hilo_buf *b, const int64_t *v, const size_t *chunks, size_t nchunks);
+
 /* A dot's algorithm= name <-> PrecisionConfig.Algorithm: 0 (ALG_UNSET)
  * for a name XLA does not know; NULL for a value without a name. */
 int pbx_dot_algorithm(const char *name);

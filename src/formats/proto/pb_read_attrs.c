@@ -118,6 +118,64 @@ static bool cc_literal(reader *R, hilo_instr *i)
 	return true;
 }
 
+/* How XLA's reader cuts an in-place collective-permute's flat
+ * dynamic_slice_sizes (operands: input, output, input and output start
+ * indices): one list per input part, or per start-index tuple of it, each
+ * as long as that part's rank. nchunks 0 when the operands do not say. */
+static size_t permute_chunks(const hilo_instr *i, size_t *chunks, size_t cap)
+{
+	if (i->noperands != 4)
+		return 0;
+	const hilo_shape *in = i->operands[0]->shape, *si = i->operands[2]->shape;
+	size_t n = 0;
+	bool nested = si->type == HILO_T_TUPLE && si->ntuple && si->elems[0]->type == HILO_T_TUPLE;
+	if (in->type != HILO_T_TUPLE) {
+		size_t times = nested ? (size_t)si->ntuple : 1;
+		for (size_t k = 0; k < times && n < cap; k++)
+			chunks[n++] = (size_t)in->rank;
+		return n;
+	}
+	bool per_part = nested && si->elems[0]->ntuple && si->elems[0]->elems[0]->type != HILO_T_TUPLE;
+	for (int k = 0; k < in->ntuple; k++) {
+		size_t times = 1;
+		if (!per_part) {
+			if (si->type != HILO_T_TUPLE || k >= si->ntuple)
+				return 0;
+			const hilo_shape *e = si->elems[k];
+			times = e->type == HILO_T_TUPLE ? (size_t)e->ntuple : 1;
+		}
+		for (size_t t = 0; t < times; t++) {
+			if (n == cap)
+				return 0;
+			chunks[n++] = (size_t)in->elems[k]->rank;
+		}
+	}
+	return n;
+}
+
+/* An in-place collective-permute's slice_sizes text from its
+ * dynamic_slice_sizes, cut as XLA's reader cuts them. */
+static bool permute_slices(reader *R, hilo_instr *i, const Xla__HloInstructionProto *p)
+{
+	size_t cap = p->n_dynamic_slice_sizes + 1;
+	size_t *chunks = pbr_ralloc(R, cap * sizeof *chunks);
+	if (!chunks)
+		return true;
+	size_t nc = permute_chunks(i, chunks, cap), sum = 0;
+	for (size_t k = 0; k < nc; k++)
+		sum += chunks[k];
+	if (sum != p->n_dynamic_slice_sizes) { /* not XLA's cut: one list */
+		chunks[0] = p->n_dynamic_slice_sizes;
+		nc = 1;
+	}
+	R->tmp.len = 0;
+	pbx_slice_lists_render(&R->tmp, p->dynamic_slice_sizes, chunks, nc);
+	hilo_attr *a = R->tmp.oom ? NULL : pbr_append_known(R, i, HILO_A_SLICE_SIZES, HILO_ATTR_RAW);
+	if (a)
+		a->v.text = hilo_intern(R->m->strings, R->tmp.data, R->tmp.len);
+	return true;
+}
+
 /* Fills attribute id from its typed field. false: no typed field. */
 bool pbr_attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProto *p,
 	hilo_attr_id id)
@@ -129,6 +187,9 @@ bool pbr_attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProt
 		return operand_shapes(R, i);
 	if (def->field == PBF_CC_LITERAL)
 		return cc_literal(R, i);
+	if (id == HILO_A_SLICE_SIZES &&
+	    (i->op == HILO_OP_COLLECTIVE_PERMUTE || i->op == HILO_OP_COLLECTIVE_PERMUTE_START))
+		return permute_slices(R, i, p);
 	if (def->kind == HILO_ATTR_RAW) {
 		R->tmp.len = 0;
 		if (!pbx_render(&R->tmp, p, def->field) || R->tmp.oom)
@@ -349,6 +410,9 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	static const hilo_attr_id k_rp[] = {HILO_A_EXPONENT_BITS, HILO_A_MANTISSA_BITS, HILO_A_UNKNOWN};
 	static const hilo_attr_id k_topk[] = {HILO_A_K, HILO_A_LARGEST, HILO_A_UNKNOWN};
 	static const hilo_attr_id k_fft[] = {HILO_A_FFT_TYPE, HILO_A_FFT_LENGTH, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_scan[] = {HILO_A_DIMENSIONS, HILO_A_NUM_CARRIES, HILO_A_IS_REVERSE,
+		HILO_A_IS_ASSOCIATIVE, HILO_A_UNKNOWN};
+	static const hilo_attr_id k_state[] = {HILO_A_DELTA, HILO_A_UNKNOWN};
 	switch (op) {
 	case HILO_OP_GET_TUPLE_ELEMENT: keys = k_gte; break;
 	case HILO_OP_BROADCAST: case HILO_OP_TRANSPOSE: case HILO_OP_REDUCE:
@@ -369,6 +433,8 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	case HILO_OP_REDUCE_PRECISION: keys = k_rp; break;
 	case HILO_OP_TOPK: keys = k_topk; break;
 	case HILO_OP_FFT: keys = k_fft; break;
+	case HILO_OP_SCAN: keys = k_scan; break;
+	case HILO_OP_RNG_GET_AND_UPDATE_STATE: keys = k_state; break;
 	default: keys = none; break;
 	}
 	const pb_attr_def *def;
@@ -378,6 +444,8 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 		if (def->kind == HILO_ATTR_BOOL) {
 			present = (def->field == PBF_INDICES_SORTED && p->indices_are_sorted) ||
 			          (def->field == PBF_UNIQUE_INDICES && p->unique_indices) ||
+			          (def->field == PBF_IS_REVERSE && p->is_reverse) ||
+			          (def->field == PBF_IS_ASSOCIATIVE && p->is_associative) ||
 			          def->field == PBF_LARGEST; /* topk prints largest=false too */
 		} else if (def->field == PBF_CMP_TYPE) {
 			present = p->comparison_type && *p->comparison_type;
@@ -429,11 +497,15 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	if (p->optional_cross_program_prefetch_index_case ==
 	    XLA__HLO_INSTRUCTION_PROTO__OPTIONAL_CROSS_PROGRAM_PREFETCH_INDEX_CROSS_PROGRAM_PREFETCH_INDEX)
 		pbr_attr_from_typed(R, i, p, HILO_A_CROSS_PROGRAM_PREFETCH_INDEX);
-	if (op == HILO_OP_FUSION && p->n_output_operand_aliasing)
+	if ((op == HILO_OP_FUSION || op == HILO_OP_CALL) && p->n_output_operand_aliasing)
 		pbr_attr_from_typed(R, i, p, HILO_A_OUTPUT_TO_OPERAND_ALIASING);
 	if (p->channel_id)
 		pbr_attr_from_typed(R, i, p, HILO_A_CHANNEL_ID);
-	bool coll = (hilo_opcode_flags(op) & HILO_OPF_COLL) != 0;
+	/* collectives print their groups, {} for none; not a permute (its
+	 * pairs say it all) nor a -done (its start's) */
+	bool coll = (hilo_opcode_flags(op) & HILO_OPF_COLL) && op != HILO_OP_COLLECTIVE_PERMUTE &&
+	            op != HILO_OP_COLLECTIVE_PERMUTE_START && op != HILO_OP_COLLECTIVE_PERMUTE_DONE &&
+	            op != HILO_OP_ALL_GATHER_DONE && op != HILO_OP_ALL_REDUCE_DONE;
 	if (p->n_replica_groups || p->collective_device_list || p->iota_collective_device_list || coll)
 		pbr_attr_from_typed(R, i, p, HILO_A_REPLICA_GROUPS);
 	if (p->n_dimensions && !hilo_instr_attr(i, HILO_A_DIMENSIONS) && op != HILO_OP_IOTA)
@@ -450,6 +522,9 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 		pbr_attr_from_typed(R, i, p, HILO_A_IS_STABLE);
 	if (p->n_source_target_pairs)
 		pbr_attr_from_typed(R, i, p, HILO_A_SOURCE_TARGET_PAIRS);
+	if ((op == HILO_OP_COLLECTIVE_PERMUTE || op == HILO_OP_COLLECTIVE_PERMUTE_START) &&
+	    p->n_dynamic_slice_sizes)
+		pbr_attr_from_typed(R, i, p, HILO_A_SLICE_SIZES);
 	/* called computations */
 	if (hilo_instr_ncalled(i)) {
 		hilo_attr *a = NULL;

@@ -448,16 +448,64 @@ static hilo_shape *shape_decode(reader *R, const slice *sp, int depth, const cha
 		int64_t *m2m = NULL;
 		size_t nm = 0;
 		slice tail = {0};
+		/* XLA's tiles (6), element size (7), memory space (8) and
+		 * tail padding (16): the tail text when hilo's (1000) is absent */
+		pbx_layout_tail lt;
+		memset(&lt, 0, sizeof lt);
+		bool typed = false, fits = true;
 		pr_cur lc = {lay.p, lay.p + lay.n};
 		while (pbr_next_field(R, &lc, &f)) {
 			if (f.num == 1 && !pbr_rep_varint(R, &f, 8, (void **)&m2m, &nm))
 				return NULL;
 			if (f.num == 1000 && !pbr_str_field(R, &f, &tail))
 				return NULL;
+			if (f.num == 6) {
+				int64_t *td = NULL;
+				size_t ntd = 0;
+				pr_cur tc = {f.s.p, f.s.p + f.s.n};
+				field tf;
+				if (!pbr_want(R, &f, PB_LEN))
+					return NULL;
+				while (pbr_next_field(R, &tc, &tf))
+					if (tf.num == 1 && !pbr_rep_varint(R, &tf, 8, (void **)&td, &ntd))
+						return NULL;
+				size_t used = 0;
+				for (size_t q = 0; q < lt.ntiles; q++)
+					used += lt.tile_lens[q];
+				if (lt.ntiles == PBX_MAX_TILES || used + ntd > PBX_MAX_TILE_DIMS) {
+					fits = false;
+				} else {
+					if (ntd)
+						memcpy(lt.tile_dims + used, td, ntd * sizeof *td);
+					lt.tile_lens[lt.ntiles++] = ntd;
+				}
+				typed = true;
+			}
+			if (f.num == 7 || f.num == 8 || f.num == 16) {
+				if (!pbr_want(R, &f, PB_VARINT))
+					return NULL;
+				*(f.num == 7 ? &lt.element_bits : f.num == 8 ? &lt.memory_space : &lt.tail_padding) =
+					(int64_t)f.v;
+				typed = true;
+			}
 		}
 		if (R->failed)
 			return NULL;
-		if (nm != ndims && !(nm == 0 && tail.n)) {
+		const char *typed_tail = NULL;
+		if (!tail.n && typed && fits) {
+			hilo_buf lb;
+			hilo_buf_init_in(&lb, R->m->arena);
+			pbx_layout_tail_render(&lb, &lt);
+			typed_tail = lb.oom ? NULL : hilo_intern(R->m->strings, lb.data ? lb.data : "", lb.len);
+			hilo_buf_free(&lb);
+			if (!typed_tail) {
+				pbr_rerr(R, "out of memory");
+				return NULL;
+			}
+			if (!*typed_tail)
+				typed_tail = NULL; /* all defaults: no tail */
+		}
+		if (nm != ndims && !(nm == 0 && (tail.n || typed_tail))) {
 			pbr_rerr(R, "%s: layout has %zu entries for rank %zu", WHAT, nm, ndims);
 			return NULL;
 		}
@@ -469,9 +517,9 @@ static hilo_shape *shape_decode(reader *R, const slice *sp, int depth, const cha
 			}
 		layout.n = (int)nm;
 		layout.minor_to_major = m2m;
-		layout.tail = tail.n ? pbr_sintern(R, tail) : NULL;
+		layout.tail = tail.n ? pbr_sintern(R, tail) : typed_tail;
 		/* a scalar's empty layout: XLA prints none (its text gives no {}) */
-		lp = R->keep && nm == 0 && ndims == 0 && !tail.n ? NULL : &layout;
+		lp = R->keep && nm == 0 && ndims == 0 && !layout.tail ? NULL : &layout;
 	}
 	hilo_shape *s = hilo_shape_array_layout(st, type, rank, dims, dyn, lp);
 	if (s && buffer)

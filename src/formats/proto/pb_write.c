@@ -63,6 +63,34 @@ static void put_unknown(hilo_buf *b, const pb_unknown *u)
  * text gave none is written with the default (major-to-minor) one, as
  * XLA's own writer does, and field 1001 says it was implied, so hilo's
  * reader drops it again (the text prints back as it was). */
+/* A layout's tail (the text after ':'): the tiles, tail padding,
+ * element size and memory space in XLA's LayoutProto fields (6, 16, 7,
+ * 8); hilo's verbatim copy (1000) too when they do not give the text
+ * back, or alone for what they cannot hold. */
+static void put_layout_tail(writer *W, const char *tail)
+{
+	if (!tail)
+		return;
+	hilo_buf *b = W->out;
+	pbx_layout_tail lt;
+	bool typed = pbx_layout_tail_parse(tail, &lt), exact = false;
+	if (typed) {
+		for (size_t k = 0, at = 0; k < lt.ntiles; at += lt.tile_lens[k++]) {
+			size_t t = pw_open(b, 6);
+			pw_packed_i64(b, 1, lt.tile_dims + at, lt.tile_lens[k]);
+			pw_close(b, t);
+		}
+		pw_int(b, 7, lt.element_bits);
+		pw_int(b, 8, lt.memory_space);
+		pw_int(b, 16, lt.tail_padding);
+		W->tmp.len = 0;
+		pbx_layout_tail_render(&W->tmp, &lt);
+		exact = !W->tmp.oom && W->tmp.len == strlen(tail) && !memcmp(W->tmp.data, tail, W->tmp.len);
+	}
+	if (!exact)
+		pw_str(b, 1000, tail);
+}
+
 static void put_shape_as(writer *W, uint32_t field, const hilo_shape *s, int depth, bool literal)
 {
 	hilo_buf *b = W->out;
@@ -97,7 +125,7 @@ static void put_shape_as(writer *W, uint32_t field, const hilo_shape *s, int dep
 		if (s->layout) {
 			size_t l = pw_open(b, 5);
 			pw_packed_i64(b, 1, s->layout->minor_to_major, (size_t)s->layout->n);
-			pw_str(b, 1000, s->layout->tail);
+			put_layout_tail(W, s->layout->tail);
 			pw_close(b, l);
 		} else if (!s->rank && s->type != HILO_T_TOKEN && s->type != HILO_T_OPAQUE) {
 			/* a scalar has its (empty) layout in XLA's protos, as XLA's
@@ -767,6 +795,60 @@ static void put_program_shape(writer *W, uint32_t field, const hilo_comp *c)
 	pw_close(b, at);
 }
 
+/* The module's host_program_shape: the header's entry_computation_layout
+ * when it has one (its layouts are the entry's: XLA's reader takes the
+ * entry computation layout from this field), else the entry's own. */
+static void put_entry_program_shape(writer *W, const hilo_module *m)
+{
+	const char *t = NULL;
+	for (uint32_t k = 0; k < m->nattrs; k++)
+		if (!strcmp(m->attrs[k].key, "entry_computation_layout"))
+			t = m->attrs[k].value;
+	const hilo_comp *e = m->entry;
+	size_t n = t ? strlen(t) : 0;
+	if (n < 4 || t[0] != '{' || t[n - 1] != '}' ||
+	    (!W->scratch && !(W->scratch = hilo_module_create_in("entry_layout", W->a)))) {
+		put_program_shape(W, 4, e);
+		return;
+	}
+	/* the text without its index comments, between the braces */
+	W->tmp.len = 0;
+	for (size_t k = 1; k + 1 < n; k++) {
+		if (t[k] == '/' && t[k + 1] == '*') {
+			const char *end = strstr(t + k + 2, "*/");
+			if (!end)
+				break;
+			k = (size_t)(end - t) + 1;
+			continue;
+		}
+		hilo_buf_putc(&W->tmp, t[k]);
+	}
+	const char *v = hilo_buf_cstr(&W->tmp);
+	size_t vn = W->tmp.len, used = 0;
+	hilo_diags d;
+	hilo_diags_init_in(&d, W->a);
+	hilo_shape *ps = W->tmp.oom ? NULL : hilo_parse_shape(W->scratch, v, vn, &used, "", &d);
+	hilo_shape *root = NULL;
+	if (ps && ps->type == HILO_T_TUPLE && (uint32_t)ps->ntuple == e->nparams && used + 2 < vn &&
+	    v[used] == '-' && v[used + 1] == '>')
+		root = hilo_parse_shape(W->scratch, v + used + 2, vn - used - 2, NULL, "", &d);
+	hilo_diags_free(&d);
+	if (!root) {
+		put_program_shape(W, 4, e);
+		return;
+	}
+	hilo_buf *b = W->out;
+	size_t at = pw_open(b, 4);
+	for (int k = 0; k < ps->ntuple; k++)
+		put_shape(W, 1, ps->elems[k], 0);
+	put_shape(W, 2, root, 0);
+	for (uint32_t k = 0; k < e->nparams; k++) {
+		const char *u = e->params[k] ? hilo_ptrmap_get(&W->renamed, e->params[k]) : NULL;
+		pw_str_elem(b, 3, u ? u : e->params[k] ? e->params[k]->name : "");
+	}
+	pw_close(b, at);
+}
+
 /* Returns true when the computation went out as its input bytes. */
 static bool put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
 {
@@ -926,7 +1008,7 @@ static void write_kept_module(writer *W, const hilo_ptrmap *fused)
 	}
 	W->out = &ps;
 	if (m->entry)
-		put_program_shape(W, 4, m->entry);
+		put_entry_program_shape(W, m);
 	uint64_t efp = pb_hash64(ps.data, ps.len);
 	if (K->fingerprinting)
 		K->entry_fp = efp;
@@ -1199,7 +1281,7 @@ static bool write_module(writer *wp, hilo_buf *out)
 	for (uint32_t k = 0; k < m->ncomps && !W.oom; k++)
 		put_comp(&W, m->comps[k], (int64_t)k + 1, hilo_ptrmap_get(&fused, m->comps[k]) != NULL);
 	if (m->entry) {
-		put_program_shape(&W, 4, m->entry);
+		put_entry_program_shape(&W, m);
 		pw_int(b, 6, comp_id(&W, m->entry));
 	}
 	if (hilo_module_layout_sensitive(m)) {

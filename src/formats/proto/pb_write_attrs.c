@@ -129,8 +129,29 @@ static bool cc_literal(writer *W, inst_ctx *X, const char *text)
 	return !W->tmp.oom && W->tmp.len == n && !memcmp(W->tmp.data, text, n);
 }
 
+/* An in-place collective-permute's slice_sizes={{..},..}: the lists
+ * flattened into dynamic_slice_sizes (20), which XLA's reader cuts by the
+ * operands' ranks (pb_read_attrs.c permute_chunks). Exact when XLA's print
+ * of them is the text. */
+static bool permute_slices(writer *W, inst_ctx *X, const char *text)
+{
+	int64_t *v;
+	size_t n, *chunks, nchunks;
+	if (X->used[PBF_DYNAMIC_SLICE_SIZES] || !pbx_slice_lists_parse(W->a, text, &v, &n, &chunks, &nchunks))
+		return false;
+	X->p->n_dynamic_slice_sizes = n;
+	X->p->dynamic_slice_sizes = v;
+	X->used[PBF_DYNAMIC_SLICE_SIZES] = true;
+	W->tmp.len = 0;
+	pbx_slice_lists_render(&W->tmp, v, chunks, nchunks);
+	return !W->tmp.oom && W->tmp.len == strlen(text) && !memcmp(W->tmp.data, text, W->tmp.len);
+}
+
 bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr *a)
 {
+	if (a->id == HILO_A_SLICE_SIZES && a->kind == HILO_ATTR_RAW &&
+	    (i->op == HILO_OP_COLLECTIVE_PERMUTE || i->op == HILO_OP_COLLECTIVE_PERMUTE_START))
+		return permute_slices(W, X, a->v.text);
 	const pb_attr_def *def = pb_attr_def_of((hilo_attr_id)a->id);
 	if (!def || def->kind != a->kind || X->used[def->field])
 		return false;
@@ -359,9 +380,9 @@ bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr
 			return false;
 		return cc_literal(W, X, a->v.text);
 	case PBF_OUTPUT_ALIASING:
-		/* XLA's reader takes field 74 on these two; an async-start's
-		 * stays in hilo's attributes */
-		if (op != HILO_OP_FUSION && op != HILO_OP_CUSTOM_CALL)
+		/* XLA's reader takes field 74 on these; an async-start's stays
+		 * in hilo's attributes */
+		if (op != HILO_OP_FUSION && op != HILO_OP_CUSTOM_CALL && op != HILO_OP_CALL)
 			return false;
 		goto scratch;
 	case PBF_PARAM_REPLICATION:

@@ -329,29 +329,54 @@ static void put_comp(printer *P, const hilo_comp *c)
 	out_c(b, '\n');
 }
 
-/* entry_computation_layout={(p0, p1, ...)->root}: derived from the entry
- * computation when the module has none (as XLA always prints one). */
-static void put_entry_layout(printer *P, const hilo_module *m)
+/* {(p0, p1, ...)->root}, parameter k's shape from at(ud, k) */
+static void entry_layout(hilo_buf *b, uint32_t n, const hilo_shape *(*at)(const void *, uint32_t),
+	const void *ud, const hilo_shape *root)
 {
-	hilo_buf *b = P->b;
-	const hilo_comp *e = m->entry;
-	out_s(b, ", entry_computation_layout={(");
-	for (uint32_t k = 0; k < e->nparams; k++) {
+	out_s(b, "{(");
+	for (uint32_t k = 0; k < n; k++) {
 		if (k) {
 			out(b, ", ", 2);
 			if (k % 5 == 0)
 				hilo_buf_printf(b, "/*index=%u*/", k);
 		}
-		if (e->params[k])
-			put_shape(P, e->params[k]->shape);
+		const hilo_shape *s = at(ud, k);
+		if (s)
+			hilo_shape_print(b, s);
 	}
 	out(b, ")->", 3);
-	if (e->root)
-		put_shape(P, e->root->shape);
+	if (root)
+		hilo_shape_print(b, root);
 	out_c(b, '}');
 }
 
-static bool after_entry_layout(const char *key)
+static const hilo_shape *array_at(const void *ud, uint32_t k)
+{
+	return ((const hilo_shape *const *)ud)[k];
+}
+
+static const hilo_shape *param_at(const void *ud, uint32_t k)
+{
+	const hilo_instr *p = ((const hilo_comp *)ud)->params[k];
+	return p ? p->shape : NULL;
+}
+
+void hilo_print_entry_layout(hilo_buf *b, const hilo_shape *const *params, uint32_t n,
+	const hilo_shape *root)
+{
+	entry_layout(b, n, array_at, params, root);
+}
+
+/* entry_computation_layout={(p0, p1, ...)->root}: derived from the entry
+ * computation when the module has none (as XLA always prints one). */
+static void put_entry_layout(printer *P, const hilo_module *m)
+{
+	const hilo_comp *e = m->entry;
+	out_s(P->b, ", entry_computation_layout=");
+	entry_layout(P->b, e->nparams, param_at, e, e->root ? e->root->shape : NULL);
+}
+
+bool hilo_header_attr_after_entry_layout(const char *key)
 {
 	static const char *const later[] = {
 		"allow_spmd_sharding_propagation_to_parameters", "allow_spmd_sharding_propagation_to_output",
@@ -382,7 +407,7 @@ bool hilo_print_text(hilo_buf *b, const hilo_module *m, hilo_print_style style)
 		if (strcmp(m->attrs[k].key, "entry_computation_layout") == 0)
 			need_layout = false;
 	for (uint32_t k = 0; k < m->nattrs; k++) {
-		if (need_layout && after_entry_layout(m->attrs[k].key)) {
+		if (need_layout && hilo_header_attr_after_entry_layout(m->attrs[k].key)) {
 			put_entry_layout(&P, m);
 			need_layout = false;
 		}
