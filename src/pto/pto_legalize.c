@@ -1273,9 +1273,8 @@ static int legalize(hilo_pto_program *p, hilo_pto_runtime rt, unsigned flags, hi
 	}
 	/* host control tensors, on what the user wrote: a view the pass hoists
 	 * out of a Graph would hide its root behind a new parameter */
-	for (size_t i = 0; i < p->nfuncs; i++)
-		if (lg_check_host_control(p, p->funcs[i], d, false))
-			return -1;
+	if (lg_check_host_control(p, d, false))
+		return -1;
 	/* Steps A-C: plan every Graph, then rewrite bodies and call sites;
 	 * the plans live in their own arena, freed once the sites are done */
 	hilo_arena *pa = hilo_arena_create_in(p->arena);

@@ -685,7 +685,8 @@ static int verify(hilo_pto_program *p, hilo_diags *d)
 		if (v.f->type != PTO_FT_GRAPH)
 			verify_bindings(&v, &v.f->body);
 		hilo_arena_destroy(tmp);
-		errors += v.errors + lg_check_host_control(p, v.f, d, true);
+		errors += v.errors;
 	}
-	return errors;
+	/* across functions: one walk of the program, callees first */
+	return errors + lg_check_host_control(p, d, true);
 }
