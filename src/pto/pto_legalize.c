@@ -1239,6 +1239,9 @@ static bool plan_and_rewrite(hilo_pto_program *p, unsigned flags, hilo_diags *d,
 
 static int legalize(hilo_pto_program *p, hilo_pto_runtime rt, unsigned flags, hilo_diags *d)
 {
+	/* a keyword the pass would not see is an error before anything is read */
+	if (lg_check_keywords(p, d, false))
+		return -1;
 	bool any = false;
 	for (size_t i = 0; i < p->nfuncs; i++)
 		any |= p->funcs[i]->type == PTO_FT_GRAPH;
