@@ -8,7 +8,10 @@
  * dim, full), pl.system.task_dummy, pl.array.get_element, pl.yield_, and
  * the pl.function decorator (type=) - may carry only the keywords PyPTO
  * accepts there. Anything else is a located error ("FILE:LINE:COL: error:
- * unknown keyword argument 'stepp' in pl.range() ...").
+ * unknown keyword argument 'stepp' in pl.range() ..."). So is a keyword
+ * PyPTO accepts for an operand the passes read by position, as PyPTO
+ * prints it (a view's window, an allocation's shape, the tensor a host
+ * read names): `pl.tensor.slice(t, s, offset=o)` would leave o unchecked.
  *
  * Why: Python would reject such a call (PyPTO's parser reports "Unknown
  * keyword argument"), but the passes look keywords up by name, so a
@@ -29,6 +32,7 @@
 
 typedef struct pto_sig {
 	const char *op;              /* the attribute path after `pl.` */
+	unsigned npos;               /* the first npos parameters of kw are read by position */
 	const char *const *kw;       /* the keywords PyPTO accepts, NULL-terminated */
 } pto_sig;
 
@@ -36,34 +40,34 @@ typedef struct pto_sig {
 
 static const pto_sig sigs[] = {
 	/* iterators: positional bounds, then the parser's keywords */
-	{ "range", KW("init_values", "attrs") },
-	{ "parallel", KW("init_values", "attrs") },
-	{ "unroll", KW("init_values", "attrs") },
-	{ "pipeline", KW("init_values", "stage", "attrs") },
-	{ "while_", KW("init_values") },
-	{ "yield_", KW(NULL) },
+	{ "range", 0, KW("init_values", "attrs") },
+	{ "parallel", 0, KW("init_values", "attrs") },
+	{ "unroll", 0, KW("init_values", "attrs") },
+	{ "pipeline", 0, KW("init_values", "stage", "attrs") },
+	{ "while_", 0, KW("init_values") },
+	{ "yield_", 0, KW(NULL) },
 	/* scopes */
-	{ "at", KW("level", "role", "optimizations", "deps", "no_dep_args", "dumps", "allow_early_resolve",
+	{ "at", 0, KW("level", "role", "optimizations", "deps", "no_dep_args", "dumps", "allow_early_resolve",
 		"name_hint", "windowize") },
-	{ "scope", KW("mode") },
-	{ "spmd", KW("core_num", "sync_start", "name_hint", "optimizations", "deps", "allow_early_resolve",
+	{ "scope", 0, KW("mode") },
+	{ "spmd", 0, KW("core_num", "sync_start", "name_hint", "optimizations", "deps", "allow_early_resolve",
 		"predicate") },
 	/* submits: the kernel call's keywords */
-	{ "submit", KW("attrs", "deps", "dumps", "allow_early_resolve", "predicate") },
-	{ "spmd_submit", KW("attrs", "deps", "dumps", "allow_early_resolve", "predicate", "core_num", "sync_start") },
-	{ "system.task_dummy", KW("deps") },
+	{ "submit", 0, KW("attrs", "deps", "dumps", "allow_early_resolve", "predicate") },
+	{ "spmd_submit", 0, KW("attrs", "deps", "dumps", "allow_early_resolve", "predicate", "core_num", "sync_start") },
+	{ "system.task_dummy", 0, KW("deps") },
 	/* tensor ops legalize reads */
-	{ "tensor.create", KW("shape", "dtype", "layout", "manual_dep", "init_value") },
-	{ "tensor.slice", KW("tensor", "shape", "offset", "valid_shape", "drop_dims", "pad_value", "clamp") },
-	{ "tensor.view", KW("tensor", "shape", "valid_shape", "layout") },
-	{ "tensor.reshape", KW("tensor", "shape") },
-	{ "tensor.read", KW("tensor", "indices") },
-	{ "tensor.write", KW("tensor", "indices", "value") },
-	{ "tensor.dim", KW("tensor", "axis") },
-	{ "tensor.full", KW("shape", "dtype", "value") },
-	{ "array.get_element", KW("array", "index") },
+	{ "tensor.create", 1, KW("shape", "dtype", "layout", "manual_dep", "init_value") },
+	{ "tensor.slice", 3, KW("tensor", "shape", "offset", "valid_shape", "drop_dims", "pad_value", "clamp") },
+	{ "tensor.view", 3, KW("tensor", "shape", "valid_shape", "layout") },
+	{ "tensor.reshape", 2, KW("tensor", "shape") },
+	{ "tensor.read", 1, KW("tensor", "indices") },
+	{ "tensor.write", 1, KW("tensor", "indices", "value") },
+	{ "tensor.dim", 2, KW("tensor", "axis") },
+	{ "tensor.full", 0, KW("shape", "dtype", "value") },
+	{ "array.get_element", 2, KW("array", "index") },
 	/* the decorator */
-	{ "function", KW("type", "level", "role", "attrs", "auto_scope", "strict_ssa", "external_source") },
+	{ "function", 0, KW("type", "level", "role", "attrs", "auto_scope", "strict_ssa", "external_source") },
 };
 
 typedef struct kwcheck {
@@ -94,10 +98,20 @@ static void check_call(kwcheck *k, pto_expr *e)
 	if (!s)
 		return;
 	for (size_t i = 0; i < e->nkw && (k->all || !k->errors); i++) {
-		bool known = false;
-		for (size_t j = 0; s->kw[j] && !known; j++)
-			known = !strcmp(s->kw[j], e->kwnames[i]);
-		if (known)
+		size_t at = 0;
+		while (s->kw[at] && strcmp(s->kw[at], e->kwnames[i]))
+			at++;
+		if (s->kw[at] && at < s->npos) {
+			/* PyPTO accepts it, but the passes read this operand by
+			 * position (as PyPTO prints it): as a keyword it would go
+			 * unchecked (a view's offset escaping GB019) */
+			pto_error_at(k->p, k->d, e->kwvals[i], NULL,
+				"keyword argument '%s' in pl.%s(): the pass reads '%s' as positional argument %zu, "
+				"as PyPTO prints it; write it positionally", e->kwnames[i], s->op, e->kwnames[i], at + 1);
+			k->errors++;
+			continue;
+		}
+		if (s->kw[at])
 			continue;
 		char list[400];
 		size_t n = 0;
