@@ -308,7 +308,8 @@ static void note_via(hc *h, const hc_use *u)
 			u->name, u->in->name);
 }
 
-/* " (passed by the call at line M)" after a use inside a callee. */
+/* " (passed in by 'main' at line M)" after a use inside a callee: the
+ * function walked and its call that reaches the use. */
 static const char *via_text(hc *h, const hc_use *u, char *buf, size_t n)
 {
 	buf[0] = '\0';
@@ -318,8 +319,9 @@ static const char *via_text(hc *h, const hc_use *u, char *buf, size_t n)
 	return buf;
 }
 
-/* The first use of kind `device` or host of root r seen in f: its summary
- * entry when r is one of f's parameters. */
+/* Records use u of root r (a device-kernel use, or a host one) in f's
+ * summary when r is one of f's parameters and it is the first of its kind:
+ * what f's callers will see of that parameter. */
 static void summarise(hc *h, const char *r, const hc_use *u, bool device)
 {
 	pto_var *v = pto_vars_get(h->c.vars, r);
@@ -346,7 +348,7 @@ static void check_read(hc *h, const char *r, const hc_use *u)
 		return;
 	char vb[300], what[300];
 	if (u->via)
-		snprintf(what, sizeof what, "%s in its caller '%.200s'",
+		snprintf(what, sizeof what, "%s in function '%.200s'",
 			a ? "a runtime allocation (pl.tensor.create)" : "produced by a device task", h->f->name);
 	else
 		snprintf(what, sizeof what, "%s", a ? "a runtime allocation (pl.tensor.create)" :
