@@ -438,17 +438,23 @@ void pto_lines_build(hilo_pto_program *p)
 
 /* Adds an error at line:col with its source line: from the text, or read
  * again from the file once the text is dropped. */
-static void add_error(const hilo_pto_program *p, hilo_diags *d, int line, int col,
+static void add_diag(const hilo_pto_program *p, hilo_diags *d, hilo_severity sev, int line, int col,
 	const char *code, const char *fmt, va_list ap)
 {
 	if (p->src || !p->src_fd1 || line <= 0 || dropped(d)) {
-		hilo_diag_addv(d, HILO_SEV_ERROR, p->file, line, col, p->src, p->srclen, code, fmt, ap);
+		hilo_diag_addv(d, sev, p->file, line, col, p->src, p->srclen, code, fmt, ap);
 		return;
 	}
 	char buf[400];
 	size_t n = 0;
 	bool ok = pto_file_line(p, line, buf, &n);
-	hilo_diag_addv_line(d, HILO_SEV_ERROR, p->file, line, col, ok ? buf : NULL, n, code, fmt, ap);
+	hilo_diag_addv_line(d, sev, p->file, line, col, ok ? buf : NULL, n, code, fmt, ap);
+}
+
+static void add_error(const hilo_pto_program *p, hilo_diags *d, int line, int col,
+	const char *code, const char *fmt, va_list ap)
+{
+	add_diag(p, d, HILO_SEV_ERROR, line, col, code, fmt, ap);
 }
 
 void pto_error(hilo_pto_program *p, hilo_diags *d, int line, int col,
@@ -529,6 +535,21 @@ void pto_error_at(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
 	va_list ap;
 	va_start(ap, fmt);
 	pto_error_atv(p, d, e, code, fmt, ap);
+	va_end(ap);
+}
+
+/* A note belongs to the error just added: when that error was only
+ * counted (past the list's limit), so is the note - it is dropped. */
+void pto_note_at(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e, const char *fmt, ...)
+{
+	if (d->max_errors && d->nerrors > d->max_errors)
+		return;
+	int line = 0, col = 0;
+	if (e)
+		pto_pos_linecol(p, e->pos, &line, &col);
+	va_list ap;
+	va_start(ap, fmt);
+	add_diag(p, d, HILO_SEV_NOTE, line, col, NULL, fmt, ap);
 	va_end(ap);
 }
 

@@ -438,6 +438,10 @@ void pto_error_at(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
 	const char *code, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void pto_error_atv(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
 	const char *code, const char *fmt, va_list ap);
+/* "FILE:LINE:COL: note: ..." at an expression, after the error it
+ * explains (dropped with that error when d is past its limit). */
+void pto_note_at(const hilo_pto_program *p, hilo_diags *d, const pto_expr *e,
+	const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The same at a statement's line:col (pto_stmt_linecol). */
 void pto_error_stmt(const hilo_pto_program *p, hilo_diags *d, const pto_stmt *s,
 	const char *code, const char *fmt, ...) __attribute__((format(printf, 5, 6)));

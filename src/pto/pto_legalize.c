@@ -1239,6 +1239,9 @@ static bool plan_and_rewrite(hilo_pto_program *p, unsigned flags, hilo_diags *d,
 
 static int legalize(hilo_pto_program *p, hilo_pto_runtime rt, unsigned flags, hilo_diags *d)
 {
+	/* a keyword the pass would not see is an error before anything is read */
+	if (lg_check_keywords(p, d, false))
+		return -1;
 	bool any = false;
 	for (size_t i = 0; i < p->nfuncs; i++)
 		any |= p->funcs[i]->type == PTO_FT_GRAPH;
@@ -1273,9 +1276,8 @@ static int legalize(hilo_pto_program *p, hilo_pto_runtime rt, unsigned flags, hi
 	}
 	/* host control tensors, on what the user wrote: a view the pass hoists
 	 * out of a Graph would hide its root behind a new parameter */
-	for (size_t i = 0; i < p->nfuncs; i++)
-		if (lg_check_host_control(p, p->funcs[i], d, false))
-			return -1;
+	if (lg_check_host_control(p, d, false))
+		return -1;
 	/* Steps A-C: plan every Graph, then rewrite bodies and call sites;
 	 * the plans live in their own arena, freed once the sites are done */
 	hilo_arena *pa = hilo_arena_create_in(p->arena);

@@ -23,9 +23,14 @@ bool lg_check_scalars(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 bool lg_check_node_count(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 bool lg_check_task_arity(hilo_pto_program *p, pto_func *f, hilo_diags *d);
 bool lg_check_call_sites(hilo_pto_program *p, pto_func *f, hilo_diags *d);
-/* GB025/GB026 host control tensors (pto_host_control.c): the number of
+/* GB025/GB026 host control tensors (pto_host_control.c), over the whole
+ * program (the rules follow tensors through calls): the number of
  * violations reported (the first only unless all). */
-int lg_check_host_control(hilo_pto_program *p, pto_func *f, hilo_diags *d, bool all);
+int lg_check_host_control(hilo_pto_program *p, hilo_diags *d, bool all);
+/* Keyword arguments of the pl.* calls the passes read, against PyPTO's
+ * signatures (pto_keywords.c): the number of unknown ones reported (the
+ * first only unless all), each a located error without a GB code. */
+int lg_check_keywords(hilo_pto_program *p, hilo_diags *d, bool all);
 bool lg_expr_scalar(pto_fctx *c, const pto_expr *e, bool *task_id);
 bool lg_block_has_gm_pipe(const pto_block *b);
 const pto_expr *lg_gm_pipe_core_num(hilo_pto_program *p, const pto_block *b, size_t at, const char *var);

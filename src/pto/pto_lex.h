@@ -97,7 +97,8 @@ typedef struct parser {
 	size_t pstage_cap;
 	tok *t;              /* current line's tokens */
 	size_t nt, ti;
-	int depth;
+	int depth;           /* see MAX_DEPTH, MAX_CHAIN */
+	int chain;
 	int blocks;
 	bool failed;
 	tok endtok;          /* the end-of-line token cur() returns */
@@ -105,7 +106,8 @@ typedef struct parser {
 	size_t trail_n;
 } parser;
 
-#define MAX_DEPTH 500   /* expression tree depth along one line */
+#define MAX_DEPTH 500   /* parser recursion within one expression (pto_parse.c "depth") */
+#define MAX_CHAIN 4000  /* chained operator links on a path of an expression tree */
 #define PTO_RELEASE_STEP ((size_t)1 << 20) /* text released in steps of 1 MiB */
 #define MAX_BLOCKS 100  /* nested compound statements */
 

@@ -108,14 +108,53 @@ static bool parse_items(parser *ps, const char *close, pto_expr *into, bool call
 	return true;
 }
 
+/* ---- depth --------------------------------------------------------------
+ * Two budgets keep hostile input from exhausting the stack, here and in
+ * every recursive walk over the tree later. `depth` is the parser's own
+ * recursion: an atom (brackets, call arguments) or a prefix operator
+ * entered and not yet left (MAX_DEPTH). A chain of left-associative
+ * binary operators or of trailers (`a + b + ... + z`, `a.b.c`, `f(x)[i]`)
+ * is parsed by a loop, so it costs the parser nothing; but each link nests
+ * the tree one level deeper, so `chain` counts the links on the way from
+ * the expression's root to the token being read (links of the enclosing
+ * chains included, since a nested expression hangs below them), up to
+ * MAX_CHAIN. Python reads a flat sum of thousands of terms; neither budget
+ * grows with one. */
+
+static bool enter(parser *ps, const tok *t)
+{
+	if (++ps->depth > MAX_DEPTH) {
+		pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
+		return false;
+	}
+	return true;
+}
+
+/* One more link of a chain at token t. */
+static bool link_chain(parser *ps, const tok *t)
+{
+	if (++ps->chain > MAX_CHAIN) {
+		pto_lex_error(ps, t->line, t->col, "expression too long: more than %d chained operators", MAX_CHAIN);
+		return false;
+	}
+	return true;
+}
+
+static pto_expr *parse_atom_(parser *ps);
+
 static pto_expr *parse_atom(parser *ps)
+{
+	if (!enter(ps, cur(ps)))
+		return NULL;
+	pto_expr *e = parse_atom_(ps);
+	ps->depth--;
+	return e;
+}
+
+static pto_expr *parse_atom_(parser *ps)
 {
 	tok *t = cur(ps);
 	bool tr, comma;
-	if (++ps->depth > MAX_DEPTH) {
-		pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
-		return NULL;
-	}
 	pto_expr *e = NULL;
 	switch (t->type) {
 	case T_NAME:
@@ -254,10 +293,8 @@ static pto_expr *parse_atom(parser *ps)
 		} else {
 			break;
 		}
-		if (++ps->depth > MAX_DEPTH) {
-			pto_lex_error(ps, u->line, u->col, "expression nested too deeply");
+		if (!link_chain(ps, u))
 			return NULL;
-		}
 	}
 	return e;
 }
@@ -272,7 +309,10 @@ static pto_expr *parse_power(parser *ps)
 	if (is_op(ps, "**")) {
 		tok *t = cur(ps);
 		ps->ti++;
+		if (!enter(ps, t))
+			return NULL;
 		pto_expr *r = parse_factor(ps);
+		ps->depth--;
 		if (!r)
 			return NULL;
 		pto_expr *b = mk(ps, PTO_E_BIN, t);
@@ -289,14 +329,13 @@ static pto_expr *parse_factor(parser *ps)
 {
 	tok *t = cur(ps);
 	if (is_op(ps, "-") || is_op(ps, "+") || is_op(ps, "~")) {
-		if (++ps->depth > MAX_DEPTH) {
-			pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
+		if (!enter(ps, t))
 			return NULL;
-		}
 		ps->ti++;
 		pto_expr *u = mk(ps, PTO_E_UNARY, t);
 		u->op = t->s[0] == '-' ? "-" : t->s[0] == '+' ? "+" : "~";
 		u->base = parse_factor(ps);
+		ps->depth--;
 		return pto_expr_base(u) ? u : NULL;
 	}
 	return parse_power(ps);
@@ -324,10 +363,8 @@ static pto_expr *parse_level(parser *ps, int lvl)
 			break;
 		tok *t = cur(ps);
 		ps->ti++;
-		if (++ps->depth > MAX_DEPTH) {
-			pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
+		if (!link_chain(ps, t))
 			return NULL;
-		}
 		pto_expr *r = lvl == 0 ? parse_factor(ps) : parse_level(ps, lvl - 1);
 		if (!r)
 			return NULL;
@@ -370,10 +407,8 @@ static pto_expr *parse_comparison(parser *ps)
 			break;
 		tok *t = cur(ps);
 		ps->ti += adv;
-		if (++ps->depth > MAX_DEPTH) {
-			pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
+		if (!link_chain(ps, t))
 			return NULL;
-		}
 		pto_expr *r = parse_bitor(ps);
 		if (!r)
 			return NULL;
@@ -391,14 +426,13 @@ static pto_expr *parse_not(parser *ps)
 {
 	if (is_kw(ps, "not")) {
 		tok *t = cur(ps);
-		if (++ps->depth > MAX_DEPTH) {
-			pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
+		if (!enter(ps, t))
 			return NULL;
-		}
 		ps->ti++;
 		pto_expr *u = mk(ps, PTO_E_UNARY, t);
 		u->op = "not";
 		u->base = parse_not(ps);
+		ps->depth--;
 		return pto_expr_base(u) ? u : NULL;
 	}
 	return parse_comparison(ps);
@@ -411,10 +445,8 @@ static pto_expr *parse_boolop(parser *ps, const char *kw)
 	while (l && is_kw(ps, kw)) {
 		tok *t = cur(ps);
 		ps->ti++;
-		if (++ps->depth > MAX_DEPTH) {
-			pto_lex_error(ps, t->line, t->col, "expression nested too deeply");
+		if (!link_chain(ps, t))
 			return NULL;
-		}
 		pto_expr *r = is_or ? parse_boolop(ps, "and") : parse_not(ps);
 		if (!r)
 			return NULL;
@@ -430,9 +462,10 @@ static pto_expr *parse_boolop(parser *ps, const char *kw)
 
 static pto_expr *parse_test(parser *ps)
 {
-	int saved = ps->depth;
+	int saved = ps->depth, saved_chain = ps->chain;
 	pto_expr *e = parse_boolop(ps, "or");
-	ps->depth = saved;
+	ps->depth = saved; /* also after an error, which returned early */
+	ps->chain = saved_chain;
 	if (e && is_kw(ps, "if")) {
 		tok *t = cur(ps);
 		pto_lex_error(ps, t->line, t->col, "conditional expressions are not supported");
@@ -565,19 +598,87 @@ static pto_stmt *new_stmt(parser *ps, pto_stmt_kind k, const lline *L)
 	pto_stmt *s = pto_stmt_new(ps->p, k);
 	pto_stmt_set_line(s, L->line); /* its column: 1 + L->indent, the width of indent_s */
 	pto_stmt_set_indent(ps->p, s, L->indent_s);
-	/* the current line was tokenized last: its trailing comment */
-	if (ps->trail_s) {
+	return s;
+}
+
+/* The end of the current line, whose last statement is s (NULL: a line
+ * that keeps no comment, `else:`): the line's trailing comment goes to
+ * it. The line was tokenized last, so trail_s is its comment. */
+static bool end_line(parser *ps, pto_stmt *s)
+{
+	if (!at_end(ps))
+		return false;
+	if (s && ps->trail_s) {
 		const char *t = hilo_arena_strndup(ps->p->arena, ps->trail_s, ps->trail_n);
 		if (!t)
 			pto_oom(ps->p->arena);
 		pto_stmt_set_trail(ps->p, s, t);
 	}
-	return s;
+	return true;
 }
 
-/* Reads the compound statement's body starting at the line after li. */
-static bool parse_body(parser *ps, pto_block *body, const lline *hdr)
+/* ---- simple statements ---------------------------------------------------
+ * Python puts several simple statements on one line with `;` (a trailing
+ * `;` allowed) and a compound statement's body on its header line after
+ * the `:` (`for i in pl.range(4): x = f(i); y = g(x)`), a body of simple
+ * statements only. The IR holds them as the statements they are: one
+ * after the first on a line keeps the line's indentation and is placed at
+ * its first token (its line:col for messages), a same-line body has no
+ * indentation of its own. The printer writes each statement on a line
+ * of its own (a same-line body indented under its header, 4 spaces), which
+ * reads back as the same program; the line's trailing comment goes with
+ * the last statement on it. */
+
+static pto_stmt *parse_simple(parser *ps, const lline *L);
+
+/* Simple statements from the current token to the end of the line, pushed
+ * to out: own_line when the first starts the line (else it follows a
+ * header's `:` on it). Leaves ps->li on the next line; the first one or
+ * NULL after an error. */
+static pto_stmt *parse_simple_list(parser *ps, const lline *L, pto_block *out, bool own_line)
 {
+	pto_stmt *first = NULL, *s = NULL;
+	for (;;) {
+		tok *t = cur(ps);
+		static const char *const compound[] = { "for", "while", "if", "elif", "else", "with", "def", "class", "try", NULL };
+		for (int k = 0; compound[k] && t->type == T_NAME; k++)
+			if (tok_is_kw(t, compound[k])) {
+				pto_lex_error(ps, t->line, t->col, "'%s' must start a line of its own (after ';' or "
+					"a ':' on the same line only simple statements may follow)", compound[k]);
+				return NULL;
+			}
+		uint32_t at = tok_pos(ps, t);
+		if (!(s = parse_simple(ps, L)))
+			return NULL;
+		if (!own_line)
+			pto_stmt_set_indent(ps->p, s, NULL);
+		if (first || !own_line)
+			pto_stmt_place_at(s, at);
+		pto_block_push(ps->p, out, s);
+		if (!first)
+			first = s;
+		if (!is_op(ps, ";"))
+			break;
+		ps->ti++;
+		if (cur(ps)->type == T_END)
+			break;
+	}
+	if (!end_line(ps, s))
+		return NULL;
+	ps->li++;
+	return first;
+}
+
+/* Reads the compound statement's body: on the header line after the
+ * `:`, or the indented block starting at the line after li. hs is the
+ * header's statement (NULL for `else:` and `def`), which keeps the
+ * header line's trailing comment. */
+static bool parse_body(parser *ps, pto_block *body, const lline *hdr, pto_stmt *hs)
+{
+	if (cur(ps)->type != T_END)
+		return parse_simple_list(ps, hdr, body, false) != NULL;
+	if (!end_line(ps, hs))
+		return false;
 	const lline *B = pto_lex_line(ps, next_code(ps, ps->li + 1));
 	if (!B || B->indent <= hdr->indent) {
 		pto_lex_error(ps, hdr->line, hdr->indent + 1, "expected an indented block");
@@ -588,7 +689,7 @@ static bool parse_body(parser *ps, pto_block *body, const lline *hdr)
 	return parse_block(ps, body, bind, hdr->line);
 }
 
-static pto_stmt *parse_stmt(parser *ps);
+static pto_stmt *parse_stmt(parser *ps, pto_block *out);
 
 static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 {
@@ -596,9 +697,9 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 	s->is_elif = elif;
 	ps->ti++;
 	s->value = parse_test(ps);
-	if (!s->value || !pto_lex_expect_op(ps, ":") || !at_end(ps))
+	if (!s->value || !pto_lex_expect_op(ps, ":"))
 		return NULL;
-	if (!parse_body(ps, &s->body, L))
+	if (!parse_body(ps, &s->body, L, s))
 		return NULL;
 	/* else / elif at the same indentation */
 	size_t j = next_code(ps, ps->li);
@@ -623,35 +724,25 @@ static pto_stmt *parse_if(parser *ps, const lline *L, bool elif)
 			return s;
 		}
 		ps->ti++;
-		if (!pto_lex_expect_op(ps, ":") || !at_end(ps))
+		if (!pto_lex_expect_op(ps, ":"))
 			return NULL;
-		if (!parse_body(ps, &s->orelse, &E))
+		if (!parse_body(ps, &s->orelse, &E, NULL))
 			return NULL;
 	}
 	return s;
 }
 
-/* Parses the statement on the current line; leaves ps->li on the first
- * line after it. */
-static pto_stmt *parse_stmt(parser *ps)
+/* Parses the statement on the current line - a compound statement, or
+ * the simple statements of the line - and pushes it to out; leaves ps->li
+ * on the first line after it. Returns the first statement pushed. */
+static pto_stmt *parse_stmt(parser *ps, pto_block *out)
 {
 	/* a copy: parsing a body moves the window */
 	const lline Lc = *pto_lex_line(ps, ps->li), *L = &Lc;
 	tok *t = cur(ps);
 	pto_stmt *s;
-	if (tok_is_kw(t, "return")) {
-		s = new_stmt(ps, PTO_S_RETURN, L);
-		ps->ti++;
-		if (cur(ps)->type != T_END && !(s->value = parse_exprlist(ps, false)))
-			return NULL;
-	} else if (tok_is_kw(t, "pass")) {
-		s = new_stmt(ps, PTO_S_PASS, L);
-		ps->ti++;
-	} else if (tok_is_kw(t, "break") || tok_is_kw(t, "continue")) {
-		s = new_stmt(ps, PTO_S_KEYWORD, L);
-		s->text = pto_lex_intern(ps, t);
-		ps->ti++;
-	} else if (tok_is_kw(t, "for")) {
+	ps->depth = ps->chain = 0; /* a target parsed without parse_test leaves its count */
+	if (tok_is_kw(t, "for")) {
 		s = new_stmt(ps, PTO_S_FOR, L);
 		ps->ti++;
 		if (!(s->target = parse_exprlist(ps, true)))
@@ -662,21 +753,26 @@ static pto_stmt *parse_stmt(parser *ps)
 			return NULL;
 		}
 		ps->ti++;
-		if (!(s->value = parse_exprlist(ps, false)) || !pto_lex_expect_op(ps, ":") || !at_end(ps))
+		if (!(s->value = parse_exprlist(ps, false)) || !pto_lex_expect_op(ps, ":"))
 			return NULL;
-		if (!parse_body(ps, &s->body, L))
+		if (!parse_body(ps, &s->body, L, s))
 			return NULL;
+		pto_block_push(ps->p, out, s);
 		return s;
 	} else if (tok_is_kw(t, "while")) {
 		s = new_stmt(ps, PTO_S_WHILE, L);
 		ps->ti++;
-		if (!(s->value = parse_test(ps)) || !pto_lex_expect_op(ps, ":") || !at_end(ps))
+		if (!(s->value = parse_test(ps)) || !pto_lex_expect_op(ps, ":"))
 			return NULL;
-		if (!parse_body(ps, &s->body, L))
+		if (!parse_body(ps, &s->body, L, s))
 			return NULL;
+		pto_block_push(ps->p, out, s);
 		return s;
 	} else if (tok_is_kw(t, "if")) {
-		return parse_if(ps, L, false);
+		if (!(s = parse_if(ps, L, false)))
+			return NULL;
+		pto_block_push(ps->p, out, s);
+		return s;
 	} else if (tok_is_kw(t, "with")) {
 		s = new_stmt(ps, PTO_S_WITH, L);
 		ps->ti++;
@@ -687,11 +783,35 @@ static pto_stmt *parse_stmt(parser *ps)
 			if (!(s->target = parse_bitor(ps)))
 				return NULL;
 		}
-		if (!pto_lex_expect_op(ps, ":") || !at_end(ps))
+		if (!pto_lex_expect_op(ps, ":"))
 			return NULL;
-		if (!parse_body(ps, &s->body, L))
+		if (!parse_body(ps, &s->body, L, s))
 			return NULL;
+		pto_block_push(ps->p, out, s);
 		return s;
+	}
+	return parse_simple_list(ps, L, out, true);
+}
+
+/* One simple statement from the current token (its end: `;` or the end
+ * of the line, which the caller checks). */
+static pto_stmt *parse_simple(parser *ps, const lline *L)
+{
+	tok *t = cur(ps);
+	pto_stmt *s;
+	ps->depth = ps->chain = 0;
+	if (tok_is_kw(t, "return")) {
+		s = new_stmt(ps, PTO_S_RETURN, L);
+		ps->ti++;
+		if (cur(ps)->type != T_END && !is_op(ps, ";") && !(s->value = parse_exprlist(ps, false)))
+			return NULL;
+	} else if (tok_is_kw(t, "pass")) {
+		s = new_stmt(ps, PTO_S_PASS, L);
+		ps->ti++;
+	} else if (tok_is_kw(t, "break") || tok_is_kw(t, "continue")) {
+		s = new_stmt(ps, PTO_S_KEYWORD, L);
+		s->text = pto_lex_intern(ps, t);
+		ps->ti++;
 	} else if (t->type == T_NAME && pto_lex_is_keyword(t)) {
 		pto_lex_error(ps, t->line, t->col, "unsupported statement '%.*s'", (int)t->len, t->s);
 		return NULL;
@@ -731,9 +851,6 @@ static pto_stmt *parse_stmt(parser *ps)
 			return NULL;
 		}
 	}
-	if (!at_end(ps))
-		return NULL;
-	ps->li++;
 	return s;
 }
 
@@ -783,13 +900,12 @@ static bool parse_block_(parser *ps, pto_block *out, int ind, int owner_line)
 			return false;
 		}
 		pto_lex_set_line(ps, ps->li);
-		pto_stmt *s = parse_stmt(ps);
+		pto_stmt *s = parse_stmt(ps, out);
 		if (!s)
 			return false;
 		pto_stmt_set_lead(ps->p, s, lead, (uint32_t)nlead);
 		lead = NULL;
 		nlead = leadcap = 0;
-		pto_block_push(ps->p, out, s);
 	}
 	if (nlead) {
 		pto_stmt *c = pto_stmt_new(ps->p, PTO_S_COMMENT);
@@ -943,7 +1059,18 @@ static bool parse_def(parser *ps, pto_func *f)
 		if (!(f->ret = parse_shared(ps, expr_end(ps, ":"))))
 			return false;
 	}
-	if (!pto_lex_expect_op(ps, ":") || !at_end(ps))
+	if (!pto_lex_expect_op(ps, ":"))
+		return false;
+	/* the body's array starts at 2 statements, not a block's 8: most
+	 * functions of a program of many are a few statements long (it is
+	 * the tracked-heap block pto_block_push grows) */
+	f->body.stmts = hilo_heap_alloc(ps->p->arena, 2 * sizeof *f->body.stmts);
+	if (!f->body.stmts)
+		pto_oom(ps->p->arena);
+	f->body.cap = 2;
+	if (cur(ps)->type != T_END) /* `def f(...): return x`: a body on the header line */
+		return parse_simple_list(ps, L, &f->body, false) != NULL;
+	if (!at_end(ps))
 		return false;
 	const lline *B = pto_lex_line(ps, next_code(ps, ps->li + 1));
 	if (!B || B->indent <= L->indent) {
@@ -953,13 +1080,6 @@ static bool parse_def(parser *ps, pto_func *f)
 	f->body_indent = B->indent_s;
 	int bind = B->indent;
 	ps->li++;
-	/* the body's array starts at 2 statements, not a block's 8: most
-	 * functions of a program of many are a few statements long (it is
-	 * the tracked-heap block pto_block_push grows) */
-	f->body.stmts = hilo_heap_alloc(ps->p->arena, 2 * sizeof *f->body.stmts);
-	if (!f->body.stmts)
-		pto_oom(ps->p->arena);
-	f->body.cap = 2;
 	return parse_block(ps, &f->body, bind, L->line);
 }
 

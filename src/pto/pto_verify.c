@@ -650,7 +650,9 @@ int hilo_pto_verify_graph_boundary(const hilo_pto_program *cp, hilo_diags *d)
 
 static int verify(hilo_pto_program *p, hilo_diags *d)
 {
-	int errors = 0;
+	int errors = lg_check_keywords(p, d, true);
+	if (errors)
+		return errors;
 	bool any = false;
 	for (size_t i = 0; i < p->nfuncs; i++)
 		any |= p->funcs[i]->type == PTO_FT_GRAPH;
@@ -685,7 +687,8 @@ static int verify(hilo_pto_program *p, hilo_diags *d)
 		if (v.f->type != PTO_FT_GRAPH)
 			verify_bindings(&v, &v.f->body);
 		hilo_arena_destroy(tmp);
-		errors += v.errors + lg_check_host_control(p, v.f, d, true);
+		errors += v.errors;
 	}
-	return errors;
+	/* across functions: one walk of the program, callees first */
+	return errors + lg_check_host_control(p, d, true);
 }

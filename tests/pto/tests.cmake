@@ -6,6 +6,8 @@
 #   pto.golden.NAME       tests/pto/golden/NAME.py against NAME.out (exact output)
 #                         or NAME.err (exit 1, located GBnnn diagnostic, no output)
 #   pto.bad.NAME          tests/pto/bad/NAME.* malformed input: located error, exit 1
+#   pto.reformat.NAME     tests/pto/reformat/NAME.py: valid input printed in another form
+#                         (`;`, same-line bodies) against NAME.out; print-only: same AST
 #   pto.cli               usage errors (exit 2), atomic -o, stdin input
 set(PTO_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
 
@@ -31,6 +33,12 @@ file(GLOB PTO_BAD CONFIGURE_DEPENDS ${PTO_TEST_DIR}/bad/*.py)
 foreach(f ${PTO_BAD})
   get_filename_component(n ${f} NAME_WE)
   add_test(NAME pto.bad.${n} COMMAND sh ${PTO_TEST_DIR}/run_golden.sh $<TARGET_FILE:pto-opt> ${f})
+endforeach()
+
+file(GLOB PTO_REFORMAT CONFIGURE_DEPENDS ${PTO_TEST_DIR}/reformat/*.py)
+foreach(f ${PTO_REFORMAT})
+  get_filename_component(n ${f} NAME_WE)
+  add_test(NAME pto.reformat.${n} COMMAND sh ${PTO_TEST_DIR}/run_reformat.sh $<TARGET_FILE:pto-opt> ${f})
 endforeach()
 
 add_test(NAME pto.cli COMMAND sh ${PTO_TEST_DIR}/run_cli.sh $<TARGET_FILE:pto-opt> ${PTO_TEST_DIR})

@@ -120,7 +120,7 @@ static void test_scratch_reuse(void)
 	pto_func *f = p->funcs[1];
 	hilo_diags d;
 	hilo_diags_init(&d);
-	CHECK(lg_check_host_control(p, f, &d, true) == 0);
+	CHECK(lg_check_host_control(p, &d, true) == 0);
 	pto_fctx fc;
 	pto_fctx_init(&fc, p, f);
 	size_t ai = pto_vars_index(fc.vars, pto_intern(p, "a"));
@@ -128,7 +128,7 @@ static void test_scratch_reuse(void)
 	for (size_t i = 0; i < pto_vars_count(fc.vars); i++)
 		if (pto_vars_at(fc.vars, i)->kind == PTO_V_LOCAL)
 			pto_vars_at(fc.vars, i)->scratch = (uint32_t)ai + 1;
-	CHECK(lg_check_host_control(p, f, &d, true) == 0 && d.nerrors == 0);
+	CHECK(lg_check_host_control(p, &d, true) == 0 && d.nerrors == 0);
 	hilo_diags_free(&d);
 	hilo_pto_program_destroy(p);
 }
