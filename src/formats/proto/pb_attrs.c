@@ -24,10 +24,21 @@ typedef struct cur {
 	const char *p, *e;
 } cur;
 
+/* blanks, and comments (the index=5 markers of long tuple shardings) */
 static void ws(cur *c)
 {
-	while (c->p < c->e && (*c->p == ' ' || *c->p == '\n' || *c->p == '\t'))
-		c->p++;
+	for (;;) {
+		while (c->p < c->e && (*c->p == ' ' || *c->p == '\n' || *c->p == '\t'))
+			c->p++;
+		if (c->e - c->p < 4 || c->p[0] != '/' || c->p[1] != '*')
+			return;
+		const char *q = c->p + 2;
+		while (q + 1 < c->e && !(q[0] == '*' && q[1] == '/'))
+			q++;
+		if (q + 1 >= c->e)
+			return; /* unterminated: not a comment */
+		c->p = q + 2;
+	}
 }
 
 static bool lit(cur *c, const char *s)

@@ -66,14 +66,17 @@ static void put_unknown(hilo_buf *b, const pb_unknown *u)
 /* A layout's tail (the text after ':'): the tiles, tail padding,
  * element size and memory space in XLA's LayoutProto fields (6, 16, 7,
  * 8); hilo's verbatim copy (1000) too when they do not give the text
- * back, or alone for what they cannot hold. */
-static void put_layout_tail(writer *W, const char *tail)
+ * back, or alone for what they cannot hold. A literal's shape has no
+ * element size (XLA's literals are unpacked: its reader refuses one). */
+static void put_layout_tail(writer *W, const char *tail, bool literal)
 {
 	if (!tail)
 		return;
 	hilo_buf *b = W->out;
 	pbx_layout_tail lt;
 	bool typed = pbx_layout_tail_parse(tail, &lt), exact = false;
+	if (typed && literal)
+		lt.element_bits = 0;
 	if (typed) {
 		for (size_t k = 0, at = 0; k < lt.ntiles; at += lt.tile_lens[k++]) {
 			size_t t = pw_open(b, 6);
@@ -125,7 +128,7 @@ static void put_shape_as(writer *W, uint32_t field, const hilo_shape *s, int dep
 		if (s->layout) {
 			size_t l = pw_open(b, 5);
 			pw_packed_i64(b, 1, s->layout->minor_to_major, (size_t)s->layout->n);
-			put_layout_tail(W, s->layout->tail);
+			put_layout_tail(W, s->layout->tail, literal);
 			pw_close(b, l);
 		} else if (!s->rank && s->type != HILO_T_TOKEN && s->type != HILO_T_OPAQUE) {
 			/* a scalar has its (empty) layout in XLA's protos, as XLA's

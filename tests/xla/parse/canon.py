@@ -165,10 +165,21 @@ def _unspaced(s):
     return "".join(c for i, c in enumerate(s) if i not in drop)
 
 
+PRED_CONSTANT = re.compile(r"(= pred\[[^\]]*\](?:\{[^}]*\})? constant\()([^)]*)\)")
+
+
+def pred_values(line):
+    """A pred array constant's values as 0/1: XLA prints {1, 0}, the text
+    may say {true, false}; the same values."""
+    return PRED_CONSTANT.sub(lambda m: m.group(1) + re.sub(r"\btrue\b", "1",
+                             re.sub(r"\bfalse\b", "0", m.group(2))) + ")", line)
+
+
 def sorted_attrs(line):
     """An instruction line with its attributes (after the operand list) in
     sorted order: XLA and hilo may print them in different orders, which is
-    not meaning."""
+    not meaning. A pred constant's values are compared as 0/1."""
+    line = pred_values(line)
     k = line.find(" = ")
     if k < 0:
         return line
