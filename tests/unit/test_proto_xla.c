@@ -337,6 +337,91 @@ static void test_typed_fields(hilo_diags *d)
 	hilo_module_destroy(m);
 }
 
+/* More fields XLA reads typed: a layout's tiles and memory space, the
+ * header's entry_computation_layout (host_program_shape), a domain's
+ * shardings (XLA's entry field is the text's exit=), an in-place
+ * collective-permute's slice_sizes (dynamic_slice_sizes), a tuple
+ * sharding written with index comments, a custom-call's tuple literal. */
+static const char typed2[] =
+	"HloModule t2, entry_computation_layout={(f32[8,128]{1,0:T(8,128)S(1)})->f32[8,128]{1,0:T(8,128)}}\n"
+	"\n"
+	"ENTRY e {\n"
+	"  p = f32[8,128]{1,0:T(8,128)S(1)} parameter(0)\n"
+	"  d = f32[8,128]{1,0:T(8,128)} domain(p), domain={kind=\"sharding\", entry={maximal device=0}, exit={maximal device=1}}\n"
+	"  z = s32[] constant(0)\n"
+	"  s = (s32[], s32[]) tuple(z, z)\n"
+	"  c = f32[8,128]{1,0:T(8,128)} collective-permute(d, d, s, s), source_target_pairs={{0,1}}, slice_sizes={{4,64}}\n"
+	"  l = f32[8,128]{1,0:T(8,128)} custom-call(c), custom_call_target=\"k\", literal=( s32[2]{0} {1, 2}, f32[] 3 )\n"
+	"  ROOT r = (f32[8,128]{1,0:T(8,128)}, s32[], s32[], s32[], s32[], /*index=5*/s32[]) tuple(l, z, z, z, z, z), "
+	"sharding={{replicated}, {maximal device=0}, {replicated}, {replicated}, {replicated}, /*index=5*/{replicated}}\n"
+	"}\n";
+
+static void test_typed_fields2(hilo_diags *d)
+{
+	hilo_module *m = parse(typed2, sizeof typed2 - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&t);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		const Xla__HloInstructionProto *p = find(mp, "p"), *dm = find(mp, "d"), *c = find(mp, "c"),
+			*l = find(mp, "l"), *r = find(mp, "r");
+		const Xla__LayoutProto *lay = p && p->shape ? p->shape->layout : NULL;
+		CHECK(lay && lay->n_tiles == 1 && lay->tiles[0]->n_dimensions == 2 &&
+		      lay->tiles[0]->dimensions[0] == 8 && lay->tiles[0]->dimensions[1] == 128 &&
+		      lay->memory_space == 1 && !(lay->hilo_tail && *lay->hilo_tail));
+		const Xla__ProgramShapeProto *ps = mp->host_program_shape;
+		CHECK(ps && ps->n_parameters == 1 && ps->parameters[0]->layout &&
+		      ps->parameters[0]->layout->memory_space == 1 && ps->result && ps->result->layout &&
+		      ps->result->layout->n_tiles == 1 && ps->result->layout->memory_space == 0);
+		CHECK(dm && dm->domain_entry_sharding && dm->domain_exit_sharding &&
+		      dm->domain_entry_sharding->n_tile_assignment_devices == 1 &&
+		      dm->domain_entry_sharding->tile_assignment_devices[0] == 1 && /* exit= */
+		      dm->domain_exit_sharding->tile_assignment_devices[0] == 0);
+		CHECK(c && c->n_dynamic_slice_sizes == 2 && c->dynamic_slice_sizes[0] == 4 &&
+		      c->dynamic_slice_sizes[1] == 64);
+		CHECK(l && l->literal && l->literal->n_tuple_literals == 2 &&
+		      l->literal->tuple_literals[0]->n_s32s == 2);
+		CHECK(r && r->sharding && r->sharding->n_tuple_shardings == 6);
+		/* read as a proto hilo did not write */
+		for (size_t k = 0; k < mp->n_computations; k++)
+			for (size_t j = 0; j < mp->computations[k]->n_instructions; j++)
+				mp->computations[k]->instructions[j]->n_hilo_attr_order = 0;
+		mp->hilo_written = false;
+		hilo_buf fb;
+		hilo_buf_init(&fb);
+		size_t n = xla__hlo_module_proto__get_packed_size(mp);
+		hilo_buf_reserve(&fb, n);
+		xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
+		hilo_module *f = hilo_proto_read(fb.data, n, "foreign.pb", d);
+		if (CHECK(f != NULL)) {
+			hilo_print_text(&t, f, HILO_STYLE_AUTO);
+			const char *x = hilo_buf_cstr(&t);
+			static const char *const want[] = {
+				"p = f32[8,128]{1,0:T(8,128)S(1)} parameter(0)",
+				"domain(p), domain={kind=\"sharding\", entry={maximal device=0}, exit={maximal device=1}}\n",
+				"source_target_pairs={{0,1}}, slice_sizes={{4,64}}\n",
+				"literal=( s32[2]{0} {1, 2}, f32[] 3 )",
+			};
+			for (size_t k = 0; k < sizeof want / sizeof *want; k++)
+				if (!CHECK(strstr(x, want[k]) != NULL))
+					fprintf(stderr, "  missing: %s\nin:\n%s\n", want[k], x);
+			hilo_module_destroy(f);
+		} else {
+			hilo_diags_print(stderr, d);
+		}
+		hilo_buf_free(&fb);
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	check_round_trip(m, &pb, d);
+	hilo_buf_free(&pb);
+	hilo_buf_free(&t);
+	hilo_module_destroy(m);
+}
+
 /* A LiteralProto holds its values in the order of its shape's layout
  * (XLA's literals are laid out by it): f32[2,3]{0,1} {{1,2,3},{4,5,6}} is
  * 1,4,2,5,3,6 on the wire, written so and read back row-major; and XLA
@@ -404,6 +489,7 @@ int main(void)
 	test_operand_layouts(&d);
 	test_typed_fields(&d);
 	test_literal_order(&d);
+	test_typed_fields2(&d);
 	hilo_module *m = parse(text, sizeof text - 1, &d);
 	if (!m)
 		return CHECK_DONE();

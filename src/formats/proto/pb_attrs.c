@@ -867,6 +867,41 @@ static bool sharding_render_one(hilo_buf *b, const Xla__OpSharding *s, int depth
 	return true;
 }
 
+/* ---- a domain's domain={kind="sharding", entry={..}, exit={..}} ---- */
+
+/* The sharding domain's two shardings (fields 54, 55); XLA's protos
+ * carry no other kind of domain metadata. The fields are named for the
+ * domain's sides: domain_entry_sharding is the operand side, which the
+ * text calls exit=, and domain_exit_sharding the users' side, entry=
+ * (hlo_parser.cc CreateDomain(operand side = exit metadata); the proto
+ * reader makes the operand side from domain_entry_sharding). */
+static bool domain_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+{
+	cur c = {t, t + strlen(t)};
+	Xla__OpSharding *en = aalloc(a, sizeof *en), *ex = aalloc(a, sizeof *ex);
+	if (!en || !ex || !lit(&c, "{") || !lit(&c, "kind=\"sharding\"") || !lit(&c, ",") ||
+	    !lit(&c, "entry=") || !sharding_one(&c, a, en, 0) || !lit(&c, ",") || !lit(&c, "exit=") ||
+	    !sharding_one(&c, a, ex, 0) || !lit(&c, "}") || !at_end(&c))
+		return false;
+	p->domain_exit_sharding = en;
+	p->domain_entry_sharding = ex;
+	return true;
+}
+
+static bool domain_render(hilo_buf *b, const Xla__HloInstructionProto *p)
+{
+	if (!p->domain_entry_sharding || !p->domain_exit_sharding)
+		return false;
+	hilo_buf_puts(b, "{kind=\"sharding\", entry=");
+	if (!sharding_render_one(b, p->domain_exit_sharding, 0))
+		return false;
+	hilo_buf_puts(b, ", exit=");
+	if (!sharding_render_one(b, p->domain_entry_sharding, 0))
+		return false;
+	hilo_buf_putc(b, '}');
+	return true;
+}
+
 /* ---- epsilon, api_version, operand_precision ---- */
 
 static bool epsilon_parse(Xla__HloInstructionProto *p, const char *t)
@@ -1307,6 +1342,7 @@ bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const cha
 	case PBF_API_VERSION: return api_parse(p, text);
 	case PBF_PRECISION: return precision_parse(a, p, text);
 	case PBF_OUTPUT_ALIASING: return aliasing_parse(a, p, text);
+	case PBF_DOMAIN: return domain_parse(a, p, text);
 	case PBF_PARAM_REPLICATION: return replication_parse(a, p, text);
 	case PBF_TS_LEFT_SIDE: case PBF_TS_UNIT_DIAGONAL: case PBF_TS_TRANSPOSE: case PBF_LOWER:
 		return options_parse(a, p, f, text);
@@ -1334,6 +1370,7 @@ bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f)
 		return true;
 	case PBF_PRECISION: return precision_render(b, p->precision_config);
 	case PBF_OUTPUT_ALIASING: return aliasing_render(b, p);
+	case PBF_DOMAIN: return domain_render(b, p);
 	case PBF_PARAM_REPLICATION: return replication_render(b, p->parameter_replication);
 	case PBF_TS_LEFT_SIDE: case PBF_TS_UNIT_DIAGONAL: case PBF_TS_TRANSPOSE: case PBF_LOWER:
 		return options_render(b, p, f);

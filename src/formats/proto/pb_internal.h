@@ -178,6 +178,7 @@ typedef enum pb_field {
 	PBF_LOWER,            /* triangular_solve_options (59) or cholesky_options (62) .lower */
 	PBF_CC_SCHEDULE, PBF_PADDING_TYPE, /* custom-call schedule (76), padding_type (75) */
 	PBF_CC_LITERAL,       /* a custom-call's literal (8) */
+	PBF_DOMAIN,           /* a domain's entry and exit shardings (54, 55) */
 	PBF_COUNT
 } pb_field;
 

@@ -88,6 +88,23 @@ static bool operand_shapes(reader *R, hilo_instr *i)
 	return true;
 }
 
+/* A custom-call's literal as XLA prints it: an array with its shape, a
+ * tuple as ( ELEMENT, ELEMENT ) with each element's shape. */
+static void cc_literal_text(hilo_buf *b, const hilo_literal *l, int depth)
+{
+	if (l->shape->type != HILO_T_TUPLE || depth > 64) {
+		hilo_print_literal(b, l, true);
+		return;
+	}
+	hilo_buf_puts(b, "( ");
+	for (int k = 0; k < l->ntuple; k++) {
+		if (k)
+			hilo_buf_puts(b, ", ");
+		cc_literal_text(b, l->elems[k], depth + 1);
+	}
+	hilo_buf_puts(b, " )");
+}
+
 /* A custom-call's literal (field 8, kept by read_wire) as its literal=
  * text: the literal's own shape, then its values. */
 static bool cc_literal(reader *R, hilo_instr *i)
@@ -111,7 +128,7 @@ static bool cc_literal(reader *R, hilo_instr *i)
 	if (!lit)
 		return true;
 	R->tmp.len = 0;
-	hilo_print_literal(&R->tmp, lit, true);
+	cc_literal_text(&R->tmp, lit, 0);
 	hilo_attr *a = R->tmp.oom ? NULL : pbr_append_known(R, i, HILO_A_LITERAL, HILO_ATTR_RAW);
 	if (a)
 		a->v.text = hilo_intern(R->m->strings, R->tmp.data, R->tmp.len);
@@ -488,6 +505,8 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	}
 	if (op == HILO_OP_CHOLESKY && p->cholesky_options && p->cholesky_options->lower)
 		pbr_attr_from_typed(R, i, p, HILO_A_LOWER);
+	if (op == HILO_OP_DOMAIN && p->domain_entry_sharding && p->domain_exit_sharding)
+		pbr_attr_from_typed(R, i, p, HILO_A_DOMAIN);
 	if (op == HILO_OP_PARAMETER && p->parameter_replication)
 		pbr_attr_from_typed(R, i, p, HILO_A_PARAMETER_REPLICATION);
 	if (op == HILO_OP_INFEED && p->infeed_config.len)
@@ -726,6 +745,8 @@ bool pbr_read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pinit
 		case 50: VARINT(feature_group_count, int64_t); break;
 		case 51: SUB(precision_config, xla__precision_config__descriptor); break;
 		case 52: REPSUB(source_target_pairs, xla__source_target__descriptor); break;
+		case 54: SUB(domain_entry_sharding, xla__op_sharding__descriptor); break;
+		case 55: SUB(domain_exit_sharding, xla__op_sharding__descriptor); break;
 		case 56: BOOL(constrain_layout); break;
 		case 58: VARINT(batch_group_count, int64_t); break;
 		case 59: SUB(triangular_solve_options, xla__triangular_solve_options__descriptor); break;
@@ -771,8 +792,8 @@ bool pbr_read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pinit
 			break;
 		}
 		default:
-			/* declared, not modelled (all_reduce_id, the domain
-			 * shardings, is_cross_program_prefetch): kept
+			/* declared, not modelled (all_reduce_id,
+			 * is_cross_program_prefetch): kept
 			 * verbatim, as an unknown field is */
 			if (!pbr_keep_field(R, &f, unk))
 				return false;

@@ -582,6 +582,8 @@ static void put_typed_hi(writer *W, const inst_ctx *X)
 	put_pc(W, 51, p->precision_config);
 	for (size_t k = 0; k < p->n_source_target_pairs; k++)
 		put_pc(W, 52, p->source_target_pairs[k]);
+	put_pc(W, 54, p->domain_entry_sharding);
+	put_pc(W, 55, p->domain_exit_sharding);
 	pw_int(b, 56, p->constrain_layout);
 	for (size_t k = 0; k < X->nopshapes; k++)
 		put_shape(W, 57, X->opshapes[k], 0);

@@ -112,6 +112,54 @@ static int operand_shapes(writer *W, inst_ctx *X, const char *text)
 /* A custom-call's literal=SHAPE VALUES as the literal (field 8), parsed
  * into the scratch module; exact (true) when hilo's print of it is the
  * text, else the text goes to hilo_attrs as well. */
+/* A literal's text: SHAPE VALUES, or XLA's print of a tuple literal,
+ * ( SHAPE VALUES, SHAPE VALUES ), each element with its own shape. */
+static hilo_literal *literal_text(writer *W, const char *t, size_t n, hilo_diags *d, int depth)
+{
+	while (n && *t == ' ')
+		t++, n--;
+	while (n && t[n - 1] == ' ')
+		n--;
+	if (!n || t[0] != '(' || t[n - 1] != ')' || depth > 64)
+		return hilo_parse_literal(W->scratch, t, n, "", d);
+	/* the elements: split at the commas outside brackets and quotes */
+	hilo_literal **el = NULL;
+	int ne = 0, cap = 0, lvl = 0;
+	size_t from = 1;
+	for (size_t k = 1; k < n; k++) {
+		char c = t[k];
+		if (c == '(' || c == '{' || c == '[')
+			lvl++;
+		else if ((c == ')' || c == '}' || c == ']') && (lvl || k != n - 1))
+			lvl--;
+		if (!((c == ',' && !lvl) || k == n - 1))
+			continue;
+		if (ne == cap) {
+			cap = cap ? 2 * cap : 4;
+			hilo_literal **nv = walloc(W, (size_t)cap * sizeof *nv);
+			if (!nv)
+				return NULL;
+			if (ne)
+				memcpy(nv, el, (size_t)ne * sizeof *nv);
+			el = nv;
+		}
+		if (!(el[ne++] = literal_text(W, t + from, k - from, d, depth + 1)))
+			return NULL;
+		from = k + 1;
+	}
+	hilo_shape **es = walloc(W, (size_t)(ne ? ne : 1) * sizeof *es);
+	hilo_literal *l = walloc(W, sizeof *l);
+	if (!es || !l)
+		return NULL;
+	for (int k = 0; k < ne; k++)
+		es[k] = el[k]->shape;
+	memset(l, 0, sizeof *l);
+	l->shape = hilo_shape_tuple(W->scratch->shapes, ne, es);
+	l->ntuple = ne;
+	l->elems = el;
+	return l->shape ? l : NULL;
+}
+
 static bool cc_literal(writer *W, inst_ctx *X, const char *text)
 {
 	if (!W->scratch && !(W->scratch = hilo_module_create_in("literal", W->a)))
@@ -119,7 +167,7 @@ static bool cc_literal(writer *W, inst_ctx *X, const char *text)
 	hilo_diags d;
 	hilo_diags_init_in(&d, W->a); /* an out-of-memory jump frees it */
 	size_t n = strlen(text);
-	X->cclit = hilo_parse_literal(W->scratch, text, n, "", &d);
+	X->cclit = literal_text(W, text, n, &d, 0);
 	hilo_diags_free(&d);
 	if (!X->cclit)
 		return false;
@@ -393,6 +441,10 @@ bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr
 		if (op != HILO_OP_CUSTOM_CALL)
 			return false;
 		goto scratch;
+	case PBF_DOMAIN:
+		if (op != HILO_OP_DOMAIN)
+			return false;
+		goto scratch;
 	case PBF_TS_LEFT_SIDE: case PBF_TS_UNIT_DIAGONAL: case PBF_TS_TRANSPOSE: case PBF_LOWER:
 		if (op != HILO_OP_TRIANGULAR_SOLVE && !(op == HILO_OP_CHOLESKY && def->field == PBF_LOWER))
 			return false;
@@ -434,6 +486,10 @@ bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr
 		case PBF_PARAM_REPLICATION: p->parameter_replication = t.parameter_replication; break;
 		case PBF_CC_SCHEDULE: p->custom_call_schedule = t.custom_call_schedule; break;
 		case PBF_PADDING_TYPE: p->padding_type = t.padding_type; break;
+		case PBF_DOMAIN:
+			p->domain_entry_sharding = t.domain_entry_sharding;
+			p->domain_exit_sharding = t.domain_exit_sharding;
+			break;
 		case PBF_TS_LEFT_SIDE: case PBF_TS_UNIT_DIAGONAL: case PBF_TS_TRANSPOSE: case PBF_LOWER:
 			if (op == HILO_OP_CHOLESKY)
 				p->cholesky_options = t.cholesky_options;
