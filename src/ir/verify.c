@@ -328,6 +328,17 @@ static void check_shapes(vctx *V, hilo_comp *c, hilo_instr *i)
 		}
 		return;
 	}
+	case HILO_OP_REDUCE: {
+		/* N inputs, then N init values, and a reducer of 2N parameters
+		 * (XLA's ShapeInference::InferReduceShape) */
+		hilo_comp *r = hilo_instr_get_comp(i, HILO_A_TO_APPLY);
+		if (n < 2 || n % 2)
+			fail(V, c, i, "reduce takes inputs and as many init values: %u operands", n);
+		else if (r && r->nparams != n)
+			fail(V, c, i, "the reducer '%s' takes %u parameters; %u inputs need %u", r->name, r->nparams,
+				n / 2, n);
+		return;
+	}
 	case HILO_OP_CONVERT:
 	case HILO_OP_BITCAST_CONVERT:
 		if (n == 1 && i->op == HILO_OP_CONVERT && !hilo_shape_same_dims(o[0]->shape, s))
