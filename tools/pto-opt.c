@@ -77,7 +77,7 @@ static void help(void)
 		"  1  bad input (unreadable or empty file, located parse error, a file that",
 		"     defines no function: not a PyPTO program) or a rejected program (error",
 		"     GBnnn)",
-		"  2  usage error: unknown option, pass or runtime",
+		"  2  usage error: unknown option, pass or runtime, an empty pass name",
 		"  3  internal error: legalize-graph-boundary produced a program its verifier",
 		"     rejects",
 		"",
@@ -185,7 +185,11 @@ int main(int argc, char **argv)
 		input = argv[optind];
 	if (optind + 1 < argc)
 		return cli_error(&c, "more than one input ('%s' and '%s')", argv[optind], argv[optind + 1]);
-	/* validate the pass list before touching the input */
+	/* validate the pass list before touching the input; "--passes=" is
+	 * print-only, an empty name in a list ("a,,b") a usage error */
+	size_t plen = strlen(passes);
+	if (plen && (passes[0] == ',' || passes[plen - 1] == ',' || strstr(passes, ",,")))
+		return cli_error(&c, "empty pass name in --passes '%s'", passes);
 	char *plist = strdup(passes);
 	if (!plist)
 		return 3;

@@ -65,5 +65,28 @@ t "--output-dir failed run" 1 "$T/m.hlo:4:3: error: evaluator: the inputs of mai
 	"$run" "$T/m.hlo" --output-dir=made --budget=1
 gone "--output-dir failed run" made
 
+# ---- flags that would be silently ignored, and empty pass names: exit 2
+t "--around alone" 2 "hilo-opt: error: --around only goes with --emit=dot (it picks what the graph shows)" \
+	"$opt" m.hlo --around=a -o u1.hlo
+t "--depth alone" 2 "hilo-opt: error: --depth only goes with --around (and --emit=dot)" \
+	"$opt" m.hlo --emit=dot --depth=1 -o u2.dot
+t "--height alone" 2 "hilo-opt: error: --height only goes with --extract" "$opt" m.hlo --height=1 -o u3.hlo
+t "--seed alone" 2 "hilo-opt: error: --seed only goes with --check-equivalence (or --report): nothing else evaluates the module" \
+	"$opt" m.hlo --passes=dce --seed=3 -o u4.hlo
+t "--eval-budget alone" 2 "hilo-opt: error: --eval-budget only goes with --check-equivalence (or --report): nothing else evaluates the module" \
+	"$opt" m.hlo --eval-budget=9 -o u5.hlo
+for f in u1.hlo u2.dot u3.hlo u4.hlo u5.hlo; do gone "ignored flag" $f; done
+t "--around with --emit=dot" 0 "" "$opt" m.hlo --emit=dot --around=a --depth=1 -o g1.dot
+t "--height with --extract" 0 "" "$opt" m.hlo --extract=a --height=0 -o g2.hlo
+t "--seed with a check" 0 "equivalence: 0 rewrites: 0 proved, 0 tested (3 inputs), 0 skipped, 0 failed" "$opt" m.hlo --passes=dce --check-equivalence --seed=3 --eval-budget=99 -o g3.hlo
+t "--passes=dce,,cse" 2 "hilo-opt: error: empty pass name in --passes 'dce,,cse'" "$opt" m.hlo --passes=dce,,cse -o u6.hlo
+t "--passes=dce," 2 "hilo-opt: error: empty pass name in --passes 'dce,'" "$opt" m.hlo --passes=dce, -o u6.hlo
+t "--passes=,dce" 2 "hilo-opt: error: empty pass name in --passes ',dce'" "$opt" m.hlo --passes=,dce -o u6.hlo
+gone "empty pass name" u6.hlo
+t "--passes= runs none" 0 "" "$opt" m.hlo --passes= -o g4.hlo
+t "pto-opt --passes=a," 2 "pto-opt: error: empty pass name in --passes 'verify-graph-boundary,'" \
+	"$build/pto-opt" --passes=verify-graph-boundary, "$src/tests/pto/golden/step_a_derived_scalar.py" -o u7.py
+gone "pto-opt empty pass name" u7.py
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
