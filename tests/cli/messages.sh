@@ -88,5 +88,15 @@ t "pto-opt --passes=a," 2 "pto-opt: error: empty pass name in --passes 'verify-g
 	"$build/pto-opt" --passes=verify-graph-boundary, "$src/tests/pto/golden/step_a_derived_scalar.py" -o u7.py
 gone "pto-opt empty pass name" u7.py
 
+# ---- a binary proto cut short: the proto reader's error, in every tool
+head -c 100 "$src/tests/proto/jax_scalars.pb" >cut.pb
+t "hilo-opt cut proto" 1 "cut.pb: error: not a valid binary HloModuleProto: field length runs past the end of the data at byte 16" \
+	"$opt" cut.pb -o c1.hlo
+t "hilo-run cut proto" 1 "cut.pb: error: not a valid binary HloModuleProto: field length runs past the end of the data at byte 16" \
+	"$run" cut.pb -o c2.txt
+gone "cut proto" c1.hlo; gone "cut proto" c2.txt
+# read as text on request: the text reader's error
+t "--format=hlo cut proto" 1 "cut.pb:6:20: error: NUL byte in input (is this a binary file?)" "$opt" --format=hlo cut.pb
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
