@@ -92,7 +92,8 @@ static void help(void)
 		"for byte.",
 		"",
 		"Options (a value goes after '=' or in the next argument; -oFILE is -o FILE; '--'",
-		"ends the options; long options are never abbreviated):",
+		"ends the options; long options are never abbreviated; one dash works too,",
+		"as absl writes flags: -passes=dce, unless it could be -o VALUE):",
 		"  -o OUT                    write the result to OUT (default: standard output,",
 		"                            also '-'); a file is replaced atomically, only on",
 		"                            success; OUT ending in .pb writes a binary",
@@ -174,6 +175,8 @@ static void help(void)
 		"                            instruction NAME",
 		"  --depth=N                 with --around: edges away from NAME (default 2)",
 		"  --extract=NAME            write a standalone module computing instruction NAME",
+		"                            (or %NAME); a name the module lacks is a usage",
+		"                            error, as for --around",
 		"  --height=N                with --extract: levels of operands kept above NAME,",
 		"                            the rest become parameters (default: all)",
 		"  --report=FILE.html        write one page with a before/after picture of every",
@@ -229,6 +232,28 @@ static void list_known(FILE *f)
 	fputs(shown ? "\n" : " (none)\n", f);
 }
 
+/* " (did you mean 'dce'?)" for the user pass or alias closest to name, or
+ * "" (the test-only passes are not suggested: --list-passes hides them). */
+static const char *suggest_pass(const char *name)
+{
+	static char hint[300];
+	size_t n;
+	const hilo_pass *p = hilo_pass_list(&n);
+	cli_near s;
+	cli_near_init(&s, name, strlen(name));
+	for (size_t k = 0; k < n; k++) {
+		if (p[k].test_only)
+			continue;
+		cli_near_offer(&s, p[k].name);
+		for (size_t a = 0; hilo_pass_alias(&p[k], a); a++)
+			cli_near_offer(&s, hilo_pass_alias(&p[k], a));
+	}
+	if (!cli_near_best(&s))
+		return "";
+	snprintf(hint, sizeof hint, " (did you mean '%s'?)", cli_near_best(&s));
+	return hint;
+}
+
 static int add_pass(options *o, const char *name, size_t len, const char *origin)
 {
 	char buf[256];
@@ -245,7 +270,7 @@ static int add_pass(options *o, const char *name, size_t len, const char *origin
 			fprintf(stderr, "hilo-opt: error: pipeline '%s' needs pass '%s', which is not registered in this build\n",
 				origin, buf);
 		else
-			fprintf(stderr, "hilo-opt: error: unknown pass '%s'\n", buf);
+			fprintf(stderr, "hilo-opt: error: unknown pass '%s'%s\n", buf, suggest_pass(buf));
 		list_known(stderr);
 		return EXIT_USAGE;
 	}
@@ -783,16 +808,44 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	return EXIT_OK;
 }
 
+/* --extract=NAME and --around=NAME name an instruction of the module (as
+ * the passes left it; a leading '%' as the text writes it): a name it does
+ * not hold is a usage error, "hilo-opt: error: --extract: no instruction
+ * named 'X' in FILE", with the closest name. */
+static bool names_instr(const hilo_module *m, const char *flag, const char *name, const char *fname)
+{
+	const char *want = name[0] == '%' ? name + 1 : name;
+	cli_near s;
+	cli_near_init(&s, want, strlen(want));
+	for (uint32_t c = 0; c < m->ncomps; c++)
+		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next) {
+			if (!strcmp(i->name, want))
+				return true;
+			cli_near_offer(&s, i->name);
+		}
+	fprintf(stderr, "hilo-opt: error: %s: no instruction named '%s' in %s", flag, name, fname);
+	if (cli_near_best(&s))
+		fprintf(stderr, " (did you mean '%s'?)", cli_near_best(&s));
+	fputc('\n', stderr);
+	return false;
+}
+
 /* Appends what the user asked for to out: the module (text or proto),
  * its DOT picture, its statistics, or an extracted sub-module. */
 static int write_result(const options *o, const char *fname, hilo_module *m,
 	hilo_buf *out, hilo_diags *d)
 {
 	hilo_module *x = NULL;
+	if (o->extract && !names_instr(m, "--extract", o->extract, fname))
+		return EXIT_USAGE;
 	if (o->extract) {
 		if (!(x = hilo_extract(m, o->extract, o->height, d)))
 			return EXIT_INPUT;
 		m = x;
+	}
+	if (o->around && !names_instr(m, "--around", o->around, fname)) {
+		hilo_module_destroy(x); /* --around names an instruction of the extracted module */
+		return EXIT_USAGE;
 	}
 	int rc = EXIT_OK;
 	if (o->emit_dot) {

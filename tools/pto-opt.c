@@ -47,7 +47,8 @@ static void help(void)
 		"--runtime=host_build_graph.",
 		"",
 		"Options (a value goes after '=' or in the next argument; -oFILE is -o FILE; '--'",
-		"ends the options; long options are never abbreviated):",
+		"ends the options; long options are never abbreviated; one dash works too,",
+		"as absl writes flags: -passes=dce, unless it could be -o VALUE):",
 		"  -o OUT                    write the program to OUT (default: standard output,",
 		"                            also '-'); a file is replaced atomically, only on",
 		"                            success",
@@ -200,7 +201,14 @@ int main(int argc, char **argv)
 		for (int k = 0; known_passes[k]; k++)
 			known |= !strcmp(tok, known_passes[k]);
 		if (!known) {
-			fprintf(stderr, "pto-opt: error: unknown pass '%s'\n", tok);
+			cli_near near;
+			cli_near_init(&near, tok, strlen(tok));
+			for (int k = 0; known_passes[k]; k++)
+				cli_near_offer(&near, known_passes[k]);
+			fprintf(stderr, "pto-opt: error: unknown pass '%s'", tok);
+			if (cli_near_best(&near))
+				fprintf(stderr, " (did you mean '%s'?)", cli_near_best(&near));
+			fputc('\n', stderr);
 			list_passes(stderr);
 			free(plist);
 			return 2;

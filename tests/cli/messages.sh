@@ -98,5 +98,38 @@ gone "cut proto" c1.hlo; gone "cut proto" c2.txt
 # read as text on request: the text reader's error
 t "--format=hlo cut proto" 1 "cut.pb:6:20: error: NUL byte in input (is this a binary file?)" "$opt" --format=hlo cut.pb
 
+# ---- "did you mean", instruction names, single-dash long options
+t "unknown pass" 2 "hilo-opt: error: unknown pass 'dcee' (did you mean 'dce'?)" "$opt" m.hlo --passes=dcee
+t "unknown pass, far" 2 "hilo-opt: error: unknown pass 'xyz'" "$opt" m.hlo --passes=xyz
+t "pto-opt unknown pass" 2 "pto-opt: error: unknown pass 'legalize-graph-boundry' (did you mean 'legalize-graph-boundary'?)" \
+	"$build/pto-opt" --passes=legalize-graph-boundry "$src/tests/pto/golden/step_a_derived_scalar.py"
+t "unknown option" 2 "hilo-opt: error: unknown option '--pases' (did you mean '--passes'?)" "$opt" m.hlo --pases=dce
+t "hilo-run unknown option" 2 "hilo-run: error: unknown option '--seeds' (did you mean '--seed'?)" "$run" m.hlo --seeds=1
+"$opt" m.hlo --extract=a -o want.hlo 2>err || bad "--extract=a: $(cat err)"
+t "--extract=%a" 0 "" "$opt" m.hlo --extract=%a -o got.hlo
+cmp -s want.hlo got.hlo && ok || bad "--extract=%a differs from --extract=a"
+t "--around=%a" 0 "" "$opt" m.hlo --emit=dot --around=%a -o g5.dot
+t "--extract unknown" 2 "hilo-opt: error: --extract: no instruction named 'aa' in m.hlo (did you mean 'a'?)" \
+	"$opt" m.hlo --extract=aa -o u8.hlo
+t "--around unknown" 2 "hilo-opt: error: --around: no instruction named 'nope' in m.hlo" \
+	"$opt" m.hlo --emit=dot --around=nope -o u8.hlo
+t "--around after --extract" 2 "hilo-opt: error: --around: no instruction named 'q' in m.hlo" \
+	"$opt" m.hlo --extract=a --emit=dot --around=q -o u8.hlo
+gone "unknown instruction" u8.hlo
+"$opt" m.hlo --passes=dce,cse --verify-each -o want.hlo 2>err || bad "long options: $(cat err)"
+t "-passes=dce,cse -verify-each" 0 "" "$opt" m.hlo -passes=dce,cse -verify-each -o got.hlo
+cmp -s want.hlo got.hlo && ok || bad "-passes= differs from --passes="
+t "-passes dce,cse" 0 "" "$opt" m.hlo -passes dce,cse -verify-each -o got.hlo
+cmp -s want.hlo got.hlo && ok || bad "-passes V differs from --passes=V"
+t "-oFILE stays -o" 0 "" "$opt" m.hlo -passes=dce,cse -verify-each -ogot2.hlo
+cmp -s want.hlo got2.hlo && ok || bad "-oFILE differs"
+t "--remarks -x.jsonl: a value" 0 "" "$opt" m.hlo --passes=dce --remarks -all -o g6.hlo
+[ -f ./-all ] && ok || bad "--remarks -all: the value was read as an option"
+t "single-dash unknown" 2 "hilo-opt: error: unknown option '-pases' (did you mean '--passes'?)" "$opt" m.hlo -pases=dce
+t "single-dash ambiguous" 2 "hilo-run: error: '-output-dir=x' is ambiguous: write '--output-dir=x' for the option --output-dir, or '-o utput-dir=x' for -o" \
+	"$run" m.hlo -output-dir=x
+gone "single-dash ambiguous" x
+t "hilo-run -seed=5" 0 "hilo-run: random inputs (seed 5): f32[2], s32[]" "$run" m.hlo -seed=5
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
