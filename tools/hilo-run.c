@@ -61,9 +61,10 @@ static void help(void)
 		"                            values for every parameter; an HloSnapshot's own",
 		"                            arguments)",
 		"  --seed=S                  seed of the generated inputs (default 0)",
-		"  --print                   print each output as an HLO literal, and each input",
-		"                            on standard error (default: one line per output with",
-		"                            its shape and a hash of its bytes)",
+		"  --print                   print each output as an HLO literal ('output K:",
+		"                            LITERAL'), and each input on standard error",
+		"                            (default: 'output K: SHAPE hash=H', one line per",
+		"                            output); an entry without parameters names no inputs",
 		"  --budget=N                work limit of the evaluation in element operations",
 		"                            (default 100000000); over it is an error (exit 1)",
 		"                            located in MODULE that names this flag",
@@ -352,8 +353,8 @@ int main(int argc, char **argv)
 	}
 	if (!args)
 		goto done;
-	/* say what went in */
-	{
+	/* say what went in (nothing for an entry without parameters) */
+	if (c->nparams) {
 		hilo_buf in;
 		hilo_buf_init(&in);
 		if (from_snapshot)
@@ -384,11 +385,11 @@ int main(int argc, char **argv)
 	int nout = r->shape->type == HILO_T_TUPLE ? r->ntuple : 1;
 	for (int k = 0; k < nout; k++) {
 		const hilo_literal *l = r->shape->type == HILO_T_TUPLE ? r->elems[k] : r;
+		hilo_buf_printf(&b, "output %d: ", k);
 		if (print) {
 			hilo_print_literal(&b, l, true);
 			hilo_buf_putc(&b, '\n');
 		} else {
-			hilo_buf_printf(&b, "output %d: ", k);
 			hilo_shape_print(&b, l->shape);
 			hilo_buf_printf(&b, " hash=%016llx\n",
 				(unsigned long long)fnv(l, 0xcbf29ce484222325ull));

@@ -131,5 +131,19 @@ t "single-dash ambiguous" 2 "hilo-run: error: '-output-dir=x' is ambiguous: writ
 gone "single-dash ambiguous" x
 t "hilo-run -seed=5" 0 "hilo-run: random inputs (seed 5): f32[2], s32[]" "$run" m.hlo -seed=5
 
+# ---- hilo-run --print: "output K:" as without it; no inputs, no input line
+t "hilo-run --print" 0 "hilo-run: random inputs (seed 0): f32[2], s32[]" "$run" m.hlo --print -o p.txt
+[ "$(grep -c '^output [01]: ' p.txt)" = 2 ] && ok || bad "--print: lines without 'output K:' ($(cat p.txt))"
+cat >noparam.hlo <<'HLO'
+HloModule noparam
+
+ENTRY main {
+  ROOT c = f32[2] constant({1, 2})
+}
+HLO
+t "no parameters" 0 "" "$run" noparam.hlo --print -o np.txt
+[ ! -s err ] && ok || bad "no parameters: stderr not empty ($(cat err))"
+[ "$(cat np.txt)" = "output 0: f32[2]{0} {1, 2}" ] && ok || bad "no parameters: output '$(cat np.txt)'"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
