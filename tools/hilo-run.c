@@ -296,17 +296,18 @@ int main(int argc, char **argv)
 	char *src = NULL;
 	hilo_module *m = NULL;
 	bool made_dir = false; /* --output-dir created here: removed again on failure */
+	const char *fname = strcmp(path, "-") ? path : "<stdin>"; /* in messages, as hilo-opt names it */
 	if (outdir && !make_output_dir(outdir, &made_dir, &d))
 		goto done;
 	src = cli_read_input(path, "'HloModule'", &len, &d);
-	m = !src ? NULL : hilo_proto_looks_binary(src, len) ? hilo_proto_read(src, len, path, &d)
-		: hilo_proto_looks_text(src, len) ? hilo_proto_read_text(src, len, path, &d)
-		: hilo_parse_text(src, len, path, &d);
-	if (!m || !hilo_verify(m, path, &d))
+	m = !src ? NULL : hilo_proto_looks_binary(src, len) ? hilo_proto_read(src, len, fname, &d)
+		: hilo_proto_looks_text(src, len) ? hilo_proto_read_text(src, len, fname, &d)
+		: hilo_parse_text(src, len, fname, &d);
+	if (!m || !hilo_verify(m, fname, &d))
 		goto done;
 	const hilo_comp *c = m->entry;
 	if (!c) {
-		hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "module has no entry computation");
+		hilo_diag_add(&d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "module has no entry computation");
 		goto done;
 	}
 	hilo_literal **args, **snap_args;
@@ -316,13 +317,13 @@ int main(int argc, char **argv)
 	bool from_snapshot = nsnap && !ninputs && !seeded;
 	if (from_snapshot) {
 		if (nsnap != c->nparams) {
-			hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+			hilo_diag_add(&d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
 				"the snapshot has %zu arguments for %u entry parameters", nsnap, c->nparams);
 			goto done;
 		}
 		for (uint32_t k = 0; k < c->nparams; k++)
 			if (!hilo_shape_compatible(snap_args[k]->shape, c->params[k]->shape)) {
-				hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+				hilo_diag_add(&d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
 					"snapshot argument %u has shape %s, parameter %u's is %s", k,
 					hilo_shape_str(m->arena, snap_args[k]->shape), k,
 					hilo_shape_str(m->arena, c->params[k]->shape));
@@ -331,7 +332,7 @@ int main(int argc, char **argv)
 		args = snap_args;
 	} else if (ninputs) {
 		if ((uint32_t)ninputs != c->nparams) {
-			hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+			hilo_diag_add(&d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
 				"%d --input files for %u entry parameters", ninputs, c->nparams);
 			goto done;
 		}
@@ -432,7 +433,7 @@ done:
 	for (size_t k = 0; k < d.n; k++) {
 		hilo_diag *g = &d.items[k];
 		if (!g->file && g->line > 0)
-			g->file = strdup(path);
+			g->file = strdup(fname);
 		static const char hint[] = "; --budget=N raises it";
 		char *more = g->msg && strstr(g->msg, "over the evaluation budget of")
 			? malloc(strlen(g->msg) + sizeof hint) : NULL;

@@ -64,6 +64,8 @@ t "--output-dir under a file" 1 "m.hlo/x: error: cannot create the --output-dir 
 t "--output-dir failed run" 1 "$T/m.hlo:4:3: error: evaluator: the inputs of main are over the evaluation budget of 1 element-ops; --budget=N raises it" \
 	"$run" "$T/m.hlo" --output-dir=made --budget=1
 gone "--output-dir failed run" made
+t "hilo-run stdin budget" 1 "<stdin>:4:3: error: evaluator: the inputs of main are over the evaluation budget of 1 element-ops; --budget=N raises it" \
+	sh -c '"$1" - --budget=1 <m.hlo' sh "$run"
 
 # ---- flags that would be silently ignored, and empty pass names: exit 2
 t "--around alone" 2 "hilo-opt: error: --around only goes with --emit=dot (it picks what the graph shows)" \
