@@ -60,7 +60,8 @@ static void help(void)
 		"                            \"f32[2] {1, 2}\" (default: seeded pseudo-random",
 		"                            values for every parameter; an HloSnapshot's own",
 		"                            arguments)",
-		"  --seed=S                  seed of the generated inputs (default 0)",
+		"  --seed=S                  seed of the generated inputs (default 0); not with",
+		"                            --input (a usage error)",
 		"  --print                   print each output as an HLO literal ('output K:",
 		"                            LITERAL'), and each input on standard error",
 		"                            (default: 'output K: SHAPE hash=H', one line per",
@@ -280,6 +281,8 @@ int main(int argc, char **argv)
 	if (usage_rc < 0 && optind + 1 < argc)
 		usage_rc = cli_error(&cl, "more than one module given ('%s' and '%s')", argv[optind],
 			argv[optind + 1]);
+	if (usage_rc < 0 && seeded && ninputs) /* it would be silently ignored */
+		usage_rc = cli_error(&cl, "--seed only goes with generated inputs: --input gives every parameter");
 	if (usage_rc < 0 && !path) {
 		cli_error(&cl, "no module given");
 		cli_usage(&cl, stderr);

@@ -85,6 +85,9 @@ t "--passes=dce,,cse" 2 "hilo-opt: error: empty pass name in --passes 'dce,,cse'
 t "--passes=dce," 2 "hilo-opt: error: empty pass name in --passes 'dce,'" "$opt" m.hlo --passes=dce, -o u6.hlo
 t "--passes=,dce" 2 "hilo-opt: error: empty pass name in --passes ',dce'" "$opt" m.hlo --passes=,dce -o u6.hlo
 gone "empty pass name" u6.hlo
+t "hilo-run --seed with --input" 2 "hilo-run: error: --seed only goes with generated inputs: --input gives every parameter" \
+	"$run" m.hlo --seed=3 --input=m.hlo --input=m.hlo -o u9.txt
+gone "hilo-run --seed with --input" u9.txt
 t "--passes= runs none" 0 "" "$opt" m.hlo --passes= -o g4.hlo
 t "pto-opt --passes=a," 2 "pto-opt: error: empty pass name in --passes 'verify-graph-boundary,'" \
 	"$build/pto-opt" --passes=verify-graph-boundary, "$src/tests/pto/golden/step_a_derived_scalar.py" -o u7.py
