@@ -25,7 +25,8 @@ static const struct option *long_named(const struct option *o, const char *name,
  * cli_next. A value (the argument after an option that needs one) and
  * everything after "--" are left alone. The rewritten arguments live in a
  * buffer of this file: getopt's own state (optind, optarg) is
- * process-wide too, and the options' values must outlive the cli. */
+ * process-wide too, and the options' values must outlive the cli (one
+ * parse per process: each cli_init reuses the buffer). */
 static char dash_pool[8192];
 static size_t dash_used;
 
