@@ -120,7 +120,17 @@ xla-check-run:
 	@rc=0; python3 tests/xla/xla_check.py --build $(BUILD) --shared $(SHARED) $(XLA_CHECK_ARGS) || rc=$$?; \
 	if [ $$rc = 77 ]; then exit 0; fi; exit $$rc
 
-demo: build
+# The demo's build is quiet: no make-internal lines ("make[1]: Entering
+# directory", "[ 42%] Built target"): the build's output goes to
+# $(BUILD)/demo-build.log, shown only when the build fails. The inner make
+# is started as a top-level one (no MAKELEVEL/MAKEFLAGS: no directory lines).
+demo: deps-debian
+	@mkdir -p $(BUILD)
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DHILO_WERROR=ON \
+	  -DHILO_SHARED_DIR=$(SHARED) $(CMAKE_ARGS) >$(BUILD)/demo-build.log 2>&1 || \
+	  { cat $(BUILD)/demo-build.log; exit 1; }
+	@env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS cmake --build $(BUILD) -j $(JOBS) \
+	  >>$(BUILD)/demo-build.log 2>&1 || { cat $(BUILD)/demo-build.log; exit 1; }
 	@sh examples/demo.sh $(BUILD)
 
 bench: build

@@ -92,14 +92,16 @@ static void help(void)
 		"for byte.",
 		"",
 		"Options (a value goes after '=' or in the next argument; -oFILE is -o FILE; '--'",
-		"ends the options; long options are never abbreviated):",
+		"ends the options; long options are never abbreviated; one dash works too,",
+		"as absl writes flags: -passes=dce, unless it could be -o VALUE):",
 		"  -o OUT                    write the result to OUT (default: standard output,",
 		"                            also '-'); a file is replaced atomically, only on",
 		"                            success; OUT ending in .pb writes a binary",
 		"                            HloModuleProto",
 		"  --passes=a,b,...          run these passes in order (default: none);",
 		"                            --list-passes names them, XLA's names",
-		"                            (constant_folding, ...) work too",
+		"                            (constant_folding, ...) work too; an empty name",
+		"                            (dce,,cse) is a usage error",
 		"  --pipeline=neuron         run the Neuron pipeline: simplify-concat,",
 		"                            neuron-preprocess-kernel-duplicate-remover,",
 		"                            neuron-dus-ds-index-simplifier, dynamic-slice-mover,",
@@ -127,8 +129,10 @@ static void help(void)
 		"                            compares the whole module before and after instead;",
 		"                            =strict also fails when a rewrite could not be",
 		"                            judged (skipped)",
-		"  --seed=S                  seed of the generated inputs (default 0)",
-		"  --eval-budget=N           work limit of each equivalence check, in element",
+		"  --seed=S                  with --check-equivalence or --report: seed of the",
+		"                            generated inputs (default 0)",
+		"  --eval-budget=N           with --check-equivalence or --report: work limit",
+		"                            of each equivalence check, in element",
 		"                            operations (default 100000000); a rewrite over it is",
 		"                            reported skipped, with the budget and this flag",
 		"  --unroll-markers          while-loop-unroller wraps the root of every unrolled",
@@ -171,6 +175,8 @@ static void help(void)
 		"                            instruction NAME",
 		"  --depth=N                 with --around: edges away from NAME (default 2)",
 		"  --extract=NAME            write a standalone module computing instruction NAME",
+		"                            (or %NAME); a name the module lacks is a usage",
+		"                            error, as for --around",
 		"  --height=N                with --extract: levels of operands kept above NAME,",
 		"                            the rest become parameters (default: all)",
 		"  --report=FILE.html        write one page with a before/after picture of every",
@@ -183,7 +189,9 @@ static void help(void)
 		"  0  success",
 		"  1  bad input: parse or verify error, unreadable or empty file, a pass rejected",
 		"     the module; or out of memory",
-		"  2  usage error: unknown option or pass, bad option value",
+		"  2  usage error: unknown option or pass, bad option value, an empty pass",
+		"     name, an option without the one it goes with (--around without",
+		"     --emit=dot, --height without --extract, --seed without a check, ...)",
 		"  3  internal error: a pass produced a module the verifier rejects (nothing is",
 		"     written)",
 		"  4  the equivalence check failed: a rewrite changed the program's result",
@@ -224,11 +232,31 @@ static void list_known(FILE *f)
 	fputs(shown ? "\n" : " (none)\n", f);
 }
 
+/* " (did you mean 'dce'?)" for the user pass or alias closest to name, or
+ * "" (the test-only passes are not suggested: --list-passes hides them). */
+static const char *suggest_pass(const char *name)
+{
+	static char hint[300];
+	size_t n;
+	const hilo_pass *p = hilo_pass_list(&n);
+	cli_near s;
+	cli_near_init(&s, name, strlen(name));
+	for (size_t k = 0; k < n; k++) {
+		if (p[k].test_only)
+			continue;
+		cli_near_offer(&s, p[k].name);
+		for (size_t a = 0; hilo_pass_alias(&p[k], a); a++)
+			cli_near_offer(&s, hilo_pass_alias(&p[k], a));
+	}
+	if (!cli_near_best(&s))
+		return "";
+	snprintf(hint, sizeof hint, " (did you mean '%s'?)", cli_near_best(&s));
+	return hint;
+}
+
 static int add_pass(options *o, const char *name, size_t len, const char *origin)
 {
 	char buf[256];
-	if (len == 0)
-		return EXIT_OK; /* tolerate "a,,b" and a trailing comma */
 	if (len >= sizeof buf) {
 		fprintf(stderr, "hilo-opt: error: unknown pass '%.*s...'\n", 64, name);
 		list_known(stderr);
@@ -242,7 +270,7 @@ static int add_pass(options *o, const char *name, size_t len, const char *origin
 			fprintf(stderr, "hilo-opt: error: pipeline '%s' needs pass '%s', which is not registered in this build\n",
 				origin, buf);
 		else
-			fprintf(stderr, "hilo-opt: error: unknown pass '%s'\n", buf);
+			fprintf(stderr, "hilo-opt: error: unknown pass '%s'%s\n", buf, suggest_pass(buf));
 		list_known(stderr);
 		return EXIT_USAGE;
 	}
@@ -254,13 +282,21 @@ static int add_pass(options *o, const char *name, size_t len, const char *origin
 	return EXIT_OK;
 }
 
-/* Adds the passes of a comma-separated list ("a,,b" and a trailing comma
- * are tolerated). */
+/* Adds the passes of a comma-separated list. An empty list ("--passes=")
+ * runs none; an empty name in a list ("dce,,cse", a trailing comma) is a
+ * usage error: a pass name lost to a typo would otherwise go unnoticed. */
 static int add_pass_list(options *o, const char *s)
 {
+	const char *list = s;
+	if (!*s)
+		return EXIT_OK;
 	for (;;) {
 		const char *c = strchr(s, ',');
 		size_t len = c ? (size_t)(c - s) : strlen(s);
+		if (!len) {
+			fprintf(stderr, "hilo-opt: error: empty pass name in --passes '%s'\n", list);
+			return EXIT_USAGE;
+		}
 		int rc = add_pass(o, s, len, NULL);
 		if (rc != EXIT_OK)
 			return rc;
@@ -314,6 +350,9 @@ static int parse_args(int argc, char **argv, options *o)
 	o->height = -1;
 	int rc;
 	uint64_t v;
+	/* flags that only act with another: given alone they would be
+	 * silently ignored, so they are usage errors (checked at the end) */
+	const char *seed_flag = NULL, *budget_flag = NULL, *depth_flag = NULL, *height_flag = NULL;
 	cli c;
 	cli_init(&c, "hilo-opt", USAGE, "o:h", long_options, argc, argv);
 	for (int opt; (opt = cli_next(&c)) != -1;) {
@@ -382,6 +421,7 @@ static int parse_args(int argc, char **argv, options *o)
 			if (!cli_uint(&c, a, 0, 1000000, &v))
 				return EXIT_USAGE;
 			*(opt == O_DEPTH ? &o->depth : &o->height) = (int)v;
+			*(opt == O_DEPTH ? &depth_flag : &height_flag) = opt == O_DEPTH ? "--depth" : "--height";
 			break;
 		case O_REPORT:
 			if (!*a)
@@ -430,10 +470,12 @@ static int parse_args(int argc, char **argv, options *o)
 		case O_EVAL_BUDGET:
 			if (!cli_uint(&c, a, 1, UINT64_MAX, &o->eval_budget))
 				return EXIT_USAGE;
+			budget_flag = "--eval-budget";
 			break;
 		case O_SEED:
 			if (!cli_uint(&c, a, 0, UINT64_MAX, &o->seed))
 				return EXIT_USAGE;
+			seed_flag = "--seed";
 			break;
 		case O_SPLIT:
 			o->split = true;
@@ -476,6 +518,15 @@ static int parse_args(int argc, char **argv, options *o)
 	if (o->list_all && !o->list_passes) {
 		return cli_error(&c, "--all only goes with --list-passes");
 	}
+	if (o->around && !o->emit_dot)
+		return cli_error(&c, "--around only goes with --emit=dot (it picks what the graph shows)");
+	if (depth_flag && !o->around)
+		return cli_error(&c, "--depth only goes with --around (and --emit=dot)");
+	if (height_flag && !o->extract)
+		return cli_error(&c, "--height only goes with --extract");
+	if ((seed_flag || budget_flag) && !o->equiv_n && !o->report_path)
+		return cli_error(&c, "%s only goes with --check-equivalence (or --report): nothing "
+			"else evaluates the module", seed_flag ? seed_flag : budget_flag);
 	if (!o->input)
 		o->input = "-";
 	if (o->output && strlen(o->output) > 3 && !strcmp(o->output + strlen(o->output) - 3, ".pb"))
@@ -757,16 +808,44 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 	return EXIT_OK;
 }
 
+/* --extract=NAME and --around=NAME name an instruction of the module (as
+ * the passes left it; a leading '%' as the text writes it): a name it does
+ * not hold is a usage error, "hilo-opt: error: --extract: no instruction
+ * named 'X' in FILE", with the closest name. */
+static bool names_instr(const hilo_module *m, const char *flag, const char *name, const char *fname)
+{
+	const char *want = name[0] == '%' ? name + 1 : name;
+	cli_near s;
+	cli_near_init(&s, want, strlen(want));
+	for (uint32_t c = 0; c < m->ncomps; c++)
+		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next) {
+			if (!strcmp(i->name, want))
+				return true;
+			cli_near_offer(&s, i->name);
+		}
+	fprintf(stderr, "hilo-opt: error: %s: no instruction named '%s' in %s", flag, name, fname);
+	if (cli_near_best(&s))
+		fprintf(stderr, " (did you mean '%s'?)", cli_near_best(&s));
+	fputc('\n', stderr);
+	return false;
+}
+
 /* Appends what the user asked for to out: the module (text or proto),
  * its DOT picture, its statistics, or an extracted sub-module. */
 static int write_result(const options *o, const char *fname, hilo_module *m,
 	hilo_buf *out, hilo_diags *d)
 {
 	hilo_module *x = NULL;
+	if (o->extract && !names_instr(m, "--extract", o->extract, fname))
+		return EXIT_USAGE;
 	if (o->extract) {
 		if (!(x = hilo_extract(m, o->extract, o->height, d)))
 			return EXIT_INPUT;
 		m = x;
+	}
+	if (o->around && !names_instr(m, "--around", o->around, fname)) {
+		hilo_module_destroy(x); /* --around names an instruction of the extracted module */
+		return EXIT_USAGE;
 	}
 	int rc = EXIT_OK;
 	if (o->emit_dot) {

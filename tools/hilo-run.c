@@ -28,8 +28,11 @@
 #include "hilo/version.h"
 #include "common/cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define USAGE \
 	"usage: hilo-run MODULE [--seed=S] [--input=FILE ...] [--print] [--budget=N]\n" \
@@ -48,7 +51,8 @@ static void help(void)
 		"XLA's run_hlo_module replays it, unless --input or --seed is given.",
 		"",
 		"Options (a value goes after '=' or in the next argument; -oFILE is -o FILE; '--'",
-		"ends the options; long options are never abbreviated):",
+		"ends the options; long options are never abbreviated; one dash works too,",
+		"as absl writes flags: -passes=dce, unless it could be -o VALUE):",
 		"  --input=FILE              the value of the next entry parameter, one --input",
 		"                            per parameter in order: a NumPy .npy file (np.save;",
 		"                            bf16 and f8 as raw unsigned views, see",
@@ -56,17 +60,23 @@ static void help(void)
 		"                            \"f32[2] {1, 2}\" (default: seeded pseudo-random",
 		"                            values for every parameter; an HloSnapshot's own",
 		"                            arguments)",
-		"  --seed=S                  seed of the generated inputs (default 0)",
-		"  --print                   print each output as an HLO literal, and each input",
-		"                            on standard error (default: one line per output with",
-		"                            its shape and a hash of its bytes)",
+		"  --seed=S                  seed of the generated inputs (default 0); not with",
+		"                            --input (a usage error)",
+		"  --print                   print each output as an HLO literal ('output K:",
+		"                            LITERAL'), and each input on standard error",
+		"                            (default: 'output K: SHAPE hash=H', one line per",
+		"                            output); an entry without parameters names no inputs",
 		"  --budget=N                work limit of the evaluation in element operations",
 		"                            (default 100000000); over it is an error (exit 1)",
+		"                            located in MODULE that names this flag",
 		"  -o OUT                    write the outputs to OUT (default: standard output,",
 		"                            also '-'); a file is replaced atomically, only on",
 		"                            success",
 		"  --output-dir=DIR          also write output K as DIR/output_K.npy (the",
-		"                            elements of a tuple output as DIR/output_K_J.npy)",
+		"                            elements of a tuple output as DIR/output_K_J.npy);",
+		"                            DIR is created before anything is computed (its",
+		"                            parent must exist) and removed, still empty, when",
+		"                            the run fails",
 		"  --snapshot=FILE           also write an HloSnapshot to FILE: the module, the",
 		"                            inputs used and the result, which hilo-run and",
 		"                            XLA's run_hlo_module replay",
@@ -171,6 +181,43 @@ static bool write_npys(const char *dir, const hilo_literal *l, char *name, size_
 	return ok;
 }
 
+/* --output-dir: an existing folder, or one created now, before the module
+ * is read and evaluated (a run that fails there would otherwise compute
+ * everything first). A missing parent or a file in the way is an error. */
+static bool make_output_dir(const char *dir, bool *made, hilo_diags *d)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return true;
+		hilo_diag_add(d, HILO_SEV_ERROR, dir, 0, 0, NULL, 0,
+			"--output-dir is not a directory");
+		return false;
+	}
+	if (mkdir(dir, 0777) == 0) {
+		*made = true;
+		return true;
+	}
+	int e = errno;
+	if (e == ENOENT || e == ENOTDIR) {
+		/* the parent is what is missing: name it */
+		size_t n = strlen(dir);
+		while (n > 1 && dir[n - 1] == '/')
+			n--;
+		while (n > 0 && dir[n - 1] != '/')
+			n--;
+		while (n > 1 && dir[n - 1] == '/')
+			n--;
+		hilo_diag_add(d, HILO_SEV_ERROR, dir, 0, 0, NULL, 0,
+			"cannot create the --output-dir directory: '%.*s' %s", n ? (int)n : 1, n ? dir : ".",
+			e == ENOENT ? "does not exist" : "is not a directory");
+	} else {
+		hilo_diag_add(d, HILO_SEV_ERROR, dir, 0, 0, NULL, 0,
+			"cannot create the --output-dir directory: %s", strerror(e));
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = NULL;
@@ -234,6 +281,8 @@ int main(int argc, char **argv)
 	if (usage_rc < 0 && optind + 1 < argc)
 		usage_rc = cli_error(&cl, "more than one module given ('%s' and '%s')", argv[optind],
 			argv[optind + 1]);
+	if (usage_rc < 0 && seeded && ninputs) /* it would be silently ignored */
+		usage_rc = cli_error(&cl, "--seed only goes with generated inputs: --input gives every parameter");
 	if (usage_rc < 0 && !path) {
 		cli_error(&cl, "no module given");
 		cli_usage(&cl, stderr);
@@ -247,15 +296,21 @@ int main(int argc, char **argv)
 	hilo_diags d;
 	hilo_diags_init(&d);
 	size_t len = 0;
-	char *src = cli_read_input(path, "'HloModule'", &len, &d);
-	hilo_module *m = !src ? NULL : hilo_proto_looks_binary(src, len) ? hilo_proto_read(src, len, path, &d)
-		: hilo_proto_looks_text(src, len) ? hilo_proto_read_text(src, len, path, &d)
-		: hilo_parse_text(src, len, path, &d);
-	if (!m || !hilo_verify(m, path, &d))
+	char *src = NULL;
+	hilo_module *m = NULL;
+	bool made_dir = false; /* --output-dir created here: removed again on failure */
+	const char *fname = strcmp(path, "-") ? path : "<stdin>"; /* in messages, as hilo-opt names it */
+	if (outdir && !make_output_dir(outdir, &made_dir, &d))
+		goto done;
+	src = cli_read_input(path, "'HloModule'", &len, &d);
+	m = !src ? NULL : hilo_proto_looks_binary(src, len) ? hilo_proto_read(src, len, fname, &d)
+		: hilo_proto_looks_text(src, len) ? hilo_proto_read_text(src, len, fname, &d)
+		: hilo_parse_text(src, len, fname, &d);
+	if (!m || !hilo_verify(m, fname, &d))
 		goto done;
 	const hilo_comp *c = m->entry;
 	if (!c) {
-		hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "module has no entry computation");
+		hilo_diag_add(&d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "module has no entry computation");
 		goto done;
 	}
 	hilo_literal **args, **snap_args;
@@ -265,13 +320,13 @@ int main(int argc, char **argv)
 	bool from_snapshot = nsnap && !ninputs && !seeded;
 	if (from_snapshot) {
 		if (nsnap != c->nparams) {
-			hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+			hilo_diag_add(&d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
 				"the snapshot has %zu arguments for %u entry parameters", nsnap, c->nparams);
 			goto done;
 		}
 		for (uint32_t k = 0; k < c->nparams; k++)
 			if (!hilo_shape_compatible(snap_args[k]->shape, c->params[k]->shape)) {
-				hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+				hilo_diag_add(&d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
 					"snapshot argument %u has shape %s, parameter %u's is %s", k,
 					hilo_shape_str(m->arena, snap_args[k]->shape), k,
 					hilo_shape_str(m->arena, c->params[k]->shape));
@@ -280,7 +335,7 @@ int main(int argc, char **argv)
 		args = snap_args;
 	} else if (ninputs) {
 		if ((uint32_t)ninputs != c->nparams) {
-			hilo_diag_add(&d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+			hilo_diag_add(&d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0,
 				"%d --input files for %u entry parameters", ninputs, c->nparams);
 			goto done;
 		}
@@ -302,8 +357,8 @@ int main(int argc, char **argv)
 	}
 	if (!args)
 		goto done;
-	/* say what went in */
-	{
+	/* say what went in (nothing for an entry without parameters) */
+	if (c->nparams) {
 		hilo_buf in;
 		hilo_buf_init(&in);
 		if (from_snapshot)
@@ -334,11 +389,11 @@ int main(int argc, char **argv)
 	int nout = r->shape->type == HILO_T_TUPLE ? r->ntuple : 1;
 	for (int k = 0; k < nout; k++) {
 		const hilo_literal *l = r->shape->type == HILO_T_TUPLE ? r->elems[k] : r;
+		hilo_buf_printf(&b, "output %d: ", k);
 		if (print) {
 			hilo_print_literal(&b, l, true);
 			hilo_buf_putc(&b, '\n');
 		} else {
-			hilo_buf_printf(&b, "output %d: ", k);
 			hilo_shape_print(&b, l->shape);
 			hilo_buf_printf(&b, " hash=%016llx\n",
 				(unsigned long long)fnv(l, 0xcbf29ce484222325ull));
@@ -372,10 +427,25 @@ int main(int argc, char **argv)
 	}
 	rc = 0;
 done:
-	/* the evaluator locates its errors by line and column: name the file */
-	for (size_t k = 0; k < d.n; k++)
-		if (!d.items[k].file && d.items[k].line > 0)
-			d.items[k].file = strdup(path);
+	if (rc && made_dir)
+		rmdir(outdir); /* only when still empty */
+	/* the evaluator locates its errors by line and column: name the file;
+	 * a budget it ran over: name the flag that raises it (the library's
+	 * message does not know the tool's flags; this list is the tool's own,
+	 * malloc'ed) */
+	for (size_t k = 0; k < d.n; k++) {
+		hilo_diag *g = &d.items[k];
+		if (!g->file && g->line > 0)
+			g->file = strdup(fname);
+		static const char hint[] = "; --budget=N raises it";
+		char *more = g->msg && strstr(g->msg, "over the evaluation budget of")
+			? malloc(strlen(g->msg) + sizeof hint) : NULL;
+		if (more) {
+			strcat(strcpy(more, g->msg), hint);
+			free(g->msg);
+			g->msg = more;
+		}
+	}
 	hilo_diags_print(stderr, &d);
 	hilo_diags_free(&d);
 	if (m)

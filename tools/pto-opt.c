@@ -47,7 +47,8 @@ static void help(void)
 		"--runtime=host_build_graph.",
 		"",
 		"Options (a value goes after '=' or in the next argument; -oFILE is -o FILE; '--'",
-		"ends the options; long options are never abbreviated):",
+		"ends the options; long options are never abbreviated; one dash works too,",
+		"as absl writes flags: -passes=dce, unless it could be -o VALUE):",
 		"  -o OUT                    write the program to OUT (default: standard output,",
 		"                            also '-'); a file is replaced atomically, only on",
 		"                            success",
@@ -74,9 +75,10 @@ static void help(void)
 		"",
 		"Exit status:",
 		"  0  success",
-		"  1  bad input (unreadable or empty file, located parse error) or a rejected",
-		"     program (error GBnnn)",
-		"  2  usage error: unknown option, pass or runtime",
+		"  1  bad input (unreadable or empty file, located parse error, a file that",
+		"     defines no function: not a PyPTO program) or a rejected program (error",
+		"     GBnnn)",
+		"  2  usage error: unknown option, pass or runtime, an empty pass name",
 		"  3  internal error: legalize-graph-boundary produced a program its verifier",
 		"     rejects",
 		"",
@@ -184,7 +186,11 @@ int main(int argc, char **argv)
 		input = argv[optind];
 	if (optind + 1 < argc)
 		return cli_error(&c, "more than one input ('%s' and '%s')", argv[optind], argv[optind + 1]);
-	/* validate the pass list before touching the input */
+	/* validate the pass list before touching the input; "--passes=" is
+	 * print-only, an empty name in a list ("a,,b") a usage error */
+	size_t plen = strlen(passes);
+	if (plen && (passes[0] == ',' || passes[plen - 1] == ',' || strstr(passes, ",,")))
+		return cli_error(&c, "empty pass name in --passes '%s'", passes);
 	char *plist = strdup(passes);
 	if (!plist)
 		return 3;
@@ -195,7 +201,14 @@ int main(int argc, char **argv)
 		for (int k = 0; known_passes[k]; k++)
 			known |= !strcmp(tok, known_passes[k]);
 		if (!known) {
-			fprintf(stderr, "pto-opt: error: unknown pass '%s'\n", tok);
+			cli_near near;
+			cli_near_init(&near, tok, strlen(tok));
+			for (int k = 0; known_passes[k]; k++)
+				cli_near_offer(&near, known_passes[k]);
+			fprintf(stderr, "pto-opt: error: unknown pass '%s'", tok);
+			if (cli_near_best(&near))
+				fprintf(stderr, " (did you mean '%s'?)", cli_near_best(&near));
+			fputc('\n', stderr);
 			list_passes(stderr);
 			free(plist);
 			return 2;

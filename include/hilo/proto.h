@@ -69,7 +69,10 @@ HILO_API bool hilo_proto_write_text(hilo_buf *out, const hilo_module *m, hilo_pr
 /* True when the text starts with a field of one of the three messages. */
 HILO_API bool hilo_proto_looks_text(const void *data, size_t len);
 
-/* True when the bytes look like a binary proto rather than HLO text. */
+/* True when the bytes look like a binary proto rather than HLO text: a
+ * valid wire encoding, or one cut short (field 1 first, a NUL byte, the
+ * last field running past the end), which the reader then reports
+ * precisely ("field length runs past the end of the data at byte K"). */
 HILO_API bool hilo_proto_looks_binary(const void *data, size_t len);
 
 #ifdef __cplusplus

@@ -41,7 +41,9 @@ HILO_API hilo_pto_program *hilo_pto_parse_owned(const char *file, char *src, siz
 /* Reads and parses the file at path ("-": standard input); name names it
  * in diagnostics (NULL: path, "<stdin>" for "-"). A file that cannot be
  * read, is a directory, or holds only whitespace is an error ("empty
- * input: expected a PyPTO program"), as are the parse errors of
+ * input: expected a PyPTO program"), as is a file that defines no function
+ * (located at its first code line: "not a PyPTO program"; an HLO module or
+ * any other text is not echoed back), and the parse errors of
  * hilo_pto_parse. For a regular file the program does not keep the text:
  * it is freed when parsing ends (line:col come from a table of line
  * starts, 4 bytes a line), and a later message (legalize, verify) shows

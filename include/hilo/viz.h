@@ -75,7 +75,9 @@ HILO_API void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json);
 
 /* ---- extraction --------------------------------------------------------------- */
 
-/* A new, verified module whose entry computes the instruction `name` of
+/* A new, verified module whose entry computes the instruction `name` (a
+ * leading '%', as HLO text writes names, is allowed; so for
+ * hilo_dot_opts.around) of
  * m from new parameters standing for its operands `height` levels up
  * (height < 0: back to the computation's parameters). Constants and
  * iotas at the cut stay constants; called computations are carried along.

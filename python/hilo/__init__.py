@@ -134,9 +134,23 @@ def _call(fn, *args):
 __version__ = ctypes.string_at(_lib.hilo_version()).decode()
 
 
-def list_passes():
-    """[{"name": ..., "description": ...}] for every registered pass."""
-    return json.loads(_take_string(_lib.hilo_passes_json()))
+def list_passes(all=False):
+    """[{"name", "description", "test_only", "aliases"}] for every pass a user
+    runs, as `hilo-opt --list-passes` shows them. all=True adds the
+    deliberately unsound test passes (test_only: True; `--list-passes --all`),
+    which Module.run_passes runs only with test_passes=True."""
+    passes = json.loads(_take_string(_lib.hilo_passes_json()))
+    return passes if all else [p for p in passes if not p.get("test_only")]
+
+
+def _test_pass_names():
+    """Names and aliases of the test-only passes this library registers."""
+    names = set()
+    for p in list_passes(all=True):
+        if p.get("test_only"):
+            names.add(p["name"])
+            names.update(p.get("aliases", []))
+    return names
 
 
 def pipelines():
@@ -320,14 +334,22 @@ class Module:
     def __str__(self):
         return self.to_text()
 
-    def run_passes(self, passes, verify_each=False, check_equivalence=False, inputs=3, seed=0):
+    def run_passes(self, passes, verify_each=False, check_equivalence=False, inputs=3, seed=0,
+                   test_passes=False):
         """Runs the named passes (a list, or "pipeline:neuron" among them).
+        A deliberately unsound test pass (list_passes(all=True)) runs only
+        with test_passes=True; otherwise it raises HiloError.
         check_equivalence: False, True (every rewrite validated on its own
         region: "rewrites"), "strict" (a skipped rewrite fails too) or
         "module" (the whole entry computation on random inputs). The module changes only when everything
         succeeds; any failure raises HiloError and leaves it as it was."""
         if isinstance(passes, str):
             passes = [passes]
+        if not test_passes:
+            unsound = [p for p in passes if p in _test_pass_names()]
+            if unsound:
+                raise HiloError("pass '%s' is a deliberately unsound test pass: "
+                                "run_passes(..., test_passes=True) runs it" % unsound[0])
         mode = ""
         if check_equivalence is True:
             mode = "rewrites"

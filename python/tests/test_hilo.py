@@ -74,7 +74,27 @@ def test_list_passes_and_pipelines():
     assert neuron[-1] == "dce" and set(neuron) <= set(names)
 
 
-SAFE_PASSES = [p["name"] for p in hilo.list_passes() if not p["name"].startswith("test-")]
+def test_list_passes_hides_test_passes():
+    """As hilo-opt --list-passes: the unsound test passes only with all=True,
+    and running one needs test_passes=True."""
+    shown = hilo.list_passes()
+    every = hilo.list_passes(all=True)
+    assert not any(p["test_only"] for p in shown)
+    test = [p["name"] for p in every if p["test_only"]]
+    assert "test-swap-operands" in test
+    assert {p["name"] for p in shown} == {p["name"] for p in every if not p["test_only"]}
+    m = hilo.Module.from_text("HloModule t\n\nENTRY e {\n  a = f32[4] parameter(0)\n"
+                              "  b = f32[4] parameter(1)\n  ROOT s = f32[4] subtract(a, b)\n}\n")
+    before = m.to_text()
+    with pytest.raises(hilo.HiloError, match="'test-swap-operands' is a deliberately unsound test "
+                       "pass: run_passes\\(..., test_passes=True\\) runs it"):
+        m.run_passes(["dce", "test-swap-operands"])
+    assert m.to_text() == before
+    r = m.run_passes(["test-swap-operands"], test_passes=True)
+    assert [s["pass"] for s in r.stats] == ["test-swap-operands"] and m.to_text() != before
+
+
+SAFE_PASSES = [p["name"] for p in hilo.list_passes()]
 
 
 @pytest.mark.parametrize("name", SAFE_PASSES)
@@ -122,9 +142,9 @@ ENTRY e {
     with pytest.raises(hilo.HiloError, match="unknown pass 'no-such-pass'"):
         m.run_passes(["dce", "no-such-pass"])
     with pytest.raises(hilo.HiloError, match="equivalence check failed"):
-        m.run_passes(["test-swap-operands"], check_equivalence="module")
+        m.run_passes(["test-swap-operands"], check_equivalence="module", test_passes=True)
     with pytest.raises(hilo.HiloError, match="test-swap-operands"):
-        m.run_passes(["test-swap-operands"], check_equivalence=True)
+        m.run_passes(["test-swap-operands"], check_equivalence=True, test_passes=True)
     with pytest.raises(hilo.HiloError, match="unknown equivalence mode"):
         m.run_passes(["dce"], check_equivalence="sometimes")
     assert m.to_text() == before

@@ -1123,7 +1123,7 @@ static bool line_opens_block(parser *ps)
 /* Parses into a's program; NULL (diagnostics added) on bad input. The
  * caller holds the out-of-memory guard on a and destroys a on failure. */
 static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const char *src, size_t len,
-	char *owned, int fd, const struct stat *st, hilo_diags *diags)
+	char *owned, int fd, const struct stat *st, hilo_diags *diags, bool whole_file)
 {
 	hilo_pto_program *p = hilo_arena_alloc(a, sizeof *p);
 	p->arena = a;
@@ -1172,9 +1172,14 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 	size_t func_cap = 0;
 	top_shape shape = {.indent = -1};
 	const lline *Lp;
+	int code_line = 0, code_col = 0; /* the first code line: where "not a program" points */
 	while ((Lp = pto_lex_line(&ps, ps.li)) != NULL) {
 		/* copies: looking ahead moves the window */
 		lline L = *Lp;
+		if (!code_line && L.code && L.ntoks) {
+			code_line = L.line;
+			code_col = L.indent + 1;
+		}
 		bool deco = L.code && L.ntoks && L.first.type == T_OP && L.first.s[0] == '@' &&
 			L.first.len == 1;
 		bool def = L.code && L.ntoks && ltok_is_kw(&L.first, "def");
@@ -1313,6 +1318,16 @@ static hilo_pto_program *parse_program(hilo_arena *a, const char *file, const ch
 		pto_lex_error(&ps, shape.line, shape.indent + 1, "expected an indented block");
 		goto fail;
 	}
+	/* A file without a function is no PyPTO program (an HLO module, a
+	 * note): echoing it back would pass any file off as a program the
+	 * passes checked. (A buffer may be a fragment: the unit tests parse
+	 * comment-only text.) */
+	if (whole_file && !p->nfuncs) {
+		pto_lex_error(&ps, code_line ? code_line : 1, code_line ? code_col : 1,
+			"not a PyPTO program: no function (a 'def' under '@pl.program' or "
+			"'@pl.function')");
+		goto fail;
+	}
 	pto_lex_finish(&ps);
 	hilo_heap_free(a, ps.pstage);
 	return p;
@@ -1331,7 +1346,7 @@ fail:
  * program takes over (closed with it, not on failure); the text is freed
  * once parsed, keeping a table of line starts. */
 static hilo_pto_program *parse_entry(const char *file, const char *src, size_t len, char *owned,
-	int fd, const struct stat *st, hilo_diags *diags)
+	int fd, const struct stat *st, bool whole_file, hilo_diags *diags)
 {
 	bool drop = fd >= 0;
 	/* source positions are 32-bit offsets (pto_expr.pos) */
@@ -1367,7 +1382,7 @@ static hilo_pto_program *parse_entry(const char *file, const char *src, size_t l
 		free(owned);
 		return NULL;
 	}
-	hilo_pto_program *p = parse_program(a, file, src, len, owned, fd, st, diags);
+	hilo_pto_program *p = parse_program(a, file, src, len, owned, fd, st, diags, whole_file);
 	hilo_oom_end(&g);
 	if (!p) {
 		hilo_arena_destroy(a);
@@ -1387,12 +1402,12 @@ static hilo_pto_program *parse_entry(const char *file, const char *src, size_t l
 
 hilo_pto_program *hilo_pto_parse(const char *file, const char *src, size_t len, hilo_diags *diags)
 {
-	return parse_entry(file, src, len, NULL, -1, NULL, diags);
+	return parse_entry(file, src, len, NULL, -1, NULL, false, diags);
 }
 
 hilo_pto_program *hilo_pto_parse_owned(const char *file, char *src, size_t len, hilo_diags *diags)
 {
-	return parse_entry(file, src, len, src, -1, NULL, diags);
+	return parse_entry(file, src, len, src, -1, NULL, false, diags);
 }
 
 hilo_pto_program *hilo_pto_parse_file(const char *path, const char *name, hilo_diags *diags)
@@ -1414,7 +1429,7 @@ hilo_pto_program *hilo_pto_parse_file(const char *path, const char *name, hilo_d
 		/* the text read is the file's whole content (not a file that grew
 		 * or shrank while read): it can be read again for caret lines */
 		bool drop = fd >= 0 && st.st_size >= 0 && (size_t)st.st_size == len;
-		p = parse_entry(name ? name : shown, text, len, text, drop ? fd : -1, &st, diags);
+		p = parse_entry(name ? name : shown, text, len, text, drop ? fd : -1, &st, true, diags);
 		if (p && drop)
 			fd = -1; /* the program's now */
 	}

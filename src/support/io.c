@@ -163,6 +163,31 @@ static void io_error(hilo_diags *d, const char *path, const char *what, int err)
 	hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "%s: %s", what, strerror(err));
 }
 
+/* The folder of target does not exist (ENOENT) or a component of it is
+ * not a folder (ENOTDIR): says which, "directory 'a/b' does not exist" or
+ * "'a/f' is not a directory" (the longest prefix that exists). */
+static void no_folder(hilo_diags *d, const char *path, const char *target, int err)
+{
+	char *dir = strdup(target);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = 0;
+	if (dir && err == ENOTDIR) {
+		/* up to the component that exists and is not a folder */
+		struct stat st;
+		while (stat(dir, &st) != 0 && (slash = strrchr(dir, '/')) != NULL && slash != dir)
+			*slash = 0;
+	}
+	const char *shown = !dir ? target : slash || err == ENOTDIR ? dir : ".";
+	if (err == ENOENT)
+		hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+			"cannot write the output: directory '%s' does not exist", shown);
+	else
+		hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+			"cannot write the output: '%s' is not a directory", shown);
+	free(dir);
+}
+
 /* Follows symbolic links from path to the file they name. Returns a
  * malloc'ed path; *exists tells whether it exists (then *st is its
  * lstat). NULL (diagnostic added) on a loop or an unreadable link. */
@@ -177,7 +202,10 @@ static char *resolve_target(const char *path, struct stat *st, bool *exists, hil
 				*exists = false;
 				return cur;
 			}
-			io_error(d, path, "cannot stat the output", errno);
+			if (errno == ENOTDIR)
+				no_folder(d, path, cur, errno);
+			else
+				io_error(d, path, "cannot stat the output", errno);
 			free(cur);
 			return NULL;
 		}
@@ -367,6 +395,12 @@ hilo_output *hilo_output_open(const char *path, hilo_diags *d)
 		return NULL;
 	}
 	o->fd = create_temp(o->target, o->exists, &o->tmp);
+	if (o->fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		/* the folder is what is missing, not room for a temporary */
+		no_folder(d, path, o->target, errno);
+		output_free(o);
+		return NULL;
+	}
 	if (o->fd < 0) {
 		io_error(d, path, "cannot create a temporary file beside the output", errno);
 		output_free(o);

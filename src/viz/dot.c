@@ -198,6 +198,8 @@ static void mark_around(dotctx *x, const hilo_instr *root, int depth)
 
 hilo_instr *viz_find_instr(const hilo_module *m, const char *name)
 {
+	if (name[0] == '%')
+		name++; /* as the text writes a name: "%add.3" */
 	for (uint32_t c = 0; c < m->ncomps; c++)
 		for (hilo_instr *i = m->comps[c]->first; i; i = i->next)
 			if (!strcmp(i->name, name))

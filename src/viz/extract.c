@@ -112,7 +112,8 @@ hilo_module *hilo_extract(const hilo_module *src, const char *name, int height,
 		hilo_module_destroy(m);
 		return NULL;
 	}
-	bool ok = extract(m, name, height, d);
+	/* a leading '%' as the text writes a name: the entry is extracted_NAME */
+	bool ok = extract(m, name[0] == '%' ? name + 1 : name, height, d);
 	hilo_oom_end(&g);
 	if (!ok) {
 		hilo_module_destroy(m);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # One flag grammar for every tool (tools/common/cli.c): the exact messages
 # scripts rely on, and the forms getopt_long accepts.
-#   unknown option: "TOOL: error: unknown option '--x'", the usage lines,
+#   unknown option: "TOOL: error: unknown option '--x'" (with "did you mean"
+#     when a long option is close), the usage lines,
 #     "Run 'TOOL --help' for every option.", exit 2, nothing on stdout;
 #   -oFILE = -o FILE, --flag value = --flag=value, "--" ends the options;
 #   numeric values checked: "TOOL: error: invalid value 'V' for --x: expected ...";
@@ -40,7 +41,9 @@ for t in hilo-opt hilo-run pto-opt hilo-bench; do
 	for flag in --no-such-flag --no-such-flag=3 -Z --vers; do
 		shown=${flag%%=*}
 		if run "$t $flag" 2 "$tool" "$flag"; then
-			err1 "$t $flag" "$t: error: unknown option '$shown'"
+			hint=
+			[ "$flag" = --vers ] && hint=" (did you mean '--version'?)"
+			err1 "$t $flag" "$t: error: unknown option '$shown'$hint"
 			no_out "$t $flag"
 			# then the usage lines and the pointer to --help
 			if sed -n 2p "$T/err" | grep -q "^usage: $t " &&
@@ -78,7 +81,7 @@ run "hilo-opt two inputs" 2 "$opt" "$hlo" "$hlo" &&
 run "hilo-opt --passes at the end" 2 "$opt" "$hlo" --passes &&
 	err1 "hilo-opt --passes" "hilo-opt: error: option '--passes' needs a value"
 run "hilo-opt -o at the end" 2 "$opt" "$hlo" -o && err1 "hilo-opt -o" "hilo-opt: error: option '-o' needs a value"
-run "hilo-opt --verify=1" 2 "$opt" "$hlo" --verify=1 && err1 "hilo-opt --verify=1" "hilo-opt: error: unknown option '--verify'"
+run "hilo-opt --verify=1" 2 "$opt" "$hlo" --verify=1 && err1 "hilo-opt --verify=1" "hilo-opt: error: unknown option '--verify' (did you mean '--verify-each'?)"
 
 run=$build/hilo-run
 run "hilo-run --seed=5" 0 "$run" "$hlo" --seed=5 && cp "$T/out" "$T/want"

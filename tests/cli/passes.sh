@@ -38,7 +38,7 @@ same "$src/tests/lit/while-loop-unroller/basic_lt.hlo" while-loop-unroller while
 	>/dev/null 2>"$T/e" && ok || { bad "XLA's pass names rejected"; cat "$T/e"; }
 # an alias is no wildcard: a near miss is still unknown
 "$opt" "$src/tests/lit/constant-folding/basic.hlo" --passes=constant_fold >/dev/null 2>"$T/e"
-[ $? -eq 2 ] && [ "$(head -n 1 "$T/e")" = "hilo-opt: error: unknown pass 'constant_fold'" ] && ok ||
+[ $? -eq 2 ] && [ "$(head -n 1 "$T/e")" = "hilo-opt: error: unknown pass 'constant_fold' (did you mean 'constant_folding'?)" ] && ok ||
 	{ bad "--passes=constant_fold not refused"; cat "$T/e"; }
 
 "$opt_test" --list-passes --all >"$T/all"

@@ -10,3 +10,11 @@ foreach(f ${HILO_EXAMPLES})
   add_test(NAME demo.roundtrip.${name}
     COMMAND sh -c "\"$0\" \"$1\" | cmp - \"$1\"" $<TARGET_FILE:hilo-opt> ${f})
 endforeach()
+# `make demo` itself (the Makefile's recipe): no make-internal output. It
+# builds in this build folder, so it runs alone; only in a Release build (the
+# recipe configures the folder as make demo does: Release).
+if(CMAKE_BUILD_TYPE STREQUAL "Release" AND NOT HILO_SANITIZE)
+  add_test(NAME demo.make_quiet
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/make_demo.sh ${CMAKE_SOURCE_DIR} ${PROJECT_BINARY_DIR} ${HILO_SHARED_DIR})
+  set_tests_properties(demo.make_quiet PROPERTIES RUN_SERIAL TRUE TIMEOUT 600)
+endif()

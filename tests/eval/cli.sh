@@ -35,8 +35,8 @@ check bad_seed 2 "$RUN" "$IN/add_params.hlo" --seed=x
 check missing_file 1 "$RUN" "$T/nope.hlo"
 
 check inputs 0 "$RUN" "$IN/add_params.hlo" --input="$IN/in0.txt" --input="$IN/in1.txt" --print
-expect_out inputs "f32[2]{0} {2, 5}
-s32[] -7"
+expect_out inputs "output 0: f32[2]{0} {2, 5}
+output 1: s32[] -7"
 check input_count 1 "$RUN" "$IN/add_params.hlo" --input="$IN/in0.txt" --print
 check input_shape 1 "$RUN" "$IN/add_params.hlo" --input="$IN/in_wrong_shape.txt" --input="$IN/in1.txt"
 expect_err input_shape "does not match"

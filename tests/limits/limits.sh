@@ -92,7 +92,7 @@ awk 'BEGIN{n=100000; print "HloModule m\n\nENTRY e {\n  x0 = f32[2]{0} constant(
 if good chain.hlo "$opt" chain.hlo --passes=cse,dce,constant-folding --verify-each --check-equivalence=1 -o chain.out &&
    good chain.hlo "$opt" chain.hlo --pipeline=neuron -o chain.pb && good chain.pb "$opt" chain.pb -o chain.back &&
    good chain.hlo "$run" chain.hlo --print; then
-	[ "$(cat out)" = 'f32[2]{0} {1, 2}' ] || fail "chain.hlo: hilo-run result $(cat out)"
+	[ "$(cat out)" = 'output 0: f32[2]{0} {1, 2}' ] || fail "chain.hlo: hilo-run result $(cat out)"
 	grep -q 'ROOT [a-z0-9.]* = f32\[2\]{0} constant({1, 2})' chain.out || fail "chain.hlo: not folded"
 	ok "10^5-deep instruction chain: passes, equivalence, proto, evaluator"
 fi

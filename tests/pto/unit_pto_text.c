@@ -374,10 +374,16 @@ static void test_file(void)
 	CHECK(!hilo_pto_parse_file(other, NULL, &d) && d.n == 1 && !strncmp(d.items[0].msg, "cannot open: ", 13));
 	hilo_diags_free(&d);
 
-	/* a file of only comments */
+	/* a file of only comments defines no function: not a program */
 	CHECK(write_file(path, "# a\n# b\n"));
+	CHECK(!hilo_pto_parse_file(path, NULL, &d) && d.n == 1 && d.items[0].line == 1 &&
+		!strncmp(d.items[0].msg, "not a PyPTO program: ", 21));
+	hilo_diags_free(&d);
+	hilo_diags_init(&d);
+	/* a comment and a function: the text dropped, its line starts kept */
+	CHECK(write_file(path, "# a\ndef f():\n    pass\n"));
 	p = hilo_pto_parse_file(path, NULL, &d);
-	CHECK(p && p->nitems == 2 && !p->src && p->nline_starts == 3);
+	CHECK(p && p->nitems == 2 && !p->src && p->nline_starts == 4);
 	hilo_pto_program_destroy(p);
 
 	hilo_pto_program_destroy(b);

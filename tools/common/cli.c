@@ -8,6 +8,76 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The long option called name[0..n), or NULL. */
+static const struct option *long_named(const struct option *o, const char *name, size_t n)
+{
+	for (; o->name; o++)
+		if (strlen(o->name) == n && !strncmp(o->name, name, n))
+			return o;
+	return NULL;
+}
+
+/* Single-dash long options, as absl writes them (XLA's tools take
+ * "-passes=dce"): "-NAME" or "-NAME=V" where NAME is a long option's whole
+ * name is that option, rewritten to "--NAME..." before getopt_long reads
+ * argv. Not when the first letter is a short option taking a value
+ * ("-output-dir" could be "-o utput-dir"): that is ambiguous, reported by
+ * cli_next. A value (the argument after an option that needs one) and
+ * everything after "--" are left alone. The rewritten arguments live in a
+ * buffer of this file: getopt's own state (optind, optarg) is
+ * process-wide too, and the options' values must outlive the cli (one
+ * parse per process: each cli_init reuses the buffer). */
+static char dash_pool[8192];
+static size_t dash_used;
+
+static void single_dash_longs(cli *c)
+{
+	dash_used = 0;
+	c->ambiguous = NULL;
+	c->bad_word = NULL;
+	for (int k = 1; k < c->argc; k++) {
+		char *a = c->argv[k];
+		if (!strcmp(a, "--"))
+			return;
+		if (a[0] != '-')
+			continue;
+		bool dd = a[1] == '-';
+		const char *name = a + (dd ? 2 : 1);
+		size_t n = strcspn(name, "=");
+		const struct option *o = long_named(c->longopts, name, n);
+		if (dd || !((a[1] >= 'a' && a[1] <= 'z') || (a[1] >= 'A' && a[1] <= 'Z')) || !a[2]) {
+			/* "--name value", "-o value": skip the value */
+			const char *s = dd ? NULL : strchr(c->shortopts, a[1]);
+			if ((dd && o && o->has_arg == required_argument && !name[n]) ||
+			    (!dd && s && s[1] == ':' && !a[2]))
+				k++;
+			continue;
+		}
+		const char *s = strchr(c->shortopts, a[1]);
+		if (!o) {
+			/* "-oFILE"; "-pases" (no short -p) was meant as a long option */
+			if (!s && !c->bad_word)
+				c->bad_word = a;
+			continue;
+		}
+		if (s && s[1] == ':') {
+			if (!c->ambiguous)
+				c->ambiguous = a;
+			continue;
+		}
+		size_t len = strlen(a) + 2;
+		if (dash_used + len > sizeof dash_pool)
+			continue; /* left as it is: reported as an unknown option */
+		char *r = dash_pool + dash_used;
+		dash_used += len;
+		r[0] = '-';
+		memcpy(r + 1, a, len - 1);
+		c->argv[k] = r;
+		if (o->has_arg == required_argument && !name[n])
+			k++; /* "-passes dce": dce is the value */
+	}
+}
+
 void cli_init(cli *c, const char *tool, const char *usage, const char *shortopts,
 	const struct option *longopts, int argc, char **argv)
 {
@@ -20,6 +90,7 @@ void cli_init(cli *c, const char *tool, const char *usage, const char *shortopts
 	c->name = NULL;
 	optind = 0; /* glibc: 0 also resets getopt's internal state */
 	opterr = 0; /* the messages are ours */
+	single_dash_longs(c);
 }
 
 void cli_usage(const cli *c, FILE *f)
@@ -48,12 +119,81 @@ static const struct option *by_val(const cli *c, int v)
 	return NULL;
 }
 
-/* Prints "unknown option 'TEXT'" with TEXT cut at its '='. */
+/* Edit distance of a[0..na) and b[0..nb), '-' and '_' alike and case
+ * folded; at most CLI_NEAR_MAX + 1 (larger distances are not told apart). */
+enum { CLI_NEAR_MAX = 3 };
+static size_t distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	if (na > 64 || nb > 64)
+		return CLI_NEAR_MAX + 1;
+	size_t row[65];
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			int x = a[i - 1] == '_' ? '-' : (a[i - 1] | 0x20);
+			int y = b[j - 1] == '_' ? '-' : (b[j - 1] | 0x20);
+			size_t best = diag + (x != y);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = row[j];
+			row[j] = best;
+		}
+	}
+	return row[nb] > CLI_NEAR_MAX ? CLI_NEAR_MAX + 1 : row[nb];
+}
+
+void cli_near_init(cli_near *s, const char *want, size_t n)
+{
+	s->want = want;
+	s->n = n;
+	s->best = NULL;
+	s->dist = CLI_NEAR_MAX + 1;
+}
+
+void cli_near_offer(cli_near *s, const char *cand)
+{
+	size_t cn = strlen(cand);
+	size_t d = distance(s->want, s->n, cand, cn);
+	/* a prefix (an abbreviation, which is never accepted) counts as one edit */
+	if (d > 1 && s->n >= 3 && cn > s->n && !strncmp(cand, s->want, s->n))
+		d = 1;
+	size_t limit = s->n <= 3 ? 1 : s->n <= 7 ? 2 : CLI_NEAR_MAX;
+	if (d <= limit && d < s->n && d < s->dist) {
+		s->best = cand;
+		s->dist = d;
+	}
+}
+
+const char *cli_near_best(const cli_near *s)
+{
+	return s->best;
+}
+
+/* Prints "unknown option 'TEXT'" with TEXT cut at its '=', and the long
+ * option it is closest to. A single-dash word ("-pases") is shown whole
+ * when its first letter is no short option: it was meant as a long one. */
 static int unknown(cli *c, const char *text)
 {
-	const char *eq = strncmp(text, "--", 2) ? NULL : strchr(text, '=');
-	int n = eq ? (int)(eq - text) : (int)strlen(text);
-	fprintf(stderr, "%s: error: unknown option '%.*s'\n", c->tool, n, text);
+	bool dd = !strncmp(text, "--", 2);
+	bool word = !dd && text[0] == '-' && text[1] && text[2] && !strchr(c->shortopts, text[1]);
+	const char *eq = dd || word ? strchr(text, '=') : NULL;
+	int n = eq ? (int)(eq - text) : (dd || word) ? (int)strlen(text) : 2;
+	fprintf(stderr, "%s: error: unknown option '%.*s'", c->tool, n, text);
+	if (dd || word) {
+		cli_near s;
+		size_t skip = dd ? 2 : 1;
+		cli_near_init(&s, text + skip, (size_t)n - skip);
+		for (const struct option *o = c->longopts; o->name; o++)
+			cli_near_offer(&s, o->name);
+		if (cli_near_best(&s))
+			fprintf(stderr, " (did you mean '--%s'?)", cli_near_best(&s));
+	}
+	fputc('\n', stderr);
 	cli_usage(c, stderr);
 	return CLI_ERROR;
 }
@@ -73,6 +213,20 @@ int cli_next(cli *c)
 	snprintf(opts, sizeof opts, ":%s", c->shortopts);
 	int idx = -1;
 	c->name = NULL;
+	if (c->ambiguous) {
+		const char *a = c->ambiguous;
+		size_t n = strcspn(a + 1, "=");
+		fprintf(stderr, "%s: error: '%s' is ambiguous: write '-%s' for the option --%.*s, or "
+			"'-%c %s' for -%c\n", c->tool, a, a, (int)n, a + 1, a[1], a + 2, a[1]);
+		cli_usage(c, stderr);
+		c->ambiguous = NULL;
+		return CLI_ERROR;
+	}
+	if (c->bad_word) {
+		const char *a = c->bad_word;
+		c->bad_word = NULL;
+		return unknown(c, a);
+	}
 	int r = getopt_long(c->argc, c->argv, opts, c->longopts, &idx);
 	if (r == -1)
 		return -1;

@@ -8,6 +8,10 @@
  * the options, options and file names in any order. Long options are never
  * abbreviated (glibc would accept a unique prefix; a script that relies on
  * one breaks when a flag is added), so a prefix is an unknown option.
+ * A long option may be written with one dash, as absl writes flags and XLA
+ * users type them ("-passes=dce" is "--passes=dce"), unless its first
+ * letter is a short option that takes a value: "-output-dir=x" could be
+ * "-o utput-dir=x", and is reported as ambiguous with both spellings.
  *
  * Errors, on stderr, exit status 2 (CLI_EXIT_USAGE):
  *   TOOL: error: unknown option '--x'            then the usage lines
@@ -38,6 +42,8 @@ typedef struct cli {
 	int argc;
 	char **argv;
 	const char *name;               /* the option just returned, as written ("--seed", "-o") */
+	const char *ambiguous;          /* a single-dash long option that is also -o VALUE */
+	const char *bad_word;           /* "-word" that is no long option and no short one */
 } cli;
 
 /* Starts parsing argv (resets getopt's state). */
@@ -51,6 +57,20 @@ int cli_next(cli *c);
 int cli_error(const cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints the usage lines and the pointer to --help on f. */
 void cli_usage(const cli *c, FILE *f);
+
+/* "did you mean": the name closest to want[0..n) among those offered
+ * (edit distance, '-' and '_' alike, case folded; an abbreviation counts
+ * as one edit), or NULL when none is close (at most 1 edit for names of up
+ * to 3 characters, 2 up to 7, 3 beyond). */
+typedef struct cli_near {
+	const char *want;
+	size_t n;
+	const char *best;
+	size_t dist;
+} cli_near;
+void cli_near_init(cli_near *s, const char *want, size_t n);
+void cli_near_offer(cli_near *s, const char *cand);
+const char *cli_near_best(const cli_near *s);
 
 /* "TOOL: error: invalid value 'VAL' for --x: expected WANT" for the option
  * just returned; returns CLI_EXIT_USAGE. */

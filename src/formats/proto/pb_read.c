@@ -1333,11 +1333,36 @@ static hilo_module *read_guarded(int wrap, const char *kind, const uint8_t *p, s
 	return m;
 }
 
+/* A binary proto cut short (a partial copy, head -c): its top-level fields
+ * read up to one that runs past the end. It begins with field 1,
+ * length-delimited (its length a varint byte no text line starts with), as all three messages do (HloModuleProto's name,
+ * HloProto's module, HloSnapshot's HloProto), and holds a control byte
+ * (NUL, or one below 0x20 other than tab, newline, CR, VT, FF), which HLO
+ * text never does: read as text it would only get "NUL byte in input" or
+ * "got byte 0x05", read as a proto the reader says where it ends. */
+static bool looks_truncated(const uint8_t *p, size_t len)
+{
+	/* after the tag, field 1's length: a text line never starts with
+	 * such a byte (HLO text that opens with a blank line has a newline,
+	 * a space or a printable character there) */
+	if (len < 2 || p[0] != 0x0a || (p[1] >= '\t' && p[1] < 0x80))
+		return false;
+	bool control = false;
+	for (size_t k = 0; k < len && !control; k++)
+		control = p[k] < 0x20 && !(p[k] >= '\t' && p[k] <= '\r');
+	if (!control)
+		return false;
+	const char *e = pb_check_wire(p, len, NULL, 1);
+	return e && (!strncmp(e, "truncated", 9) || strstr(e, "past the end"));
+}
+
 bool hilo_proto_looks_binary(const void *data, size_t len)
 {
 	const uint8_t *p = data;
 	if (!len)
 		return false;
+	if (looks_truncated(p, len))
+		return true;
 	/* HLO text starts with a comment, blank space or "HloModule" */
 	size_t k = 0;
 	while (k < len && (p[k] == ' ' || p[k] == '\t' || p[k] == '\n' || p[k] == '\r'))

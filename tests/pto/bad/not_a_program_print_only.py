@@ -1,0 +1,3 @@
+# ARGS: --passes=
+# pypto.program: X
+import pypto.language as pl
