@@ -34,7 +34,7 @@ DEB_PKGS = cmake:cmake gcc:gcc g++:g++ make:make clang:clang python3:python3 \
            dot:graphviz \
            chromium:chromium
 
-.PHONY: all deps deps-debian deps-xla build build-san test xla-check xla-check-run demo bench fuzz install clean
+.PHONY: all deps deps-debian deps-xla build build-san test xla-check xla-check-run demo bench mutate fuzz install clean
 
 # The XLA tier's virtual environment (tests/xla/venv.sh): by default
 # $${XDG_CACHE_HOME:-$$HOME/.cache}/hilo/venv-jax-0.10.2-py<ver>-<key>, shared
@@ -135,6 +135,14 @@ demo: deps-debian
 
 bench: build
 	@sh bench/run.sh $(BUILD) $(SHARED)
+
+# Mutation testing of every pass (tests/mutate/mutate.py): MUTANTS per
+# pass, spread over its code, on its lit inputs and the real dumps; the
+# report in $(BUILD)/mutate.json. Exit 1 when a mutant escaped.
+MUTANTS ?= 40
+mutate: build
+	@python3 tests/mutate/mutate.py --build $(BUILD) --max $(MUTANTS) --corpus $(SHARED)/corpus/real \
+	  --report $(BUILD)/mutate.json
 
 fuzz: build-san
 	@sh fuzz/run.sh $(BUILD_SAN) $(FUZZ_SECONDS)

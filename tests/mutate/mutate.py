@@ -26,6 +26,9 @@ the checkout and the build are never touched. The mutant then runs
               (the report lists each with its diff, for a reader to
               judge);
   no-build    it does not compile (not counted);
+  declined    some output differs, the check passed it, and wherever it
+              differs the mutant left the module as it was read (the pass
+              rewrote less there): sound by construction;
   sound       an escape tests/mutate/sound.txt explains: the mutant
               rewrites less (keeps an instruction, an output, a
               parameter) or otherwise soundly, as a reader checked; its
@@ -261,20 +264,24 @@ def pass_inputs(pname, corpus):
 
 
 def baselines(exe, pname, inputs, scratch):
-    """input -> the unmutated pass's output text, for the inputs it takes."""
+    """input -> (the unmutated pass's output text, the input printed
+    unchanged), for the inputs the pass takes."""
     out = {}
     for k, inp in enumerate(inputs):
         o = os.path.join(scratch, "base%d.hlo" % k)
         rc, _ = run(exe, inp, ["--passes=" + pname], o)
-        if rc == 0 and os.path.exists(o):
-            out[inp] = open(o).read()
+        if rc != 0 or not os.path.exists(o):
+            continue
+        want = open(o).read()
+        rc, _ = run(exe, inp, [], o)
+        out[inp] = (want, open(o).read() if rc == 0 else None)
     return out
 
 
 def judge(exe, pname, base, scratch):
     """(verdict, detail) of one built mutant."""
     changed = []
-    for k, (inp, want) in enumerate(sorted(base.items())):
+    for k, (inp, (want, _)) in enumerate(sorted(base.items())):
         o = os.path.join(scratch, "mut%d.hlo" % k)
         if os.path.exists(o):
             os.unlink(o)
@@ -295,6 +302,8 @@ def judge(exe, pname, base, scratch):
             return "caught", os.path.basename(inp)
         if rc == "timeout" or (rc != 0 and rc != 4):
             return "rejected", "%s: --check-equivalence exit %s" % (os.path.basename(inp), rc)
+    if all(got == base[inp][1] for inp, _, got in changed):
+        return "declined", os.path.basename(changed[0][0])
     inp, want, got = changed[0]
     diff = "".join(list(difflib.unified_diff(want.splitlines(True), got.splitlines(True), n=0))[:12])
     return "escaped", "%s:\n%s" % (os.path.basename(inp), diff)
@@ -361,7 +370,7 @@ def main():
             all_sites = sites(text)
             chosen = spread(all_sites, a.max)
             counts = {"sites": len(all_sites), "mutants": 0, "no-build": 0, "equivalent": 0, "caught": 0,
-                      "rejected": 0, "sound": 0, "escaped": 0, "inputs": len(base)}
+                      "rejected": 0, "declined": 0, "sound": 0, "escaped": 0, "inputs": len(base)}
             escapes = []
             for at, old, new, what in chosen:
                 mt = text[:at] + new + text[at + len(old):]
@@ -381,9 +390,9 @@ def main():
             counts["detected_share"] = round((counts["caught"] + counts["rejected"]) / changing, 4) if changing else None
             report["passes"][pname] = {"counts": counts, "escapes": escapes}
             print("mutate %-38s %3d mutants (%d sites): %3d no-build, %3d equivalent, %3d caught, %3d rejected, "
-                  "%3d sound, %3d escaped" % (pname, counts["mutants"], counts["sites"], counts["no-build"],
-                                              counts["equivalent"], counts["caught"], counts["rejected"],
-                                              counts["sound"], counts["escaped"]))
+                  "%3d declined, %3d sound, %3d escaped"
+                  % (pname, counts["mutants"], counts["sites"], counts["no-build"], counts["equivalent"],
+                     counts["caught"], counts["rejected"], counts["declined"], counts["sound"], counts["escaped"]))
             for e in escapes:
                 print("  ESCAPED %s:%d %s\n    key: %s | %s | %s\n    %s"
                       % (os.path.relpath(src, REPO), e["line"], e["mutation"], pname, e["text"], e["mutation"],
@@ -395,12 +404,12 @@ def main():
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     tot = {k: sum(p["counts"][k] for p in report["passes"].values())
-           for k in ("mutants", "no-build", "equivalent", "caught", "rejected", "sound", "escaped")}
+           for k in ("mutants", "no-build", "equivalent", "caught", "rejected", "declined", "sound", "escaped")}
     report["total"] = tot
     ch = tot["caught"] + tot["rejected"] + tot["escaped"]
-    print("mutate: %d mutants, %d no-build, %d equivalent, %d caught, %d rejected, %d sound, %d escaped%s"
-          % (tot["mutants"], tot["no-build"], tot["equivalent"], tot["caught"], tot["rejected"], tot["sound"],
-             tot["escaped"], ", %.1f%% of the unsound output-changing mutants detected"
+    print("mutate: %d mutants, %d no-build, %d equivalent, %d caught, %d rejected, %d declined, %d sound, "
+          "%d escaped%s" % (tot["mutants"], tot["no-build"], tot["equivalent"], tot["caught"], tot["rejected"],
+                            tot["declined"], tot["sound"], tot["escaped"], ", %.1f%% of the unsound output-changing mutants detected"
              % (100.0 * (ch - tot["escaped"]) / ch) if ch else ""))
     if a.report:
         with open(a.report, "w") as f:

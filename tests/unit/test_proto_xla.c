@@ -316,8 +316,8 @@ static void test_typed_fields(hilo_diags *d)
 			static const char *const want[] = {
 				"parameter(0), parameter_replication={true}\n",
 				"fusion(p), kind=kLoop, output_to_operand_aliasing={{}: (0, {})}, calls=f\n",
-				"custom_call_target=\"k\", literal=s32[2]{0} {1, 2}, output_to_operand_aliasing={{}: (0, {})}, "
-				"schedule=SCHEDULE_EARLIEST\n",
+				("custom_call_target=\"k\", literal=s32[2]{0} {1, 2}, output_to_operand_aliasing={{}: (0, {})}, "
+				 "schedule=SCHEDULE_EARLIEST\n"),
 				"padding_type=PADDING_SAME",
 				"convolution(q, q), dim_labels=bf_io->bf\n", /* no window={} */
 				"triangular-solve(q, q), left_side=true, lower=true, unit_diagonal=true, transpose_a=ADJOINT\n",

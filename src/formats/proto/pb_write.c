@@ -349,7 +349,10 @@ static void put_metadata(writer *W, const hilo_metadata *md)
 	bool same = true;  /* and rendering them back gives the entries */
 	int last = -1;
 	W->tmp.len = 0;
-	for (int k = 0; k < md->n && exact; k++) {
+	/* an entry no typed field takes (profile_type=, or a value of
+	 * another form) sends the whole text to hilo's entries as well, and
+	 * the typed fields of the others still go to XLA */
+	for (int k = 0; k < md->n; k++) {
 		const char *key = md->e[k].key, *v = md->e[k].value;
 		size_t kn = strlen(key);
 		int def = -1;
@@ -358,7 +361,7 @@ static void put_metadata(writer *W, const hilo_metadata *md)
 				def = j;
 		if (def < 0) {
 			exact = false;
-			break;
+			continue;
 		}
 		if (def <= last)
 			same = false; /* out of XLA's order or twice */
@@ -367,7 +370,7 @@ static void put_metadata(writer *W, const hilo_metadata *md)
 			size_t vn = strlen(v);
 			if (vn < 2 || v[0] != '"' || v[vn - 1] != '"') {
 				exact = false;
-				break;
+				continue;
 			}
 			/* fast path: nothing escaped or to escape, the bytes are the text */
 			bool plain = vn > 2;
@@ -385,7 +388,7 @@ static void put_metadata(writer *W, const hilo_metadata *md)
 			if (!pb_unescape(&W->tmp, v + 1, vn - 2)) {
 				W->tmp.len = o;
 				exact = false;
-				break;
+				continue;
 			}
 			size_t rn = W->tmp.len - o;
 			const char *raw = W->tmp.data ? W->tmp.data + o : "";
@@ -400,7 +403,7 @@ static void put_metadata(writer *W, const hilo_metadata *md)
 			int64_t x;
 			if (!parse_i64(v, &x)) {
 				exact = false;
-				break;
+				continue;
 			}
 			bool i32 = def <= 6 || def == 9;
 			if (i32 && x != (int32_t)x) {
