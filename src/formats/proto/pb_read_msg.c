@@ -140,6 +140,8 @@ bool pbr_rep_varint_sv(reader *R, const field *f, struct svec *v)
 		v->p = np;
 		v->cap = cap;
 	}
+	if (!add) /* an empty packed field: nothing to add (and maybe no vector yet) */
+		return pbr_want(R, f, PB_LEN);
 	int64_t *dst = (int64_t *)v->p + v->n;
 	if (f->wt == PB_VARINT) {
 		*dst = (int64_t)f->v;
