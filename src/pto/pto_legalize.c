@@ -1041,10 +1041,17 @@ static void extend_arg_directions(hilo_pto_program *p, pto_call *cl, const plan 
 		    lst->kind != PTO_E_LIST)
 			continue;
 		const pto_expr *proto = pto_expr_nitems(lst) && lst->items[0]->kind == PTO_E_ATTR ? pto_expr_base(lst->items[0]) : NULL;
+		/* PyPTO's printer spells a call's directions pl.adir.input / inout / scalar
+		 * (python_print's ArgDirectionToDslName) and its parser accepts only that
+		 * form; the enum's own spelling (pl.ArgDirection.Input) is kept where the
+		 * list already uses it. */
+		bool adir = !proto || (proto->kind == PTO_E_ATTR && !strcmp(proto->name, "adir"));
 		for (size_t k = 0; k < pl->hoisted.n; k++) {
 			const hoist *h = &((hoist *)pl->hoisted.data)[k];
 			const char *nm = !h->tensor ? "Scalar" : h->dir == PTO_DIR_INOUT ? "InOut" : "Input";
-			pto_expr *base = proto ? pto_expr_clone(p, proto) : pto_attr(p, pto_name(p, "pl"), "ArgDirection");
+			if (adir)
+				nm = !h->tensor ? "scalar" : h->dir == PTO_DIR_INOUT ? "inout" : "input";
+			pto_expr *base = proto ? pto_expr_clone(p, proto) : pto_attr(p, pto_name(p, "pl"), "adir");
 			pto_items_push(p, &lst->items, &lst->nitems, pto_attr(p, base, nm));
 		}
 	}
