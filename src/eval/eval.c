@@ -178,7 +178,7 @@ static order *order_build(ev *e, const hilo_comp *c)
 	o->v = hilo_heap_alloc(e->m->arena, cap * sizeof *o->v);
 	typedef struct { const hilo_instr *i; uint32_t k; } frame;
 	frame *st = hilo_heap_alloc(e->m->arena, cap * sizeof *st);
-	hilo_ptrmap seen; /* 1 = on stack, 2 = done */
+	hilo_ptrmap seen; /* 1 = on stack, 2 = done, 3 = done and may be a splat */
 	hilo_ptrmap_init_in(&seen, e->m->arena);
 	bool ok = o->v && st && c->root;
 	uint32_t sp = 0;
@@ -205,13 +205,20 @@ static order *order_build(ev *e, const hilo_comp *c)
 			}
 			continue;
 		}
-		if (f->i->shape->type != HILO_T_TUPLE) {
-			int64_t ne = hilo_shape_elements(f->i->shape);
+		/* a value that may be a splat (a splat constant, a parameter, an
+		 * op computed on splats) costs one element-op, not its size */
+		const hilo_instr *x = f->i;
+		bool splat = x->op == HILO_OP_PARAMETER ||
+		             (x->op == HILO_OP_CONSTANT && hilo_literal_has_splat(hilo_instr_literal(x)));
+		for (uint32_t q = 0; !splat && ev_splat_capable(x->op) && q < x->noperands; q++)
+			splat = hilo_ptrmap_get(&seen, x->operands[q]) == (void *)3;
+		if (x->shape->type != HILO_T_TUPLE) {
+			int64_t ne = splat ? 1 : hilo_shape_elements(x->shape);
 			o->cost += ne < 0 ? UINT64_MAX / 4 : (uint64_t)ne;
 			if (o->cost > UINT64_MAX / 4)
 				o->cost = UINT64_MAX / 4;
 		}
-		ok = hilo_ptrmap_put(&seen, f->i, (void *)2) &&
+		ok = hilo_ptrmap_put(&seen, f->i, (void *)(uintptr_t)(splat ? 3 : 2)) &&
 		     hilo_ptrmap_put(&o->pos, f->i, (void *)(uintptr_t)(o->n + 1));
 		o->v[o->n++] = f->i;
 		sp--;

@@ -972,12 +972,22 @@ static hilo_literal *ew_clamp(ev *e, const hilo_instr *i, hilo_literal *const *o
 	return r;
 }
 
+static bool splat_elementwise(hilo_opcode op)
+{
+	return op == HILO_OP_SELECT || op == HILO_OP_CLAMP || op == HILO_OP_COMPLEX ||
+	       ((is_unary(op) || is_binary(op)) && op != HILO_OP_BITCAST_CONVERT);
+}
+
+bool ev_splat_capable(hilo_opcode op)
+{
+	return splat_elementwise(op) || op == HILO_OP_BROADCAST || op == HILO_OP_RESHAPE;
+}
+
 hilo_literal *ev_elementwise_splat(ev *e, const hilo_instr *i, hilo_literal *const *ops,
 	bool *handled)
 {
 	hilo_opcode op = i->op;
-	bool ew = op == HILO_OP_SELECT || op == HILO_OP_CLAMP || op == HILO_OP_COMPLEX ||
-	          ((is_unary(op) || is_binary(op)) && op != HILO_OP_BITCAST_CONVERT);
+	bool ew = splat_elementwise(op);
 	bool fits = ew && hilo_shape_is_array(i->shape) && hilo_shape_elements(i->shape) > 0 &&
 	            i->noperands <= 3;
 	for (uint32_t q = 0; fits && q < i->noperands; q++)

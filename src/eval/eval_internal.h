@@ -183,6 +183,8 @@ hilo_literal *ev_dense(ev *e, const hilo_instr *i, const hilo_literal *l);
  * into a splat; *handled = false when i is not such an op. */
 hilo_literal *ev_elementwise_splat(ev *e, const hilo_instr *i, hilo_literal *const *ops,
 	bool *handled);
+/* May op give a splat for splat operands (elementwise, broadcast, reshape)? */
+bool ev_splat_capable(hilo_opcode op);
 
 /* Scalar value as double / int64 / uint64 (element k). */
 double ev_get_f(const hilo_literal *l, size_t k);
