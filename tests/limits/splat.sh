@@ -6,9 +6,12 @@
 # a few MB. Each run is capped by ulimit -v (virtual memory, 256 MB: the
 # expanded array alone is 3.8 GB) and a wall-clock limit, and its output
 # must be byte for byte the input.
-#   splat.sh HILO_OPT
+# And a PyPTO text larger than a quarter of the machine's memory (a
+# sparse file: billions of blank lines would be as big) is refused before
+# it is read.
+#   splat.sh HILO_OPT PTO_OPT
 set -u
-opt=$1
+opt=$1 pto=$2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hilo_splat.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -55,6 +58,19 @@ ENTRY e {
 }
 H
 capped ops.hlo --pipeline=neuron -o ops.out && same ops.hlo ops.out "splat through negate and broadcast"
+
+# a PyPTO input twice the machine's memory: refused up front, in a moment
+mem=$(awk '/^MemTotal:/ {printf "%.0f", $2 * 1024}' /proc/meminfo)
+if [ -n "$mem" ] && truncate -s $((mem * 2)) huge.pto 2>/dev/null; then
+	(ulimit -v $MEM; exec timeout $T "$pto" huge.pto -o huge.out) >out 2>err; rc=$?
+	if [ $rc = 1 ] && [ ! -s out ] && [ ! -e huge.out ] &&
+	   grep -q "^huge.pto: error: input of $((mem * 2)) bytes is larger than the PyPTO reader takes (.* bytes: a quarter of this machine's memory)$" err; then
+		ok "PyPTO input of $((mem * 2)) bytes refused: $(cat err)"
+	else
+		fail "PyPTO input of $((mem * 2)) bytes: exit $rc: $(head -c 300 err)"
+	fi
+	rm -f huge.pto
+fi
 
 [ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"
