@@ -59,6 +59,16 @@ ENTRY e {
 H
 capped ops.hlo --pipeline=neuron -o ops.out && same ops.hlo ops.out "splat through negate and broadcast"
 
+# a binary proto holds every element (XLA's reader needs them) and reads
+# back as the splat, printed as written
+m 'f32[3,5]{0,1}' 7 small.hlo
+if capped small.hlo -o small.pb && capped small.pb -o small.back; then
+	same small.hlo small.back "f32[3,5] splat through a binary proto"
+	capped small.pb --emit=pbtxt -o small.pbtxt &&
+		{ [ "$(grep -c 'f32s: 7' small.pbtxt)" = 15 ] && ok "the proto holds 15 elements" ||
+		  fail "the proto does not hold 15 elements: $(grep -c 'f32s' small.pbtxt)"; }
+fi
+
 # a PyPTO input twice the machine's memory: refused up front, in a moment
 mem=$(awk '/^MemTotal:/ {printf "%.0f", $2 * 1024}' /proc/meminfo)
 if [ -n "$mem" ] && truncate -s $((mem * 2)) huge.pto 2>/dev/null; then
