@@ -224,8 +224,11 @@ struct hilo_literal {
 	bool elided;            /* printed as {...}: values unknown */
 	bool pred_as_int;       /* pred values were printed 1/0 (older XLA) */
 	bool splat;             /* an array written as one scalar, f32[3,3] constant(1):
-	                         * every element holds it; printed back as written */
-	size_t nbytes;          /* elements * hilo_ptype_bytes */
+	                         * every element holds it, data stores it once (nbytes is
+	                         * one element's); printed back as written */
+	size_t nbytes;          /* bytes stored: elements * hilo_ptype_bytes, or one
+	                         * element's for a splat (read elements through
+	                         * hilo_literal_elem, never past nbytes) */
 	void *data;             /* little-endian host values; complex = 2 floats */
 	int ntuple;             /* tuple literals */
 	hilo_literal **elems;
@@ -235,6 +238,16 @@ struct hilo_literal {
  * (not elided), as int64 (as XLA's GetIntegralAsS64: unsigned values past
  * INT64_MAX wrap negative); false otherwise or when k is out of range. */
 HILO_API bool hilo_literal_int_at(const hilo_literal *l, size_t k, int64_t *out);
+/* The bytes of element k (row-major) of an array literal with values:
+ * data + k * element size, or data itself for a splat (every element is
+ * its one stored element). The one way to read an element: a splat holds
+ * one. k must be below the shape's element count. */
+HILO_API const void *hilo_literal_elem(const hilo_literal *l, size_t k);
+/* Index of element k in l's stored data: k, or 0 for a splat. */
+static inline size_t hilo_literal_slot(const hilo_literal *l, size_t k)
+{
+	return l->splat ? 0 : k;
+}
 
 /* ---- attributes ------------------------------------------------------- */
 

@@ -249,7 +249,7 @@ static bool point(const pairctx *P, tid t, int64_t *idx, pval *out)
 			const hilo_instr *li = X->op == T_LEAF && X->ah < P->s[0].nid ? P->s[0].by_id[X->ah] : NULL;
 			if (li && li->op == HILO_OP_CONSTANT) {
 				const hilo_literal *l = hilo_instr_literal(li);
-				int64_t k = flat(xs, idx);
+				int64_t k = l ? (int64_t)hilo_literal_slot(l, (size_t)flat(xs, idx)) : 0;
 				if (!l || l->elided || l->ntuple || !eb || l->nbytes < (size_t)(k + 1) * eb)
 					return false;
 				out->leaf = false;
@@ -266,7 +266,7 @@ static bool point(const pairctx *P, tid t, int64_t *idx, pval *out)
 		}
 		case HILO_OP_CONSTANT: {
 			const hilo_literal *l = X->lit;
-			int64_t k = flat(xs, idx);
+			int64_t k = l ? (int64_t)hilo_literal_slot(l, (size_t)flat(xs, idx)) : 0;
 			if (!l || l->ntuple || !eb || l->nbytes < (size_t)(k + 1) * eb)
 				return false;
 			out->leaf = false;

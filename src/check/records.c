@@ -326,7 +326,8 @@ static bool lit_bytes_same(const hilo_literal *a, const hilo_literal *b)
 {
 	if (a == b)
 		return true;
-	if (!a || !b || a->elided != b->elided || a->nbytes != b->nbytes || a->ntuple != b->ntuple)
+	if (!a || !b || a->elided != b->elided || a->nbytes != b->nbytes || a->ntuple != b->ntuple ||
+	    a->splat != b->splat)
 		return false;
 	for (int k = 0; k < a->ntuple; k++)
 		if (!lit_bytes_same(a->elems[k], b->elems[k]))

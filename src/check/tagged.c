@@ -41,6 +41,7 @@
  * per-cone budget (all enumerated runs together).
  */
 #include "check_internal.h"
+#include "ir/literal.h"
 #include "support/hash.h"
 
 #include <math.h>
@@ -936,9 +937,16 @@ static tv *eval_one(tctx *X, const hilo_instr *i, tv **ops, int depth)
 	case HILO_OP_CONSTANT: {
 		if (!hilo_instr_literal(i) || hilo_instr_literal(i)->elided)
 			return no(X, "%s: constant without a value", i->name);
+		/* a splat constant's elements, stored (the values read them by
+		 * index), under the budget */
+		const hilo_literal *cl = hilo_instr_literal(i);
+		size_t cap = HILO_LITERAL_MAX_BYTES;
+		if (hilo_literal_has_splat(cl) &&
+		    (!charge(X, hilo_literal_count(cl)) || !(cl = hilo_literal_dense_in(X->run->arena, cl, &cap))))
+			return no(X, "%s: splat constant too large to expand", i->name);
 		tv *v = tv_new(X, TV_CONC, i->shape);
 		if (v)
-			v->lit = hilo_instr_literal(i);
+			v->lit = (hilo_literal *)cl;
 		return v;
 	}
 	case HILO_OP_TUPLE: {

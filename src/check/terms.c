@@ -150,7 +150,7 @@ static bool lit_same(const hilo_literal *a, const hilo_literal *b)
 {
 	if (a == b)
 		return true;
-	if (!a || !b || a->nbytes != b->nbytes || a->ntuple != b->ntuple)
+	if (!a || !b || a->nbytes != b->nbytes || a->ntuple != b->ntuple || a->splat != b->splat)
 		return false;
 	if (a->ntuple) {
 		for (int k = 0; k < a->ntuple; k++)

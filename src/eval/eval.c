@@ -59,6 +59,62 @@ hilo_literal *ev_lit_new(ev *e, const hilo_instr *i, const hilo_shape *s)
 	return l;
 }
 
+/* ---- splats ------------------------------------------------------------ */
+
+hilo_literal *ev_splat_new(ev *e, const hilo_instr *i, const hilo_shape *s, const void *elem)
+{
+	size_t eb = (size_t)hilo_ptype_bytes(s->type);
+	if (!ev_charge(e, i, 1))
+		return NULL;
+	hilo_literal *r = hilo_arena_alloc(e->a, sizeof *r);
+	if (!r || !(r->data = hilo_arena_alloc(e->a, eb ? eb : 1)))
+		return ev_err(e, i, "out of memory");
+	r->shape = (hilo_shape *)s;
+	r->splat = true;
+	r->nbytes = eb;
+	memcpy(r->data, elem, eb);
+	return r;
+}
+
+/* Elements the splats of l stand for. */
+static uint64_t splat_elements(const hilo_literal *l)
+{
+	uint64_t n = 0;
+	for (int k = 0; k < l->ntuple; k++)
+		n += splat_elements(l->elems[k]);
+	return n + (l->splat && !l->elided ? hilo_literal_count(l) : 0);
+}
+
+hilo_literal *ev_dense(ev *e, const hilo_instr *i, const hilo_literal *l)
+{
+	if (!hilo_literal_has_splat(l))
+		return (hilo_literal *)l;
+	if (!ev_charge(e, i, splat_elements(l)))
+		return NULL;
+	size_t cap = EV_MAX_BYTES;
+	hilo_literal *r = hilo_literal_dense_in(e->a, l, &cap);
+	if (!r)
+		return ev_err(e, i, "a splat of %s is too large to expand",
+			hilo_shape_str(e->m->arena, l->shape));
+	return r;
+}
+
+/* Ops that take a splat operand as it is: they only pass literals on
+ * (tuples, calls) or are splat-aware (broadcast, reshape). Every other op
+ * gets its splat operands expanded, under the budget. */
+static bool takes_splats(hilo_opcode op)
+{
+	switch (op) {
+	case HILO_OP_TUPLE: case HILO_OP_GET_TUPLE_ELEMENT: case HILO_OP_CALL:
+	case HILO_OP_FUSION: case HILO_OP_OPT_BARRIER: case HILO_OP_DOMAIN:
+	case HILO_OP_ADD_DEPENDENCY: case HILO_OP_ASYNC_UPDATE: case HILO_OP_COPY_START:
+	case HILO_OP_COPY_DONE: case HILO_OP_BROADCAST: case HILO_OP_RESHAPE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Does literal l have the structure of shape s (types, dims, sizes)? */
 static bool lit_fits(const hilo_literal *l, const hilo_shape *s)
 {
@@ -77,7 +133,10 @@ static bool lit_fits(const hilo_literal *l, const hilo_shape *s)
 	if (!hilo_shape_compatible(l->shape, s))
 		return false;
 	int64_t n = hilo_shape_elements(s);
-	return n >= 0 && l->nbytes == (size_t)n * (size_t)hilo_ptype_bytes(s->type);
+	size_t eb = (size_t)hilo_ptype_bytes(s->type);
+	if (l->splat)
+		return n > 0 && l->nbytes == eb && l->data;
+	return n >= 0 && l->nbytes == (size_t)n * eb;
 }
 
 double ev_get_f(const hilo_literal *l, size_t k)
@@ -119,7 +178,7 @@ static order *order_build(ev *e, const hilo_comp *c)
 	o->v = hilo_heap_alloc(e->m->arena, cap * sizeof *o->v);
 	typedef struct { const hilo_instr *i; uint32_t k; } frame;
 	frame *st = hilo_heap_alloc(e->m->arena, cap * sizeof *st);
-	hilo_ptrmap seen; /* 1 = on stack, 2 = done */
+	hilo_ptrmap seen; /* 1 = on stack, 2 = done, 3 = done and may be a splat */
 	hilo_ptrmap_init_in(&seen, e->m->arena);
 	bool ok = o->v && st && c->root;
 	uint32_t sp = 0;
@@ -146,13 +205,20 @@ static order *order_build(ev *e, const hilo_comp *c)
 			}
 			continue;
 		}
-		if (f->i->shape->type != HILO_T_TUPLE) {
-			int64_t ne = hilo_shape_elements(f->i->shape);
+		/* a value that may be a splat (a splat constant, a parameter, an
+		 * op computed on splats) costs one element-op, not its size */
+		const hilo_instr *x = f->i;
+		bool splat = x->op == HILO_OP_PARAMETER ||
+		             (x->op == HILO_OP_CONSTANT && hilo_literal_has_splat(hilo_instr_literal(x)));
+		for (uint32_t q = 0; !splat && ev_splat_capable(x->op) && q < x->noperands; q++)
+			splat = hilo_ptrmap_get(&seen, x->operands[q]) == (void *)3;
+		if (x->shape->type != HILO_T_TUPLE) {
+			int64_t ne = splat ? 1 : hilo_shape_elements(x->shape);
 			o->cost += ne < 0 ? UINT64_MAX / 4 : (uint64_t)ne;
 			if (o->cost > UINT64_MAX / 4)
 				o->cost = UINT64_MAX / 4;
 		}
-		ok = hilo_ptrmap_put(&seen, f->i, (void *)2) &&
+		ok = hilo_ptrmap_put(&seen, f->i, (void *)(uintptr_t)(splat ? 3 : 2)) &&
 		     hilo_ptrmap_put(&o->pos, f->i, (void *)(uintptr_t)(o->n + 1));
 		o->v[o->n++] = f->i;
 		sp--;
@@ -419,6 +485,23 @@ hilo_literal *ev_instr(ev *e, const hilo_instr *i, hilo_literal *const *ops)
 	bool handled = true;
 	if (!hilo_opcode_operands_ok(i->op, i->noperands))
 		return ev_err(e, i, "expected %d operands, got %u", hilo_opcode_arity(i->op), i->noperands);
+	bool splats = false;
+	for (uint32_t q = 0; q < i->noperands && !splats; q++)
+		splats = hilo_literal_has_splat(ops[q]);
+	if (splats && !takes_splats(i->op)) {
+		/* computed once on the one elements, or expanded for the op */
+		bool h = true;
+		r = ev_elementwise_splat(e, i, ops, &h);
+		if (h)
+			return r || e->failed ? r : ev_err(e, i, "evaluation failed");
+		hilo_literal **dense = hilo_arena_alloc(e->a, (size_t)i->noperands * sizeof *dense);
+		if (!dense)
+			return ev_err(e, i, "out of memory");
+		for (uint32_t q = 0; q < i->noperands; q++)
+			if (!(dense[q] = ev_dense(e, i, ops[q])))
+				return NULL;
+		ops = dense;
+	}
 	switch (i->op) {
 	case HILO_OP_CONSTANT:
 		if (!hilo_instr_literal(i))
@@ -588,6 +671,8 @@ static hilo_literal *eval_instr(hilo_module *m, const hilo_instr *i,
 		ev_err(&t.e, i, "operand literals do not match the operand shapes");
 	else
 		r = ev_instr(&t.e, i, operands);
+	if (r) /* results leave the evaluator with every element stored */
+		r = ev_dense(&t.e, i, r);
 	top_fini(&t);
 	return r;
 }
@@ -619,6 +704,8 @@ hilo_literal *ev_instr_in_elided(hilo_module *m, const hilo_instr *i,
 		ev_err(&t.e, i, "operand literals do not match the operand shapes");
 	else
 		r = ev_instr(&t.e, i, operands);
+	if (r) /* results leave the evaluator with every element stored */
+		r = ev_dense(&t.e, i, r);
 	if (used)
 		*used = t.e.used;
 	top_fini(&t);
@@ -639,6 +726,11 @@ static hilo_literal *eval_comp(hilo_module *m, const hilo_comp *c,
 	hilo_literal *out = r ? hilo_literal_copy_in(m->arena, r) : NULL;
 	if (r && !out)
 		ev_err(&t.e, NULL, "out of memory");
+	if (out && hilo_literal_has_splat(out)) {
+		/* results leave the evaluator with every element stored */
+		t.e.a = m->arena;
+		out = ev_dense(&t.e, c->root, out);
+	}
 	if (used)
 		*used = t.e.used;
 	top_fini(&t);

@@ -972,6 +972,50 @@ static hilo_literal *ew_clamp(ev *e, const hilo_instr *i, hilo_literal *const *o
 	return r;
 }
 
+static bool splat_elementwise(hilo_opcode op)
+{
+	return op == HILO_OP_SELECT || op == HILO_OP_CLAMP || op == HILO_OP_COMPLEX ||
+	       ((is_unary(op) || is_binary(op)) && op != HILO_OP_BITCAST_CONVERT);
+}
+
+bool ev_splat_capable(hilo_opcode op)
+{
+	return splat_elementwise(op) || op == HILO_OP_BROADCAST || op == HILO_OP_RESHAPE;
+}
+
+hilo_literal *ev_elementwise_splat(ev *e, const hilo_instr *i, hilo_literal *const *ops,
+	bool *handled)
+{
+	hilo_opcode op = i->op;
+	bool ew = splat_elementwise(op);
+	bool fits = ew && hilo_shape_is_array(i->shape) && hilo_shape_elements(i->shape) > 0 &&
+	            i->noperands <= 3;
+	for (uint32_t q = 0; fits && q < i->noperands; q++)
+		fits = ops[q]->shape && hilo_shape_is_array(ops[q]->shape) && !ops[q]->elided &&
+		       (ops[q]->splat || ops[q]->shape->rank == 0);
+	if (!fits) {
+		*handled = false;
+		return NULL;
+	}
+	/* every result element is op of the operands' one elements: compute
+	 * it once, on scalar views, by the same code (so bit for bit the
+	 * value every element would get) */
+	hilo_literal view[3], *v[3];
+	for (uint32_t q = 0; q < i->noperands; q++) {
+		view[q] = *ops[q];
+		view[q].splat = false;
+		view[q].shape = hilo_shape_scalar(e->m->shapes, ops[q]->shape->type);
+		v[q] = &view[q];
+	}
+	hilo_instr one = *i;
+	one.shape = hilo_shape_scalar(e->m->shapes, i->shape->type);
+	bool h = true;
+	hilo_literal *r = ev_elementwise(e, &one, v, &h);
+	if (!r)
+		return NULL;
+	return ev_splat_new(e, i, i->shape, r->data);
+}
+
 hilo_literal *ev_elementwise(ev *e, const hilo_instr *i, hilo_literal *const *ops, bool *handled)
 {
 	hilo_opcode op = i->op;

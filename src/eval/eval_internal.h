@@ -171,6 +171,21 @@ hilo_literal *ev_shape_op(ev *e, const hilo_instr *i, hilo_literal *const *ops, 
 hilo_literal *ev_reduce_op(ev *e, const hilo_instr *i, hilo_literal *const *ops, bool *handled);
 hilo_literal *ev_opaque(ev *e, const hilo_instr *i, hilo_literal *const *ops, bool *handled);
 
+/* ---- splats (one stored element, docs/architecture.md "Splats") ---- */
+/* A splat of shape s (an array of at least one element) holding the one
+ * element at `elem`, in e's arena; charged one element-op. */
+hilo_literal *ev_splat_new(ev *e, const hilo_instr *i, const hilo_shape *s, const void *elem);
+/* l with every element stored (l itself without splats), charged the
+ * expanded elements: the budget message when over it. */
+hilo_literal *ev_dense(ev *e, const hilo_instr *i, const hilo_literal *l);
+/* An elementwise op (unary, binary, select, clamp, complex) whose
+ * operands are all splats or scalars, computed once on their one elements
+ * into a splat; *handled = false when i is not such an op. */
+hilo_literal *ev_elementwise_splat(ev *e, const hilo_instr *i, hilo_literal *const *ops,
+	bool *handled);
+/* May op give a splat for splat operands (elementwise, broadcast, reshape)? */
+bool ev_splat_capable(hilo_opcode op);
+
 /* Scalar value as double / int64 / uint64 (element k). */
 double ev_get_f(const hilo_literal *l, size_t k);
 int64_t ev_get_i(const hilo_literal *l, size_t k);

@@ -45,6 +45,10 @@ static hilo_literal *broadcast(ev *e, const hilo_instr *i, const hilo_literal *a
 	for (int k = 0; k < nd; k++)
 		if (dims[k] < 0 || dims[k] >= os->rank || os->dims[dims[k]] != is->dims[k])
 			return ev_err(e, i, "broadcast dimension %d does not match", k);
+	if (a->splat && hilo_shape_elements(os) > 0)
+		return ev_splat_new(e, i, os, a->data); /* every element is the one */
+	if (a->splat && !(a = ev_dense(e, i, a)))
+		return NULL;
 	size_t n;
 	hilo_literal *r = out_new(e, i, &n);
 	if (!r)
@@ -67,6 +71,8 @@ static hilo_literal *reshape(ev *e, const hilo_instr *i, const hilo_literal *a)
 	if (a->shape->type != i->shape->type ||
 	    hilo_shape_elements(a->shape) != hilo_shape_elements(i->shape))
 		return ev_err(e, i, "reshape changes the element type or count");
+	if (a->splat)
+		return ev_splat_new(e, i, i->shape, a->data);
 	size_t n;
 	hilo_literal *r = out_new(e, i, &n);
 	if (!r)

@@ -102,6 +102,8 @@ static bool literal_well_formed(const hilo_literal *l, const hilo_shape *s)
 		return false;
 	int64_t n = hilo_shape_elements(s);
 	int eb = hilo_ptype_bytes(s->type);
+	if (l->splat && !l->elided) /* one stored element stands for all */
+		return n > 0 && eb > 0 && s->rank > 0 && l->nbytes == (size_t)eb && l->data;
 	if (n < 0 || eb < 0 || (uint64_t)n > HILO_LITERAL_MAX_BYTES / (eb ? (uint64_t)eb : 1))
 		return false;
 	return l->elided || (l->nbytes == (size_t)n * (size_t)eb && (l->data || !l->nbytes));

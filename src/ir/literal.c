@@ -69,6 +69,70 @@ hilo_literal *hilo_literal_copy_in(hilo_arena *a, const hilo_literal *l)
 	return c;
 }
 
+/* ---- splats: one stored element ------------------------------------------- */
+
+const void *hilo_literal_elem(const hilo_literal *l, size_t k)
+{
+	size_t eb = (size_t)hilo_ptype_bytes(l->shape->type);
+	return (const char *)l->data + (l->splat ? 0 : k * eb);
+}
+
+size_t hilo_literal_count(const hilo_literal *l)
+{
+	if (!l || !l->shape || !hilo_shape_is_array(l->shape))
+		return 0;
+	int64_t n = hilo_shape_elements(l->shape);
+	return n > 0 ? (size_t)n : 0;
+}
+
+bool hilo_literal_has_splat(const hilo_literal *l)
+{
+	if (!l)
+		return false;
+	for (int k = 0; k < l->ntuple; k++)
+		if (hilo_literal_has_splat(l->elems[k]))
+			return true;
+	return l->splat && !l->elided;
+}
+
+hilo_literal *hilo_literal_dense_in(hilo_arena *a, const hilo_literal *l, size_t *budget_bytes)
+{
+	if (!hilo_literal_has_splat(l))
+		return (hilo_literal *)l;
+	hilo_literal *c = hilo_arena_alloc(a, sizeof *c);
+	if (!c)
+		return NULL;
+	*c = *l;
+	if (l->ntuple) {
+		if (!(c->elems = hilo_arena_alloc(a, ((size_t)l->ntuple + 1) * sizeof *c->elems)))
+			return NULL;
+		for (int k = 0; k < l->ntuple; k++)
+			if (!(c->elems[k] = hilo_literal_dense_in(a, l->elems[k], budget_bytes)))
+				return NULL;
+		return c;
+	}
+	size_t n = hilo_literal_count(l), eb = (size_t)hilo_ptype_bytes(l->shape->type);
+	if (!eb || n > *budget_bytes / eb)
+		return NULL;
+	size_t all = n * eb;
+	if (!(c->data = hilo_arena_alloc(a, all ? all : 1)))
+		return NULL;
+	*budget_bytes -= all;
+	/* copied by doubling: one memcpy per element takes seconds on a few
+	 * hundred million elements */
+	size_t done = all ? eb : 0;
+	if (all)
+		memcpy(c->data, l->data, eb);
+	while (done < all) {
+		size_t m = done < all - done ? done : all - done;
+		memcpy((char *)c->data + done, c->data, m);
+		done += m;
+	}
+	c->nbytes = all;
+	c->splat = false;
+	return c;
+}
+
 /* s without layouts and dynamic flags, in t (a copied literal's shape). */
 static hilo_shape *shape_plain(hilo_shape_table *t, hilo_arena *a, const hilo_shape *s)
 {
@@ -146,19 +210,20 @@ static int64_t first_diff(const hilo_literal *a, const hilo_literal *b, unsigned
 	bool nsz = how & HILO_CMP_NSZ, anynan = !(how & HILO_CMP_NAN_BITS);
 	hilo_ptype t = a->shape->type;
 	int eb = hilo_ptype_bytes(t);
-	if (eb <= 0)
+	if (eb <= 0 || !a->data || !b->data || a->elided || b->elided)
 		return -1;
-	size_t n = a->nbytes / (size_t)eb;
-	const unsigned char *pa = a->data, *pb = b->data;
+	/* two splats differ everywhere or nowhere: compare element 0 */
+	size_t n = a->splat && b->splat ? (hilo_literal_count(a) ? 1 : 0) : hilo_literal_count(a);
 	for (size_t k = 0; k < n; k++) {
-		if (!memcmp(pa + k * (size_t)eb, pb + k * (size_t)eb, (size_t)eb))
+		const unsigned char *pa = hilo_literal_elem(a, k), *pb = hilo_literal_elem(b, k);
+		if (!memcmp(pa, pb, (size_t)eb))
 			continue;
 		if (hilo_ptype_is_complex(t)) {
 			int h = eb / 2;
 			/* compare the halves separately, NaN == NaN */
 			for (int q = 0; q < 2; q++) {
-				const unsigned char *xa = pa + k * (size_t)eb + (size_t)(q * h);
-				const unsigned char *xb = pb + k * (size_t)eb + (size_t)(q * h);
+				const unsigned char *xa = pa + (size_t)(q * h);
+				const unsigned char *xb = pb + (size_t)(q * h);
 				hilo_ptype ht = t == HILO_T_C64 ? HILO_T_F32 : HILO_T_F64;
 				if (memcmp(xa, xb, (size_t)h) &&
 				    !(anynan && is_nan_elem(ht, xa, 0) && is_nan_elem(ht, xb, 0)) &&
@@ -167,9 +232,9 @@ static int64_t first_diff(const hilo_literal *a, const hilo_literal *b, unsigned
 			}
 			continue;
 		}
-		if (anynan && is_nan_elem(t, pa, k) && is_nan_elem(t, pb, k))
+		if (anynan && is_nan_elem(t, pa, 0) && is_nan_elem(t, pb, 0))
 			continue;
-		if (nsz && both_zero(t, pa + k * (size_t)eb, pb + k * (size_t)eb))
+		if (nsz && both_zero(t, pa, pb))
 			continue;
 		return (int64_t)k;
 	}
@@ -190,7 +255,7 @@ bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b)
 				return false;
 		return true;
 	}
-	if (a->nbytes != b->nbytes || a->elided || b->elided)
+	if (a->elided || b->elided || hilo_literal_count(a) != hilo_literal_count(b))
 		return false;
 	return first_diff(a, b, 0) < 0;
 }
@@ -234,8 +299,8 @@ bool hilo_literal_describe_diff_path(hilo_buf *path, const hilo_literal *a, cons
 	hilo_buf va, vb;
 	hilo_buf_init(&va);
 	hilo_buf_init(&vb);
-	hilo_literal_format_element(&va, a->shape->type, a->data, (size_t)k);
-	hilo_literal_format_element(&vb, a->shape->type, b->data, (size_t)k);
+	hilo_literal_format_element(&va, a->shape->type, a->data, hilo_literal_slot(a, (size_t)k));
+	hilo_literal_format_element(&vb, a->shape->type, b->data, hilo_literal_slot(b, (size_t)k));
 	snprintf(msg, cap, "output%s element [%s]: before=%s after=%s (seed %llu)",
 		path->len ? hilo_buf_cstr(path) : "", idx, hilo_buf_cstr(&va),
 		hilo_buf_cstr(&vb), (unsigned long long)seed);

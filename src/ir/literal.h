@@ -13,6 +13,18 @@
 hilo_literal *hilo_literal_alloc(hilo_arena *a, const hilo_shape *s, size_t *budget_bytes);
 /* A copy of l's data (and tuple structure) in a, sharing l's shapes. */
 hilo_literal *hilo_literal_copy_in(hilo_arena *a, const hilo_literal *l);
+/* l with every element stored: l itself when it is not a splat (tuples:
+ * when no element is), else a copy in a whose data repeats the one
+ * element, charged to *budget_bytes; NULL (nothing charged past what was
+ * copied) when the copy is over it or out of memory. Shapes are shared.
+ * The budgeted expansion every consumer that needs dense data uses. */
+hilo_literal *hilo_literal_dense_in(hilo_arena *a, const hilo_literal *l, size_t *budget_bytes);
+/* Does l, or an element of tuple l, store a splat? */
+bool hilo_literal_has_splat(const hilo_literal *l);
+/* Element count of array literal l's shape (0 for a tuple, an invalid or
+ * overflowing shape). */
+size_t hilo_literal_count(const hilo_literal *l);
+
 /* Element k of an array of type t at data, as HLO text prints it
  * (hilo_print_element is the public name). */
 void hilo_literal_format_element(hilo_buf *b, hilo_ptype t, const void *data, size_t k);

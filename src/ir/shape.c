@@ -583,9 +583,10 @@ bool hilo_literal_int_at(const hilo_literal *l, size_t k, int64_t *out)
 		return false;
 	int64_t n = hilo_shape_elements(l->shape);
 	size_t w = (size_t)hilo_ptype_bytes(t);
-	if (n < 0 || (uint64_t)k >= (uint64_t)n || l->nbytes / w <= k)
+	size_t at = hilo_literal_slot(l, k);
+	if (n < 0 || (uint64_t)k >= (uint64_t)n || l->nbytes / w <= at)
 		return false;
-	*out = hilo_elem_get_i64(t, l->data, k);
+	*out = hilo_elem_get_i64(t, l->data, at);
 	return true;
 }
 

@@ -1416,6 +1416,10 @@ hilo_pto_program *hilo_pto_parse_file(const char *path, const char *name, hilo_d
 	size_t len = 0;
 	int fd = -1;
 	struct stat st;
+	/* refused before reading: a file of billions of blank lines would be
+	 * read whole only to be found empty, or fill memory with statements */
+	if (hilo_input_too_large(path, "PyPTO", diags))
+		return NULL;
 	char *text = hilo_read_file_fd(path, &len, &fd, &st, diags);
 	if (!text)
 		return NULL;

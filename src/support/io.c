@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -51,6 +52,28 @@ bool hilo_text_is_blank(const char *s, size_t n, int *line, int *col)
 	}
 	*line = l;
 	*col = c;
+	return true;
+}
+
+size_t hilo_input_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	if (pages <= 0 || page <= 0 || (uint64_t)pages > SIZE_MAX / (uint64_t)page)
+		return SIZE_MAX;
+	return (size_t)pages * (size_t)page / 4;
+}
+
+bool hilo_input_too_large(const char *path, const char *what, hilo_diags *d)
+{
+	struct stat st;
+	if (!strcmp(path, "-") || stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+		return false;
+	size_t lim = hilo_input_limit();
+	if ((uint64_t)st.st_size <= (uint64_t)lim)
+		return false;
+	hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0,
+		"input of %llu bytes is larger than the %s reader takes (%llu bytes: a quarter of "
+		"this machine's memory)", (unsigned long long)st.st_size, what, (unsigned long long)lim);
 	return true;
 }
 

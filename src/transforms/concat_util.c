@@ -103,11 +103,14 @@ bool hilo_cu_is_zero(const hilo_instr *i)
 		return false;
 	if (hilo_ptype_is_complex(s->type))
 		return false;
+	const hilo_literal *l = hilo_instr_literal(i);
+	if (l->splat) /* one stored element */
+		n = n > 0 ? 1 : 0;
 	for (int64_t k = 0; k < n; k++) {
 		if (hilo_ptype_is_float(s->type)) {
-			if (hilo_elem_get_f64(s->type, hilo_instr_literal(i)->data, (size_t)k) != 0.0)
+			if (hilo_elem_get_f64(s->type, l->data, (size_t)k) != 0.0)
 				return false;
-		} else if (hilo_elem_get_i64(s->type, hilo_instr_literal(i)->data, (size_t)k) != 0) {
+		} else if (hilo_elem_get_i64(s->type, l->data, (size_t)k) != 0) {
 			return false;
 		}
 	}

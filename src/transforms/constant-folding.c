@@ -355,7 +355,7 @@ static bool same_constant(const hilo_instr *a, const hilo_instr *b)
 	if (a == b)
 		return true;
 	const hilo_literal *x = hilo_instr_literal(a), *y = hilo_instr_literal(b);
-	return hilo_shape_equal(a->shape, b->shape) && x->nbytes == y->nbytes &&
+	return hilo_shape_equal(a->shape, b->shape) && x->nbytes == y->nbytes && x->splat == y->splat &&
 		(x->nbytes == 0 || !memcmp(x->data, y->data, x->nbytes));
 }
 

@@ -192,7 +192,7 @@ static bool literal_equal(const hilo_literal *a, const hilo_literal *b)
 		return true;
 	if (!a || !b || a->elided || b->elided || a->ntuple || b->ntuple)
 		return false;
-	if (!hilo_shape_equal(a->shape, b->shape) || a->nbytes != b->nbytes)
+	if (!hilo_shape_equal(a->shape, b->shape) || a->nbytes != b->nbytes || a->splat != b->splat)
 		return false;
 	return a->nbytes == 0 || (a->data && b->data && !memcmp(a->data, b->data, a->nbytes));
 }

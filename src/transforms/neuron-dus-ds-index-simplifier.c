@@ -314,7 +314,7 @@ static void merge_starts(finding *fd, const int64_t *v, int n, bool ok)
 
 static bool lit_equal(const hilo_literal *a, const hilo_literal *b)
 {
-	return a->nbytes == b->nbytes && hilo_shape_compatible(a->shape, b->shape) &&
+	return a->nbytes == b->nbytes && a->splat == b->splat && hilo_shape_compatible(a->shape, b->shape) &&
 		memcmp(a->data, b->data, a->nbytes) == 0;
 }
 

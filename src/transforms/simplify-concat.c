@@ -148,6 +148,8 @@ static bool selection_removal(hilo_pass_ctx *ctx, hilo_comp *c, po_cache *pc)
 		if (ne <= 0)
 			continue;
 		const unsigned char *v = hilo_instr_literal(p)->data;
+		if (hilo_instr_literal(p)->splat) /* one stored element */
+			ne = 1;
 		bool all_t = true, all_f = true;
 		for (int64_t e = 0; e < ne; e++) {
 			all_t &= v[e] != 0;

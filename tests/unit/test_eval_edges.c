@@ -20,6 +20,7 @@ static int failures, checks;
 
 #define M(body) "HloModule t\n\nENTRY main {\n" body "}\n"
 #define EXPECT(src, want) expect(__func__, __LINE__, run_budget(src, 0), want)
+#define EXPECT_BUDGET(src, budget, want) expect(__func__, __LINE__, run_budget(src, budget), want)
 #define EXPECT_ERR(src, sub) expect_err(__func__, __LINE__, run_budget(src, 0), sub)
 
 static void expect(const char *fn, int line, char *got, const char *want)
@@ -644,6 +645,56 @@ static void xla_cpu_bits(void)
 	       "{true, true}");
 }
 
+/* Splat constants (one stored element): elementwise ops, broadcasts and
+ * reshapes of them are computed once into splats; other ops, and the
+ * result, get them expanded under the budget (issue 31 goal 2). */
+static void splats(void)
+{
+	EXPECT(M("  c = f32[4] constant(2)\n"
+	         "  ROOT n = f32[4] negate(c)\n"),
+	       "{-2, -2, -2, -2}");
+	EXPECT(M("  a = f32[3] constant(2)\n"
+	         "  b = f32[3] constant({1, 2, 3})\n"
+	         "  ROOT s = f32[3] add(a, b)\n"),
+	       "{3, 4, 5}");
+	EXPECT(M("  a = f32[2] constant(1.5)\n"
+	         "  b = f32[] constant(0.25)\n"
+	         "  m = f32[2] multiply(a, b)\n"
+	         "  ROOT r = f32[3,2] broadcast(m), dimensions={1}\n"),
+	       "{ { 0.375, 0.375 }, { 0.375, 0.375 }, { 0.375, 0.375 } }");
+	EXPECT(M("  a = bf16[2,2] constant(3)\n"
+	         "  b = bf16[2,2] constant(-1)\n"
+	         "  c = pred[2,2] compare(a, b), direction=GT\n"
+	         "  r = pred[4] reshape(c)\n"
+	         "  s = s32[4] convert(r)\n"
+	         "  ROOT t = (s32[4], pred[2,2]) tuple(s, c)\n"),
+	       "{1, 1, 1, 1} | { { true, true }, { true, true } }");
+	EXPECT(M("  a = s32[3] constant(7)\n"
+	         "  b = s32[3] constant(2)\n"
+	         "  p = pred[3] constant(true)\n"
+	         "  d = s32[3] divide(a, b)\n"
+	         "  ROOT s = s32[3] select(p, d, b)\n"),
+	       "{3, 3, 3}");
+	/* a NaN's bits are kept through the one computation */
+	EXPECT(M("  a = f32[2] constant(-nan(0x12345))\n"
+	         "  ROOT n = f32[2] negate(a)\n"),
+	       "{nan(0x12345), nan(0x12345)}");
+	/* computed once: the million-element negate costs one element-op,
+	 * so a 1.5M budget covers expanding it for the slice (1M) */
+	EXPECT_BUDGET(M("  c = f32[1000000] constant(2)\n"
+	                "  n = f32[1000000] negate(c)\n"
+	                "  b = f32[1000,1000] reshape(n)\n"
+	                "  ROOT s = f32[1,2] slice(b), slice={[0:1], [0:2]}\n"),
+	              1500000, "{ { -2, -2 } }");
+	/* 3.8 GB declared in a few bytes: refused with the budget message,
+	 * never allocated */
+	EXPECT_ERR(M("  c = f32[961974200] constant(9)\n"
+	             "  n = f32[961974200] negate(c)\n"
+	             "  ROOT s = f32[2] slice(n), slice={[0:2]}\n"),
+	           "over the evaluation budget");
+	EXPECT_ERR(M("  ROOT c = f32[961974200] constant(9)\n"), "over the evaluation budget");
+}
+
 int main(void)
 {
 	xla_cpu_bits();
@@ -661,6 +712,7 @@ int main(void)
 	bitcasts();
 	reduce_precision();
 	compares();
+	splats();
 	printf("test_eval_edges: %d checks, %d failures\n", checks, failures);
 	return failures ? 1 : 0;
 }

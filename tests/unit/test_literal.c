@@ -1,10 +1,14 @@
 /* Literal unit tests: parsing and XLA's printed form (nan, inf, -0,
  * shortest round-trip digits), rounding of decimal text to small float
  * types (nearest even, per-format overflow rules), integer edge values,
- * tuple literals, nested arrays, elided constants ({...} = values unknown). */
+ * tuple literals, nested arrays, elided constants ({...} = values unknown),
+ * splats (one stored element read through hilo_literal_elem, expanded only
+ * by the budgeted hilo_literal_dense_in). */
 #include "check.h"
 
+#include "hilo/eval.h"
 #include "hilo/float.h"
+#include "ir/literal.h" /* hilo_literal_dense_in, hilo_literal_count */
 
 #include <math.h>
 
@@ -176,11 +180,71 @@ static void test_constants_in_module(void)
 	hilo_module_destroy(m);
 }
 
+/* A splat stores one element; every element reads as it; the budgeted
+ * expansion gives the dense literal the written-out form parses to. */
+static void test_splats(hilo_module *m)
+{
+	hilo_literal *s = parse(m, "s32[2,3]{1,0} -7");
+	if (!CHECK(s))
+		return;
+	CHECK(s->splat);
+	CHECK(s->nbytes == 4);
+	CHECK(hilo_literal_count(s) == 6);
+	for (size_t k = 0; k < 6; k++) {
+		CHECK(hilo_literal_elem(s, k) == s->data);
+		CHECK(hilo_literal_slot(s, k) == 0);
+		int64_t v = 0;
+		CHECK(hilo_literal_int_at(s, k, &v) && v == -7);
+	}
+	int64_t v;
+	CHECK(!hilo_literal_int_at(s, 6, &v));
+	/* printed in full where values print in full (hilo-run, labels) */
+	CHECK_STR(roundtrip(m, "s32[2,3]{1,0} -7"), "s32[2,3]{1,0} { { -7, -7, -7 }, { -7, -7, -7 } }");
+	hilo_literal *d = parse(m, "s32[2,3]{1,0} { { -7, -7, -7 }, { -7, -7, -7 } }");
+	if (!CHECK(d))
+		return;
+	CHECK(!d->splat && d->nbytes == 24);
+	CHECK(hilo_literal_elem(d, 5) == (const char *)d->data + 20);
+	CHECK(hilo_literal_equal(s, d) && hilo_literal_equal(d, s));
+	hilo_literal *o = parse(m, "s32[2,3]{1,0} { { -7, -7, -7 }, { -7, -7, 1 } }");
+	char msg[256];
+	CHECK(o && !hilo_literal_equal(s, o));
+	CHECK(o && hilo_literal_describe_diff(s, o, 0, msg, sizeof msg));
+	CHECK_STR(msg, "output element [1,2]: before=-7 after=1 (seed 0)");
+	/* the expansion: over the budget NULL, charged nothing */
+	size_t cap = 23;
+	CHECK(!hilo_literal_dense_in(m->arena, s, &cap));
+	CHECK(cap == 23);
+	cap = 100;
+	hilo_literal *x = hilo_literal_dense_in(m->arena, s, &cap);
+	if (!CHECK(x))
+		return;
+	CHECK(cap == 76 && !x->splat && x->nbytes == 24 && s->splat && s->nbytes == 4);
+	CHECK(!memcmp(x->data, d->data, 24));
+	CHECK(hilo_literal_dense_in(m->arena, d, &cap) == d); /* dense: itself */
+	/* a splat inside a tuple, and the 3.8 GB one: no allocation */
+	hilo_literal *t = parse(m, "(f32[], f32[961974200]{0}) (1, 9)");
+	if (!CHECK(t))
+		return;
+	CHECK(t->elems[1]->splat && t->elems[1]->nbytes == 4);
+	CHECK(hilo_literal_has_splat(t) && !hilo_literal_has_splat(t->elems[0]));
+	cap = HILO_LITERAL_MAX_BYTES;
+	CHECK(!hilo_literal_dense_in(m->arena, t, &cap));
+	/* complex and sub-byte types */
+	hilo_literal *c = parse(m, "c64[3]{0} (1, -2)");
+	CHECK(c && c->splat && c->nbytes == 8);
+	CHECK_STR(roundtrip(m, "c64[3]{0} (1, -2)"), "c64[3]{0} {(1, -2), (1, -2), (1, -2)}");
+	hilo_literal *q = parse(m, "s4[5]{0} -3");
+	CHECK(q && q->splat && q->nbytes == 1);
+	CHECK(q && hilo_literal_int_at(q, 4, &v) && v == -3);
+}
+
 int main(void)
 {
 	hilo_module *m = hilo_module_create("lits");
 	test_print_forms(m);
 	test_values(m);
+	test_splats(m);
 	hilo_module_destroy(m);
 	test_constants_in_module();
 	return CHECK_DONE();

@@ -5,6 +5,7 @@
  * little-endian or byte-order-free descrs, C order. */
 #include "hilo/eval.h"
 #include "hilo/npy.h"
+#include "ir/literal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -219,7 +220,10 @@ bool hilo_npy_write(hilo_buf *out, const hilo_literal *l)
 	for (size_t k = 0; k < pad; k++)
 		hilo_buf_putc(out, ' ');
 	hilo_buf_putc(out, '\n');
-	if (l->nbytes)
+	if (l->splat) /* every element is the one stored */
+		for (size_t k = 0, n = hilo_literal_count(l); k < n; k++)
+			hilo_buf_put(out, l->data, l->nbytes);
+	else if (l->nbytes)
 		hilo_buf_put(out, l->data, l->nbytes);
 	return true;
 }

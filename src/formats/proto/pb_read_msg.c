@@ -683,6 +683,18 @@ hilo_literal *pbr_literal_from(reader *R, slice lp, hilo_shape *shape, int depth
 			}
 		}
 	}
+	if (l->splat) {
+		/* hilo's flag 1005 (an array written as one scalar): a LiteralProto
+		 * holds every element, XLA's reader needs them; the IR keeps one
+		 * when they are all equal (else the flag is wrong: dense) */
+		size_t k = es;
+		while (k < want_n && !memcmp((const char *)l->data + k, l->data, es))
+			k += es;
+		if (shape->rank > 0 && want_n && es && k >= want_n)
+			l->nbytes = es;
+		else
+			l->splat = false;
+	}
 	return l;
 }
 

@@ -191,7 +191,25 @@ static void put_literal(writer *W, uint32_t field, const hilo_literal *l, int de
 	/* XLA's LiteralProto holds the values in the order of the literal's
 	 * layout (its minor_to_major), the IR's are row-major */
 	const void *data = l->data;
-	if (!l->elided && t != HILO_T_TUPLE && n && hilo_shape_layout_reorders(l->shape) &&
+	if (l->splat && !l->elided && t != HILO_T_TUPLE && es && l->data) {
+		/* a LiteralProto holds every element (XLA's reader refuses fewer):
+		 * the one stored element, repeated (by doubling); no reordering */
+		n = hilo_literal_count(l);
+		void *p = n <= SIZE_MAX / es ? walloc(W, n * es) : NULL;
+		if (!p) {
+			W->oom = true;
+			n = 0;
+		} else {
+			size_t all = n * es, done = es;
+			memcpy(p, l->data, es);
+			while (done < all) {
+				size_t c = done < all - done ? done : all - done;
+				memcpy((char *)p + done, p, c);
+				done += c;
+			}
+			data = p;
+		}
+	} else if (!l->elided && t != HILO_T_TUPLE && n && hilo_shape_layout_reorders(l->shape) &&
 	    (int64_t)n == hilo_shape_elements(l->shape)) {
 		void *p = walloc(W, l->nbytes); /* out of memory: W->oom fails the write */
 		if (p && hilo_layout_permute(l->shape, l->data, p, es, true))
@@ -227,7 +245,7 @@ static void put_literal(writer *W, uint32_t field, const hilo_literal *l, int de
 		for (int k = 0; k < l->ntuple; k++)
 			put_literal(W, 10, l->elems[k], depth + 1);
 	} else if ((bf = literal_bytes_field(t))) {
-		pw_bytes(b, bf, data, l->nbytes);
+		pw_bytes(b, bf, data, n * es);
 	} else if (t == HILO_T_PRED && n) {
 		pw_tag(b, 2, PB_LEN);
 		pw_varint(b, n);

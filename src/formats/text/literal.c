@@ -572,6 +572,9 @@ hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
 		lex_error(L, L->p, "constant too large (%lld elements)", (long long)n);
 		return NULL;
 	}
+	bool splat = shape->rank > 0 && L->p < L->end && *L->p != '{';
+	if (splat)
+		bytes = (size_t)hilo_ptype_bytes(shape->type); /* stored once */
 	lit->nbytes = bytes;
 	lit->data = hilo_arena_alloc(m->arena, bytes ? bytes : 1);
 	if (!lit->data) {
@@ -584,23 +587,17 @@ hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
 			return NULL;
 		return lit;
 	}
-	if (L->p < L->end && *L->p != '{') {
+	if (splat) {
 		/* XLA's parser fills an array constant written as one scalar,
-		 * f32[3,3] constant(1), with that value */
+		 * f32[3,3] constant(1), with that value; hilo stores the value
+		 * once (issue 31: no allocation the input did not ask for) and
+		 * readers see every element through hilo_literal_elem */
 		if (n == 0) {
 			lex_error(L, L->p, "an empty array constant is written {}");
 			return NULL;
 		}
 		if (!read_elem(L, shape->type, lit->data, 0))
 			return NULL;
-		/* copied by doubling: one memcpy per element took seconds on a
-		 * few hundred million elements (a fuzz finding) */
-		size_t eb = (size_t)hilo_ptype_bytes(shape->type), done = eb, all = (size_t)n * eb;
-		while (done < all) {
-			size_t c = done < all - done ? done : all - done;
-			memcpy((char *)lit->data + done, lit->data, c);
-			done += c;
-		}
 		lit->splat = true;
 		return lit;
 	}
@@ -626,10 +623,11 @@ static void print_nested(hilo_buf *b, const hilo_literal *lit, int dim, int64_t 
 {
 	const hilo_shape *s = lit->shape;
 	if (dim == s->rank) {
+		size_t at = hilo_literal_slot(lit, (*k)++);
 		if (s->type == HILO_T_PRED && lit->pred_as_int)
-			hilo_buf_putc(b, ((const unsigned char *)lit->data)[(*k)++] ? '1' : '0');
+			hilo_buf_putc(b, ((const unsigned char *)lit->data)[at] ? '1' : '0');
 		else
-			hilo_literal_format_element(b, s->type, lit->data, (*k)++);
+			hilo_literal_format_element(b, s->type, lit->data, at);
 		return;
 	}
 	bool inner = dim == s->rank - 1;

@@ -107,7 +107,7 @@ static bool lit_start(const hilo_literal *l, const hilo_shape *fallback, size_t 
 	int64_t n = hilo_shape_elements(s);
 	if (n < 0 || (uint64_t)k >= (uint64_t)n)
 		return false;
-	int64_t v = hilo_elem_get_i64(s->type, l->data, k);
+	int64_t v = hilo_elem_get_i64(s->type, l->data, hilo_literal_slot(l, k));
 	if (hilo_ptype_is_unsigned_int(s->type) && v < 0)
 		v = INT64_MAX;
 	*out = v;
