@@ -6,7 +6,10 @@
 set -u
 src=$1 build=$2 shared=$3
 out=$build/make_demo.out
-(cd "$src" && make demo BUILD="$build" SHARED="$shared" JOBS=2) >"$out" 2>&1
+# as a user types it at a shell: not as a sub-make of make test, whose
+# MAKELEVEL/MAKEFLAGS make the inner make announce its directories
+(cd "$src" && env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES make demo BUILD="$build" \
+	SHARED="$shared" JOBS=2) >"$out" 2>&1
 rc=$?
 fail=0
 [ $rc -eq 0 ] || { echo "FAIL: make demo: exit $rc"; fail=1; }
