@@ -10,46 +10,9 @@
  * fusion operand and the alias went from z to w, an entry parameter the
  * program also returns). */
 #include "hilo/ir.h"
+#include "ir/text_cursor.h"
 
 #include <string.h>
-
-typedef struct rd {
-	const char *p, *e;
-} rd;
-
-static void ws(rd *r)
-{
-	while (r->p < r->e && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
-		r->p++;
-}
-
-static bool eat(rd *r, char c)
-{
-	ws(r);
-	if (r->p < r->e && *r->p == c) {
-		r->p++;
-		return true;
-	}
-	return false;
-}
-
-static bool num(rd *r, int64_t *out)
-{
-	ws(r);
-	bool neg = r->p < r->e && *r->p == '-';
-	const char *s = r->p + neg;
-	if (s >= r->e || *s < '0' || *s > '9')
-		return false;
-	int64_t v = 0;
-	while (s < r->e && *s >= '0' && *s <= '9') {
-		if (v > (INT64_MAX - 9) / 10)
-			return false;
-		v = v * 10 + (*s++ - '0');
-	}
-	*out = neg ? -v : v;
-	r->p = s;
-	return true;
-}
 
 /* {i,j,...} into ix (a's memory). */
 static bool shape_index(hilo_arena *a, rd *r, hilo_shape_index *ix)

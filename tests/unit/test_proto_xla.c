@@ -106,6 +106,46 @@ static hilo_module *parse(const char *src, size_t n, hilo_diags *d)
 	return m;
 }
 
+/* mp's text as hilo prints a proto it did not write (no attribute order,
+ * hilo_written off: XLA's print form), into t; false when hilo refuses
+ * it. mp is left as it was. */
+static bool print_as_foreign(Xla__HloModuleProto *mp, hilo_buf *t, hilo_diags *d)
+{
+	size_t nsaved = 0, at = 0;
+	for (size_t k = 0; k < mp->n_computations; k++)
+		nsaved += mp->computations[k]->n_instructions;
+	size_t *saved = calloc(nsaved ? nsaved : 1, sizeof *saved);
+	if (!saved)
+		return false;
+	for (size_t k = 0; k < mp->n_computations; k++)
+		for (size_t j = 0; j < mp->computations[k]->n_instructions; j++) {
+			saved[at++] = mp->computations[k]->instructions[j]->n_hilo_attr_order;
+			mp->computations[k]->instructions[j]->n_hilo_attr_order = 0;
+		}
+	bool written = mp->hilo_written;
+	mp->hilo_written = false;
+	hilo_buf fb;
+	hilo_buf_init(&fb);
+	size_t n = xla__hlo_module_proto__get_packed_size(mp);
+	hilo_buf_reserve(&fb, n);
+	xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
+	mp->hilo_written = written;
+	at = 0;
+	for (size_t k = 0; k < mp->n_computations; k++)
+		for (size_t j = 0; j < mp->computations[k]->n_instructions; j++)
+			mp->computations[k]->instructions[j]->n_hilo_attr_order = saved[at++];
+	free(saved);
+	hilo_module *f = hilo_proto_read(fb.data, n, "foreign.pb", d);
+	hilo_buf_free(&fb);
+	if (!f) {
+		hilo_diags_print(stderr, d);
+		return false;
+	}
+	hilo_print_text(t, f, HILO_STYLE_AUTO);
+	hilo_module_destroy(f);
+	return true;
+}
+
 /* The text comes back byte for byte through hilo's proto. */
 static void check_round_trip(const hilo_module *m, const hilo_buf *pb, hilo_diags *d)
 {
@@ -196,24 +236,11 @@ static void test_operand_layouts(hilo_diags *d)
 			CHECK(c->n_hilo_attrs == 0); /* the typed field says it all */
 			/* as a proto hilo did not write: XLA's print order, no
 			 * constrain_layout=true */
-			size_t norder = c->n_hilo_attr_order;
-			c->n_hilo_attr_order = 0;
-			mp->hilo_written = false;
-			hilo_buf fb;
-			hilo_buf_init(&fb);
-			size_t n = xla__hlo_module_proto__get_packed_size(mp);
-			hilo_buf_reserve(&fb, n);
-			xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
-			hilo_module *f = hilo_proto_read(fb.data, n, "foreign.pb", d);
-			if (CHECK(f != NULL)) {
-				hilo_print_text(&t, f, HILO_STYLE_AUTO);
+			if (CHECK(print_as_foreign(mp, &t, d))) {
 				CHECK(strstr(hilo_buf_cstr(&t), "custom_call_target=\"k\", operand_layout_constraints="
 				                                 "{f32[2,3]{0,1}, (f32[4]{0}, s32[])}") != NULL);
 				CHECK(!strstr(hilo_buf_cstr(&t), "constrain_layout"));
-				hilo_module_destroy(f);
 			}
-			hilo_buf_free(&fb);
-			c->n_hilo_attr_order = norder; /* freed with the message */
 		}
 		xla__hlo_module_proto__free_unpacked(mp, NULL);
 	}
@@ -300,18 +327,7 @@ static void test_typed_fields(hilo_diags *d)
 							fprintf(stderr, "  %s keeps %s\n", in->name, typed_keys[q]);
 			}
 		/* read as a proto hilo did not write: XLA's print of each */
-		for (size_t k = 0; k < mp->n_computations; k++)
-			for (size_t j = 0; j < mp->computations[k]->n_instructions; j++)
-				mp->computations[k]->instructions[j]->n_hilo_attr_order = 0; /* freed by the count */
-		mp->hilo_written = false;
-		hilo_buf fb;
-		hilo_buf_init(&fb);
-		size_t n = xla__hlo_module_proto__get_packed_size(mp);
-		hilo_buf_reserve(&fb, n);
-		xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
-		hilo_module *f = hilo_proto_read(fb.data, n, "foreign.pb", d);
-		if (CHECK(f != NULL)) {
-			hilo_print_text(&t, f, HILO_STYLE_AUTO);
+		if (CHECK(print_as_foreign(mp, &t, d))) {
 			const char *s = hilo_buf_cstr(&t);
 			static const char *const want[] = {
 				"parameter(0), parameter_replication={true}\n",
@@ -326,9 +342,7 @@ static void test_typed_fields(hilo_diags *d)
 			for (size_t k = 0; k < sizeof want / sizeof *want; k++)
 				if (!CHECK(strstr(s, want[k]) != NULL))
 					fprintf(stderr, "  missing: %s\nin:\n%s\n", want[k], s);
-			hilo_module_destroy(f);
 		}
-		hilo_buf_free(&fb);
 		xla__hlo_module_proto__free_unpacked(mp, NULL);
 	}
 	check_round_trip(m, &pb, d);
@@ -386,19 +400,8 @@ static void test_typed_fields2(hilo_diags *d)
 		CHECK(l && l->literal && l->literal->n_tuple_literals == 2 &&
 		      l->literal->tuple_literals[0]->n_s32s == 2);
 		CHECK(r && r->sharding && r->sharding->n_tuple_shardings == 6);
-		/* read as a proto hilo did not write */
-		for (size_t k = 0; k < mp->n_computations; k++)
-			for (size_t j = 0; j < mp->computations[k]->n_instructions; j++)
-				mp->computations[k]->instructions[j]->n_hilo_attr_order = 0;
-		mp->hilo_written = false;
-		hilo_buf fb;
-		hilo_buf_init(&fb);
-		size_t n = xla__hlo_module_proto__get_packed_size(mp);
-		hilo_buf_reserve(&fb, n);
-		xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
-		hilo_module *f = hilo_proto_read(fb.data, n, "foreign.pb", d);
-		if (CHECK(f != NULL)) {
-			hilo_print_text(&t, f, HILO_STYLE_AUTO);
+		/* read as a proto hilo did not write: XLA's print of each */
+		if (CHECK(print_as_foreign(mp, &t, d))) {
 			const char *x = hilo_buf_cstr(&t);
 			static const char *const want[] = {
 				"p = f32[8,128]{1,0:T(8,128)S(1)} parameter(0)",
@@ -409,11 +412,7 @@ static void test_typed_fields2(hilo_diags *d)
 			for (size_t k = 0; k < sizeof want / sizeof *want; k++)
 				if (!CHECK(strstr(x, want[k]) != NULL))
 					fprintf(stderr, "  missing: %s\nin:\n%s\n", want[k], x);
-			hilo_module_destroy(f);
-		} else {
-			hilo_diags_print(stderr, d);
 		}
-		hilo_buf_free(&fb);
 		xla__hlo_module_proto__free_unpacked(mp, NULL);
 	}
 	check_round_trip(m, &pb, d);
@@ -454,25 +453,10 @@ static void test_literal_order(hilo_diags *d)
 		/* XLA's form of the s4 values: the low four bits */
 		if (CHECK(sc && sc->literal && sc->literal->s4s.len == 2))
 			sc->literal->s4s.data[0] = 8;
-		for (size_t k = 0; k < mp->n_computations; k++)
-			for (size_t j = 0; j < mp->computations[k]->n_instructions; j++)
-				mp->computations[k]->instructions[j]->n_hilo_attr_order = 0;
-		mp->hilo_written = false;
-		hilo_buf fb;
-		hilo_buf_init(&fb);
-		size_t n = xla__hlo_module_proto__get_packed_size(mp);
-		hilo_buf_reserve(&fb, n);
-		xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
-		hilo_module *f = hilo_proto_read(fb.data, n, "foreign.pb", d);
-		if (CHECK(f != NULL)) {
-			hilo_print_text(&t, f, HILO_STYLE_AUTO);
+		if (CHECK(print_as_foreign(mp, &t, d))) {
 			CHECK(strstr(hilo_buf_cstr(&t), "constant({ { 1, 2, 3 }, { 4, 5, 6 } })") != NULL);
 			CHECK(strstr(hilo_buf_cstr(&t), "constant({-8, 7})") != NULL);
-			hilo_module_destroy(f);
-		} else {
-			hilo_diags_print(stderr, d);
 		}
-		hilo_buf_free(&fb);
 		xla__hlo_module_proto__free_unpacked(mp, NULL);
 	}
 	check_round_trip(m, &pb, d);

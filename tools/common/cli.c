@@ -39,8 +39,8 @@ static void single_dash_longs(cli *c)
 		char *a = c->argv[k];
 		if (!strcmp(a, "--"))
 			return;
-		if (a[0] != '-')
-			continue;
+		if (a[0] != '-' || !a[1])
+			continue; /* an operand, or "-": standard input */
 		bool dd = a[1] == '-';
 		const char *name = a + (dd ? 2 : 1);
 		size_t n = strcspn(name, "=");

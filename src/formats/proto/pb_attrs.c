@@ -808,24 +808,22 @@ static bool api_parse(Xla__HloInstructionProto *p, const char *t)
 	return false;
 }
 
-static bool precision_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+/* {NAME, NAME, ...} (blanks allowed) into v: each name's index in names,
+ * tried in the given order (longest first where one name starts another);
+ * the whole text. */
+static bool braced_names(hilo_arena *a, const char *t, const char *const *names, const int *order,
+	int n, ivec *v)
 {
 	cur c = {t, t + strlen(t)};
-	Xla__PrecisionConfig *pc = aalloc(a, sizeof *pc);
-	if (!pc || !lit(&c, "{"))
+	if (!lit(&c, "{"))
 		return false;
-	xla__precision_config__init(pc);
-	ivec v = {0};
 	if (!lit(&c, "}")) {
 		for (;;) {
 			int k = 0;
 			ws(&c);
-			/* longest names first: highest before high */
-			static const int order[] = {2, 1, 3, 0};
-			for (k = 0; k < 4; k++)
-				if (lit(&c, prec_names[order[k]]))
-					break;
-			if (k == 4 || !push(a, &v, order[k]))
+			while (k < n && !lit(&c, names[order[k]]))
+				k++;
+			if (k == n || !push(a, v, order[k]))
 				return false;
 			if (lit(&c, ","))
 				continue;
@@ -834,8 +832,18 @@ static bool precision_parse(hilo_arena *a, Xla__HloInstructionProto *p, const ch
 			break;
 		}
 	}
-	if (!at_end(&c))
+	return at_end(&c);
+}
+
+static bool precision_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
+{
+	/* longest names first: highest before high */
+	static const int order[] = {2, 1, 3, 0};
+	Xla__PrecisionConfig *pc = aalloc(a, sizeof *pc);
+	ivec v = {0};
+	if (!pc || !braced_names(a, t, prec_names, order, 4, &v))
 		return false;
+	xla__precision_config__init(pc);
 	pc->n_operand_precision = v.n;
 	pc->operand_precision = aalloc(a, v.n * sizeof *pc->operand_precision);
 	if (!pc->operand_precision)
@@ -918,28 +926,13 @@ static bool aliasing_render(hilo_buf *b, const Xla__HloInstructionProto *p)
 /* {true,false,...}: one flag per leaf buffer of the parameter */
 static bool replication_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
 {
-	cur c = {t, t + strlen(t)};
+	static const char *const flags[] = {"false", "true"};
+	static const int order[] = {0, 1};
 	Xla__ParameterReplication *r = aalloc(a, sizeof *r);
-	if (!r || !lit(&c, "{"))
+	ivec v = {0};
+	if (!r || !braced_names(a, t, flags, order, 2, &v))
 		return false;
 	xla__parameter_replication__init(r);
-	ivec v = {0};
-	if (!lit(&c, "}")) {
-		for (;;) {
-			bool on = lit(&c, "true");
-			if (!on && !lit(&c, "false"))
-				return false;
-			if (!push(a, &v, on))
-				return false;
-			if (lit(&c, ","))
-				continue;
-			if (!lit(&c, "}"))
-				return false;
-			break;
-		}
-	}
-	if (!at_end(&c))
-		return false;
 	r->n_replicated_at_leaf_buffers = v.n;
 	r->replicated_at_leaf_buffers = aalloc(a, v.n * sizeof *r->replicated_at_leaf_buffers);
 	if (!r->replicated_at_leaf_buffers)

@@ -860,7 +860,8 @@ static void put_entry_program_shape(writer *W, const hilo_module *m)
 		root = hilo_parse_shape(W->scratch, v + used + 2, vn - used - 2, NULL, "", &d);
 	hilo_diags_free(&d);
 	if (!root) {
-		put_program_shape(W, 4, e);
+		if (!scratch_oom(W))
+			put_program_shape(W, 4, e);
 		return;
 	}
 	hilo_buf *b = W->out;

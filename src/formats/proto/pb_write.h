@@ -44,6 +44,16 @@ static inline char *wstr(writer *W, const char *s, size_t n)
 	return r;
 }
 
+/* After a parse into the scratch module failed: true (and the write
+ * fails) when it failed for want of memory, not over the text (the
+ * parser's own guard caught it). */
+static inline bool scratch_oom(writer *W)
+{
+	if (hilo_arena_failed(W->a, false))
+		W->oom = true;
+	return W->oom;
+}
+
 /* One instruction's typed fields while its attributes are mapped. */
 typedef struct inst_ctx {
 	Xla__HloInstructionProto *p;

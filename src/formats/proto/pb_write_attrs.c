@@ -101,6 +101,7 @@ static int operand_shapes(writer *W, inst_ctx *X, const char *text)
 	}
 	hilo_diags_free(&d);
 	if (!ok) {
+		scratch_oom(W);
 		X->nopshapes = 0;
 		return 0;
 	}
@@ -169,8 +170,10 @@ static bool cc_literal(writer *W, inst_ctx *X, const char *text)
 	size_t n = strlen(text);
 	X->cclit = literal_text(W, text, n, &d, 0);
 	hilo_diags_free(&d);
-	if (!X->cclit)
+	if (!X->cclit) {
+		scratch_oom(W);
 		return false;
+	}
 	X->used[PBF_CC_LITERAL] = true;
 	W->tmp.len = 0;
 	hilo_print_literal(&W->tmp, X->cclit, true);
