@@ -146,6 +146,15 @@ static bool print_as_foreign(Xla__HloModuleProto *mp, hilo_buf *t, hilo_diags *d
 	return true;
 }
 
+/* Every one of the n strings want[] occurs in s (each missing one
+ * reported with s). */
+static void check_contains(const char *s, const char *const *want, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!CHECK(strstr(s, want[k]) != NULL))
+			fprintf(stderr, "  missing: %s\nin:\n%s\n", want[k], s);
+}
+
 /* The text comes back byte for byte through hilo's proto. */
 static void check_round_trip(const hilo_module *m, const hilo_buf *pb, hilo_diags *d)
 {
@@ -339,9 +348,7 @@ static void test_typed_fields(hilo_diags *d)
 				"triangular-solve(q, q), left_side=true, lower=true, unit_diagonal=true, transpose_a=ADJOINT\n",
 				"cholesky(q), lower=true\n",
 			};
-			for (size_t k = 0; k < sizeof want / sizeof *want; k++)
-				if (!CHECK(strstr(s, want[k]) != NULL))
-					fprintf(stderr, "  missing: %s\nin:\n%s\n", want[k], s);
+			check_contains(s, want, sizeof want / sizeof *want);
 		}
 		xla__hlo_module_proto__free_unpacked(mp, NULL);
 	}
@@ -409,9 +416,7 @@ static void test_typed_fields2(hilo_diags *d)
 				"source_target_pairs={{0,1}}, slice_sizes={{4,64}}\n",
 				"literal=( s32[2]{0} {1, 2}, f32[] 3 )",
 			};
-			for (size_t k = 0; k < sizeof want / sizeof *want; k++)
-				if (!CHECK(strstr(x, want[k]) != NULL))
-					fprintf(stderr, "  missing: %s\nin:\n%s\n", want[k], x);
+			check_contains(x, want, sizeof want / sizeof *want);
 		}
 		xla__hlo_module_proto__free_unpacked(mp, NULL);
 	}

@@ -801,24 +801,35 @@ static void put_instr(writer *W, const hilo_instr *i)
 
 /* ---- computations and module ---- */
 
-static void put_program_shape(writer *W, uint32_t field, const hilo_comp *c)
+/* c's ProgramShapeProto: its parameters' and root's shapes, or, with
+ * layout (a tuple of one shape per parameter) and root given, those
+ * (the header's entry_computation_layout); the parameter names. */
+static void put_program_shape_as(writer *W, uint32_t field, const hilo_comp *c, const hilo_shape *layout,
+	const hilo_shape *root)
 {
 	hilo_buf *b = W->out;
 	size_t at = pw_open(b, field);
 	for (uint32_t k = 0; k < c->nparams; k++) {
 		const hilo_instr *pi = c->params[k];
-		if (pi)
+		if (layout)
+			put_shape(W, 1, layout->elems[k], 0);
+		else if (pi)
 			put_shape(W, 1, pi->shape, 0);
 		else
 			pw_close(b, pw_open(b, 1));
 	}
-	if (c->root)
-		put_shape(W, 2, c->root->shape, 0);
+	if (root || c->root)
+		put_shape(W, 2, root ? root : c->root->shape, 0);
 	for (uint32_t k = 0; k < c->nparams; k++) {
 		const char *u = c->params[k] ? hilo_ptrmap_get(&W->renamed, c->params[k]) : NULL;
 		pw_str_elem(b, 3, u ? u : c->params[k] ? c->params[k]->name : "");
 	}
 	pw_close(b, at);
+}
+
+static void put_program_shape(writer *W, uint32_t field, const hilo_comp *c)
+{
+	put_program_shape_as(W, field, c, NULL, NULL);
 }
 
 /* The module's host_program_shape: the header's entry_computation_layout
@@ -864,16 +875,7 @@ static void put_entry_program_shape(writer *W, const hilo_module *m)
 			put_program_shape(W, 4, e);
 		return;
 	}
-	hilo_buf *b = W->out;
-	size_t at = pw_open(b, 4);
-	for (int k = 0; k < ps->ntuple; k++)
-		put_shape(W, 1, ps->elems[k], 0);
-	put_shape(W, 2, root, 0);
-	for (uint32_t k = 0; k < e->nparams; k++) {
-		const char *u = e->params[k] ? hilo_ptrmap_get(&W->renamed, e->params[k]) : NULL;
-		pw_str_elem(b, 3, u ? u : e->params[k] ? e->params[k]->name : "");
-	}
-	pw_close(b, at);
+	put_program_shape_as(W, 4, e, ps, root);
 }
 
 /* Returns true when the computation went out as its input bytes. */
