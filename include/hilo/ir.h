@@ -52,6 +52,10 @@ HILO_API unsigned hilo_opcode_flags(hilo_opcode op);
  * HILO_OPF_ANY_ARITY flag, or exactly the arity. Verifier, proto reader
  * and evaluator all use this one rule. */
 HILO_API bool hilo_opcode_operands_ok(hilo_opcode op, uint32_t n);
+/* True for the ops whose operand 0 must be the op that started them
+ * (async-update/-done, copy-done, send-done, recv-done and the
+ * collectives' -done): a region that keeps one keeps its start. */
+HILO_API bool hilo_opcode_completes_async(hilo_opcode op);
 /* Returns HILO_OP_COUNT when the name is not an opcode. */
 HILO_API hilo_opcode hilo_opcode_lookup(const char *s, size_t len);
 

@@ -63,6 +63,18 @@ unsigned hilo_opcode_flags(hilo_opcode op)
 	return op < HILO_OP_COUNT ? op_info[op].flags : 0;
 }
 
+bool hilo_opcode_completes_async(hilo_opcode op)
+{
+	switch (op) {
+	case HILO_OP_ASYNC_UPDATE: case HILO_OP_ASYNC_DONE: case HILO_OP_COPY_DONE:
+	case HILO_OP_SEND_DONE: case HILO_OP_RECV_DONE: case HILO_OP_ALL_REDUCE_DONE:
+	case HILO_OP_ALL_GATHER_DONE: case HILO_OP_COLLECTIVE_PERMUTE_DONE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool hilo_opcode_operands_ok(hilo_opcode op, uint32_t n)
 {
 	if (op >= HILO_OP_COUNT)

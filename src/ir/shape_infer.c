@@ -652,8 +652,12 @@ static hilo_comp *reducer_operands(ictx *X, uint32_t *n)
 /* The result of reduce and reduce-window: one array of the given
  * dimensions per input, of the reducer's k-th result type, checking that
  * every input has input 0's dimensions and every init value is a scalar. */
+/* The results of reduce and reduce-window: reduce's elements have the
+ * reducer's types, reduce-window's (init_types) the init values' (XLA's
+ * shape inference; they differ only where the verifier's fp-precision
+ * leeway lets a bf16 init value meet an f32 reducer). */
 static hilo_shape *reducer_results(ictx *X, hilo_comp *c, uint32_t n, int rank, const int64_t *dims,
-				   const uint8_t *dyn)
+				   const uint8_t *dyn, bool init_types)
 {
 	const hilo_shape *s0 = opshape(X, 0);
 	hilo_shape *el[HILO_MAX_RANK];
@@ -668,7 +672,7 @@ static hilo_shape *reducer_results(ictx *X, hilo_comp *c, uint32_t n, int rank, 
 		hilo_ptype t;
 		if (!reducer_type(X, c, k, n, &t))
 			return NULL;
-		el[k] = array(X, t, rank, dims, dyn);
+		el[k] = array(X, init_types ? init->type : t, rank, dims, dyn);
 	}
 	return n == 1 ? el[0] : tuple(X, (int)n, el);
 }
@@ -705,7 +709,7 @@ static hilo_shape *reduce_op(ictx *X)
 			dims[rank] = s0->dims[d];
 			dyn[rank++] = dyn_of(s0, d);
 		}
-	return reducer_results(X, c, n, rank, dims, dyn);
+	return reducer_results(X, c, n, rank, dims, dyn, false);
 }
 
 /* One output dimension of a windowed op (ShapeInference's
@@ -754,7 +758,7 @@ static hilo_shape *reduce_window_op(ictx *X)
 	int64_t dims[HILO_MAX_RANK];
 	for (int d = 0; d < s0->rank; d++)
 		dims[d] = window_out(&w, d, s0->dims[d]);
-	return reducer_results(X, c, n, s0->rank, dims, NULL);
+	return reducer_results(X, c, n, s0->rank, dims, NULL, true);
 }
 
 static hilo_shape *map_op(ictx *X)

@@ -5,7 +5,8 @@
  *
  * The module is copied (ids and names kept); in the copy a new entry
  * computation is built from the instruction's operand cone, `height`
- * levels up (negative: the whole cone). Operands at the cut become new
+ * levels up (negative: the whole cone; the start of an async piece
+ * kept is kept too, at the same level). Operands at the cut become new
  * parameters of the same shape, in the order they are first met; constants
  * and iotas at the cut are copied instead (they need no input). Called
  * computations are shared with the copy, the old computations that the new
@@ -66,7 +67,9 @@ static hilo_instr *build(xctx *x, hilo_instr *root, int height)
 					st = hilo_heap_realloc(x->m->arena, st, 2 * cap * sizeof *st);
 					cap *= 2;
 				}
-				int d = st[n - 1].depth + 1;
+				/* an async piece's start is kept with it (XLA
+				 * refuses a -done whose operand is a parameter) */
+				int d = st[n - 1].depth + !(f->next == 1 && hilo_opcode_completes_async(i->op));
 				st[n++] = (frame){o, d, 0};
 			}
 			continue;

@@ -35,6 +35,7 @@
  * never a crash. Accepts HloModuleProto, HloProto{hlo_module} and
  * HloSnapshot{hlo}.
  */
+#include "hilo/hlo_text.h"
 #include "pb_read.h"
 #include "support/strhash.h"
 
@@ -853,6 +854,76 @@ static bool read_comp_head(reader *R, slice cs, comp_rec *cr, slice *name, slice
 	return !R->failed;
 }
 
+/* The host_program_shape (HloModuleProto field 4) of a proto hilo did
+ * not write, when it is not the entry's own parameter and root shapes
+ * (XLA's layout assignment gives it tiles and memory spaces the
+ * instructions do not carry): the module's entry_computation_layout, as
+ * XLA takes it from this field. */
+static bool host_layout_attr(reader *R, slice ps)
+{
+	hilo_module *m = R->m;
+	const hilo_comp *e = m->entry;
+	for (uint32_t k = 0; k < m->nattrs; k++)
+		if (!strcmp(m->attrs[k].key, "entry_computation_layout"))
+			return true;
+	if (!e || !e->root)
+		return true;
+	const hilo_shape **params = pbr_ralloc(R, (e->nparams + 1) * sizeof *params);
+	if (!params)
+		return false;
+	uint32_t np = 0;
+	slice root = {0};
+	bool has_root = false, differs = false;
+	pr_cur c = {ps.p, ps.p + ps.n};
+	field f;
+	while (pbr_next_field(R, &c, &f)) {
+		if (f.num != 1 && f.num != 2)
+			continue;
+		if (!pbr_want(R, &f, PB_LEN))
+			return false;
+		if (f.num == 2) {
+			root = f.s;
+			has_root = true;
+			continue;
+		}
+		if (np == e->nparams)
+			return true; /* not this entry's signature: the instructions say */
+		const hilo_shape *s = pbr_shape_from(R, &f.s, 0, "the host program shape");
+		if (!s)
+			return false;
+		const hilo_instr *pi = e->params[np];
+		differs |= !pi || pi->shape != s;
+		params[np++] = s;
+	}
+	if (R->failed)
+		return false;
+	if (np != e->nparams || !has_root)
+		return true;
+	const hilo_shape *rs = pbr_shape_from(R, &root, 0, "the host program shape");
+	if (!rs)
+		return false;
+	if (!differs && rs == e->root->shape)
+		return true;
+	hilo_buf b;
+	hilo_buf_init_in(&b, m->arena);
+	hilo_print_entry_layout(&b, params, np, rs);
+	hilo_module_attr *na = b.oom ? NULL : pbr_ralloc(R, (m->nattrs + 2) * sizeof *na);
+	if (!na) {
+		hilo_buf_free(&b);
+		pbr_rerr(R, "out of memory");
+		return false;
+	}
+	memset(na, 0, sizeof *na);
+	na[0].key = pbr_rintern(R, "entry_computation_layout");
+	na[0].value = hilo_arena_strndup(m->arena, hilo_buf_cstr(&b), b.len);
+	if (m->nattrs)
+		memcpy(na + 1, m->attrs, m->nattrs * sizeof *na);
+	m->attrs = na;
+	m->nattrs++;
+	hilo_buf_free(&b);
+	return true;
+}
+
 static bool build_module(reader *R, slice ms)
 {
 	hilo_module *m = R->m;
@@ -866,7 +937,8 @@ static bool build_module(reader *R, slice ms)
 	bool flag[12] = {0}; /* fields 1006..1011 at flag[number - 1000] */
 	pb_unknown munk = {0};
 	field fa_field;
-	bool has_fa = false;
+	bool has_fa = false, has_host_shape = false;
+	slice host_shape = {0};
 	memset(&fa_field, 0, sizeof fa_field);
 	pb_keep *K = R->keep;
 	pr_cur c = {ms.p, ms.p + ms.n};
@@ -880,6 +952,14 @@ static bool build_module(reader *R, slice ms)
 		case 3: if (!pbr_rep_slice(R, &f, &cs, &ncs)) return false; break;
 		case 6: if (!pbr_want(R, &f, PB_VARINT)) return false; entry_id = (int64_t)f.v; break;
 		case 19: if (!pbr_want(R, &f, PB_LEN)) return false; fa_field = f; has_fa = true; break;
+		case 4:
+			if (!pbr_want(R, &f, PB_LEN))
+				return false;
+			host_shape = f.s;
+			has_host_shape = true;
+			if (!pbr_other_field(R, &f, &xla__hlo_module_proto__descriptor, &munk))
+				return false;
+			break;
 		case 1000: if (!pbr_rep_slice(R, &f, &ma, &nma)) return false; break;
 		case 1001: if (!pbr_str_field(R, &f, &sv[S_HEADER])) return false; break;
 		case 1002: if (!pbr_str_field(R, &f, &sv[S_GAP])) return false; break;
@@ -1091,6 +1171,8 @@ static bool build_module(reader *R, slice ms)
 		if (R->failed)
 			return false;
 	}
+	if (has_host_shape && !flag[9] && !host_layout_attr(R, host_shape))
+		return false;
 	if (sv[S_HEADER].n)
 		m->header = pbr_sdup(R, sv[S_HEADER]);
 	if (flag[7])

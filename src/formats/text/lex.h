@@ -97,6 +97,11 @@ bool lex_int(lexer *L, int64_t *out);    /* decimal, optional '-' */
 /* Whether the text at p (bounded by L->end, which need not be followed by
  * a NUL) starts with word. */
 bool lex_starts(const lexer *L, const char *p, const char *word);
+/* XLA's keywords (true, inf, ROOT, ...), and those or a primitive type
+ * name: what XLA reads as a name only after '%' (the short style writes
+ * the '%' for those). */
+bool lex_is_keyword(const char *s, size_t n);
+bool lex_name_needs_percent(const char *s, size_t n);
 /* Column (1-based) of a pointer on the current line. */
 int lex_col(const lexer *L, const char *at);
 /* Describes the character at L->p for messages ("'x'", "byte 0x01", "end of input"). */

@@ -169,6 +169,27 @@ bool lex_int(lexer *L, int64_t *out)
 	return true;
 }
 
+/* The words XLA's lexer takes as keywords (hlo_lexer.cc LexIdentifier):
+ * a name only when written with '%'. */
+static const char *const xla_keywords[] = {
+	"true", "false", "inf", "nan", "HloModule", "ENTRY", "ROOT", "FileLocations",
+	"FileNames", "FunctionNames", "StackFrames", "maximal", "replicated", "manual",
+	"last_tile_dim_replicate", "shard_as", "shard_like", "unknown", "unreduced",
+};
+
+bool lex_is_keyword(const char *s, size_t n)
+{
+	for (size_t k = 0; k < sizeof xla_keywords / sizeof *xla_keywords; k++)
+		if (strlen(xla_keywords[k]) == n && !memcmp(xla_keywords[k], s, n))
+			return true;
+	return false;
+}
+
+bool lex_name_needs_percent(const char *s, size_t n)
+{
+	return lex_is_keyword(s, n) || hilo_ptype_lookup(s, n) != HILO_T_INVALID;
+}
+
 bool lex_starts(const lexer *L, const char *p, const char *word)
 {
 	size_t n = strlen(word);

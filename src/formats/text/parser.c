@@ -319,20 +319,11 @@ static const char *leading_comment(parser *P)
  * sanitized name as the suggestion (hlo_parser.cc, after building the
  * instruction). hilo refuses the same names, so what it reads XLA reads
  * too. Reports and returns false for a name XLA refuses. */
-static const char *const xla_keywords[] = {
-	"true", "false", "inf", "nan", "HloModule", "ENTRY", "ROOT", "FileLocations",
-	"FileNames", "FunctionNames", "StackFrames", "maximal", "replicated", "manual",
-	"last_tile_dim_replicate", "shard_as", "shard_like", "unknown", "unreduced",
-};
-
 static bool xla_name_ok(parser *P, const char *s, size_t n, bool pct, const char *what)
 {
 	bool instr = !strcmp(what, "an instruction");
 	bool type = hilo_ptype_lookup(s, n) != HILO_T_INVALID;
-	bool keyword = false;
-	for (size_t k = 0; k < sizeof xla_keywords / sizeof *xla_keywords; k++)
-		if (strlen(xla_keywords[k]) == n && !memcmp(xla_keywords[k], s, n))
-			keyword = true;
+	bool keyword = lex_is_keyword(s, n);
 	if (instr && type) {
 		lex_error(&P->L, s, "illegal instruction name: %.*s; suggest renaming to: %.*s_ (a primitive type name)",
 			(int)n, s, (int)n, s);

@@ -11,6 +11,7 @@
  * without sigils (only an explicit SHORT drops metadata).
  */
 #include "hilo/hlo_text.h"
+#include "lex.h"
 #include "support/fmt.h"
 
 #include <string.h>
@@ -90,9 +91,11 @@ static void put_shape(printer *P, const hilo_shape *s)
 		b->oom = true;
 }
 
+/* %name; the short style leaves the '%' out but where XLA's lexer would
+ * read the name as a keyword or a type (`%true`, `%s32`). */
 static void put_name(printer *P, const char *name)
 {
-	if (P->style != HILO_STYLE_SHORT)
+	if (P->style != HILO_STYLE_SHORT || lex_name_needs_percent(name, strlen(name)))
 		out_c(P->b, '%');
 	out_s(P->b, name);
 }

@@ -60,13 +60,47 @@ def parse(text):
             else:
                 p.header.append(s)
             continue
-        if s == "}":
+        if s == "}" or s.startswith("}, execution_thread="):
+            # `}, execution_thread="t"`: XLA prints the thread its parser
+            # gives a computation an async op on that thread calls (the
+            # async op's async_execution_thread, compared there)
+            cur[3] = default_outfeed_shapes(cur[3])
             cur = None
             continue
         if s and not s.startswith("//"):  # XLA drops comments
             m = re.match(r"(?:ROOT )?%?([A-Za-z_][\w.\-]*) = ", s)
             cur[3].append((m.group(1) if m else s, s))
     return p
+
+
+LINE = re.compile(r"(?:ROOT )?%?([A-Za-z_][\w.\-]*) = (.*?) ([a-z][\w\-]*)\(")
+
+
+def default_outfeed_shapes(instrs):
+    """The instructions without an outfeed_shape= that only repeats the
+    shape of the outfeed's data operand: XLA's printer always writes it,
+    and its parser takes the operand's shape when it is absent (the same
+    instruction)."""
+    if not any(" outfeed(" in l for _, l in instrs):
+        return instrs
+    shapes = {}
+    for n, l in instrs:
+        m = LINE.match(l)
+        if m:
+            shapes[m.group(1)] = _unspaced(m.group(2))
+    out = []
+    for n, l in instrs:
+        m = LINE.match(l)
+        k = l.find(", outfeed_shape=")
+        if m and m.group(3) == "outfeed" and k >= 0:
+            ops = REF.findall(l[m.end():])
+            start = k + len(", outfeed_shape=")
+            rest = l[start:]
+            value = top_level_split(rest)[0]
+            if ops and shapes.get(ops[0]) == _unspaced(value.strip()):
+                l = l[:k] + rest[len(value):]
+        out.append((n, l))
+    return out
 
 
 def frame_chain(p, fid, depth=0):
@@ -99,6 +133,26 @@ def _frame_chain(p, fid, depth):
         if up:
             here += " <- " + up
     return here
+
+
+def header(p):
+    """The module header as one line (a dump may break it over several)
+    with its attributes in sorted order (hilo keeps the input's order, XLA
+    prints its own), and the other lines before the computations."""
+    head = [h for h in p.header if h.startswith("HloModule")]
+    if not head:
+        return p.header
+    i = p.header.index(head[0])
+    j = i + 1
+    while j < len(p.header) and not p.header[j - 1].rstrip().endswith("}") and \
+            p.header[j - 1].rstrip().endswith(","):
+        j += 1
+    line = " ".join(h.strip() for h in p.header[i:j])
+    m = re.match(r"(HloModule\s+[^\s,]+)\s*,?\s*(.*)$", line)
+    if m and m.group(2):
+        attrs = sorted(_unspaced(a.strip()) for a in top_level_split(m.group(2)) if a.strip())
+        line = m.group(1) + "," + ",".join(attrs)
+    return p.header[:i] + [line] + p.header[j:]
 
 
 def elide_constants(line):
@@ -208,9 +262,9 @@ def sorted_attrs(line):
     rest = line[j + 1:]
     if not rest.startswith(","):
         return line
-    attrs = sorted(a for a in (_unspaced(a.strip()) for a in top_level_split(rest[1:]))
-                   if a and a not in FALSE_DEFAULTS)
-    return line[:j + 1] + ", " + ", ".join(attrs)
+    attrs = sorted(window_fields(a) for a in (_unspaced(a.strip()) for a in top_level_split(rest[1:]))
+                   if a and a not in FALSE_DEFAULTS and not EMPTY_DIMS.match(a))
+    return line[:j + 1] + (", " + ", ".join(attrs) if attrs else "")
 
 
 # Boolean attributes whose absence means false: XLA's printer writes them
@@ -218,6 +272,19 @@ def sorted_attrs(line):
 FALSE_DEFAULTS = frozenset("%s=false" % k for k in (
     "use_global_device_ids", "constrain_layout", "is_host_transfer", "indices_are_sorted",
     "unique_indices", "custom_call_has_side_effect", "is_stable"))
+
+
+# A dot's dimension lists that are empty: XLA prints the contracting
+# ones always, hilo only those the input had; {} is their absence.
+EMPTY_DIMS = re.compile(r"^[lr]hs_(?:batch|contracting)_dims=\{\}$")
+
+
+def window_fields(attr):
+    """window={...} with its fields in sorted order (XLA prints size,
+    stride, pad, ...; a test may write them in any order)."""
+    if not attr.startswith("window={") or not attr.endswith("}"):
+        return attr
+    return "window={" + " ".join(sorted(attr[len("window={"):-1].split())) + "}"
 
 
 _MEMO = {}
@@ -232,7 +299,7 @@ def quick(text, elide=False):
         return hit[1]
     p = parse(text)
     has_frames = bool(p.tables["StackFrames"])
-    out = [re.sub(r"\s+", " ", INDEX.sub("", h)).replace(", ", ",") for h in p.header]
+    out = [re.sub(r"\s+", " ", INDEX.sub("", h)).replace(", ", ",") for h in header(p)]
     for comp in sorted(p.comps, key=lambda c: c[0]):
         out.append(comp[2])
         lines = []
@@ -328,6 +395,18 @@ def _canon(text, elide):
             visit(n)
         if root:
             visit(root)
+        # what the root does not reach (side effects, control successors):
+        # from the instructions nothing uses, in the order of their
+        # name-free text (XLA prints them in its post order, hilo in the
+        # input's), then any left (a cycle) in text order
+        rest = [n for n, _ in comp[3] if n not in ids]
+        used = set()
+        for n in rest:
+            used.update(r for r in REF.findall(instrs[n].split(" = ", 1)[-1]) if r in instrs)
+        sinks = sorted((n for n in rest if n not in used),
+                       key=lambda n: REF.sub("%", instrs[n].split(" = ", 1)[-1]))
+        for n in sinks:
+            visit(n)
         for n, _ in comp[3]:
             visit(n)
         walked[key] = (ids, seq)
@@ -366,7 +445,7 @@ def _canon(text, elide):
         return sorted_attrs(line)
 
     out = []
-    for h in p.header:
+    for h in header(p):
         h = INDEX.sub("", h)
         h = re.sub(r",\s*(?=[\w(\[{])", ", ", h)
         out.append(re.sub(r"\s+", " ", h).replace(", ", ","))
@@ -386,12 +465,29 @@ def _canon(text, elide):
     return "\n".join(out) + "\n", names
 
 
-UNIQ = re.compile(r"^(.*?)(?:\.\d+)?$")
+UNIQ = re.compile(r"^(.*?)(?:\.\d+)*$")
+TYPE_NAMES = frozenset(["pred", "s1", "s2", "s4", "s8", "s16", "s32", "s64", "u1", "u2", "u4", "u8", "u16",
+                        "u32", "u64", "f16", "bf16", "f32", "f64", "c64", "c128", "token", "opaque"] +
+                       ["f8e5m2", "f8e4m3fn", "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz", "f8e4m3",
+                        "f8e3m4", "f8e8m0fnu", "f4e2m1fn"])
+
+
+def sanitized(name):
+    """The name XLA's NameUniquer gives a computation it reads
+    (GetSanitizedName): a primitive type name gets a '_' (s32 -> s32_), a
+    reserved leading "__" becomes "a_"."""
+    if name in TYPE_NAMES:
+        return name + "_"
+    if name.startswith("__") and not name.startswith("__xla_"):
+        return "a" + name[1:]
+    return name
 
 
 def names_differ(want_names, got_names):
     """The first name that changed without XLA's uniquifier explaining it
-    (a name x printed as x.N or x.N as x, or one that was not unique), or None."""
+    (a name x printed as x.N or x.N as x, x.0.N as x.M: XLA renames names
+    that are not unique module-wide one way reading text, another reading
+    a proto; or one that was not unique), or None."""
     counts = {}
     for n in want_names.values():
         counts[n] = counts.get(n, 0) + 1
@@ -399,7 +495,7 @@ def names_differ(want_names, got_names):
         g = got_names.get(key)
         if g is None or g == w or counts[w] > 1:
             continue
-        if UNIQ.match(w).group(1) == UNIQ.match(g).group(1):
+        if UNIQ.match(w).group(1) == UNIQ.match(g).group(1) or g == sanitized(w):
             continue
         return "%s: %r became %r" % (key, w, g)
     return None
