@@ -262,8 +262,9 @@ def sorted_attrs(line):
     rest = line[j + 1:]
     if not rest.startswith(","):
         return line
-    attrs = sorted(window_fields(a) for a in (_unspaced(a.strip()) for a in top_level_split(rest[1:]))
-                   if a and a not in FALSE_DEFAULTS and not EMPTY_DIMS.match(a))
+    attrs = sorted(a for a in (window_fields(a) for a in (_unspaced(a.strip()) for a in top_level_split(rest[1:]))
+                               if a and a not in FALSE_DEFAULTS and not EMPTY_DIMS.match(a))
+                   if a not in EMPTY_STRINGS)
     return line[:j + 1] + (", " + ", ".join(attrs) if attrs else "")
 
 
@@ -274,14 +275,38 @@ FALSE_DEFAULTS = frozenset("%s=false" % k for k in (
     "unique_indices", "custom_call_has_side_effect", "is_stable"))
 
 
+# Attributes that say nothing: an empty backend_config, metadata with no
+# field left (XLA prints neither).
+EMPTY_STRINGS = frozenset(['backend_config=""', "metadata={}"])
+
 # A dot's dimension lists that are empty: XLA prints the contracting
 # ones always, hilo only those the input had; {} is their absence.
 EMPTY_DIMS = re.compile(r"^[lr]hs_(?:batch|contracting)_dims=\{\}$")
 
 
+META_FIELD = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\{[^{}]*\}|\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\]|[^\s}]+)')
+
+
+def _unescaped(text):
+    """A quoted attribute value's characters (C escapes undone)."""
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
+
+
 def window_fields(attr):
-    """window={...} with its fields in sorted order (XLA prints size,
-    stride, pad, ...; a test may write them in any order)."""
+    """window={...} or metadata={...} with its fields in sorted order (XLA
+    prints them in its order, a test may write them in any), and a
+    backend_config string holding JSON as XLA prints it, unquoted
+    (backend_config="{\"k\":1}" is backend_config={"k":1})."""
+    if attr.startswith("metadata={") and attr.endswith("}"):
+        # an empty string field is no field (proto3: XLA prints none)
+        fields = [f for f in META_FIELD.findall(attr[len("metadata={"):-1]) if f[1] != '""']
+        return "metadata={" + " ".join(sorted("%s=%s" % f for f in fields)) + "}"
+    if attr.startswith('backend_config="{') and attr.endswith('"'):
+        return "backend_config=" + _unescaped(attr[len('backend_config="'):-1])
+    return _window_fields(attr)
+
+
+def _window_fields(attr):
     if not attr.startswith("window={") or not attr.endswith("}"):
         return attr
     return "window={" + " ".join(sorted(attr[len("window={"):-1].split())) + "}"
