@@ -15,6 +15,7 @@ add_test(NAME proto.scalar_layout COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/scalar_la
 # Text -> proto -> text in the forms XLA writes and reads (iota shardings,
 # braced frontend attribute values).
 add_test(NAME proto.xla_forms COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/xla_forms.py $<TARGET_FILE:hilo-opt>)
+add_test(NAME proto.async_wrapper COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/async_wrapper.py $<TARGET_FILE:hilo-opt>)
 # Binary protos kept byte for byte (issue 34): XLA's dumps in
 # tests/proto/fixtures written back byte-identical; hand-built HloProtos with
 # a schedule, aliasing, donors, stack frames and unknown fields at every

@@ -133,8 +133,13 @@ void pb_frames_from_text(hilo_buf *out, const char *text);
  * an instruction to its output id, cid a computation (pb_write.c). */
 typedef int64_t (*pb_iid_fn)(void *ud, const hilo_instr *i);
 typedef int64_t (*pb_cid_fn)(void *ud, const hilo_comp *c);
+/* more (may be NULL) adds sequences of computations the IR does not hold
+ * (the writer's async wrappers) through pb_schedule_sequence. */
+typedef void (*pb_more_fn)(void *ud, hilo_buf *out);
 void pb_keep_schedule(hilo_buf *out, const hilo_module *m, const pb_keep *k, pb_span sched,
-	const bool *fusion, pb_iid_fn iid, pb_cid_fn cid, void *ud);
+	const bool *fusion, pb_iid_fn iid, pb_cid_fn cid, pb_more_fn more, void *ud);
+/* One HloScheduleProto sequence: computation cid runs ids[0..n). */
+void pb_schedule_sequence(hilo_buf *out, int64_t cid, const int64_t *ids, size_t n);
 
 typedef struct pb_extra {
 	pb_keep *keep;            /* NULL: not kept (hilo wrote the input) */

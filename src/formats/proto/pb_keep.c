@@ -591,19 +591,23 @@ static void sched_visit(sched *S, const hilo_comp *c, const hilo_instr *i)
 	}
 }
 
-static void sched_entry(sched *S, int64_t cid)
+void pb_schedule_sequence(hilo_buf *b, int64_t cid, const int64_t *ids, size_t n)
 {
-	hilo_buf *b = S->out;
 	size_t at = pw_open(b, 1);
 	pw_int(b, 1, cid);
 	size_t s = pw_open(b, 2);
-	pw_packed_i64(b, 1, S->seq.v, S->seq.n);
+	pw_packed_i64(b, 1, ids, n);
 	pw_close(b, s);
 	pw_close(b, at);
 }
 
+static void sched_entry(sched *S, int64_t cid)
+{
+	pb_schedule_sequence(S->out, cid, S->seq.v, S->seq.n);
+}
+
 void pb_keep_schedule(hilo_buf *out, const hilo_module *m, const pb_keep *K, pb_span sp,
-	const bool *fusion, pb_iid_fn iid, pb_cid_fn cid, void *ud)
+	const bool *fusion, pb_iid_fn iid, pb_cid_fn cid, pb_more_fn more, void *ud)
 {
 	sched S;
 	memset(&S, 0, sizeof S);
@@ -674,6 +678,8 @@ void pb_keep_schedule(hilo_buf *out, const hilo_module *m, const pb_keep *K, pb_
 			sched_visit(&S, cc, i);
 		sched_entry(&S, cid(ud, cc));
 	}
+	if (more)
+		more(ud, out);
 	pw_close_n(out, at, 3);
 	if (S.oom || S.seq.oom)
 		out->oom = true;

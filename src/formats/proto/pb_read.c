@@ -174,8 +174,10 @@ typedef struct comp_rec {
 	int64_t id, root_id;
 	pb_unknown unk;
 	slice brace;           /* hilo_brace_comment */
-	size_t callee_at;      /* its instructions' callees (computation indices) in R->callees */
+	size_t callee_at, callee_end; /* its instructions' callees (computation indices)
+	                        * in R->callees, [callee_at, callee_end) */
 	bool unordered;        /* some operand or control predecessor comes later */
+	bool wrapper;          /* hilo wrote it for an async sugar start (1004) */
 } comp_rec;
 
 /* Fields of an instruction the first pass reads. */
@@ -591,6 +593,12 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 #define NEED_P() do { if (!pinit) { xla__hlo_instruction_proto__init(&P); pinit = true; } } while (0)
 		const int64_t *operand_ids = R->sv[0].p, *ctrl_ids = R->sv[1].p, *called_ids = R->sv[2].p;
 		size_t n_operand_ids = R->sv[0].n, n_ctrl_ids = R->sv[1].n, nc = R->sv[2].n;
+		if (own && R->own_called && i->async_op != HILO_OP_COUNT) {
+			/* hilo wrote XLA's wrapper for this sugar start (field 38):
+			 * the start's own callees are in 1006 */
+			called_ids = R->sv[5].p;
+			nc = R->sv[5].n;
+		}
 		const slice *order = R->sv[3].p;
 		size_t norder = R->sv[3].n;
 		if (unk.n) {
@@ -782,11 +790,8 @@ static bool check_call_graph(reader *R, comp_rec *recs, size_t n)
 	ok = first && stack && pos;
 	if (!ok)
 		pbr_rerr(R, "out of memory");
-	size_t t = R->callees.n;
 	for (size_t k = 0; k < n && ok; k++)
 		first[k] = recs[k].callee_at;
-	if (ok)
-		first[n] = t;
 	for (size_t s = 0; s < n && ok; s++) {
 		if (recs[s].c->mark)
 			continue;
@@ -796,7 +801,7 @@ static bool check_call_graph(reader *R, comp_rec *recs, size_t n)
 		recs[s].c->mark = 1;
 		while (sp && ok) {
 			size_t r = stack[sp - 1];
-			if (pos[sp - 1] >= first[r + 1]) {
+			if (pos[sp - 1] >= recs[r].callee_end) {
 				recs[r].c->mark = 2;
 				sp--;
 				continue;
@@ -845,6 +850,7 @@ static bool read_comp_head(reader *R, slice cs, comp_rec *cr, slice *name, slice
 		case 1001: if (!pbr_str_field(R, &f, gap)) return false; break;
 		case 1002: if (!pbr_want(R, &f, PB_VARINT)) return false; *has_thread = f.v != 0; break;
 		case 1003: if (!pbr_str_field(R, &f, &cr->brace)) return false; break;
+		case 1004: if (!pbr_want(R, &f, PB_VARINT)) return false; cr->wrapper = f.v != 0; break;
 		default:
 			if (!pbr_other_field(R, &f, &xla__hlo_computation_proto__descriptor, &cr->unk))
 				return false;
@@ -1089,14 +1095,21 @@ static bool build_module(reader *R, slice ms)
 	}
 	/* a computation at a time (operands are in the same computation,
 	 * callees need only exist), its messages read twice while in cache */
-	for (size_t k = 0; k < ncs; k++) {
-		recs[k].callee_at = R->callees.n;
-		if (!build_instrs(R, &recs[k]) || !wire_instrs(R, &recs[k], comps_map, flag[9]) ||
-		    !check_acyclic(R, &recs[k]))
-			return false;
-	}
+	/* (the async sugar wrappers hilo wrote last: the IR drops them, and
+	 * the other instructions keep the ids they had when written) */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < ncs; k++) {
+			if (recs[k].wrapper != (pass == 1))
+				continue;
+			recs[k].callee_at = R->callees.n;
+			if (!build_instrs(R, &recs[k]) || !wire_instrs(R, &recs[k], comps_map, flag[9]) ||
+			    !check_acyclic(R, &recs[k]))
+				return false;
+			recs[k].callee_end = R->callees.n;
+		}
 	if (!check_call_graph(R, recs, ncs))
 		return false;
+
 	/* entry: by id, else by name, else the last computation */
 	comp_rec *e = idmap_get(comps_map, entry_id);
 	const char *ename = sv[S_ENTRY].n ? pbr_sintern(R, sv[S_ENTRY]) : NULL;
@@ -1208,6 +1221,13 @@ static bool build_module(reader *R, slice ms)
 			return false;
 		x->keep = K;
 	}
+	/* the computations hilo wrote only for XLA (async sugar wrappers,
+	 * pb_write.c put_async_wrapper): the IR keeps the sugar, which calls
+	 * none of them */
+	if (flag[9])
+		for (size_t k = 0; k < ncs; k++)
+			if (recs[k].wrapper && recs[k].c != m->entry)
+				hilo_module_remove_comp(m, recs[k].c);
 	m->proto_extra = R->x;
 	return !R->failed;
 }

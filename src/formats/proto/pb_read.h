@@ -35,7 +35,8 @@ typedef struct reader {
 	struct svec {          /* per-instruction scratch, reused: operand, control and */
 		void *p;           /* called-computation ids, attribute order, */
 		size_t n, cap;     /* operand_shapes_with_layout (slices) */
-	} sv[5];
+	} sv[6];           /* ..., an async sugar start's own called ids (1006) */
+	bool own_called;       /* the instruction has 1007: its called ids are sv[5] */
 	slice lit8;            /* the instruction's literal (8), if has_lit8 */
 	bool has_lit8;
 	struct svec ins;       /* every computation's instruction messages (slices) */

@@ -652,8 +652,9 @@ bool pbr_read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pinit
 	pb_unknown *unk, int depth)
 {
 	*pinit = false;
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k < 6; k++)
 		R->sv[k].n = 0;
+	R->own_called = false;
 	R->has_lit8 = false;
 	pr_cur c = {is.p, is.p + is.n};
 	field f;
@@ -690,6 +691,15 @@ bool pbr_read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pinit
 		case 1001:
 			if (!pbr_str_field(R, &f, &s) || !pbr_sv_push_slice(R, &R->sv[3], s))
 				return false;
+			continue;
+		case 1006: /* an async sugar start's callees; 38 names its wrapper */
+			if (!pbr_rep_varint_sv(R, &f, &R->sv[5]))
+				return false;
+			continue;
+		case 1007:
+			if (!pbr_want(R, &f, PB_VARINT))
+				return false;
+			R->own_called = f.v != 0;
 			continue;
 		case 57: /* operand_shapes_with_layout: decoded when its attribute is made */
 			if (!pbr_want(R, &f, PB_LEN) || !pbr_sv_push_slice(R, &R->sv[4], f.s))

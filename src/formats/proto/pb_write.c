@@ -760,7 +760,15 @@ static void put_instr(writer *W, const hilo_instr *i)
 	pw_int(b, 35, instr_id(W, i));
 	put_ids(W, 36, i->operands, i->noperands);
 	put_ids(W, 37, hilo_instr_ctrl_preds(i), hilo_instr_nctrl_preds(i));
-	/* called computations; XLA orders a while's as {body, condition} */
+	/* called computations; XLA orders a while's as {body, condition}.
+	 * An async sugar start (call-start, custom-call-start) calls the
+	 * computation written for it (XLA's async_wrapped); its own callees
+	 * go to hilo's field 1006 */
+	int64_t wrap = (int64_t)(uintptr_t)hilo_ptrmap_get(&W->wrapped, i) - 1;
+	if (wrap >= 0) {
+		pw_packed_i64(b, 38, &wrap, 1);
+		pw_int(b, 1007, 1);
+	}
 	if (hilo_instr_ncalled(i)) {
 		int64_t *ids = walloc(W, hilo_instr_ncalled(i) * sizeof *ids);
 		if (!ids)
@@ -775,7 +783,7 @@ static void put_instr(writer *W, const hilo_instr *i)
 				ids[1] = t;
 			}
 		}
-		pw_packed_i64(b, 38, ids, hilo_instr_ncalled(i));
+		pw_packed_i64(b, wrap >= 0 ? 1006 : 38, ids, hilo_instr_ncalled(i));
 	}
 	if (typed)
 		put_typed_hi(W, &X);
@@ -800,6 +808,124 @@ static void put_instr(writer *W, const hilo_instr *i)
 }
 
 /* ---- computations and module ---- */
+
+/* XLA's form of an async sugar start, `custom-call-start(p0),
+ * custom_call_target="foo"`: an async-start calling a computation whose
+ * parameters are the start's operands and whose root is the wrapped op,
+ * with the start's attributes (hlo_parser.cc builds it; its proto reader
+ * requires it: "Async start instruction should have 1 called
+ * computation"). Written before the computation holding the start, as
+ * XLA reads callees first (ids numbered first, number_async_wrappers),
+ * and marked (1004) so hilo's reader drops it
+ * again: the IR keeps the sugar. */
+static void put_async_wrapper(writer *W, const hilo_instr *s, int64_t id)
+{
+	hilo_buf *b = W->out;
+	const hilo_shape *sh = s->shape;
+	if (sh->type != HILO_T_TUPLE || sh->ntuple < 2 || s->noperands > 1000000)
+		return; /* not the (operands, result, context) the verifier checks */
+	hilo_instr *ps = walloc(W, (s->noperands + 1) * sizeof *ps);
+	hilo_instr **ops = walloc(W, (s->noperands + 1) * sizeof *ops);
+	hilo_attr *attrs = walloc(W, (s->nattrs + 1) * sizeof *attrs);
+	hilo_instr_cold *cold = walloc(W, sizeof *cold);
+	char *name = walloc(W, strlen(s->name) + 32);
+	if (W->oom)
+		return;
+	size_t at = pw_open_n(b, 3, 3);
+	snprintf(name, strlen(s->name) + 32, "%s.async_wrapped.%lld", s->name, (long long)id);
+	pw_str(b, 1, name);
+	if (!W->next_synth) {
+		/* above every instruction id (not next_id: reading a proto
+		 * with wrappers moves it, and a rewrite must be byte-stable) */
+		uint32_t top = 0;
+		for (uint32_t k = 0; k < W->m->ncomps; k++)
+			for (hilo_instr *i = W->m->comps[k]->first; i; i = i->next)
+				top = i->id > top ? i->id : top;
+		W->next_synth = top + 1;
+	}
+	uint32_t base = W->next_synth;
+	for (uint32_t k = 0; k < s->noperands; k++) {
+		memset(&ps[k], 0, sizeof ps[k]);
+		ps[k].op = HILO_OP_PARAMETER;
+		ps[k].async_op = HILO_OP_COUNT;
+		size_t nn = strlen(name) + 24;
+		char *pn = walloc(W, nn);
+		if (!pn)
+			return;
+		snprintf(pn, nn, "%s.param.%u", name, k);
+		ps[k].name = pn; /* XLA wants instruction names unique module-wide */
+		ps[k].shape = s->operands[k]->shape;
+		ps[k].id = base + k;
+		ps[k].u.param_no = k;
+		ops[k] = &ps[k];
+		put_instr(W, &ps[k]);
+	}
+	/* the root: the wrapped op on the parameters, with the start's
+	 * attributes but its thread and control edges (the start's) */
+	hilo_instr r;
+	memset(&r, 0, sizeof r);
+	memset(cold, 0, sizeof *cold);
+	r.op = s->async_op;
+	r.async_op = HILO_OP_COUNT;
+	size_t rn = strlen(name) + 8;
+	char *root = walloc(W, rn);
+	if (!root)
+		return;
+	snprintf(root, rn, "%s.root", name);
+	r.name = root;
+	r.shape = sh->elems[1];
+	r.id = base + s->noperands;
+	r.operands = ops;
+	r.noperands = s->noperands;
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < s->nattrs; k++)
+		if (s->attrs[k].kind != HILO_ATTR_CONTROL && s->attrs[k].kind != HILO_ATTR_METADATA &&
+		    s->attrs[k].id != HILO_A_ASYNC_EXECUTION_THREAD)
+			attrs[n++] = s->attrs[k];
+	r.attrs = attrs;
+	r.nattrs = n;
+	if (hilo_instr_ncalled(s)) {
+		cold->called = hilo_instr_called(s);
+		cold->ncalled = hilo_instr_ncalled(s);
+		r.cold = cold;
+	}
+	put_instr(W, &r);
+	W->next_synth += s->noperands + 1;
+	if (!hilo_ptrmap_put(&W->wrap_base, s, (void *)(uintptr_t)(base + 1)))
+		W->oom = true;
+	size_t ps_at = pw_open(b, 4);
+	for (uint32_t k = 0; k < s->noperands; k++)
+		put_shape(W, 1, s->operands[k]->shape, 0);
+	put_shape(W, 2, r.shape, 0);
+	pw_close(b, ps_at);
+	pw_int(b, 5, id);
+	pw_int(b, 6, instr_id(W, &r));
+	const char *thread = hilo_instr_get_string(s, HILO_A_ASYNC_EXECUTION_THREAD);
+	if (thread)
+		pw_str(b, 8, thread);
+	pw_int(b, 1004, 1); /* hilo: written for an async sugar start */
+	pw_close_n(b, at, 3);
+}
+
+/* The ids of the wrapper computations of m's async sugar starts, from
+ * next on; then each computation's wrappers are written after it. */
+static void number_async_wrappers(writer *W, const hilo_module *m, int64_t next)
+{
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		for (hilo_instr *i = m->comps[k]->first; i && !W->oom; i = i->next)
+			if (i->op == HILO_OP_ASYNC_START && i->async_op != HILO_OP_COUNT &&
+			    !hilo_ptrmap_put(&W->wrapped, i, (void *)(uintptr_t)(next++ + 1)))
+				W->oom = true;
+}
+
+static void put_async_wrappers(writer *W, const hilo_comp *c)
+{
+	for (hilo_instr *i = c->first; i && !W->oom; i = i->next) {
+		int64_t id = (int64_t)(uintptr_t)hilo_ptrmap_get(&W->wrapped, i) - 1;
+		if (id >= 0)
+			put_async_wrapper(W, i, id);
+	}
+}
 
 /* c's ProgramShapeProto: its parameters' and root's shapes, or, with
  * layout (a tuple of one shape per parameter) and root given, those
@@ -878,7 +1004,6 @@ static void put_entry_program_shape(writer *W, const hilo_module *m)
 	put_program_shape_as(W, 4, e, ps, root);
 }
 
-/* Returns true when the computation went out as its input bytes. */
 static bool put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
 {
 	hilo_buf *b = W->out;
@@ -1003,6 +1128,27 @@ static int64_t sched_cid(void *ud, const hilo_comp *c)
 /* The module's HloScheduleProto on W->out, from the kept one (K, its
  * field 7 payload sched) or, K NULL, from the instructions' order; the
  * computations in fused are fusion computations (no sequence). */
+/* The schedule of each async wrapper: its parameters, then its root (a
+ * scheduled module's every non-fusion computation has one). */
+static void wrapper_sequences(void *ud, hilo_buf *out)
+{
+	writer *W = ud;
+	const hilo_module *m = W->m;
+	for (uint32_t k = 0; k < m->ncomps; k++)
+		for (hilo_instr *i = m->comps[k]->first; i; i = i->next) {
+			int64_t id = (int64_t)(uintptr_t)hilo_ptrmap_get(&W->wrapped, i) - 1;
+			int64_t base = (int64_t)(uintptr_t)hilo_ptrmap_get(&W->wrap_base, i) - 1;
+			if (id < 0 || base < 0)
+				continue;
+			int64_t *ids = walloc(W, (i->noperands + 1) * sizeof *ids);
+			if (!ids)
+				return;
+			for (uint32_t q = 0; q <= i->noperands; q++)
+				ids[q] = base + q;
+			pb_schedule_sequence(out, id, ids, i->noperands + 1);
+		}
+}
+
 static void put_schedule(writer *W, const pb_keep *K, pb_span sched, const hilo_ptrmap *fused)
 {
 	const hilo_module *m = W->m;
@@ -1011,7 +1157,7 @@ static void put_schedule(writer *W, const pb_keep *K, pb_span sched, const hilo_
 		return;
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		fusion[k] = hilo_ptrmap_get(fused, m->comps[k]) != NULL;
-	pb_keep_schedule(W->out, m, K, sched, fusion, sched_iid, sched_cid, W);
+	pb_keep_schedule(W->out, m, K, sched, fusion, sched_iid, sched_cid, wrapper_sequences, W);
 }
 
 /* The HloModuleProto of a kept input: its fields in input order, each
@@ -1246,6 +1392,8 @@ static bool write_module(writer *wp, hilo_buf *out)
 	W.out = out;
 	hilo_buf_init_in(&W.tmp, W.a);
 	hilo_ptrmap_init_in(&W.comp_ids, W.a);
+	hilo_ptrmap_init_in(&W.wrapped, W.a);
+	hilo_ptrmap_init_in(&W.wrap_base, W.a);
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		hilo_ptrmap_put(&W.comp_ids, m->comps[k], (void *)(uintptr_t)(k + 2));
 	/* computations called by a fusion are fusion computations */
@@ -1285,6 +1433,8 @@ static bool write_module(writer *wp, hilo_buf *out)
 		hilo_ptrmap_free(&W.kept);
 		hilo_ptrmap_free(&fused);
 		hilo_ptrmap_free(&W.comp_ids);
+		hilo_ptrmap_free(&W.wrapped);
+		hilo_ptrmap_free(&W.wrap_base);
 		hilo_buf_free(&W.tmp);
 		return ok;
 	}
@@ -1307,8 +1457,11 @@ static bool write_module(writer *wp, hilo_buf *out)
 	pw_str(b, 1, m->name);
 	if (m->entry)
 		pw_str(b, 2, m->entry->name);
-	for (uint32_t k = 0; k < m->ncomps && !W.oom; k++)
+	number_async_wrappers(&W, m, (int64_t)m->ncomps + 1);
+	for (uint32_t k = 0; k < m->ncomps && !W.oom; k++) {
+		put_async_wrappers(&W, m->comps[k]);
 		put_comp(&W, m->comps[k], (int64_t)k + 1, hilo_ptrmap_get(&fused, m->comps[k]) != NULL);
+	}
 	if (m->entry) {
 		put_entry_program_shape(&W, m);
 		pw_int(b, 6, comp_id(&W, m->entry));
@@ -1351,6 +1504,8 @@ static bool write_module(writer *wp, hilo_buf *out)
 		hilo_diag_oom(d, NULL);
 	hilo_ptrmap_free(&fused);
 	hilo_ptrmap_free(&W.comp_ids);
+	hilo_ptrmap_free(&W.wrapped);
+	hilo_ptrmap_free(&W.wrap_base);
 	hilo_buf_free(&W.tmp);
 	return ok;
 }

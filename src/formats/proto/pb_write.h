@@ -25,6 +25,12 @@ typedef struct writer {
 	const hilo_literal *const *args;
 	size_t nargs;
 	const hilo_literal *result;
+	hilo_ptrmap wrapped;   /* async sugar start -> (void*)(id + 1) of the
+	                        * computation written for it (put_async_wrapper) */
+	hilo_ptrmap wrap_base; /* async sugar start -> (void*)(first id + 1) of
+	                        * the instructions written in its wrapper */
+	uint32_t next_synth;   /* the next id of an instruction written for those
+	                        * (0: not yet chosen) */
 	bool oom;
 } writer;
 
