@@ -128,11 +128,20 @@ def _frame_chain(p, fid, depth):
 
     here = "%s:%s:%s" % (look("FileNames", "file_name_id"), look("FunctionNames", "function_name_id"),
                          re.sub(r"\w+_name_id=\d+ ?", "", loc))
-    if par and par.group(1) != fid:
+    if par and par.group(1) != fid and not self_parented(p, par.group(1)):
+        # (a parent that is its own parent XLA's parser drops from the
+        # chain: its print of a dump that has one, as in the torax dump,
+        # loses that frame; docs/xla-departures.md)
         up = frame_chain(p, par.group(1), depth + 1)
         if up:
             here += " <- " + up
     return here
+
+
+def self_parented(p, fid):
+    f = p.tables["StackFrames"].get(fid)
+    m = re.search(r"parent_frame_id=(\d+)", f or "")
+    return bool(m) and m.group(1) == fid
 
 
 def header(p):
