@@ -516,7 +516,7 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	if (p->optional_cross_program_prefetch_index_case ==
 	    XLA__HLO_INSTRUCTION_PROTO__OPTIONAL_CROSS_PROGRAM_PREFETCH_INDEX_CROSS_PROGRAM_PREFETCH_INDEX)
 		pbr_attr_from_typed(R, i, p, HILO_A_CROSS_PROGRAM_PREFETCH_INDEX);
-	if ((op == HILO_OP_FUSION || op == HILO_OP_CALL) && p->n_output_operand_aliasing)
+	if ((op == HILO_OP_FUSION || op == HILO_OP_CALL || op == HILO_OP_ASYNC_START) && p->n_output_operand_aliasing)
 		pbr_attr_from_typed(R, i, p, HILO_A_OUTPUT_TO_OPERAND_ALIASING);
 	if (p->channel_id)
 		pbr_attr_from_typed(R, i, p, HILO_A_CHANNEL_ID);

@@ -431,9 +431,10 @@ bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr
 			return false;
 		return cc_literal(W, X, a->v.text);
 	case PBF_OUTPUT_ALIASING:
-		/* XLA's reader takes field 74 on these; an async-start's stays
-		 * in hilo's attributes */
-		if (op != HILO_OP_FUSION && op != HILO_OP_CUSTOM_CALL && op != HILO_OP_CALL)
+		/* XLA's reader takes field 74 on these (an async-start's too:
+		 * HloAsyncStartInstruction keeps it, and XLA writes it there) */
+		if (op != HILO_OP_FUSION && op != HILO_OP_CUSTOM_CALL && op != HILO_OP_CALL &&
+		    op != HILO_OP_ASYNC_START)
 			return false;
 		goto scratch;
 	case PBF_PARAM_REPLICATION:

@@ -99,6 +99,7 @@ class Parity:
         self.refusals = {}
         self.desugared = set()
         self.own_proto = 0  # protos equal to XLA's own proto of the source only
+        self.xla_form = 0  # back checks equal only as XLA reads them (XLA's own form)
         self.workers = []
         self.hilo = X.hilo_lib(args.build)
 
@@ -360,6 +361,16 @@ class Parity:
             return
         want = xla_prints_unescaped(constant_shapes_as_xla_reads(want))
         d = compare(as_xla_reads(want) if from_text else want, got, elide)
+        if d is not None:
+            # XLA prints some modules in another form than the one hilo
+            # keeps (an explicit async-start whose computation wraps one
+            # call prints as call-start sugar): hilo lost nothing when XLA
+            # reads hilo's print of XLA's print as the module it printed
+            mine, theirs = self.xla().parse_text(got), self.xla().parse_text(xla_text)
+            if mine["ok"] and theirs["ok"] and compare(theirs["full"], mine["full"], elide) is None:
+                with self.lock:
+                    self.xla_form += 1
+                d = None
         self.check(d is None, what + " back", d)
 
     # -- run -------------------------------------------------------------------
@@ -503,6 +514,10 @@ def main():
     if par.own_proto:
         tier.notes.append("%d protos print as XLA's own proto of the source does, not as its text "
                           "(what no HloModuleProto carries: channel_id=0, the module config)" % par.own_proto)
+    if par.xla_form:
+        tier.notes.append("%d back checks: hilo's print of XLA's print differs from hilo's own in form only "
+                          "(XLA reads it as the module it printed: sugar XLA prints for an explicit form)"
+                          % par.xla_form)
     for k, v in sorted(par.departed.items()):
         tier.notes.append("departure %s taken out %d times before XLA parsed (docs/xla-departures.md)" % (k, v))
     for n in tier.notes:
