@@ -218,6 +218,17 @@ class Parity:
                                        % (name, m.group(1)))
             self.check(True, what)
             return
+        if res is None and m and "output_to_operand_aliasing" in (err or "") and \
+                re.search(r"^\s*(?:ROOT )?%?" + re.escape(m.group(1)) + r" = .* fusion\(", text, re.M):
+            # a fusion's aliasing reaches XLA's CPU compiler through
+            # StableHLO (mhlo.fusion output_operand_aliasing), which does
+            # not verify it; XLA's HloVerifier (CheckFusionInstruction)
+            # refuses the same pairs hilo does. Not decidable here: not
+            # counted, listed
+            with self.lock:
+                self.tier.notes.append("%s: a fusion's output_to_operand_aliasing hilo refuses (as XLA's "
+                                       "HloVerifier does); XLA's CPU path does not verify it (not counted)" % name)
+            return
         self.check(False, what, "XLA accepts what hilo refuses: %s | XLA compile: %s"
                    % ((err or "").splitlines()[0][:300], (res or "compiles")[:200]))
 
