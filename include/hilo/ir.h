@@ -227,9 +227,13 @@ struct hilo_literal {
 	hilo_shape *shape;
 	bool elided;            /* printed as {...}: values unknown */
 	bool pred_as_int;       /* pred values were printed 1/0 (older XLA) */
-	bool splat;             /* an array written as one scalar, f32[3,3] constant(1):
-	                         * every element holds it, data stores it once (nbytes is
-	                         * one element's); printed back as written */
+	bool splat;             /* every element holds element 0, stored once (nbytes is
+	                         * one element's): a zero written as one scalar
+	                         * (f32[3,3] constant(0)), the evaluator's broadcasts */
+	bool scalar_text;       /* written as one scalar for an array, f32[2,3]
+	                         * constant(1.5): XLA's parser (and its CPU) give
+	                         * element 0 that value and every other element 0;
+	                         * printed back as written. A zero one is a splat */
 	size_t nbytes;          /* bytes stored: elements * hilo_ptype_bytes, or one
 	                         * element's for a splat (read elements through
 	                         * hilo_literal_elem, never past nbytes) */

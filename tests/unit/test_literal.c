@@ -180,37 +180,46 @@ static void test_constants_in_module(void)
 	hilo_module_destroy(m);
 }
 
-/* A splat stores one element; every element reads as it; the budgeted
- * expansion gives the dense literal the written-out form parses to. */
+/* An array written as one scalar is XLA's: element 0 holds it, every
+ * other element 0 (jaxlib 0.10.2's parser and CPU). A zero one is a splat:
+ * one stored element every element reads as; the budgeted expansion gives
+ * the dense literal the written-out form parses to. */
 static void test_splats(hilo_module *m)
 {
-	hilo_literal *s = parse(m, "s32[2,3]{1,0} -7");
+	hilo_literal *f = parse(m, "s32[2,3]{1,0} -7");
+	if (!CHECK(f))
+		return;
+	int64_t v = 0;
+	CHECK(!f->splat && f->scalar_text && f->nbytes == 24);
+	CHECK(hilo_literal_int_at(f, 0, &v) && v == -7);
+	for (size_t k = 1; k < 6; k++)
+		CHECK(hilo_literal_int_at(f, k, &v) && v == 0);
+	CHECK_STR(roundtrip(m, "s32[2,3]{1,0} -7"), "s32[2,3]{1,0} { { -7, 0, 0 }, { 0, 0, 0 } }");
+	hilo_literal *s = parse(m, "s32[2,3]{1,0} 0");
 	if (!CHECK(s))
 		return;
-	CHECK(s->splat);
+	CHECK(s->splat && s->scalar_text);
 	CHECK(s->nbytes == 4);
 	CHECK(hilo_literal_count(s) == 6);
 	for (size_t k = 0; k < 6; k++) {
 		CHECK(hilo_literal_elem(s, k) == s->data);
 		CHECK(hilo_literal_slot(s, k) == 0);
-		int64_t v = 0;
-		CHECK(hilo_literal_int_at(s, k, &v) && v == -7);
+		CHECK(hilo_literal_int_at(s, k, &v) && v == 0);
 	}
-	int64_t v;
 	CHECK(!hilo_literal_int_at(s, 6, &v));
 	/* printed in full where values print in full (hilo-run, labels) */
-	CHECK_STR(roundtrip(m, "s32[2,3]{1,0} -7"), "s32[2,3]{1,0} { { -7, -7, -7 }, { -7, -7, -7 } }");
-	hilo_literal *d = parse(m, "s32[2,3]{1,0} { { -7, -7, -7 }, { -7, -7, -7 } }");
+	CHECK_STR(roundtrip(m, "s32[2,3]{1,0} 0"), "s32[2,3]{1,0} { { 0, 0, 0 }, { 0, 0, 0 } }");
+	hilo_literal *d = parse(m, "s32[2,3]{1,0} { { 0, 0, 0 }, { 0, 0, 0 } }");
 	if (!CHECK(d))
 		return;
 	CHECK(!d->splat && d->nbytes == 24);
 	CHECK(hilo_literal_elem(d, 5) == (const char *)d->data + 20);
 	CHECK(hilo_literal_equal(s, d) && hilo_literal_equal(d, s));
-	hilo_literal *o = parse(m, "s32[2,3]{1,0} { { -7, -7, -7 }, { -7, -7, 1 } }");
+	hilo_literal *o = parse(m, "s32[2,3]{1,0} { { 0, 0, 0 }, { 0, 0, 1 } }");
 	char msg[256];
 	CHECK(o && !hilo_literal_equal(s, o));
 	CHECK(o && hilo_literal_describe_diff(s, o, 0, msg, sizeof msg));
-	CHECK_STR(msg, "output element [1,2]: before=-7 after=1 (seed 0)");
+	CHECK_STR(msg, "output element [1,2]: before=0 after=1 (seed 0)");
 	/* the expansion: over the budget NULL, charged nothing */
 	size_t cap = 23;
 	CHECK(!hilo_literal_dense_in(m->arena, s, &cap));
@@ -223,20 +232,24 @@ static void test_splats(hilo_module *m)
 	CHECK(!memcmp(x->data, d->data, 24));
 	CHECK(hilo_literal_dense_in(m->arena, d, &cap) == d); /* dense: itself */
 	/* a splat inside a tuple, and the 3.8 GB one: no allocation */
-	hilo_literal *t = parse(m, "(f32[], f32[961974200]{0}) (1, 9)");
+	hilo_literal *t = parse(m, "(f32[], f32[961974200]{0}) (1, 0)");
 	if (!CHECK(t))
 		return;
 	CHECK(t->elems[1]->splat && t->elems[1]->nbytes == 4);
 	CHECK(hilo_literal_has_splat(t) && !hilo_literal_has_splat(t->elems[0]));
 	cap = HILO_LITERAL_MAX_BYTES;
 	CHECK(!hilo_literal_dense_in(m->arena, t, &cap));
-	/* complex and sub-byte types */
-	hilo_literal *c = parse(m, "c64[3]{0} (1, -2)");
+	/* complex and sub-byte types; -0 is not zero */
+	hilo_literal *c = parse(m, "c64[3]{0} (0, 0)");
 	CHECK(c && c->splat && c->nbytes == 8);
-	CHECK_STR(roundtrip(m, "c64[3]{0} (1, -2)"), "c64[3]{0} {(1, -2), (1, -2), (1, -2)}");
+	CHECK_STR(roundtrip(m, "c64[3]{0} (1, -2)"), "c64[3]{0} {(1, -2), (0, 0), (0, 0)}");
 	hilo_literal *q = parse(m, "s4[5]{0} -3");
-	CHECK(q && q->splat && q->nbytes == 1);
-	CHECK(q && hilo_literal_int_at(q, 4, &v) && v == -3);
+	CHECK(q && !q->splat && q->nbytes == 5);
+	CHECK(q && hilo_literal_int_at(q, 0, &v) && v == -3);
+	CHECK(q && hilo_literal_int_at(q, 4, &v) && v == 0);
+	hilo_literal *z = parse(m, "f32[2]{0} -0");
+	CHECK(z && !z->splat && z->nbytes == 8);
+	CHECK_STR(roundtrip(m, "f32[2]{0} -0"), "f32[2]{0} {-0, 0}");
 }
 
 int main(void)

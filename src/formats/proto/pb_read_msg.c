@@ -545,7 +545,7 @@ hilo_literal *pbr_literal_from(reader *R, slice lp, hilo_shape *shape, int depth
 	size_t es = (size_t)hilo_ptype_bytes(shape->type);
 	/* complex values travel as two floats each */
 	size_t wes = shape->type == HILO_T_C64 ? 4 : shape->type == HILO_T_C128 ? 8 : es;
-	bool has_shape = false, elided = false, pred_int = false, splat = false;
+	bool has_shape = false, elided = false, pred_int = false, splat = false, scalar_text = false;
 	slice sh = {0}, bytes = {0}, *tup = NULL;
 	size_t ntup = 0, nv = 0;
 	void *vals = NULL;
@@ -571,10 +571,11 @@ hilo_literal *pbr_literal_from(reader *R, slice lp, hilo_shape *shape, int depth
 			if (!pbr_rep_slice(R, &f, &tup, &ntup))
 				return NULL;
 			break;
-		case 1003: case 1004: case 1005:
+		case 1003: case 1004: case 1005: case 1006:
 			if (!pbr_want(R, &f, PB_VARINT))
 				return NULL;
-			*(f.num == 1003 ? &elided : f.num == 1004 ? &pred_int : &splat) = f.v != 0;
+			*(f.num == 1003 ? &elided : f.num == 1004 ? &pred_int : f.num == 1005 ? &splat : &scalar_text) =
+				f.v != 0;
 			break;
 		default:
 			break;
@@ -597,6 +598,7 @@ hilo_literal *pbr_literal_from(reader *R, slice lp, hilo_shape *shape, int depth
 	l->shape = shape;
 	l->pred_as_int = pred_int;
 	l->splat = splat;
+	l->scalar_text = scalar_text;
 	if (elided) {
 		l->elided = true;
 		return l;

@@ -296,6 +296,7 @@ static void put_literal(writer *W, uint32_t field, const hilo_literal *l, int de
 	pw_int(b, 1003, l->elided);
 	pw_int(b, 1004, l->pred_as_int);
 	pw_int(b, 1005, l->splat);
+	pw_int(b, 1006, l->scalar_text);
 	pw_close(b, at);
 }
 

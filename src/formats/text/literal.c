@@ -572,9 +572,34 @@ hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
 		lex_error(L, L->p, "constant too large (%lld elements)", (long long)n);
 		return NULL;
 	}
-	bool splat = shape->rank > 0 && L->p < L->end && *L->p != '{';
-	if (splat)
-		bytes = (size_t)hilo_ptype_bytes(shape->type); /* stored once */
+	if (shape->rank > 0 && L->p < L->end && *L->p != '{') {
+		/* an array constant written as one scalar, f32[2,3] constant(1.5):
+		 * XLA's parser sets element 0 to it and leaves the others 0 (so
+		 * its CPU computes); a zero is a splat stored once (issue 31: no
+		 * allocation the input did not ask for), any other value the
+		 * array it declares. Printed back as written */
+		if (n == 0) {
+			lex_error(L, L->p, "an empty array constant is written {}");
+			return NULL;
+		}
+		size_t eb = (size_t)hilo_ptype_bytes(shape->type);
+		_Alignas(16) unsigned char one[32] = {0};
+		if (eb > sizeof one || !read_elem(L, shape->type, one, 0))
+			return NULL;
+		bool zero = true;
+		for (size_t q = 0; q < eb; q++)
+			zero = zero && one[q] == 0;
+		lit->scalar_text = true;
+		lit->splat = zero;
+		lit->nbytes = zero ? eb : bytes;
+		if (!(lit->data = hilo_arena_alloc(m->arena, lit->nbytes ? lit->nbytes : 1))) {
+			lex_error(L, L->p, "out of memory for constant");
+			return NULL;
+		}
+		memset(lit->data, 0, lit->nbytes);
+		memcpy(lit->data, one, eb);
+		return lit;
+	}
 	lit->nbytes = bytes;
 	lit->data = hilo_arena_alloc(m->arena, bytes ? bytes : 1);
 	if (!lit->data) {
@@ -585,20 +610,6 @@ hilo_literal *lex_literal(lexer *L, hilo_shape *shape)
 	if (shape->rank == 0) {
 		if (!read_elem(L, shape->type, lit->data, 0))
 			return NULL;
-		return lit;
-	}
-	if (splat) {
-		/* XLA's parser fills an array constant written as one scalar,
-		 * f32[3,3] constant(1), with that value; hilo stores the value
-		 * once (issue 31: no allocation the input did not ask for) and
-		 * readers see every element through hilo_literal_elem */
-		if (n == 0) {
-			lex_error(L, L->p, "an empty array constant is written {}");
-			return NULL;
-		}
-		if (!read_elem(L, shape->type, lit->data, 0))
-			return NULL;
-		lit->splat = true;
 		return lit;
 	}
 	L->pred_as_int = false;

@@ -247,10 +247,12 @@ static void put_instr(printer *P, const hilo_instr *i)
 	out_c(b, '(');
 	if (i->op == HILO_OP_PARAMETER) {
 		out_i64(b, hilo_instr_param_no(i));
-	} else if (i->op == HILO_OP_CONSTANT && hilo_instr_literal(i) && hilo_instr_literal(i)->splat &&
+	} else if (i->op == HILO_OP_CONSTANT && hilo_instr_literal(i) && hilo_instr_literal(i)->scalar_text &&
 	           hilo_instr_literal(i)->nbytes && !hilo_instr_literal(i)->elided) {
-		/* written as one scalar: print it back so (values print in full
-		 * everywhere else, e.g. hilo-run --print) */
+		/* written as one scalar (element 0, the others 0): print it back
+		 * so (values print in full everywhere else, e.g. hilo-run --print,
+		 * and for every other splat: XLA would read one scalar as element
+		 * 0 only) */
 		hilo_print_element(b, hilo_instr_literal(i)->shape->type, hilo_instr_literal(i)->data, 0);
 	} else if (i->op == HILO_OP_CONSTANT) {
 		hilo_print_literal(b, hilo_instr_literal(i), false);
