@@ -1,7 +1,7 @@
 /* Typed proto fields for attributes the IR keeps as raw text:
  * backend_config, frontend_attributes, replica_groups (list and iota
  * forms), source_target_pairs, window, dim_labels, sharding (replicated,
- * manual, maximal, tiled with explicit or iota devices, tuples), epsilon,
+ * manual, unreduced, maximal, tiled with explicit or iota devices, tuples), epsilon,
  * api_version, operand_precision, output_to_operand_aliasing,
  * parameter_replication, triangular-solve and cholesky options, a
  * custom-call's schedule and padding_type, plus the module's
@@ -592,6 +592,8 @@ static bool sharding_one(cur *c, hilo_arena *a, Xla__OpSharding *s, int depth)
 		s->type = XLA__OP_SHARDING__TYPE__REPLICATED;
 	} else if (lit(c, "manual")) {
 		s->type = XLA__OP_SHARDING__TYPE__MANUAL;
+	} else if (lit(c, "unreduced")) {
+		s->type = XLA__OP_SHARDING__TYPE__UNREDUCED;
 	} else if (lit(c, "maximal device=")) {
 		int64_t d;
 		if (!num(c, &d))
@@ -689,6 +691,7 @@ static bool sharding_render_one(hilo_buf *b, const Xla__OpSharding *s, int depth
 		break;
 	case XLA__OP_SHARDING__TYPE__REPLICATED: hilo_buf_puts(b, "replicated"); break;
 	case XLA__OP_SHARDING__TYPE__MANUAL: hilo_buf_puts(b, "manual"); break;
+	case XLA__OP_SHARDING__TYPE__UNREDUCED: hilo_buf_puts(b, "unreduced"); break;
 	case XLA__OP_SHARDING__TYPE__MAXIMAL:
 		if (s->n_tile_assignment_devices != 1)
 			return false;
@@ -1051,6 +1054,9 @@ bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const cha
 		return options_parse(a, p, f, text);
 	case PBF_CC_SCHEDULE: return name_parse(text, schedule_names, 3, &p->custom_call_schedule);
 	case PBF_PADDING_TYPE: return name_parse(text, padding_type_names, 3, &p->padding_type);
+	case PBF_STATISTICS: return pbx_statistics_parse(a, &p->statistics_viz, text);
+	case PBF_RESULT_ACCURACY: return pbx_accuracy_parse(a, &p->result_accuracy, text);
+	case PBF_ORIGIN: return pbx_origin_parse(a, &p->original_value, text);
 	default: return false;
 	}
 }
@@ -1079,6 +1085,9 @@ bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f)
 		return options_render(b, p, f);
 	case PBF_CC_SCHEDULE: return name_render(b, p->custom_call_schedule, schedule_names, 3);
 	case PBF_PADDING_TYPE: return name_render(b, p->padding_type, padding_type_names, 3);
+	case PBF_STATISTICS: return pbx_statistics_render(b, p->statistics_viz);
+	case PBF_RESULT_ACCURACY: return pbx_accuracy_render(b, p->result_accuracy);
+	case PBF_ORIGIN: return pbx_origin_render(b, p->original_value);
 	default: return false;
 	}
 }

@@ -179,6 +179,9 @@ typedef enum pb_field {
 	PBF_CC_SCHEDULE, PBF_PADDING_TYPE, /* custom-call schedule (76), padding_type (75) */
 	PBF_CC_LITERAL,       /* a custom-call's literal (8) */
 	PBF_DOMAIN,           /* a domain's entry and exit shardings (54, 55) */
+	PBF_STATISTICS,       /* statistics_viz (82) */
+	PBF_RESULT_ACCURACY,  /* result_accuracy (91) */
+	PBF_ORIGIN,           /* original_value (88) */
 	PBF_COUNT
 } pb_field;
 

@@ -614,6 +614,13 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 		pbr_attr_from_typed(R, i, p, HILO_A_FRONTEND_ATTRIBUTES);
 	if (hilo_instr_nctrl_preds(i))
 		pbr_append_known(R, i, HILO_A_CONTROL_PREDECESSORS, HILO_ATTR_CONTROL);
+	/* XLA prints each only when it says something (pbx_*_render false) */
+	if (p->statistics_viz)
+		pbr_attr_from_typed(R, i, p, HILO_A_STATISTICS);
+	if (p->result_accuracy)
+		pbr_attr_from_typed(R, i, p, HILO_A_RESULT_ACCURACY);
+	if (p->original_value)
+		pbr_attr_from_typed(R, i, p, HILO_A_ORIGIN);
 	if (i->metadata && i->metadata->n)
 		pbr_append_known(R, i, HILO_A_METADATA, HILO_ATTR_METADATA);
 	if (p->backend_config.len && !memchr(p->backend_config.data, 0, p->backend_config.len))
@@ -782,6 +789,9 @@ bool pbr_read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pinit
 		case 95: VARINT(num_carries, int64_t); break;
 		case 96: BOOL(is_associative); break;
 		case 100: BOOL(has_dynamic_root); break;
+		case 82: SUB(statistics_viz, xla__statistics_viz__descriptor); break;
+		case 88: SUB(original_value, xla__original_value_proto__descriptor); break;
+		case 91: SUB(result_accuracy, xla__result_accuracy__descriptor); break;
 		case 1000: {
 			Xla__HiloAttr *h = read_hilo_attr(R, &f);
 			Xla__HiloAttr **a = h ? pbr_grow_to(R, P->hilo_attrs, P->n_hilo_attrs, 1, sizeof *a) : NULL;

@@ -634,10 +634,13 @@ static void put_typed_hi(writer *W, const inst_ctx *X)
 		pw_varint(b, (uint64_t)(int64_t)p->cross_program_prefetch_index);
 	}
 	pw_int(b, 81, p->k);
+	put_pc(W, 82, p->statistics_viz);
 	pw_int(b, 85, p->largest);
 	put_pc(W, 87, p->collective_device_list);
+	put_pc(W, 88, p->original_value);
 	pw_int(b, 89, p->is_composite);
 	put_pc(W, 90, p->ragged_dot_dimension_numbers);
+	put_pc(W, 91, p->result_accuracy);
 	put_pc(W, 92, p->iota_collective_device_list);
 	pw_int(b, 94, p->is_reverse);
 	pw_int(b, 95, p->num_carries);
