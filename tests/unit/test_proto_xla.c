@@ -45,7 +45,10 @@
  *  - origin= (original_value, 88), statistics= (statistics_viz, 82),
  *    result_accuracy= (91) and sharding={unreduced} (type 6) are XLA's
  *    typed fields, byte for byte what XLA writes for the same text (they
- *    were hilo's extension only, or refused: XLA lost them).
+ *    were hilo's extension only, or refused: XLA lost them);
+ *  - the mesh forms, replica_groups=mesh[..] {..} (93) and a sharding
+ *    over a mesh (OpSharding.named_sharding, 14), and dim_labels with '?'
+ *    (a dimension of no role) likewise.
  * And the text still comes back byte for byte through the proto. */
 #include "check.h"
 
@@ -594,6 +597,61 @@ static void test_generic_ext(hilo_diags *d)
 	hilo_module_destroy(m);
 }
 
+static const char meshes[] =
+	"HloModule m2, replica_count=4\n"
+	"\n"
+	"add {\n"
+	"  x = f32[] parameter(0)\n"
+	"  y = f32[] parameter(1)\n"
+	"  ROOT s = f32[] add(x, y)\n"
+	"}\n"
+	"\n"
+	"ENTRY e {\n"
+	"  p = f32[8]{0} parameter(0)\n"
+	"  g = f32[8]{0} all-reduce(p), replica_groups=mesh['a'=2,'b'=4] {'a','b':(1)2}, to_apply=add\n"
+	"  c = f32[8]{0} custom-call(g), window={size=2x2}, dim_labels=?b01f_0?1io->b01?f, custom_call_target=\"t\"\n"
+	"  ROOT r = f32[8]{0} custom-call(c), custom_call_target=\"Sharding\", "
+	"sharding={mesh['x'=1,'y'=2], [{'y'}, {}], unreduced={'x'}}\n"
+	"}\n";
+
+static void test_mesh_fields(hilo_diags *d)
+{
+	hilo_module *m = parse(meshes, sizeof meshes - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&t);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		const Xla__HloInstructionProto *g = find(mp, "g"), *c = find(mp, "c"), *r = find(mp, "r");
+		/* jaxlib 0.10.2's payloads for the same text */
+		check_packed(g ? g->mesh_axes_replica_group_list : NULL,
+			"0a0e0a050a016110020a050a01621004120012080801120408011002", "g replica groups");
+		check_packed(c ? c->convolution_dimension_numbers : NULL,
+			"18032004320200023801400450045a02020362020102", "c dim_labels");
+		check_packed(r ? r->sharding : NULL,
+			"721e120e0a050a017810010a050a017910021a060a02080110011a0210012a00", "r sharding");
+		/* none left in hilo's extension (g's to_apply always is) */
+		CHECK(g && g->n_hilo_attrs == 1 && !strcmp(g->hilo_attrs[0]->key, "to_apply"));
+		CHECK(c && !c->n_hilo_attrs && r && !r->n_hilo_attrs);
+		if (CHECK(print_as_foreign(mp, &t, d))) {
+			static const char *const want[] = {
+				"all-reduce(p), replica_groups=mesh['a'=2,'b'=4] {'a','b':(1)2}, to_apply=add\n",
+				"dim_labels=?b01f_0?1io->b01?f",
+				"sharding={mesh['x'=1,'y'=2], [{'y'}, {}], unreduced={'x'}}\n",
+			};
+			check_contains(hilo_buf_cstr(&t), want, sizeof want / sizeof *want);
+		}
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	check_round_trip(m, &pb, d);
+	hilo_buf_free(&pb);
+	hilo_buf_free(&t);
+	hilo_module_destroy(m);
+}
+
 int main(void)
 {
 	hilo_diags d;
@@ -605,6 +663,7 @@ int main(void)
 	test_typed_fields2(&d);
 	test_generic_fields(&d);
 	test_generic_ext(&d);
+	test_mesh_fields(&d);
 	hilo_module *m = parse(text, sizeof text - 1, &d);
 	if (!m)
 		return CHECK_DONE();

@@ -53,6 +53,16 @@ bool pbx_accuracy_render(hilo_buf *b, const Xla__ResultAccuracy *r);
 bool pbx_origin_parse(hilo_arena *a, Xla__OriginalValueProto **out, const char *text);
 bool pbx_origin_render(hilo_buf *b, const Xla__OriginalValueProto *v);
 
+/* The mesh forms (pb_attrs_mesh.c): replica_groups=mesh[..] {..} as
+ * MeshAxesReplicaGroupListProto (93); a sharding's mesh[..], [..],
+ * unreduced={..} as NamedShardingProto (OpSharding 14), parsed from the
+ * cursor after the sharding's '{' up to its '}', rendered likewise. */
+struct cur;
+bool pbx_mesh_groups_parse(hilo_arena *a, Xla__MeshAxesReplicaGroupListProto **out, const char *text);
+bool pbx_mesh_groups_render(hilo_buf *b, const Xla__MeshAxesReplicaGroupListProto *g);
+bool pbx_named_sharding_parse(struct cur *c, hilo_arena *a, Xla__NamedShardingProto **out);
+bool pbx_named_sharding_render(hilo_buf *b, const Xla__NamedShardingProto *s);
+
 /* Module attributes: frontend_attributes, input_output_alias, buffer_donor. */
 bool pbx_module_fa(hilo_arena *a, Xla__FrontendAttributes **out, const char *text);
 bool pbx_io_alias(hilo_arena *a, Xla__HloInputOutputAliasProto **out, const char *text);

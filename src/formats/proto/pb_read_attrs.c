@@ -525,7 +525,8 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	bool coll = (hilo_opcode_flags(op) & HILO_OPF_COLL) && op != HILO_OP_COLLECTIVE_PERMUTE &&
 	            op != HILO_OP_COLLECTIVE_PERMUTE_START && op != HILO_OP_COLLECTIVE_PERMUTE_DONE &&
 	            op != HILO_OP_ALL_GATHER_DONE && op != HILO_OP_ALL_REDUCE_DONE;
-	if (p->n_replica_groups || p->collective_device_list || p->iota_collective_device_list || coll)
+	if (p->n_replica_groups || p->collective_device_list || p->iota_collective_device_list ||
+	    p->mesh_axes_replica_group_list || coll)
 		pbr_attr_from_typed(R, i, p, HILO_A_REPLICA_GROUPS);
 	if (p->n_dimensions && !hilo_instr_attr(i, HILO_A_DIMENSIONS) && op != HILO_OP_IOTA)
 		pbr_attr_from_typed(R, i, p, HILO_A_DIMENSIONS);
@@ -783,6 +784,7 @@ bool pbr_read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pinit
 		case 85: BOOL(largest); break;
 		case 87: SUB(collective_device_list, xla__collective_device_list_proto__descriptor); break;
 		case 92: SUB(iota_collective_device_list, xla__iota_replica_group_list_proto__descriptor); break;
+		case 93: SUB(mesh_axes_replica_group_list, xla__mesh_axes_replica_group_list_proto__descriptor); break;
 		case 89: BOOL(is_composite); break;
 		case 90: SUB(ragged_dot_dimension_numbers, xla__ragged_dot_dimension_numbers__descriptor); break;
 		case 94: BOOL(is_reverse); break;

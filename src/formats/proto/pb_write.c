@@ -642,6 +642,7 @@ static void put_typed_hi(writer *W, const inst_ctx *X)
 	put_pc(W, 90, p->ragged_dot_dimension_numbers);
 	put_pc(W, 91, p->result_accuracy);
 	put_pc(W, 92, p->iota_collective_device_list);
+	put_pc(W, 93, p->mesh_axes_replica_group_list);
 	pw_int(b, 94, p->is_reverse);
 	pw_int(b, 95, p->num_carries);
 	pw_int(b, 96, p->is_associative);

@@ -473,6 +473,7 @@ bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr
 			p->replica_groups = t.replica_groups;
 			p->collective_device_list = t.collective_device_list;
 			p->iota_collective_device_list = t.iota_collective_device_list;
+			p->mesh_axes_replica_group_list = t.mesh_axes_replica_group_list;
 			break;
 		case PBF_SOURCE_TARGET:
 			p->n_source_target_pairs = t.n_source_target_pairs;
