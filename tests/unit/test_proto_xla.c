@@ -48,7 +48,10 @@
  *    were hilo's extension only, or refused: XLA lost them);
  *  - the mesh forms, replica_groups=mesh[..] {..} (93) and a sharding
  *    over a mesh (OpSharding.named_sharding, 14), and dim_labels with '?'
- *    (a dimension of no role) likewise.
+ *    (a dimension of no role) likewise;
+ *  - metadata's profile_type={1,2} is OpMetadata field 5 (packed), XLA's
+ *    print order kept (XLA lost it: the whole metadata went to hilo's
+ *    entries as well).
  * And the text still comes back byte for byte through the proto. */
 #include "check.h"
 
@@ -652,6 +655,43 @@ static void test_mesh_fields(hilo_diags *d)
 	hilo_module_destroy(m);
 }
 
+static const char profiled[] =
+	"HloModule p\n"
+	"\n"
+	"ENTRY e {\n"
+	"  ROOT p = f32[2]{0} parameter(0), metadata={op_type=\"a\" source_line=1 profile_type={1,2} "
+	"deduplicated_name=\"d\" scheduling_name=\"foo\"}\n"
+	"}\n";
+
+static void test_profile_type(hilo_diags *d)
+{
+	hilo_module *m = parse(profiled, sizeof profiled - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&t);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		const Xla__HloInstructionProto *p = find(mp, "p");
+		/* jaxlib 0.10.2 writes 0a0161 2001 2a020102 6201 64 8201 03666f6f */
+		check_packed(p ? p->metadata : NULL, "0a016120012a020102620164820103666f6f", "p metadata");
+		if (CHECK(print_as_foreign(mp, &t, d))) {
+			static const char *const want[] = {
+				"metadata={op_type=\"a\" source_line=1 profile_type={1,2} deduplicated_name=\"d\" "
+				"scheduling_name=\"foo\"}\n",
+			};
+			check_contains(hilo_buf_cstr(&t), want, 1);
+		}
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	check_round_trip(m, &pb, d);
+	hilo_buf_free(&pb);
+	hilo_buf_free(&t);
+	hilo_module_destroy(m);
+}
+
 int main(void)
 {
 	hilo_diags d;
@@ -664,6 +704,7 @@ int main(void)
 	test_generic_fields(&d);
 	test_generic_ext(&d);
 	test_mesh_fields(&d);
+	test_profile_type(&d);
 	hilo_module *m = parse(text, sizeof text - 1, &d);
 	if (!m)
 		return CHECK_DONE();

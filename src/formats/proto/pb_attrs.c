@@ -184,7 +184,7 @@ static bool fa_render(hilo_buf *b, const Xla__FrontendAttributes *fa)
 static bool groups_to_proto(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
 {
 	if (!strncmp(t, "mesh[", 5))
-		return pbx_mesh_groups_parse(a, &p->mesh_axes_replica_group_list, t);
+		return pbx_mesh_axes_list_parse(a, &p->mesh_axes_replica_group_list, t);
 	hilo_replica_groups g;
 	if (!hilo_replica_groups_parse(a, t, strlen(t), false, &g))
 		return false;
@@ -245,7 +245,7 @@ static bool groups_render(hilo_buf *b, const Xla__HloInstructionProto *p)
 	const Xla__CollectiveDeviceListProto *cd = p->collective_device_list;
 	const Xla__IotaReplicaGroupListProto *io = p->iota_collective_device_list;
 	if (p->mesh_axes_replica_group_list)
-		return pbx_mesh_groups_render(b, p->mesh_axes_replica_group_list);
+		return pbx_mesh_axes_list_render(b, p->mesh_axes_replica_group_list);
 	if (!io && cd)
 		io = cd->iota_replica_group_list; /* as hilo wrote it before */
 	if (io) {

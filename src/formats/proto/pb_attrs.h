@@ -58,8 +58,8 @@ bool pbx_origin_render(hilo_buf *b, const Xla__OriginalValueProto *v);
  * unreduced={..} as NamedShardingProto (OpSharding 14), parsed from the
  * cursor after the sharding's '{' up to its '}', rendered likewise. */
 struct cur;
-bool pbx_mesh_groups_parse(hilo_arena *a, Xla__MeshAxesReplicaGroupListProto **out, const char *text);
-bool pbx_mesh_groups_render(hilo_buf *b, const Xla__MeshAxesReplicaGroupListProto *g);
+bool pbx_mesh_axes_list_parse(hilo_arena *a, Xla__MeshAxesReplicaGroupListProto **out, const char *text);
+bool pbx_mesh_axes_list_render(hilo_buf *b, const Xla__MeshAxesReplicaGroupListProto *g);
 bool pbx_named_sharding_parse(struct cur *c, hilo_arena *a, Xla__NamedShardingProto **out);
 bool pbx_named_sharding_render(hilo_buf *b, const Xla__NamedShardingProto *s);
 

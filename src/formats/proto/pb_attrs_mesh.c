@@ -161,7 +161,7 @@ static bool axes_render(hilo_buf *b, const Xla__MeshProto *m, Xla__AxisRefProto 
 
 /* ---- replica_groups=mesh[...] {...} ---- */
 
-bool pbx_mesh_groups_parse(hilo_arena *a, Xla__MeshAxesReplicaGroupListProto **out, const char *t)
+bool pbx_mesh_axes_list_parse(hilo_arena *a, Xla__MeshAxesReplicaGroupListProto **out, const char *t)
 {
 	cur c = {t, t + strlen(t)};
 	Xla__MeshAxesReplicaGroupListProto *g = aalloc(a, sizeof *g);
@@ -175,7 +175,7 @@ bool pbx_mesh_groups_parse(hilo_arena *a, Xla__MeshAxesReplicaGroupListProto **o
 	return true;
 }
 
-bool pbx_mesh_groups_render(hilo_buf *b, const Xla__MeshAxesReplicaGroupListProto *g)
+bool pbx_mesh_axes_list_render(hilo_buf *b, const Xla__MeshAxesReplicaGroupListProto *g)
 {
 	if (!g || !mesh_render(b, g->mesh))
 		return false;

@@ -197,7 +197,7 @@ const pb_attr_def *pb_attr_def_of(hilo_attr_id id);
 const pb_attr_def *pb_attr_lookup(const char *key);
 
 /* Metadata keys the typed OpMetadata fields cover, in XLA's print order. */
-typedef enum pb_md_kind { PBM_STRING, PBM_INT } pb_md_kind;
+typedef enum pb_md_kind { PBM_STRING, PBM_INT, PBM_INTS /* {1,2}: packed */ } pb_md_kind;
 typedef struct pb_md_def {
 	const char *key;
 	size_t len;  /* strlen(key) */
