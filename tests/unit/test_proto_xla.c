@@ -41,7 +41,17 @@
  *    refuses either missing);
  *  - a LiteralProto's values are in its layout's order (hilo wrote and
  *    read them row-major: a {0,1} constant came out transposed), and
- *    XLA's s4 -8 (the byte 8) reads as -8 (hilo refused it).
+ *    XLA's s4 -8 (the byte 8) reads as -8 (hilo refused it);
+ *  - origin= (original_value, 88), statistics= (statistics_viz, 82),
+ *    result_accuracy= (91) and sharding={unreduced} (type 6) are XLA's
+ *    typed fields, byte for byte what XLA writes for the same text (they
+ *    were hilo's extension only, or refused: XLA lost them);
+ *  - the mesh forms, replica_groups=mesh[..] {..} (93) and a sharding
+ *    over a mesh (OpSharding.named_sharding, 14), and dim_labels with '?'
+ *    (a dimension of no role) likewise;
+ *  - metadata's profile_type={1,2} is OpMetadata field 5 (packed), XLA's
+ *    print order kept (XLA lost it: the whole metadata went to hilo's
+ *    entries as well).
  * And the text still comes back byte for byte through the proto. */
 #include "check.h"
 
@@ -470,6 +480,218 @@ static void test_literal_order(hilo_diags *d)
 	hilo_module_destroy(m);
 }
 
+/* The generic attributes in XLA's typed fields. The golden payloads are
+ * the bytes jaxlib 0.10.2 writes for this module (from
+ * as_serialized_hlo_module_proto of its parse of the same text). */
+static const char generic[] =
+	"HloModule g\n"
+	"\n"
+	"ENTRY e {\n"
+	"  a = f32[2]{0} parameter(0), origin={{\"v1\" {1}}}\n"
+	"  b = (f32[2]{0}, f32[2]{0}) tuple(a, a), origin={({\"x\" {0,1}}, {\"y\"})}\n"
+	"  c = s32[] constant(-42), statistics={visualizing_index=1,stat-1=33.5,s=1e-07}\n"
+	"  d = f32[2]{0} exponential(a), result_accuracy={tolerance={atol=1.5,rtol=0.25,ulps=2}}\n"
+	"  s = f32[2]{0} parameter(1), origin={[synthetic_call]}\n"
+	"  ROOT r = f32[2]{0} exponential(a), sharding={unreduced}, result_accuracy={mode=highest}\n"
+	"}\n";
+
+/* msg packed is the hex string want. */
+static void check_packed(const void *msg, const char *want, const char *what)
+{
+	if (!CHECK(msg != NULL)) {
+		fprintf(stderr, "  %s: absent\n", what);
+		return;
+	}
+	size_t n = protobuf_c_message_get_packed_size(msg);
+	uint8_t *q = malloc(n ? n : 1);
+	char *hex = malloc(2 * n + 1);
+	if (q && hex) {
+		protobuf_c_message_pack(msg, q);
+		for (size_t k = 0; k < n; k++)
+			snprintf(hex + 2 * k, 3, "%02x", q[k]);
+		hex[2 * n] = 0;
+		if (!CHECK(!strcmp(hex, want)))
+			fprintf(stderr, "  %s: %s, XLA writes %s\n", what, hex, want);
+	}
+	free(q);
+	free(hex);
+}
+
+static void test_generic_fields(hilo_diags *d)
+{
+	hilo_module *m = parse(generic, sizeof generic - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&t);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		const Xla__HloInstructionProto *a = find(mp, "a"), *b = find(mp, "b"), *c = find(mp, "c"),
+			*dd = find(mp, "d"), *s = find(mp, "s"), *r = find(mp, "r");
+		check_packed(a ? a->original_value : NULL, "0a0912070a027631120101", "a origin");
+		check_packed(b ? b->original_value : NULL,
+			"0a0c0a010012070a0178120200010a080a010112030a0179", "b origin");
+		check_packed(c ? c->statistics_viz : NULL,
+			"080112110a06737461742d31110000000000c04040120c0a01731148afbc9af2d77a3e", "c statistics");
+		check_packed(dd ? dd->result_accuracy : NULL,
+			"121409000000000000f83f11000000000000d03f1802", "d result_accuracy");
+		check_packed(s ? s->original_value : NULL, "1001", "s origin");
+		check_packed(r ? r->sharding : NULL, "0806", "r sharding");
+		check_packed(r ? r->result_accuracy : NULL, "0801", "r result_accuracy");
+		/* every one exact: none left in hilo's extension */
+		size_t ext = 0;
+		for (size_t k = 0; k < mp->computations[0]->n_instructions; k++)
+			ext += mp->computations[0]->instructions[k]->n_hilo_attrs;
+		CHECK(ext == 0);
+		/* read as a proto hilo did not write: XLA's print of each */
+		if (CHECK(print_as_foreign(mp, &t, d))) {
+			static const char *const want[] = {
+				"parameter(0), origin={{\"v1\" {1}}}\n",
+				"tuple(a, a), origin={({\"x\" {0,1}}, {\"y\"})}\n",
+				"constant(-42), statistics={visualizing_index=1,stat-1=33.5,s=1e-07}\n",
+				"exponential(a), result_accuracy={tolerance={atol=1.5,rtol=0.25,ulps=2}}\n",
+				"parameter(1), origin={[synthetic_call]}\n",
+				"exponential(a), sharding={unreduced}, result_accuracy={mode=highest}\n",
+			};
+			check_contains(hilo_buf_cstr(&t), want, sizeof want / sizeof *want);
+		}
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	check_round_trip(m, &pb, d);
+	hilo_buf_free(&pb);
+	hilo_buf_free(&t);
+	hilo_module_destroy(m);
+}
+
+/* What XLA prints no typed field for stays in hilo's extension, and the
+ * text still comes back: a default mode, a statistic XLA would print in
+ * six digits, an original value XLA's grammar does not have. */
+static const char generic_ext[] =
+	"HloModule x\n"
+	"\n"
+	"ENTRY e {\n"
+	"  a = f32[2]{0} parameter(0), origin={{\"v1\"}, junk}\n"
+	"  c = s32[] constant(1), statistics={visualizing_index=0,t=123456789}\n"
+	"  ROOT r = f32[2]{0} exponential(a), result_accuracy={mode=default}\n"
+	"}\n";
+
+static void test_generic_ext(hilo_diags *d)
+{
+	hilo_module *m = parse(generic_ext, sizeof generic_ext - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb;
+	hilo_buf_init(&pb);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		const Xla__HloInstructionProto *a = find(mp, "a"), *c = find(mp, "c"), *r = find(mp, "r");
+		CHECK(a && !a->original_value && a->n_hilo_attrs == 1);
+		/* XLA gets the value, hilo's extension the text */
+		CHECK(c && c->statistics_viz && c->statistics_viz->n_statistics == 1 &&
+		      c->statistics_viz->statistics[0]->stat_val == 123456789.0 && c->n_hilo_attrs == 1);
+		CHECK(r && r->n_hilo_attrs == 1);
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	check_round_trip(m, &pb, d);
+	hilo_buf_free(&pb);
+	hilo_module_destroy(m);
+}
+
+static const char meshes[] =
+	"HloModule m2, replica_count=4\n"
+	"\n"
+	"add {\n"
+	"  x = f32[] parameter(0)\n"
+	"  y = f32[] parameter(1)\n"
+	"  ROOT s = f32[] add(x, y)\n"
+	"}\n"
+	"\n"
+	"ENTRY e {\n"
+	"  p = f32[8]{0} parameter(0)\n"
+	"  g = f32[8]{0} all-reduce(p), replica_groups=mesh['a'=2,'b'=4] {'a','b':(1)2}, to_apply=add\n"
+	"  c = f32[8]{0} custom-call(g), window={size=2x2}, dim_labels=?b01f_0?1io->b01?f, custom_call_target=\"t\"\n"
+	"  ROOT r = f32[8]{0} custom-call(c), custom_call_target=\"Sharding\", "
+	"sharding={mesh['x'=1,'y'=2], [{'y'}, {}], unreduced={'x'}}\n"
+	"}\n";
+
+static void test_mesh_fields(hilo_diags *d)
+{
+	hilo_module *m = parse(meshes, sizeof meshes - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&t);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		const Xla__HloInstructionProto *g = find(mp, "g"), *c = find(mp, "c"), *r = find(mp, "r");
+		/* jaxlib 0.10.2's payloads for the same text */
+		check_packed(g ? g->mesh_axes_replica_group_list : NULL,
+			"0a0e0a050a016110020a050a01621004120012080801120408011002", "g replica groups");
+		check_packed(c ? c->convolution_dimension_numbers : NULL,
+			"18032004320200023801400450045a02020362020102", "c dim_labels");
+		check_packed(r ? r->sharding : NULL,
+			"721e120e0a050a017810010a050a017910021a060a02080110011a0210012a00", "r sharding");
+		/* none left in hilo's extension (g's to_apply always is) */
+		CHECK(g && g->n_hilo_attrs == 1 && !strcmp(g->hilo_attrs[0]->key, "to_apply"));
+		CHECK(c && !c->n_hilo_attrs && r && !r->n_hilo_attrs);
+		if (CHECK(print_as_foreign(mp, &t, d))) {
+			static const char *const want[] = {
+				"all-reduce(p), replica_groups=mesh['a'=2,'b'=4] {'a','b':(1)2}, to_apply=add\n",
+				"dim_labels=?b01f_0?1io->b01?f",
+				"sharding={mesh['x'=1,'y'=2], [{'y'}, {}], unreduced={'x'}}\n",
+			};
+			check_contains(hilo_buf_cstr(&t), want, sizeof want / sizeof *want);
+		}
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	check_round_trip(m, &pb, d);
+	hilo_buf_free(&pb);
+	hilo_buf_free(&t);
+	hilo_module_destroy(m);
+}
+
+static const char profiled[] =
+	"HloModule p\n"
+	"\n"
+	"ENTRY e {\n"
+	"  ROOT p = f32[2]{0} parameter(0), metadata={op_type=\"a\" source_line=1 profile_type={1,2} "
+	"deduplicated_name=\"d\" scheduling_name=\"foo\"}\n"
+	"}\n";
+
+static void test_profile_type(hilo_diags *d)
+{
+	hilo_module *m = parse(profiled, sizeof profiled - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&t);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	if (CHECK(mp != NULL)) {
+		const Xla__HloInstructionProto *p = find(mp, "p");
+		/* jaxlib 0.10.2 writes 0a0161 2001 2a020102 6201 64 8201 03666f6f */
+		check_packed(p ? p->metadata : NULL, "0a016120012a020102620164820103666f6f", "p metadata");
+		if (CHECK(print_as_foreign(mp, &t, d))) {
+			static const char *const want[] = {
+				"metadata={op_type=\"a\" source_line=1 profile_type={1,2} deduplicated_name=\"d\" "
+				"scheduling_name=\"foo\"}\n",
+			};
+			check_contains(hilo_buf_cstr(&t), want, 1);
+		}
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	}
+	check_round_trip(m, &pb, d);
+	hilo_buf_free(&pb);
+	hilo_buf_free(&t);
+	hilo_module_destroy(m);
+}
+
 int main(void)
 {
 	hilo_diags d;
@@ -479,6 +701,10 @@ int main(void)
 	test_typed_fields(&d);
 	test_literal_order(&d);
 	test_typed_fields2(&d);
+	test_generic_fields(&d);
+	test_generic_ext(&d);
+	test_mesh_fields(&d);
+	test_profile_type(&d);
 	hilo_module *m = parse(text, sizeof text - 1, &d);
 	if (!m)
 		return CHECK_DONE();

@@ -1,7 +1,7 @@
 /* Typed proto fields for attributes the IR keeps as raw text:
  * backend_config, frontend_attributes, replica_groups (list and iota
  * forms), source_target_pairs, window, dim_labels, sharding (replicated,
- * manual, maximal, tiled with explicit or iota devices, tuples), epsilon,
+ * manual, unreduced, maximal, named over a mesh, tiled with explicit or iota devices, tuples), epsilon,
  * api_version, operand_precision, output_to_operand_aliasing,
  * parameter_replication, triangular-solve and cholesky options, a
  * custom-call's schedule and padding_type, plus the module's
@@ -183,6 +183,8 @@ static bool fa_render(hilo_buf *b, const Xla__FrontendAttributes *fa)
  * on a's tracked heap, freed with the arena. */
 static bool groups_to_proto(hilo_arena *a, Xla__HloInstructionProto *p, const char *t)
 {
+	if (!strncmp(t, "mesh[", 5))
+		return pbx_mesh_axes_list_parse(a, &p->mesh_axes_replica_group_list, t);
 	hilo_replica_groups g;
 	if (!hilo_replica_groups_parse(a, t, strlen(t), false, &g))
 		return false;
@@ -242,6 +244,8 @@ static bool groups_render(hilo_buf *b, const Xla__HloInstructionProto *p)
 {
 	const Xla__CollectiveDeviceListProto *cd = p->collective_device_list;
 	const Xla__IotaReplicaGroupListProto *io = p->iota_collective_device_list;
+	if (p->mesh_axes_replica_group_list)
+		return pbx_mesh_axes_list_render(b, p->mesh_axes_replica_group_list);
 	if (!io && cd)
 		io = cd->iota_replica_group_list; /* as hilo wrote it before */
 	if (io) {
@@ -476,7 +480,7 @@ static bool labels_part(cur *c, char a1, char a2, int64_t *d1, int64_t *d2, ivec
 				return false;
 			where[dgt] = pos;
 			nsp++;
-		} else {
+		} else if (ch != '?') { /* '?': a dimension of no role */
 			return false;
 		}
 		pos++;
@@ -527,7 +531,14 @@ static bool labels_parse(hilo_arena *a, Xla__HloInstructionProto *p, const char 
 static bool labels_one(hilo_buf *b, int64_t d1, char c1, int64_t d2, char c2,
 	const int64_t *sp, size_t nsp)
 {
+	/* '?' fills the positions no role names, up to the largest one named
+	 * (hlo_parser.cc takes ?b01f_0?1io->b01?f) */
 	size_t rank = nsp + 2;
+	int64_t top = d1 > d2 ? d1 : d2;
+	for (size_t k = 0; k < nsp; k++)
+		top = sp[k] > top ? sp[k] : top;
+	if (top >= 0 && top < 16 && (size_t)top + 1 > rank)
+		rank = (size_t)top + 1;
 	char s[16];
 	if (rank > 12)
 		return false;
@@ -588,10 +599,15 @@ static bool sharding_one(cur *c, hilo_arena *a, Xla__OpSharding *s, int depth)
 			return lit(c, "}");
 		}
 	}
-	if (lit(c, "replicated")) {
+	if (c->e - c->p > 5 && !memcmp(c->p, "mesh[", 5)) {
+		if (!pbx_named_sharding_parse(c, a, &s->named_sharding))
+			return false;
+	} else if (lit(c, "replicated")) {
 		s->type = XLA__OP_SHARDING__TYPE__REPLICATED;
 	} else if (lit(c, "manual")) {
 		s->type = XLA__OP_SHARDING__TYPE__MANUAL;
+	} else if (lit(c, "unreduced")) {
+		s->type = XLA__OP_SHARDING__TYPE__UNREDUCED;
 	} else if (lit(c, "maximal device=")) {
 		int64_t d;
 		if (!num(c, &d))
@@ -678,6 +694,12 @@ static bool sharding_render_one(hilo_buf *b, const Xla__OpSharding *s, int depth
 	if (depth > 8)
 		return false;
 	hilo_buf_putc(b, '{');
+	if (s->named_sharding) {
+		if (!pbx_named_sharding_render(b, s->named_sharding))
+			return false;
+		hilo_buf_putc(b, '}');
+		return true;
+	}
 	switch (s->type) {
 	case XLA__OP_SHARDING__TYPE__TUPLE:
 		for (size_t k = 0; k < s->n_tuple_shardings; k++) {
@@ -689,6 +711,7 @@ static bool sharding_render_one(hilo_buf *b, const Xla__OpSharding *s, int depth
 		break;
 	case XLA__OP_SHARDING__TYPE__REPLICATED: hilo_buf_puts(b, "replicated"); break;
 	case XLA__OP_SHARDING__TYPE__MANUAL: hilo_buf_puts(b, "manual"); break;
+	case XLA__OP_SHARDING__TYPE__UNREDUCED: hilo_buf_puts(b, "unreduced"); break;
 	case XLA__OP_SHARDING__TYPE__MAXIMAL:
 		if (s->n_tile_assignment_devices != 1)
 			return false;
@@ -1051,6 +1074,9 @@ bool pbx_parse(hilo_arena *a, Xla__HloInstructionProto *p, pb_field f, const cha
 		return options_parse(a, p, f, text);
 	case PBF_CC_SCHEDULE: return name_parse(text, schedule_names, 3, &p->custom_call_schedule);
 	case PBF_PADDING_TYPE: return name_parse(text, padding_type_names, 3, &p->padding_type);
+	case PBF_STATISTICS: return pbx_statistics_parse(a, &p->statistics_viz, text);
+	case PBF_RESULT_ACCURACY: return pbx_accuracy_parse(a, &p->result_accuracy, text);
+	case PBF_ORIGIN: return pbx_origin_parse(a, &p->original_value, text);
 	default: return false;
 	}
 }
@@ -1079,6 +1105,9 @@ bool pbx_render(hilo_buf *b, const Xla__HloInstructionProto *p, pb_field f)
 		return options_render(b, p, f);
 	case PBF_CC_SCHEDULE: return name_render(b, p->custom_call_schedule, schedule_names, 3);
 	case PBF_PADDING_TYPE: return name_render(b, p->padding_type, padding_type_names, 3);
+	case PBF_STATISTICS: return pbx_statistics_render(b, p->statistics_viz);
+	case PBF_RESULT_ACCURACY: return pbx_accuracy_render(b, p->result_accuracy);
+	case PBF_ORIGIN: return pbx_origin_render(b, p->original_value);
 	default: return false;
 	}
 }

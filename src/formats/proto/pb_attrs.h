@@ -42,6 +42,27 @@ const char *pbx_dot_algorithm_name(int v);
  * prints operand_shapes_with_layout. */
 void pbx_shapes_render(hilo_buf *b, const hilo_shape *const *s, size_t n);
 
+/* The generic attributes (pb_attrs_generic.c): statistics= as
+ * StatisticsViz (82), result_accuracy= as ResultAccuracy (91), origin= as
+ * OriginalValueProto (88). parse is false for text not in XLA's form;
+ * render false when the message is absent or XLA prints nothing of it. */
+bool pbx_statistics_parse(hilo_arena *a, Xla__StatisticsViz **out, const char *text);
+bool pbx_statistics_render(hilo_buf *b, const Xla__StatisticsViz *s);
+bool pbx_accuracy_parse(hilo_arena *a, Xla__ResultAccuracy **out, const char *text);
+bool pbx_accuracy_render(hilo_buf *b, const Xla__ResultAccuracy *r);
+bool pbx_origin_parse(hilo_arena *a, Xla__OriginalValueProto **out, const char *text);
+bool pbx_origin_render(hilo_buf *b, const Xla__OriginalValueProto *v);
+
+/* The mesh forms (pb_attrs_mesh.c): replica_groups=mesh[..] {..} as
+ * MeshAxesReplicaGroupListProto (93); a sharding's mesh[..], [..],
+ * unreduced={..} as NamedShardingProto (OpSharding 14), parsed from the
+ * cursor after the sharding's '{' up to its '}', rendered likewise. */
+struct cur;
+bool pbx_mesh_axes_list_parse(hilo_arena *a, Xla__MeshAxesReplicaGroupListProto **out, const char *text);
+bool pbx_mesh_axes_list_render(hilo_buf *b, const Xla__MeshAxesReplicaGroupListProto *g);
+bool pbx_named_sharding_parse(struct cur *c, hilo_arena *a, Xla__NamedShardingProto **out);
+bool pbx_named_sharding_render(hilo_buf *b, const Xla__NamedShardingProto *s);
+
 /* Module attributes: frontend_attributes, input_output_alias, buffer_donor. */
 bool pbx_module_fa(hilo_arena *a, Xla__FrontendAttributes **out, const char *text);
 bool pbx_io_alias(hilo_arena *a, Xla__HloInputOutputAliasProto **out, const char *text);

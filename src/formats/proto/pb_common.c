@@ -429,7 +429,7 @@ const pb_attr_def *pb_attr_lookup(const char *key)
 const pb_md_def pb_md_defs[] = {
 	MD("op_type", PBM_STRING), MD("op_name", PBM_STRING), MD("source_file", PBM_STRING),
 	MD("source_line", PBM_INT), MD("source_end_line", PBM_INT), MD("source_column", PBM_INT),
-	MD("source_end_column", PBM_INT), MD("deduplicated_name", PBM_STRING),
+	MD("source_end_column", PBM_INT), MD("profile_type", PBM_INTS), MD("deduplicated_name", PBM_STRING),
 	MD("scheduling_name", PBM_STRING), MD("stack_frame_id", PBM_INT),
 	MD("size_of_generated_code_in_bytes", PBM_INT),
 	MD("size_of_memory_working_set_in_bytes", PBM_INT),
@@ -443,8 +443,8 @@ static const char *md_string(const Xla__OpMetadata *md, int k)
 	case 0: return md->op_type;
 	case 1: return md->op_name;
 	case 2: return md->source_file;
-	case 7: return md->deduplicated_name;
-	case 8: return md->scheduling_name;
+	case 8: return md->deduplicated_name;
+	case 9: return md->scheduling_name;
 	}
 	return NULL;
 }
@@ -456,9 +456,9 @@ static int64_t md_int(const Xla__OpMetadata *md, int k)
 	case 4: return md->source_end_line;
 	case 5: return md->source_column;
 	case 6: return md->source_end_column;
-	case 9: return md->stack_frame_id;
-	case 10: return md->size_of_generated_code_in_bytes;
-	case 11: return md->size_of_memory_working_set_in_bytes;
+	case 10: return md->stack_frame_id;
+	case 11: return md->size_of_generated_code_in_bytes;
+	case 12: return md->size_of_memory_working_set_in_bytes;
 	}
 	return 0;
 }
@@ -477,6 +477,16 @@ int pb_md_entries(hilo_arena *a, const Xla__OpMetadata *md, hilo_md_entry *out, 
 			hilo_buf_putc(&b, '"');
 			pb_escape(&b, s, strlen(s));
 			hilo_buf_putc(&b, '"');
+		} else if (pb_md_defs[k].kind == PBM_INTS) {
+			if (!md->n_profile_type)
+				continue;
+			hilo_buf_putc(&b, '{');
+			for (size_t j = 0; j < md->n_profile_type; j++) {
+				if (j)
+					hilo_buf_putc(&b, ',');
+				hilo_buf_put_i64(&b, md->profile_type[j]);
+			}
+			hilo_buf_putc(&b, '}');
 		} else {
 			int64_t v = md_int(md, k);
 			if (!v)

@@ -184,6 +184,9 @@ typedef enum pb_field {
 	PBF_CC_SCHEDULE, PBF_PADDING_TYPE, /* custom-call schedule (76), padding_type (75) */
 	PBF_CC_LITERAL,       /* a custom-call's literal (8) */
 	PBF_DOMAIN,           /* a domain's entry and exit shardings (54, 55) */
+	PBF_STATISTICS,       /* statistics_viz (82) */
+	PBF_RESULT_ACCURACY,  /* result_accuracy (91) */
+	PBF_ORIGIN,           /* original_value (88) */
 	PBF_COUNT
 } pb_field;
 
@@ -199,7 +202,7 @@ const pb_attr_def *pb_attr_def_of(hilo_attr_id id);
 const pb_attr_def *pb_attr_lookup(const char *key);
 
 /* Metadata keys the typed OpMetadata fields cover, in XLA's print order. */
-typedef enum pb_md_kind { PBM_STRING, PBM_INT } pb_md_kind;
+typedef enum pb_md_kind { PBM_STRING, PBM_INT, PBM_INTS /* {1,2}: packed */ } pb_md_kind;
 typedef struct pb_md_def {
 	const char *key;
 	size_t len;  /* strlen(key) */

@@ -49,12 +49,12 @@ typedef struct reader {
 	void *recs;            /* pb_read.c's per-computation records */
 	struct svec callees;   /* every instruction's callees, computation indices */
 	uint64_t declared[2];  /* HloInstructionProto's field numbers below 128 */
-	const char *md_key[12]; /* pb_md_defs keys, interned on first use */
+	const char *md_key[13]; /* pb_md_defs keys, interned on first use */
 	struct md_prev {       /* per pb_md_defs string field: the last value */
 		const uint8_t *p;  /* read (its input bytes) and its text */
 		size_t n;
 		const char *val;
-	} md_prev[12];
+	} md_prev[13];
 	struct kcache {        /* table rows by name (opcodes, attribute keys): */
 		uint64_t w;        /* a direct-mapped cache of the names seen, by */
 		size_t len;        /* their first 8 bytes and length */

@@ -525,7 +525,8 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	bool coll = (hilo_opcode_flags(op) & HILO_OPF_COLL) && op != HILO_OP_COLLECTIVE_PERMUTE &&
 	            op != HILO_OP_COLLECTIVE_PERMUTE_START && op != HILO_OP_COLLECTIVE_PERMUTE_DONE &&
 	            op != HILO_OP_ALL_GATHER_DONE && op != HILO_OP_ALL_REDUCE_DONE;
-	if (p->n_replica_groups || p->collective_device_list || p->iota_collective_device_list || coll)
+	if (p->n_replica_groups || p->collective_device_list || p->iota_collective_device_list ||
+	    p->mesh_axes_replica_group_list || coll)
 		pbr_attr_from_typed(R, i, p, HILO_A_REPLICA_GROUPS);
 	if (p->n_dimensions && !hilo_instr_attr(i, HILO_A_DIMENSIONS) && op != HILO_OP_IOTA)
 		pbr_attr_from_typed(R, i, p, HILO_A_DIMENSIONS);
@@ -614,6 +615,13 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 		pbr_attr_from_typed(R, i, p, HILO_A_FRONTEND_ATTRIBUTES);
 	if (hilo_instr_nctrl_preds(i))
 		pbr_append_known(R, i, HILO_A_CONTROL_PREDECESSORS, HILO_ATTR_CONTROL);
+	/* XLA prints each only when it says something (pbx_*_render false) */
+	if (p->statistics_viz)
+		pbr_attr_from_typed(R, i, p, HILO_A_STATISTICS);
+	if (p->result_accuracy)
+		pbr_attr_from_typed(R, i, p, HILO_A_RESULT_ACCURACY);
+	if (p->original_value)
+		pbr_attr_from_typed(R, i, p, HILO_A_ORIGIN);
 	if (i->metadata && i->metadata->n)
 		pbr_append_known(R, i, HILO_A_METADATA, HILO_ATTR_METADATA);
 	if (p->backend_config.len && !memchr(p->backend_config.data, 0, p->backend_config.len))
@@ -786,12 +794,16 @@ bool pbr_read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pinit
 		case 85: BOOL(largest); break;
 		case 87: SUB(collective_device_list, xla__collective_device_list_proto__descriptor); break;
 		case 92: SUB(iota_collective_device_list, xla__iota_replica_group_list_proto__descriptor); break;
+		case 93: SUB(mesh_axes_replica_group_list, xla__mesh_axes_replica_group_list_proto__descriptor); break;
 		case 89: BOOL(is_composite); break;
 		case 90: SUB(ragged_dot_dimension_numbers, xla__ragged_dot_dimension_numbers__descriptor); break;
 		case 94: BOOL(is_reverse); break;
 		case 95: VARINT(num_carries, int64_t); break;
 		case 96: BOOL(is_associative); break;
 		case 100: BOOL(has_dynamic_root); break;
+		case 82: SUB(statistics_viz, xla__statistics_viz__descriptor); break;
+		case 88: SUB(original_value, xla__original_value_proto__descriptor); break;
+		case 91: SUB(result_accuracy, xla__result_accuracy__descriptor); break;
 		case 1000: {
 			Xla__HiloAttr *h = read_hilo_attr(R, &f);
 			Xla__HiloAttr **a = h ? pbr_grow_to(R, P->hilo_attrs, P->n_hilo_attrs, 1, sizeof *a) : NULL;

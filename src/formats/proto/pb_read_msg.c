@@ -703,10 +703,10 @@ hilo_literal *pbr_literal_from(reader *R, slice lp, hilo_shape *shape, int depth
 void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 {
 	/* pb_md_defs order: op_type op_name source_file source_line
-	 * source_end_line source_column source_end_column deduplicated_name
-	 * scheduling_name stack_frame_id size_of_generated_code_in_bytes
-	 * size_of_memory_working_set_in_bytes */
-	enum { ND = 12 };
+	 * source_end_line source_column source_end_column profile_type
+	 * deduplicated_name scheduling_name stack_frame_id
+	 * size_of_generated_code_in_bytes size_of_memory_working_set_in_bytes */
+	enum { ND = 13 };
 	slice sv[ND];
 	int64_t iv[ND];
 	unsigned seen = 0; /* bit k: sv[k] or iv[k] was read */
@@ -724,11 +724,12 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 		case 17: def = 4; break;
 		case 18: def = 5; break;
 		case 19: def = 6; break;
-		case 12: def = 7; break;
-		case 16: def = 8; break;
-		case 15: def = 9; break;
-		case 8: def = 10; break;
-		case 9: def = 11; break;
+		case 5: def = 7; break;
+		case 12: def = 8; break;
+		case 16: def = 9; break;
+		case 15: def = 10; break;
+		case 8: def = 11; break;
+		case 9: def = 12; break;
 		case 1000:
 			if (!pbr_rep_slice(R, &f, &ents, &nents))
 				return;
@@ -739,10 +740,16 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 		if (pb_md_defs[def].kind == PBM_STRING) {
 			if (!pbr_str_field(R, &f, &sv[def]))
 				return;
+		} else if (pb_md_defs[def].kind == PBM_INTS) {
+			/* profile_type: packed (as XLA writes it); one unpacked
+			 * value is not printed */
+			if (f.wt != PB_LEN)
+				continue;
+			sv[def] = f.s;
 		} else {
 			if (!pbr_want(R, &f, PB_VARINT))
 				return;
-			iv[def] = def >= 10 ? (int64_t)f.v : (int64_t)(int32_t)f.v;
+			iv[def] = def >= 11 ? (int64_t)f.v : (int64_t)(int32_t)f.v;
 		}
 		seen |= 1u << def;
 	}
@@ -781,6 +788,7 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 		 * the text parser's; a string field equal to the previous
 		 * instruction's (source_file, op_type) shares its text. */
 		char num[ND][24];
+		char pts[160]; /* profile_type's {1,2} */
 		const char *ns[ND], *same[ND];
 		size_t len[ND], bytes = 0;
 		unsigned keep = 0; /* the fields printed: non-empty, non-zero */
@@ -788,7 +796,30 @@ void pbr_read_metadata(reader *R, hilo_instr *i, slice ms)
 			int k = __builtin_ctz(w);
 			same[k] = NULL;
 			len[k] = 0;
-			if (pb_md_defs[k].kind == PBM_STRING) {
+			if (pb_md_defs[k].kind == PBM_INTS) {
+				/* the packed varints as {1,2}, each an int32 */
+				size_t at = 0, o = 0;
+				pts[o++] = '{';
+				while (at < sv[k].n && o + 16 < sizeof pts) {
+					uint64_t x = 0;
+					int sh = 0;
+					while (at < sv[k].n && sh < 64) {
+						uint8_t byte = sv[k].p[at++];
+						x |= (uint64_t)(byte & 0x7f) << sh;
+						sh += 7;
+						if (!(byte & 0x80))
+							break;
+					}
+					if (o > 1)
+						pts[o++] = ',';
+					o += (size_t)snprintf(pts + o, sizeof pts - o, "%d", (int)(int32_t)x);
+				}
+				if (o == 1 || at < sv[k].n)
+					continue; /* empty, or too long to print here */
+				pts[o++] = '}';
+				ns[k] = pts;
+				len[k] = o;
+			} else if (pb_md_defs[k].kind == PBM_STRING) {
 				const struct md_prev *pv = &R->md_prev[k];
 				if (!sv[k].n)
 					continue;

@@ -359,17 +359,18 @@ static bool escapes_to(const char *raw, size_t n, const char *text, size_t tn)
  * first entry they could not take, as before). */
 static void put_metadata(writer *W, const hilo_metadata *md)
 {
-	enum { ND = 12 };
+	enum { ND = 13, MAX_PT = 16 };
 	bool set[ND] = {0};
 	size_t off[ND], len[ND];
 	const char *direct[ND]; /* the string's bytes in the entry, or NULL: at off in tmp */
 	int64_t iv[ND];
+	int64_t pt[MAX_PT]; /* profile_type={..} */
+	size_t npt = 0;
 	bool exact = true; /* every entry taken by a typed field */
 	bool same = true;  /* and rendering them back gives the entries */
 	int last = -1;
 	W->tmp.len = 0;
-	/* an entry no typed field takes (profile_type=, or a value of
-	 * another form) sends the whole text to hilo's entries as well, and
+	/* an entry no typed field takes (a value of another form) sends the whole text to hilo's entries as well, and
 	 * the typed fields of the others still go to XLA */
 	for (int k = 0; k < md->n; k++) {
 		const char *key = md->e[k].key, *v = md->e[k].value;
@@ -418,13 +419,38 @@ static void put_metadata(writer *W, const hilo_metadata *md)
 			direct[def] = NULL;
 			off[def] = o;
 			len[def] = cn;
+		} else if (pb_md_defs[def].kind == PBM_INTS) {
+			/* {1,2}: ProfileType numbers, exactly as XLA prints them */
+			const char *q = v;
+			char tmp[24];
+			bool ok = *q++ == '{';
+			npt = 0;
+			while (ok && *q != '}' && npt < MAX_PT) {
+				char *e;
+				long long x = strtoll(q, &e, 10);
+				snprintf(tmp, sizeof tmp, "%lld", x);
+				ok = e != q && x == (int32_t)x && x >= 0 && !strncmp(q, tmp, (size_t)(e - q)) &&
+				     (size_t)(e - q) == strlen(tmp);
+				pt[npt++] = x;
+				q = e;
+				if (ok && *q == ',' && q[1] != '}')
+					q++;
+				else
+					ok = ok && *q == '}';
+			}
+			if (!ok || *q != '}' || q[1] || !npt) {
+				exact = false;
+				npt = 0;
+				continue;
+			}
+			set[def] = true;
 		} else {
 			int64_t x;
 			if (!parse_i64(v, &x)) {
 				exact = false;
 				continue;
 			}
-			bool i32 = def <= 6 || def == 9;
+			bool i32 = def <= 6 || def == 10;
 			if (i32 && x != (int32_t)x) {
 				exact = false;
 				x = (int32_t)x;
@@ -444,14 +470,16 @@ static void put_metadata(writer *W, const hilo_metadata *md)
 	size_t at = pw_open(b, 7);
 	/* field numbers of pb_md_defs, in number order */
 	static const struct { uint8_t def, field; } order[ND] = {
-		{0, 1}, {1, 2}, {2, 3}, {3, 4}, {10, 8}, {11, 9}, {7, 12}, {9, 15}, {8, 16},
+		{0, 1}, {1, 2}, {2, 3}, {3, 4}, {7, 5}, {11, 8}, {12, 9}, {8, 12}, {10, 15}, {9, 16},
 		{4, 17}, {5, 18}, {6, 19},
 	};
 	for (int k = 0; k < ND; k++) {
 		int def = order[k].def;
 		if (!set[def])
 			continue;
-		if (pb_md_defs[def].kind == PBM_STRING)
+		if (pb_md_defs[def].kind == PBM_INTS)
+			pw_packed_i64(b, order[k].field, pt, npt);
+		else if (pb_md_defs[def].kind == PBM_STRING)
 			pw_bytes(b, order[k].field, direct[def] ? direct[def] : W->tmp.data + off[def], len[def]);
 		else
 			pw_int(b, order[k].field, iv[def]);
@@ -635,11 +663,15 @@ static void put_typed_hi(writer *W, const inst_ctx *X)
 		pw_varint(b, (uint64_t)(int64_t)p->cross_program_prefetch_index);
 	}
 	pw_int(b, 81, p->k);
+	put_pc(W, 82, p->statistics_viz);
 	pw_int(b, 85, p->largest);
 	put_pc(W, 87, p->collective_device_list);
+	put_pc(W, 88, p->original_value);
 	pw_int(b, 89, p->is_composite);
 	put_pc(W, 90, p->ragged_dot_dimension_numbers);
+	put_pc(W, 91, p->result_accuracy);
 	put_pc(W, 92, p->iota_collective_device_list);
+	put_pc(W, 93, p->mesh_axes_replica_group_list);
 	pw_int(b, 94, p->is_reverse);
 	pw_int(b, 95, p->num_carries);
 	pw_int(b, 96, p->is_associative);

@@ -456,6 +456,7 @@ bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr
 	case PBF_BACKEND_CONFIG: case PBF_FRONTEND_ATTRS: case PBF_REPLICA_GROUPS:
 	case PBF_SOURCE_TARGET: case PBF_WINDOW: case PBF_DIM_LABELS: case PBF_SHARDING:
 	case PBF_EPSILON: case PBF_API_VERSION: case PBF_PRECISION:
+	case PBF_STATISTICS: case PBF_RESULT_ACCURACY: case PBF_ORIGIN:
 	scratch: {
 		/* parse into a scratch message, take the field on success; the
 		 * options messages of several attributes accumulate */
@@ -473,6 +474,7 @@ bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr
 			p->replica_groups = t.replica_groups;
 			p->collective_device_list = t.collective_device_list;
 			p->iota_collective_device_list = t.iota_collective_device_list;
+			p->mesh_axes_replica_group_list = t.mesh_axes_replica_group_list;
 			break;
 		case PBF_SOURCE_TARGET:
 			p->n_source_target_pairs = t.n_source_target_pairs;
@@ -501,6 +503,9 @@ bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr
 				p->triangular_solve_options = t.triangular_solve_options;
 			break;
 		case PBF_DIM_LABELS: p->convolution_dimension_numbers = t.convolution_dimension_numbers; break;
+		case PBF_STATISTICS: p->statistics_viz = t.statistics_viz; break;
+		case PBF_RESULT_ACCURACY: p->result_accuracy = t.result_accuracy; break;
+		case PBF_ORIGIN: p->original_value = t.original_value; break;
 		default: return false;
 		}
 		X->used[def->field] = true;
