@@ -30,11 +30,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 # name, word after the fraction, the issue's minimum count, time limit (s)
+# of the whole tier, and the flag --suite passes it with its time limit (its
+# fixed selection for make test; None: the tier runs whole in the suite too)
 TIERS = [
-    ("parse", "", 300, 420),
-    ("run", "bit-identical", 200, 600),
-    ("evaluator", "agree", 5000, 900),
-    ("models", "ok", 5, 480),
+    ("parse", "", 300, 420, None),
+    ("run", "bit-identical", 200, 4800, ("--suite", 600)),
+    ("evaluator", "agree", 5000, 900, None),
+    ("models", "ok", 5, 480, None),
 ]
 
 
@@ -52,7 +54,7 @@ def venv_python():
                   "jax not installable (venv.sh exit %d)" % p.returncode)
 
 
-def run_tier(py, name, limit, args, outdir):
+def run_tier(py, name, limit, suite_flag, args, outdir):
     """Run one sub-tier: its result dict (failures explain any breakage)."""
     script = os.path.join(HERE, name, "run.py")
     result = os.path.join(outdir, name + ".json")
@@ -64,6 +66,9 @@ def run_tier(py, name, limit, args, outdir):
     cmd = [py, script, "--build", args.build, "--shared", args.shared, "--result", result]
     if args.cases is not None:
         cmd.append("--cases=%d" % args.cases)
+    if args.suite and suite_flag:
+        cmd.append(suite_flag[0])
+        limit = suite_flag[1]
     log = os.path.join(outdir, name + ".log")
     t0 = time.time()
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
@@ -102,6 +107,8 @@ def main():
     ap.add_argument("--out", default=None, help="folder for the result files (default BUILD/xla-check)")
     ap.add_argument("--cases", type=int, default=None, help="passed to every sub-tier")
     ap.add_argument("--only", default=None, help="comma list of sub-tiers to run (others: not run)")
+    ap.add_argument("--suite", action="store_true",
+                    help="the sub-tiers' fixed selections for make test (run: --suite; the minimum counts still hold)")
     ap.add_argument("--python", default=None, help="python with jax (default: venv.sh)")
     ap.add_argument("--max-failures", type=int, default=40, help="failures printed per tier")
     args = ap.parse_args()
@@ -113,7 +120,7 @@ def main():
 
     py, skip = (args.python, None) if args.python else venv_python()
     results = []
-    for name, word, minimum, limit in TIERS:
+    for name, word, minimum, limit, suite_flag in TIERS:
         if only is not None and name not in only:
             results.append({"tier": name, "not_run": True, "failures": []})
             continue
@@ -121,7 +128,7 @@ def main():
             results.append({"tier": name, "skipped": skip, "failures": []})
             continue
         print("== xla-check: %s" % name, flush=True)
-        res = run_tier(py, name, limit, args, outdir)
+        res = run_tier(py, name, limit, suite_flag, args, outdir)
         if (args.cases is None and not res.get("skipped") and not res.get("broken")
                 and res.get("total", 0) < minimum):
             res["failures"].append("%s checked %d cases; the tier asks at least %d" % (name, res.get("total", 0), minimum))
@@ -130,7 +137,7 @@ def main():
 
     ok = True
     parts = []
-    for (name, word, minimum, _), res in zip(TIERS, results):
+    for (name, word, minimum, _, _), res in zip(TIERS, results):
         fails = res.get("failures") or []
         if res.get("not_run"):
             parts.append("%s not run" % name)

@@ -653,18 +653,19 @@ def hilo_lib(build):
     return _hilo
 
 
-def hilo_opt(build, text_or_path, args, out_suffix=".hlo", timeout=300):
+def hilo_opt(build, text_or_path, args, out_suffix=".hlo", timeout=300, tool="hilo-opt"):
     """hilo-opt on a file path (str naming an existing file) or on module
-    text/bytes (written to a temp file first)."""
+    text/bytes (written to a temp file first). tool="hilo-opt-test": the
+    build's hilo-opt with the test-only (planted) passes of tests/lib."""
     if isinstance(text_or_path, str) and os.path.isfile(text_or_path):
-        return run_tool(build, "hilo-opt", [text_or_path] + list(args), out_suffix=out_suffix, timeout=timeout)
+        return run_tool(build, tool, [text_or_path] + list(args), out_suffix=out_suffix, timeout=timeout)
     data = text_or_path.encode() if isinstance(text_or_path, str) else text_or_path
     with tempfile.NamedTemporaryFile(prefix="hilo-xla-in-", suffix=".in",
                                      delete=False) as f:
         f.write(data)
         path = f.name
     try:
-        return run_tool(build, "hilo-opt", [path] + list(args), out_suffix=out_suffix, timeout=timeout)
+        return run_tool(build, tool, [path] + list(args), out_suffix=out_suffix, timeout=timeout)
     finally:
         os.unlink(path)
 
@@ -765,9 +766,12 @@ class Tier:
         return 0 if self.passed == self.total and self.total > 0 else 1
 
 
-def tier_args(name, argv=None, default_cases=None):
-    """The command line of a sub-tier (the protocol's flags, plus --verbose)."""
+def tier_args(name, argv=None, default_cases=None, extra=None):
+    """The command line of a sub-tier (the protocol's flags, plus --verbose;
+    extra(parser) adds a sub-tier's own flags)."""
     ap = argparse.ArgumentParser(prog="tests/xla/%s/run.py" % name)
+    if extra:
+        extra(ap)
     ap.add_argument("--build", required=True, help="hilo build folder (hilo-opt, hilo-run, libhilo.so)")
     ap.add_argument("--shared", required=True, help="the shared/ folder (corpus); may be missing")
     ap.add_argument("--result", required=True, help="where to write the result JSON")
