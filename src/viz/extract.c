@@ -69,7 +69,7 @@ static hilo_instr *build(xctx *x, hilo_instr *root, int height)
 				}
 				/* an async piece's start is kept with it (XLA
 				 * refuses a -done whose operand is a parameter) */
-				int d = st[n - 1].depth + !(f->next == 1 && hilo_opcode_completes_async(i->op));
+				int d = st[n - 1].depth + !(st[n - 1].next == 1 && hilo_opcode_completes_async(i->op));
 				st[n++] = (frame){o, d, 0};
 			}
 			continue;
