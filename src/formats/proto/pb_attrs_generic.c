@@ -220,7 +220,8 @@ static bool ov_node(cur *c, ov_build *B, int d)
 	}
 	if (!lit(c, "}"))
 		return false;
-	memcpy(at, B->path, (size_t)d * sizeof *at);
+	if (d)
+		memcpy(at, B->path, (size_t)d * sizeof *at);
 	el->n_shape_index = (size_t)d;
 	el->shape_index = at;
 	el->original_array = ar;
@@ -259,7 +260,7 @@ static const Xla__OriginalValueElementProto *ov_find(const Xla__OriginalValuePro
 	*below = false;
 	for (size_t k = 0; k < v->n_elements; k++) {
 		const Xla__OriginalValueElementProto *el = v->elements[k];
-		if (el->n_shape_index < (size_t)d || memcmp(el->shape_index, path, (size_t)d * sizeof *path))
+		if (el->n_shape_index < (size_t)d || (d && memcmp(el->shape_index, path, (size_t)d * sizeof *path)))
 			continue;
 		if (el->n_shape_index == (size_t)d)
 			return el;
