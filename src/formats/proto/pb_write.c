@@ -163,7 +163,7 @@ static void put_shape_as(writer *W, uint32_t field, const hilo_shape *s, int dep
 	pw_close(b, at);
 }
 
-static void put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth)
+void pbw_put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth)
 {
 	put_shape_as(W, field, s, depth, false);
 }
@@ -529,7 +529,7 @@ static int64_t comp_id(writer *W, const hilo_comp *c)
 
 /* An instruction's id in the output: its IR id, or for a kept input the
  * input's id (new instructions: above every id read). */
-static int64_t instr_id(const writer *W, const hilo_instr *i)
+int64_t pbw_instr_id(const writer *W, const hilo_instr *i)
 {
 	const pb_keep *K = W->K;
 	if (!K)
@@ -546,14 +546,14 @@ static void put_ids(writer *W, uint32_t field, hilo_instr *const *v, uint32_t n)
 		return;
 	size_t sz = 0;
 	for (uint32_t k = 0; k < n; k++)
-		sz += pw_varint_size((uint64_t)instr_id(W, v[k]));
+		sz += pw_varint_size((uint64_t)pbw_instr_id(W, v[k]));
 	pw_tag(b, field, PB_LEN);
 	pw_varint(b, sz);
 	uint8_t *q = pw_need(b, sz);
 	if (!q)
 		return;
 	for (uint32_t k = 0; k < n; k++)
-		q = pw_varint_at(q, (uint64_t)instr_id(W, v[k]));
+		q = pw_varint_at(q, (uint64_t)pbw_instr_id(W, v[k]));
 	b->len += sz;
 }
 
@@ -636,7 +636,7 @@ static void put_typed_hi(writer *W, const inst_ctx *X)
 	put_pc(W, 55, p->domain_exit_sharding);
 	pw_int(b, 56, p->constrain_layout);
 	for (size_t k = 0; k < X->nopshapes; k++)
-		put_shape(W, 57, X->opshapes[k], 0);
+		pbw_put_shape(W, 57, X->opshapes[k], 0);
 	pw_int(b, 58, p->batch_group_count);
 	put_pc(W, 59, p->triangular_solve_options);
 	pw_int(b, 60, p->is_stable);
@@ -678,7 +678,7 @@ static void put_typed_hi(writer *W, const inst_ctx *X)
 	pw_int(b, 100, p->has_dynamic_root);
 }
 
-static void put_instr(writer *W, const hilo_instr *i)
+void pbw_put_instr(writer *W, const hilo_instr *i)
 {
 	hilo_buf *b = W->out;
 	/* typed attribute fields first, into a scratch message */
@@ -789,15 +789,15 @@ static void put_instr(writer *W, const hilo_instr *i)
 	 * the text stays in hilo's attributes (its layout, if it differs from
 	 * the operand's, does not reach XLA) */
 	if (i->op == HILO_OP_OUTFEED && i->noperands)
-		put_shape(W, 29, i->operands[0]->shape, 0);
-	pw_int(b, 35, instr_id(W, i));
+		pbw_put_shape(W, 29, i->operands[0]->shape, 0);
+	pw_int(b, 35, pbw_instr_id(W, i));
 	put_ids(W, 36, i->operands, i->noperands);
 	put_ids(W, 37, hilo_instr_ctrl_preds(i), hilo_instr_nctrl_preds(i));
 	/* called computations; XLA orders a while's as {body, condition}.
 	 * An async sugar start (call-start, custom-call-start) calls the
 	 * computation written for it (XLA's async_wrapped); its own callees
 	 * go to hilo's field 1006 */
-	int64_t wrap = (int64_t)(uintptr_t)hilo_ptrmap_get(&W->wrapped, i) - 1;
+	int64_t wrap = pbw_async_wrapper_id(W, i);
 	if (wrap >= 0) {
 		pw_packed_i64(b, 38, &wrap, 1);
 		pw_int(b, 1007, 1);
@@ -842,124 +842,6 @@ static void put_instr(writer *W, const hilo_instr *i)
 
 /* ---- computations and module ---- */
 
-/* XLA's form of an async sugar start, `custom-call-start(p0),
- * custom_call_target="foo"`: an async-start calling a computation whose
- * parameters are the start's operands and whose root is the wrapped op,
- * with the start's attributes (hlo_parser.cc builds it; its proto reader
- * requires it: "Async start instruction should have 1 called
- * computation"). Written before the computation holding the start, as
- * XLA reads callees first (ids numbered first, number_async_wrappers),
- * and marked (1004) so hilo's reader drops it
- * again: the IR keeps the sugar. */
-static void put_async_wrapper(writer *W, const hilo_instr *s, int64_t id)
-{
-	hilo_buf *b = W->out;
-	const hilo_shape *sh = s->shape;
-	if (sh->type != HILO_T_TUPLE || sh->ntuple < 2 || s->noperands > 1000000)
-		return; /* not the (operands, result, context) the verifier checks */
-	hilo_instr *ps = walloc(W, (s->noperands + 1) * sizeof *ps);
-	hilo_instr **ops = walloc(W, (s->noperands + 1) * sizeof *ops);
-	hilo_attr *attrs = walloc(W, (s->nattrs + 1) * sizeof *attrs);
-	hilo_instr_cold *cold = walloc(W, sizeof *cold);
-	char *name = walloc(W, strlen(s->name) + 32);
-	if (W->oom)
-		return;
-	size_t at = pw_open_n(b, 3, 3);
-	snprintf(name, strlen(s->name) + 32, "%s.async_wrapped.%lld", s->name, (long long)id);
-	pw_str(b, 1, name);
-	if (!W->next_synth) {
-		/* above every instruction id (not next_id: reading a proto
-		 * with wrappers moves it, and a rewrite must be byte-stable) */
-		uint32_t top = 0;
-		for (uint32_t k = 0; k < W->m->ncomps; k++)
-			for (hilo_instr *i = W->m->comps[k]->first; i; i = i->next)
-				top = i->id > top ? i->id : top;
-		W->next_synth = top + 1;
-	}
-	uint32_t base = W->next_synth;
-	for (uint32_t k = 0; k < s->noperands; k++) {
-		memset(&ps[k], 0, sizeof ps[k]);
-		ps[k].op = HILO_OP_PARAMETER;
-		ps[k].async_op = HILO_OP_COUNT;
-		size_t nn = strlen(name) + 24;
-		char *pn = walloc(W, nn);
-		if (!pn)
-			return;
-		snprintf(pn, nn, "%s.param.%u", name, k);
-		ps[k].name = pn; /* XLA wants instruction names unique module-wide */
-		ps[k].shape = s->operands[k]->shape;
-		ps[k].id = base + k;
-		ps[k].u.param_no = k;
-		ops[k] = &ps[k];
-		put_instr(W, &ps[k]);
-	}
-	/* the root: the wrapped op on the parameters, with the start's
-	 * attributes but its thread and control edges (the start's) */
-	hilo_instr r;
-	memset(&r, 0, sizeof r);
-	memset(cold, 0, sizeof *cold);
-	r.op = s->async_op;
-	r.async_op = HILO_OP_COUNT;
-	size_t rn = strlen(name) + 8;
-	char *root = walloc(W, rn);
-	if (!root)
-		return;
-	snprintf(root, rn, "%s.root", name);
-	r.name = root;
-	r.shape = sh->elems[1];
-	r.id = base + s->noperands;
-	r.operands = ops;
-	r.noperands = s->noperands;
-	uint32_t n = 0;
-	for (uint32_t k = 0; k < s->nattrs; k++)
-		if (s->attrs[k].kind != HILO_ATTR_CONTROL && s->attrs[k].kind != HILO_ATTR_METADATA &&
-		    s->attrs[k].id != HILO_A_ASYNC_EXECUTION_THREAD)
-			attrs[n++] = s->attrs[k];
-	r.attrs = attrs;
-	r.nattrs = n;
-	if (hilo_instr_ncalled(s)) {
-		cold->called = hilo_instr_called(s);
-		cold->ncalled = hilo_instr_ncalled(s);
-		r.cold = cold;
-	}
-	put_instr(W, &r);
-	W->next_synth += s->noperands + 1;
-	if (!hilo_ptrmap_put(&W->wrap_base, s, (void *)(uintptr_t)(base + 1)))
-		W->oom = true;
-	size_t ps_at = pw_open(b, 4);
-	for (uint32_t k = 0; k < s->noperands; k++)
-		put_shape(W, 1, s->operands[k]->shape, 0);
-	put_shape(W, 2, r.shape, 0);
-	pw_close(b, ps_at);
-	pw_int(b, 5, id);
-	pw_int(b, 6, instr_id(W, &r));
-	const char *thread = hilo_instr_get_string(s, HILO_A_ASYNC_EXECUTION_THREAD);
-	if (thread)
-		pw_str(b, 8, thread);
-	pw_int(b, 1004, 1); /* hilo: written for an async sugar start */
-	pw_close_n(b, at, 3);
-}
-
-/* The ids of the wrapper computations of m's async sugar starts, from
- * next on; then each computation's wrappers are written after it. */
-static void number_async_wrappers(writer *W, const hilo_module *m, int64_t next)
-{
-	for (uint32_t k = 0; k < m->ncomps; k++)
-		for (hilo_instr *i = m->comps[k]->first; i && !W->oom; i = i->next)
-			if (i->op == HILO_OP_ASYNC_START && i->async_op != HILO_OP_COUNT &&
-			    !hilo_ptrmap_put(&W->wrapped, i, (void *)(uintptr_t)(next++ + 1)))
-				W->oom = true;
-}
-
-static void put_async_wrappers(writer *W, const hilo_comp *c)
-{
-	for (hilo_instr *i = c->first; i && !W->oom; i = i->next) {
-		int64_t id = (int64_t)(uintptr_t)hilo_ptrmap_get(&W->wrapped, i) - 1;
-		if (id >= 0)
-			put_async_wrapper(W, i, id);
-	}
-}
-
 /* c's ProgramShapeProto: its parameters' and root's shapes, or, with
  * layout (a tuple of one shape per parameter) and root given, those
  * (the header's entry_computation_layout); the parameter names. */
@@ -971,14 +853,14 @@ static void put_program_shape_as(writer *W, uint32_t field, const hilo_comp *c, 
 	for (uint32_t k = 0; k < c->nparams; k++) {
 		const hilo_instr *pi = c->params[k];
 		if (layout)
-			put_shape(W, 1, layout->elems[k], 0);
+			pbw_put_shape(W, 1, layout->elems[k], 0);
 		else if (pi)
-			put_shape(W, 1, pi->shape, 0);
+			pbw_put_shape(W, 1, pi->shape, 0);
 		else
 			pw_close(b, pw_open(b, 1));
 	}
 	if (root || c->root)
-		put_shape(W, 2, root ? root : c->root->shape, 0);
+		pbw_put_shape(W, 2, root ? root : c->root->shape, 0);
 	for (uint32_t k = 0; k < c->nparams; k++) {
 		const char *u = c->params[k] ? hilo_ptrmap_get(&W->renamed, c->params[k]) : NULL;
 		pw_str_elem(b, 3, u ? u : c->params[k] ? c->params[k]->name : "");
@@ -1045,10 +927,10 @@ static bool put_comp(writer *W, const hilo_comp *c, int64_t id, bool fusion)
 	pw_str(b, 1, c->name);
 	uint32_t k = 0;
 	for (hilo_instr *i = c->first; i && k < c->ninstrs && !W->oom; i = i->next, k++)
-		put_instr(W, i);
+		pbw_put_instr(W, i);
 	put_program_shape(W, 4, c);
 	pw_int(b, 5, id);
-	pw_int(b, 6, c->root ? instr_id(W, c->root) : -1);
+	pw_int(b, 6, c->root ? pbw_instr_id(W, c->root) : -1);
 	pw_int(b, 7, fusion);
 	if (c->execution_thread)
 		pw_str(b, 8, c->execution_thread);
@@ -1150,7 +1032,7 @@ static void kept_drop(writer *W, const char *what)
 
 static int64_t sched_iid(void *ud, const hilo_instr *i)
 {
-	return instr_id(ud, i);
+	return pbw_instr_id(ud, i);
 }
 
 static int64_t sched_cid(void *ud, const hilo_comp *c)
@@ -1161,27 +1043,6 @@ static int64_t sched_cid(void *ud, const hilo_comp *c)
 /* The module's HloScheduleProto on W->out, from the kept one (K, its
  * field 7 payload sched) or, K NULL, from the instructions' order; the
  * computations in fused are fusion computations (no sequence). */
-/* The schedule of each async wrapper: its parameters, then its root (a
- * scheduled module's every non-fusion computation has one). */
-static void wrapper_sequences(void *ud, hilo_buf *out)
-{
-	writer *W = ud;
-	const hilo_module *m = W->m;
-	for (uint32_t k = 0; k < m->ncomps; k++)
-		for (hilo_instr *i = m->comps[k]->first; i; i = i->next) {
-			int64_t id = (int64_t)(uintptr_t)hilo_ptrmap_get(&W->wrapped, i) - 1;
-			int64_t base = (int64_t)(uintptr_t)hilo_ptrmap_get(&W->wrap_base, i) - 1;
-			if (id < 0 || base < 0)
-				continue;
-			int64_t *ids = walloc(W, (i->noperands + 1) * sizeof *ids);
-			if (!ids)
-				return;
-			for (uint32_t q = 0; q <= i->noperands; q++)
-				ids[q] = base + q;
-			pb_schedule_sequence(out, id, ids, i->noperands + 1);
-		}
-}
-
 static void put_schedule(writer *W, const pb_keep *K, pb_span sched, const hilo_ptrmap *fused)
 {
 	const hilo_module *m = W->m;
@@ -1190,7 +1051,7 @@ static void put_schedule(writer *W, const pb_keep *K, pb_span sched, const hilo_
 		return;
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		fusion[k] = hilo_ptrmap_get(fused, m->comps[k]) != NULL;
-	pb_keep_schedule(W->out, m, K, sched, fusion, sched_iid, sched_cid, wrapper_sequences, W);
+	pb_keep_schedule(W->out, m, K, sched, fusion, sched_iid, sched_cid, pbw_async_sequences, W);
 }
 
 /* The HloModuleProto of a kept input: its fields in input order, each
@@ -1490,9 +1351,9 @@ static bool write_module(writer *wp, hilo_buf *out)
 	pw_str(b, 1, m->name);
 	if (m->entry)
 		pw_str(b, 2, m->entry->name);
-	number_async_wrappers(&W, m, (int64_t)m->ncomps + 1);
+	pbw_number_async_wrappers(&W, m, (int64_t)m->ncomps + 1);
 	for (uint32_t k = 0; k < m->ncomps && !W.oom; k++) {
-		put_async_wrappers(&W, m->comps[k]);
+		pbw_put_async_wrappers(&W, m->comps[k]);
 		put_comp(&W, m->comps[k], (int64_t)k + 1, hilo_ptrmap_get(&fused, m->comps[k]) != NULL);
 	}
 	if (m->entry) {

@@ -83,4 +83,19 @@ Xla__DotDimensionNumbers *pbw_dot_of(writer *W, inst_ctx *X);
  * alone when it has none). */
 bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr *a);
 
+/* The instruction and shape writers (pb_write.c). */
+void pbw_put_instr(writer *W, const hilo_instr *i);
+void pbw_put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth);
+/* An instruction's id in the output. */
+int64_t pbw_instr_id(const writer *W, const hilo_instr *i);
+
+/* Async sugar wrappers (pb_write_async.c): the id of the computation
+ * written for start i, or -1; ids for every sugar start of m from next;
+ * c's wrappers, written before c; their schedule sequences (a
+ * pb_more_fn). */
+int64_t pbw_async_wrapper_id(const writer *W, const hilo_instr *i);
+void pbw_number_async_wrappers(writer *W, const hilo_module *m, int64_t next);
+void pbw_put_async_wrappers(writer *W, const hilo_comp *c);
+void pbw_async_sequences(void *ud, hilo_buf *out);
+
 #endif
