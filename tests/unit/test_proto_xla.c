@@ -600,6 +600,80 @@ static void test_generic_ext(hilo_diags *d)
 	hilo_module_destroy(m);
 }
 
+/* origin_recovery_table: field 20 for XLA (the recovery module a whole
+ * HloModuleProto, its quotes unescaped), and back as XLA prints it. */
+static const char recovery[] =
+	"HloModule r, origin_recovery_table={\n"
+	"  {\"b\" {1}} : {\"n\"}\n"
+	"  {\"a\"} : {\"a__ovp0\"},\n"
+	"  \"\n"
+	"    HloModule recovery_module, frontend_attributes={k=\\\"v\\\"}\n"
+	"\n"
+	"    ENTRY %rc (p: f32[2]) -> f32[2] {\n"
+	"      ROOT %p = f32[2]{0} parameter(0)\n"
+	"    }\n"
+	"  \"\n"
+	"}\n"
+	"\n"
+	"ENTRY e {\n"
+	"  ROOT c = f32[2]{0} constant({1, 2}), origin={{\"a__ovp0\"}}\n"
+	"}\n";
+
+static void test_recovery_table(hilo_diags *d)
+{
+	hilo_module *m = parse(recovery, sizeof recovery - 1, d);
+	if (!m)
+		return;
+	hilo_buf pb, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&t);
+	CHECK(hilo_proto_write(&pb, m, d));
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	const Xla__OriginalValueRecoveryTableProto *rt = mp ? mp->original_value_recovery_table : NULL;
+	if (CHECK(rt && rt->n_entries == 2)) {
+		const Xla__OriginalValueRecoveryTableProto__Entry *e0 = rt->entries[0], *e1 = rt->entries[1];
+		CHECK_STR(e0->old_original_array->instruction_name, "b");
+		CHECK(e0->old_original_array->n_shape_index == 1 && e0->old_original_array->shape_index[0] == 1);
+		CHECK_STR(e0->new_original_array->instruction_name, "n");
+		CHECK(!e0->recovery_module);
+		CHECK_STR(e1->new_original_array->instruction_name, "a__ovp0");
+		const Xla__HloModuleProto *rm = e1->recovery_module;
+		if (CHECK(rm && rm->frontend_attributes && rm->frontend_attributes->n_map == 1)) {
+			CHECK_STR(rm->name, "recovery_module");
+			CHECK_STR(rm->frontend_attributes->map[0]->value, "v");
+		}
+		/* read as XLA wrote it: the table is the text XLA prints */
+		mp->n_hilo_module_attrs = 0;
+		if (CHECK(print_as_foreign(mp, &t, d))) {
+			const char *want[] = {
+				"origin_recovery_table={\n  {\"b\" {1}} : {\"n\"}\n  {\"a\"} : {\"a__ovp0\"},\n  \"\n"
+				"    HloModule recovery_module, entry_computation_layout={(f32[2]{0})->f32[2]{0}}, "
+				"frontend_attributes={k=\\\"v\\\"}\n\n    ENTRY %rc (p: f32[2]) -> f32[2] {\n",
+				"      ROOT %p = f32[2]{0} parameter(0)\n    }\n\n\n  \"\n}",
+			};
+			check_contains(hilo_buf_cstr(&t), want, 2);
+		}
+	}
+	if (mp)
+		xla__hlo_module_proto__free_unpacked(mp, NULL);
+	check_round_trip(m, &pb, d);
+	/* not a table: the writer says so and writes nothing it would lose */
+	hilo_module *bad = parse("HloModule r, origin_recovery_table={ {\"a\"} : }\n\nENTRY e {\n"
+		"  ROOT c = f32[] constant(1)\n}\n", 89, d);
+	if (bad) {
+		hilo_diags bd;
+		hilo_diags_init(&bd);
+		pb.len = 0;
+		CHECK(!hilo_proto_write(&pb, bad, &bd));
+		CHECK(bd.n && strstr(bd.items[0].msg, "origin_recovery_table"));
+		hilo_diags_free(&bd);
+		hilo_module_destroy(bad);
+	}
+	hilo_buf_free(&pb);
+	hilo_buf_free(&t);
+	hilo_module_destroy(m);
+}
+
 static const char meshes[] =
 	"HloModule m2, replica_count=4\n"
 	"\n"
@@ -705,6 +779,7 @@ int main(void)
 	test_generic_ext(&d);
 	test_mesh_fields(&d);
 	test_profile_type(&d);
+	test_recovery_table(&d);
 	hilo_module *m = parse(text, sizeof text - 1, &d);
 	if (!m)
 		return CHECK_DONE();

@@ -52,12 +52,16 @@ bool pbx_accuracy_parse(hilo_arena *a, Xla__ResultAccuracy **out, const char *te
 bool pbx_accuracy_render(hilo_buf *b, const Xla__ResultAccuracy *r);
 bool pbx_origin_parse(hilo_arena *a, Xla__OriginalValueProto **out, const char *text);
 bool pbx_origin_render(hilo_buf *b, const Xla__OriginalValueProto *v);
+/* One original array, {"name"} or {"name" {i,j}}, as the origin= text and
+ * the origin_recovery_table write it (the cursor after it). */
+struct cur;
+bool pbx_original_array_parse(struct cur *c, hilo_arena *a, Xla__OriginalArrayProto **out);
+void pbx_original_array_render(hilo_buf *b, const Xla__OriginalArrayProto *ar);
 
 /* The mesh forms (pb_attrs_mesh.c): replica_groups=mesh[..] {..} as
  * MeshAxesReplicaGroupListProto (93); a sharding's mesh[..], [..],
  * unreduced={..} as NamedShardingProto (OpSharding 14), parsed from the
  * cursor after the sharding's '{' up to its '}', rendered likewise. */
-struct cur;
 bool pbx_mesh_axes_list_parse(hilo_arena *a, Xla__MeshAxesReplicaGroupListProto **out, const char *text);
 bool pbx_mesh_axes_list_render(hilo_buf *b, const Xla__MeshAxesReplicaGroupListProto *g);
 bool pbx_named_sharding_parse(struct cur *c, hilo_arena *a, Xla__NamedShardingProto **out);

@@ -168,6 +168,48 @@ bool pbx_accuracy_render(hilo_buf *b, const Xla__ResultAccuracy *r)
 
 /* ---- origin (the original value) ---- */
 
+bool pbx_original_array_parse(cur *c, hilo_arena *a, Xla__OriginalArrayProto **out)
+{
+	if (!lit(c, "{\""))
+		return false;
+	const char *k = c->p;
+	while (c->p < c->e && *c->p != '"')
+		c->p++;
+	if (c->p == c->e)
+		return false;
+	Xla__OriginalArrayProto *ar = aalloc(a, sizeof *ar);
+	if (!ar)
+		return false;
+	xla__original_array_proto__init(ar);
+	if (!(ar->instruction_name = hilo_arena_strndup(a, k, (size_t)(c->p - k))))
+		return false;
+	c->p++;
+	ws(c);
+	if (c->p < c->e && *c->p == '{') {
+		ivec idx = {0};
+		if (!int_list(c, a, &idx))
+			return false;
+		ar->n_shape_index = idx.n;
+		ar->shape_index = idx.v;
+	}
+	if (!lit(c, "}"))
+		return false;
+	*out = ar;
+	return true;
+}
+
+void pbx_original_array_render(hilo_buf *b, const Xla__OriginalArrayProto *ar)
+{
+	hilo_buf_puts(b, "{\"");
+	hilo_buf_puts(b, ar->instruction_name ? ar->instruction_name : "");
+	hilo_buf_putc(b, '"');
+	if (ar->n_shape_index) {
+		hilo_buf_putc(b, ' ');
+		put_list(b, ar->shape_index, ar->n_shape_index, '{', '}', ",");
+	}
+	hilo_buf_putc(b, '}');
+}
+
 enum { OV_MAX_DEPTH = 64 };
 
 typedef struct ov_build {
@@ -193,32 +235,13 @@ static bool ov_node(cur *c, ov_build *B, int d)
 			return lit(c, ")");
 		}
 	}
-	if (!lit(c, "{\""))
-		return false;
-	const char *k = c->p;
-	while (c->p < c->e && *c->p != '"')
-		c->p++;
-	if (c->p == c->e)
-		return false;
 	Xla__OriginalValueElementProto *el = aalloc(B->a, sizeof *el);
-	Xla__OriginalArrayProto *ar = aalloc(B->a, sizeof *ar);
 	int64_t *at = aalloc(B->a, (size_t)d * sizeof *at);
-	if (!el || !ar || !at)
+	if (!el || !at)
 		return false;
 	xla__original_value_element_proto__init(el);
-	xla__original_array_proto__init(ar);
-	if (!(ar->instruction_name = hilo_arena_strndup(B->a, k, (size_t)(c->p - k))))
-		return false;
-	c->p++;
-	ws(c);
-	if (c->p < c->e && *c->p == '{') {
-		ivec idx = {0};
-		if (!int_list(c, B->a, &idx))
-			return false;
-		ar->n_shape_index = idx.n;
-		ar->shape_index = idx.v;
-	}
-	if (!lit(c, "}"))
+	Xla__OriginalArrayProto *ar;
+	if (!pbx_original_array_parse(c, B->a, &ar))
 		return false;
 	if (d)
 		memcpy(at, B->path, (size_t)d * sizeof *at);
@@ -277,14 +300,7 @@ static bool ov_render_node(hilo_buf *b, const Xla__OriginalValueProto *v, int64_
 		const Xla__OriginalArrayProto *ar = el->original_array;
 		if (!ar || below)
 			return false;
-		hilo_buf_puts(b, "{\"");
-		hilo_buf_puts(b, ar->instruction_name ? ar->instruction_name : "");
-		hilo_buf_putc(b, '"');
-		if (ar->n_shape_index) {
-			hilo_buf_putc(b, ' ');
-			put_list(b, ar->shape_index, ar->n_shape_index, '{', '}', ",");
-		}
-		hilo_buf_putc(b, '}');
+		pbx_original_array_render(b, ar);
 		return true;
 	}
 	if (!below || d >= OV_MAX_DEPTH)

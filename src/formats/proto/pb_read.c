@@ -930,6 +930,27 @@ static bool host_layout_attr(reader *R, slice ps)
 	return true;
 }
 
+/* Appends a module attribute key=value (the value copied). */
+static bool module_attr(reader *R, const char *key, const char *val, size_t n)
+{
+	hilo_module *m = R->m;
+	hilo_module_attr *na = pbr_ralloc(R, (m->nattrs + 2) * sizeof *na);
+	if (!na)
+		return false;
+	if (m->nattrs)
+		memcpy(na, m->attrs, m->nattrs * sizeof *na);
+	memset(&na[m->nattrs], 0, sizeof *na);
+	na[m->nattrs].key = pbr_rintern(R, key);
+	na[m->nattrs].value = hilo_arena_strndup(m->arena, val ? val : "", n);
+	if (!na[m->nattrs].key || !na[m->nattrs].value) {
+		pbr_rerr(R, "out of memory");
+		return false;
+	}
+	m->attrs = na;
+	m->nattrs++;
+	return true;
+}
+
 static bool build_module(reader *R, slice ms)
 {
 	hilo_module *m = R->m;
@@ -943,7 +964,8 @@ static bool build_module(reader *R, slice ms)
 	bool flag[12] = {0}; /* fields 1006..1011 at flag[number - 1000] */
 	pb_unknown munk = {0};
 	field fa_field;
-	bool has_fa = false, has_host_shape = false;
+	bool has_fa = false, has_host_shape = false, has_ort = false;
+	slice ort = {0};
 	slice host_shape = {0};
 	memset(&fa_field, 0, sizeof fa_field);
 	pb_keep *K = R->keep;
@@ -958,6 +980,7 @@ static bool build_module(reader *R, slice ms)
 		case 3: if (!pbr_rep_slice(R, &f, &cs, &ncs)) return false; break;
 		case 6: if (!pbr_want(R, &f, PB_VARINT)) return false; entry_id = (int64_t)f.v; break;
 		case 19: if (!pbr_want(R, &f, PB_LEN)) return false; fa_field = f; has_fa = true; break;
+		case 20: if (!pbr_want(R, &f, PB_LEN)) return false; ort = f.s; has_ort = true; break;
 		case 4:
 			if (!pbr_want(R, &f, PB_LEN))
 				return false;
@@ -1165,23 +1188,25 @@ static bool build_module(reader *R, slice ms)
 			return false;
 		hilo_buf fb;
 		hilo_buf_init_in(&fb, m->arena);
-		bool ok = fa->n_map && pbx_module_fa_render(&fb, fa) && !fb.oom;
-		if (ok) {
-			hilo_module_attr *na = pbr_ralloc(R, (m->nattrs + 2) * sizeof *na);
-			if (!na) {
-				hilo_buf_free(&fb);
-				return false;
-			}
-			if (m->nattrs)
-				memcpy(na, m->attrs, m->nattrs * sizeof *na);
-			memset(&na[m->nattrs], 0, sizeof *na);
-			na[m->nattrs].key = pbr_rintern(R, "frontend_attributes");
-			na[m->nattrs].value = hilo_arena_strndup(m->arena, hilo_buf_cstr(&fb), fb.len);
-			m->attrs = na;
-			m->nattrs++;
-		}
+		bool ok = !fa->n_map || !pbx_module_fa_render(&fb, fa) || fb.oom ||
+			module_attr(R, "frontend_attributes", fb.data, fb.len);
 		hilo_buf_free(&fb);
-		if (R->failed)
+		if (!ok)
+			return false;
+	}
+	/* the origin_recovery_table (field 20) of a proto hilo did not write:
+	 * the attribute's text as XLA prints it (the kept field goes back as
+	 * it came) */
+	bool ort_in_attrs = false;
+	for (uint32_t k = 0; k < m->nattrs; k++)
+		ort_in_attrs = ort_in_attrs || !strcmp(m->attrs[k].key, "origin_recovery_table");
+	if (has_ort && K && !ort_in_attrs) {
+		hilo_buf tb;
+		hilo_buf_init_in(&tb, m->arena);
+		bool ok = pbr_recovery_text(R, ort, &tb) &&
+			module_attr(R, "origin_recovery_table", tb.data, tb.len);
+		hilo_buf_free(&tb);
+		if (!ok)
 			return false;
 	}
 	if (has_host_shape && !flag[9] && !host_layout_attr(R, host_shape))
@@ -1292,7 +1317,7 @@ static bool is_wrapper(const uint8_t *p, size_t len)
 }
 
 static hilo_module *read_guarded(int wrap, const char *kind, const uint8_t *p, size_t len,
-	const char *filename, hilo_diags *d);
+	const char *filename, hilo_diags *d, int nest);
 
 hilo_module *hilo_proto_read(const void *data, size_t len, const char *filename,
 	hilo_diags *d)
@@ -1311,7 +1336,7 @@ hilo_module *hilo_proto_read(const void *data, size_t len, const char *filename,
 			wrap = 1;
 		}
 	}
-	return read_guarded(wrap, kind, p, len, filename, d);
+	return read_guarded(wrap, kind, p, len, filename, d, 0);
 }
 
 /* The form read and an HloSnapshot's arguments, for every module read
@@ -1345,10 +1370,11 @@ static bool keep_form(reader *R, int wrap, const uint8_t *p, size_t len)
 
 /* Builds into m; false (+ diagnostic) on bad input. */
 static bool read_module(hilo_module *m, int wrap, const char *kind, const uint8_t *p,
-	size_t len, const char *filename, hilo_diags *d)
+	size_t len, const char *filename, hilo_diags *d, int nest)
 {
 	reader R;
 	memset(&R, 0, sizeof R);
+	R.nest = nest;
 	R.m = m;
 	R.d = d;
 	R.file = filename;
@@ -1414,7 +1440,7 @@ static bool read_module(hilo_module *m, int wrap, const char *kind, const uint8_
 
 /* Creates the module and reads it under an out-of-memory guard. */
 static hilo_module *read_guarded(int wrap, const char *kind, const uint8_t *p, size_t len,
-	const char *filename, hilo_diags *d)
+	const char *filename, hilo_diags *d, int nest)
 {
 	hilo_module *m = hilo_module_create("module");
 	if (!m) {
@@ -1426,12 +1452,24 @@ static hilo_module *read_guarded(int wrap, const char *kind, const uint8_t *p, s
 		hilo_diag_oom(d, filename);
 		return NULL;
 	}
-	bool ok = read_module(m, wrap, kind, p, len, filename, d);
+	bool ok = read_module(m, wrap, kind, p, len, filename, d, nest);
 	hilo_oom_end(&g);
 	if (!ok) {
 		hilo_module_destroy(m);
 		return NULL;
 	}
+	return m;
+}
+
+hilo_module *pbr_read_nested(reader *R, slice s)
+{
+	if (R->nest + 1 >= PB_MAX_NEST) {
+		pbr_rerr(R, "origin_recovery_table: recovery modules nested more than %d deep", PB_MAX_NEST);
+		return NULL;
+	}
+	hilo_module *m = read_guarded(0, "HloModuleProto", s.p, s.n, R->file, R->d, R->nest + 1);
+	if (!m)
+		pbr_rerr(R, "in a recovery module of the origin_recovery_table (field 20)");
 	return m;
 }
 

@@ -64,6 +64,7 @@ typedef struct reader {
 	size_t what_k;         /* the instruction being built, for messages */
 	const char *what_comp;
 	char what[300];
+	int nest;              /* modules this one is nested in (pbr_read_nested) */
 } reader;
 
 typedef struct field {
@@ -237,5 +238,15 @@ static inline const char *pbr_sintern(reader *R, slice s)
  * one is present: *pinit), unknown and unmodelled fields into unk. */
 bool pbr_read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pinit,
 	pb_unknown *unk, int depth);
+
+/* A module nested in the one R reads (an origin_recovery_table's
+ * recovery module, HloModuleProto bytes): a module of its own, read as
+ * hilo_proto_read reads one, at most PB_MAX_NEST levels deep. NULL +
+ * diagnostic on bad input. */
+enum { PB_MAX_NEST = 8 };
+hilo_module *pbr_read_nested(reader *R, slice s);
+/* HloModuleProto field 20 as the origin_recovery_table text XLA prints
+ * (pb_recovery.c), appended to out; false + diagnostic on bad input. */
+bool pbr_recovery_text(reader *R, slice table, hilo_buf *out);
 
 #endif

@@ -1369,6 +1369,10 @@ static bool write_module(writer *wp, hilo_buf *out)
 	pb_frames_from_text(b, m->stack_frames); /* XLA resolves stack_frame_id by it */
 	put_pc(&W, 18, bd);
 	put_pc(&W, 19, fa);
+	bool bad = false; /* an origin_recovery_table that does not parse */
+	for (uint32_t k = 0; k < m->nattrs && !bad; k++)
+		if (!strcmp(m->attrs[k].key, "origin_recovery_table"))
+			bad = !pbw_recovery_table(b, W.a, m->attrs[k].value, d);
 	for (uint32_t k = 0; k < m->nattrs; k++) {
 		size_t at = pw_open(b, 1000);
 		pw_str(b, 1, m->attrs[k].key);
@@ -1394,8 +1398,9 @@ static bool write_module(writer *wp, hilo_buf *out)
 	         : W.form == HILO_PROTO_AS_READ ? (x ? x->form : PB_FORM_MODULE) : (int)W.form - 1;
 	wrap_levels(&W, from, 2 - form_level(want), want == PB_FORM_SNAPSHOT);
 	bool ok = !W.oom && !out->oom && !W.tmp.oom;
-	if (!ok)
+	if (!ok && !bad)
 		hilo_diag_oom(d, NULL);
+	ok = ok && !bad;
 	hilo_ptrmap_free(&fused);
 	hilo_ptrmap_free(&W.comp_ids);
 	hilo_ptrmap_free(&W.wrapped);

@@ -98,4 +98,9 @@ void pbw_number_async_wrappers(writer *W, const hilo_module *m, int64_t next);
 void pbw_put_async_wrappers(writer *W, const hilo_comp *c);
 void pbw_async_sequences(void *ud, hilo_buf *out);
 
+/* The origin_recovery_table attribute's text as HloModuleProto field 20
+ * (pb_recovery.c); false + diagnostic when the text is not a table or a
+ * recovery module in it does not parse. */
+bool pbw_recovery_table(hilo_buf *out, hilo_arena *a, const char *text, hilo_diags *d);
+
 #endif

@@ -421,10 +421,18 @@ SCHEDULING_NAME = re.compile(r'scheduling_name="((?:[^"\\]|\\.)*)"')
 
 def xla_prints_unescaped(text):
     """hilo's print as XLA prints it back: XLA's printer writes a
-    metadata scheduling_name without escaping it (OpMetadataToString puts
+    metadata scheduling_name (and an origin_recovery_table's modules)
+    without escaping it (OpMetadataToString puts
     the value between quotes as it is, where op_name is CEscape'd), so a
     backslash it read as `\\\\` it prints as `\\`."""
-    return SCHEDULING_NAME.sub(lambda m: 'scheduling_name="%s"' % re.sub(r"\\(.)", r"\1", m.group(1)), text)
+    text = SCHEDULING_NAME.sub(lambda m: 'scheduling_name="%s"' % re.sub(r"\\(.)", r"\1", m.group(1)), text)
+    # an origin_recovery_table's recovery module is printed between quotes
+    # as the module prints (OriginalValueRecoveryTable::ToString), its own
+    # quotes and backslashes not escaped
+    return RECOVERY_TABLE.sub(lambda m: re.sub(r'\\(["\\])', r"\1", m.group(0)), text)
+
+
+RECOVERY_TABLE = re.compile(r"origin_recovery_table=\{\n.*?\n\}", re.S)
 
 
 CONTROL_PREDS = re.compile(r", control-predecessors=\{[^{}]*\}")
