@@ -16,7 +16,7 @@
  */
 #include "planted.h"
 
-hilo_pass_result hilo_pass_test_callee_effect_dropped(hilo_pass_ctx *ctx)
+hilo_pass_result hilo_pass_test_callee_effect_dropped(hilo_pass_ctx *ctx) /* not a private helper copy */
 {
 	hilo_module *m = ctx->m;
 	for (uint32_t k = 0; k < m->ncomps; k++) {

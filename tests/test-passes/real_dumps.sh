@@ -87,6 +87,7 @@ seed_of() {
 	test-infeed-cse|test-reducer-*) echo - ;;
 	test-sub-self-*|test-mul-zero-*) echo - ;;
 	test-infeed-clone|test-call-operands-swapped|test-outfeed-added) echo - ;;
+	test-callee-effect-dropped|test-entry-rebuilt-no-outfeed) echo - ;;
 	test-ctrl-edge-reversed|test-token-chain-reordered|test-inline-ctrl-root-only) echo - ;;
 	test-concat-add-snan) echo simplify-concat ;;
 	test-nan-sign-flipped) echo - ;;

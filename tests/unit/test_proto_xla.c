@@ -600,6 +600,98 @@ static void test_generic_ext(hilo_diags *d)
 	hilo_module_destroy(m);
 }
 
+static size_t varint_size(uint64_t v)
+{
+	size_t n = 1;
+	while (v > 0x7f) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+static void put_varint(hilo_buf *b, uint64_t v)
+{
+	do {
+		hilo_buf_putc(b, (char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0)));
+		v >>= 7;
+	} while (v);
+}
+
+/* A module whose recovery module holds a table whose recovery module ...
+ * `depth` levels: read up to the bound, refused past it (not a stack
+ * overflow on a crafted file). */
+static bool read_nested(size_t depth, hilo_diags *d)
+{
+	static const char tiny[] = "HloModule t\n\nENTRY e {\n  ROOT c = f32[] constant(1)\n}\n";
+	hilo_module *m = parse(tiny, sizeof tiny - 1, d);
+	hilo_buf pb, e, t;
+	hilo_buf_init(&pb);
+	hilo_buf_init(&e);
+	hilo_buf_init(&t);
+	if (m)
+		CHECK(hilo_proto_write(&pb, m, d));
+	/* as XLA writes it: without hilo's fields (1000 on) */
+	t.len = 0;
+	for (size_t at = 0; at < pb.len;) {
+		size_t from = at;
+		uint64_t tag = 0, v = 0;
+		for (int sh = 0; at < pb.len; sh += 7) {
+			uint8_t c = (uint8_t)pb.data[at++];
+			tag |= (uint64_t)(c & 0x7f) << sh;
+			if (c < 0x80)
+				break;
+		}
+		for (int sh = 0; at < pb.len; sh += 7) {
+			uint8_t c = (uint8_t)pb.data[at++];
+			v |= (uint64_t)(c & 0x7f) << sh;
+			if (c < 0x80)
+				break;
+		}
+		if ((tag & 7) == 2)
+			at += v;
+		if ((tag >> 3) < 1000)
+			hilo_buf_put(&t, pb.data + from, at - from);
+	}
+	hilo_buf sw0 = pb;
+	pb = t;
+	t = sw0;
+	size_t base = pb.len;
+	for (size_t k = 0; k < depth; k++) {
+		/* entry {old {name "a"}, new {name "b"}, recovery_module <pb>} */
+		e.len = 0;
+		hilo_buf_put(&e, "\x0a\x03\x0a\x01" "a" "\x12\x03\x0a\x01" "b\x1a", 11);
+		put_varint(&e, pb.len);
+		hilo_buf_put(&e, pb.data, pb.len);
+		t.len = 0;
+		hilo_buf_put(&t, pb.data, base); /* the tiny module's own fields */
+		hilo_buf_putc(&t, (char)0xa2); /* field 20, LEN */
+		hilo_buf_putc(&t, 0x01);
+		put_varint(&t, 1 + varint_size(e.len) + e.len);
+		hilo_buf_putc(&t, 0x0a); /* entries = 1 */
+		put_varint(&t, e.len);
+		hilo_buf_put(&t, e.data, e.len);
+		hilo_buf sw = pb;
+		pb = t;
+		t = sw;
+	}
+	hilo_diags rd;
+	hilo_diags_init(&rd);
+	hilo_module *r = hilo_proto_read(pb.data, pb.len, "nested.pb", &rd);
+	bool ok = r != NULL;
+	if (!ok && depth < 8)
+		hilo_diags_print(stderr, &rd);
+	if (!ok)
+		CHECK(rd.n && strstr(rd.items[0].msg, "nested more than"));
+	hilo_module_destroy(r);
+	hilo_diags_free(&rd);
+	hilo_module_destroy(m);
+	hilo_buf_free(&pb);
+	hilo_buf_free(&e);
+	hilo_buf_free(&t);
+	return ok;
+}
+
 /* origin_recovery_table: field 20 for XLA (the recovery module a whole
  * HloModuleProto, its quotes unescaped), and back as XLA prints it. */
 static const char recovery[] =
@@ -643,8 +735,11 @@ static void test_recovery_table(hilo_diags *d)
 			CHECK_STR(rm->frontend_attributes->map[0]->value, "v");
 		}
 		/* read as XLA wrote it: the table is the text XLA prints */
+		size_t nma = mp->n_hilo_module_attrs;
 		mp->n_hilo_module_attrs = 0;
-		if (CHECK(print_as_foreign(mp, &t, d))) {
+		bool read = print_as_foreign(mp, &t, d);
+		mp->n_hilo_module_attrs = nma;
+		if (CHECK(read)) {
 			const char *want[] = {
 				"origin_recovery_table={\n  {\"b\" {1}} : {\"n\"}\n  {\"a\"} : {\"a__ovp0\"},\n  \"\n"
 				"    HloModule recovery_module, entry_computation_layout={(f32[2]{0})->f32[2]{0}}, "
@@ -672,6 +767,10 @@ static void test_recovery_table(hilo_diags *d)
 	hilo_buf_free(&pb);
 	hilo_buf_free(&t);
 	hilo_module_destroy(m);
+	CHECK(read_nested(3, d));
+	CHECK(read_nested(7, d));
+	CHECK(!read_nested(8, d));
+	CHECK(!read_nested(40, d));
 }
 
 static const char meshes[] =
