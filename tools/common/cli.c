@@ -23,16 +23,12 @@ static const struct option *long_named(const struct option *o, const char *name,
  * argv. Not when the first letter is a short option taking a value
  * ("-output-dir" could be "-o utput-dir"): that is ambiguous, reported by
  * cli_next. A value (the argument after an option that needs one) and
- * everything after "--" are left alone. The rewritten arguments live in a
- * buffer of this file: getopt's own state (optind, optarg) is
- * process-wide too, and the options' values must outlive the cli (one
- * parse per process: each cli_init reuses the buffer). */
-static char dash_pool[8192];
-static size_t dash_used;
-
+ * everything after "--" are left alone. A rewritten argument is a copy
+ * that lives as argv does, to the end of the process (the options' values
+ * point into it and must outlive the cli): never freed, reachable from
+ * argv. */
 static void single_dash_longs(cli *c)
 {
-	dash_used = 0;
 	c->ambiguous = NULL;
 	c->bad_word = NULL;
 	for (int k = 1; k < c->argc; k++) {
@@ -66,10 +62,9 @@ static void single_dash_longs(cli *c)
 			continue;
 		}
 		size_t len = strlen(a) + 2;
-		if (dash_used + len > sizeof dash_pool)
+		char *r = malloc(len);
+		if (!r)
 			continue; /* left as it is: reported as an unknown option */
-		char *r = dash_pool + dash_used;
-		dash_used += len;
 		r[0] = '-';
 		memcpy(r + 1, a, len - 1);
 		c->argv[k] = r;

@@ -33,10 +33,25 @@ bool pbx_slice_lists_parse(hilo_arena *a, const char *t, int64_t **v, size_t *n,
 /* Appends them as XLA prints them, chunk by chunk: {{1,8},{2,8}}. */
 void pbx_slice_lists_render(hilo_buf *b, const int64_t *v, const size_t *chunks, size_t nchunks);
 
-/* A dot's algorithm= name <-> PrecisionConfig.Algorithm: 0 (ALG_UNSET)
- * for a name XLA does not know; NULL for a value without a name. */
-int pbx_dot_algorithm(const char *name);
-const char *pbx_dot_algorithm_name(int v);
+/* A proto enum's names, as XLA prints them, indexed by value; values
+ * below `first` have no name hilo writes (0 of a dot's algorithm, unset). */
+typedef struct pbx_names {
+	const char *const *names;
+	int n, first;
+} pbx_names;
+extern const pbx_names pbx_fft_types;      /* FftType: fft_type= */
+extern const pbx_names pbx_distributions;  /* RandomDistribution: distribution= */
+extern const pbx_names pbx_rng_algorithms; /* RandomAlgorithm: rng-bit-generator's algorithm= */
+extern const pbx_names pbx_dot_algorithms; /* PrecisionConfig.Algorithm: a dot's algorithm= */
+/* The value of a name (-1 for none of t's), and the name of a value
+ * (NULL for a value without one). */
+int pbx_enum_value(const pbx_names *t, const char *name);
+const char *pbx_enum_name(const pbx_names *t, int v);
+static inline const char *pbx_enum_name_or(const pbx_names *t, int v, const char *dflt)
+{
+	const char *n = pbx_enum_name(t, v);
+	return n ? n : dflt;
+}
 
 /* A custom-call's operand_layout_constraints text, {SHAPE, ...}, as XLA
  * prints operand_shapes_with_layout. */

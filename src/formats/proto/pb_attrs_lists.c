@@ -141,25 +141,38 @@ void pbx_slice_lists_render(hilo_buf *b, const int64_t *v, const size_t *chunks,
 	hilo_buf_putc(b, '}');
 }
 
-/* ---- a dot's algorithm= (PrecisionConfig.Algorithm) ---- */
+/* ---- enum names: the one table per proto enum both directions read ---- */
 
-/* ALG_UNSET (0) prints nothing; the rest as XLA's printer writes them */
+/* FftType (xla_data.proto), fft's fft_type= */
+static const char *const fft_names[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
+/* RandomDistribution, rng's distribution= (RNG_INVALID is never written) */
+static const char *const dist_names[] = {"rng_invalid", "rng_uniform", "rng_normal"};
+/* RandomAlgorithm, rng-bit-generator's algorithm= */
+static const char *const rng_alg_names[] = {"rng_default", "rng_three_fry", "rng_philox"};
+/* PrecisionConfig.Algorithm, a dot's algorithm=: ALG_UNSET (0) prints
+ * nothing; the rest as XLA's printer writes them */
 static const char *const dot_alg_names[] = {
 	NULL, "dot_any_f8_any_f8_f32", "dot_any_f8_any_f8_f32_fast_accum", "dot_f16_f16_f16",
 	"dot_f16_f16_f32", "dot_bf16_bf16_bf16", "dot_bf16_bf16_f32", "dot_bf16_bf16_f32_x3",
 	"dot_bf16_bf16_f32_x6", "dot_tf32_tf32_f32", "dot_tf32_tf32_f32_x3", "dot_f32_f32_f32",
 	"dot_f64_f64_f64", "dot_bf16_bf16_f32_x9",
 };
+#define NAMES(t, first) {t, (int)(sizeof t / sizeof *t), first}
+const pbx_names pbx_fft_types = NAMES(fft_names, 0);
+const pbx_names pbx_distributions = NAMES(dist_names, 1);
+const pbx_names pbx_rng_algorithms = NAMES(rng_alg_names, 0);
+const pbx_names pbx_dot_algorithms = NAMES(dot_alg_names, 1);
+#undef NAMES
 
-int pbx_dot_algorithm(const char *name)
+int pbx_enum_value(const pbx_names *t, const char *name)
 {
-	for (int k = 1; k < (int)(sizeof dot_alg_names / sizeof *dot_alg_names); k++)
-		if (!strcmp(name, dot_alg_names[k]))
+	for (int k = t->first; k < t->n; k++)
+		if (!strcmp(name, t->names[k]))
 			return k;
-	return 0;
+	return -1;
 }
 
-const char *pbx_dot_algorithm_name(int v)
+const char *pbx_enum_name(const pbx_names *t, int v)
 {
-	return v > 0 && v < (int)(sizeof dot_alg_names / sizeof *dot_alg_names) ? dot_alg_names[v] : NULL;
+	return v >= t->first && v < t->n ? t->names[v] : NULL;
 }

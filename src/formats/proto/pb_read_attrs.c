@@ -58,10 +58,6 @@ static const char *escaped(reader *R, const char *s, size_t n)
 	return hilo_intern(R->m->strings, R->tmp.data ? R->tmp.data : "", R->tmp.len);
 }
 
-static const char *const fft_names[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
-static const char *const dist_names[] = {"rng_invalid", "rng_uniform", "rng_normal"};
-static const char *const rng_alg_names[] = {"rng_default", "rng_three_fry", "rng_philox"};
-
 static const int64_t *nz(const int64_t *p)
 {
 	static const int64_t zero = 0;
@@ -291,18 +287,18 @@ bool pbr_attr_from_typed(reader *R, hilo_instr *i, const Xla__HloInstructionProt
 	case PBF_CMP_TYPE: a->v.text = pbr_rintern(R, p->comparison_type); break;
 	case PBF_FUSION_KIND: a->v.text = pbr_rintern(R, p->fusion_kind); break;
 	case PBF_FFT_TYPE:
-		a->v.text = pbr_rintern(R, (unsigned)p->fft_type < 4 ? fft_names[p->fft_type] : "FFT");
+		a->v.text = pbr_rintern(R, pbx_enum_name_or(&pbx_fft_types, p->fft_type, "FFT"));
 		break;
 	case PBF_DISTRIBUTION:
-		a->v.text = pbr_rintern(R, (unsigned)p->distribution < 3 ? dist_names[p->distribution] : "rng_invalid");
+		a->v.text = pbr_rintern(R, pbx_enum_name_or(&pbx_distributions, p->distribution, "rng_invalid"));
 		break;
 	case PBF_RNG_ALGORITHM:
 		if (i->op == HILO_OP_DOT) {
-			const char *n = p->precision_config ? pbx_dot_algorithm_name(p->precision_config->algorithm) : NULL;
-			a->v.text = pbr_rintern(R, n ? n : "unset");
+			int v = p->precision_config ? p->precision_config->algorithm : 0;
+			a->v.text = pbr_rintern(R, pbx_enum_name_or(&pbx_dot_algorithms, v, "unset"));
 			break;
 		}
-		a->v.text = pbr_rintern(R, (unsigned)p->rng_algorithm < 3 ? rng_alg_names[p->rng_algorithm] : "rng_default");
+		a->v.text = pbr_rintern(R, pbx_enum_name_or(&pbx_rng_algorithms, p->rng_algorithm, "rng_default"));
 		break;
 	case PBF_SLICE: {
 		size_t n = p->n_slice_dimensions;
@@ -603,7 +599,7 @@ void pbr_attrs_foreign(reader *R, hilo_instr *i, const Xla__HloInstructionProto 
 	if (p->precision_config && p->precision_config->n_operand_precision &&
 	    !(R->keep && all_default(p->precision_config)))
 		pbr_attr_from_typed(R, i, p, HILO_A_OPERAND_PRECISION);
-	if (op == HILO_OP_DOT && p->precision_config && pbx_dot_algorithm_name(p->precision_config->algorithm))
+	if (op == HILO_OP_DOT && p->precision_config && pbx_enum_name(&pbx_dot_algorithms, p->precision_config->algorithm))
 		pbr_attr_from_typed(R, i, p, HILO_A_ALGORITHM);
 	/* ORIGINAL is what no api_version= means (XLA prints none) */
 	if (op == HILO_OP_CUSTOM_CALL && p->custom_call_api_version &&

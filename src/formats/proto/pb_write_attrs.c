@@ -53,11 +53,6 @@ static bool unescape_exact(writer *W, const char *text, char **out, size_t *outn
 	return true;
 }
 
-static const char *const fft_names[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
-static const char *const dist_names[] = {"rng_invalid", "rng_uniform", "rng_normal"};
-/* RandomAlgorithm (xla_data.proto), rng-bit-generator's algorithm= */
-static const char *const rng_alg_names[] = {"rng_default", "rng_three_fry", "rng_philox"};
-
 /* Puts attribute a into its typed field; false when it has none (or
  * the typed field cannot reproduce it). */
 /* A custom-call's operand_layout_constraints={SHAPE, ...} as the shapes
@@ -358,31 +353,27 @@ bool pbw_attr_typed(writer *W, inst_ctx *X, const hilo_instr *i, const hilo_attr
 		if (op != HILO_OP_FUSION) return false;
 		p->fusion_kind = (char *)a->v.text; break;
 	case PBF_FFT_TYPE: {
-		int k = 0;
-		while (k < 4 && strcmp(fft_names[k], a->v.text))
-			k++;
-		if (k == 4) return false;
+		int k = pbx_enum_value(&pbx_fft_types, a->v.text);
+		if (k < 0) return false;
 		p->fft_type = (Xla__FftType)k;
 		break;
 	}
 	case PBF_DISTRIBUTION: {
-		int k = 1;
-		while (k < 3 && strcmp(dist_names[k], a->v.text))
-			k++;
-		if (k == 3) return false;
+		int k = pbx_enum_value(&pbx_distributions, a->v.text);
+		if (k < 0) return false;
 		p->distribution = (Xla__RandomDistribution)k;
 		break;
 	}
 	case PBF_RNG_ALGORITHM: {
 		if (op == HILO_OP_DOT) {
 			/* a dot's goes into its precision_config (put_instr) */
-			X->dot_alg = pbx_dot_algorithm(a->v.text);
+			X->dot_alg = pbx_enum_value(&pbx_dot_algorithms, a->v.text);
+			if (X->dot_alg < 0)
+				X->dot_alg = 0; /* a name XLA does not know: ALG_UNSET */
 			break;
 		}
-		int k = 0;
-		while (k < 3 && strcmp(rng_alg_names[k], a->v.text))
-			k++;
-		if (k == 3 || op != HILO_OP_RNG_BIT_GENERATOR) return false;
+		int k = pbx_enum_value(&pbx_rng_algorithms, a->v.text);
+		if (k < 0 || op != HILO_OP_RNG_BIT_GENERATOR) return false;
 		p->rng_algorithm = k;
 		break;
 	}
