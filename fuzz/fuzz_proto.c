@@ -5,6 +5,11 @@
  * writes the same bytes (the writer is a fixed point of read-then-write).
  * The verifier is left to its own fuzzing (fuzz_hlo_text): it assumes
  * operand counts it does not check yet.
+ *
+ * Mutations: half of them libFuzzer's own bytes, half field by field
+ * (proto_mutator.h), which gets past the length prefixes a byte flip
+ * breaks: fields deleted, duplicated, moved, renumbered, their values set
+ * to boundaries, at any depth of the module's messages.
  */
 #include "hilo/hlo_text.h"
 #include "hilo/proto.h"
@@ -12,7 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto_mutator.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	if (seed & 1)
+		return LLVMFuzzerMutate(data, size, max_size);
+	return pm_mutate(data, size, max_size, seed >> 1, LLVMFuzzerMutate);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

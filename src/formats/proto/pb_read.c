@@ -227,7 +227,7 @@ static bool read_head(reader *R, slice *is, instr_head *h)
 			h->literal_all = (slice){f.at, (size_t)(f.end - f.at)};
 			break;
 		case 9: if (!pbr_want(R, &f, PB_VARINT)) return false; h->parameter_number = (int64_t)f.v; break;
-		case 35: if (!pbr_want(R, &f, PB_VARINT)) return false; h->id = (int64_t)f.v; break;
+		case 35: if (!pbr_id_field(R, &f, &h->id)) return false; break;
 		case 1002: if (!pbr_str_field(R, &f, &h->comment)) return false; break;
 		case 1003: if (!pbr_str_field(R, &f, &h->async_op)) return false; break;
 		case 1005: if (!pbr_want(R, &f, PB_VARINT)) return false; h->no_index_marks = f.v != 0; break;
@@ -843,7 +843,7 @@ static bool read_comp_head(reader *R, slice cs, comp_rec *cr, slice *name, slice
 				return false;
 			cr->nins++;
 			break;
-		case 5: if (!pbr_want(R, &f, PB_VARINT)) return false; cr->id = (int64_t)f.v; break;
+		case 5: if (!pbr_id_field(R, &f, &cr->id)) return false; break;
 		case 6: if (!pbr_want(R, &f, PB_VARINT)) return false; cr->root_id = (int64_t)f.v; break;
 		case 8: if (!pbr_str_field(R, &f, thread)) return false; break;
 		case 1000: if (!pbr_want(R, &f, PB_VARINT)) return false; *print_sig = f.v != 0; break;

@@ -200,6 +200,22 @@ static inline bool pbr_want(reader *R, const field *f, int wt)
 	return false;
 }
 
+/* An instruction's or computation's id (field f, a varint) into *id. Ids
+ * above 2^62 are refused: new instructions and computations take ids
+ * above every id read (pb_write.c), which must not overflow. */
+static inline bool pbr_id_field(reader *R, const field *f, int64_t *id)
+{
+	if (!pbr_want(R, f, PB_VARINT))
+		return false;
+	if ((int64_t)f->v > ((int64_t)1 << 62)) {
+		pbr_rerr(R, "%s: id %lld at byte %zu is above 2^62, which leaves no ids for new ones", R->kind,
+			(long long)(int64_t)f->v, (size_t)(f->at - R->base));
+		return false;
+	}
+	*id = (int64_t)f->v;
+	return true;
+}
+
 /* strnlen inline, eight bytes a step (names and keys are short: the
  * library call cost more than the scan). */
 static inline size_t pbr_strnlen(const uint8_t *p, size_t n)
