@@ -110,5 +110,14 @@ echo x >afile
 check file_in_way 1 "$OPT" m.hlo --passes=dce --dump-after-each=afile -o out.hlo
 expect_err file_in_way "afile: error: --dump-after-each is not a directory"
 
+# a dump that cannot be written ends the run: exit 1, the pass named in
+# the file's error, nothing written to -o (here a folder is in the way)
+mkdir -p d9/0000.after_dce.hlo
+rm -f out.hlo
+check write_fails 1 "$OPT" m.hlo --passes=dce,cse --dump-after-each=d9 -o out.hlo
+expect_err write_fails "d9/0000.after_dce.hlo: error:"
+[ -e out.hlo ] && bad "-o written after a dump failed" || ok
+[ -e d9/0001.after_cse.hlo ] && bad "the run went on after a dump failed" || ok
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
