@@ -41,7 +41,6 @@
 #include "common/cli.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -294,15 +293,6 @@ static bool same_signature(const hilo_module *m, const char *mname, const hilo_m
 	return false;
 }
 
-/* Appends a double for the report: %g, "inf" for an infinite error. */
-static void put_err(hilo_buf *b, double v)
-{
-	if (isinf(v))
-		hilo_buf_puts(b, "inf");
-	else
-		hilo_buf_printf(b, "%.6g", v);
-}
-
 /* --compare's report: one line per output of r (MODULE's) against ref
  * (OTHER's); true when every output agrees. */
 static bool report_compare(hilo_buf *b, const hilo_literal *r, const hilo_literal *ref,
@@ -328,11 +318,10 @@ static bool report_compare(hilo_buf *b, const hilo_literal *r, const hilo_litera
 		else
 			hilo_buf_puts(b, " ok");
 		if (nr.has_worst) {
-			hilo_buf_printf(b, "; %s %s: %s vs %s, abs error ",
-				nr.worst_mismatch ? "worst" : "largest difference", nr.where, nr.test, nr.ref);
-			put_err(b, nr.abs_err);
-			hilo_buf_puts(b, ", rel error ");
-			put_err(b, nr.rel_err);
+			/* %g writes an infinite error (a NaN or infinity mismatch) as inf */
+			hilo_buf_printf(b, "; %s %s: %s vs %s, abs error %.6g, rel error %.6g",
+				nr.worst_mismatch ? "worst" : "largest difference", nr.where, nr.test, nr.ref,
+				nr.abs_err, nr.rel_err);
 		}
 		hilo_buf_putc(b, '\n');
 		bad += nr.mismatches != 0;
