@@ -13,6 +13,11 @@
  * verifier rejects: the driver verifies the final module even without
  * --verify-each, so nothing invalid is ever written); 4 equivalence check
  * failed.
+ *
+ * --dump-after-each=DIR writes the module after every pass that runs (or
+ * those --dump-pass-re matches) as DIR/NNNN.after_PASS.hlo, through the
+ * driver's after_pass hook, as XLA's --xla_dump_to with
+ * --xla_dump_hlo_pass_re does.
  */
 #include "hilo/driver.h"
 #include "hilo/eval.h"
@@ -23,6 +28,7 @@
 #include "hilo/viz.h"
 #include "common/cli.h"
 
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,10 +69,14 @@ typedef struct options {
 	const char *extract;      /* --extract=NAME */
 	int height;               /* --height=N, -1 = the whole cone */
 	const char *report_path;  /* --report=FILE.html */
+	const char *dump_dir;     /* --dump-after-each=DIR */
+	bool dump_re_set;         /* --dump-pass-re given: dump_re holds it */
+	regex_t dump_re;
 	/* run-time state */
 	FILE *remarks;
 	char **remarks_data;      /* what the remarks stream holds so far */
 	size_t *remarks_len;
+	size_t *dump_seq;         /* --dump-after-each: passes run so far, over all modules */
 } options;
 
 #define USAGE \
@@ -79,6 +89,7 @@ typedef struct options {
 	"                [--format=hlo|pb|pbtxt] [--emit-proto] [--split-input-file]\n" \
 	"                [--emit=hlo|dot|pbtxt [--around=NAME [--depth=N]]]\n" \
 	"                [--extract=NAME [--height=N]] [--report=FILE.html]\n" \
+	"                [--dump-after-each=DIR [--dump-pass-re=REGEX]]\n" \
 	"                [-h|--help] [--version]\n"
 
 /* --help: what the tool does, every option with its default, the exit
@@ -182,6 +193,16 @@ static void help(void)
 		"  --report=FILE.html        write one page with a before/after picture of every",
 		"                            rewrite and its verdict, the pass statistics and the",
 		"                            declined candidates (implies --check-equivalence)",
+		"  --dump-after-each=DIR     write the module after each pass that runs as",
+		"                            DIR/NNNN.after_PASS.hlo (NNNN: the pass's 0-based",
+		"                            number among all passes run, 4 digits; HLO text in",
+		"                            --print-style), as XLA's xla_dump_to; DIR is",
+		"                            created before any pass runs (its parent must",
+		"                            exist); files written stay when a later pass fails",
+		"  --dump-pass-re=REGEX      with --dump-after-each: only the passes whose name",
+		"                            (or an alias) REGEX, a POSIX extended regular",
+		"                            expression, matches anywhere in, as",
+		"                            xla_dump_hlo_pass_re; a bad REGEX is a usage error",
 		"  -h, --help                print this help and exit",
 		"  --version                 print the version and exit",
 		"",
@@ -214,6 +235,7 @@ static void help(void)
 		"  hilo-opt model.hlo --pipeline=neuron --check-equivalence -o model.opt.hlo",
 		"  hilo-opt model.pb --passes=dce,cse,constant_folding --stats --remarks=r.jsonl",
 		"  hilo-opt loop.hlo --passes=while_loop_unroller --unroll-markers -o out.hlo",
+		"  hilo-opt model.hlo --passes=dce,cse --dump-after-each=dumps --dump-pass-re=cse",
 	};
 	fputs(USAGE "\n", stdout);
 	for (size_t k = 0; k < sizeof text / sizeof *text; k++)
@@ -310,7 +332,7 @@ enum {
 	O_PASSES = CLI_LONG, O_PIPELINE, O_PRINT_STYLE, O_SPLIT, O_FORMAT, O_EMIT_PROTO, O_PROTO_FORM,
 	O_LIST_PASSES, O_ALL, O_VERIFY_EACH, O_STATS, O_REMARKS, O_CHECK, O_SEED, O_UNROLL,
 	O_EVAL_BUDGET, O_ASSUME, O_NSZ, O_EMIT, O_AROUND, O_DEPTH, O_EXTRACT, O_HEIGHT, O_REPORT,
-	O_VERSION,
+	O_DUMP_AFTER_EACH, O_DUMP_PASS_RE, O_VERSION,
 };
 
 static const struct option long_options[] = {
@@ -338,6 +360,8 @@ static const struct option long_options[] = {
 	{"extract", required_argument, NULL, O_EXTRACT},
 	{"height", required_argument, NULL, O_HEIGHT},
 	{"report", required_argument, NULL, O_REPORT},
+	{"dump-after-each", required_argument, NULL, O_DUMP_AFTER_EACH},
+	{"dump-pass-re", required_argument, NULL, O_DUMP_PASS_RE},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, O_VERSION},
 	{NULL, 0, NULL, 0},
@@ -438,6 +462,25 @@ static int parse_args(int argc, char **argv, options *o)
 			else
 				return cli_invalid(&c, a, "ops or ops-json (or --stats alone)");
 			break;
+		case O_DUMP_AFTER_EACH:
+			if (!*a)
+				return cli_invalid(&c, a, "a folder");
+			o->dump_dir = a;
+			break;
+		case O_DUMP_PASS_RE: {
+			if (o->dump_re_set)
+				regfree(&o->dump_re);
+			o->dump_re_set = false;
+			int e = regcomp(&o->dump_re, a, REG_EXTENDED | REG_NOSUB);
+			if (e) {
+				char why[256];
+				regerror(e, &o->dump_re, why, sizeof why);
+				return cli_error(&c, "invalid value '%s' for --dump-pass-re: %s (expected a POSIX "
+					"extended regular expression)", a, why);
+			}
+			o->dump_re_set = true;
+			break;
+		}
 		case O_UNROLL:
 			o->unroll_markers = true;
 			break;
@@ -524,6 +567,11 @@ static int parse_args(int argc, char **argv, options *o)
 		return cli_error(&c, "--depth only goes with --around (and --emit=dot)");
 	if (height_flag && !o->extract)
 		return cli_error(&c, "--height only goes with --extract");
+	if (o->dump_re_set && !o->dump_dir)
+		return cli_error(&c, "--dump-pass-re only goes with --dump-after-each");
+	if (o->dump_dir && !o->npasses)
+		return cli_error(&c, "--dump-after-each writes the module after each pass: give "
+			"--passes or --pipeline");
 	if ((seed_flag || budget_flag) && !o->equiv_n && !o->report_path)
 		return cli_error(&c, "%s only goes with --check-equivalence (or --report): nothing "
 			"else evaluates the module", seed_flag ? seed_flag : budget_flag);
@@ -665,6 +713,53 @@ static void say_skipped(const options *o, const skip_tally *t)
 			o->remarks_path ? "; the remarks give each reason" : "; --remarks=FILE gives each reason");
 }
 
+/* --dump-pass-re: does the regular expression match the pass's name or
+ * one of its aliases (XLA's names, which XLA users write) anywhere, as
+ * XLA's RE2::PartialMatch does? */
+static bool dump_matches(const options *o, const hilo_pass *p)
+{
+	if (!o->dump_re_set || !regexec(&o->dump_re, p->name, 0, NULL, 0))
+		return true;
+	for (size_t a = 0; hilo_pass_alias(p, a); a++)
+		if (!regexec(&o->dump_re, hilo_pass_alias(p, a), 0, NULL, 0))
+			return true;
+	return false;
+}
+
+/* The driver's after_pass hook for --dump-after-each: the module after
+ * pass p as DIR/NNNN.after_PASS.hlo, NNNN counting every pass run in this
+ * invocation (dumped or not, over all modules of --split-input-file, so
+ * no file is written twice), each file written atomically by the output
+ * routine. XLA names its files module_M.NAME.SSSS.PIPELINE.after_PASS.
+ * before_NEXT.txt, SSSS counting the dumps only: hilo's shorter names
+ * (one module, one pipeline) number every pass run, so a file keeps its
+ * name whatever --dump-pass-re picks (man/hilo-opt.1 says so). */
+static bool dump_after(void *arg, const hilo_module *m, const hilo_pass *p, size_t k,
+	hilo_diags *d)
+{
+	const options *o = arg;
+	size_t seq = (*o->dump_seq)++;
+	(void)k; /* the position in this module's list: seq counts over all modules */
+	if (!dump_matches(o, p))
+		return true;
+	char path[4096];
+	int n = snprintf(path, sizeof path, "%s/%04zu.after_%s.hlo", o->dump_dir, seq, p->name);
+	if (n < 0 || (size_t)n >= sizeof path) {
+		hilo_diag_add(d, HILO_SEV_ERROR, o->dump_dir, 0, 0, NULL, 0,
+			"--dump-after-each: the path of the dump after pass '%s' is too long", p->name);
+		return false;
+	}
+	hilo_buf b;
+	hilo_buf_init(&b);
+	bool ok = hilo_print_text(&b, m, o->style) && !b.oom;
+	if (!ok)
+		hilo_diag_oom(d, path);
+	else
+		ok = hilo_write_output(path, b.data ? b.data : "", b.len, d);
+	hilo_buf_free(&b);
+	return ok;
+}
+
 /* Runs the passes (and the equivalence check) on a parsed, verified module. */
 static int run_passes(const options *o, const char *fname, hilo_module *m,
 	const char *text, size_t len, hilo_diags *d)
@@ -679,6 +774,8 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		.assume_equivalent_kernels = o->assume_equivalent_kernels,
 		.assume_no_signed_zeros = o->assume_no_signed_zeros,
 		.disable_slice_move_from_param = o->disable_slice_move,
+		.after_pass = o->dump_dir ? dump_after : NULL,
+		.after_pass_arg = (void *)o,
 	};
 	hilo_validator *val = NULL;
 	hilo_report *report = NULL;
@@ -945,22 +1042,26 @@ int main(int argc, char **argv)
 {
 	options o;
 	int rc = parse_args(argc, argv, &o);
-	if (rc == -1)
-		return EXIT_OK;
-	if (rc != EXIT_OK)
-		return rc;
-	if (o.list_passes) {
-		print_pass_list(o.list_all);
-		return EXIT_OK;
+	if (rc != EXIT_OK || o.list_passes) {
+		if (rc == EXIT_OK)
+			print_pass_list(o.list_all);
+		if (o.dump_re_set)
+			regfree(&o.dump_re);
+		return rc == -1 ? EXIT_OK : rc;
 	}
 	hilo_diags d;
 	hilo_diags_init(&d);
 	d.max_errors = 20;
-	size_t len;
-	char *text = cli_read_input(o.input, "'HloModule'", &len, &d);
+	size_t len, dump_seq = 0;
+	o.dump_seq = &dump_seq;
+	/* --dump-after-each: the folder exists before anything runs */
+	char *text = !o.dump_dir || cli_make_dir(o.dump_dir, "--dump-after-each", NULL, &d)
+		? cli_read_input(o.input, "'HloModule'", &len, &d) : NULL;
 	if (!text) {
 		hilo_diags_print(stderr, &d);
 		hilo_diags_free(&d);
+		if (o.dump_re_set)
+			regfree(&o.dump_re);
 		return EXIT_INPUT;
 	}
 	char *remarks_data = NULL;
@@ -1039,5 +1140,7 @@ int main(int argc, char **argv)
 	hilo_buf_free(&out);
 	hilo_diags_free(&d);
 	free(text);
+	if (o.dump_re_set)
+		regfree(&o.dump_re);
 	return rc;
 }

@@ -45,6 +45,15 @@ typedef struct hilo_driver_opts {
 	 * error diagnostics but do not stop the run: the caller reads the
 	 * validator's summary. */
 	hilo_validator *validate;
+	/* When set, called after each pass that ran without error (and, with
+	 * verify_each, passed the verifier; after its validation), with the
+	 * pass and its 0-based position k in passes[]: hilo-opt
+	 * --dump-after-each writes the module there. It must not change m.
+	 * Returning false ends the run with HILO_DRIVER_PASS_ERROR; the hook
+	 * adds the diagnostic saying why. */
+	bool (*after_pass)(void *arg, const hilo_module *m, const hilo_pass *p, size_t k,
+		hilo_diags *d);
+	void *after_pass_arg;
 } hilo_driver_opts;
 
 /* The pass names of a named pipeline ("neuron"), or NULL if there is no

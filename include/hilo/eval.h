@@ -107,6 +107,33 @@ HILO_API bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_liter
 HILO_API bool hilo_literal_describe_diff_nsz(const hilo_literal *a, const hilo_literal *b,
 	uint64_t seed, bool zero_sign_insensitive, char *msg, size_t cap);
 
+/* Compares a test literal with a reference one within tolerances, as
+ * XLA's run_hlo_module compares its test platform's result with the
+ * reference's (hilo-run --compare): a float element agrees when
+ * |test - ref| <= atol + rtol * |ref| (NaN agrees with any NaN, an
+ * infinity only with itself), complex per component, integers and pred
+ * exactly; tuples leaf by leaf, whose shapes (element type and dims;
+ * layouts aside) must agree. */
+typedef struct hilo_near_opts {
+	double rtol, atol;
+} hilo_near_opts;
+typedef struct hilo_near_result {
+	bool shape_differs;    /* a leaf's shape differs: its elements are not compared */
+	uint64_t elements;     /* elements compared (a complex element counts once) */
+	uint64_t mismatches;   /* of those, outside the tolerance */
+	/* The worst element: the mismatch with the largest absolute error (a
+	 * NaN or infinity against another value ranks first), or when every
+	 * element agrees the one with the largest nonzero error; has_worst is
+	 * false when all are exactly equal. */
+	bool has_worst;
+	bool worst_mismatch;   /* the worst is a mismatch */
+	char where[256];       /* its tuple path and index, "{1}[0,2]" ("[]" a scalar) */
+	char test[128], ref[128]; /* both values as HLO text prints them */
+	double abs_err, rel_err;  /* |test - ref| and that over |ref| (inf for ref 0) */
+} hilo_near_result;
+HILO_API void hilo_literal_compare_near(const hilo_literal *test, const hilo_literal *ref,
+	const hilo_near_opts *o, hilo_near_result *r);
+
 /* How many consecutive seeds hilo_eval_random_args needs so that every
  * index-aware parameter of c takes every value of its ranges (0 when no
  * parameter has ranges of at most 64 values); -1 when out of memory. */

@@ -260,6 +260,22 @@ bool hilo_literal_equal(const hilo_literal *a, const hilo_literal *b)
 	return first_diff(a, b, 0) < 0;
 }
 
+/* The multi-dimensional index of row-major element k of array shape s,
+ * "i,j,..." (empty for a scalar), into idx (truncated to cap). */
+static void format_index(const hilo_shape *s, size_t k, char *idx, size_t cap)
+{
+	size_t o = 0;
+	int64_t rem = (int64_t)k;
+	int64_t st[HILO_MAX_RANK];
+	hilo_shape_strides(s, st);
+	idx[0] = 0;
+	for (int d = 0; d < s->rank && d < HILO_MAX_RANK && o + 24 < cap; d++) {
+		o += (size_t)snprintf(idx + o, cap - o, "%s%lld", d ? "," : "",
+			(long long)(rem / st[d]));
+		rem %= st[d];
+	}
+}
+
 /* Describes the first mismatch between outputs a and b into msg. */
 bool hilo_literal_describe_diff_path(hilo_buf *path, const hilo_literal *a, const hilo_literal *b,
 	char *msg, size_t cap, uint64_t seed, unsigned nsz)
@@ -286,16 +302,7 @@ bool hilo_literal_describe_diff_path(hilo_buf *path, const hilo_literal *a, cons
 	if (k < 0)
 		return false;
 	char idx[256];
-	size_t o = 0;
-	int64_t rem = k;
-	int64_t st[64];
-	hilo_shape_strides(a->shape, st);
-	for (int d = 0; d < a->shape->rank && d < 64 && o + 24 < sizeof idx; d++) {
-		o += (size_t)snprintf(idx + o, sizeof idx - o, "%s%lld", d ? "," : "",
-			(long long)(rem / st[d]));
-		rem %= st[d];
-	}
-	idx[o] = 0;
+	format_index(a->shape, (size_t)k, idx, sizeof idx);
 	hilo_buf va, vb;
 	hilo_buf_init(&va);
 	hilo_buf_init(&vb);
@@ -324,6 +331,116 @@ bool hilo_literal_describe_diff(const hilo_literal *a, const hilo_literal *b, ui
 	char *msg, size_t cap)
 {
 	return hilo_literal_describe_diff_nsz(a, b, seed, false, msg, cap);
+}
+
+/* ---- comparison within tolerances (hilo-run --compare) ---------------------- */
+
+/* One real value of the test against the reference: within
+ * |x - y| <= atol + rtol * |y|, NaN equal to any NaN, an infinity only to
+ * itself. *err is the absolute error (infinite for a NaN or infinity
+ * mismatch, so those rank worst), *rel the relative one. */
+static bool near_real(double x, double y, const hilo_near_opts *o, double *err, double *rel)
+{
+	if (isnan(x) || isnan(y) || isinf(x) || isinf(y)) {
+		bool same = (isnan(x) && isnan(y)) || x == y;
+		*err = *rel = same ? 0 : INFINITY;
+		return same;
+	}
+	*err = fabs(x - y);
+	*rel = *err == 0 ? 0 : y == 0 ? INFINITY : *err / fabs(y);
+	return *err <= o->atol + o->rtol * fabs(y);
+}
+
+/* Element k of a against b (array literals of one element type). */
+static bool near_elem(const hilo_literal *a, const hilo_literal *b, size_t k,
+	const hilo_near_opts *o, double *err, double *rel)
+{
+	hilo_ptype t = a->shape->type;
+	const void *pa = hilo_literal_elem(a, k), *pb = hilo_literal_elem(b, k);
+	if (hilo_ptype_is_complex(t)) {
+		/* per component; the element's error is its worse part's */
+		hilo_ptype ht = t == HILO_T_C64 ? HILO_T_F32 : HILO_T_F64;
+		double e1, r1, e2, r2;
+		bool ok1 = near_real(hilo_elem_get_f64(ht, pa, 0), hilo_elem_get_f64(ht, pb, 0), o, &e1, &r1);
+		bool ok2 = near_real(hilo_elem_get_f64(ht, pa, 1), hilo_elem_get_f64(ht, pb, 1), o, &e2, &r2);
+		bool second = e2 > e1 || (ok1 && !ok2);
+		*err = second ? e2 : e1;
+		*rel = second ? r2 : r1;
+		return ok1 && ok2;
+	}
+	if (hilo_ptype_is_float(t))
+		return near_real(hilo_elem_get_f64(t, pa, 0), hilo_elem_get_f64(t, pb, 0), o, err, rel);
+	/* integers and pred: exact (compared as int64, the error as double) */
+	double x = hilo_elem_get_f64(t, pa, 0), y = hilo_elem_get_f64(t, pb, 0);
+	*err = fabs(x - y);
+	*rel = *err == 0 ? 0 : y == 0 ? INFINITY : *err / fabs(y);
+	return hilo_elem_get_i64(t, pa, 0) == hilo_elem_get_i64(t, pb, 0);
+}
+
+static void near_leaf(hilo_buf *path, const hilo_literal *a, const hilo_literal *b,
+	const hilo_near_opts *o, hilo_near_result *r)
+{
+	if (!hilo_shape_compatible(a->shape, b->shape)) {
+		r->shape_differs = true;
+		return;
+	}
+	if (a->shape->type == HILO_T_TUPLE) {
+		for (int k = 0; k < a->ntuple && k < b->ntuple; k++) {
+			size_t len = path->len;
+			hilo_buf_printf(path, "{%d}", k);
+			near_leaf(path, a->elems[k], b->elems[k], o, r);
+			path->len = len;
+			if (path->data)
+				path->data[len] = 0;
+		}
+		return;
+	}
+	size_t n = hilo_literal_count(a);
+	if (hilo_ptype_bytes(a->shape->type) <= 0)
+		return; /* tokens and opaque values hold nothing to compare */
+	r->elements += n;
+	if (a->elided || b->elided || !a->data || !b->data) {
+		r->mismatches += n; /* values unknown: nothing agrees */
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		double err, rel;
+		bool ok = near_elem(a, b, k, o, &err, &rel);
+		if (!ok)
+			r->mismatches++;
+		/* the worst: a mismatch before any agreeing element, then the
+		 * largest absolute error (the first of equals) */
+		bool bad = !ok, was_bad = r->has_worst && r->worst_mismatch;
+		if (r->has_worst && (was_bad > bad || (was_bad == bad && !(err > r->abs_err))))
+			continue;
+		if (ok && err == 0)
+			continue; /* an exact agreement is nobody's worst */
+		r->has_worst = true;
+		r->worst_mismatch = bad;
+		r->abs_err = err;
+		r->rel_err = rel;
+		char idx[200];
+		format_index(a->shape, k, idx, sizeof idx);
+		snprintf(r->where, sizeof r->where, "%s[%s]", path->len ? hilo_buf_cstr(path) : "", idx);
+		hilo_buf v;
+		hilo_buf_init(&v);
+		hilo_literal_format_element(&v, a->shape->type, a->data, hilo_literal_slot(a, k));
+		snprintf(r->test, sizeof r->test, "%s", v.len ? hilo_buf_cstr(&v) : "?");
+		v.len = 0;
+		hilo_literal_format_element(&v, a->shape->type, b->data, hilo_literal_slot(b, k));
+		snprintf(r->ref, sizeof r->ref, "%s", v.len ? hilo_buf_cstr(&v) : "?");
+		hilo_buf_free(&v);
+	}
+}
+
+void hilo_literal_compare_near(const hilo_literal *test, const hilo_literal *ref,
+	const hilo_near_opts *o, hilo_near_result *r)
+{
+	memset(r, 0, sizeof *r);
+	hilo_buf path;
+	hilo_buf_init(&path);
+	near_leaf(&path, test, ref, o, r);
+	hilo_buf_free(&path);
 }
 
 /* ---- one element in HLO text ----------------------------------------------- */

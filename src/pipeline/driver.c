@@ -164,8 +164,12 @@ static hilo_driver_status run_passes(hilo_module *m, const hilo_pass *const *pas
 	hilo_run_state *run = hilo_run_state_create(m->arena);
 	hilo_driver_status status = HILO_DRIVER_OK;
 	hilo_module *snapshot = NULL; /* validation: the module as the next pass gets it */
-	for (size_t k = 0; k < n && status == HILO_DRIVER_OK; k++)
+	for (size_t k = 0; k < n && status == HILO_DRIVER_OK; k++) {
 		status = run_one(m, passes[k], k, run, fname, o, d, stats, &snapshot);
+		if (status == HILO_DRIVER_OK && o && o->after_pass &&
+		    !o->after_pass(o->after_pass_arg, m, passes[k], k, d))
+			status = HILO_DRIVER_PASS_ERROR;
+	}
 	if (snapshot)
 		hilo_module_destroy(snapshot);
 	/* The tools' contract: the final module is always verified before anything

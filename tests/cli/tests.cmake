@@ -11,3 +11,7 @@ endif()
 add_test(NAME cli.help COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/help.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
 add_test(NAME cli.docs COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/docs.sh ${PROJECT_SOURCE_DIR})
 add_test(NAME cli.messages COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/messages.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+# hilo-run --compare (two modules on the same inputs, within tolerances) and
+# hilo-opt --dump-after-each / --dump-pass-re (issue 32 §5).
+add_test(NAME cli.run_compare COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/compare.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+add_test(NAME cli.opt_dump COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/dump.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})

@@ -252,12 +252,94 @@ static void test_splats(hilo_module *m)
 	CHECK_STR(roundtrip(m, "f32[2]{0} -0"), "f32[2]{0} {-0, 0}");
 }
 
+/* hilo_literal_compare_near (hilo-run --compare): the tolerance rule, the
+ * special values, exact integers, splats read element by element, the
+ * worst element and its index. */
+static void test_compare_near(hilo_module *m)
+{
+	hilo_near_opts tol = {1e-3, 1e-3};
+	hilo_near_result r;
+	hilo_literal *a = parse(m, "f32[2,2]{1,0} {{1, -0}, {nan, 1000}}");
+	hilo_literal *b = parse(m, "f32[2,2]{1,0} {{1, 0}, {nan, 1001}}");
+	if (!CHECK(a && b))
+		return;
+	/* -0 against 0 agrees; 1000 vs 1001 is 1 over 0.001 + 1.001 allowed */
+	hilo_literal_compare_near(a, b, &tol, &r);
+	CHECK(!r.shape_differs && r.elements == 4 && r.mismatches == 0);
+	CHECK(r.has_worst && !r.worst_mismatch && r.abs_err == 1);
+	CHECK_STR(r.where, "[1,1]");
+	/* rtol scales the reference's magnitude, not the test's: 1000 against
+	 * 1002 is allowed 0.999 + 0.001 * 1002 = 2.001 (not 1.999) */
+	hilo_literal *t1 = parse(m, "f32[1]{0} {1000}"), *r1 = parse(m, "f32[1]{0} {1002}");
+	if (CHECK(t1 && r1)) {
+		hilo_near_opts t = {1e-3, 0.999};
+		hilo_literal_compare_near(t1, r1, &t, &r);
+		CHECK(r.mismatches == 0 && r.abs_err == 2);
+		hilo_literal_compare_near(r1, t1, &t, &r); /* swapped: 1.999 allowed */
+		CHECK(r.mismatches == 1);
+	}
+	/* rtol 0 leaves atol alone */
+	tol.rtol = 0;
+	hilo_literal_compare_near(a, b, &tol, &r);
+	CHECK(r.mismatches == 1 && r.worst_mismatch);
+	CHECK_STR(r.test, "1000");
+	CHECK_STR(r.ref, "1001");
+	CHECK(r.rel_err == 1.0 / 1001);
+	/* a splat (every element 2) against a dense literal */
+	hilo_literal *s = parse(m, "bf16[3]{0} 0");
+	hilo_literal *d = parse(m, "bf16[3]{0} {0, 0, 0.5}");
+	if (CHECK(s && d && s->splat)) {
+		hilo_literal_compare_near(s, d, &tol, &r);
+		CHECK(r.elements == 3 && r.mismatches == 1);
+		CHECK_STR(r.where, "[2]");
+		CHECK(r.rel_err == 1); /* 0.5 off a reference of 0.5 */
+	}
+	/* integers and pred: exact whatever the tolerance; u64 past 2^63 */
+	tol = (hilo_near_opts){1, 1e9};
+	hilo_literal *u = parse(m, "u64[2]{0} {18446744073709551615, 3}");
+	hilo_literal *w = parse(m, "u64[2]{0} {18446744073709551614, 3}");
+	if (CHECK(u && w)) {
+		hilo_literal_compare_near(u, w, &tol, &r);
+		CHECK(r.mismatches == 1);
+		CHECK_STR(r.test, "18446744073709551615");
+	}
+	hilo_literal *p = parse(m, "pred[2]{0} {true, false}");
+	hilo_literal *q = parse(m, "pred[2]{0} {true, true}");
+	if (CHECK(p && q)) {
+		hilo_literal_compare_near(p, q, &tol, &r);
+		CHECK(r.mismatches == 1);
+		CHECK_STR(r.where, "[1]");
+	}
+	/* an infinity equals only itself, even within a huge atol; NaN vs a
+	 * number ranks worst */
+	hilo_literal *i = parse(m, "f32[3]{0} {inf, 1, 5}");
+	hilo_literal *j = parse(m, "f32[3]{0} {-inf, nan, 6}");
+	if (CHECK(i && j)) {
+		tol = (hilo_near_opts){0, 1e30};
+		hilo_literal_compare_near(i, j, &tol, &r);
+		CHECK(r.mismatches == 2 && isinf(r.abs_err));
+		CHECK_STR(r.where, "[0]"); /* the first of two infinite errors */
+	}
+	/* shapes must agree; a scalar's index is [] */
+	hilo_literal *x = parse(m, "f32[] 1"), *y = parse(m, "f32[1]{0} {1}");
+	if (CHECK(x && y)) {
+		hilo_literal_compare_near(x, y, &tol, &r);
+		CHECK(r.shape_differs && r.elements == 0);
+		hilo_literal *z = parse(m, "f32[] 2");
+		tol = (hilo_near_opts){0, 0};
+		hilo_literal_compare_near(x, z, &tol, &r);
+		CHECK(r.mismatches == 1);
+		CHECK_STR(r.where, "[]");
+	}
+}
+
 int main(void)
 {
 	hilo_module *m = hilo_module_create("lits");
 	test_print_forms(m);
 	test_values(m);
 	test_splats(m);
+	test_compare_near(m);
 	hilo_module_destroy(m);
 	test_constants_in_module();
 	return CHECK_DONE();

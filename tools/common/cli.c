@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The long option called name[0..n), or NULL. */
 static const struct option *long_named(const struct option *o, const char *name, size_t n)
@@ -329,4 +330,42 @@ char *cli_read_input(const char *path, const char *what, size_t *len, hilo_diags
 		"empty input: expected %s", what);
 	free(text);
 	return NULL;
+}
+
+/* An existing folder, or one created now: the tools call it before they
+ * read and compute anything (a run that fails there would otherwise do
+ * all the work first). A missing parent or a file in the way is an error
+ * that names the part at fault. */
+bool cli_make_dir(const char *dir, const char *flag, bool *made, hilo_diags *d)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return true;
+		hilo_diag_add(d, HILO_SEV_ERROR, dir, 0, 0, NULL, 0, "%s is not a directory", flag);
+		return false;
+	}
+	if (mkdir(dir, 0777) == 0) {
+		if (made)
+			*made = true;
+		return true;
+	}
+	int e = errno;
+	if (e == ENOENT || e == ENOTDIR) {
+		/* the parent is what is missing: name it */
+		size_t n = strlen(dir);
+		while (n > 1 && dir[n - 1] == '/')
+			n--;
+		while (n > 0 && dir[n - 1] != '/')
+			n--;
+		while (n > 1 && dir[n - 1] == '/')
+			n--;
+		hilo_diag_add(d, HILO_SEV_ERROR, dir, 0, 0, NULL, 0,
+			"cannot create the %s directory: '%.*s' %s", flag, n ? (int)n : 1, n ? dir : ".",
+			e == ENOENT ? "does not exist" : "is not a directory");
+	} else {
+		hilo_diag_add(d, HILO_SEV_ERROR, dir, 0, 0, NULL, 0,
+			"cannot create the %s directory: %s", flag, strerror(e));
+	}
+	return false;
 }

@@ -87,4 +87,10 @@ bool cli_double(const cli *c, const char *val, double min, double max, double *o
  * end (stdin is named "<stdin>" there). Returns the NUL-terminated contents or NULL (diagnostic added). */
 char *cli_read_input(const char *path, const char *what, size_t *len, hilo_diags *d);
 
+/* The folder an option names (--output-dir, --dump-after-each), created
+ * when missing (its parent must exist; *made, when made non-NULL, is set
+ * then). False after "DIR: error: ..." naming the flag, and the parent
+ * that does not exist or the file in the way. */
+bool cli_make_dir(const char *dir, const char *flag, bool *made, hilo_diags *d);
+
 #endif
