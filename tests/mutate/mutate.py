@@ -248,7 +248,7 @@ class Builder:
 
 def run(exe, inp, args, out):
     try:
-        r = subprocess.run([exe, inp] + args + ["-o", out], capture_output=True, text=True, timeout=TIMEOUT)
+        r = subprocess.run([exe, inp] + args + ["-o", out], capture_output=True, text=True, errors="replace", timeout=TIMEOUT)
         return r.returncode, r.stderr
     except subprocess.TimeoutExpired:
         return "timeout", ""
@@ -272,9 +272,9 @@ def baselines(exe, pname, inputs, scratch):
         rc, _ = run(exe, inp, ["--passes=" + pname], o)
         if rc != 0 or not os.path.exists(o):
             continue
-        want = open(o).read()
+        want = open(o, errors="replace").read()
         rc, _ = run(exe, inp, [], o)
-        out[inp] = (want, open(o).read() if rc == 0 else None)
+        out[inp] = (want, open(o, errors="replace").read() if rc == 0 else None)
     return out
 
 
@@ -290,7 +290,7 @@ def judge(exe, pname, base, scratch):
             return "rejected", "%s: timeout" % os.path.basename(inp)
         if rc != 0:
             return "rejected", "%s: exit %s: %s" % (os.path.basename(inp), rc, err.strip().splitlines()[-1][:200] if err.strip() else "")
-        got = open(o).read() if os.path.exists(o) else ""
+        got = open(o, errors="replace").read() if os.path.exists(o) else ""
         if got != want:
             changed.append((inp, want, got))
     if not changed:
