@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/hash.h"
+
 /* The byte mutator: mutates data[0..size) in place, at most max_size
  * bytes, returns the new size (libFuzzer's LLVMFuzzerMutate). */
 typedef size_t (*pm_bytes_fn)(uint8_t *data, size_t size, size_t max_size);
@@ -42,11 +44,7 @@ typedef struct pm_rng {
 
 static uint64_t pm_next(pm_rng *r)
 {
-	/* splitmix64 */
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return hilo_hash_mix64(r->s++); /* splitmix64: its finalizer over a counter */
 }
 
 static uint64_t pm_below(pm_rng *r, uint64_t n)
