@@ -224,7 +224,8 @@ static bool groups_to_proto(hilo_arena *a, Xla__HloInstructionProto *p, const ch
 			return false;
 		xla__replica_group__init(rg);
 		rg->n_replica_ids = (size_t)(g.start[k + 1] - g.start[k]);
-		rg->replica_ids = g.ids + g.start[k];
+		/* an empty group ({{}}): no ids, perhaps none at all (NULL) */
+		rg->replica_ids = rg->n_replica_ids ? g.ids + g.start[k] : NULL;
 		p->replica_groups[p->n_replica_groups++] = rg;
 	}
 	return true;
