@@ -29,6 +29,10 @@ the checkout and the build are never touched. The mutant then runs
   declined    some output differs, the check passed it, and wherever it
               differs the mutant left the module as it was read (the pass
               rewrote less there): sound by construction;
+  metadata    some output differs, the check passed it, and the outputs
+              are the same once their metadata={...} is left out (op_name,
+              source positions, the index tokens): metadata never carries
+              meaning (docs/proof.md), so this is sound by construction;
   sound       an escape tests/mutate/sound.txt explains: the mutant
               rewrites less (keeps an instruction, an output, a
               parameter) or otherwise soundly, as a reader checked; its
@@ -304,9 +308,42 @@ def judge(exe, pname, base, scratch):
             return "rejected", "%s: --check-equivalence exit %s" % (os.path.basename(inp), rc)
     if all(got == base[inp][1] for inp, _, got in changed):
         return "declined", os.path.basename(changed[0][0])
+    if all(strip_metadata(got) == strip_metadata(want) for _, want, got in changed):
+        return "metadata", os.path.basename(changed[0][0])
     inp, want, got = changed[0]
     diff = "".join(list(difflib.unified_diff(want.splitlines(True), got.splitlines(True), n=0))[:12])
     return "escaped", "%s:\n%s" % (os.path.basename(inp), diff)
+
+
+def strip_metadata(text):
+    """text without its metadata={...} attributes (braces and strings
+    matched): what is left is what a pass's output means."""
+    out, at = [], 0
+    while True:
+        k = text.find(", metadata={", at)
+        if k < 0:
+            out.append(text[at:])
+            return "".join(out)
+        out.append(text[at:k])
+        j, depth, quoted = k + len(", metadata="), 0, False
+        while j < len(text):
+            c = text[j]
+            if quoted:
+                if c == "\\":
+                    j += 1
+                elif c == '"':
+                    quoted = False
+            elif c == '"':
+                quoted = True
+            elif c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    j += 1
+                    break
+            j += 1
+        at = j
 
 
 def sound_list():
@@ -370,7 +407,7 @@ def main():
             all_sites = sites(text)
             chosen = spread(all_sites, a.max)
             counts = {"sites": len(all_sites), "mutants": 0, "no-build": 0, "equivalent": 0, "caught": 0,
-                      "rejected": 0, "declined": 0, "sound": 0, "escaped": 0, "inputs": len(base)}
+                      "rejected": 0, "declined": 0, "metadata": 0, "sound": 0, "escaped": 0, "inputs": len(base)}
             escapes = []
             for at, old, new, what in chosen:
                 mt = text[:at] + new + text[at + len(old):]
@@ -390,9 +427,10 @@ def main():
             counts["detected_share"] = round((counts["caught"] + counts["rejected"]) / changing, 4) if changing else None
             report["passes"][pname] = {"counts": counts, "escapes": escapes}
             print("mutate %-38s %3d mutants (%d sites): %3d no-build, %3d equivalent, %3d caught, %3d rejected, "
-                  "%3d declined, %3d sound, %3d escaped"
+                  "%3d declined, %3d metadata, %3d sound, %3d escaped"
                   % (pname, counts["mutants"], counts["sites"], counts["no-build"], counts["equivalent"],
-                     counts["caught"], counts["rejected"], counts["declined"], counts["sound"], counts["escaped"]))
+                     counts["caught"], counts["rejected"], counts["declined"], counts["metadata"], counts["sound"],
+                     counts["escaped"]))
             for e in escapes:
                 print("  ESCAPED %s:%d %s\n    key: %s | %s | %s\n    %s"
                       % (os.path.relpath(src, REPO), e["line"], e["mutation"], pname, e["text"], e["mutation"],
@@ -404,12 +442,14 @@ def main():
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     tot = {k: sum(p["counts"][k] for p in report["passes"].values())
-           for k in ("mutants", "no-build", "equivalent", "caught", "rejected", "declined", "sound", "escaped")}
+           for k in ("mutants", "no-build", "equivalent", "caught", "rejected", "declined", "metadata", "sound",
+                     "escaped")}
     report["total"] = tot
     ch = tot["caught"] + tot["rejected"] + tot["escaped"]
-    print("mutate: %d mutants, %d no-build, %d equivalent, %d caught, %d rejected, %d declined, %d sound, "
-          "%d escaped%s" % (tot["mutants"], tot["no-build"], tot["equivalent"], tot["caught"], tot["rejected"],
-                            tot["declined"], tot["sound"], tot["escaped"], ", %.1f%% of the unsound output-changing mutants detected"
+    print("mutate: %d mutants, %d no-build, %d equivalent, %d caught, %d rejected, %d declined, %d metadata, "
+          "%d sound, %d escaped%s" % (tot["mutants"], tot["no-build"], tot["equivalent"], tot["caught"],
+                                      tot["rejected"], tot["declined"], tot["metadata"], tot["sound"], tot["escaped"],
+                                      ", %.1f%% of the unsound output-changing mutants detected"
              % (100.0 * (ch - tot["escaped"]) / ch) if ch else ""))
     if a.report:
         with open(a.report, "w") as f:
