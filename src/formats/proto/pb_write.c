@@ -1290,14 +1290,19 @@ static bool write_module(writer *wp, hilo_buf *out)
 	hilo_ptrmap_init_in(&W.wrap_base, W.a);
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		hilo_ptrmap_put(&W.comp_ids, m->comps[k], (void *)(uintptr_t)(k + 2));
-	/* computations called by a fusion are fusion computations */
+	/* computations called by a fusion are fusion computations; the
+	 * async sugar's wrappers get their ids (after every computation's)
+	 * in the same walk */
 	hilo_ptrmap fused;
 	hilo_ptrmap_init_in(&fused, W.a);
+	int64_t next_wrapper = (int64_t)m->ncomps + 1;
 	for (uint32_t k = 0; k < m->ncomps; k++)
-		for (hilo_instr *i = m->comps[k]->first; i; i = i->next)
+		for (hilo_instr *i = m->comps[k]->first; i; i = i->next) {
 			if (i->op == HILO_OP_FUSION)
 				for (uint32_t j = 0; j < hilo_instr_ncalled(i); j++)
 					hilo_ptrmap_put(&fused, hilo_instr_called(i)[j], (void *)1);
+			pbw_number_async_wrapper(&W, i, &next_wrapper);
+		}
 	unique_names(&W);
 	if (W.K) {
 		/* the input's computation ids; new computations after them */
@@ -1351,7 +1356,6 @@ static bool write_module(writer *wp, hilo_buf *out)
 	pw_str(b, 1, m->name);
 	if (m->entry)
 		pw_str(b, 2, m->entry->name);
-	pbw_number_async_wrappers(&W, m, (int64_t)m->ncomps + 1);
 	for (uint32_t k = 0; k < m->ncomps && !W.oom; k++) {
 		pbw_put_async_wrappers(&W, m->comps[k]);
 		put_comp(&W, m->comps[k], (int64_t)k + 1, hilo_ptrmap_get(&fused, m->comps[k]) != NULL);

@@ -90,11 +90,12 @@ void pbw_put_shape(writer *W, uint32_t field, const hilo_shape *s, int depth);
 int64_t pbw_instr_id(const writer *W, const hilo_instr *i);
 
 /* Async sugar wrappers (pb_write_async.c): the id of the computation
- * written for start i, or -1; ids for every sugar start of m from next;
- * c's wrappers, written before c; their schedule sequences (a
- * pb_more_fn). */
+ * written for start i, or -1; the next id (*next, counted up) for i when
+ * it is a sugar start (called on every instruction, in module order, in
+ * a walk the writer makes anyway); c's wrappers, written before c; their
+ * schedule sequences (a pb_more_fn). */
 int64_t pbw_async_wrapper_id(const writer *W, const hilo_instr *i);
-void pbw_number_async_wrappers(writer *W, const hilo_module *m, int64_t next);
+void pbw_number_async_wrapper(writer *W, const hilo_instr *i, int64_t *next);
 void pbw_put_async_wrappers(writer *W, const hilo_comp *c);
 void pbw_async_sequences(void *ud, hilo_buf *out);
 

@@ -116,17 +116,17 @@ static void put_async_wrapper(writer *W, const hilo_instr *s, int64_t id)
 
 /* The ids of the wrapper computations of m's async sugar starts, from
  * next on; then each computation's wrappers are written after it. */
-void pbw_number_async_wrappers(writer *W, const hilo_module *m, int64_t next)
+void pbw_number_async_wrapper(writer *W, const hilo_instr *i, int64_t *next)
 {
-	for (uint32_t k = 0; k < m->ncomps; k++)
-		for (hilo_instr *i = m->comps[k]->first; i && !W->oom; i = i->next)
-			if (i->op == HILO_OP_ASYNC_START && i->async_op != HILO_OP_COUNT &&
-			    !hilo_ptrmap_put(&W->wrapped, i, (void *)(uintptr_t)(next++ + 1)))
-				W->oom = true;
+	if (i->op == HILO_OP_ASYNC_START && i->async_op != HILO_OP_COUNT && !W->oom &&
+	    !hilo_ptrmap_put(&W->wrapped, i, (void *)(uintptr_t)((*next)++ + 1)))
+		W->oom = true;
 }
 
 void pbw_put_async_wrappers(writer *W, const hilo_comp *c)
 {
+	if (!W->wrapped.n)
+		return; /* the usual module: no sugar, no walk */
 	for (hilo_instr *i = c->first; i && !W->oom; i = i->next) {
 		int64_t id = pbw_async_wrapper_id(W, i);
 		if (id >= 0)
@@ -140,6 +140,8 @@ void pbw_async_sequences(void *ud, hilo_buf *out)
 {
 	writer *W = ud;
 	const hilo_module *m = W->m;
+	if (!W->wrapped.n)
+		return;
 	for (uint32_t k = 0; k < m->ncomps; k++)
 		for (hilo_instr *i = m->comps[k]->first; i; i = i->next) {
 			int64_t id = pbw_async_wrapper_id(W, i);
