@@ -13,8 +13,18 @@
  * reasons) are added, every picture is rendered to SVG by one run of
  * Graphviz's `dot -Tsvg` (the DOT text is embedded instead when `dot`
  * cannot be run), and the page is written: no network, no external
- * scripts or fonts. */
+ * scripts or fonts.
+ *
+ * What a reader must not be misled by: a picture that is cut says so (a
+ * dashed "N more inputs" stub, dot.c), a removed instruction is drawn
+ * even when it is a small constant (with a REMOVED line), the fill of a
+ * node is always its category and the border its role (red replaced or
+ * removed, green the replacement), and rewrites the validator cannot see
+ * (metadata only: the index simplifier's tokens) are listed from the
+ * remarks. The header carries the command line and hilo's version. */
+#include "hilo/version.h"
 #include "hilo/viz.h"
+#include "viz/viz_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +58,8 @@ struct hilo_report {
 	hilo_ptrmap by_key;      /* interned-ish key string -> group index + 1 (via strtab) */
 	hilo_strtab *keys;
 	hilo_arena *arena;
+	char **input_comps;      /* computation names of the input (hilo_report_note_input) */
+	size_t ninput_comps;
 	bool oom;
 };
 
@@ -97,6 +109,9 @@ void hilo_report_destroy(hilo_report *r)
 		free(g->members);
 	}
 	free(r->groups);
+	for (size_t k = 0; k < r->ninput_comps; k++)
+		free(r->input_comps[k]);
+	free(r->input_comps);
 	hilo_ptrmap_free(&r->by_key);
 	if (r->arena)
 		hilo_arena_destroy(r->arena);
@@ -104,9 +119,28 @@ void hilo_report_destroy(hilo_report *r)
 	free(r);
 }
 
+bool hilo_report_note_input(hilo_report *r, const hilo_module *m)
+{
+	char **v = calloc(m->ncomps ? m->ncomps : 1, sizeof *v);
+	if (!v) {
+		r->oom = true;
+		return false;
+	}
+	for (uint32_t c = 0; c < m->ncomps; c++)
+		v[c] = xstrdup(r, m->comps[c]->name);
+	r->input_comps = v;
+	r->ninput_comps = m->ncomps;
+	return !r->oom;
+}
+
+/* The roles of a highlighted node: its border colour and label line. */
+#define REPLACED_COLOR "#c62828"
+#define REPLACEMENT_COLOR "#2e7d32"
+
 /* DOT of the neighbourhood of i (two edges away, at most 60 nodes), i
- * highlighted. */
-static char *region_dot(hilo_report *r, const hilo_instr *i, const char *color, const char *name)
+ * highlighted with a border of `color` and the line `note`. */
+static char *region_dot(hilo_report *r, const hilo_instr *i, const char *color, const char *note,
+	const char *name)
 {
 	hilo_buf b;
 	hilo_buf_init(&b);
@@ -114,7 +148,7 @@ static char *region_dot(hilo_report *r, const hilo_instr *i, const char *color, 
 	hilo_diags_init(&d);
 	uint32_t id = i->id;
 	hilo_dot_opts o = {.around = i->name, .depth = 2, .highlight = &id, .nhighlight = 1,
-		.highlight_color = color, .graph_name = name, .max_nodes = 60};
+		.highlight_color = color, .highlight_note = note, .graph_name = name, .max_nodes = 60};
 	char *s = NULL;
 	if (i->parent && i->parent->parent && hilo_write_dot(&b, i->parent->parent, &o, &d))
 		s = xstrdup(r, hilo_buf_cstr(&b));
@@ -183,10 +217,11 @@ void hilo_report_on_record(void *arg, const hilo_check_record *rec)
 		g->title = xstrdup(r, t);
 		char gn[64];
 		snprintf(gn, sizeof gn, "before_%zu", r->ngroups);
-		g->dot_before = region_dot(r, rec->before, "#ef9a9a", gn);
+		g->dot_before = region_dot(r, rec->before, REPLACED_COLOR,
+			rec->after ? "REPLACED" : "REMOVED", gn);
 		if (rec->after) {
 			snprintf(gn, sizeof gn, "after_%zu", r->ngroups);
-			g->dot_after = region_dot(r, rec->after, "#a5d6a7", gn);
+			g->dot_after = region_dot(r, rec->after, REPLACEMENT_COLOR, "REPLACEMENT", gn);
 		}
 	} else {
 		g = &r->groups[gi - 1];
@@ -369,6 +404,109 @@ static bool json_get(const char *line, const char *key, char *out, size_t cap)
 	return true;
 }
 
+/* One argument as a POSIX shell reads it back: bare when it is made of
+ * harmless characters, else in single quotes (a quote as '\'' ). */
+static void shell_word(hilo_buf *b, const char *s)
+{
+	bool bare = *s != 0;
+	for (const char *p = s; *p && bare; p++)
+		bare = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			strchr("_-./=:,+@%", *p);
+	if (bare) {
+		hilo_buf_puts(b, s);
+		return;
+	}
+	hilo_buf_putc(b, '\'');
+	for (const char *p = s; *p; p++)
+		if (*p == '\'')
+			hilo_buf_puts(b, "'\\''");
+		else
+			hilo_buf_putc(b, *p);
+	hilo_buf_putc(b, '\'');
+}
+
+/* The command line and hilo's version: what is needed to make the page
+ * again. */
+static void header(hilo_buf *out, const hilo_report_info *info)
+{
+	hilo_buf_printf(out, "<p id=\"version\">hilo %s</p>\n", hilo_version());
+	if (!info || !info->argv || info->argc <= 0)
+		return;
+	hilo_buf cmd;
+	hilo_buf_init(&cmd);
+	for (int k = 0; k < info->argc; k++) {
+		if (k)
+			hilo_buf_putc(&cmd, ' ');
+		shell_word(&cmd, info->argv[k] ? info->argv[k] : "");
+	}
+	hilo_buf_puts(out, "<p id=\"command\">command: <code>");
+	html(out, hilo_buf_cstr(&cmd));
+	hilo_buf_puts(out, "</code></p>\n");
+	if (cmd.oom)
+		out->oom = true; /* a truncated command line would mislead */
+	hilo_buf_free(&cmd);
+}
+
+/* What the pictures' colours, borders and stubs mean: the fills from the
+ * one category table (dot.c). */
+static void legend(hilo_buf *out)
+{
+	hilo_buf_puts(out, "<div id=\"legend\"><b>Legend.</b> Fill: the op's category:");
+	for (int k = 0; k < VIZ_NCAT; k++) {
+		hilo_buf_printf(out, "<span class=\"sw\" style=\"background:%s\"></span>", viz_cats[k].color);
+		html(out, viz_cats[k].what);
+	}
+	hilo_buf_printf(out, ".<br>Border: <span class=\"sw\" style=\"border:3px solid %s\"></span>the replaced "
+		"or removed instruction (REPLACED / REMOVED) <span class=\"sw\" style=\"border:3px solid %s\"></span>"
+		"its replacement (REPLACEMENT).<br><span class=\"sw\" style=\"border:1px dashed #757575\"></span>"
+		"\"N more inputs\": operands beyond the picture's depth, not drawn. Edge labels: the operand "
+		"index (not for commutative ops). Dashed purple edges: a called computation. "
+		"<code>opK = value</code>: a small constant operand.</div>\n", REPLACED_COLOR, REPLACEMENT_COLOR);
+}
+
+/* The computations of the input no longer in the result (removed by a
+ * pass or its cleanup): the validator counts them as one record. */
+static void removed_computations(hilo_report *r, hilo_buf *out, const hilo_module *result)
+{
+	if (!r->input_comps || !result)
+		return;
+	hilo_ptrmap now;
+	hilo_ptrmap_init(&now);
+	for (uint32_t c = 0; c < result->ncomps; c++) {
+		const char *k = hilo_intern_cstr(r->keys, result->comps[c]->name);
+		if (!k || !hilo_ptrmap_put(&now, k, (void *)1))
+			r->oom = true; /* a computation would be listed as removed wrongly */
+	}
+	size_t n = 0;
+	hilo_buf list;
+	hilo_buf_init(&list);
+	for (size_t k = 0; k < r->ninput_comps && !r->oom; k++) {
+		const char *ik = hilo_intern_cstr(r->keys, r->input_comps[k]);
+		if (!ik) {
+			r->oom = true;
+			break;
+		}
+		if (hilo_ptrmap_get(&now, ik))
+			continue;
+		hilo_buf_puts(&list, "<li><code>");
+		html(&list, ik);
+		hilo_buf_puts(&list, "</code></li>\n");
+		n++;
+	}
+	hilo_buf_printf(out, "<h2>Removed computations</h2>\n<p>%zu computation%s of the input %s not in the "
+		"result.</p>\n", n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
+	if (n) {
+		hilo_buf_printf(out, "<details%s><summary>the names</summary><ul id=\"removed-computations\">\n",
+			n <= 20 ? " open" : "");
+		hilo_buf_put(out, list.data, list.len);
+		hilo_buf_puts(out, "</ul></details>\n");
+	}
+	if (list.oom)
+		r->oom = true;
+	hilo_buf_free(&list);
+	hilo_ptrmap_free(&now);
+}
+
 static const char style_js[] =
 	"<style>\n"
 	"body{font-family:sans-serif;margin:1.5em;color:#222}\n"
@@ -379,6 +517,8 @@ static const char style_js[] =
 	"figcaption{font-weight:bold;margin-bottom:.3em} svg{max-width:100%;height:auto}\n"
 	".proved{color:#1b5e20} .tested{color:#0d47a1} .skipped,.deferred{color:#e65100} .failed{color:#b71c1c} .assumed{color:#6a1b9a}\n"
 	"pre.dot{font-size:.75em;background:#f5f5f5;padding:.5em;max-height:20em;overflow:auto}\n"
+	"#legend{font-size:.85em;border:1px solid #ddd;border-radius:6px;padding:.3em .8em;display:inline-block}\n"
+	"#legend span.sw{display:inline-block;width:1.6em;height:1em;border:1px solid #999;border-radius:3px;vertical-align:middle;margin:0 .3em 0 .8em}\n"
 	"</style>\n"
 	"<script>\n"
 	"function filt(){var p=document.getElementById('fpass').value,t=document.getElementById('ftext').value.toLowerCase();"
@@ -412,6 +552,7 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 	hilo_buf_puts(out, "</head><body>\n<h1>hilo rewrite report: ");
 	html(out, r->title);
 	hilo_buf_puts(out, "</h1>\n");
+	header(out, info);
 	if (info && info->input) {
 		hilo_buf_puts(out, "<p>input: <code>");
 		html(out, info->input);
@@ -425,6 +566,7 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 	if (!rendered && n)
 		hilo_buf_puts(out, "<p><b>Graphviz's <code>dot</code> could not be run: the pictures are "
 			"embedded as DOT text (install the Debian package graphviz).</b></p>\n");
+	legend(out);
 	/* passes */
 	hilo_buf_puts(out, "<h2>Passes</h2>\n<table id=\"passes\"><thead><tr><th>pass</th><th>time ms</th>"
 		"<th>instructions before</th><th>after</th><th>rewrites</th><th>result</th></tr></thead><tbody>\n");
@@ -496,20 +638,29 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 				(unsigned long long)(g->count - g->nmembers));
 		hilo_buf_puts(out, "</tbody></table></details>\n</section>\n");
 	}
-	/* declined candidates, from the passes' remarks */
-	hilo_buf_puts(out, "<h2>Declined candidates</h2>\n");
-	size_t ndecl = 0;
-	hilo_buf rows, passes;
+	/* From the passes' remarks: the declined candidates, and the rewrites
+	 * of passes the validator made no record for. Those changed metadata
+	 * only (the validator compares modules metadata aside: the index
+	 * simplifier's dsidxnow= tokens), so no picture shows them. */
+	size_t ndecl = 0, nmeta = 0;
+	hilo_buf rows, passes, meta;
 	hilo_buf_init(&rows);
 	hilo_buf_init(&passes);
-	hilo_ptrmap seen;
+	hilo_buf_init(&meta);
+	hilo_ptrmap seen, judged;
 	hilo_ptrmap_init(&seen);
+	hilo_ptrmap_init(&judged);
+	bool complete = true; /* every remark listed */
+	for (size_t k = 0; k < r->ngroups && complete; k++) {
+		const char *ip = hilo_intern_cstr(r->keys, r->groups[k].pass);
+		complete = ip && hilo_ptrmap_put(&judged, ip, (void *)1);
+	}
 	const char *p = info && info->remarks ? info->remarks : "";
 	const char *e = p + (info && info->remarks ? info->remarks_len : 0);
 	char *line = malloc(65536);
-	bool complete = line != NULL; /* every declined remark listed */
-	char pass[256], inst[512], action[64], reason[4096];
-	while (line && p < e) {
+	complete &= line != NULL;
+	char pass[256], inst[512], action[64], reason[4096], opname[1024];
+	while (line && complete && p < e) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		size_t len = (size_t)((nl ? nl : e) - p);
 		if (len >= 65536)
@@ -517,7 +668,10 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 		memcpy(line, p, len);
 		line[len] = 0;
 		p = nl ? nl + 1 : e;
-		if (!json_get(line, "action", action, sizeof action) || strcmp(action, "declined") != 0)
+		if (!json_get(line, "action", action, sizeof action))
+			continue;
+		bool declined = !strcmp(action, "declined");
+		if (!declined && strcmp(action, "rewritten") != 0)
 			continue;
 		json_get(line, "pass", pass, sizeof pass) || (pass[0] = 0);
 		json_get(line, "instruction", inst, sizeof inst) || (inst[0] = 0);
@@ -526,6 +680,22 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 		if (!ip) {
 			complete = false;
 			break;
+		}
+		if (!declined) {
+			if (hilo_ptrmap_get(&judged, ip) || !inst[0])
+				continue; /* shown as a picture, or not about one instruction */
+			json_get(line, "op_name", opname, sizeof opname) || (opname[0] = 0);
+			hilo_buf_puts(&meta, "<tr><td>");
+			html(&meta, pass);
+			hilo_buf_puts(&meta, "</td><td>");
+			html(&meta, inst);
+			hilo_buf_puts(&meta, "</td><td>");
+			html(&meta, reason);
+			hilo_buf_puts(&meta, "</td><td><code>");
+			html(&meta, opname);
+			hilo_buf_puts(&meta, "</code></td></tr>\n");
+			nmeta++;
+			continue;
 		}
 		if (!hilo_ptrmap_get(&seen, ip)) {
 			complete &= hilo_ptrmap_put(&seen, ip, (void *)1);
@@ -546,6 +716,19 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 	}
 	free(line);
 	hilo_ptrmap_free(&seen);
+	hilo_ptrmap_free(&judged);
+	hilo_buf_printf(out, "<h2>Metadata-only rewrites</h2>\n<p>%zu rewrite%s that changed only metadata "
+		"(no picture: the values are the same; the validator does not count them).</p>\n", nmeta,
+		nmeta == 1 ? "" : "s");
+	if (nmeta) {
+		hilo_buf_printf(out, "<details%s><summary>the rewrites</summary><table id=\"metadata-rewrites\"><thead><tr>"
+			"<th>pass</th><th>instruction</th><th>what</th><th>op_name now</th></tr></thead><tbody>\n",
+			nmeta <= 50 ? " open" : "");
+		hilo_buf_put(out, meta.data, meta.len);
+		hilo_buf_puts(out, "</tbody></table></details>\n");
+	}
+	removed_computations(r, out, info ? info->result : NULL);
+	hilo_buf_puts(out, "<h2>Declined candidates</h2>\n");
 	hilo_buf_printf(out, "<p>%zu declined. Filter: <select id=\"fpass\" onchange=\"filt()\"><option value=\"\">all passes</option>",
 		ndecl);
 	hilo_buf_put(out, passes.data ? passes.data : "", passes.len);
@@ -554,9 +737,10 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 	hilo_buf_puts(out, "<table id=\"declined\"><thead><tr><th>pass</th><th>instruction</th><th>reason</th></tr></thead><tbody>\n");
 	hilo_buf_put(out, rows.data ? rows.data : "", rows.len);
 	hilo_buf_puts(out, "</tbody></table>\n</body></html>\n");
-	complete &= !rows.oom && !passes.oom && !out->oom && !r->oom;
+	complete &= !rows.oom && !passes.oom && !meta.oom && !out->oom && !r->oom;
 	hilo_buf_free(&rows);
 	hilo_buf_free(&passes);
+	hilo_buf_free(&meta);
 	for (size_t k = 0; k < n; k++)
 		free(svg[k]);
 	free(svg);
