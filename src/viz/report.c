@@ -278,6 +278,25 @@ static void html(hilo_buf *b, const char *s)
 	}
 }
 
+/* One table row of escaped cells; with data_pass, the row carries it for
+ * the declined table's filter. */
+static void table_row(hilo_buf *b, const char *data_pass, const char *const *cells, int n)
+{
+	hilo_buf_puts(b, "<tr");
+	if (data_pass) {
+		hilo_buf_puts(b, " data-pass=\"");
+		html(b, data_pass);
+		hilo_buf_putc(b, '"');
+	}
+	hilo_buf_putc(b, '>');
+	for (int k = 0; k < n; k++) {
+		hilo_buf_puts(b, "<td>");
+		html(b, cells[k]);
+		hilo_buf_puts(b, "</td>");
+	}
+	hilo_buf_puts(b, "</tr>\n");
+}
+
 /* Renders every graph with one `dot -Tsvg` run; svg[k] receives the k-th
  * graph's <svg> element (malloc'd), or NULL when dots[k] is NULL or dot
  * could not run. */
@@ -517,6 +536,7 @@ static const char style_js[] =
 	"figcaption{font-weight:bold;margin-bottom:.3em} svg{max-width:100%;height:auto}\n"
 	".proved{color:#1b5e20} .tested{color:#0d47a1} .skipped,.deferred{color:#e65100} .failed{color:#b71c1c} .assumed{color:#6a1b9a}\n"
 	"pre.dot{font-size:.75em;background:#f5f5f5;padding:.5em;max-height:20em;overflow:auto}\n"
+	"#metadata-rewrites td:last-child{font-family:monospace}\n"
 	"#legend{font-size:.85em;border:1px solid #ddd;border-radius:6px;padding:.3em .8em;display:inline-block}\n"
 	"#legend span.sw{display:inline-block;width:1.6em;height:1em;border:1px solid #999;border-radius:3px;vertical-align:middle;margin:0 .3em 0 .8em}\n"
 	"</style>\n"
@@ -623,15 +643,7 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 			"<th>by</th><th>source</th><th>verdict</th></tr></thead><tbody>\n");
 		for (size_t j = 0; j < g->nmembers; j++) {
 			member *mb = &g->members[j];
-			hilo_buf_puts(out, "<tr><td>");
-			html(out, mb->before);
-			hilo_buf_puts(out, "</td><td>");
-			html(out, mb->after);
-			hilo_buf_puts(out, "</td><td>");
-			html(out, mb->where);
-			hilo_buf_puts(out, "</td><td>");
-			html(out, mb->reason);
-			hilo_buf_puts(out, "</td></tr>\n");
+			table_row(out, NULL, (const char *const[]){mb->before, mb->after, mb->where, mb->reason}, 4);
 		}
 		if (g->count > g->nmembers)
 			hilo_buf_printf(out, "<tr><td colspan=\"4\">... and %llu more</td></tr>\n",
@@ -685,15 +697,7 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 			if (hilo_ptrmap_get(&judged, ip) || !inst[0])
 				continue; /* shown as a picture, or not about one instruction */
 			json_get(line, "op_name", opname, sizeof opname) || (opname[0] = 0);
-			hilo_buf_puts(&meta, "<tr><td>");
-			html(&meta, pass);
-			hilo_buf_puts(&meta, "</td><td>");
-			html(&meta, inst);
-			hilo_buf_puts(&meta, "</td><td>");
-			html(&meta, reason);
-			hilo_buf_puts(&meta, "</td><td><code>");
-			html(&meta, opname);
-			hilo_buf_puts(&meta, "</code></td></tr>\n");
+			table_row(&meta, NULL, (const char *const[]){pass, inst, reason, opname}, 4);
 			nmeta++;
 			continue;
 		}
@@ -703,15 +707,7 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 			html(&passes, pass);
 			hilo_buf_puts(&passes, "</option>");
 		}
-		hilo_buf_puts(&rows, "<tr data-pass=\"");
-		html(&rows, pass);
-		hilo_buf_puts(&rows, "\"><td>");
-		html(&rows, pass);
-		hilo_buf_puts(&rows, "</td><td>");
-		html(&rows, inst);
-		hilo_buf_puts(&rows, "</td><td>");
-		html(&rows, reason);
-		hilo_buf_puts(&rows, "</td></tr>\n");
+		table_row(&rows, pass, (const char *const[]){pass, inst, reason}, 3);
 		ndecl++;
 	}
 	free(line);
