@@ -32,7 +32,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { MAX_MEMBERS = 200 };
+enum {
+	MAX_MEMBERS = 200,       /* rewrites listed per group */
+	MAX_META = 1000,         /* metadata-only rewrites listed (a 40k-instruction dump has thousands) */
+};
 
 typedef struct member {
 	char *before, *after;    /* instruction names */
@@ -51,6 +54,16 @@ typedef struct group {
 	size_t nmembers, cap;
 } group;
 
+/* A metadata-only rewrite: an instruction that kept its id, name and
+ * opcode across a pass while its op_name or backend_config changed (the
+ * index simplifier's dsidxnow= tokens), and that no record of the pass
+ * names (its operands may have been rewired: that is a record of its
+ * own, drawn, about the operands). */
+typedef struct meta_rw {
+	const char *pass;        /* interned */
+	char *name, *was, *now;    /* instruction names are unique in a module */
+} meta_rw;
+
 struct hilo_report {
 	char *title;
 	group *groups;
@@ -60,6 +73,11 @@ struct hilo_report {
 	hilo_arena *arena;
 	char **input_comps;      /* computation names of the input (hilo_report_note_input) */
 	size_t ninput_comps;
+	meta_rw *meta;           /* metadata-only rewrites found by diff_metadata */
+	size_t nmeta, metacap;
+	hilo_ptrmap named;       /* interned "pass\x1fname" -> 1: named by a record */
+	const hilo_module *diffed_b, *diffed_a; /* the module pair last diffed */
+	const char *diffed_pass;
 	bool oom;
 };
 
@@ -69,6 +87,23 @@ static char *xstrdup(hilo_report *r, const char *s)
 	if (!d)
 		r->oom = true;
 	return d;
+}
+
+/* v (a malloc'd array of n elements of size bytes, *cap allocated) with
+ * room for one more: reallocated, doubling from `first`, when full. NULL
+ * (r->oom set, v kept) when out of memory. */
+static void *room(hilo_report *r, void *v, size_t *cap, size_t n, size_t size, size_t first)
+{
+	if (n < *cap)
+		return v;
+	size_t nc = *cap ? 2 * *cap : first;
+	void *nv = realloc(v, nc * size);
+	if (!nv) {
+		r->oom = true;
+		return NULL;
+	}
+	*cap = nc;
+	return nv;
 }
 
 hilo_report *hilo_report_create(const char *title)
@@ -84,6 +119,7 @@ hilo_report *hilo_report_create(const char *title)
 		return NULL;
 	}
 	hilo_ptrmap_init(&r->by_key);
+	hilo_ptrmap_init(&r->named);
 	return r;
 }
 
@@ -112,6 +148,13 @@ void hilo_report_destroy(hilo_report *r)
 	for (size_t k = 0; k < r->ninput_comps; k++)
 		free(r->input_comps[k]);
 	free(r->input_comps);
+	for (size_t k = 0; k < r->nmeta; k++) {
+		free(r->meta[k].name);
+		free(r->meta[k].was);
+		free(r->meta[k].now);
+	}
+	free(r->meta);
+	hilo_ptrmap_free(&r->named);
 	hilo_ptrmap_free(&r->by_key);
 	if (r->arena)
 		hilo_arena_destroy(r->arena);
@@ -174,11 +217,90 @@ static void where(hilo_buf *b, const hilo_instr *i)
 					i->metadata->e[k].value);
 }
 
+/* Marks "pass\x1fname" as named by a record of the pass. */
+static void name_recorded(hilo_report *r, const char *pass, const hilo_instr *i)
+{
+	char key[600];
+	snprintf(key, sizeof key, "%s\x1f%s", pass, i->name);
+	const char *k = hilo_intern_cstr(r->keys, key);
+	if (!k || !hilo_ptrmap_put(&r->named, k, (void *)1))
+		r->oom = true; /* a structural rewrite could pass for a metadata one */
+}
+
+static const char *op_name_raw(const hilo_instr *i)
+{
+	for (int k = 0; i->metadata && k < i->metadata->n; k++)
+		if (!strcmp(i->metadata->e[k].key, "op_name"))
+			return i->metadata->e[k].value;
+	return "";
+}
+
+static const char *backend_config_raw(const hilo_instr *i)
+{
+	hilo_attr *a = hilo_instr_attr(i, HILO_A_BACKEND_CONFIG);
+	return a && a->kind == HILO_ATTR_RAW && a->v.text ? a->v.text : "";
+}
+
+/* The instructions of after that are those of before (same id, name and
+ * opcode: the validator's clones keep ids) with another op_name or
+ * backend_config: candidates for metadata-only rewrites, kept
+ * when no record of the pass names them (hilo_report_write). Run once per
+ * pair of modules, while both are alive. */
+static void diff_metadata(hilo_report *r, const char *pass, const hilo_module *b, const hilo_module *a)
+{
+	const hilo_instr **byid = calloc(b->next_id ? b->next_id : 1, sizeof *byid);
+	if (!byid) {
+		r->oom = true;
+		return;
+	}
+	for (uint32_t c = 0; c < b->ncomps; c++)
+		for (const hilo_instr *i = b->comps[c]->first; i; i = i->next)
+			if (i->id < b->next_id)
+				byid[i->id] = i;
+	for (uint32_t c = 0; c < a->ncomps && !r->oom; c++)
+		for (const hilo_instr *i = a->comps[c]->first; i && !r->oom; i = i->next) {
+			const hilo_instr *o = i->id < b->next_id ? byid[i->id] : NULL;
+			if (!o || o->op != i->op || strcmp(o->name, i->name) || !o->parent ||
+			    strcmp(o->parent->name, a->comps[c]->name))
+				continue;
+			bool on = strcmp(op_name_raw(o), op_name_raw(i)) != 0;
+			bool bc = strcmp(backend_config_raw(o), backend_config_raw(i)) != 0;
+			if (!on && !bc)
+				continue;
+			meta_rw *nm = room(r, r->meta, &r->metacap, r->nmeta, sizeof *nm, 64);
+			if (!nm)
+				break;
+			r->meta = nm;
+			meta_rw *mr = &r->meta[r->nmeta++];
+			mr->pass = pass;
+			mr->name = xstrdup(r, i->name);
+			mr->was = xstrdup(r, on ? op_name_raw(o) : backend_config_raw(o));
+			mr->now = xstrdup(r, on ? op_name_raw(i) : backend_config_raw(i));
+		}
+	free(byid);
+}
+
 void hilo_report_on_record(void *arg, const hilo_check_record *rec)
 {
 	hilo_report *r = arg;
 	if (r->oom)
 		return;
+	const char *ipass = hilo_intern_cstr(r->keys, rec->pass);
+	if (!ipass) {
+		r->oom = true;
+		return;
+	}
+	name_recorded(r, rec->pass, rec->before);
+	if (rec->after)
+		name_recorded(r, rec->pass, rec->after);
+	const hilo_module *bm = rec->before->parent ? rec->before->parent->parent : NULL;
+	const hilo_module *am = rec->after && rec->after->parent ? rec->after->parent->parent : NULL;
+	if (bm && am && (bm != r->diffed_b || am != r->diffed_a || ipass != r->diffed_pass)) {
+		r->diffed_b = bm;
+		r->diffed_a = am;
+		r->diffed_pass = ipass;
+		diff_metadata(r, ipass, bm, am);
+	}
 	const char *bop = hilo_opcode_name(rec->before->op);
 	const char *aop = rec->after ? hilo_opcode_name(rec->after->op) : "removed";
 	char key[512];
@@ -191,16 +313,10 @@ void hilo_report_on_record(void *arg, const hilo_check_record *rec)
 	uintptr_t gi = (uintptr_t)hilo_ptrmap_get(&r->by_key, ik);
 	group *g;
 	if (!gi) {
-		if (r->ngroups == r->cap) {
-			size_t nc = r->cap ? 2 * r->cap : 16;
-			group *ng = realloc(r->groups, nc * sizeof *ng);
-			if (!ng) {
-				r->oom = true;
-				return;
-			}
-			r->groups = ng;
-			r->cap = nc;
-		}
+		group *ng = room(r, r->groups, &r->cap, r->ngroups, sizeof *ng, 16);
+		if (!ng)
+			return;
+		r->groups = ng;
 		g = &r->groups[r->ngroups++];
 		memset(g, 0, sizeof *g);
 		if (!hilo_ptrmap_put(&r->by_key, ik, (void *)(uintptr_t)r->ngroups))
@@ -229,16 +345,10 @@ void hilo_report_on_record(void *arg, const hilo_check_record *rec)
 	g->count += rec->count ? rec->count : 1;
 	g->nrecords++;
 	if (g->nmembers < MAX_MEMBERS) {
-		if (g->nmembers == g->cap) {
-			size_t nc = g->cap ? 2 * g->cap : 8;
-			member *nm = realloc(g->members, nc * sizeof *nm);
-			if (!nm) {
-				r->oom = true;
-				return;
-			}
-			g->members = nm;
-			g->cap = nc;
-		}
+		member *nm = room(r, g->members, &g->cap, g->nmembers, sizeof *nm, 8);
+		if (!nm)
+			return;
+		g->members = nm;
 		member *mb = &g->members[g->nmembers++];
 		hilo_buf w;
 		hilo_buf_init(&w);
@@ -650,10 +760,13 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 				(unsigned long long)(g->count - g->nmembers));
 		hilo_buf_puts(out, "</tbody></table></details>\n</section>\n");
 	}
-	/* From the passes' remarks: the declined candidates, and the rewrites
-	 * of passes the validator made no record for. Those changed metadata
-	 * only (the validator compares modules metadata aside: the index
-	 * simplifier's dsidxnow= tokens), so no picture shows them. */
+	/* The metadata-only rewrites (no picture shows them: the values are
+	 * the same): in passes with records, the instructions diff_metadata
+	 * found that no record names; in passes without records (the validator
+	 * compares modules metadata aside, so such a pass changed metadata
+	 * only: the index simplifier's dsidxnow= tokens), every rewritten
+	 * remark naming an instruction. Then the declined candidates, from the
+	 * remarks too. */
 	size_t ndecl = 0, nmeta = 0;
 	hilo_buf rows, passes, meta;
 	hilo_buf_init(&rows);
@@ -666,6 +779,23 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 	for (size_t k = 0; k < r->ngroups && complete; k++) {
 		const char *ip = hilo_intern_cstr(r->keys, r->groups[k].pass);
 		complete = ip && hilo_ptrmap_put(&judged, ip, (void *)1);
+	}
+	/* passes with records: the instructions whose metadata alone changed */
+	for (size_t k = 0; k < r->nmeta && complete; k++) {
+		const meta_rw *mr = &r->meta[k];
+		char key[600];
+		snprintf(key, sizeof key, "%s\x1f%s", mr->pass, mr->name);
+		const char *ik = hilo_intern_cstr(r->keys, key);
+		complete = ik != NULL;
+		if (!ik || hilo_ptrmap_get(&r->named, ik))
+			continue; /* a record names it: its rewrite is shown as one */
+		hilo_buf what;
+		hilo_buf_init(&what);
+		hilo_buf_printf(&what, "metadata changed, was: %s", mr->was);
+		complete &= !what.oom;
+		if (nmeta++ < MAX_META)
+			table_row(&meta, NULL, (const char *const[]){mr->pass, mr->name, hilo_buf_cstr(&what), mr->now}, 4);
+		hilo_buf_free(&what);
 	}
 	const char *p = info && info->remarks ? info->remarks : "";
 	const char *e = p + (info && info->remarks ? info->remarks_len : 0);
@@ -697,8 +827,8 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 			if (hilo_ptrmap_get(&judged, ip) || !inst[0])
 				continue; /* shown as a picture, or not about one instruction */
 			json_get(line, "op_name", opname, sizeof opname) || (opname[0] = 0);
-			table_row(&meta, NULL, (const char *const[]){pass, inst, reason, opname}, 4);
-			nmeta++;
+			if (nmeta++ < MAX_META)
+				table_row(&meta, NULL, (const char *const[]){pass, inst, reason, opname}, 4);
 			continue;
 		}
 		if (!hilo_ptrmap_get(&seen, ip)) {
@@ -721,6 +851,9 @@ bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *in
 			"<th>pass</th><th>instruction</th><th>what</th><th>op_name now</th></tr></thead><tbody>\n",
 			nmeta <= 50 ? " open" : "");
 		hilo_buf_put(out, meta.data, meta.len);
+		if (nmeta > MAX_META)
+			hilo_buf_printf(out, "<tr><td colspan=\"4\">... and %zu more (--remarks lists them all)</td></tr>\n",
+				nmeta - MAX_META);
 		hilo_buf_puts(out, "</tbody></table></details>\n");
 	}
 	removed_computations(r, out, info ? info->result : NULL);

@@ -121,6 +121,21 @@ if check(p.returncode == 0, "dus_chain report: %s" % p.stderr):
           "the four metadata-only rewrites with their tokens: %r" % rows)
     check("<p>0 computations of the input are not in the result.</p>" in html, "dus_chain: no computation removed")
 
+# metadata-only rewrites in a pass that also makes records: found by the
+# diff of the modules around the pass (the marker's records are drawn)
+path = os.path.join(tmp, "mixed.html")
+p = subprocess.run([opt, os.path.join(here_viz, "mixed_tokens.hlo"), "--passes=neuron-dus-ds-index-simplifier",
+                    "--report=" + path, "-o", os.path.join(tmp, "mixed.hlo")], capture_output=True, text=True)
+if check(p.returncode == 0, "mixed_tokens report: %s" % p.stderr):
+    html = open(path).read()
+    check(len(sections(html)) >= 1, "mixed_tokens: the marker's records are drawn")
+    meta = re.search(r'<table id="metadata-rewrites">.*?</table>', html, re.S)
+    rows = re.findall(r"<tr><td>neuron-dus-ds-index-simplifier</td><td>(ds\d)</td><td>metadata changed, was: "
+                      r"&quot;([^&]*)&quot;</td><td>&quot;([^&]*)&quot;</td></tr>", meta.group(0) if meta else "")
+    check(rows == [("ds1", "jit(f)/s1", "jit(f)/s1,dsidxnow=2,dsidxnow=0"),
+                   ("ds2", "jit(f)/s2", "jit(f)/s2,dsidxnow=0,dsidxnow=0")],
+          "mixed pass: both slices' tokens listed, before and after: %r" % rows)
+
 # a removed computation is listed
 path = os.path.join(tmp, "removed.html")
 p = subprocess.run([opt, os.path.join(here_viz, "removed_comp.hlo"), "--passes=dce", "--report=" + path,
