@@ -72,6 +72,8 @@ typedef struct options {
 	const char *dump_dir;     /* --dump-after-each=DIR */
 	bool dump_re_set;         /* --dump-pass-re given: dump_re holds it */
 	regex_t dump_re;
+	int argc;                 /* the command line, for the report's header */
+	const char *const *argv;
 	/* run-time state */
 	FILE *remarks;
 	char **remarks_data;      /* what the remarks stream holds so far */
@@ -128,8 +130,11 @@ static void help(void)
 		"  --stats                   per pass: time, instructions before/after, rewrites",
 		"                            and, with --check-equivalence, validation time",
 		"                            (stderr)",
-		"  --stats=ops|ops-json      write opcode counts, bytes and a FLOP estimate per",
-		"                            computation (text or JSON) instead of the module",
+		"  --stats=ops|ops-json      write opcode counts, bytes and a cost estimate",
+		"                            (FLOPs with dot/convolution apart, transcendentals,",
+		"                            bytes accessed) for the module, then per",
+		"                            computation (text; JSON adds every instruction's",
+		"                            cost) instead of the module",
 		"  --remarks=FILE            write one JSON object per rewrite and per declined",
 		"                            candidate to FILE ('-' = stdout; keys in",
 		"                            docs/remarks.md)",
@@ -183,7 +188,8 @@ static void help(void)
 		"                            graph or a text proto (also -o FILE.pbtxt; the form",
 		"                            as --emit-proto's)",
 		"  --around=NAME             with --emit=dot: only the neighbourhood of",
-		"                            instruction NAME",
+		"                            instruction NAME; a node whose operands lie",
+		"                            beyond --depth gets a dashed 'N more inputs' stub",
 		"  --depth=N                 with --around: edges away from NAME (default 2)",
 		"  --extract=NAME            write a standalone module computing instruction NAME",
 		"                            (or %NAME); a name the module lacks is a usage",
@@ -191,8 +197,10 @@ static void help(void)
 		"  --height=N                with --extract: levels of operands kept above NAME,",
 		"                            the rest become parameters (default: all)",
 		"  --report=FILE.html        write one page with a before/after picture of every",
-		"                            rewrite and its verdict, the pass statistics and the",
-		"                            declined candidates (implies --check-equivalence)",
+		"                            rewrite and its verdict, the pass statistics, the",
+		"                            metadata-only rewrites, the removed computations and",
+		"                            the declined candidates, headed by the command line",
+		"                            and hilo's version (implies --check-equivalence)",
 		"  --dump-after-each=DIR     write the module after each pass that runs as",
 		"                            DIR/NNNN.after_PASS.hlo (NNNN: the pass's 0-based",
 		"                            number among all passes run, 4 digits; HLO text in",
@@ -377,6 +385,15 @@ static int parse_args(int argc, char **argv, options *o)
 	/* flags that only act with another: given alone they would be
 	 * silently ignored, so they are usage errors (checked at the end) */
 	const char *seed_flag = NULL, *budget_flag = NULL, *depth_flag = NULL, *height_flag = NULL;
+	/* the command line as typed, for the report's header (getopt_long
+	 * permutes argv); static, as cli's rewrite buffer: one parse per
+	 * process. Out of memory: shown as parsed. */
+	static const char **typed;
+	free(typed);
+	if ((typed = malloc(((size_t)argc + 1) * sizeof *typed)))
+		memcpy(typed, argv, ((size_t)argc + 1) * sizeof *typed);
+	o->argc = argc;
+	o->argv = typed ? typed : (const char *const *)argv;
 	cli c;
 	cli_init(&c, "hilo-opt", USAGE, "o:h", long_options, argc, argv);
 	for (int opt; (opt = cli_next(&c)) != -1;) {
@@ -646,7 +663,8 @@ static hilo_module *parse_input(const options *o, const char *text, size_t len,
 
 /* Writes the rewrite report (--report) after the passes ran. */
 static int write_report(const options *o, const char *fname, hilo_report *rep,
-	const hilo_pass_stat *st, size_t ran, const hilo_validate_summary *vs, hilo_diags *d)
+	const hilo_module *result, const hilo_pass_stat *st, size_t ran,
+	const hilo_validate_summary *vs, hilo_diags *d)
 {
 	hilo_report_pass ps[MAX_PASSES];
 	for (size_t k = 0; k < ran; k++)
@@ -661,7 +679,8 @@ static int write_report(const options *o, const char *fname, hilo_report *rep,
 	if (o->remarks)
 		fflush(o->remarks);
 	hilo_report_info info = {fname, line, ps, ran,
-		o->remarks_data ? *o->remarks_data : NULL, o->remarks_len ? *o->remarks_len : 0};
+		o->remarks_data ? *o->remarks_data : NULL, o->remarks_len ? *o->remarks_len : 0,
+		o->argv, o->argc, result};
 	hilo_buf b;
 	hilo_buf_init(&b);
 	int rc = EXIT_OK;
@@ -784,7 +803,9 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		hilo_validate_opts vo = {.inputs = o->equiv_n, .seed = o->seed,
 			.budget = o->eval_budget, .remarks = o->remarks, .filename = fname,
 			.zero_sign_insensitive = o->assume_no_signed_zeros};
-		if (o->report_path && !(report = hilo_report_create(fname))) {
+		if (o->report_path && (!(report = hilo_report_create(fname)) ||
+			!hilo_report_note_input(report, m))) {
+			hilo_report_destroy(report);
 			hilo_diag_add(d, HILO_SEV_ERROR, fname, 0, 0, NULL, 0, "out of memory");
 			return EXIT_INPUT;
 		}
@@ -822,7 +843,7 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 			size_t ran = 0;
 			while (ran < o->npasses && st[ran].pass)
 				ran++;
-			int wr = write_report(o, fname, report, st, ran, &vs, d);
+			int wr = write_report(o, fname, report, m, st, ran, &vs, d);
 			hilo_report_destroy(report);
 			if (wr != EXIT_OK && s == HILO_DRIVER_OK && !vs.failed)
 				return wr;

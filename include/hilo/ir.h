@@ -36,6 +36,8 @@ enum {
 	HILO_OPF_CONST = 128, /* a constant value (constant, iota) */
 	HILO_OPF_CTRL = 256,  /* control flow: calls a computation */
 	HILO_OPF_MOVE = 512,  /* data movement: slices, reshapes, copies, tuples */
+	HILO_OPF_DOTC = 1024, /* a contraction: dot, convolution (their own cost category) */
+	HILO_OPF_TRANS = 2048, /* transcendental elementwise (cost: transcendentals, not flops) */
 };
 
 typedef enum hilo_opcode {

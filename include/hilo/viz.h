@@ -24,10 +24,13 @@ typedef struct hilo_dot_opts {
 	const char *around;
 	int depth;
 	/* Instruction ids to highlight (e.g. what a rewrite replaced or made),
-	 * with the fill colour to use; NULL/0 for none. */
+	 * with the border colour to use (the fill stays the category's) and a
+	 * line of text added to their labels; NULL/0 for none. A highlighted
+	 * small constant is drawn as a node, not folded into its users. */
 	const uint32_t *highlight;
 	size_t nhighlight;
-	const char *highlight_color;  /* default "#ffd54f" */
+	const char *highlight_color;  /* default "#ff6f00" */
+	const char *highlight_note;   /* e.g. "REMOVED"; NULL: none */
 	const char *graph_name;       /* default the module name */
 	/* Nodes drawn at most, 0 = unlimited; past it the graph stops with a
 	 * note node (a whole 40k-instruction dump is drawn with --around). */
@@ -35,42 +38,52 @@ typedef struct hilo_dot_opts {
 } hilo_dot_opts;
 
 /* Writes DOT for m (after the passes, as it is now): one cluster per
- * computation, nodes "name\nopcode\nshape" coloured by category (data
- * movement, elementwise, collectives, custom-calls, control flow, other),
- * operand edges labelled with the operand index where the operand order
- * matters, dashed edges to called computations, small constants folded
- * into their users' labels. Returns false (with a diagnostic) when
+ * computation, nodes "name\nopcode\nshape" coloured by category (dot and
+ * convolution, data movement, elementwise, collectives, custom-calls,
+ * control flow, other), operand edges labelled with the operand index
+ * unless the op is commutative (tuple edges are labelled), dashed edges
+ * to called computations, small constants folded into their users'
+ * labels. A node with operands outside the picture (beyond `depth`, or
+ * past max_nodes) gets a dashed "N more inputs" stub naming them. Returns false (with a diagnostic) when
  * `around` names no instruction, or when out of memory ("out of memory",
  * d->oom; also when out's growth failed). o may be NULL. */
 HILO_API bool hilo_write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *o,
 	hilo_diags *d);
 
-/* The colour category of an opcode: "data-movement", "elementwise",
- * "collective", "custom-call", "control-flow", "constant", "parameter" or
- * "other". */
+/* The colour and cost category of an instruction: "dot-convolution",
+ * "data-movement", "elementwise", "collective", "custom-call",
+ * "control-flow", "constant", "parameter" or "other" (the category
+ * columns of opcodes.def). */
 HILO_API const char *hilo_op_category(const hilo_instr *i);
 
 /* ---- statistics and cost ---------------------------------------------------- */
 
-/* Cost of one instruction: floating-point (or integer) operations and the
- * bytes it reads (operands) and writes (result), as XLA's cost analysis
- * counts them: dot 2 x result elements x contracted size; convolution
- * 2 x result elements x kernel window x input features per group;
- * elementwise one per result element; reduce one per input element;
- * reduce-window one per window element of each output; data movement,
- * parameters, constants and tuples zero. Bytes of tuples are their
- * leaves'. */
+/* Cost of one instruction: floating-point (or integer) operations,
+ * transcendental operations and the bytes it reads (operands) and writes
+ * (result), as XLA's cost analysis counts them: dot 2 x result elements x
+ * contracted size (2 per multiply-accumulate); convolution 2 x result
+ * elements x kernel window x input features per group; elementwise one
+ * flop per result element, except the transcendental ones (the TRANS
+ * column of opcodes.def: exp, log, tanh, logistic, sqrt, rsqrt, sin, cos,
+ * power, erf, ...), one transcendental per result element and no flop;
+ * reduce one per input element; reduce-window one per window element of
+ * each output; data movement, parameters, constants and tuples zero.
+ * Bytes of tuples are their leaves'. */
 typedef struct hilo_cost {
 	double flops;
 	double bytes_read, bytes_written;
+	double transcendentals;
 } hilo_cost;
 
 HILO_API hilo_cost hilo_instr_cost(const hilo_instr *i);
 
-/* Writes per computation and for the module: instruction counts per
- * opcode, parameter and output bytes, FLOPs and bytes accessed per op
- * category. json selects JSON (one object) instead of text. Allocates
- * only out's growth: when that fails out->oom is set (report it). */
+/* Writes for the module (first) and per computation: instruction counts
+ * per opcode, parameter and output bytes, FLOPs, transcendentals, and
+ * FLOPs and bytes accessed per op category (bytes human-readable in the
+ * text form: "12.3 MiB"). json selects JSON (one object: "total", then
+ * "computations", each with a "costs" list of every instruction's flops,
+ * transcendentals and bytes_accessed) instead of text. Allocates only
+ * out's growth: when that fails out->oom is set (report it). */
 HILO_API void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json);
 
 /* ---- extraction --------------------------------------------------------------- */
@@ -102,20 +115,34 @@ typedef struct hilo_report_info {
 	const char *summary;      /* the equivalence line, or NULL */
 	const hilo_report_pass *passes;
 	size_t npasses;
-	const char *remarks;      /* the passes' remarks (JSON Lines), for declined candidates */
+	const char *remarks;      /* the passes' remarks (JSON Lines), for declined candidates
+	                           * and metadata-only rewrites */
 	size_t remarks_len;
+	/* the command line, shown in the header (quoted as a shell reads it
+	 * back), or NULL */
+	const char *const *argv;
+	int argc;
+	/* the module after the passes: the computations of the input
+	 * (hilo_report_note_input) it no longer has are listed; NULL: none */
+	const hilo_module *result;
 } hilo_report_info;
 
 /* NULL when out of memory. */
 HILO_API hilo_report *hilo_report_create(const char *title);
 HILO_API void hilo_report_destroy(hilo_report *r);
+/* Remembers the names of m's computations, before the passes change it,
+ * for the list of removed computations. False when out of memory. */
+HILO_API bool hilo_report_note_input(hilo_report *r, const hilo_module *m);
 /* The validator's record hook (hilo_validate_opts.on_record, arg = the
  * report): draws the rewritten region before and after while both
  * modules are alive and folds look-alike rewrites into groups. */
 HILO_API void hilo_report_on_record(void *arg, const hilo_check_record *rec);
-/* Appends the self-contained HTML page to out; pictures are rendered with
- * one run of Graphviz's `dot -Tsvg` (DOT text embedded when it cannot run).
- * False when out of memory. */
+/* Appends the self-contained HTML page to out: hilo's version and the
+ * command line, a legend, the passes, one section per group of rewrites
+ * with its pictures, the metadata-only rewrites, the removed computations
+ * and the declined candidates. Pictures are rendered with one run of
+ * Graphviz's `dot -Tsvg` (DOT text embedded when it cannot run). False
+ * when out of memory. */
 HILO_API bool hilo_report_write(hilo_report *r, hilo_buf *out, const hilo_report_info *info);
 
 #ifdef __cplusplus

@@ -20,6 +20,8 @@ static const struct {
 #define CONST HILO_OPF_CONST
 #define CTRL HILO_OPF_CTRL
 #define MOVE HILO_OPF_MOVE
+#define DOTC HILO_OPF_DOTC
+#define TRANS HILO_OPF_TRANS
 #define X(e, s, a, f) {s, a, f},
 #include "hilo/opcodes.def"
 #undef X
@@ -33,6 +35,8 @@ static const struct {
 #undef CONST
 #undef CTRL
 #undef MOVE
+#undef DOTC
+#undef TRANS
 };
 
 const char *hilo_opcode_name(hilo_opcode op)

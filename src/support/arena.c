@@ -636,8 +636,11 @@ void (hilo_buf_put_i64)(hilo_buf *b, int64_t v)
 
 const char *(hilo_buf_cstr)(hilo_buf *b)
 {
-	if (!b->data)
+	if (!b->data) {
 		(hilo_buf_reserve)(b, 0);
+		if (b->data)
+			b->data[0] = 0; /* the fresh block is not cleared: an empty buffer reads "" */
+	}
 	return b->data ? b->data : "";
 }
 

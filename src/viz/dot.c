@@ -12,40 +12,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The category columns of opcodes.def (CONST, CTRL, MOVE, COLL, EW). */
-const char *hilo_op_category(const hilo_instr *i)
+/* One row per category: the name, the fill colour of the pictures and
+ * the legend's words (the report draws its legend from this table). */
+const viz_cat_info viz_cats[VIZ_NCAT] = {
+	[VIZ_PARAMETER] = {"parameter", "#e3f2fd", "parameter"},
+	[VIZ_CONSTANT] = {"constant", "#eeeeee", "constant, iota"},
+	[VIZ_DOT_CONV] = {"dot-convolution", "#80deea", "dot, convolution"},
+	[VIZ_ELEMENTWISE] = {"elementwise", "#fff9c4", "elementwise arithmetic, compare, select, convert"},
+	[VIZ_DATA_MOVEMENT] = {"data-movement", "#c8e6c9", "slices, reshapes, broadcasts, transposes, tuples"},
+	[VIZ_COLLECTIVE] = {"collective", "#ffccbc", "collective communication"},
+	[VIZ_CUSTOM_CALL] = {"custom-call", "#f8bbd0", "custom-call"},
+	[VIZ_CONTROL_FLOW] = {"control-flow", "#d1c4e9", "while, conditional, call, fusion"},
+	[VIZ_OTHER] = {"other", "#ffffff", "everything else (reduce, sort, ...)"},
+};
+
+/* The category columns of opcodes.def (CONST, CTRL, DOTC, MOVE, COLL, EW). */
+viz_cat viz_category(const hilo_instr *i)
 {
 	if (i->op == HILO_OP_PARAMETER)
-		return "parameter";
+		return VIZ_PARAMETER;
 	if (i->op == HILO_OP_CUSTOM_CALL)
-		return "custom-call";
+		return VIZ_CUSTOM_CALL;
 	unsigned f = hilo_opcode_flags(i->op);
 	if (f & HILO_OPF_CONST)
-		return "constant";
+		return VIZ_CONSTANT;
 	if (f & HILO_OPF_CTRL)
-		return "control-flow";
+		return VIZ_CONTROL_FLOW;
+	if (f & HILO_OPF_DOTC)
+		return VIZ_DOT_CONV;
 	if (f & HILO_OPF_MOVE)
-		return "data-movement";
+		return VIZ_DATA_MOVEMENT;
 	if (f & HILO_OPF_COLL)
-		return "collective";
-	if ((f & HILO_OPF_EW) || i->op == HILO_OP_CLAMP)
-		return "elementwise";
-	return "other";
+		return VIZ_COLLECTIVE;
+	if (f & HILO_OPF_EW)
+		return VIZ_ELEMENTWISE;
+	return VIZ_OTHER;
 }
 
-static const char *category_color(const char *cat)
+const char *hilo_op_category(const hilo_instr *i)
 {
-	static const struct {
-		const char *cat, *color;
-	} colors[] = {
-		{"parameter", "#e3f2fd"}, {"constant", "#eeeeee"}, {"custom-call", "#f8bbd0"},
-		{"control-flow", "#d1c4e9"}, {"data-movement", "#c8e6c9"},
-		{"collective", "#ffccbc"}, {"elementwise", "#fff9c4"}, {"other", "#ffffff"},
-	};
-	for (size_t k = 0; k < sizeof colors / sizeof *colors; k++)
-		if (!strcmp(colors[k].cat, cat))
-			return colors[k].color;
-	return "#ffffff";
+	return viz_cats[viz_category(i)].name;
 }
 
 /* Appends s escaped for a DOT double-quoted string (newlines as \n). */
@@ -78,33 +84,24 @@ static bool small_constant(const hilo_instr *i)
 	return n >= 0 && n <= 4;
 }
 
+/* The commutative rows of opcodes.def need no operand index; every
+ * other op with two or more operands (tuples included: which element is
+ * which) gets one. */
 static bool order_matters(const hilo_instr *i)
 {
-	if (i->noperands < 2)
-		return false;
-	switch (i->op) {
-	case HILO_OP_ADD:
-	case HILO_OP_MULTIPLY:
-	case HILO_OP_MAXIMUM:
-	case HILO_OP_MINIMUM:
-	case HILO_OP_AND:
-	case HILO_OP_OR:
-	case HILO_OP_XOR:
-	case HILO_OP_TUPLE:
-		return false;
-	default:
-		return true;
-	}
+	return i->noperands >= 2 &&
+		!(hilo_opcode_flags(i->op) & (HILO_OPF_COMM | HILO_OPF_COMM_INT));
 }
 
 typedef struct dotctx {
 	hilo_buf *b;
 	const hilo_module *m;
 	const hilo_dot_opts *o;
-	hilo_ptrmap shown;       /* instr -> (void *)1 when drawn (around mode) */
+	hilo_ptrmap shown;       /* instr -> (void *)1 when near `around` (around mode) */
 	hilo_ptrmap hl;          /* id+1 -> (void *)1 when highlighted */
+	hilo_ptrmap drawn;       /* instr -> (void *)1 when it is a node of the picture */
 	bool partial;            /* around mode */
-	uint32_t drawn;
+	uint32_t ndrawn;
 	bool cut;
 } dotctx;
 
@@ -115,7 +112,19 @@ static bool is_shown(const dotctx *x, const hilo_instr *i)
 
 static bool is_hl(const dotctx *x, const hilo_instr *i)
 {
-	return x->o && x->o->nhighlight && hilo_ptrmap_get(&x->hl, (void *)((uintptr_t)i->id + 1));
+	return x->o->nhighlight && hilo_ptrmap_get(&x->hl, (void *)((uintptr_t)i->id + 1));
+}
+
+/* A small constant read inside its users' labels instead of being a node;
+ * never a highlighted one (a removed constant must be seen). */
+static bool folded(const dotctx *x, const hilo_instr *i)
+{
+	return small_constant(i) && i->nusers && !is_hl(x, i);
+}
+
+static bool is_drawn(const dotctx *x, const hilo_instr *i)
+{
+	return hilo_ptrmap_get(&x->drawn, i) != NULL;
 }
 
 static void node(dotctx *x, const hilo_instr *i)
@@ -144,7 +153,7 @@ static void node(dotctx *x, const hilo_instr *i)
 	/* small constant operands read inline */
 	for (uint32_t k = 0; k < i->noperands; k++) {
 		const hilo_instr *o = i->operands[k];
-		if (!small_constant(o))
+		if (!folded(x, o))
 			continue;
 		hilo_buf lit;
 		hilo_buf_init_in(&lit, x->m->arena);
@@ -153,13 +162,48 @@ static void node(dotctx *x, const hilo_instr *i)
 		esc(b, lit.data ? lit.data : "", 48);
 		hilo_buf_free(&lit);
 	}
-	const char *cat = hilo_op_category(i);
+	/* Two channels: the fill is always the category, a highlight is the
+	 * border (and a line of text), so a replaced dot still reads as a dot. */
+	const viz_cat_info *ci = &viz_cats[viz_category(i)];
 	bool hl = is_hl(x, i);
-	const char *fill = hl ? (x->o->highlight_color ? x->o->highlight_color : "#ffd54f")
-		: category_color(cat);
-	hilo_buf_printf(b, "\", fillcolor=\"%s\"%s, tooltip=\"%s\"];\n", fill,
-		hl ? ", penwidth=3" : "", cat);
-	x->drawn++;
+	if (hl && x->o->highlight_note) {
+		hilo_buf_puts(b, "\\n");
+		esc_str(b, x->o->highlight_note);
+	}
+	hilo_buf_printf(b, "\", fillcolor=\"%s\"", ci->color);
+	if (hl)
+		hilo_buf_printf(b, ", color=\"%s\", penwidth=4",
+			x->o->highlight_color ? x->o->highlight_color : "#ff6f00");
+	hilo_buf_printf(b, ", tooltip=\"%s\"];\n", ci->name);
+}
+
+/* The operands of i that are not in the picture (beyond the depth, or
+ * past the node limit): one dashed stub node naming them, so a cut
+ * picture never passes for the whole story. */
+static void inputs_stub(dotctx *x, const hilo_instr *i)
+{
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < i->noperands; k++)
+		n += !is_drawn(x, i->operands[k]) && !folded(x, i->operands[k]);
+	if (!n)
+		return;
+	hilo_buf *b = x->b;
+	hilo_buf_printf(b, "    s%u [label=\"%u more input%s:", i->id, n, n == 1 ? "" : "s");
+	uint32_t listed = 0;
+	for (uint32_t k = 0; k < i->noperands; k++) {
+		const hilo_instr *o = i->operands[k];
+		if (is_drawn(x, o) || folded(x, o))
+			continue;
+		if (listed++ == 3) {
+			hilo_buf_puts(b, "\\n...");
+			break;
+		}
+		hilo_buf_puts(b, "\\n");
+		esc_str(b, o->name);
+	}
+	hilo_buf_printf(b, "\", shape=box, style=\"dashed,rounded\", color=\"#757575\", fontcolor=\"#616161\", "
+		"tooltip=\"operands not drawn: beyond the depth of the picture\"];\n"
+		"    s%u -> n%u [style=dashed, color=\"#757575\"];\n", i->id, i->id);
 }
 
 /* Neighbourhood of `root`, `depth` edges away in both directions. */
@@ -250,6 +294,20 @@ static bool write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *
 		x.partial = true;
 		mark_around(&x, t, x.o->depth > 0 ? x.o->depth : 2);
 	}
+	/* which instructions are nodes: near `around`, not folded into a
+	 * user's label, and within max_nodes */
+	hilo_ptrmap_init_in(&x.drawn, m->arena);
+	for (uint32_t c = 0; c < m->ncomps && !x.cut; c++)
+		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next) {
+			if (!is_shown(&x, i) || folded(&x, i))
+				continue;
+			if (x.o->max_nodes && x.ndrawn >= x.o->max_nodes) {
+				x.cut = true;
+				break;
+			}
+			hilo_ptrmap_put(&x.drawn, i, (void *)1);
+			x.ndrawn++;
+		}
 	hilo_buf_puts(out, "digraph \"");
 	esc_str(out, x.o->graph_name ? x.o->graph_name : m->name ? m->name : "module");
 	hilo_buf_puts(out, "\" {\n  compound=true;\n  rankdir=TB;\n"
@@ -259,11 +317,11 @@ static bool write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *
 	 * one box each (around mode) */
 	hilo_ptrmap comp_drawn;
 	hilo_ptrmap_init_in(&comp_drawn, m->arena);
-	for (uint32_t c = 0; c < m->ncomps && !x.cut; c++) {
+	for (uint32_t c = 0; c < m->ncomps; c++) {
 		const hilo_comp *comp = m->comps[c];
 		bool any = false;
 		for (const hilo_instr *i = comp->first; i && !any; i = i->next)
-			any = is_shown(&x, i) && !(small_constant(i) && i->nusers);
+			any = is_drawn(&x, i);
 		if (!any)
 			continue;
 		hilo_ptrmap_put(&comp_drawn, comp, (void *)(uintptr_t)(c + 1));
@@ -271,25 +329,21 @@ static bool write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *
 		esc_str(out, comp->is_entry ? "ENTRY " : "");
 		esc_str(out, comp->name);
 		hilo_buf_puts(out, "\";\n    style=rounded;\n    color=\"#90a4ae\";\n");
-		for (const hilo_instr *i = comp->first; i; i = i->next) {
-			if (!is_shown(&x, i) || (small_constant(i) && i->nusers))
-				continue;
-			if (x.o->max_nodes && x.drawn >= x.o->max_nodes) {
-				x.cut = true;
-				break;
+		for (const hilo_instr *i = comp->first; i; i = i->next)
+			if (is_drawn(&x, i)) {
+				node(&x, i);
+				inputs_stub(&x, i);
 			}
-			node(&x, i);
-		}
 		hilo_buf_puts(out, "  }\n");
 	}
 	/* operand edges */
 	for (uint32_t c = 0; c < m->ncomps; c++) {
 		for (const hilo_instr *i = m->comps[c]->first; i; i = i->next) {
-			if (!is_shown(&x, i) || (small_constant(i) && i->nusers))
+			if (!is_drawn(&x, i))
 				continue;
 			for (uint32_t k = 0; k < i->noperands; k++) {
 				const hilo_instr *op = i->operands[k];
-				if (!is_shown(&x, op) || small_constant(op))
+				if (!is_drawn(&x, op))
 					continue;
 				hilo_buf_printf(out, "  n%u -> n%u", op->id, i->id);
 				if (order_matters(i))
@@ -299,7 +353,7 @@ static bool write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *
 			for (uint32_t k = 0; k < hilo_instr_ncalled(i); k++) {
 				const hilo_comp *cc = hilo_instr_called(i)[k];
 				uintptr_t ci = (uintptr_t)hilo_ptrmap_get(&comp_drawn, cc);
-				if (ci && cc->root && is_shown(&x, cc->root)) {
+				if (ci && cc->root && is_drawn(&x, cc->root)) {
 					hilo_buf_printf(out, "  n%u -> n%u [style=dashed, color=\"#7e57c2\", lhead=cluster_%u];\n",
 						i->id, cc->root->id, (unsigned)(ci - 1));
 				} else {
@@ -316,6 +370,7 @@ static bool write_dot(hilo_buf *out, const hilo_module *m, const hilo_dot_opts *
 			x.o->max_nodes);
 	hilo_buf_puts(out, "}\n");
 	hilo_ptrmap_free(&comp_drawn);
+	hilo_ptrmap_free(&x.drawn);
 	hilo_ptrmap_free(&x.shown);
 	hilo_ptrmap_free(&x.hl);
 	return true;

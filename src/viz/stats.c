@@ -8,14 +8,18 @@
  * 2 x (result elements) x (kernel spatial window) x (kernel input
  * features, which are already per feature group); elementwise ops one per
  * result element; reduce one per reduced input element; reduce-window one
- * per window element of each output. Data movement, parameters, constants
- * and tuple plumbing do no arithmetic. Bytes read are the operands' bytes,
+ * per window element of each output. Transcendental elementwise ops (the
+ * TRANS column of opcodes.def: exp, log, tanh, ...) count one
+ * transcendental per result element and no FLOPs, as XLA counts them
+ * apart. Data movement, parameters, constants and tuple plumbing do no
+ * arithmetic. Bytes read are the operands' bytes,
  * bytes written the result's; get-tuple-element, tuple, parameter,
  * constant and bitcast move nothing. The counts are static: a computation
  * called from several places (or a loop body) is counted once. */
 #include "ir/window.h"
 #include "hilo/viz.h"
 #include "support/json.h"
+#include "viz/viz_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +89,7 @@ static double conv_per_output(const hilo_instr *i)
 
 hilo_cost hilo_instr_cost(const hilo_instr *i)
 {
-	hilo_cost c = {0, 0, 0};
+	hilo_cost c = {0, 0, 0, 0};
 	switch (i->op) {
 	case HILO_OP_PARAMETER:
 	case HILO_OP_CONSTANT:
@@ -99,7 +103,6 @@ hilo_cost hilo_instr_cost(const hilo_instr *i)
 	for (uint32_t k = 0; k < i->noperands; k++)
 		c.bytes_read += shape_bytes(i->operands[k]->shape);
 	c.bytes_written = shape_bytes(i->shape);
-	const char *cat = hilo_op_category(i);
 	double out = elements(i->shape);
 	if (i->op == HILO_OP_DOT && i->noperands == 2) {
 		c.flops = 2 * out * dims_product(i, HILO_A_LHS_CONTRACTING_DIMS, i->operands[0]->shape);
@@ -118,7 +121,9 @@ hilo_cost hilo_instr_cost(const hilo_instr *i)
 			for (int d = 0; d < is->rank; d++)
 				win *= (double)w.size[d];
 		c.flops = out * win;
-	} else if (!strcmp(cat, "elementwise")) {
+	} else if (hilo_opcode_flags(i->op) & HILO_OPF_TRANS) {
+		c.transcendentals = out;
+	} else if (viz_category(i) == VIZ_ELEMENTWISE) {
 		c.flops = out;
 	}
 	return c;
@@ -126,26 +131,13 @@ hilo_cost hilo_instr_cost(const hilo_instr *i)
 
 /* ---- per-computation tallies ---------------------------------------------- */
 
-enum { NCAT = 8 };
-static const char *const cats[NCAT] = {
-	"elementwise", "data-movement", "collective", "custom-call", "control-flow",
-	"constant", "parameter", "other",
-};
-
 typedef struct tally {
 	uint64_t instrs;
 	uint64_t ops[HILO_OP_COUNT];
 	double param_bytes, out_bytes;
-	double flops[NCAT], bytes[NCAT];
+	double transcendentals;
+	double flops[VIZ_NCAT], bytes[VIZ_NCAT];
 } tally;
-
-static int cat_index(const char *c)
-{
-	for (int k = 0; k < NCAT; k++)
-		if (!strcmp(cats[k], c))
-			return k;
-	return NCAT - 1;
-}
 
 static void count(tally *t, const hilo_comp *c)
 {
@@ -153,9 +145,10 @@ static void count(tally *t, const hilo_comp *c)
 		t->instrs++;
 		t->ops[i->op]++;
 		hilo_cost k = hilo_instr_cost(i);
-		int ci = cat_index(hilo_op_category(i));
+		viz_cat ci = viz_category(i);
 		t->flops[ci] += k.flops;
 		t->bytes[ci] += k.bytes_read + k.bytes_written;
+		t->transcendentals += k.transcendentals;
 	}
 	for (uint32_t p = 0; p < c->nparams; p++)
 		if (c->params[p])
@@ -171,7 +164,8 @@ static void add(tally *s, const tally *t)
 		s->ops[k] += t->ops[k];
 	s->param_bytes += t->param_bytes;
 	s->out_bytes += t->out_bytes;
-	for (int k = 0; k < NCAT; k++) {
+	s->transcendentals += t->transcendentals;
+	for (int k = 0; k < VIZ_NCAT; k++) {
 		s->flops[k] += t->flops[k];
 		s->bytes[k] += t->bytes[k];
 	}
@@ -180,15 +174,34 @@ static void add(tally *s, const tally *t)
 static double sum(const double *v)
 {
 	double s = 0;
-	for (int k = 0; k < NCAT; k++)
+	for (int k = 0; k < VIZ_NCAT; k++)
 		s += v[k];
 	return s;
 }
 
+/* "512 B", "12.3 MiB": for people; the JSON form keeps exact counts. */
+static const char *human_bytes(char *buf, size_t cap, double b)
+{
+	static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+	if (b < 1024) {
+		snprintf(buf, cap, "%.0f B", b);
+		return buf;
+	}
+	int u = -1;
+	while (b >= 1024 && u < 4) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, cap, "%.1f %s", b, unit[u]);
+	return buf;
+}
+
 static void text_tally(hilo_buf *b, const char *title, const tally *t)
 {
-	hilo_buf_printf(b, "%s: %llu instructions, parameters %.0f bytes, output %.0f bytes\n",
-		title, (unsigned long long)t->instrs, t->param_bytes, t->out_bytes);
+	char pb[32], ob[32], ab[32];
+	hilo_buf_printf(b, "%s: %llu instructions, parameters %s, output %s\n", title,
+		(unsigned long long)t->instrs, human_bytes(pb, sizeof pb, t->param_bytes),
+		human_bytes(ob, sizeof ob, t->out_bytes));
 	hilo_buf_puts(b, "  opcodes:");
 	bool first = true;
 	for (int k = 0; k < HILO_OP_COUNT; k++)
@@ -198,10 +211,12 @@ static void text_tally(hilo_buf *b, const char *title, const tally *t)
 			first = false;
 		}
 	hilo_buf_puts(b, "\n");
-	hilo_buf_printf(b, "  cost: %.6g flops, %.6g bytes accessed\n", sum(t->flops), sum(t->bytes));
-	for (int k = 0; k < NCAT; k++)
+	hilo_buf_printf(b, "  cost: %.6g flops, %.6g transcendentals, %s accessed\n", sum(t->flops),
+		t->transcendentals, human_bytes(ab, sizeof ab, sum(t->bytes)));
+	for (int k = 0; k < VIZ_NCAT; k++)
 		if (t->flops[k] || t->bytes[k])
-			hilo_buf_printf(b, "    %-14s %14.6g flops %14.6g bytes\n", cats[k], t->flops[k], t->bytes[k]);
+			hilo_buf_printf(b, "    %-16s %14.6g flops %12s\n", viz_cats[k].name, t->flops[k],
+				human_bytes(ab, sizeof ab, t->bytes[k]));
 }
 
 static void json_tally(hilo_buf *b, const tally *t)
@@ -215,29 +230,42 @@ static void json_tally(hilo_buf *b, const tally *t)
 				(unsigned long long)t->ops[k]);
 			first = false;
 		}
-	hilo_buf_printf(b, "}, \"flops\": %.17g, \"bytes_accessed\": %.17g, \"categories\": {", sum(t->flops),
-		sum(t->bytes));
+	hilo_buf_printf(b, "}, \"flops\": %.17g, \"transcendentals\": %.17g, \"bytes_accessed\": %.17g, "
+		"\"categories\": {", sum(t->flops), t->transcendentals, sum(t->bytes));
 	first = true;
-	for (int k = 0; k < NCAT; k++)
+	for (int k = 0; k < VIZ_NCAT; k++)
 		if (t->flops[k] || t->bytes[k]) {
-			hilo_buf_printf(b, "%s\"%s\": {\"flops\": %.17g, \"bytes\": %.17g}", first ? "" : ", ", cats[k],
-				t->flops[k], t->bytes[k]);
+			hilo_buf_printf(b, "%s\"%s\": {\"flops\": %.17g, \"bytes\": %.17g}", first ? "" : ", ",
+				viz_cats[k].name, t->flops[k], t->bytes[k]);
 			first = false;
 		}
 	hilo_buf_putc(b, '}');
 }
 
+/* Every instruction's cost, as XLA's per-instruction cost properties
+ * (flops, transcendentals, bytes accessed). */
+static void json_costs(hilo_buf *b, const hilo_comp *c)
+{
+	hilo_buf_puts(b, ", \"costs\": [");
+	for (const hilo_instr *i = c->first; i; i = i->next) {
+		hilo_cost k = hilo_instr_cost(i);
+		hilo_buf_puts(b, i == c->first ? "{\"name\": " : ", {\"name\": ");
+		hilo_json_str_buf(b, i->name);
+		hilo_buf_printf(b, ", \"opcode\": \"%s\", \"flops\": %.17g, \"transcendentals\": %.17g, "
+			"\"bytes_accessed\": %.17g}", hilo_opcode_name(i->op), k.flops, k.transcendentals,
+			k.bytes_read + k.bytes_written);
+	}
+	hilo_buf_putc(b, ']');
+}
+
 /* Allocates nothing but out's growth: a full buffer sets out->oom, which
- * the caller reports (never a silently empty or truncated result). */
+ * the caller reports (never a silently empty or truncated result). The
+ * module's summary comes first (what one reads a dump's statistics for),
+ * then each computation. */
 void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json)
 {
 	tally all, t;
 	memset(&all, 0, sizeof all);
-	if (json) {
-		hilo_buf_puts(out, "{\"module\": ");
-		hilo_json_str_buf(out, m->name);
-		hilo_buf_puts(out, ", \"computations\": [");
-	}
 	double entry_params = 0, entry_out = 0;
 	for (uint32_t c = 0; c < m->ncomps; c++) {
 		memset(&t, 0, sizeof t);
@@ -247,11 +275,31 @@ void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json)
 			entry_params = t.param_bytes;
 			entry_out = t.out_bytes;
 		}
+	}
+	/* the module's inputs and outputs are the entry computation's */
+	all.param_bytes = entry_params;
+	all.out_bytes = entry_out;
+	if (json) {
+		hilo_buf_puts(out, "{\"module\": ");
+		hilo_json_str_buf(out, m->name);
+		hilo_buf_puts(out, ", \"total\": {");
+		json_tally(out, &all);
+		hilo_buf_puts(out, "}, \"computations\": [");
+	} else {
+		char title[512];
+		snprintf(title, sizeof title, "module %s (%u computation%s; static counts)", m->name ? m->name : "",
+			m->ncomps, m->ncomps == 1 ? "" : "s");
+		text_tally(out, title, &all);
+	}
+	for (uint32_t c = 0; c < m->ncomps; c++) {
+		memset(&t, 0, sizeof t);
+		count(&t, m->comps[c]);
 		if (json) {
 			hilo_buf_puts(out, c ? ", {\"name\": " : "{\"name\": ");
 			hilo_json_str_buf(out, m->comps[c]->name);
 			hilo_buf_printf(out, ", \"entry\": %s, ", m->comps[c]->is_entry ? "true" : "false");
 			json_tally(out, &t);
+			json_costs(out, m->comps[c]);
 			hilo_buf_putc(out, '}');
 		} else {
 			char title[512];
@@ -260,17 +308,5 @@ void hilo_write_stats(hilo_buf *out, const hilo_module *m, bool json)
 			text_tally(out, title, &t);
 		}
 	}
-	/* the module's inputs and outputs are the entry computation's */
-	all.param_bytes = entry_params;
-	all.out_bytes = entry_out;
-	if (json) {
-		hilo_buf_puts(out, "], \"total\": {");
-		json_tally(out, &all);
-		hilo_buf_puts(out, "}}\n");
-	} else {
-		char title[512];
-		snprintf(title, sizeof title, "module %s (%u computations; static counts)", m->name ? m->name : "",
-			m->ncomps);
-		text_tally(out, title, &all);
-	}
+	hilo_buf_puts(out, json ? "]}\n" : "");
 }

@@ -185,7 +185,7 @@ static int workload_viz(const char *text, size_t len, const char *name)
 	for (size_t k = 0; k < n && np < 64; k++)
 		if (hilo_pass_find(names[k]))
 			passes[np++] = hilo_pass_find(names[k]);
-	if (!(rep = hilo_report_create(name))) {
+	if (!(rep = hilo_report_create(name)) || !hilo_report_note_input(rep, m)) {
 		hilo_diag_oom(&d, name);
 		goto out;
 	}
@@ -200,7 +200,8 @@ static int workload_viz(const char *text, size_t len, const char *name)
 		goto out;
 	hilo_buf_free(&b);
 	hilo_buf_init(&b);
-	hilo_report_info info = {name, "equivalence", NULL, 0, NULL, 0};
+	const char *argv[] = {"hilo-opt", name, "--report=it's.html"};
+	hilo_report_info info = {name, "equivalence", NULL, 0, NULL, 0, argv, 3, m};
 	if (!hilo_report_write(rep, &b, &info)) {
 		hilo_diag_oom(&d, name);
 		goto out;

@@ -75,6 +75,27 @@ static void test_opcodes(void)
 	CHECK(hilo_opcode_operands_ok(HILO_OP_RNG_BIT_GENERATOR, 2));
 	CHECK(!hilo_opcode_operands_ok(HILO_OP_COUNT, 0));
 	CHECK(hilo_opcode_flags(HILO_OP_CLAMP) & HILO_OPF_BOUNDS);
+	/* the cost columns: XLA's HloCostAnalysis transcendentals (plus
+	 * hilo's acos/asin/asinh/atanh/cosh/sinh, which XLA has no opcodes
+	 * for) and the contractions, exactly */
+	static const char *const trans[] = {"acos", "acosh", "asin", "asinh", "atan2", "atanh",
+		"cbrt", "cosh", "cosine", "erf", "exponential", "exponential-minus-one", "log",
+		"log-plus-one", "logistic", "power", "rsqrt", "sine", "sinh", "sqrt", "tan", "tanh"};
+	size_t nt = 0, nd = 0;
+	for (int op = 0; op < HILO_OP_COUNT; op++) {
+		unsigned f = hilo_opcode_flags((hilo_opcode)op);
+		if (f & HILO_OPF_TRANS) {
+			CHECK(nt < sizeof trans / sizeof *trans &&
+				!strcmp(hilo_opcode_name((hilo_opcode)op), trans[nt]));
+			CHECK(f & HILO_OPF_EW);
+			nt++;
+		}
+		nd += (f & HILO_OPF_DOTC) != 0;
+	}
+	CHECK_EQ_I64((int64_t)nt, (int64_t)(sizeof trans / sizeof *trans));
+	CHECK_EQ_I64((int64_t)nd, 4);
+	CHECK(hilo_opcode_flags(HILO_OP_DOT) & HILO_OPF_DOTC);
+	CHECK(hilo_opcode_flags(HILO_OP_CONVOLUTION) & HILO_OPF_DOTC);
 }
 
 static void test_rewrite(void)
