@@ -39,112 +39,6 @@
 #include "pb_read.h"
 #include "support/strhash.h"
 
-/* ---- int64 -> pointer map (open addressing) ---- */
-
-typedef struct idmap {
-	int64_t *keys;
-	void **vals;
-	size_t cap, n;
-	void **dense;   /* non-NULL: a direct table of ndense slots from id base */
-	int64_t base;
-	size_t ndense;
-} idmap;
-
-static bool idmap_init(reader *R, idmap *M, size_t n)
-{
-	M->dense = NULL;
-	size_t cap = 16;
-	while (cap < 2 * n + 2)
-		cap *= 2;
-	M->keys = pbr_ralloc(R, cap * sizeof *M->keys);
-	M->vals = pbr_ralloc(R, cap * sizeof *M->vals);
-	M->cap = cap;
-	M->n = 0;
-	return M->keys && M->vals;
-}
-
-static size_t idhash(int64_t k, size_t cap)
-{
-	uint64_t x = (uint64_t)k * 0x9e3779b97f4a7c15ull;
-	return (size_t)(x >> 32) & (cap - 1);
-}
-
-static void *idmap_get(const idmap *M, int64_t k)
-{
-	if (M->dense) {
-		uint64_t o = (uint64_t)k - (uint64_t)M->base;
-		return o < M->ndense ? M->dense[o] : NULL;
-	}
-	for (size_t i = idhash(k, M->cap);; i = (i + 1) & (M->cap - 1)) {
-		if (!M->vals[i])
-			return NULL;
-		if (M->keys[i] == k)
-			return M->vals[i];
-	}
-}
-
-/* false when the key is already there */
-static bool idmap_put(idmap *M, int64_t k, void *v)
-{
-	size_t i = idhash(k, M->cap);
-	for (; M->vals[i]; i = (i + 1) & (M->cap - 1))
-		if (M->keys[i] == k)
-			return false;
-	M->keys[i] = k;
-	M->vals[i] = v;
-	M->n++;
-	return true;
-}
-
-/* The map of n ids to vals, built at once: a direct table when the ids
- * are dense (producers number instructions from 0 or 1 up), else the hash
- * map. false with *dup the index of the first repeated id. */
-static bool idmap_build(reader *R, idmap *M, const int64_t *ids, void *const *vals, size_t n,
-	size_t *dup)
-{
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	for (size_t k = 0; k < n; k++) {
-		lo = ids[k] < lo ? ids[k] : lo;
-		hi = ids[k] > hi ? ids[k] : hi;
-	}
-	*dup = SIZE_MAX;
-	if (n && (uint64_t)hi - (uint64_t)lo < 4 * (uint64_t)n + 64) {
-		memset(M, 0, sizeof *M);
-		M->base = lo;
-		M->ndense = (size_t)((uint64_t)hi - (uint64_t)lo) + 1;
-		/* one table for every computation (each is done before the next
-		 * is built), cleared over the part used */
-		if (M->ndense > R->dense.cap) {
-			void *np = hilo_heap_realloc(R->m->arena, R->dense.p, M->ndense * sizeof *M->dense);
-			if (!np) {
-				pbr_rerr(R, "out of memory");
-				return false;
-			}
-			R->dense.p = np;
-			R->dense.cap = M->ndense;
-		}
-		M->dense = R->dense.p;
-		memset(M->dense, 0, M->ndense * sizeof *M->dense);
-		for (size_t k = 0; k < n; k++) {
-			void **slot = &M->dense[(uint64_t)ids[k] - (uint64_t)lo];
-			if (*slot) {
-				*dup = k;
-				return false;
-			}
-			*slot = vals[k];
-		}
-		return true;
-	}
-	if (!idmap_init(R, M, n))
-		return false;
-	for (size_t k = 0; k < n; k++)
-		if (!idmap_put(M, ids[k], vals[k])) {
-			*dup = k;
-			return false;
-		}
-	return true;
-}
-
 /* ---- computations ---- */
 
 /* The unknown-field record, made on the first unknown field. */
@@ -170,7 +64,7 @@ typedef struct comp_rec {
 	slice *ins;            /* instruction messages, in proto order */
 	size_t nins;
 	hilo_instr **instrs;   /* built from them */
-	idmap ids;
+	pbr_idmap ids;
 	int64_t id, root_id;
 	pb_unknown unk;
 	slice brace;           /* hilo_brace_comment */
@@ -554,7 +448,7 @@ static bool build_instrs(reader *R, comp_rec *cr)
 			return false;
 	}
 	size_t dup;
-	bool unique = idmap_build(R, &cr->ids, pids, (void *const *)cr->instrs, cr->nins, &dup);
+	bool unique = pbr_idmap_build(R, &cr->ids, pids, (void *const *)cr->instrs, cr->nins, &dup);
 	int64_t dup_id = !unique && dup != SIZE_MAX ? pids[dup] : 0;
 	if (!unique) {
 		if (dup != SIZE_MAX) {
@@ -569,7 +463,7 @@ static bool build_instrs(reader *R, comp_rec *cr)
 			pbr_rerr(R, "computation '%s' is missing parameter %u", c->name, k);
 			return false;
 		}
-	hilo_instr *root = idmap_get(&cr->ids, cr->root_id);
+	hilo_instr *root = pbr_idmap_get(&cr->ids, cr->root_id);
 	if (!root) {
 		pbr_rerr(R, "computation '%s': root id %lld is not one of its instructions", c->name,
 			(long long)cr->root_id);
@@ -579,7 +473,7 @@ static bool build_instrs(reader *R, comp_rec *cr)
 	return true;
 }
 
-static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
+static bool wire_instrs(reader *R, comp_rec *cr, const pbr_idmap *comps, bool own)
 {
 	hilo_module *m = R->m;
 	for (size_t k = 0; k < cr->nins; k++) {
@@ -626,7 +520,7 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 			i->cap_operands = (uint32_t)n_operand_ids;
 		}
 		for (size_t j = 0; j < n_operand_ids; j++) {
-			hilo_instr *o = idmap_get(&cr->ids, operand_ids[j]);
+			hilo_instr *o = pbr_idmap_get(&cr->ids, operand_ids[j]);
 			cr->unordered |= o && o->mark >= i->mark;
 			if (!o) {
 				pbr_rerr(R, "instruction '%s' in '%s': operand %zu has id %lld, which is not in the computation",
@@ -636,7 +530,7 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 			hilo_instr_add_operand(m, i, o);
 		}
 		for (size_t j = 0; j < n_ctrl_ids; j++) {
-			hilo_instr *o = idmap_get(&cr->ids, ctrl_ids[j]);
+			hilo_instr *o = pbr_idmap_get(&cr->ids, ctrl_ids[j]);
 			cr->unordered |= o && o->mark >= i->mark;
 			if (!o) {
 				pbr_rerr(R, "instruction '%s': control predecessor id %lld is not in the computation",
@@ -651,7 +545,7 @@ static bool wire_instrs(reader *R, comp_rec *cr, const idmap *comps, bool own)
 			bool swap = i->op == HILO_OP_WHILE && nc == 2;
 			if (swap)
 				src = 1 - j;
-			comp_rec *callee = idmap_get(comps, called_ids[src]);
+			comp_rec *callee = pbr_idmap_get(comps, called_ids[src]);
 			if (!callee) {
 				pbr_rerr(R, "instruction '%s': called computation id %lld does not exist",
 					i->name, (long long)called_ids[src]);
@@ -1036,8 +930,8 @@ static bool build_module(reader *R, slice ms)
 		pbr_rerr(R, "out of memory");
 		return false;
 	}
-	idmap comps, *comps_map = &comps;
-	if (!idmap_init(R, comps_map, ncs))
+	pbr_idmap comps, *comps_map = &comps;
+	if (!pbr_idmap_init(R, comps_map, ncs))
 		return false;
 	hilo_ptrmap names;
 	hilo_ptrmap_init_in(&names, R->m->arena);
@@ -1081,7 +975,7 @@ static bool build_module(reader *R, slice ms)
 			if (recs[k].id > K->max_cid)
 				K->max_cid = recs[k].id;
 		}
-		if (!idmap_put(comps_map, recs[k].id, &recs[k])) {
+		if (!pbr_idmap_put(comps_map, recs[k].id, &recs[k])) {
 			pbr_rerr(R, "computation '%s': duplicate computation id %lld", cc->name, (long long)recs[k].id);
 			break;
 		}
@@ -1134,7 +1028,7 @@ static bool build_module(reader *R, slice ms)
 		return false;
 
 	/* entry: by id, else by name, else the last computation */
-	comp_rec *e = idmap_get(comps_map, entry_id);
+	comp_rec *e = pbr_idmap_get(comps_map, entry_id);
 	const char *ename = sv[S_ENTRY].n ? pbr_sintern(R, sv[S_ENTRY]) : NULL;
 	if (ename && (!e || strcmp(e->c->name, ename))) {
 		comp_rec *byname = NULL;

@@ -216,6 +216,49 @@ static inline bool pbr_id_field(reader *R, const field *f, int64_t *id)
 	return true;
 }
 
+/* ---- int64 -> pointer map (pb_idmap.c): instruction and computation ids ---- */
+
+typedef struct pbr_idmap {
+	int64_t *keys;
+	void **vals;
+	size_t cap, n;
+	void **dense;   /* non-NULL: a direct table of ndense slots from id base */
+	int64_t base;
+	size_t ndense;
+} pbr_idmap;
+
+/* An empty hash map for n ids; false (diagnostic) out of memory. */
+bool pbr_idmap_init(reader *R, pbr_idmap *M, size_t n);
+/* false when the key is already there */
+bool pbr_idmap_put(pbr_idmap *M, int64_t k, void *v);
+/* The map of n ids to vals, built at once: a direct table when the ids
+ * are dense (producers number instructions from 0 or 1 up), else the hash
+ * map. false with *dup the index of the first repeated id (or SIZE_MAX:
+ * out of memory, diagnostic added). */
+bool pbr_idmap_build(reader *R, pbr_idmap *M, const int64_t *ids, void *const *vals, size_t n,
+	size_t *dup);
+
+static inline size_t pbr_idhash(int64_t k, size_t cap)
+{
+	uint64_t x = (uint64_t)k * 0x9e3779b97f4a7c15ull;
+	return (size_t)(x >> 32) & (cap - 1);
+}
+
+/* k's value, or NULL (inline: the operand wiring's lookup per operand) */
+static inline void *pbr_idmap_get(const pbr_idmap *M, int64_t k)
+{
+	if (M->dense) {
+		uint64_t o = (uint64_t)k - (uint64_t)M->base;
+		return o < M->ndense ? M->dense[o] : NULL;
+	}
+	for (size_t i = pbr_idhash(k, M->cap);; i = (i + 1) & (M->cap - 1)) {
+		if (!M->vals[i])
+			return NULL;
+		if (M->keys[i] == k)
+			return M->vals[i];
+	}
+}
+
 /* strnlen inline, eight bytes a step (names and keys are short: the
  * library call cost more than the scan). */
 static inline size_t pbr_strnlen(const uint8_t *p, size_t n)
