@@ -52,6 +52,12 @@ grep -q '^output 1: s32\[\] hash=' "$T/out" || { echo "FAIL summary"; cat "$T/ou
 
 check elided 1 "$RUN" "$IN/elided.hlo"
 expect_err elided "elided"
+# an input whose tuple element is elided holds no values either (it read,
+# and printed back as text that did not: fuzz_literal)
+printf 'HloModule t\n\nENTRY e {\n  ROOT p = (u8[4]) parameter(0)\n}\n' > "$T/tuple_param.hlo"
+printf '(u8[4]) ( {...} )\n' > "$T/tuple_elided.txt"
+check input_tuple_elided 1 "$RUN" "$T/tuple_param.hlo" --input="$T/tuple_elided.txt"
+expect_err input_tuple_elided "tuple_elided.txt:1:1: error: literal values are elided"
 check budget 1 "$RUN" "$IN/dus_chain.hlo" --budget=10
 expect_err budget "budget"
 

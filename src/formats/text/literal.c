@@ -693,6 +693,17 @@ void hilo_print_literal(hilo_buf *b, const hilo_literal *lit, bool with_shape)
 		print_nested(b, lit, 0, idx, &k);
 }
 
+/* Whether any leaf of lit is elided ({...}: values unknown). */
+static bool any_elided(const hilo_literal *lit)
+{
+	if (lit->elided)
+		return true;
+	for (int k = 0; k < lit->ntuple; k++)
+		if (any_elided(lit->elems[k]))
+			return true;
+	return false;
+}
+
 static hilo_literal *parse_literal(hilo_module *m, const char *src, size_t len,
 	const char *filename, hilo_diags *diags)
 {
@@ -703,7 +714,7 @@ static hilo_literal *parse_literal(hilo_module *m, const char *src, size_t len,
 	hilo_literal *lit = lex_literal(&L, s);
 	if (!lit)
 		return NULL;
-	if (lit->elided) {
+	if (any_elided(lit)) { /* a tuple's element too: an input holds every value */
 		lex_error(&L, src, "literal values are elided ({...})");
 		return NULL;
 	}
@@ -805,7 +816,7 @@ hilo_literal *hilo_read_input_literal(hilo_module *m, const char *txt, size_t le
 	hilo_buf_free(&b);
 	hilo_literal *l = NULL;
 	if (im && im->entry && im->entry->root && hilo_instr_literal(im->entry->root) &&
-	    !hilo_instr_literal(im->entry->root)->elided)
+	    !any_elided(hilo_instr_literal(im->entry->root)))
 		l = copy_guarded(m, hilo_instr_literal(im->entry->root), &oom);
 	if (im)
 		hilo_module_destroy(im);
@@ -816,7 +827,7 @@ hilo_literal *hilo_read_input_literal(hilo_module *m, const char *txt, size_t le
 	if (!l) {
 		/* report against the file itself */
 		hilo_literal *direct = hilo_parse_literal(m, txt, len, path, d);
-		if (direct && !direct->elided)
+		if (direct && !any_elided(direct))
 			l = direct;
 		else if (direct)
 			hilo_diag_add(d, HILO_SEV_ERROR, path, 0, 0, NULL, 0, "input values are elided");
