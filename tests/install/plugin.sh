@@ -17,17 +17,9 @@
 # The plugins are built without sanitizer flags: under ASan the installed
 # hilo-opt brings the runtime, so this runs in sanitizer builds too.
 # Usage: plugin.sh SOURCE_DIR BUILD_DIR
-set -eu
-src=$(cd "$1" && pwd)
-build=$2
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-fail() { echo "plugin: FAIL: $*" >&2; exit 1; }
-prefix=$t/prefix
-cmake --install "$build" --prefix "$prefix" >"$t/install.log" || { cat "$t/install.log"; fail "cmake --install"; }
+name=plugin
+. "$(dirname "$0")/prefix.sh"
 [ -e "$prefix/include/hilo/plugin.h" ] || fail "hilo/plugin.h is not installed"
-libdir=$(dirname "$(find "$prefix" -name hilo.pc | head -1)")/..
-export PKG_CONFIG_PATH="$libdir/pkgconfig"
 dir=$src/tests/install/plugin
 opt=$prefix/bin/hilo-opt
 input=$dir/times_two.hlo
