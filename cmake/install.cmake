@@ -29,6 +29,11 @@ set(HILO_PC_PREFIX "\${pcfiledir}/${HILO_PC_UP}")
 # built with it runs without LD_LIBRARY_PATH or ldconfig); hilo-static.pc
 # links libhilo.a and its dependencies (`pkg-config --static --libs hilo`
 # would name -lhilo, which the linker resolves to the shared library).
+# dlopen's library (pass plugins) where the C library keeps it apart
+set(HILO_PC_DL "")
+foreach(l ${CMAKE_DL_LIBS})
+  string(APPEND HILO_PC_DL " -l${l}")
+endforeach()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/hilo.pc.in ${PROJECT_BINARY_DIR}/hilo.pc @ONLY)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/hilo-static.pc.in ${PROJECT_BINARY_DIR}/hilo-static.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/hilo.pc ${PROJECT_BINARY_DIR}/hilo-static.pc

@@ -18,10 +18,17 @@
  * those --dump-pass-re matches) as DIR/NNNN.after_PASS.hlo, through the
  * driver's after_pass hook, as XLA's --xla_dump_to with
  * --xla_dump_hlo_pass_re does.
+ *
+ * --load-pass-plugin=FILE.so (any number of times) loads a pass plugin
+ * (hilo/plugin.h, docs/plugins.md) into a registry main() owns; its passes
+ * are found by name after the built-in ones and run through the same
+ * driver. --passes and --pipeline are resolved once every plugin is
+ * loaded, so the flags may come in any order (as LLVM opt takes them).
  */
 #include "hilo/driver.h"
 #include "hilo/eval.h"
 #include "hilo/hlo_text.h"
+#include "hilo/plugin.h"
 #include "hilo/proto.h"
 #include "hilo/verify.h"
 #include "hilo/version.h"
@@ -61,6 +68,7 @@ typedef struct options {
 	uint64_t eval_budget;      /* --eval-budget: element-ops, 0 = default */
 	const hilo_pass *passes[MAX_PASSES];
 	size_t npasses;
+	const hilo_plugins *plugins; /* --load-pass-plugin's passes (owned by main) */
 	/* views written instead of the module (docs/viz.md) */
 	bool emit_dot;            /* --emit=dot */
 	const char *around;       /* --around=NAME */
@@ -83,7 +91,8 @@ typedef struct options {
 
 #define USAGE \
 	"usage: hilo-opt [INPUT|-] [-o OUT] [--passes=a,b,...] [--pipeline=neuron]\n" \
-	"                [--list-passes [--all]] [--verify-each] [--stats[=ops|ops-json]]\n" \
+	"                [--load-pass-plugin=FILE.so]... [--list-passes [--all]]\n" \
+	"                [--verify-each] [--stats[=ops|ops-json]]\n" \
 	"                [--remarks=FILE] [--check-equivalence[=N|module|strict]]\n" \
 	"                [--seed=S] [--eval-budget=N] [--unroll-markers]\n" \
 	"                [--assume-equivalent-kernels] [--assume-no-signed-zeros]\n" \
@@ -121,8 +130,15 @@ static void help(void)
 		"                            neuron_all_gather_duplicate_remover,",
 		"                            slice-of-concat-optimizer,",
 		"                            neuron_repeated_dus_to_concat, dce",
-		"  --list-passes             print each pass a user runs, with its aliases, and",
-		"                            exit",
+		"  --load-pass-plugin=FILE.so",
+		"                            load a pass plugin (a shared object built against",
+		"                            hilo's installed headers, docs/plugins.md): its",
+		"                            passes run in --passes like the built-in ones and",
+		"                            are judged alike; may be given several times; a",
+		"                            plugin that cannot be loaded, or a pass name that",
+		"                            is taken, is an error (exit 1)",
+		"  --list-passes             print each pass a user runs, with its aliases (and",
+		"                            each plugin pass with its plugin), and exit",
 		"  --all                     with --list-passes: the deliberately unsound test",
 		"                            passes too",
 		"  --verify-each             run the verifier after every pass (default: once at",
@@ -217,7 +233,7 @@ static void help(void)
 		"Exit status:",
 		"  0  success",
 		"  1  bad input: parse or verify error, unreadable or empty file, a pass rejected",
-		"     the module; or out of memory",
+		"     the module, a pass plugin could not be loaded; or out of memory",
 		"  2  usage error: unknown option or pass, bad option value, an empty pass",
 		"     name, an option without the one it goes with (--around without",
 		"     --emit=dot, --height without --extract, --seed without a check, ...)",
@@ -244,13 +260,14 @@ static void help(void)
 		"  hilo-opt model.pb --passes=dce,cse,constant_folding --stats --remarks=r.jsonl",
 		"  hilo-opt loop.hlo --passes=while_loop_unroller --unroll-markers -o out.hlo",
 		"  hilo-opt model.hlo --passes=dce,cse --dump-after-each=dumps --dump-pass-re=cse",
+		"  hilo-opt in.hlo --load-pass-plugin=./my.so --passes=mine --check-equivalence",
 	};
 	fputs(USAGE "\n", stdout);
 	for (size_t k = 0; k < sizeof text / sizeof *text; k++)
 		puts(text[k]);
 }
 
-static void list_known(FILE *f)
+static void list_known(FILE *f, const hilo_plugins *plugins)
 {
 	size_t n;
 	const hilo_pass *p = hilo_pass_list(&n);
@@ -259,12 +276,14 @@ static void list_known(FILE *f)
 	for (size_t k = 0; k < n; k++)
 		if (!p[k].test_only)
 			fprintf(f, "%s %s", shown++ ? "," : "", p[k].name);
+	for (size_t k = 0; (p = hilo_plugins_pass(plugins, k, NULL)); k++)
+		fprintf(f, "%s %s", shown++ ? "," : "", p->name);
 	fputs(shown ? "\n" : " (none)\n", f);
 }
 
 /* " (did you mean 'dce'?)" for the user pass or alias closest to name, or
  * "" (the test-only passes are not suggested: --list-passes hides them). */
-static const char *suggest_pass(const char *name)
+static const char *suggest_pass(const char *name, const hilo_plugins *plugins)
 {
 	static char hint[300];
 	size_t n;
@@ -278,6 +297,8 @@ static const char *suggest_pass(const char *name)
 		for (size_t a = 0; hilo_pass_alias(&p[k], a); a++)
 			cli_near_offer(&s, hilo_pass_alias(&p[k], a));
 	}
+	for (size_t k = 0; (p = hilo_plugins_pass(plugins, k, NULL)); k++)
+		cli_near_offer(&s, p->name);
 	if (!cli_near_best(&s))
 		return "";
 	snprintf(hint, sizeof hint, " (did you mean '%s'?)", cli_near_best(&s));
@@ -289,19 +310,21 @@ static int add_pass(options *o, const char *name, size_t len, const char *origin
 	char buf[256];
 	if (len >= sizeof buf) {
 		fprintf(stderr, "hilo-opt: error: unknown pass '%.*s...'\n", 64, name);
-		list_known(stderr);
+		list_known(stderr, o->plugins);
 		return EXIT_USAGE;
 	}
 	memcpy(buf, name, len);
 	buf[len] = 0;
 	const hilo_pass *p = hilo_pass_find(buf);
+	if (!p)
+		p = hilo_plugins_find(o->plugins, buf);
 	if (!p) {
 		if (origin)
 			fprintf(stderr, "hilo-opt: error: pipeline '%s' needs pass '%s', which is not registered in this build\n",
 				origin, buf);
 		else
-			fprintf(stderr, "hilo-opt: error: unknown pass '%s'%s\n", buf, suggest_pass(buf));
-		list_known(stderr);
+			fprintf(stderr, "hilo-opt: error: unknown pass '%s'%s\n", buf, suggest_pass(buf, o->plugins));
+		list_known(stderr, o->plugins);
 		return EXIT_USAGE;
 	}
 	if (o->npasses == MAX_PASSES) {
@@ -340,7 +363,7 @@ enum {
 	O_PASSES = CLI_LONG, O_PIPELINE, O_PRINT_STYLE, O_SPLIT, O_FORMAT, O_EMIT_PROTO, O_PROTO_FORM,
 	O_LIST_PASSES, O_ALL, O_VERIFY_EACH, O_STATS, O_REMARKS, O_CHECK, O_SEED, O_UNROLL,
 	O_EVAL_BUDGET, O_ASSUME, O_NSZ, O_EMIT, O_AROUND, O_DEPTH, O_EXTRACT, O_HEIGHT, O_REPORT,
-	O_DUMP_AFTER_EACH, O_DUMP_PASS_RE, O_VERSION,
+	O_DUMP_AFTER_EACH, O_DUMP_PASS_RE, O_VERSION, O_LOAD_PLUGIN,
 };
 
 static const struct option long_options[] = {
@@ -370,14 +393,46 @@ static const struct option long_options[] = {
 	{"report", required_argument, NULL, O_REPORT},
 	{"dump-after-each", required_argument, NULL, O_DUMP_AFTER_EACH},
 	{"dump-pass-re", required_argument, NULL, O_DUMP_PASS_RE},
+	{"load-pass-plugin", required_argument, NULL, O_LOAD_PLUGIN},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, O_VERSION},
 	{NULL, 0, NULL, 0},
 };
 
-static int parse_args(int argc, char **argv, options *o)
+/* --pipeline=NAME: its passes, in order. */
+static int add_pipeline(const cli *c, options *o, const char *a)
+{
+	size_t n;
+	const char *const *names = hilo_pipeline_passes(a, &n);
+	if (!names)
+		return cli_error(c, "unknown pipeline '%s' (known: neuron)", a);
+	for (size_t j = 0; j < n; j++) {
+		int rc = add_pass(o, names[j], strlen(names[j]), a);
+		if (rc != EXIT_OK)
+			return rc;
+	}
+	return EXIT_OK;
+}
+
+/* --load-pass-plugin=FILE: a plugin that cannot be loaded is
+ * "hilo-opt: error: cannot load pass plugin 'FILE': WHY", exit 1. */
+static int load_plugin(hilo_plugins *plugins, const char *path)
+{
+	hilo_diags d;
+	hilo_diags_init(&d);
+	bool ok = plugins ? hilo_plugins_load(plugins, path, &d) : false;
+	if (!plugins)
+		fprintf(stderr, "hilo-opt: error: out of memory\n");
+	for (size_t k = 0; k < d.n; k++)
+		fprintf(stderr, "hilo-opt: error: %s\n", d.items[k].msg ? d.items[k].msg : "out of memory");
+	hilo_diags_free(&d);
+	return ok ? EXIT_OK : EXIT_INPUT;
+}
+
+static int parse_args(int argc, char **argv, options *o, hilo_plugins *plugins)
 {
 	memset(o, 0, sizeof *o);
+	o->plugins = plugins;
 	o->style = HILO_STYLE_AUTO;
 	o->height = -1;
 	int rc;
@@ -394,6 +449,10 @@ static int parse_args(int argc, char **argv, options *o)
 		memcpy(typed, argv, ((size_t)argc + 1) * sizeof *typed);
 	o->argc = argc;
 	o->argv = typed ? typed : (const char *const *)argv;
+	/* --passes and --pipeline in order, resolved after the loop: a plugin
+	 * pass may be named before its --load-pass-plugin */
+	struct { int opt; const char *arg; } lists[MAX_PASSES];
+	size_t nlists = 0;
 	cli c;
 	cli_init(&c, "hilo-opt", USAGE, "o:h", long_options, argc, argv);
 	for (int opt; (opt = cli_next(&c)) != -1;) {
@@ -423,19 +482,18 @@ static int parse_args(int argc, char **argv, options *o)
 				return cli_invalid(&c, a, "auto, default, long or short");
 			break;
 		case O_PASSES:
-			if ((rc = add_pass_list(o, a)) != EXIT_OK)
+		case O_PIPELINE:
+			if (nlists == MAX_PASSES)
+				return cli_error(&c, "more than %d --passes and --pipeline options", MAX_PASSES);
+			lists[nlists].opt = opt;
+			lists[nlists++].arg = a;
+			break;
+		case O_LOAD_PLUGIN:
+			if (!*a)
+				return cli_invalid(&c, a, "a plugin file (a shared object)");
+			if ((rc = load_plugin(plugins, a)) != EXIT_OK)
 				return rc;
 			break;
-		case O_PIPELINE: {
-			size_t n;
-			const char *const *names = hilo_pipeline_passes(a, &n);
-			if (!names)
-				return cli_error(&c, "unknown pipeline '%s' (known: neuron)", a);
-			for (size_t j = 0; j < n; j++)
-				if ((rc = add_pass(o, names[j], strlen(names[j]), a)) != EXIT_OK)
-					return rc;
-			break;
-		}
 		case O_LIST_PASSES:
 			o->list_passes = true;
 			break;
@@ -570,6 +628,10 @@ static int parse_args(int argc, char **argv, options *o)
 			return cli_error(&c, "option %d not handled", opt); /* a bug */
 		}
 	}
+	for (size_t k = 0; k < nlists; k++)
+		if ((rc = lists[k].opt == O_PASSES ? add_pass_list(o, lists[k].arg)
+		                                   : add_pipeline(&c, o, lists[k].arg)) != EXIT_OK)
+			return rc;
 	for (int k = optind; k < argc; k++) {
 		if (o->input)
 			return cli_error(&c, "more than one input file ('%s' and '%s')", o->input, argv[k]);
@@ -1045,10 +1107,11 @@ static bool chunk_is_empty(const char *text, size_t len)
 	return true;
 }
 
-static void print_pass_list(bool all)
+static void print_pass_list(bool all, const hilo_plugins *plugins)
 {
 	size_t n;
 	const hilo_pass *p = hilo_pass_list(&n);
+	const char *path;
 	for (size_t k = 0; k < n; k++)
 		if (all || !p[k].test_only) {
 			printf("%-44s %s%s", p[k].name, p[k].test_only ? "(test only) " : "",
@@ -1057,15 +1120,17 @@ static void print_pass_list(bool all)
 				printf("%s%s", a ? ", " : " (alias: ", hilo_pass_alias(&p[k], a));
 			puts(hilo_pass_alias(&p[k], 0) ? ")" : "");
 		}
+	for (size_t k = 0; (p = hilo_plugins_pass(plugins, k, &path)); k++)
+		printf("%-44s (plugin %s) %s\n", p->name, path, p->description);
 }
 
-int main(int argc, char **argv)
+static int hilo_opt(int argc, char **argv, hilo_plugins *plugins)
 {
 	options o;
-	int rc = parse_args(argc, argv, &o);
+	int rc = parse_args(argc, argv, &o, plugins);
 	if (rc != EXIT_OK || o.list_passes) {
 		if (rc == EXIT_OK)
-			print_pass_list(o.list_all);
+			print_pass_list(o.list_all, plugins);
 		if (o.dump_re_set)
 			regfree(&o.dump_re);
 		return rc == -1 ? EXIT_OK : rc;
@@ -1163,5 +1228,14 @@ int main(int argc, char **argv)
 	free(text);
 	if (o.dump_re_set)
 		regfree(&o.dump_re);
+	return rc;
+}
+
+/* The plugin registry outlives every pass run: their code is unloaded last. */
+int main(int argc, char **argv)
+{
+	hilo_plugins *plugins = hilo_plugins_create();
+	int rc = hilo_opt(argc, argv, plugins);
+	hilo_plugins_destroy(plugins);
 	return rc;
 }

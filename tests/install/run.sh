@@ -13,17 +13,9 @@
 #    (sound rewrites proved or tested, unsound ones failed);
 #  (the Python package's pip installs: pip.sh)
 # Usage: run.sh SOURCE_DIR BUILD_DIR
-set -eu
-src=$(cd "$1" && pwd) # absolute: add_subdirectory and the sub-builds run elsewhere
-build=$2
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-fail() { echo "install: FAIL: $*" >&2; exit 1; }
-prefix=$t/prefix
-cmake --install "$build" --prefix "$prefix" >"$t/install.log" || { cat "$t/install.log"; fail "cmake --install"; }
+name=install
+. "$(dirname "$0")/prefix.sh"
 
-libdir=$prefix/lib
-[ -d "$libdir/pkgconfig" ] || libdir=$(dirname "$(find "$prefix" -name hilo.pc | head -1)")/..
 for f in bin/hilo-opt bin/hilo-run bin/pto-opt bin/hilo-bench include/hilo/ir.h \
          include/hilo/pass.h include/hilo/passes.def include/hilo/capi.h include/hilo/version.h; do
 	[ -e "$prefix/$f" ] || fail "missing $f"
@@ -68,7 +60,6 @@ check_run() { # name binary
 	"$2" "$input" no-such-pass >/dev/null 2>"$t/$1.err2" && fail "$1 accepted an unknown pass"
 	grep -q "unknown pass" "$t/$1.err2" || fail "$1: no message for an unknown pass"
 }
-export PKG_CONFIG_PATH="$libdir/pkgconfig"
 pkg-config --exists hilo || fail "pkg-config does not find hilo"
 [ "$(pkg-config --modversion hilo)" = "$(grep -E '^#define HILO_VERSION_(MAJOR|MINOR|PATCH) ' "$src/include/hilo/version.h" | awk '{printf "%s%s", sep, $3; sep="."}')" ] ||
 	fail "pkg-config version differs from version.h"

@@ -12,9 +12,9 @@ set_target_properties(hilo_testing_obj PROPERTIES POSITION_INDEPENDENT_CODE ON C
 
 add_library(hilo_testing STATIC $<TARGET_OBJECTS:hilo_obj> $<TARGET_OBJECTS:hilo_testing_obj>)
 target_include_directories(hilo_testing PUBLIC ${PROJECT_SOURCE_DIR}/include ${HILO_GEN_INCLUDE})
-target_link_libraries(hilo_testing PUBLIC m ${PROTOBUF_C_LIB})
+target_link_libraries(hilo_testing PUBLIC m ${CMAKE_DL_LIBS} ${PROTOBUF_C_LIB})
 add_library(hilo_testing_shared SHARED $<TARGET_OBJECTS:hilo_obj> $<TARGET_OBJECTS:hilo_testing_obj>)
-target_link_libraries(hilo_testing_shared PRIVATE m ${PROTOBUF_C_LIB})
+target_link_libraries(hilo_testing_shared PRIVATE m ${CMAKE_DL_LIBS} ${PROTOBUF_C_LIB})
 add_dependencies(hilo_testing_shared hilo_exports)
 set_target_properties(hilo_testing_shared PROPERTIES OUTPUT_NAME hilo_testing LINK_DEPENDS ${HILO_EXPORTS_MAP})
 target_link_options(hilo_testing_shared PRIVATE -Wl,--version-script=${HILO_EXPORTS_MAP})

@@ -15,6 +15,7 @@
 #include <hilo/ir.h>
 #include <hilo/npy.h>
 #include <hilo/pass.h>
+#include <hilo/plugin.h>
 #include <hilo/proto.h>
 #include <hilo/pto.h>
 #include <hilo/tokens.h>
