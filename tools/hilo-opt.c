@@ -26,6 +26,7 @@
 #include "hilo/verify.h"
 #include "hilo/version.h"
 #include "hilo/viz.h"
+#include "common/batch.h"
 #include "common/cli.h"
 
 #include <regex.h>
@@ -72,6 +73,12 @@ typedef struct options {
 	const char *dump_dir;     /* --dump-after-each=DIR */
 	bool dump_re_set;         /* --dump-pass-re given: dump_re holds it */
 	regex_t dump_re;
+	bool batch;               /* --batch: the operands are inputs[0..ninputs) */
+	char *const *inputs;
+	size_t ninputs;
+	unsigned jobs;            /* -j N; 0 = the online CPUs */
+	const char *out_dir;      /* --out-dir=DIR */
+	const char *batch_summary; /* --batch-summary=FILE.json */
 	int argc;                 /* the command line, for the report's header */
 	const char *const *argv;
 	/* run-time state */
@@ -92,7 +99,10 @@ typedef struct options {
 	"                [--emit=hlo|dot|pbtxt [--around=NAME [--depth=N]]]\n" \
 	"                [--extract=NAME [--height=N]] [--report=FILE.html]\n" \
 	"                [--dump-after-each=DIR [--dump-pass-re=REGEX]]\n" \
-	"                [-h|--help] [--version]\n"
+	"                [-h|--help] [--version]\n" \
+	"       hilo-opt --batch [-j N] --out-dir=DIR [--batch-summary=FILE.json]\n" \
+	"                [--passes=...|--pipeline=...] [--check-equivalence[=...]]\n" \
+	"                FILE|DIR...\n"
 
 /* --help: what the tool does, every option with its default, the exit
  * status, the environment it reads, examples (man/hilo-opt.1 says the same). */
@@ -211,6 +221,34 @@ static void help(void)
 		"                            (or an alias) REGEX, a POSIX extended regular",
 		"                            expression, matches anywhere in, as",
 		"                            xla_dump_hlo_pass_re; a bad REGEX is a usage error",
+		"  --batch                   run the passes over every FILE operand and every",
+		"                            *.hlo, *.pb and *.pbtxt of a DIR operand (not",
+		"                            recursive, sorted), on -j threads; each result is",
+		"                            written atomically to --out-dir under its input's",
+		"                            file name (.pb binary proto, .pbtxt text proto, else",
+		"                            HLO text), byte for byte what -o writes; a module",
+		"                            that fails gets no file and does not stop the",
+		"                            others; one summary table on stdout (per module:",
+		"                            instructions before/after, rewrites, verdicts with",
+		"                            --check-equivalence, time, status ok, error or",
+		"                            check-failed with its first diagnostic); each",
+		"                            module's diagnostics on stderr in input order.",
+		"                            Goes with --passes, --pipeline,",
+		"                            --check-equivalence, --seed, --eval-budget,",
+		"                            --print-style, --format, --verify-each,",
+		"                            --unroll-markers, --assume-equivalent-kernels and",
+		"                            --assume-no-signed-zeros; not with -o, --report,",
+		"                            --remarks, --stats, --emit, ... (exit 2). Two",
+		"                            inputs of one file name, or --out-dir being an",
+		"                            input's folder, are refused before anything runs",
+		"                            (exit 2)",
+		"  -j N, --jobs=N            with --batch: threads (1 to 4096; default: the",
+		"                            online CPUs; 1 runs the modules one by one)",
+		"  --out-dir=DIR             with --batch: the folder of the results, created",
+		"                            when missing (its parent must exist)",
+		"  --batch-summary=FILE.json",
+		"                            with --batch: the summary table as JSON, written",
+		"                            atomically (keys in man/hilo-opt.1)",
 		"  -h, --help                print this help and exit",
 		"  --version                 print the version and exit",
 		"",
@@ -224,6 +262,9 @@ static void help(void)
 		"  3  internal error: a pass produced a module the verifier rejects (nothing is",
 		"     written)",
 		"  4  the equivalence check failed: a rewrite changed the program's result",
+		"  With --batch: 0 when every module succeeded, else the highest status of a",
+		"  module (4 over 3 over 1, as --split-input-file); 2 also for inputs refused",
+		"  before any module runs",
 		"",
 		"Environment:",
 		"  NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1",
@@ -244,6 +285,7 @@ static void help(void)
 		"  hilo-opt model.pb --passes=dce,cse,constant_folding --stats --remarks=r.jsonl",
 		"  hilo-opt loop.hlo --passes=while_loop_unroller --unroll-markers -o out.hlo",
 		"  hilo-opt model.hlo --passes=dce,cse --dump-after-each=dumps --dump-pass-re=cse",
+		"  hilo-opt --batch -j 8 --pipeline=neuron --out-dir=opt --batch-summary=s.json d",
 	};
 	fputs(USAGE "\n", stdout);
 	for (size_t k = 0; k < sizeof text / sizeof *text; k++)
@@ -340,7 +382,7 @@ enum {
 	O_PASSES = CLI_LONG, O_PIPELINE, O_PRINT_STYLE, O_SPLIT, O_FORMAT, O_EMIT_PROTO, O_PROTO_FORM,
 	O_LIST_PASSES, O_ALL, O_VERIFY_EACH, O_STATS, O_REMARKS, O_CHECK, O_SEED, O_UNROLL,
 	O_EVAL_BUDGET, O_ASSUME, O_NSZ, O_EMIT, O_AROUND, O_DEPTH, O_EXTRACT, O_HEIGHT, O_REPORT,
-	O_DUMP_AFTER_EACH, O_DUMP_PASS_RE, O_VERSION,
+	O_DUMP_AFTER_EACH, O_DUMP_PASS_RE, O_VERSION, O_BATCH, O_OUT_DIR, O_BATCH_SUMMARY,
 };
 
 static const struct option long_options[] = {
@@ -370,10 +412,39 @@ static const struct option long_options[] = {
 	{"report", required_argument, NULL, O_REPORT},
 	{"dump-after-each", required_argument, NULL, O_DUMP_AFTER_EACH},
 	{"dump-pass-re", required_argument, NULL, O_DUMP_PASS_RE},
+	{"batch", no_argument, NULL, O_BATCH},
+	{"jobs", required_argument, NULL, 'j'},
+	{"out-dir", required_argument, NULL, O_OUT_DIR},
+	{"batch-summary", required_argument, NULL, O_BATCH_SUMMARY},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, O_VERSION},
 	{NULL, 0, NULL, 0},
 };
+
+/* --batch writes each module's result to --out-dir under its input's name
+ * (tools/common/batch.h): the flags that pick one output, or print per
+ * module, are usage errors with it, as the batch flags are without it. */
+static int batch_flags(const cli *c, const options *o, const char *jobs_flag)
+{
+	if (!o->batch) {
+		const char *f = jobs_flag ? jobs_flag : o->out_dir ? "--out-dir"
+			: o->batch_summary ? "--batch-summary" : NULL;
+		return f ? cli_error(c, "%s only goes with --batch", f) : EXIT_OK;
+	}
+	const char *f = o->output ? "-o" : o->report_path ? "--report" : o->remarks_path ? "--remarks"
+		: o->split ? "--split-input-file" : o->stats ? "--stats" : o->stats_ops ? "--stats=ops"
+		: o->emit_dot || o->emit_pbtxt ? "--emit" : o->emit_proto ? "--emit-proto (or --proto-form)"
+		: o->extract ? "--extract" : o->dump_dir ? "--dump-after-each"
+		: o->list_passes ? "--list-passes" : NULL;
+	if (f)
+		return cli_error(c, "%s does not go with --batch (each result is written to --out-dir under "
+			"its input's name, in the form the name says; the summary table gives the counts)", f);
+	if (!o->out_dir)
+		return cli_error(c, "--batch needs --out-dir=DIR (the folder the results go to)");
+	if (!o->ninputs)
+		return cli_error(c, "--batch needs input files or folders");
+	return EXIT_OK;
+}
 
 static int parse_args(int argc, char **argv, options *o)
 {
@@ -385,6 +456,7 @@ static int parse_args(int argc, char **argv, options *o)
 	/* flags that only act with another: given alone they would be
 	 * silently ignored, so they are usage errors (checked at the end) */
 	const char *seed_flag = NULL, *budget_flag = NULL, *depth_flag = NULL, *height_flag = NULL;
+	const char *jobs_flag = NULL;
 	/* the command line as typed, for the report's header (getopt_long
 	 * permutes argv); static, as cli's rewrite buffer: one parse per
 	 * process. Out of memory: shown as parsed. */
@@ -395,7 +467,7 @@ static int parse_args(int argc, char **argv, options *o)
 	o->argc = argc;
 	o->argv = typed ? typed : (const char *const *)argv;
 	cli c;
-	cli_init(&c, "hilo-opt", USAGE, "o:h", long_options, argc, argv);
+	cli_init(&c, "hilo-opt", USAGE, "o:hj:", long_options, argc, argv);
 	for (int opt; (opt = cli_next(&c)) != -1;) {
 		const char *a = optarg;
 		switch (opt) {
@@ -410,6 +482,21 @@ static int parse_args(int argc, char **argv, options *o)
 		case O_VERSION:
 			printf("hilo-opt (hilo) %s\n", hilo_version());
 			return -1;
+		case O_BATCH:
+			o->batch = true;
+			break;
+		case 'j':
+			if (!cli_uint(&c, a, 1, 4096, &v))
+				return EXIT_USAGE;
+			o->jobs = (unsigned)v;
+			jobs_flag = c.name ? "--jobs" : "-j";
+			break;
+		case O_OUT_DIR:
+		case O_BATCH_SUMMARY:
+			if (!*a)
+				return cli_invalid(&c, a, opt == O_OUT_DIR ? "a folder" : "a file name");
+			*(opt == O_OUT_DIR ? &o->out_dir : &o->batch_summary) = a;
+			break;
 		case O_PRINT_STYLE:
 			if (!strcmp(a, "auto"))
 				o->style = HILO_STYLE_AUTO;
@@ -570,7 +657,11 @@ static int parse_args(int argc, char **argv, options *o)
 			return cli_error(&c, "option %d not handled", opt); /* a bug */
 		}
 	}
-	for (int k = optind; k < argc; k++) {
+	o->inputs = argv + optind;
+	o->ninputs = (size_t)(argc - optind);
+	if ((rc = batch_flags(&c, o, jobs_flag)) != EXIT_OK)
+		return rc;
+	for (int k = optind; k < argc && !o->batch; k++) {
 		if (o->input)
 			return cli_error(&c, "more than one input file ('%s' and '%s')", o->input, argv[k]);
 		o->input = argv[k];
@@ -655,10 +746,7 @@ static void print_stats(const options *o, const char *fname, const hilo_pass_sta
 static hilo_module *parse_input(const options *o, const char *text, size_t len,
 	const char *fname, hilo_diags *d)
 {
-	bool pb = o->format == 2 || (o->format == 0 && hilo_proto_looks_binary(text, len));
-	bool pbtxt = o->format == 3 || (o->format == 0 && !pb && hilo_proto_looks_text(text, len));
-	return pb ? hilo_proto_read(text, len, fname, d)
-	     : pbtxt ? hilo_proto_read_text(text, len, fname, d) : hilo_parse_text(text, len, fname, d);
+	return cli_parse_module(o->format, text, len, fname, d);
 }
 
 /* Writes the rewrite report (--report) after the passes ran. */
@@ -1010,21 +1098,10 @@ static int process(const options *o, const char *text, size_t len, int line_offs
 		rc = write_result(o, fname, m, out, d);
 	}
 	/* show the source line under verifier errors too */
-	for (size_t k = first; k < d->n; k++) {
-		hilo_diag *g = &d->items[k];
-		if (g->line && !g->src_line) {
-			const char *p = text, *e = text + len;
-			for (int l = 1; l < g->line && p < e; p++)
-				if (*p == '\n')
-					l++;
-			const char *q = p;
-			while (q < e && *q != '\n')
-				q++;
-			g->src_line = strndup(p, (size_t)(q - p));
-		}
-		if (g->line)
-			g->line += line_offset;
-	}
+	cli_attach_source_lines(d, first, text, len);
+	for (size_t k = first; k < d->n; k++)
+		if (d->items[k].line)
+			d->items[k].line += line_offset;
 	hilo_module_destroy(m);
 	return rc;
 }
@@ -1063,6 +1140,13 @@ int main(int argc, char **argv)
 {
 	options o;
 	int rc = parse_args(argc, argv, &o);
+	if (rc == EXIT_OK && o.batch) {
+		batch_config bc = {"hilo-opt", o.passes, o.npasses, o.style, o.format, o.verify_each,
+			o.unroll_markers, o.assume_equivalent_kernels, o.assume_no_signed_zeros,
+			o.disable_slice_move, o.equiv_n, o.equiv_module, o.equiv_strict, o.seed,
+			o.eval_budget, o.jobs, o.out_dir, o.batch_summary, o.inputs, o.ninputs};
+		return batch_run(&bc);
+	}
 	if (rc != EXIT_OK || o.list_passes) {
 		if (rc == EXIT_OK)
 			print_pass_list(o.list_all);
