@@ -143,10 +143,14 @@ check "batch DIR" 1 "$OPT" --batch -j 3 --passes=$P --out-dir=o3 --batch-summary
 json "DIR rows" "[m['input'] for m in s['modules']] == ['in/a.hlo','in/b.pb','in/bad.hlo','in/c.hlo']"
 diff -r o1 o3 >d.out && ok || { bad "the DIR batch's outputs differ"; cat d.out; }
 rm in/notes.txt
-# two bad modules: each one's diagnostics whole, in input order
+# two bad modules: each one's diagnostics whole, in input order, though the
+# first (30000 instructions, its error on the last line) finishes last
+awk 'BEGIN { print "HloModule big\n\nENTRY main {\n  v0 = f32[4] parameter(0)";
+	for (k = 1; k <= 30000; k++) printf "  v%d = f32[4] negate(v%d)\n", k, k - 1;
+	print "  ROOT r = f32[4] frobnicate(v30000)\n}" }' >big.hlo
 printf 'HloModule bad2\n\nENTRY main {\n  ROOT r = f32[4] parameter(0\n}\n' >bad2.hlo
-check "two bad" 1 "$OPT" --batch -j 4 --passes=$P --out-dir=o4 in/bad.hlo in/a.hlo bad2.hlo
-[ "$(grep -n 'error:' err | cut -d: -f2 | tr '\n' ' ')" = "in/bad.hlo bad2.hlo " ] && ok ||
+check "two bad" 1 "$OPT" --batch -j 4 --passes=$P --out-dir=o4 big.hlo in/a.hlo bad2.hlo
+[ "$(grep 'error:' err | cut -d: -f1 | tr '\n' ' ')" = "big.hlo bad2.hlo " ] && ok ||
 	{ bad "diagnostics not in input order"; cat err; }
 
 # all good: exit 0
