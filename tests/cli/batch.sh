@@ -206,6 +206,8 @@ check "--jobs=" 2 "$OPT" --batch --jobs= --passes=$P --out-dir=o11 in/a.hlo
 check "-j without --batch" 2 "$OPT" -j 2 --passes=$P in/a.hlo -o out.hlo
 expect "-j without --batch" err "-j only goes with --batch"
 check "--out-dir without --batch" 2 "$OPT" --out-dir=o11 in/a.hlo
+check "stdin" 2 "$OPT" --batch --passes=$P --out-dir=o11 - <in/a.hlo
+expect "stdin" err "not standard input"
 check "--batch-summary without --batch" 2 "$OPT" --batch-summary=s.json in/a.hlo
 [ -e o11 ] && bad "a usage error created --out-dir" || ok
 

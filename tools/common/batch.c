@@ -57,6 +57,7 @@ typedef struct batch {
 	size_t n;
 	pthread_mutex_t lock;  /* next, printed, jobs[].done */
 	size_t next;           /* the next module a worker takes */
+	size_t threads;        /* the workers (1: the main thread alone) */
 	size_t printed;        /* modules whose diagnostics are out */
 } batch;
 
@@ -155,10 +156,15 @@ static int run_passes(const batch_config *c, job *j, hilo_module *m, const char 
 	hilo_diags pd;
 	hilo_diags_init(&pd);
 	hilo_module *ref = cli_parse_module(c->format, text, len, j->path, &pd);
+	bool oom = pd.oom;
 	hilo_diags_free(&pd);
-	if (!ref) {
+	if (!ref && oom) {
 		hilo_diag_oom(d, j->path);
 		return ST_INPUT;
+	}
+	if (!ref) { /* as hilo-opt: "equivalence: skipped (cannot re-parse the input)" */
+		j->vs.skipped = 1;
+		return ST_OK;
 	}
 	hilo_equiv_report r;
 	memset(&r, 0, sizeof r);
@@ -328,6 +334,11 @@ static int expand(const batch_config *c, batch *b)
 	for (size_t k = 0; k < c->noperands; k++) {
 		const char *op = c->operands[k];
 		struct stat st;
+		if (!strcmp(op, "-")) {
+			fprintf(stderr, "%s: error: --batch reads files and folders, not standard input "
+				"('-')\n", c->tool);
+			return ST_USAGE;
+		}
 		if (stat(op, &st) != 0 || !S_ISDIR(st.st_mode)) {
 			if (!add_job(b, &cap, strdup(op)))
 				goto oom;
@@ -521,9 +532,9 @@ static void print_table(const batch *b, const totals *t, double wall)
 		printf(" %7llu %7llu %7llu %7llu", (unsigned long long)t->proved,
 			(unsigned long long)t->tested, (unsigned long long)t->skipped,
 			(unsigned long long)t->failed);
-	printf(" %10.3f  %zu ok, %zu error%s, %zu check-failed; %u thread%s, wall %.3f ms\n",
+	printf(" %10.3f  %zu ok, %zu error%s, %zu check-failed; %zu thread%s, wall %.3f ms\n",
 		t->module_seconds * 1e3, t->ok, t->errors, t->errors == 1 ? "" : "s", t->check_failed,
-		(unsigned)c->jobs, c->jobs == 1 ? "" : "s", wall * 1e3);
+		b->threads, b->threads == 1 ? "" : "s", wall * 1e3);
 }
 
 static void json_count(hilo_buf *o, const char *key, bool known, uint64_t v)
@@ -634,6 +645,7 @@ int batch_run(const batch_config *cfg)
 	if (rc == ST_OK) {
 		double t0 = now_seconds();
 		size_t threads = c.jobs < b.n ? c.jobs : b.n;
+		b.threads = 1;
 		pthread_mutex_init(&b.lock, NULL);
 		pthread_t *tid = threads > 1 ? calloc(threads, sizeof *tid) : NULL;
 		size_t started = 0;
@@ -642,7 +654,9 @@ int batch_run(const batch_config *cfg)
 		if (threads > 1 && started < threads)
 			fprintf(stderr, "%s: warning: --batch: %zu of %zu threads started\n", c.tool,
 				started, threads);
-		if (!started)
+		if (started)
+			b.threads = started;
+		else
 			worker(&b); /* -j 1, or no thread could start: this one */
 		for (size_t k = 0; k < started; k++)
 			pthread_join(tid[k], NULL);
