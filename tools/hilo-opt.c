@@ -741,14 +741,6 @@ static void print_stats(const options *o, const char *fname, const hilo_pass_sta
 	(void)o;
 }
 
-/* Parses the input as HLO text or as a binary HloModuleProto (by
- * --format, else by content). */
-static hilo_module *parse_input(const options *o, const char *text, size_t len,
-	const char *fname, hilo_diags *d)
-{
-	return cli_parse_module(o->format, text, len, fname, d);
-}
-
 /* Writes the rewrite report (--report) after the passes ran. */
 static int write_report(const options *o, const char *fname, hilo_report *rep,
 	const hilo_module *result, const hilo_pass_stat *st, size_t ran,
@@ -967,26 +959,10 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		return EXIT_INTERNAL;
 	if (!o->equiv_n)
 		return EXIT_OK;
-	/* the "before" program: parse the input again, independent of any
-	 * in-memory state the passes may have touched */
-	hilo_diags pd;
-	hilo_diags_init(&pd);
-	hilo_module *ref = parse_input(o, text, len, fname, &pd);
-	bool oom = pd.oom;
-	hilo_diags_free(&pd);
-	if (oom) {
-		hilo_diag_oom(d, fname);
-		return EXIT_INPUT;
-	}
-	if (!ref) {
-		fprintf(stderr, "equivalence: skipped (cannot re-parse the input)\n");
-		return EXIT_OK;
-	}
+	/* the "before" program: the input parsed again */
 	hilo_equiv_report r;
-	memset(&r, 0, sizeof r);
-	hilo_eval_opts eo = {o->eval_budget};
-	hilo_check_equivalence_nsz(ref, m, o->equiv_n, o->seed, &eo, o->assume_no_signed_zeros, &r);
-	hilo_module_destroy(ref);
+	cli_check_module(o->format, text, len, fname, m, o->equiv_n, o->seed, o->eval_budget,
+		o->assume_no_signed_zeros, &r);
 	if (r.status == 1) {
 		/* the whole-module comparison cannot say which rewrite broke it;
 		 * it names the passes that changed the module */
@@ -1082,7 +1058,7 @@ static int process(const options *o, const char *text, size_t len, int line_offs
 {
 	const char *fname = strcmp(o->input, "-") ? o->input : "<stdin>";
 	size_t first = d->n;
-	hilo_module *m = parse_input(o, text, len, fname, d);
+	hilo_module *m = cli_parse_module(o->format, text, len, fname, d);
 	if (!m) {
 		for (size_t k = first; k < d->n; k++)
 			if (d->items[k].line)

@@ -153,24 +153,9 @@ static int run_passes(const batch_config *c, job *j, hilo_module *m, const char 
 	if (!c->equiv_n)
 		return ST_OK;
 	/* =module: the input parsed again is the "before" program */
-	hilo_diags pd;
-	hilo_diags_init(&pd);
-	hilo_module *ref = cli_parse_module(c->format, text, len, j->path, &pd);
-	bool oom = pd.oom;
-	hilo_diags_free(&pd);
-	if (!ref && oom) {
-		hilo_diag_oom(d, j->path);
-		return ST_INPUT;
-	}
-	if (!ref) { /* as hilo-opt: "equivalence: skipped (cannot re-parse the input)" */
-		j->vs.skipped = 1;
-		return ST_OK;
-	}
 	hilo_equiv_report r;
-	memset(&r, 0, sizeof r);
-	hilo_eval_opts eo = {c->eval_budget};
-	hilo_check_equivalence_nsz(ref, m, c->equiv_n, c->seed, &eo, c->assume_no_signed_zeros, &r);
-	hilo_module_destroy(ref);
+	cli_check_module(c->format, text, len, j->path, m, c->equiv_n, c->seed, c->eval_budget,
+		c->assume_no_signed_zeros, &r);
 	/* the verdict columns count the module: one of them is 1 */
 	switch (r.status) {
 	case 0:

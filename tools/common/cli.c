@@ -385,6 +385,26 @@ hilo_module *cli_parse_module(int format, const char *text, size_t len, const ch
 	     : pbtxt ? hilo_proto_read_text(text, len, fname, d) : hilo_parse_text(text, len, fname, d);
 }
 
+void cli_check_module(int format, const char *text, size_t len, const char *fname,
+	hilo_module *after, int n, uint64_t seed, uint64_t budget, bool nsz, hilo_equiv_report *r)
+{
+	memset(r, 0, sizeof *r);
+	hilo_diags pd;
+	hilo_diags_init(&pd);
+	hilo_module *ref = cli_parse_module(format, text, len, fname, &pd);
+	bool oom = pd.oom;
+	hilo_diags_free(&pd);
+	if (!ref) {
+		r->status = oom ? 3 : 2;
+		snprintf(r->message, sizeof r->message, "%s", oom ? "out of memory"
+			: "cannot re-parse the input");
+		return;
+	}
+	hilo_eval_opts eo = {budget};
+	hilo_check_equivalence_nsz(ref, after, n, seed, &eo, nsz, r);
+	hilo_module_destroy(ref);
+}
+
 void cli_attach_source_lines(hilo_diags *d, size_t first, const char *text, size_t len)
 {
 	for (size_t k = first; k < d->n; k++) {

@@ -22,6 +22,7 @@
 #ifndef HILO_TOOLS_CLI_H
 #define HILO_TOOLS_CLI_H
 
+#include "hilo/eval.h"
 #include "hilo/ir.h"
 
 #include <getopt.h>
@@ -99,6 +100,13 @@ bool cli_make_dir(const char *dir, const char *flag, bool *made, hilo_diags *d);
  * content. NULL with diagnostics on failure. */
 hilo_module *cli_parse_module(int format, const char *text, size_t len, const char *fname,
 	hilo_diags *d);
+/* --check-equivalence=module: text parsed again (the "before" program,
+ * independent of any state the passes touched) against after, on n seeded
+ * inputs within budget element-ops (0: the default), -0 and +0 alike with
+ * nsz. r as hilo_check_equivalence_nsz fills it; status 3 also when the
+ * parse ran out of memory, 2 "cannot re-parse the input" when it failed. */
+void cli_check_module(int format, const char *text, size_t len, const char *fname,
+	hilo_module *after, int n, uint64_t seed, uint64_t budget, bool nsz, hilo_equiv_report *r);
 /* Gives the diagnostics d->items[first..) that point at a line of text
  * (the verifier's) the caret line the parser's carry. */
 void cli_attach_source_lines(hilo_diags *d, size_t first, const char *text, size_t len);
