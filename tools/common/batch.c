@@ -3,7 +3,9 @@
  *   operands --expand--> modules (a folder: its *.hlo, *.pb, *.pbtxt,
  *            not recursive, sorted by name)
  *   refuse   two modules with one file name; --out-dir = an input's folder
- *   workers  take the next module: read, parse, verify, passes (+ check),
+ *   workers  take the next module, with -j 2 and up the largest file first
+ *            (a long module started last would keep one thread busy after
+ *            the others end): read, parse, verify, passes (+ check),
  *            write OUT_DIR/NAME atomically (hilo_write_output, as -o)
  *   in order each finished module's diagnostics, once all before it are
  *            printed (one lock, so no two modules' lines interleave)
@@ -56,7 +58,8 @@ typedef struct batch {
 	job *jobs;
 	size_t n;
 	pthread_mutex_t lock;  /* next, printed, jobs[].done */
-	size_t next;           /* the next module a worker takes */
+	size_t *order;         /* the modules by decreasing input size */
+	size_t next;           /* order[next] is the next module a worker takes */
 	size_t threads;        /* the workers (1: the main thread alone) */
 	size_t printed;        /* modules whose diagnostics are out */
 } batch;
@@ -265,7 +268,7 @@ static void *worker(void *arg)
 	batch *b = arg;
 	for (;;) {
 		pthread_mutex_lock(&b->lock);
-		size_t k = b->next < b->n ? b->next++ : b->n;
+		size_t k = b->next < b->n ? b->order[b->next++] : b->n;
 		pthread_mutex_unlock(&b->lock);
 		if (k == b->n)
 			return NULL;
@@ -282,6 +285,20 @@ static void *worker(void *arg)
 static bool module_name(const char *name)
 {
 	return ends_with(name, ".hlo") || ends_with(name, ".pb") || ends_with(name, ".pbtxt");
+}
+
+typedef struct sized {
+	long long size;
+	size_t k;
+} sized;
+
+/* The largest input first; ties in input order. */
+static int by_size(const void *a, const void *b)
+{
+	const sized *x = a, *y = b;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
 }
 
 static int by_string(const void *a, const void *b)
@@ -607,6 +624,22 @@ static int prepare(const batch_config *c, batch *b)
 		}
 	if (rc == ST_OK)
 		rc = overwrites_input(c, b);
+	sized *v = rc == ST_OK ? malloc(b->n * sizeof *v) : NULL;
+	if (rc == ST_OK && (!v || !(b->order = malloc(b->n * sizeof *b->order)))) {
+		fprintf(stderr, "%s: error: out of memory\n", c->tool);
+		rc = ST_INPUT;
+	}
+	if (rc == ST_OK) {
+		for (size_t k = 0; k < b->n; k++) {
+			struct stat st;
+			v[k] = (sized){stat(b->jobs[k].path, &st) == 0 ? (long long)st.st_size : 0, k};
+		}
+		if (c->jobs > 1) /* one thread: input order, each module's lines as it ends */
+			qsort(v, b->n, sizeof *v, by_size);
+		for (size_t k = 0; k < b->n; k++)
+			b->order[k] = v[k].k;
+	}
+	free(v);
 	if (rc == ST_OK) {
 		hilo_diags d;
 		hilo_diags_init(&d);
@@ -664,5 +697,6 @@ int batch_run(const batch_config *cfg)
 		hilo_diags_free(&b.jobs[k].diags);
 	}
 	free(b.jobs);
+	free(b.order);
 	return rc;
 }
