@@ -82,7 +82,8 @@ build-san: deps-debian
 	@cmake --build $(BUILD_SAN) -j $(JOBS)
 
 # ThreadSanitizer build: only what the thread test and the few fast tests
-# run there need (TSAN_TESTS), to keep make test short.
+# run there need (TSAN_TESTS), to keep make test short. threads.batch runs
+# hilo-opt --batch -j 4 (hence hilo-opt among the targets).
 TSAN_TARGETS = test_threads test_driver hilo-opt pto-opt
 TSAN_TESTS   = ^(threads\.|unit\.test_driver$$|output\.)
 build-tsan: deps-debian

@@ -33,6 +33,7 @@
 #include "hilo/verify.h"
 #include "hilo/version.h"
 #include "hilo/viz.h"
+#include "common/batch.h"
 #include "common/cli.h"
 
 #include <regex.h>
@@ -80,6 +81,12 @@ typedef struct options {
 	const char *dump_dir;     /* --dump-after-each=DIR */
 	bool dump_re_set;         /* --dump-pass-re given: dump_re holds it */
 	regex_t dump_re;
+	bool batch;               /* --batch: the operands are inputs[0..ninputs) */
+	char *const *inputs;
+	size_t ninputs;
+	unsigned jobs;            /* -j N; 0 = the online CPUs */
+	const char *out_dir;      /* --out-dir=DIR */
+	const char *batch_summary; /* --batch-summary=FILE.json */
 	int argc;                 /* the command line, for the report's header */
 	const char *const *argv;
 	/* run-time state */
@@ -101,7 +108,10 @@ typedef struct options {
 	"                [--emit=hlo|dot|pbtxt [--around=NAME [--depth=N]]]\n" \
 	"                [--extract=NAME [--height=N]] [--report=FILE.html]\n" \
 	"                [--dump-after-each=DIR [--dump-pass-re=REGEX]]\n" \
-	"                [-h|--help] [--version]\n"
+	"                [-h|--help] [--version]\n" \
+	"       hilo-opt --batch [-j N] --out-dir=DIR [--batch-summary=FILE.json]\n" \
+	"                [--passes=...|--pipeline=...] [--check-equivalence[=...]]\n" \
+	"                FILE|DIR...\n"
 
 /* --help: what the tool does, every option with its default, the exit
  * status, the environment it reads, examples (man/hilo-opt.1 says the same). */
@@ -227,6 +237,34 @@ static void help(void)
 		"                            (or an alias) REGEX, a POSIX extended regular",
 		"                            expression, matches anywhere in, as",
 		"                            xla_dump_hlo_pass_re; a bad REGEX is a usage error",
+		"  --batch                   run the passes over every FILE operand and every",
+		"                            *.hlo, *.pb and *.pbtxt of a DIR operand (not",
+		"                            recursive, sorted), on -j threads; each result is",
+		"                            written atomically to --out-dir under its input's",
+		"                            file name (.pb binary proto, .pbtxt text proto, else",
+		"                            HLO text), byte for byte what -o writes; a module",
+		"                            that fails gets no file and does not stop the",
+		"                            others; one summary table on stdout (per module:",
+		"                            instructions before/after, rewrites, verdicts with",
+		"                            --check-equivalence, time, status ok, error or",
+		"                            check-failed with its first diagnostic); each",
+		"                            module's diagnostics on stderr in input order.",
+		"                            Goes with --passes, --pipeline,",
+		"                            --check-equivalence, --seed, --eval-budget,",
+		"                            --print-style, --format, --verify-each,",
+		"                            --unroll-markers, --assume-equivalent-kernels and",
+		"                            --assume-no-signed-zeros; not with -o, --report,",
+		"                            --remarks, --stats, --emit, ... (exit 2). Two",
+		"                            inputs of one file name, or --out-dir being an",
+		"                            input's folder, are refused before anything runs",
+		"                            (exit 2)",
+		"  -j N, --jobs=N            with --batch: threads (1 to 4096; default: the",
+		"                            online CPUs; 1 runs the modules one by one)",
+		"  --out-dir=DIR             with --batch: the folder of the results, created",
+		"                            when missing (its parent must exist)",
+		"  --batch-summary=FILE.json",
+		"                            with --batch: the summary table as JSON, written",
+		"                            atomically (keys in man/hilo-opt.1)",
 		"  -h, --help                print this help and exit",
 		"  --version                 print the version and exit",
 		"",
@@ -240,6 +278,9 @@ static void help(void)
 		"  3  internal error: a pass produced a module the verifier rejects (nothing is",
 		"     written)",
 		"  4  the equivalence check failed: a rewrite changed the program's result",
+		"  With --batch: 0 when every module succeeded, else the highest status of a",
+		"  module (4 over 3 over 1, as --split-input-file); 2 also for inputs refused",
+		"  before any module runs",
 		"",
 		"Environment:",
 		"  NEURON_DISABLE_MOVEMENT_OF_SLICE_FROM_PARAM=1",
@@ -261,6 +302,7 @@ static void help(void)
 		"  hilo-opt loop.hlo --passes=while_loop_unroller --unroll-markers -o out.hlo",
 		"  hilo-opt model.hlo --passes=dce,cse --dump-after-each=dumps --dump-pass-re=cse",
 		"  hilo-opt in.hlo --load-pass-plugin=./my.so --passes=mine --check-equivalence",
+		"  hilo-opt --batch -j 8 --pipeline=neuron --out-dir=opt --batch-summary=s.json d",
 	};
 	fputs(USAGE "\n", stdout);
 	for (size_t k = 0; k < sizeof text / sizeof *text; k++)
@@ -363,7 +405,7 @@ enum {
 	O_PASSES = CLI_LONG, O_PIPELINE, O_PRINT_STYLE, O_SPLIT, O_FORMAT, O_EMIT_PROTO, O_PROTO_FORM,
 	O_LIST_PASSES, O_ALL, O_VERIFY_EACH, O_STATS, O_REMARKS, O_CHECK, O_SEED, O_UNROLL,
 	O_EVAL_BUDGET, O_ASSUME, O_NSZ, O_EMIT, O_AROUND, O_DEPTH, O_EXTRACT, O_HEIGHT, O_REPORT,
-	O_DUMP_AFTER_EACH, O_DUMP_PASS_RE, O_VERSION, O_LOAD_PLUGIN,
+	O_DUMP_AFTER_EACH, O_DUMP_PASS_RE, O_VERSION, O_LOAD_PLUGIN, O_BATCH, O_OUT_DIR, O_BATCH_SUMMARY,
 };
 
 static const struct option long_options[] = {
@@ -394,6 +436,10 @@ static const struct option long_options[] = {
 	{"dump-after-each", required_argument, NULL, O_DUMP_AFTER_EACH},
 	{"dump-pass-re", required_argument, NULL, O_DUMP_PASS_RE},
 	{"load-pass-plugin", required_argument, NULL, O_LOAD_PLUGIN},
+	{"batch", no_argument, NULL, O_BATCH},
+	{"jobs", required_argument, NULL, 'j'},
+	{"out-dir", required_argument, NULL, O_OUT_DIR},
+	{"batch-summary", required_argument, NULL, O_BATCH_SUMMARY},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, O_VERSION},
 	{NULL, 0, NULL, 0},
@@ -429,6 +475,31 @@ static int load_plugin(hilo_plugins *plugins, const char *path)
 	return ok ? EXIT_OK : EXIT_INPUT;
 }
 
+/* --batch writes each module's result to --out-dir under its input's name
+ * (tools/common/batch.h): the flags that pick one output, or print per
+ * module, are usage errors with it, as the batch flags are without it. */
+static int batch_flags(const cli *c, const options *o, const char *jobs_flag)
+{
+	if (!o->batch) {
+		const char *f = jobs_flag ? jobs_flag : o->out_dir ? "--out-dir"
+			: o->batch_summary ? "--batch-summary" : NULL;
+		return f ? cli_error(c, "%s only goes with --batch", f) : EXIT_OK;
+	}
+	const char *f = o->output ? "-o" : o->report_path ? "--report" : o->remarks_path ? "--remarks"
+		: o->split ? "--split-input-file" : o->stats ? "--stats" : o->stats_ops ? "--stats=ops"
+		: o->emit_dot || o->emit_pbtxt ? "--emit" : o->emit_proto ? "--emit-proto (or --proto-form)"
+		: o->extract ? "--extract" : o->dump_dir ? "--dump-after-each"
+		: o->list_passes ? "--list-passes" : NULL;
+	if (f)
+		return cli_error(c, "%s does not go with --batch (each result is written to --out-dir under "
+			"its input's name, in the form the name says; the summary table gives the counts)", f);
+	if (!o->out_dir)
+		return cli_error(c, "--batch needs --out-dir=DIR (the folder the results go to)");
+	if (!o->ninputs)
+		return cli_error(c, "--batch needs input files or folders");
+	return EXIT_OK;
+}
+
 static int parse_args(int argc, char **argv, options *o, hilo_plugins *plugins)
 {
 	memset(o, 0, sizeof *o);
@@ -440,6 +511,7 @@ static int parse_args(int argc, char **argv, options *o, hilo_plugins *plugins)
 	/* flags that only act with another: given alone they would be
 	 * silently ignored, so they are usage errors (checked at the end) */
 	const char *seed_flag = NULL, *budget_flag = NULL, *depth_flag = NULL, *height_flag = NULL;
+	const char *jobs_flag = NULL;
 	/* the command line as typed, for the report's header (getopt_long
 	 * permutes argv); static, as cli's rewrite buffer: one parse per
 	 * process. Out of memory: shown as parsed. */
@@ -454,7 +526,7 @@ static int parse_args(int argc, char **argv, options *o, hilo_plugins *plugins)
 	struct { int opt; const char *arg; } lists[MAX_PASSES];
 	size_t nlists = 0;
 	cli c;
-	cli_init(&c, "hilo-opt", USAGE, "o:h", long_options, argc, argv);
+	cli_init(&c, "hilo-opt", USAGE, "o:hj:", long_options, argc, argv);
 	for (int opt; (opt = cli_next(&c)) != -1;) {
 		const char *a = optarg;
 		switch (opt) {
@@ -469,6 +541,21 @@ static int parse_args(int argc, char **argv, options *o, hilo_plugins *plugins)
 		case O_VERSION:
 			printf("hilo-opt (hilo) %s\n", hilo_version());
 			return -1;
+		case O_BATCH:
+			o->batch = true;
+			break;
+		case 'j':
+			if (!cli_uint(&c, a, 1, 4096, &v))
+				return EXIT_USAGE;
+			o->jobs = (unsigned)v;
+			jobs_flag = c.name ? "--jobs" : "-j";
+			break;
+		case O_OUT_DIR:
+		case O_BATCH_SUMMARY:
+			if (!*a)
+				return cli_invalid(&c, a, opt == O_OUT_DIR ? "a folder" : "a file name");
+			*(opt == O_OUT_DIR ? &o->out_dir : &o->batch_summary) = a;
+			break;
 		case O_PRINT_STYLE:
 			if (!strcmp(a, "auto"))
 				o->style = HILO_STYLE_AUTO;
@@ -632,7 +719,11 @@ static int parse_args(int argc, char **argv, options *o, hilo_plugins *plugins)
 		if ((rc = lists[k].opt == O_PASSES ? add_pass_list(o, lists[k].arg)
 		                                   : add_pipeline(&c, o, lists[k].arg)) != EXIT_OK)
 			return rc;
-	for (int k = optind; k < argc; k++) {
+	o->inputs = argv + optind;
+	o->ninputs = (size_t)(argc - optind);
+	if ((rc = batch_flags(&c, o, jobs_flag)) != EXIT_OK)
+		return rc;
+	for (int k = optind; k < argc && !o->batch; k++) {
 		if (o->input)
 			return cli_error(&c, "more than one input file ('%s' and '%s')", o->input, argv[k]);
 		o->input = argv[k];
@@ -710,17 +801,6 @@ static void print_stats(const options *o, const char *fname, const hilo_pass_sta
 		(unsigned long long)total_before, (unsigned long long)total_after,
 		(unsigned long long)rewrites);
 	(void)o;
-}
-
-/* Parses the input as HLO text or as a binary HloModuleProto (by
- * --format, else by content). */
-static hilo_module *parse_input(const options *o, const char *text, size_t len,
-	const char *fname, hilo_diags *d)
-{
-	bool pb = o->format == 2 || (o->format == 0 && hilo_proto_looks_binary(text, len));
-	bool pbtxt = o->format == 3 || (o->format == 0 && !pb && hilo_proto_looks_text(text, len));
-	return pb ? hilo_proto_read(text, len, fname, d)
-	     : pbtxt ? hilo_proto_read_text(text, len, fname, d) : hilo_parse_text(text, len, fname, d);
 }
 
 /* Writes the rewrite report (--report) after the passes ran. */
@@ -941,26 +1021,10 @@ static int run_passes(const options *o, const char *fname, hilo_module *m,
 		return EXIT_INTERNAL;
 	if (!o->equiv_n)
 		return EXIT_OK;
-	/* the "before" program: parse the input again, independent of any
-	 * in-memory state the passes may have touched */
-	hilo_diags pd;
-	hilo_diags_init(&pd);
-	hilo_module *ref = parse_input(o, text, len, fname, &pd);
-	bool oom = pd.oom;
-	hilo_diags_free(&pd);
-	if (oom) {
-		hilo_diag_oom(d, fname);
-		return EXIT_INPUT;
-	}
-	if (!ref) {
-		fprintf(stderr, "equivalence: skipped (cannot re-parse the input)\n");
-		return EXIT_OK;
-	}
+	/* the "before" program: the input parsed again */
 	hilo_equiv_report r;
-	memset(&r, 0, sizeof r);
-	hilo_eval_opts eo = {o->eval_budget};
-	hilo_check_equivalence_nsz(ref, m, o->equiv_n, o->seed, &eo, o->assume_no_signed_zeros, &r);
-	hilo_module_destroy(ref);
+	cli_check_module(o->format, text, len, fname, m, o->equiv_n, o->seed, o->eval_budget,
+		o->assume_no_signed_zeros, &r);
 	if (r.status == 1) {
 		/* the whole-module comparison cannot say which rewrite broke it;
 		 * it names the passes that changed the module */
@@ -1056,7 +1120,7 @@ static int process(const options *o, const char *text, size_t len, int line_offs
 {
 	const char *fname = strcmp(o->input, "-") ? o->input : "<stdin>";
 	size_t first = d->n;
-	hilo_module *m = parse_input(o, text, len, fname, d);
+	hilo_module *m = cli_parse_module(o->format, text, len, fname, d);
 	if (!m) {
 		for (size_t k = first; k < d->n; k++)
 			if (d->items[k].line)
@@ -1072,21 +1136,10 @@ static int process(const options *o, const char *text, size_t len, int line_offs
 		rc = write_result(o, fname, m, out, d);
 	}
 	/* show the source line under verifier errors too */
-	for (size_t k = first; k < d->n; k++) {
-		hilo_diag *g = &d->items[k];
-		if (g->line && !g->src_line) {
-			const char *p = text, *e = text + len;
-			for (int l = 1; l < g->line && p < e; p++)
-				if (*p == '\n')
-					l++;
-			const char *q = p;
-			while (q < e && *q != '\n')
-				q++;
-			g->src_line = strndup(p, (size_t)(q - p));
-		}
-		if (g->line)
-			g->line += line_offset;
-	}
+	cli_attach_source_lines(d, first, text, len);
+	for (size_t k = first; k < d->n; k++)
+		if (d->items[k].line)
+			d->items[k].line += line_offset;
 	hilo_module_destroy(m);
 	return rc;
 }
@@ -1128,6 +1181,13 @@ static int hilo_opt(int argc, char **argv, hilo_plugins *plugins)
 {
 	options o;
 	int rc = parse_args(argc, argv, &o, plugins);
+	if (rc == EXIT_OK && o.batch) {
+		batch_config bc = {"hilo-opt", o.passes, o.npasses, o.style, o.format, o.verify_each,
+			o.unroll_markers, o.assume_equivalent_kernels, o.assume_no_signed_zeros,
+			o.disable_slice_move, o.equiv_n, o.equiv_module, o.equiv_strict, o.seed,
+			o.eval_budget, o.jobs, o.out_dir, o.batch_summary, o.inputs, o.ninputs};
+		return batch_run(&bc);
+	}
 	if (rc != EXIT_OK || o.list_passes) {
 		if (rc == EXIT_OK)
 			print_pass_list(o.list_all, plugins);

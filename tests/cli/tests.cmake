@@ -15,3 +15,5 @@ add_test(NAME cli.messages COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/messages.sh ${PR
 # hilo-opt --dump-after-each / --dump-pass-re (issue 32 §5).
 add_test(NAME cli.run_compare COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/compare.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
 add_test(NAME cli.opt_dump COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/dump.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+# hilo-opt --batch: many modules on N threads, one summary (issue 32 §5).
+add_test(NAME cli.opt_batch COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/batch.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})

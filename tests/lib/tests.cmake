@@ -23,7 +23,7 @@ target_link_options(hilo_testing_shared PRIVATE -Wl,--version-script=${HILO_EXPO
 # itself hilo-opt in messages), linked with the testing library
 add_executable(hilo-opt-test ${PROJECT_SOURCE_DIR}/tools/hilo-opt.c)
 target_include_directories(hilo-opt-test PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(hilo-opt-test PRIVATE hilo_cli hilo_testing)
+target_link_libraries(hilo-opt-test PRIVATE hilo_batch hilo_cli hilo_testing)
 # beside hilo-opt, where the tests look for the tools
 set_target_properties(hilo-opt-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
 

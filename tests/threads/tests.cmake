@@ -28,3 +28,7 @@ if(NOT HILO_SANITIZE AND NOT HILO_TSAN AND NOT HILO_FAULT_INJECTION)
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/no_statics.sh $<TARGET_FILE:hilo_shared>)
   set_tests_properties(threads.no_mutable_statics PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+# hilo-opt --batch -j 4 over the same modules (issue 32 §5), against -j 1.
+add_test(NAME threads.batch
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/batch.sh $<TARGET_FILE:hilo-opt> ${hilo_thread_inputs})
+set_tests_properties(threads.batch PROPERTIES TIMEOUT 600)

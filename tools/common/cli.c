@@ -2,6 +2,9 @@
  * input reading shared by every tool (see cli.h for the conventions). */
 #include "cli.h"
 
+#include "hilo/hlo_text.h"
+#include "hilo/proto.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -209,6 +212,7 @@ int cli_next(cli *c)
 	snprintf(opts, sizeof opts, ":%s", c->shortopts);
 	int idx = -1;
 	c->name = NULL;
+	c->short_opt = 0;
 	if (c->ambiguous) {
 		const char *a = c->ambiguous;
 		size_t n = strcspn(a + 1, "=");
@@ -262,6 +266,8 @@ int cli_next(cli *c)
 		if (!spelled(arg, c->longopts[idx].name))
 			return unknown(c, arg);
 		c->name = c->longopts[idx].name;
+	} else {
+		c->short_opt = r;
 	}
 	return r;
 }
@@ -272,7 +278,7 @@ static void option_text(const cli *c, char *buf, size_t cap)
 	if (c->name)
 		snprintf(buf, cap, "--%s", c->name);
 	else
-		snprintf(buf, cap, "-%c", optopt ? optopt : '?');
+		snprintf(buf, cap, "-%c", c->short_opt ? c->short_opt : optopt ? optopt : '?');
 }
 
 int cli_invalid(const cli *c, const char *val, const char *want)
@@ -368,4 +374,50 @@ bool cli_make_dir(const char *dir, const char *flag, bool *made, hilo_diags *d)
 			"cannot create the %s directory: %s", flag, strerror(e));
 	}
 	return false;
+}
+
+hilo_module *cli_parse_module(int format, const char *text, size_t len, const char *fname,
+	hilo_diags *d)
+{
+	bool pb = format == 2 || (format == 0 && hilo_proto_looks_binary(text, len));
+	bool pbtxt = format == 3 || (format == 0 && !pb && hilo_proto_looks_text(text, len));
+	return pb ? hilo_proto_read(text, len, fname, d)
+	     : pbtxt ? hilo_proto_read_text(text, len, fname, d) : hilo_parse_text(text, len, fname, d);
+}
+
+void cli_check_module(int format, const char *text, size_t len, const char *fname,
+	hilo_module *after, int n, uint64_t seed, uint64_t budget, bool nsz, hilo_equiv_report *r)
+{
+	memset(r, 0, sizeof *r);
+	hilo_diags pd;
+	hilo_diags_init(&pd);
+	hilo_module *ref = cli_parse_module(format, text, len, fname, &pd);
+	bool oom = pd.oom;
+	hilo_diags_free(&pd);
+	if (!ref) {
+		r->status = oom ? 3 : 2;
+		snprintf(r->message, sizeof r->message, "%s", oom ? "out of memory"
+			: "cannot re-parse the input");
+		return;
+	}
+	hilo_eval_opts eo = {budget};
+	hilo_check_equivalence_nsz(ref, after, n, seed, &eo, nsz, r);
+	hilo_module_destroy(ref);
+}
+
+void cli_attach_source_lines(hilo_diags *d, size_t first, const char *text, size_t len)
+{
+	for (size_t k = first; k < d->n; k++) {
+		hilo_diag *g = &d->items[k];
+		if (!g->line || g->src_line)
+			continue;
+		const char *p = text, *e = text + len;
+		for (int l = 1; l < g->line && p < e; p++)
+			if (*p == '\n')
+				l++;
+		const char *q = p;
+		while (q < e && *q != '\n')
+			q++;
+		g->src_line = strndup(p, (size_t)(q - p));
+	}
 }

@@ -22,7 +22,8 @@
 #ifndef HILO_TOOLS_CLI_H
 #define HILO_TOOLS_CLI_H
 
-#include "hilo/base.h"
+#include "hilo/eval.h"
+#include "hilo/ir.h"
 
 #include <getopt.h>
 #include <stdint.h>
@@ -41,7 +42,8 @@ typedef struct cli {
 	const struct option *longopts;  /* terminated by an all-zero entry */
 	int argc;
 	char **argv;
-	const char *name;               /* the option just returned, as written ("--seed", "-o") */
+	const char *name;               /* the long option just returned, without its dashes ("seed") */
+	int short_opt;                  /* the short option just returned ('o'), or 0 */
 	const char *ambiguous;          /* a single-dash long option that is also -o VALUE */
 	const char *bad_word;           /* "-word" that is no long option and no short one */
 } cli;
@@ -92,5 +94,21 @@ char *cli_read_input(const char *path, const char *what, size_t *len, hilo_diags
  * then). False after "DIR: error: ..." naming the flag, and the parent
  * that does not exist or the file in the way. */
 bool cli_make_dir(const char *dir, const char *flag, bool *made, hilo_diags *d);
+
+/* Parses text as HLO text, a binary HloModuleProto or a text proto:
+ * format 1, 2 or 3 (--format=hlo|pb|pbtxt), 0 tells them apart by
+ * content. NULL with diagnostics on failure. */
+hilo_module *cli_parse_module(int format, const char *text, size_t len, const char *fname,
+	hilo_diags *d);
+/* --check-equivalence=module: text parsed again (the "before" program,
+ * independent of any state the passes touched) against after, on n seeded
+ * inputs within budget element-ops (0: the default), -0 and +0 alike with
+ * nsz. r as hilo_check_equivalence_nsz fills it; status 3 also when the
+ * parse ran out of memory, 2 "cannot re-parse the input" when it failed. */
+void cli_check_module(int format, const char *text, size_t len, const char *fname,
+	hilo_module *after, int n, uint64_t seed, uint64_t budget, bool nsz, hilo_equiv_report *r);
+/* Gives the diagnostics d->items[first..) that point at a line of text
+ * (the verifier's) the caret line the parser's carry. */
+void cli_attach_source_lines(hilo_diags *d, size_t first, const char *text, size_t len);
 
 #endif
