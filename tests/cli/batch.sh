@@ -10,26 +10,8 @@ set -u
 B=$(cd "$1" && pwd) || exit 1
 OPT=$B/hilo-opt
 OPT_TEST=$B/hilo-opt-test # with the deliberately unsound test passes
-T=${TMPDIR:-/tmp}/hilo_batch.$$
-mkdir -p "$T" || exit 1
-trap 'rm -rf "$T"' EXIT
-fail=0
-pass=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-check() { # name expected-status command...
-	name=$1; want=$2; shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" != "$want" ]; then
-		bad "$name: exit $got, want $want"; cat "$T/err"
-	else
-		ok
-	fi
-}
-expect() { # name file substring
-	if grep -qF -- "$3" "$2"; then ok; else bad "$1: $2 lacks '$3'"; cat "$2"; fi
-}
+. "$2/tests/cli/checks.sh"
+checks_init batch
 json() { # name python-expression-over-s (the parsed summary in file $J)
 	if python3 -c "import json,sys; s=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$J"
 	then ok; else bad "$1: $J fails: $2"; fi
@@ -211,5 +193,4 @@ expect "stdin" err "not standard input"
 check "--batch-summary without --batch" 2 "$OPT" --batch-summary=s.json in/a.hlo
 [ -e o11 ] && bad "a usage error created --out-dir" || ok
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+checks_done

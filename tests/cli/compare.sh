@@ -11,32 +11,8 @@ set -u
 B=$(cd "$1" && pwd) || exit 1
 RUN=$B/hilo-run
 OPT=$B/hilo-opt
-T=${TMPDIR:-/tmp}/hilo_compare.$$
-mkdir -p "$T" || exit 1
-trap 'rm -rf "$T"' EXIT
-fail=0
-pass=0
-check() { # name expected-status command...
-	name=$1; want=$2; shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" != "$want" ]; then
-		echo "FAIL $name: exit $got, want $want"; cat "$T/out" "$T/err"; fail=$((fail + 1))
-	else
-		pass=$((pass + 1))
-	fi
-}
-expect_out() { # name expected-text (the whole standard output)
-	if [ "$(cat "$T/out")" != "$2" ]; then
-		echo "FAIL $1: output"; cat "$T/out"; echo "want:"; echo "$2"; fail=$((fail + 1))
-	else
-		pass=$((pass + 1))
-	fi
-}
-expect_err() { # name substring
-	if grep -qF -- "$2" "$T/err"; then pass=$((pass + 1))
-	else echo "FAIL $1: stderr lacks '$2'"; cat "$T/err"; fail=$((fail + 1)); fi
-}
+. "$2/tests/cli/checks.sh"
+checks_init compare
 
 cd "$T" || exit 1
 cat >add.hlo <<'HLO'
@@ -212,5 +188,4 @@ check bad_atol 2 "$RUN" add.hlo --compare=add.hlo --atol=x
 check with_print 2 "$RUN" add.hlo --compare=add.hlo --print
 check empty 2 "$RUN" add.hlo --compare=
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+checks_done

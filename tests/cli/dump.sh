@@ -8,26 +8,8 @@
 set -u
 B=$(cd "$1" && pwd) || exit 1
 OPT=$B/hilo-opt
-T=${TMPDIR:-/tmp}/hilo_dump.$$
-mkdir -p "$T" || exit 1
-trap 'rm -rf "$T"' EXIT
-fail=0
-pass=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-check() { # name expected-status command...
-	name=$1; want=$2; shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" != "$want" ]; then
-		bad "$name: exit $got, want $want"; cat "$T/err"
-	else
-		ok
-	fi
-}
-expect_err() { # name substring
-	if grep -qF -- "$2" "$T/err"; then ok; else bad "$1: stderr lacks '$2'"; cat "$T/err"; fi
-}
+. "$2/tests/cli/checks.sh"
+checks_init dump
 files() { # name dir expected-listing (one name a line, sorted)
 	got=$(ls "$2" 2>&1)
 	[ "$got" = "$3" ] && ok || { bad "$1: $2 holds '$got', want '$3'"; }
@@ -119,5 +101,4 @@ expect_err write_fails "d9/0000.after_dce.hlo: error:"
 [ -e out.hlo ] && bad "-o written after a dump failed" || ok
 [ -e d9/0001.after_cse.hlo ] && bad "the run went on after a dump failed" || ok
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+checks_done
