@@ -773,6 +773,101 @@ static void test_recovery_table(hilo_diags *d)
 	CHECK(!read_nested(40, d));
 }
 
+/* OpMetadata fields hilo does not read survive a rewrite that leaves the
+ * metadata as it was (the instruction renamed), and go when a pass
+ * rewrites the metadata (a new op_name, which must then be written). */
+static const char md_module[] =
+	"HloModule md\n\n"
+	"ENTRY e {\n"
+	"  p = f32[4]{0} parameter(0)\n"
+	"  a = f32[4]{0} add(p, p), metadata={op_name=\"x\"}\n"
+	"  ROOT n = f32[4]{0} negate(a), metadata={op_name=\"y\" source_line=3}\n"
+	"}\n";
+
+static Xla__HloInstructionProto *find_mut(Xla__HloModuleProto *mp, const char *name)
+{
+	return (Xla__HloInstructionProto *)find(mp, name);
+}
+
+static bool md_has_unknown(const Xla__HloInstructionProto *ip, uint32_t tag, uint8_t v)
+{
+	const Xla__OpMetadata *md = ip ? ip->metadata : NULL;
+	for (size_t k = 0; md && k < md->base.n_unknown_fields; k++) {
+		const ProtobufCMessageUnknownField *f = &md->base.unknown_fields[k];
+		if (f->tag == tag && f->len == 1 && f->data[0] == v)
+			return true;
+	}
+	return false;
+}
+
+static void test_metadata_unknown_kept(hilo_diags *d)
+{
+	hilo_module *m = parse(md_module, sizeof md_module - 1, d);
+	hilo_buf pb;
+	hilo_buf_init(&pb);
+	if (!m || !CHECK(hilo_proto_write(&pb, m, d))) {
+		hilo_module_destroy(m);
+		hilo_buf_free(&pb);
+		return;
+	}
+	Xla__HloModuleProto *mp = xla__hlo_module_proto__unpack(NULL, pb.len, (const uint8_t *)pb.data);
+	Xla__HloInstructionProto *a = mp ? find_mut(mp, "a") : NULL, *n = mp ? find_mut(mp, "n") : NULL;
+	if (!CHECK(a && n && a->metadata && n->metadata)) {
+		if (mp)
+			xla__hlo_module_proto__free_unpacked(mp, NULL);
+		hilo_module_destroy(m);
+		hilo_buf_free(&pb);
+		return;
+	}
+	/* as another tool writes it: OpMetadata field 99 = 42 on both */
+	uint8_t v = 42;
+	ProtobufCMessageUnknownField uf = {99, PROTOBUF_C_WIRE_TYPE_VARINT, 1, &v};
+	a->metadata->base.n_unknown_fields = n->metadata->base.n_unknown_fields = 1;
+	a->metadata->base.unknown_fields = n->metadata->base.unknown_fields = &uf;
+	protobuf_c_boolean written = mp->hilo_written;
+	mp->hilo_written = false;
+	hilo_buf fb;
+	hilo_buf_init(&fb);
+	size_t len = xla__hlo_module_proto__get_packed_size(mp);
+	hilo_buf_reserve(&fb, len);
+	xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
+	mp->hilo_written = written;
+	a->metadata->base.n_unknown_fields = n->metadata->base.n_unknown_fields = 0;
+	a->metadata->base.unknown_fields = n->metadata->base.unknown_fields = NULL;
+	xla__hlo_module_proto__free_unpacked(mp, NULL);
+
+	hilo_module *f = hilo_proto_read(fb.data, len, "foreign.pb", d);
+	hilo_instr *fa = NULL, *fn = NULL;
+	for (hilo_instr *i = f ? f->entry->first : NULL; i; i = i->next) {
+		if (!strcmp(i->name, "a"))
+			fa = i;
+		if (!strcmp(i->name, "n"))
+			fn = i;
+	}
+	if (CHECK(fa && fn)) {
+		CHECK(hilo_instr_rename(f, fn, "n2"));
+		hilo_instr_set_op_name(f, fa, "x2");
+		hilo_buf out;
+		hilo_buf_init(&out);
+		CHECK(hilo_proto_write(&out, f, d));
+		Xla__HloModuleProto *rp = xla__hlo_module_proto__unpack(NULL, out.len, (const uint8_t *)out.data);
+		if (CHECK(rp != NULL)) {
+			const Xla__HloInstructionProto *ra = find(rp, "a"), *rn = find(rp, "n2");
+			CHECK(rn && md_has_unknown(rn, 99, 42));    /* kept: n's metadata is as read */
+			CHECK(rn && rn->metadata && !strcmp(rn->metadata->op_name, "y") &&
+			      rn->metadata->source_line == 3);
+			CHECK(ra && !md_has_unknown(ra, 99, 42));   /* a's was rewritten: */
+			CHECK(ra && ra->metadata && !strcmp(ra->metadata->op_name, "x2")); /* the new one */
+			xla__hlo_module_proto__free_unpacked(rp, NULL);
+		}
+		hilo_buf_free(&out);
+	}
+	hilo_module_destroy(f);
+	hilo_buf_free(&fb);
+	hilo_buf_free(&pb);
+	hilo_module_destroy(m);
+}
+
 static const char meshes[] =
 	"HloModule m2, replica_count=4\n"
 	"\n"
@@ -879,6 +974,7 @@ int main(void)
 	test_mesh_fields(&d);
 	test_profile_type(&d);
 	test_recovery_table(&d);
+	test_metadata_unknown_kept(&d);
 	hilo_module *m = parse(text, sizeof text - 1, &d);
 	if (!m)
 		return CHECK_DONE();

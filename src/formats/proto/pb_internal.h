@@ -99,6 +99,10 @@ typedef struct pb_keep {
 	pb_span *ishape_raw;       /* fields' bytes: a rewritten instruction whose */
 	const hilo_literal **ilit; /* shape or literal is still that one writes */
 	pb_span *ilit_raw;         /* those bytes (every field of them kept) */
+	uint64_t *imd_fp;          /* ... its metadata's fingerprint as read and the */
+	pb_span *imd_raw;          /* field's bytes: metadata a pass left as it was
+	                            * (passes edit it in place, so by content) keeps
+	                            * the fields hilo does not read (pb_metadata_fp) */
 	pb_span *iraw;
 	uint64_t *ifp;
 	size_t ncomp;             /* computations read, in input order */
@@ -113,6 +117,9 @@ typedef struct pb_keep {
 } pb_keep;
 
 uint64_t pb_hash64(const void *p, size_t n);
+/* A fingerprint of metadata's entries (keys and values, in order):
+ * equal for metadata that prints the same (pb_keep.c). */
+uint64_t pb_metadata_fp(const hilo_metadata *md);
 /* Right after reading: records every fp (pb_write.c). false: out of memory. */
 bool pb_keep_fingerprint(const hilo_module *m, hilo_diags *d);
 /* The module attributes and stack-frame table XLA's printer shows for the

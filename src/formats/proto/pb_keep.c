@@ -19,6 +19,7 @@
  * that is not a fusion computation gets a sequence of its own. */
 #include "pb_internal.h"
 #include "pb_wire.h"
+#include "support/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,17 @@ uint64_t pb_hash64(const void *p, size_t n)
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ull;
 	h ^= h >> 32;
+	return h;
+}
+
+uint64_t pb_metadata_fp(const hilo_metadata *md)
+{
+	uint64_t h = hilo_hash_mix64((uint64_t)md->n);
+	for (int k = 0; k < md->n; k++) {
+		const char *key = md->e[k].key ? md->e[k].key : "", *v = md->e[k].value ? md->e[k].value : "";
+		h = hilo_hash_combine(h, pb_hash64(key, strlen(key)));
+		h = hilo_hash_combine(h, pb_hash64(v, strlen(v)));
+	}
 	return h;
 }
 

@@ -80,7 +80,7 @@ typedef struct instr_head {
 	slice text_name; /* 1004: the name in the text, when the proto's was made unique */
 	const slice *shape, *literal, *metadata;
 	slice shape_s, literal_s, metadata_s;
-	slice shape_all, literal_all; /* the fields, tag to end (kept inputs) */
+	slice shape_all, literal_all, metadata_all; /* the fields, tag to end (kept inputs) */
 	int64_t id, parameter_number;
 	bool no_index_marks;
 } instr_head;
@@ -111,6 +111,9 @@ static bool read_head(reader *R, slice *is, instr_head *h)
 			break;
 		case 7:
 			if (!pbr_want(R, &f, PB_LEN)) return false;
+			/* a repeated message field merges (proto semantics): only a
+			 * single one's bytes are kept whole */
+			h->metadata_all = h->metadata ? (slice){0} : (slice){f.at, (size_t)(f.end - f.at)};
 			h->metadata_s = f.s;
 			h->metadata = &h->metadata_s;
 			break;
@@ -437,6 +440,11 @@ static bool build_instrs(reader *R, comp_rec *cr)
 		}
 		if (ip.metadata)
 			pbr_read_metadata(R, i, *ip.metadata);
+		if (R->keep && i->metadata && ip.metadata_all.n) {
+			pb_keep *K = R->keep;
+			K->imd_fp[i->id - K->ibase] = pb_metadata_fp(i->metadata);
+			K->imd_raw[i->id - K->ibase] = span_of(R, ip.metadata_all.p, ip.metadata_all.n);
+		}
 		if (R->keep && hilo_instr_literal(i)) {
 			pb_keep *K = R->keep;
 			K->ilit[i->id - K->ibase] = hilo_instr_literal(i);
@@ -1006,8 +1014,10 @@ static bool build_module(reader *R, slice ms)
 		K->ishape_raw = pbr_ralloc(R, n * sizeof *K->ishape_raw);
 		K->ilit = pbr_ralloc(R, n * sizeof *K->ilit);
 		K->ilit_raw = pbr_ralloc(R, n * sizeof *K->ilit_raw);
+		K->imd_fp = pbr_ralloc(R, n * sizeof *K->imd_fp);
+		K->imd_raw = pbr_ralloc(R, n * sizeof *K->imd_raw);
 		if (!K->iid || !K->iraw || !K->ifp || !K->instr || !K->ishape || !K->ishape_raw || !K->ilit ||
-		    !K->ilit_raw)
+		    !K->ilit_raw || !K->imd_fp || !K->imd_raw)
 			return false;
 	}
 	/* a computation at a time (operands are in the same computation,

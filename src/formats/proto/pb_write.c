@@ -770,7 +770,10 @@ void pbw_put_instr(writer *W, const hilo_instr *i)
 		kept_raw(W, K0->ishape_raw[kat]);
 	else
 		put_shape_as(W, 3, i->shape, 0, i->op == HILO_OP_CONSTANT);
-	if (i->metadata)
+	if (i->metadata && kat != SIZE_MAX && K0->imd_raw[kat].len &&
+	    K0->imd_fp[kat] == pb_metadata_fp(i->metadata))
+		kept_raw(W, K0->imd_raw[kat]); /* unknown OpMetadata fields too */
+	else if (i->metadata)
 		put_metadata(W, i->metadata);
 	if (kat != SIZE_MAX && hilo_instr_literal(i) && K0->ilit[kat] == hilo_instr_literal(i) &&
 	    K0->ilit_raw[kat].len)
