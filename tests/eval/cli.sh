@@ -58,6 +58,12 @@ printf 'HloModule t\n\nENTRY e {\n  ROOT p = (u8[4]) parameter(0)\n}\n' > "$T/tu
 printf '(u8[4]) ( {...} )\n' > "$T/tuple_elided.txt"
 check input_tuple_elided 1 "$RUN" "$T/tuple_param.hlo" --input="$T/tuple_elided.txt"
 expect_err input_tuple_elided "tuple_elided.txt:1:1: error: literal values are elided"
+# a NUL byte in an input (here inside a layout) is refused at its byte: it
+# would cut the layout's text short, which then printed back unreadable
+printf 'u8[4]{:.(x\000y)}\n 7\n' > "$T/nul.txt"
+printf 'HloModule t\n\nENTRY e {\n  ROOT p = u8[4] parameter(0)\n}\n' > "$T/u8_param.hlo"
+check input_nul 1 "$RUN" "$T/u8_param.hlo" --input="$T/nul.txt"
+expect_err input_nul "nul.txt:1:11: error: NUL byte in input"
 check budget 1 "$RUN" "$IN/dus_chain.hlo" --budget=10
 expect_err budget "budget"
 

@@ -29,6 +29,11 @@ typedef struct lexer {
 
 void lex_error(lexer *L, const char *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A NUL byte anywhere in the text (L at its start) is an error at that
+ * byte ("NUL byte in input"): true when there is one. A NUL would end the
+ * C strings names and attribute texts become, so what was read could not
+ * be printed back. */
+bool lex_refuse_nul(lexer *L);
 /* Character classes: LEX_C_IDENT [A-Za-z0-9_.-], LEX_C_SKIP what may
  * start whitespace or a comment (space, tab, CR, LF, '/'), LEX_C_RAW what
  * a raw attribute value's scan stops at (quotes, brackets, ',', CR, LF). */

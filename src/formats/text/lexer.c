@@ -50,6 +50,21 @@ void lex_error(lexer *L, const char *at, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool lex_refuse_nul(lexer *L)
+{
+	const char *z = memchr(L->src, 0, (size_t)(L->end - L->src));
+	if (!z)
+		return false;
+	for (const char *q = L->line_start; q < z; q++)
+		if (*q == '\n') {
+			L->line++;
+			L->line_start = q + 1;
+		}
+	L->p = z;
+	lex_error(L, z, "NUL byte in input (is this a binary file?)");
+	return true;
+}
+
 #define I_ LEX_C_IDENT
 #define S_ LEX_C_SKIP
 #define R_ LEX_C_RAW

@@ -708,6 +708,8 @@ static hilo_literal *parse_literal(hilo_module *m, const char *src, size_t len,
 	const char *filename, hilo_diags *diags)
 {
 	lexer L = {.src = src, .p = src, .end = src + len, .file = filename, .line = 1, .line_start = src, .diags = diags, .m = m};
+	if (lex_refuse_nul(&L))
+		return NULL;
 	hilo_shape *s = lex_shape(&L);
 	if (!s)
 		return NULL;

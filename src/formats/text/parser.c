@@ -900,17 +900,8 @@ static bool parse_module(hilo_module *m, const char *src, size_t len, const char
 	hilo_strtab_reserve(m->strings, estimate_lines(src, len));
 
 	/* NUL bytes or a leading header of comment lines */
-	if (memchr(src, 0, len)) {
-		const char *z = memchr(src, 0, len);
-		L->p = z;
-		for (const char *q = src; q < z; q++)
-			if (*q == '\n') {
-				L->line++;
-				L->line_start = q + 1;
-			}
-		lex_error(L, z, "NUL byte in input (is this a binary file?)");
+	if (lex_refuse_nul(L))
 		goto fail;
-	}
 	lex_skip_ws(L);
 	if (L->p > src) {
 		/* keep leading comment lines verbatim */
