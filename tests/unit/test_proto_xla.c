@@ -116,17 +116,17 @@ static hilo_module *parse(const char *src, size_t n, hilo_diags *d)
 	return m;
 }
 
-/* mp's text as hilo prints a proto it did not write (no attribute order,
- * hilo_written off: XLA's print form), into t; false when hilo refuses
- * it. mp is left as it was. */
-static bool print_as_foreign(Xla__HloModuleProto *mp, hilo_buf *t, hilo_diags *d)
+/* mp packed into fb as a proto hilo did not write (no attribute order,
+ * hilo_written off: XLA's form); its length (0 out of memory). mp is left
+ * as it was. */
+static size_t pack_as_foreign(Xla__HloModuleProto *mp, hilo_buf *fb)
 {
 	size_t nsaved = 0, at = 0;
 	for (size_t k = 0; k < mp->n_computations; k++)
 		nsaved += mp->computations[k]->n_instructions;
 	size_t *saved = calloc(nsaved ? nsaved : 1, sizeof *saved);
 	if (!saved)
-		return false;
+		return 0;
 	for (size_t k = 0; k < mp->n_computations; k++)
 		for (size_t j = 0; j < mp->computations[k]->n_instructions; j++) {
 			saved[at++] = mp->computations[k]->instructions[j]->n_hilo_attr_order;
@@ -134,17 +134,25 @@ static bool print_as_foreign(Xla__HloModuleProto *mp, hilo_buf *t, hilo_diags *d
 		}
 	bool written = mp->hilo_written;
 	mp->hilo_written = false;
-	hilo_buf fb;
-	hilo_buf_init(&fb);
 	size_t n = xla__hlo_module_proto__get_packed_size(mp);
-	hilo_buf_reserve(&fb, n);
-	xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
+	hilo_buf_reserve(fb, n);
+	xla__hlo_module_proto__pack(mp, (uint8_t *)fb->data);
 	mp->hilo_written = written;
 	at = 0;
 	for (size_t k = 0; k < mp->n_computations; k++)
 		for (size_t j = 0; j < mp->computations[k]->n_instructions; j++)
 			mp->computations[k]->instructions[j]->n_hilo_attr_order = saved[at++];
 	free(saved);
+	return n;
+}
+
+/* mp's text as hilo prints a proto it did not write (pack_as_foreign),
+ * into t; false when hilo refuses it. mp is left as it was. */
+static bool print_as_foreign(Xla__HloModuleProto *mp, hilo_buf *t, hilo_diags *d)
+{
+	hilo_buf fb;
+	hilo_buf_init(&fb);
+	size_t n = pack_as_foreign(mp, &fb);
 	hilo_module *f = hilo_proto_read(fb.data, n, "foreign.pb", d);
 	hilo_buf_free(&fb);
 	if (!f) {
@@ -824,14 +832,9 @@ static void test_metadata_unknown_kept(hilo_diags *d)
 	ProtobufCMessageUnknownField uf = {99, PROTOBUF_C_WIRE_TYPE_VARINT, 1, &v};
 	a->metadata->base.n_unknown_fields = n->metadata->base.n_unknown_fields = 1;
 	a->metadata->base.unknown_fields = n->metadata->base.unknown_fields = &uf;
-	protobuf_c_boolean written = mp->hilo_written;
-	mp->hilo_written = false;
 	hilo_buf fb;
 	hilo_buf_init(&fb);
-	size_t len = xla__hlo_module_proto__get_packed_size(mp);
-	hilo_buf_reserve(&fb, len);
-	xla__hlo_module_proto__pack(mp, (uint8_t *)fb.data);
-	mp->hilo_written = written;
+	size_t len = pack_as_foreign(mp, &fb);
 	a->metadata->base.n_unknown_fields = n->metadata->base.n_unknown_fields = 0;
 	a->metadata->base.unknown_fields = n->metadata->base.unknown_fields = NULL;
 	xla__hlo_module_proto__free_unpacked(mp, NULL);
