@@ -303,6 +303,10 @@ bool pbr_read_wire(reader *R, slice is, Xla__HloInstructionProto *P, bool *pinit
  * hilo_proto_read reads one, at most PB_MAX_NEST levels deep. NULL +
  * diagnostic on bad input. */
 enum { PB_MAX_NEST = 8 };
+/* A literal without elements whose text would still hold more than this
+ * many {} (dimensions before its first zero one) is refused
+ * (pbr_literal_from). */
+enum { PB_MAX_EMPTY_GROUPS = 1 << 24 };
 hilo_module *pbr_read_nested(reader *R, slice s);
 /* HloModuleProto field 20 as the origin_recovery_table text XLA prints
  * (pb_recovery.c), appended to out; false + diagnostic on bad input. */

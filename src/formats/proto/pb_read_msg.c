@@ -628,6 +628,20 @@ hilo_literal *pbr_literal_from(reader *R, slice lp, hilo_shape *shape, int depth
 		pbr_rerr(R, "%s: literal size in bytes overflows int64", WHAT);
 		return NULL;
 	}
+	if (!count && shape->rank > 1) {
+		/* no elements, but its text is a {} for every index before the
+		 * first zero dimension (f32[2^60,0] prints 2^60 of them): a few
+		 * bytes must not ask for that (PB_MAX_EMPTY_GROUPS) */
+		uint64_t groups = 1;
+		for (int d = 0; d < shape->rank && shape->dims[d] && groups <= PB_MAX_EMPTY_GROUPS; d++)
+			groups = (uint64_t)shape->dims[d] > PB_MAX_EMPTY_GROUPS ? PB_MAX_EMPTY_GROUPS + 1
+			                                                        : groups * (uint64_t)shape->dims[d];
+		if (groups > PB_MAX_EMPTY_GROUPS) {
+			pbr_rerr(R, "%s: literal of %s has no elements but more than %d empty groups to print", WHAT,
+				hilo_shape_str(R->m->arena, shape), PB_MAX_EMPTY_GROUPS);
+			return NULL;
+		}
+	}
 	size_t want_n = (size_t)count * es;
 	const void *data = NULL;
 	size_t have = 0; /* in bytes */
