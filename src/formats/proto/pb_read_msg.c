@@ -398,6 +398,10 @@ static hilo_shape *shape_decode(reader *R, const slice *sp, int depth, const cha
 		pbr_rerr(R, "%s: an array shape has tuple elements", WHAT);
 		return NULL;
 	}
+	if (ndims && (type == HILO_T_TOKEN || type == HILO_T_OPAQUE)) {
+		pbr_rerr(R, "%s: %s shapes have no dimensions, this one has %zu", WHAT, hilo_ptype_name(type), ndims);
+		return NULL;
+	}
 	if (ndims > 4096) {
 		pbr_rerr(R, "%s: rank %zu is too large", WHAT, ndims);
 		return NULL;

@@ -279,6 +279,11 @@ static hilo_shape *parse_shape(lexer *L)
 			break;
 		}
 	}
+	if (rank && (t == HILO_T_TOKEN || t == HILO_T_OPAQUE)) {
+		/* XLA's parser dies on them (a CHECK in its shape code) */
+		lex_error(L, at, "%s shapes have no dimensions ('%s[]')", hilo_ptype_name(t), hilo_ptype_name(t));
+		return NULL;
+	}
 	bool unbounded = false;
 	for (int k = 0; k < rank; k++)
 		unbounded |= dyn[k] == HILO_DIM_UNBOUNDED;
