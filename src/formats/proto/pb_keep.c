@@ -428,6 +428,14 @@ static bool add_attr(hilo_module *m, hilo_module_attr **a, uint32_t *n, const ch
 	return true;
 }
 
+/* An input id as a pointer-map key: odd, never NULL; unsigned arithmetic,
+ * since a schedule's ids are whatever the input says (two ids 2^63 apart
+ * share a key: a schedule is a hint, never a fact). */
+static const void *id_key(int64_t id)
+{
+	return (const void *)(uintptr_t)((uint64_t)id * 2 + 1);
+}
+
 /* XLA prints a scheduled computation in its schedule's order: the
  * instruction list follows the sequence when it holds exactly the
  * computation's instructions (else it stays in proto order). */
@@ -436,7 +444,7 @@ static bool order_by_schedule(const pb_keep *K, const uint8_t *p, size_t n)
 	hilo_ptrmap byid; /* input id * 2 + 1 -> instruction */
 	hilo_ptrmap_init(&byid);
 	for (uint32_t k = 0; k < K->iend - K->ibase; k++)
-		hilo_ptrmap_put(&byid, (void *)(uintptr_t)(K->iid[k] * 2 + 1), (void *)(uintptr_t)(k + 1));
+		hilo_ptrmap_put(&byid, id_key(K->iid[k]), (void *)(uintptr_t)(k + 1));
 	pr_cur c = {p, p + n};
 	kf f;
 	bool ok = true;
@@ -461,7 +469,7 @@ static bool order_by_schedule(const pb_keep *K, const uint8_t *p, size_t n)
 		hilo_ptrmap seen;
 		hilo_ptrmap_init(&seen);
 		for (size_t k = 0; k < seq.n && whole; k++) {
-			size_t at = (size_t)(uintptr_t)hilo_ptrmap_get(&byid, (void *)(uintptr_t)(seq.v[k] * 2 + 1));
+			size_t at = (size_t)(uintptr_t)hilo_ptrmap_get(&byid, id_key(seq.v[k]));
 			hilo_instr *i = at ? K->instr[at - 1] : NULL;
 			whole = i && (!cc || i->parent == cc) && !hilo_ptrmap_get(&seen, i);
 			if (whole) {
@@ -667,10 +675,10 @@ void pb_keep_schedule(hilo_buf *out, const hilo_module *m, const pb_keep *K, pb_
 			hilo_ptrmap byid;
 			hilo_ptrmap_init(&byid);
 			for (const hilo_instr *i = cc->first; i; i = i->next)
-				hilo_ptrmap_put(&byid, (void *)(uintptr_t)(iid(ud, i) * 2 + 1), (void *)i);
+				hilo_ptrmap_put(&byid, id_key(iid(ud, i)), (void *)i);
 			S.seq.n = 0;
 			for (size_t k = 0; k < old.n; k++) {
-				const hilo_instr *i = hilo_ptrmap_get(&byid, (void *)(uintptr_t)(old.v[k] * 2 + 1));
+				const hilo_instr *i = hilo_ptrmap_get(&byid, id_key(old.v[k]));
 				if (i)
 					sched_visit(&S, cc, i);
 			}

@@ -306,7 +306,7 @@ enum { PB_MAX_NEST = 8 };
 /* A literal without elements whose text would still hold more than this
  * many {} (dimensions before its first zero one) is refused
  * (pbr_literal_from). */
-enum { PB_MAX_EMPTY_GROUPS = 1 << 24 };
+enum { PB_MAX_EMPTY_GROUPS = 1 << 20 };
 hilo_module *pbr_read_nested(reader *R, slice s);
 /* HloModuleProto field 20 as the origin_recovery_table text XLA prints
  * (pb_recovery.c), appended to out; false + diagnostic on bad input. */
