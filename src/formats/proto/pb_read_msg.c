@@ -402,8 +402,10 @@ static hilo_shape *shape_decode(reader *R, const slice *sp, int depth, const cha
 		pbr_rerr(R, "%s: %s shapes have no dimensions, this one has %zu", WHAT, hilo_ptype_name(type), ndims);
 		return NULL;
 	}
-	if (ndims > 4096) {
-		pbr_rerr(R, "%s: rank %zu is too large", WHAT, ndims);
+	if (ndims > HILO_MAX_RANK) {
+		/* as the text reader: every rank-indexed table of the IR (the
+		 * printers', the writer's implied layout) holds HILO_MAX_RANK */
+		pbr_rerr(R, "%s: rank %zu is too large (more than %d dimensions)", WHAT, ndims, HILO_MAX_RANK);
 		return NULL;
 	}
 	if (ndyn && ndyn != ndims) {
@@ -415,9 +417,7 @@ static hilo_shape *shape_decode(reader *R, const slice *sp, int depth, const cha
 		any_dyn |= dynf[k] != 0;
 	uint8_t dynbuf[HILO_MAX_RANK], *dyn = NULL;
 	if (any_dyn) {
-		dyn = ndims <= HILO_MAX_RANK ? dynbuf : pbr_ralloc(R, ndims);
-		if (!dyn)
-			return NULL;
+		dyn = dynbuf; /* ndims <= HILO_MAX_RANK, above */
 		memset(dyn, 0, ndims);
 	}
 	bool unb = false;
